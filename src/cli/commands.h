@@ -1,0 +1,31 @@
+#ifndef IOTALLY_CLI_COMMANDS_H
+#define IOTALLY_CLI_COMMANDS_H
+
+/*
+ * The subcommand table. A subcommand is one cmd_<name>.c file with a run
+ * function and a help text, plus one row in the table in main.c.
+ * Run functions return an exit status (sysexits codes, see util/diag.h).
+ */
+
+#include <stdio.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;   /* one line for `iotally --help` */
+	const char *help;      /* full text for `iotally help NAME` */
+};
+
+/* Print a diagnostic the way every command does ("iotally: ...: error: ..."). */
+struct diag;
+void cli_print_diag(const struct diag *d);
+/* A usage error: the message, the command's usage line, exit status 64. */
+int cli_usage_error(const struct command *cmd, const struct diag *d);
+/* Flush standard output; 0, or 74 after saying why output was lost. */
+int cli_finish_output(void);
+const struct command *cli_find_command(const char *name);
+
+int cmd_vmmap(int argc, char **argv);
+extern const char cmd_vmmap_help[];
+
+#endif

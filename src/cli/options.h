@@ -1,0 +1,45 @@
+#ifndef IOTALLY_CLI_OPTIONS_H
+#define IOTALLY_CLI_OPTIONS_H
+
+/*
+ * A small, strict option parser shared by every subcommand: long options
+ * (--name, --name=value, --name value), short options (-x, -x value),
+ * "--" ends options, "-" is an operand (standard input). Options and
+ * operands may be mixed. Errors are returned, never printed.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/diag.h"
+
+struct cli_option {
+	const char *long_name;  /* without "--" */
+	char short_name;        /* 0 for none */
+	bool has_arg;
+	int id;                 /* returned for this option */
+};
+
+struct cli_parser {
+	const struct cli_option *opts;
+	size_t nopts;
+	int argc;
+	char **argv;
+	int index;
+	bool only_operands;
+	const char *pending_short;  /* rest of a "-abc" cluster */
+};
+
+#define CLI_OPERAND 0
+#define CLI_DONE -1
+#define CLI_ERROR -2
+
+void cli_parser_init(struct cli_parser *p, const struct cli_option *opts,
+		     size_t nopts, int argc, char **argv);
+/*
+ * Next option id, CLI_OPERAND (with *arg = the operand), CLI_DONE, or
+ * CLI_ERROR with a DIAG_USAGE message in *err. *arg is the option's value.
+ */
+int cli_next(struct cli_parser *p, const char **arg, struct diag *err);
+
+#endif

@@ -1,0 +1,121 @@
+#include "ingest/detect.h"
+
+#include "util/view.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+static bool
+looks_binary(const char *p, size_t n)
+{
+	size_t check = n < 4096 ? n : 4096, odd = 0;
+	for (size_t i = 0; i < check; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c == 0)
+			return true;
+		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f')
+			odd++;
+	}
+	return check && odd * 10 > check;
+}
+
+static bool
+has(const char *p, size_t n, const char *needle)
+{
+	return view_find(p, n, needle) != NULL;
+}
+
+/* "Name = 123" at the start of a line, the shape of ioclasscount's listing. */
+static bool
+has_count_lines(const char *p, size_t n)
+{
+	unsigned hits = 0;
+	const char *end = p + n;
+	while (p < end && hits < 3) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		const char *eq = view_find(p, (size_t)(e - p), " = ");
+		if (eq && eq > p && !view_is_space(*p)) {
+			const char *d = eq + 3;
+			if (d < e && ((*d >= '0' && *d <= '9') || *d == '<'))
+				hits++;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return hits >= 1;
+}
+
+enum input_kind
+input_detect(const char *p, size_t n)
+{
+	if (n == 0)
+		return INPUT_EMPTY;
+	if (n >= 8 && memcmp(p, "bplist00", 8) == 0)
+		return INPUT_BPLIST;
+	if (looks_binary(p, n))
+		return INPUT_BINARY;
+	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+		p += 3;
+		n -= 3;
+	}
+	const char *s = p, *end = p + n;
+	while (s < end && (view_is_space(*s) || *s == '\n' || *s == '\r'))
+		s++;
+	size_t rest = (size_t)(end - s);
+	if (rest && (*s == '{' || *s == '[')) {
+		if (has(s, rest < 4096 ? rest : 4096, "\"iotally."))
+			return INPUT_IOTALLY_JSON;
+		if (*s == '{')
+			return INPUT_JSON;
+	}
+	if (rest && *s == '<') {
+		if (has(p, n, "<plist") || has(p, n, "PropertyList"))
+			return INPUT_XML_PLIST;
+		return INPUT_XML_OTHER;
+	}
+	if (has(p, n, "Virtual Memory Map of process") ||
+	    has(p, n, "regions for process") ||
+	    (has(p, n, "REGION TYPE") && (has(p, n, "VIRTUAL") || has(p, n, "START - END"))) ||
+	    (has(p, n, "] ") && has(p, n, " SM=")))
+		return INPUT_VMMAP;
+	if (has(p, n, "kernel memory allocations") || has(p, n, " call(s) [") ||
+	    has(p, n, " bytes total"))
+		return INPUT_TRACK;
+	if (has(p, n, "+-o ") || has(p, n, "\"IOKitDiagnostics\""))
+		return INPUT_IOREG_TEXT;
+	if (has_count_lines(p, n))
+		return INPUT_IOCLASSCOUNT;
+	return INPUT_TEXT;
+}
+
+const char *
+input_kind_describe(enum input_kind kind)
+{
+	switch (kind) {
+	case INPUT_EMPTY:
+		return "an empty file";
+	case INPUT_BINARY:
+		return "binary data";
+	case INPUT_BPLIST:
+		return "a binary property list";
+	case INPUT_XML_PLIST:
+		return "an XML property list";
+	case INPUT_XML_OTHER:
+		return "an XML document";
+	case INPUT_JSON:
+		return "a JSON document";
+	case INPUT_IOTALLY_JSON:
+		return "iotally JSON output";
+	case INPUT_VMMAP:
+		return "a vmmap dump";
+	case INPUT_IOREG_TEXT:
+		return "ioreg text output";
+	case INPUT_IOCLASSCOUNT:
+		return "ioclasscount output";
+	case INPUT_TRACK:
+		return "an ioclasscount --track/--leaks/--maps capture";
+	case INPUT_TEXT:
+	default:
+		return "text that is none of the captures iotally reads";
+	}
+}

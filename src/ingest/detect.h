@@ -1,0 +1,35 @@
+#ifndef IOTALLY_INGEST_DETECT_H
+#define IOTALLY_INGEST_DETECT_H
+
+/*
+ * Recognise what an input is from its first bytes, not from its name, so
+ * that commands can dispatch on content and errors can say what a file
+ * looks like when it is not what a command expects.
+ */
+
+#include <stddef.h>
+
+/* How much of the start of an input the detector wants to see. */
+#define INPUT_DETECT_BYTES 65536
+
+enum input_kind {
+	INPUT_EMPTY,
+	INPUT_BINARY,
+	INPUT_BPLIST,          /* binary property list */
+	INPUT_XML_PLIST,       /* ioreg -a, kext info */
+	INPUT_XML_OTHER,
+	INPUT_JSON,            /* JSON not written by iotally */
+	INPUT_IOTALLY_JSON,    /* {"schema": "iotally.<kind>/N", ...} */
+	INPUT_VMMAP,
+	INPUT_IOREG_TEXT,
+	INPUT_IOCLASSCOUNT,
+	INPUT_TRACK,           /* ioclasscount --track / --leaks / --maps */
+	INPUT_TEXT,            /* text of no kind we know */
+};
+
+enum input_kind input_detect(const char *p, size_t n);
+
+/* "a vmmap dump", "binary data", "an XML property list", ... */
+const char *input_kind_describe(enum input_kind kind);
+
+#endif

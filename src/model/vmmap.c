@@ -1,0 +1,490 @@
+#include "model/vmmap.h"
+
+#include "util/size.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+char
+vmmap_purge_char(enum vmmap_purge p)
+{
+	static const char chars[] = "NVE-";
+	return p < VMMAP_PURGE_STATES ? chars[p] : '-';
+}
+
+void
+vmmap_filter_init(struct vmmap_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+void
+vmmap_filter_release(struct vmmap_filter *f)
+{
+	for (size_t i = 0; i < f->ntypes; i++)
+		free(f->types[i]);
+	free(f->types);
+	vmmap_filter_init(f);
+}
+
+void
+vmmap_filter_add(struct vmmap_filter *f, const char *type, size_t len)
+{
+	f->types = xrealloc(f->types, (f->ntypes + 1) * sizeof(*f->types));
+	f->types[f->ntypes++] = xmemdup0(type, len);
+}
+
+static bool
+contains(const char *hay, size_t n, const char *needle)
+{
+	size_t m = strlen(needle);
+	if (m == 0)
+		return true;
+	for (size_t i = 0; i + m <= n; i++)
+		if (hay[i] == needle[0] && memcmp(hay + i, needle, m) == 0)
+			return true;
+	return false;
+}
+
+bool
+vmmap_filter_selects(const struct vmmap_filter *f, const char *name, size_t len)
+{
+	if (f->all)
+		return true;
+	for (size_t i = 0; i < f->ntypes; i++)
+		if (contains(name, len, f->types[i]))
+			return true;
+	return false;
+}
+
+void
+vmmap_capture_init(struct vmmap_capture *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+	vmmap_filter_init(&cap->filter);
+}
+
+void
+vmmap_capture_release(struct vmmap_capture *cap)
+{
+	for (size_t i = 0; i < cap->ndumps; i++)
+		vmmap_dump_free(cap->dumps[i]);
+	free(cap->dumps);
+	vmmap_filter_release(&cap->filter);
+	memset(cap, 0, sizeof(*cap));
+}
+
+struct vmmap_dump *
+vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
+{
+	struct vmmap_dump *d = xcalloc(1, sizeof(*d));
+	d->first_line = line;
+	strmap_init(&d->type_index);
+	cap->dumps = xgrow(cap->dumps, &cap->dumps_alloc, cap->ndumps + 1,
+			   sizeof(*cap->dumps));
+	cap->dumps[cap->ndumps++] = d;
+	return d;
+}
+
+void
+vmmap_dump_free(struct vmmap_dump *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nfields; i++) {
+		free(d->fields[i].key);
+		free(d->fields[i].value);
+	}
+	free(d->fields);
+	free(d->process);
+	free(d->report_format);
+	for (size_t i = 0; i < d->ntypes; i++) {
+		free(d->types[i].name);
+		u64map_release(&d->types[i].hist_index);
+		free(d->types[i].hist);
+	}
+	free(d->types);
+	strmap_release(&d->type_index);
+	for (size_t i = 0; i < d->nrows; i++)
+		free(d->rows[i].name);
+	free(d->rows);
+	free(d->surfaces);
+	free(d);
+}
+
+void
+vmmap_dump_set_field(struct vmmap_dump *d, const char *key, size_t klen,
+		     const char *value, size_t vlen)
+{
+	d->fields = xgrow(d->fields, &d->fields_alloc, d->nfields + 1,
+			  sizeof(*d->fields));
+	d->fields[d->nfields].key = xmemdup0(key, klen);
+	d->fields[d->nfields].value = xmemdup0(value, vlen);
+	d->nfields++;
+}
+
+const char *
+vmmap_dump_field(const struct vmmap_dump *d, const char *key)
+{
+	for (size_t i = 0; i < d->nfields; i++)
+		if (strcmp(d->fields[i].key, key) == 0)
+			return d->fields[i].value;
+	return NULL;
+}
+
+static struct vmmap_type_stats *
+type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
+	   const char *name, size_t len)
+{
+	bool created;
+	size_t *idx = strmap_put(&d->type_index, name, len, &created);
+	if (created) {
+		d->types = xgrow(d->types, &d->types_alloc, d->ntypes + 1,
+				 sizeof(*d->types));
+		struct vmmap_type_stats *t = &d->types[d->ntypes];
+		memset(t, 0, sizeof(*t));
+		t->name = xmemdup0(name, len);
+		t->selected = vmmap_filter_selects(f, name, len);
+		u64map_init(&t->hist_index);
+		*idx = d->ntypes++;
+	}
+	return &d->types[*idx];
+}
+
+/* a += b, all fields; false when any sum would wrap. */
+static bool
+amounts_add(struct vmmap_amounts *a, const struct vmmap_region *r)
+{
+	struct vmmap_amounts s;
+	if (r->vsize > VMMAP_BYTES_MAX || r->resident > VMMAP_BYTES_MAX ||
+	    r->dirty > VMMAP_BYTES_MAX || r->swapped > VMMAP_BYTES_MAX)
+		return false;
+	if (__builtin_add_overflow(a->count, 1, &s.count) ||
+	    __builtin_add_overflow(a->vsize, r->vsize, &s.vsize) ||
+	    __builtin_add_overflow(a->resident, r->resident, &s.resident) ||
+	    __builtin_add_overflow(a->dirty, r->dirty, &s.dirty) ||
+	    __builtin_add_overflow(a->swapped, r->swapped, &s.swapped))
+		return false;
+	if (s.vsize > VMMAP_BYTES_MAX || s.resident > VMMAP_BYTES_MAX ||
+	    s.dirty > VMMAP_BYTES_MAX || s.swapped > VMMAP_BYTES_MAX)
+		return false;
+	*a = s;
+	return true;
+}
+
+bool
+vmmap_region_counts(const struct vmmap_region *r)
+{
+	if (r->purge != VMMAP_PURGE_NONE)
+		return true;
+	if (r->size_columns < 4)
+		return true;
+	return r->resident != 0 || r->dirty != 0 || r->swapped != 0;
+}
+
+static void
+hist_add(struct vmmap_type_stats *t, const struct vmmap_region *r)
+{
+	bool created;
+	size_t *idx = u64map_put(&t->hist_index, r->vsize, &created);
+	if (created) {
+		t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
+		memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
+		t->hist[t->nhist].vsize = r->vsize;
+		*idx = t->nhist++;
+	}
+	struct vmmap_hist_bucket *b = &t->hist[*idx];
+	b->count++;
+	b->purge[r->purge]++;
+}
+
+static void
+surface_add(struct vmmap_dump *d, const struct vmmap_region *r)
+{
+	const struct vmmap_surface *s = &r->surface;
+	struct vmmap_surface_group *g = NULL;
+	for (size_t i = 0; i < d->nsurfaces; i++) {
+		struct vmmap_surface_group *c = &d->surfaces[i];
+		if (c->width == s->width && c->height == s->height &&
+		    strcmp(c->format, s->format) == 0) {
+			g = c;
+			break;
+		}
+	}
+	if (!g) {
+		d->surfaces = xgrow(d->surfaces, &d->surfaces_alloc,
+				    d->nsurfaces + 1, sizeof(*d->surfaces));
+		g = &d->surfaces[d->nsurfaces++];
+		memset(g, 0, sizeof(*g));
+		g->width = s->width;
+		g->height = s->height;
+		memcpy(g->format, s->format, sizeof(g->format));
+	}
+	/* Surface sums are bounded by region sums, which were checked. */
+	g->count++;
+	g->mapped += r->vsize;
+	g->surface_bytes += s->bytes;
+	g->rounded |= s->bytes_rounded;
+}
+
+int
+vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
+		      const struct vmmap_region *r, const char *path,
+		      struct diag *err)
+{
+	struct vmmap_type_stats *t = type_stats(d, &cap->filter, r->type, r->type_len);
+
+	d->region_lines++;
+	if (r->size_columns > d->max_size_columns)
+		d->max_size_columns = r->size_columns;
+	if (!amounts_add(&t->lines, r))
+		goto overflow;
+	t->lines_rounded |= r->vsize_rounded;
+	if (!t->selected || !vmmap_region_counts(r))
+		return 0;
+	if (!amounts_add(&t->by_purge[r->purge], r))
+		goto overflow;
+	hist_add(t, r);
+	if (cap->want_surfaces && r->has_surface)
+		surface_add(d, r);
+	return 0;
+overflow:
+	return diag_set(err, DIAG_DATA, path, r->line, 0,
+			"byte counts of '%s' regions add up past 2^63 bytes",
+			t->name);
+}
+
+void
+vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row)
+{
+	d->rows = xgrow(d->rows, &d->rows_alloc, d->nrows + 1, sizeof(*d->rows));
+	d->rows[d->nrows++] = *row;
+	d->has_summary = true;
+}
+
+static bool
+type_has_entries(const struct vmmap_type_stats *t)
+{
+	if (!t->selected)
+		return false;
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+		if (t->by_purge[p].count)
+			return true;
+	return false;
+}
+
+bool
+vmmap_dump_has_entries(const struct vmmap_dump *d)
+{
+	for (size_t i = 0; i < d->ntypes; i++)
+		if (type_has_entries(&d->types[i]))
+			return true;
+	return false;
+}
+
+static int
+cmp_type_name(const void *a, const void *b)
+{
+	const struct vmmap_type_stats *x = *(const struct vmmap_type_stats *const *)a;
+	const struct vmmap_type_stats *y = *(const struct vmmap_type_stats *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+size_t
+vmmap_dump_sorted_types(const struct vmmap_dump *d,
+			const struct vmmap_type_stats ***out)
+{
+	const struct vmmap_type_stats **v = xcalloc(d->ntypes + 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < d->ntypes; i++)
+		if (type_has_entries(&d->types[i]))
+			v[n++] = &d->types[i];
+	qsort(v, n, sizeof(*v), cmp_type_name);
+	*out = v;
+	return n;
+}
+
+static int
+cmp_bucket(const void *a, const void *b)
+{
+	const struct vmmap_hist_bucket *x = *(const struct vmmap_hist_bucket *const *)a;
+	const struct vmmap_hist_bucket *y = *(const struct vmmap_hist_bucket *const *)b;
+	return (x->vsize > y->vsize) - (x->vsize < y->vsize);
+}
+
+size_t
+vmmap_type_sorted_hist(const struct vmmap_type_stats *t,
+		       const struct vmmap_hist_bucket ***out)
+{
+	const struct vmmap_hist_bucket **v = xcalloc(t->nhist + 1, sizeof(*v));
+	for (size_t i = 0; i < t->nhist; i++)
+		v[i] = &t->hist[i];
+	qsort(v, t->nhist, sizeof(*v), cmp_bucket);
+	*out = v;
+	return t->nhist;
+}
+
+static int
+cmp_surface(const void *a, const void *b)
+{
+	const struct vmmap_surface_group *x = *(const struct vmmap_surface_group *const *)a;
+	const struct vmmap_surface_group *y = *(const struct vmmap_surface_group *const *)b;
+	if (x->mapped != y->mapped)
+		return x->mapped > y->mapped ? -1 : 1;
+	if (x->width != y->width)
+		return x->width < y->width ? -1 : 1;
+	if (x->height != y->height)
+		return x->height < y->height ? -1 : 1;
+	return strcmp(x->format, y->format);
+}
+
+size_t
+vmmap_dump_sorted_surfaces(const struct vmmap_dump *d,
+			   const struct vmmap_surface_group ***out)
+{
+	const struct vmmap_surface_group **v = xcalloc(d->nsurfaces + 1, sizeof(*v));
+	for (size_t i = 0; i < d->nsurfaces; i++)
+		v[i] = &d->surfaces[i];
+	qsort(v, d->nsurfaces, sizeof(*v), cmp_surface);
+	*out = v;
+	return d->nsurfaces;
+}
+
+static void
+amounts_sum(struct vmmap_amounts *a, const struct vmmap_amounts *b)
+{
+	/* Per-state sums were overflow-checked as they grew; their total fits
+	 * unless the input was built to wrap, in which case saturate. */
+	uint64_t *dst[] = { &a->count, &a->vsize, &a->resident, &a->dirty, &a->swapped };
+	const uint64_t src[] = { b->count, b->vsize, b->resident, b->dirty, b->swapped };
+	for (size_t i = 0; i < 5; i++)
+		if (__builtin_add_overflow(*dst[i], src[i], dst[i]) ||
+		    *dst[i] > VMMAP_BYTES_MAX)
+			*dst[i] = VMMAP_BYTES_MAX;
+}
+
+struct vmmap_amounts
+vmmap_dump_total_purge(const struct vmmap_dump *d, enum vmmap_purge p)
+{
+	struct vmmap_amounts a = { 0 };
+	for (size_t i = 0; i < d->ntypes; i++)
+		if (d->types[i].selected)
+			amounts_sum(&a, &d->types[i].by_purge[p]);
+	return a;
+}
+
+struct vmmap_amounts
+vmmap_dump_total(const struct vmmap_dump *d)
+{
+	struct vmmap_amounts a = { 0 };
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++) {
+		struct vmmap_amounts s = vmmap_dump_total_purge(d, (enum vmmap_purge)p);
+		amounts_sum(&a, &s);
+	}
+	return a;
+}
+
+/*
+ * Region lines carry names cut to 24 bytes; summary rows carry full names.
+ * A line type matches a row when the names are equal or the line's name
+ * is a 24-byte prefix of the row's.
+ */
+static bool
+line_type_matches_row(const char *type, const char *row)
+{
+	size_t tl = strlen(type);
+	if (strcmp(type, row) == 0)
+		return true;
+	/* The summary lumps "unused __DATA", "unused shlib __DATA", ... together. */
+	if (strcmp(row, "unused but dirty shlib __DATA") == 0)
+		return strncmp(type, "unused ", 7) == 0;
+	return tl == 24 && strncmp(type, row, tl) == 0;
+}
+
+/*
+ * Does an exact byte count agree with a rounded printed size? The printed
+ * figure stands for every value within half a unit of its last digit, in
+ * any of vmmap's renderings ("54952K" in format 2.0 is "53.7M" later).
+ */
+static bool
+size_text_agrees(const char *text, uint64_t exact)
+{
+	uint64_t printed;
+	size_t n = strlen(text);
+	if (size_parse_vmmap(text, n, &printed) != SIZE_OK)
+		return false;
+	double unit = 1.0;
+	switch (n ? text[n - 1] : 0) {
+	case 'K': unit = 1024.0; break;
+	case 'M': unit = 1048576.0; break;
+	case 'G': unit = 1073741824.0; break;
+	case 'T': unit = 1099511627776.0; break;
+	default: break;
+	}
+	const char *dot = strchr(text, '.');
+	size_t decimals = dot ? n - (size_t)(dot - text) - 1 - (unit > 1.0) : 0;
+	double half = unit * 0.5;
+	while (decimals--)
+		half /= 10.0;
+	double diff = (double)exact - (double)printed;
+	return diff <= half + 1.0 && -diff <= half + 1.0;
+}
+
+static void
+crosscheck_row(const struct vmmap_dump *d, const struct vmmap_summary_row *row,
+	       const char *path, struct diag_list *w)
+{
+	struct vmmap_amounts lines = { 0 };
+	bool rounded = false;
+	for (size_t i = 0; i < d->ntypes; i++) {
+		const struct vmmap_type_stats *t = &d->types[i];
+		if (!line_type_matches_row(t->name, row->name))
+			continue;
+		lines.count += t->lines.count;
+		lines.vsize += t->lines.vsize;
+		rounded |= t->lines_rounded;
+	}
+
+	bool virtual_ok = true;
+	if ((row->present & (1u << VMMAP_COL_VIRTUAL)) && !rounded) {
+		char text[32];
+		size_format_vmmap(lines.vsize, text);
+		if (!size_text_agrees(row->virtual_text, lines.vsize)) {
+			virtual_ok = false;
+			diag_list_add(w, DIAG_WARNING, path, row->line,
+				      "summary row '%s' says VIRTUAL %s, but its %" PRIu64
+				      " region lines add up to %" PRIu64 " bytes (%s): "
+				      "the dump is truncated or edited",
+				      row->name, row->virtual_text, lines.count,
+				      lines.vsize, text);
+		}
+	}
+	if (!row->has_count || lines.count == row->count)
+		return;
+	/* vmmap 10.12 and 10.13 print every REGION COUNT one too high. */
+	if (d->legacy_layout && lines.count + 1 == row->count)
+		return;
+	/* Coalesced output prints fewer lines than regions, same bytes. */
+	if (lines.count < row->count && virtual_ok && lines.count > 0)
+		return;
+	diag_list_add(w, DIAG_WARNING, path, row->line,
+		      "summary row '%s' counts %" PRIu64 " regions, but %" PRIu64
+		      " region lines were parsed: the dump is truncated or edited",
+		      row->name, row->count, lines.count);
+}
+
+void
+vmmap_dump_crosscheck(const struct vmmap_dump *d, const struct vmmap_filter *f,
+		      const char *path, struct diag_list *warnings)
+{
+	/* Only a dump that lists its regions can be checked against its summary. */
+	if (!d->has_region_section || !d->has_summary)
+		return;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct vmmap_summary_row *row = &d->rows[i];
+		if (vmmap_filter_selects(f, row->name, strlen(row->name)))
+			crosscheck_row(d, row, path, warnings);
+	}
+}

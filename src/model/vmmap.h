@@ -1,0 +1,233 @@
+#ifndef IOTALLY_MODEL_VMMAP_H
+#define IOTALLY_MODEL_VMMAP_H
+
+/*
+ * The vmmap model: what a report needs from one or more vmmap dumps, kept
+ * as aggregates so memory grows with the number of distinct region types
+ * and sizes, never with the number of lines.
+ *
+ * A capture owns its dumps; a dump owns every string in it. Parsers build
+ * dumps through vmmap_dump_add_*(); reports only read them.
+ *
+ * Purgeable state: N = purgeable, currently non-volatile; V = volatile;
+ * E = empty (purged); NONE = not a purgeable object (printed '-').
+ * vmmap's rare "PURGE=?" (an unknown state) is kept apart as UNKNOWN and
+ * reported with '-' in the tables, like the regions that have no PURGE.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+#include "util/hashmap.h"
+
+/*
+ * Every byte count and sum in the model stays at or below this, so that
+ * JSON (signed 64-bit integers) can carry it exactly. No Mac has 8 EiB of
+ * address space; larger figures only come from corrupt input.
+ */
+#define VMMAP_BYTES_MAX ((uint64_t)INT64_MAX)
+
+enum vmmap_purge {
+	VMMAP_PURGE_N,
+	VMMAP_PURGE_V,
+	VMMAP_PURGE_E,
+	VMMAP_PURGE_NONE,
+	VMMAP_PURGE_STATES,
+};
+
+/* 'N', 'V', 'E' or '-'. */
+char vmmap_purge_char(enum vmmap_purge p);
+
+/* Which region types a report is about: substrings of the type name. */
+struct vmmap_filter {
+	char **types;
+	size_t ntypes;
+	bool all;
+};
+
+void vmmap_filter_init(struct vmmap_filter *f);
+void vmmap_filter_release(struct vmmap_filter *f);
+void vmmap_filter_add(struct vmmap_filter *f, const char *type, size_t len);
+bool vmmap_filter_selects(const struct vmmap_filter *f, const char *name, size_t len);
+
+struct vmmap_amounts {
+	uint64_t count;
+	uint64_t vsize;
+	uint64_t resident;
+	uint64_t dirty;
+	uint64_t swapped;
+};
+
+/* An IOSurface region's "SurfaceID: 0x.. WxH (FMT) SIZE" detail. */
+struct vmmap_surface {
+	uint64_t id;
+	uint32_t width, height;
+	char format[8];       /* the four-character code, NUL-terminated */
+	uint64_t bytes;       /* the surface's own size as printed */
+	bool bytes_rounded;   /* printed with a fraction of M/G/T */
+};
+
+/* One parsed region line. Views point into the line being parsed. */
+struct vmmap_region {
+	const char *type;
+	size_t type_len;
+	uint64_t start, end;
+	bool has_range;        /* false for "unmapped" / "kernel" address tokens */
+	uint64_t vsize;        /* end - start, or the printed VSIZE without a range */
+	bool vsize_rounded;    /* vsize came from a rounded printed token */
+	uint64_t resident, dirty, swapped;
+	unsigned size_columns; /* how many of VSIZE RSDNT DIRTY SWAP were printed */
+	enum vmmap_purge purge;
+	bool purge_unknown;    /* PURGE=? */
+	bool has_surface;
+	struct vmmap_surface surface;
+	uint64_t line;
+};
+
+struct vmmap_hist_bucket {
+	uint64_t vsize;
+	uint64_t count;
+	uint64_t purge[VMMAP_PURGE_STATES];
+};
+
+struct vmmap_type_stats {
+	char *name;
+	bool selected;
+	struct vmmap_amounts lines;      /* every parsed region line of the type */
+	bool lines_rounded;              /* some vsize in `lines` was not exact */
+	struct vmmap_amounts by_purge[VMMAP_PURGE_STATES]; /* what the breakdown counts */
+	struct u64map hist_index;        /* vsize -> index in hist */
+	struct vmmap_hist_bucket *hist;
+	size_t nhist, hist_alloc;
+};
+
+enum vmmap_column {
+	VMMAP_COL_VIRTUAL,
+	VMMAP_COL_RESIDENT,
+	VMMAP_COL_DIRTY,
+	VMMAP_COL_SWAPPED,
+	VMMAP_COL_VOLATILE,
+	VMMAP_COL_NONVOL,
+	VMMAP_COL_EMPTY,
+	VMMAP_COL_SIZES,       /* number of size columns */
+};
+
+struct vmmap_summary_row {
+	char *name;
+	uint64_t line;
+	unsigned present;                 /* bit (1 << enum vmmap_column) */
+	uint64_t value[VMMAP_COL_SIZES];  /* bytes derived from the rounded text */
+	char virtual_text[24];            /* VIRTUAL exactly as printed */
+	bool has_count;
+	uint64_t count;
+};
+
+struct vmmap_surface_group {
+	uint32_t width, height;
+	char format[8];
+	uint64_t count;
+	uint64_t mapped;         /* sum of region vsize */
+	uint64_t surface_bytes;  /* sum of the surfaces' own sizes */
+	bool rounded;
+};
+
+struct vmmap_field {
+	char *key;
+	char *value;
+};
+
+struct vmmap_dump {
+	uint64_t first_line;
+
+	/* Header block ("Key:  value" lines), in input order. */
+	struct vmmap_field *fields;
+	size_t nfields, fields_alloc;
+	char *process;            /* NULL when the dump does not say */
+	bool has_pid;
+	uint64_t pid;
+	uint64_t page_size;       /* 0 when unknown */
+	char *report_format;      /* "Output report format" value */
+
+	struct strmap type_index; /* name -> index in types */
+	struct vmmap_type_stats *types;
+	size_t ntypes, types_alloc;
+
+	struct vmmap_summary_row *rows;
+	size_t nrows, rows_alloc;
+
+	struct vmmap_surface_group *surfaces;
+	size_t nsurfaces, surfaces_alloc;
+
+	uint64_t lines;           /* input lines that belong to this dump */
+	uint64_t region_lines;    /* lines parsed as regions (any type) */
+	uint64_t unparsed_lines;  /* lines that looked like regions but did not parse */
+	unsigned max_size_columns;
+	bool legacy_layout;       /* zero-padded addresses of 10.13 and before */
+	bool has_region_section;  /* a "==== ... regions for process" header was seen */
+	bool has_summary;
+};
+
+struct vmmap_capture {
+	struct vmmap_filter filter;  /* owned */
+	bool want_surfaces;
+	struct vmmap_dump **dumps;
+	size_t ndumps, dumps_alloc;
+	uint64_t lines;
+	bool partial;                /* input ended in the middle of a line or a table */
+};
+
+void vmmap_capture_init(struct vmmap_capture *cap);
+void vmmap_capture_release(struct vmmap_capture *cap);
+struct vmmap_dump *vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line);
+
+void vmmap_dump_free(struct vmmap_dump *d);
+void vmmap_dump_set_field(struct vmmap_dump *d, const char *key, size_t klen,
+			  const char *value, size_t vlen);
+const char *vmmap_dump_field(const struct vmmap_dump *d, const char *key);
+
+/*
+ * Count one region line. Returns -1 with *err set when a sum would overflow
+ * 64 bits (only hostile input gets there).
+ */
+int vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
+			  const struct vmmap_region *r, const char *path,
+			  struct diag *err);
+/* Takes ownership of row->name. */
+void vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row);
+
+/*
+ * The script-compatible rule: a region counts in the breakdown unless it
+ * is not purgeable and has no resident, dirty or swapped memory. When the
+ * dump did not print those columns nothing is known to be zero, so the
+ * region counts.
+ */
+bool vmmap_region_counts(const struct vmmap_region *r);
+
+/* Queries for reports; results are sorted deterministically. */
+
+/* Selected types that have breakdown entries, sorted by name (byte order). */
+size_t vmmap_dump_sorted_types(const struct vmmap_dump *d,
+			       const struct vmmap_type_stats ***out);
+/* Buckets of one type sorted by vsize ascending (caller frees *out). */
+size_t vmmap_type_sorted_hist(const struct vmmap_type_stats *t,
+			      const struct vmmap_hist_bucket ***out);
+/* Surface groups sorted by mapped bytes descending, then dimensions, format. */
+size_t vmmap_dump_sorted_surfaces(const struct vmmap_dump *d,
+				  const struct vmmap_surface_group ***out);
+/* Sum of the breakdown over selected types. */
+struct vmmap_amounts vmmap_dump_total(const struct vmmap_dump *d);
+struct vmmap_amounts vmmap_dump_total_purge(const struct vmmap_dump *d,
+					    enum vmmap_purge p);
+bool vmmap_dump_has_entries(const struct vmmap_dump *d);
+
+/*
+ * Compare the parsed region lines of the selected types with the dump's
+ * own summary table and add a warning for each disagreement.
+ */
+void vmmap_dump_crosscheck(const struct vmmap_dump *d,
+			   const struct vmmap_filter *f, const char *path,
+			   struct diag_list *warnings);
+
+#endif

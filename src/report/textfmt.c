@@ -1,0 +1,48 @@
+#include "report/textfmt.h"
+
+#include <string.h>
+
+size_t
+text_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+void
+text_pad_right(FILE *out, const char *s, size_t width)
+{
+	fputs(s, out);
+	for (size_t w = text_width(s); w < width; w++)
+		fputc(' ', out);
+}
+
+static double
+mib(uint64_t bytes)
+{
+	/* One rounding (to double), then an exact scaling by 2^-20: the same
+	 * value as an exact integer division rounded once. */
+	return (double)bytes / 1048576.0;
+}
+
+void
+text_mb(FILE *out, uint64_t bytes)
+{
+	fprintf(out, "%7.2f MB", mib(bytes));
+}
+
+void
+text_mb_trim(FILE *out, uint64_t bytes)
+{
+	fprintf(out, "%.2f MB", mib(bytes));
+}
+
+void
+text_repeat(FILE *out, char c, size_t n)
+{
+	while (n--)
+		fputc(c, out);
+}

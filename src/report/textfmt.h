@@ -1,0 +1,24 @@
+#ifndef IOTALLY_REPORT_TEXTFMT_H
+#define IOTALLY_REPORT_TEXTFMT_H
+
+/*
+ * Text-table helpers shared by the text writers. Padding counts UTF-8
+ * characters, not bytes, so a column holding a non-ASCII name lines up the
+ * way the reference tools' reports (which pad by character) do.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Characters in a UTF-8 string (bytes that do not continue a sequence). */
+size_t text_width(const char *s);
+/* s, then spaces up to `width` characters. */
+void text_pad_right(FILE *out, const char *s, size_t width);
+/* "%7.2f MB" of bytes / 2^20, as the reference report prints sizes. */
+void text_mb(FILE *out, uint64_t bytes);
+/* The same without leading blanks. */
+void text_mb_trim(FILE *out, uint64_t bytes);
+/* `n` copies of `c`. */
+void text_repeat(FILE *out, char c, size_t n);
+
+#endif

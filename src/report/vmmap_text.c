@@ -1,0 +1,226 @@
+#include "report/vmmap_text.h"
+
+#include "report/textfmt.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUMMARY_RULE 123
+#define BREAKDOWN_RULE 98
+#define BAR_WIDTH 40
+
+static void
+write_heading(FILE *out, const struct vmmap_dump *d)
+{
+	fprintf(out, "=== Process: %s [", d->process ? d->process : "?");
+	if (d->has_pid)
+		fprintf(out, "%" PRIu64, d->pid);
+	else
+		fputc('?', out);
+	fputs("] ===\n", out);
+}
+
+static void
+summary_cell(FILE *out, const struct vmmap_summary_row *row, enum vmmap_column c)
+{
+	fputs(" | ", out);
+	if (row->present & (1u << c))
+		text_mb(out, row->value[c]);
+	else
+		fprintf(out, "%10s", "-");
+}
+
+static void
+write_summary(FILE *out, const struct vmmap_dump *d, const struct vmmap_filter *f)
+{
+	bool any = false;
+	for (size_t i = 0; i < d->nrows && !any; i++)
+		any = vmmap_filter_selects(f, d->rows[i].name, strlen(d->rows[i].name));
+	if (!any)
+		return;
+	fputs("=== vmmap Summary Table ===\n", out);
+	fprintf(out, "%-26s | %5s | %10s | %10s | %10s | %10s | %10s | %10s | %10s\n",
+		"REGION TYPE", "COUNT", "VIRTUAL", "RESIDENT", "DIRTY", "SWAPPED",
+		"VOLATILE", "NONVOL", "EMPTY");
+	text_repeat(out, '-', SUMMARY_RULE);
+	fputc('\n', out);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct vmmap_summary_row *row = &d->rows[i];
+		if (!vmmap_filter_selects(f, row->name, strlen(row->name)))
+			continue;
+		text_pad_right(out, row->name, 26);
+		if (row->has_count)
+			fprintf(out, " | %5" PRIu64, row->count);
+		else
+			fprintf(out, " | %5s", "-");
+		for (int c = 0; c < VMMAP_COL_SIZES; c++)
+			summary_cell(out, row, (enum vmmap_column)c);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+static const char *
+purge_label(enum vmmap_purge p)
+{
+	static const char *const labels[VMMAP_PURGE_STATES] = {
+		"N (Non-Volatile)", "V (Volatile/Purgeable)", "E (Empty/Purged)",
+		"- (Unmarked)",
+	};
+	return labels[p];
+}
+
+/* Purge states in the order of their printed letter: '-', 'E', 'N', 'V'. */
+static const enum vmmap_purge purge_print_order[VMMAP_PURGE_STATES] = {
+	VMMAP_PURGE_NONE, VMMAP_PURGE_E, VMMAP_PURGE_N, VMMAP_PURGE_V,
+};
+
+static void
+write_breakdown(FILE *out, const struct vmmap_dump *d,
+		const struct vmmap_type_stats **types, size_t ntypes)
+{
+	fputs("=== Per-Region Purgeability Breakdown ===\n", out);
+	fprintf(out, "%-26s | %-22s | %5s | %10s | %10s | %10s\n", "REGION TYPE",
+		"PURGE STATE", "COUNT", "VSIZE", "RSDNT+SWAP", "DIRTY");
+	text_repeat(out, '-', BREAKDOWN_RULE);
+	fputc('\n', out);
+	for (size_t i = 0; i < ntypes; i++) {
+		for (int k = 0; k < VMMAP_PURGE_STATES; k++) {
+			enum vmmap_purge p = purge_print_order[k];
+			const struct vmmap_amounts *a = &types[i]->by_purge[p];
+			if (!a->count)
+				continue;
+			text_pad_right(out, types[i]->name, 26);
+			fputs(" | ", out);
+			text_pad_right(out, purge_label(p), 22);
+			fprintf(out, " | %5" PRIu64 " | ", a->count);
+			text_mb(out, a->vsize);
+			fputs(" | ", out);
+			text_mb(out, a->resident + a->swapped);
+			fputs(" | ", out);
+			text_mb(out, a->dirty);
+			fputc('\n', out);
+		}
+	}
+	text_repeat(out, '-', BREAKDOWN_RULE);
+	fputc('\n', out);
+
+	struct vmmap_amounts all = vmmap_dump_total(d);
+	fprintf(out, "Total entries: %" PRIu64 " | Resident+Swap: ", all.count);
+	text_mb_trim(out, all.resident + all.swapped);
+	fputs(" | Dirty: ", out);
+	text_mb_trim(out, all.dirty);
+	fputs(" | Volatile VSIZE (V): ", out);
+	text_mb_trim(out, vmmap_dump_total_purge(d, VMMAP_PURGE_V).vsize);
+	fputs(" | Empty/Purged VSIZE (E): ", out);
+	text_mb_trim(out, vmmap_dump_total_purge(d, VMMAP_PURGE_E).vsize);
+	fputs(" | Non-Volatile VSIZE (N): ", out);
+	text_mb_trim(out, vmmap_dump_total_purge(d, VMMAP_PURGE_N).vsize);
+	fputc('\n', out);
+}
+
+/*
+ * Bar length: floor of 40 * mem / max computed as one correctly rounded
+ * division, as the reference report does; exact for all realistic sizes
+ * (both operands below 2^53), long double beyond that.
+ */
+static unsigned
+bar_length(unsigned __int128 mem, unsigned __int128 max)
+{
+	if (max == 0)
+		return 0;
+	unsigned __int128 num = mem * BAR_WIDTH;
+	const unsigned __int128 exact = (unsigned __int128)1 << 53;
+	double q;
+	if (num < exact && max < exact)
+		q = (double)num / (double)max;
+	else
+		q = (double)((long double)num / (long double)max);
+	return (unsigned)q;
+}
+
+static void
+write_histogram(FILE *out, const struct vmmap_type_stats *t)
+{
+	const struct vmmap_hist_bucket **b;
+	size_t n = vmmap_type_sorted_hist(t, &b);
+	unsigned __int128 max = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * b[i]->count;
+		if (mem > max)
+			max = mem;
+	}
+	fprintf(out, "\n=== Histogram of %s Regions by Virtual Size Bucket ===\n", t->name);
+	for (size_t i = 0; i < n; i++) {
+		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * b[i]->count;
+		fprintf(out, "%8.1f KB | %4" PRIu64 " entries (N:%4" PRIu64 " V:%4" PRIu64
+			" E:%4" PRIu64 " -:%4" PRIu64 ") | %7.2f MB | ",
+			(double)b[i]->vsize / 1024.0, b[i]->count,
+			b[i]->purge[VMMAP_PURGE_N], b[i]->purge[VMMAP_PURGE_V],
+			b[i]->purge[VMMAP_PURGE_E], b[i]->purge[VMMAP_PURGE_NONE],
+			(double)mem / 1048576.0);
+		text_repeat(out, '*', bar_length(mem, max));
+		fputc('\n', out);
+	}
+	free(b);
+}
+
+static void
+write_surfaces(FILE *out, const struct vmmap_dump *d)
+{
+	const struct vmmap_surface_group **g;
+	size_t n = vmmap_dump_sorted_surfaces(d, &g);
+	fputs("\n=== IOSurface Regions by Dimensions and Pixel Format ===\n", out);
+	if (n == 0) {
+		fputs("(no region detail with a SurfaceID)\n", out);
+		free(g);
+		return;
+	}
+	fprintf(out, "%-13s | %-6s | %5s | %10s | %10s | %10s\n", "DIMENSIONS",
+		"FORMAT", "COUNT", "MAPPED", "SURFACES", "WASTE");
+	text_repeat(out, '-', 73);
+	fputc('\n', out);
+	bool rounded = false;
+	for (size_t i = 0; i < n; i++) {
+		char dims[32];
+		snprintf(dims, sizeof(dims), "%" PRIu32 "x%" PRIu32, g[i]->width, g[i]->height);
+		text_pad_right(out, dims, 13);
+		fputs(" | ", out);
+		text_pad_right(out, g[i]->format, 6);
+		fprintf(out, " | %5" PRIu64 " | ", g[i]->count);
+		text_mb(out, g[i]->mapped);
+		fputs(" | ", out);
+		text_mb(out, g[i]->surface_bytes);
+		fputs(" | ", out);
+		if (g[i]->mapped >= g[i]->surface_bytes)
+			text_mb(out, g[i]->mapped - g[i]->surface_bytes);
+		else
+			fprintf(out, "%7.2f MB", -((double)(g[i]->surface_bytes - g[i]->mapped) / 1048576.0));
+		fputs(g[i]->rounded ? " ~\n" : "\n", out);
+		rounded |= g[i]->rounded;
+	}
+	if (rounded)
+		fputs("~ surface sizes printed rounded (M/G with a fraction); waste is approximate\n", out);
+	free(g);
+}
+
+void
+vmmap_text_write_dump(FILE *out, const struct vmmap_dump *d,
+		      const struct vmmap_text_opts *opts, const struct vmmap_filter *f)
+{
+	if (opts->heading)
+		write_heading(out, d);
+	write_summary(out, d, f);
+
+	const struct vmmap_type_stats **types;
+	size_t ntypes = vmmap_dump_sorted_types(d, &types);
+	if (ntypes) {
+		write_breakdown(out, d, types, ntypes);
+		for (size_t i = 0; i < ntypes; i++)
+			write_histogram(out, types[i]);
+		if (opts->surfaces)
+			write_surfaces(out, d);
+	}
+	free(types);
+}

@@ -1,0 +1,26 @@
+#ifndef IOTALLY_REPORT_VMMAP_TEXT_H
+#define IOTALLY_REPORT_VMMAP_TEXT_H
+
+/*
+ * The vmmap text report: the layout of Chromium's vmmap_gpu_regions.py
+ * (summary rows, per-region purgeability breakdown, totals, one histogram
+ * per type), computed from exact byte counts, plus the optional IOSurface
+ * table. Writes to `out`; never opens files, never prints diagnostics.
+ */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/vmmap.h"
+
+struct vmmap_text_opts {
+	bool heading;     /* "=== Process: NAME [PID] ===" before the report */
+	bool surfaces;    /* add the IOSurface dimensions/format table */
+};
+
+/* Summary rows shown are those `f` selects. */
+void vmmap_text_write_dump(FILE *out, const struct vmmap_dump *d,
+			   const struct vmmap_text_opts *opts,
+			   const struct vmmap_filter *f);
+
+#endif

@@ -1,0 +1,132 @@
+#include "util/diag.h"
+
+#include "util/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+diag_vset(struct diag *d, int code, const char *path, uint64_t line,
+	  uint64_t col, const char *fmt, va_list ap)
+{
+	d->code = code;
+	d->severity = DIAG_ERROR;
+	d->path = path;
+	d->line = line;
+	d->col = col;
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+}
+
+int
+diag_set(struct diag *d, int code, const char *path, uint64_t line,
+	 uint64_t col, const char *fmt, ...)
+{
+	if (!d)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vset(d, code, path, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+diag_clear(struct diag *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+const char *
+diag_display_path(const char *path)
+{
+	if (!path)
+		return NULL;
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+static const char *
+severity_name(enum diag_severity sev)
+{
+	switch (sev) {
+	case DIAG_WARNING:
+		return "warning";
+	case DIAG_NOTE:
+		return "note";
+	case DIAG_ERROR:
+	default:
+		return "error";
+	}
+}
+
+void
+diag_format(const struct diag *d, struct strbuf *out)
+{
+	strbuf_addstr(out, "iotally: ");
+	if (d->path) {
+		strbuf_addstr(out, diag_display_path(d->path));
+		if (d->line) {
+			strbuf_addf(out, ":%llu", (unsigned long long)d->line);
+			if (d->col)
+				strbuf_addf(out, ":%llu", (unsigned long long)d->col);
+		}
+		strbuf_addstr(out, ": ");
+	}
+	strbuf_addf(out, "%s: %s\n", severity_name(d->severity), d->msg);
+}
+
+void
+diag_quote(struct strbuf *out, const char *p, size_t len, size_t max)
+{
+	size_t n = len < max ? len : max;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			strbuf_addch(out, (char)c);
+		else if (c == '\\')
+			strbuf_addstr(out, "\\\\");
+		else
+			strbuf_addf(out, "\\x%02x", c);
+	}
+	if (n < len)
+		strbuf_addstr(out, "...");
+}
+
+void
+diag_list_init(struct diag_list *list, size_t limit)
+{
+	memset(list, 0, sizeof(*list));
+	list->limit = limit;
+}
+
+void
+diag_list_release(struct diag_list *list)
+{
+	free(list->items);
+	diag_list_init(list, list->limit);
+}
+
+void
+diag_list_vadd(struct diag_list *list, enum diag_severity sev,
+	       const char *path, uint64_t line, const char *fmt, va_list ap)
+{
+	if (list->len >= list->limit) {
+		list->dropped++;
+		return;
+	}
+	list->items = xgrow(list->items, &list->alloc, list->len + 1,
+			    sizeof(*list->items));
+	struct diag *d = &list->items[list->len++];
+	diag_vset(d, 0, path, line, 0, fmt, ap);
+	d->severity = sev;
+}
+
+void
+diag_list_add(struct diag_list *list, enum diag_severity sev,
+	      const char *path, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_list_vadd(list, sev, path, line, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,89 @@
+#ifndef IOTALLY_UTIL_DIAG_H
+#define IOTALLY_UTIL_DIAG_H
+
+/*
+ * Diagnostics. Code below cli/ never prints and never exits: it fills a
+ * struct diag (one error that stops the work) or appends to a diag_list
+ * (warnings and notes that let the work go on), and only cli/ prints them
+ * and chooses the exit status.
+ *
+ * Codes follow sysexits.h so that the exit status of the program is the
+ * code of its first error.
+ *
+ * `path` is borrowed: it must outlive the diag (it is the input's name as
+ * given on the command line, "-" meaning standard input).
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+enum diag_code {
+	DIAG_OK = 0,
+	DIAG_GATE = 1,       /* a CI gate tripped */
+	DIAG_USAGE = 64,     /* EX_USAGE */
+	DIAG_DATA = 65,      /* EX_DATAERR: malformed input */
+	DIAG_NOINPUT = 66,   /* EX_NOINPUT: cannot open input */
+	DIAG_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
+	DIAG_IOERR = 74,     /* EX_IOERR: cannot write output */
+};
+
+enum diag_severity {
+	DIAG_ERROR,
+	DIAG_WARNING,
+	DIAG_NOTE,
+};
+
+#define DIAG_MSG_MAX 768
+
+struct diag {
+	int code;
+	enum diag_severity severity;
+	const char *path;
+	uint64_t line;   /* 1-based; 0 = not about a line */
+	uint64_t col;    /* 1-based; 0 = not about a column */
+	char msg[DIAG_MSG_MAX];
+};
+
+/* Fill *d (which may be NULL) and return -1, so callers can `return diag_set(...)`. */
+int diag_set(struct diag *d, int code, const char *path, uint64_t line,
+	     uint64_t col, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void diag_clear(struct diag *d);
+
+/* "iotally: PATH:LINE:COL: error: MSG\n"; parts that are unknown are left out. */
+void diag_format(const struct diag *d, struct strbuf *out);
+
+/* The name users see for an input path ("-" is standard input). */
+const char *diag_display_path(const char *path);
+
+/*
+ * Append `len` bytes of untrusted input to `out`, quoted for a message:
+ * printable ASCII as is, everything else as \xNN, cut after `max` bytes
+ * with "..." so a 10 MB line never becomes a 10 MB message.
+ */
+void diag_quote(struct strbuf *out, const char *p, size_t len, size_t max);
+
+/*
+ * A bounded list of warnings and notes. After `limit` entries further ones
+ * are only counted in `dropped`, keeping memory flat on hostile input.
+ */
+struct diag_list {
+	struct diag *items;
+	size_t len, alloc;
+	size_t limit;
+	uint64_t dropped;
+};
+
+void diag_list_init(struct diag_list *list, size_t limit);
+void diag_list_release(struct diag_list *list);
+void diag_list_add(struct diag_list *list, enum diag_severity sev,
+		   const char *path, uint64_t line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void diag_list_vadd(struct diag_list *list, enum diag_severity sev,
+		    const char *path, uint64_t line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+#endif

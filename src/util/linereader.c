@@ -1,0 +1,195 @@
+#include "util/linereader.h"
+
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BLOCK_SIZE (1u << 20)
+
+static void
+reader_setup(struct line_reader *r, int fd, const char *path, size_t max_line)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->path = path;
+	r->max_line = max_line ? max_line : LINE_READER_DEFAULT_MAX;
+	r->cap = r->max_line + BLOCK_SIZE;
+	r->buf = xmalloc(r->cap);
+}
+
+void
+line_reader_from_fd(struct line_reader *r, int fd, const char *path,
+		    size_t max_line)
+{
+	reader_setup(r, fd, path, max_line);
+}
+
+int
+line_reader_open(struct line_reader *r, const char *path, size_t max_line,
+		 struct diag *err)
+{
+	int fd;
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	if (strcmp(path, "-") == 0) {
+		fd = STDIN_FILENO;
+	} else {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return diag_set(err, DIAG_NOINPUT, path, 0, 0,
+					"cannot open input: %s", strerror(errno));
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0,
+				"cannot read input: it is a directory");
+	}
+	reader_setup(r, fd, path, max_line);
+	r->owns_fd = fd != STDIN_FILENO;
+	return 0;
+}
+
+void
+line_reader_close(struct line_reader *r)
+{
+	if (r->owns_fd && r->fd >= 0)
+		close(r->fd);
+	free(r->buf);
+	r->buf = NULL;
+	r->fd = -1;
+}
+
+/* Read one more block after r->end. Returns bytes read, 0 at EOF, -1 on error. */
+static ssize_t
+fill(struct line_reader *r, struct diag *err)
+{
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->end -= r->pos;
+		r->pos = 0;
+	}
+	size_t room = r->cap - r->end;
+	if (room > BLOCK_SIZE)
+		room = BLOCK_SIZE;
+	for (;;) {
+		ssize_t n = read(r->fd, r->buf + r->end, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return diag_set(err, DIAG_NOINPUT, r->path, 0, 0,
+					"cannot read input: %s", strerror(errno));
+		if (n == 0)
+			r->eof = true;
+		r->end += (size_t)n;
+		r->bytes_read += (uint64_t)n;
+		return n;
+	}
+}
+
+static void
+strip_bom(struct line_reader *r)
+{
+	if (r->started)
+		return;
+	r->started = true;
+	if (r->end - r->pos >= 3 && memcmp(r->buf + r->pos, "\xef\xbb\xbf", 3) == 0)
+		r->pos += 3;
+}
+
+int
+line_reader_peek(struct line_reader *r, size_t want, const char **p,
+		 size_t *n, struct diag *err)
+{
+	if (want > r->cap)
+		want = r->cap;
+	while (!r->eof && r->end - r->pos < want) {
+		if (r->end == r->cap)
+			break;
+		if (fill(r, err) < 0)
+			return -1;
+	}
+	*p = r->buf + r->pos;
+	*n = r->end - r->pos;
+	return 0;
+}
+
+/* Drop bytes up to and including the next newline. 1 found, 0 EOF, -1 error. */
+static int
+skip_rest_of_line(struct line_reader *r, struct diag *err)
+{
+	for (;;) {
+		char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
+		if (nl) {
+			r->pos = (size_t)(nl - r->buf) + 1;
+			return 1;
+		}
+		r->pos = r->end = 0;
+		if (r->eof)
+			return 0;
+		if (fill(r, err) < 0)
+			return -1;
+	}
+}
+
+static void
+deliver(struct line_reader *r, struct line *ln, size_t start, size_t len)
+{
+	ln->p = r->buf + start;
+	ln->len = len;
+	if (len && ln->p[len - 1] == '\r')
+		ln->len--;
+	ln->has_nul = memchr(ln->p, '\0', ln->len) != NULL;
+	ln->no = ++r->lineno;
+}
+
+int
+line_reader_next(struct line_reader *r, struct line *ln, struct diag *err)
+{
+	memset(ln, 0, sizeof(*ln));
+	if (r->skipping) {
+		r->skipping = false;
+		if (skip_rest_of_line(r, err) < 0)
+			return -1;
+	}
+	for (;;) {
+		if (!r->started && (r->end - r->pos >= 3 || r->eof))
+			strip_bom(r);
+		size_t avail = r->end - r->pos;
+		size_t scan = avail < r->max_line + 1 ? avail : r->max_line + 1;
+		char *nl = memchr(r->buf + r->pos, '\n', scan);
+		if (nl) {
+			size_t start = r->pos;
+			r->pos = (size_t)(nl - r->buf) + 1;
+			deliver(r, ln, start, (size_t)(nl - r->buf) - start);
+			return 1;
+		}
+		if (avail > r->max_line) {
+			/* No newline within max_line bytes: cut here, skip the rest later. */
+			size_t start = r->pos;
+			r->pos += r->max_line;
+			r->skipping = true;
+			deliver(r, ln, start, r->max_line);
+			ln->overlong = true;
+			return 1;
+		}
+		if (r->eof) {
+			if (avail == 0)
+				return 0;
+			size_t start = r->pos;
+			r->pos = r->end;
+			deliver(r, ln, start, avail);
+			ln->unterminated = true;
+			return 1;
+		}
+		if (fill(r, err) < 0)
+			return -1;
+	}
+}

@@ -1,0 +1,63 @@
+#ifndef IOTALLY_UTIL_LINEREADER_H
+#define IOTALLY_UTIL_LINEREADER_H
+
+/*
+ * Streams an input (a file, or "-" for standard input) line by line
+ * through one fixed buffer, so memory does not grow with the input:
+ * reads large blocks, splits at '\n', strips one trailing '\r' and a
+ * UTF-8 byte-order mark at the start of the input.
+ *
+ * A line longer than `max_line` bytes is delivered cut to `max_line`
+ * bytes with `overlong` set, and the rest of it is skipped unread by the
+ * caller. A line view is valid until the next call.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+
+#define LINE_READER_DEFAULT_MAX (1u << 20)
+
+struct line {
+	const char *p;      /* not NUL-terminated */
+	size_t len;         /* without '\n' and a trailing '\r' */
+	uint64_t no;        /* 1-based line number */
+	bool overlong;      /* cut at max_line bytes */
+	bool has_nul;       /* holds a NUL byte */
+	bool unterminated;  /* last line, no '\n' after it */
+};
+
+struct line_reader {
+	const char *path;   /* borrowed; "-" for standard input */
+	int fd;
+	bool owns_fd;
+	char *buf;
+	size_t cap, pos, end;
+	size_t max_line;
+	uint64_t lineno;
+	uint64_t bytes_read;
+	bool eof;
+	bool skipping;      /* discarding the tail of an overlong line */
+	bool started;       /* the BOM check has been done */
+};
+
+/* Open `path` ("-" = stdin). Fails with DIAG_NOINPUT for a missing file or a directory. */
+int line_reader_open(struct line_reader *r, const char *path, size_t max_line,
+		     struct diag *err);
+/* Read from an already open descriptor, which the reader does not close. */
+void line_reader_from_fd(struct line_reader *r, int fd, const char *path,
+			 size_t max_line);
+/* 1: *ln holds a line; 0: end of input; -1: read error in *err. */
+int line_reader_next(struct line_reader *r, struct line *ln, struct diag *err);
+/*
+ * Look at the start of the input without consuming it: fills the buffer
+ * with up to `want` bytes (fewer at end of input). Only before the first
+ * line_reader_next(). 0 or -1.
+ */
+int line_reader_peek(struct line_reader *r, size_t want, const char **p,
+		     size_t *n, struct diag *err);
+void line_reader_close(struct line_reader *r);
+
+#endif

@@ -1,0 +1,239 @@
+#include "util/size.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 2^64 as a double: the first value that no longer fits in uint64_t. */
+#define TWO_POW_64 18446744073709551616.0
+
+int
+parse_u64_dec(const char *p, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return SIZE_SYNTAX;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)p[i] - '0';
+		if (d > 9)
+			return SIZE_SYNTAX;
+		if (v > (UINT64_MAX - d) / 10)
+			return SIZE_OVERFLOW;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return SIZE_OK;
+}
+
+static int
+hex_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int
+parse_u64_hex(const char *p, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return SIZE_SYNTAX;
+	for (size_t i = 0; i < n; i++) {
+		int d = hex_digit((unsigned char)p[i]);
+		if (d < 0)
+			return SIZE_SYNTAX;
+		if (v >> 60)
+			return SIZE_OVERFLOW;
+		v = (v << 4) | (uint64_t)d;
+	}
+	*out = v;
+	return SIZE_OK;
+}
+
+/*
+ * Decimal text to the nearest double, as strtod does in the C locale.
+ * Fast path: when the digits fit in 2^53 and there are at most 22 of them
+ * after the point, mantissa / 10^k is one correctly rounded IEEE division.
+ */
+static int
+parse_decimal_double(const char *p, size_t n, double *out)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+	};
+	uint64_t mant = 0;
+	size_t digits = 0, frac = 0;
+	bool dot = false, big = false;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		if (c == '.') {
+			if (dot)
+				return SIZE_SYNTAX;
+			dot = true;
+			continue;
+		}
+		if (c < '0' || c > '9')
+			return SIZE_SYNTAX;
+		digits++;
+		if (dot)
+			frac++;
+		if (mant > (UINT64_MAX - 9) / 10)
+			big = true;
+		else
+			mant = mant * 10 + (uint64_t)(c - '0');
+	}
+	if (digits == 0)
+		return SIZE_SYNTAX;
+	if (!big && mant < (1ull << 53) && frac < sizeof(pow10) / sizeof(pow10[0])) {
+		*out = (double)mant / pow10[frac];
+		return SIZE_OK;
+	}
+	char tmp[128];
+	if (n >= sizeof(tmp))
+		return SIZE_OVERFLOW;
+	memcpy(tmp, p, n);
+	tmp[n] = '\0';
+	*out = strtod(tmp, NULL);
+	return SIZE_OK;
+}
+
+static double
+unit_multiplier(char unit)
+{
+	switch (unit) {
+	case 'B':
+		return 1.0;
+	case 'K':
+		return 1024.0;
+	case 'M':
+		return 1048576.0;
+	case 'G':
+		return 1073741824.0;
+	case 'T':
+		return 1099511627776.0;
+	default:
+		return 0.0;
+	}
+}
+
+int
+size_parse_vmmap(const char *p, size_t n, uint64_t *out)
+{
+	double mult = 1.0, v;
+	if (n && (p[n - 1] < '0' || p[n - 1] > '9') && p[n - 1] != '.') {
+		mult = unit_multiplier(p[n - 1]);
+		if (mult == 0.0)
+			return SIZE_SYNTAX;
+		n--;
+	}
+	int rc = parse_decimal_double(p, n, &v);
+	if (rc != SIZE_OK)
+		return rc;
+	double bytes = v * mult;
+	if (!(bytes < TWO_POW_64))
+		return SIZE_OVERFLOW;
+	*out = (uint64_t)bytes;
+	return SIZE_OK;
+}
+
+void
+size_format_vmmap(uint64_t bytes, char out[32])
+{
+	if (bytes == 0) {
+		snprintf(out, 32, "0K");
+		return;
+	}
+	double kb = (double)bytes / 1024.0;
+	if (kb < 4.0) {
+		snprintf(out, 32, "%llu", (unsigned long long)bytes);
+		return;
+	}
+	if (kb < 10000.0) {
+		snprintf(out, 32, "%.0fK", kb);
+		return;
+	}
+	double mb = kb / 1024.0;
+	if (mb < 1000.0) {
+		snprintf(out, 32, "%.1fM", mb);
+		return;
+	}
+	double gb = mb / 1024.0;
+	if (gb < 1000.0) {
+		snprintf(out, 32, "%.1fG", gb);
+		return;
+	}
+	snprintf(out, 32, "%.1fT", gb / 1024.0);
+}
+
+static int
+unit_shift(const char *s, size_t n, unsigned *shift)
+{
+	static const char units[] = "BKMGT";
+	if (n == 0) {
+		*shift = 0;
+		return 0;
+	}
+	char u = (char)(s[0] & ~0x20);
+	const char *at = strchr(units, u);
+	if (!at || u == '\0')
+		return -1;
+	*shift = (unsigned)(at - units) * 10;
+	const char *rest = s + 1;
+	size_t rn = n - 1;
+	if (u == 'B')
+		return rn == 0 ? 0 : -1;
+	if (rn == 0 || (rn == 1 && (rest[0] | 0x20) == 'b'))
+		return 0;
+	if (rn == 2 && (rest[0] | 0x20) == 'i' && (rest[1] | 0x20) == 'b')
+		return 0;
+	return -1;
+}
+
+int
+size_parse_user(const char *s, uint64_t *out)
+{
+	size_t n = strlen(s);
+	if (n > 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		return parse_u64_hex(s + 2, n - 2, out);
+
+	size_t i = 0;
+	unsigned __int128 mant = 0, scale = 1;
+	bool dot = false;
+	size_t digits = 0;
+	for (; i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'); i++) {
+		if (s[i] == '.') {
+			if (dot)
+				return SIZE_SYNTAX;
+			dot = true;
+			continue;
+		}
+		if (++digits > 30)
+			return SIZE_OVERFLOW;
+		mant = mant * 10 + (unsigned)(s[i] - '0');
+		if (dot)
+			scale *= 10;
+	}
+	if (digits == 0)
+		return SIZE_SYNTAX;
+	unsigned shift;
+	if (unit_shift(s + i, n - i, &shift) < 0)
+		return SIZE_SYNTAX;
+	if (mant > ((unsigned __int128)UINT64_MAX << 20))
+		return SIZE_OVERFLOW;
+	unsigned __int128 bytes = mant << shift;
+	if (bytes % scale != 0)
+		return SIZE_SYNTAX;
+	bytes /= scale;
+	if (bytes > UINT64_MAX)
+		return SIZE_OVERFLOW;
+	*out = (uint64_t)bytes;
+	return SIZE_OK;
+}

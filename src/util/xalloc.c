@@ -1,0 +1,77 @@
+#include "util/xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+die_oom(size_t size)
+{
+	fprintf(stderr, "iotally: fatal: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		die_oom(size);
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		die_oom(nmemb * size);
+	return p;
+}
+
+void *
+xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		die_oom(size);
+	return p;
+}
+
+void *
+xgrow(void *ptr, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc;
+	if (need <= n)
+		return ptr;
+	if (n < 8)
+		n = 8;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			die_oom(SIZE_MAX);
+		n *= 2;
+	}
+	if (elem && n > SIZE_MAX / elem)
+		die_oom(SIZE_MAX);
+	*alloc = n;
+	return xrealloc(ptr, n * elem);
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xmemdup0(s, strlen(s));
+}
+
+char *
+xmemdup0(const void *p, size_t len)
+{
+	if (len == SIZE_MAX)
+		die_oom(len);
+	char *s = xmalloc(len + 1);
+	if (len)
+		memcpy(s, p, len);
+	s[len] = '\0';
+	return s;
+}

@@ -1,0 +1,138 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/linereader.h"
+
+/* A pipe-backed reader over `data`: exercises the block refill path. */
+static void
+open_bytes(struct line_reader *r, const char *data, size_t n, size_t max_line)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fflush(f);
+	rewind(f);
+	line_reader_from_fd(r, dup(fileno(f)), "mem", max_line);
+	r->owns_fd = true;
+	fclose(f);
+}
+
+static void
+expect_line(struct line_reader *r, const char *want, uint64_t no)
+{
+	struct line ln;
+	struct diag err;
+	assert_int_equal(line_reader_next(r, &ln, &err), 1);
+	assert_int_equal(ln.len, strlen(want));
+	assert_memory_equal(ln.p, want, ln.len);
+	assert_int_equal(ln.no, no);
+}
+
+static void
+test_crlf_bom_and_last_line(void **state)
+{
+	(void)state;
+	struct line_reader r;
+	struct line ln;
+	struct diag err;
+	const char data[] = "\xef\xbb\xbf" "one\r\ntwo\n\nlast";
+	open_bytes(&r, data, sizeof(data) - 1, 0);
+	expect_line(&r, "one", 1);
+	expect_line(&r, "two", 2);
+	expect_line(&r, "", 3);
+	assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+	assert_true(ln.unterminated);
+	assert_int_equal(ln.len, 4);
+	assert_int_equal(line_reader_next(&r, &ln, &err), 0);
+	line_reader_close(&r);
+}
+
+static void
+test_overlong_line_is_cut_and_skipped(void **state)
+{
+	(void)state;
+	size_t big = 3 * (1u << 20) + 17;
+	char *data = malloc(big + 16);
+	memset(data, 'A', big);
+	memcpy(data + big, "\nnext\n", 6);
+	struct line_reader r;
+	struct line ln;
+	struct diag err;
+	open_bytes(&r, data, big + 6, 4096);
+	assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+	assert_true(ln.overlong);
+	assert_int_equal(ln.len, 4096);
+	assert_int_equal(ln.no, 1);
+	expect_line(&r, "next", 2);
+	assert_int_equal(line_reader_next(&r, &ln, &err), 0);
+	line_reader_close(&r);
+	free(data);
+}
+
+static void
+test_nul_flag(void **state)
+{
+	(void)state;
+	struct line_reader r;
+	struct line ln;
+	struct diag err;
+	const char data[] = "a\0b\nclean\n";
+	open_bytes(&r, data, sizeof(data) - 1, 0);
+	assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+	assert_true(ln.has_nul);
+	assert_int_equal(ln.len, 3);
+	assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+	assert_false(ln.has_nul);
+	line_reader_close(&r);
+}
+
+static void
+test_open_errors(void **state)
+{
+	(void)state;
+	struct line_reader r;
+	struct diag err;
+	assert_int_equal(line_reader_open(&r, "/nonexistent/x", 0, &err), -1);
+	assert_int_equal(err.code, DIAG_NOINPUT);
+	assert_int_equal(line_reader_open(&r, "/", 0, &err), -1);
+	assert_int_equal(err.code, DIAG_NOINPUT);
+	assert_non_null(strstr(err.msg, "directory"));
+}
+
+static void
+test_peek_does_not_consume(void **state)
+{
+	(void)state;
+	struct line_reader r;
+	struct diag err;
+	const char *p;
+	size_t n;
+	const char data[] = "alpha\nbeta\n";
+	open_bytes(&r, data, sizeof(data) - 1, 0);
+	assert_int_equal(line_reader_peek(&r, 100, &p, &n, &err), 0);
+	assert_int_equal(n, sizeof(data) - 1);
+	expect_line(&r, "alpha", 1);
+	expect_line(&r, "beta", 2);
+	line_reader_close(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crlf_bom_and_last_line),
+		cmocka_unit_test(test_overlong_line_is_cut_and_skipped),
+		cmocka_unit_test(test_nul_flag),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_peek_does_not_consume),
+	};
+	return cmocka_run_group_tests_name("linereader", tests, NULL, NULL);
+}

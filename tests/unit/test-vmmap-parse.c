@@ -1,0 +1,145 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ingest/vmmap.h"
+
+static enum vmmap_line_result
+parse(const char *line, struct vmmap_region *r, const char **why)
+{
+	return vmmap_parse_region_line(line, strlen(line), r, why);
+}
+
+static void
+assert_type(const struct vmmap_region *r, const char *want)
+{
+	assert_int_equal(r->type_len, strlen(want));
+	assert_memory_equal(r->type, want, r->type_len);
+}
+
+static void
+test_modern_line(void **state)
+{
+	(void)state;
+	struct vmmap_region r;
+	const char *why;
+	assert_int_equal(parse("IOAccelerator (graphics)    10876c000-10877c000    [   64K    64K     0K    64K] rw-/rw- SM=SHM PURGE=N", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_type(&r, "IOAccelerator (graphics)");
+	assert_true(r.has_range);
+	assert_int_equal(r.vsize, 0x10000);
+	assert_int_equal(r.resident, 65536);
+	assert_int_equal(r.dirty, 0);
+	assert_int_equal(r.swapped, 65536);
+	assert_int_equal(r.size_columns, 4);
+	assert_int_equal(r.purge, VMMAP_PURGE_N);
+}
+
+static void
+test_exact_size_beats_rounded(void **state)
+{
+	(void)state;
+	struct vmmap_region r;
+	const char *why;
+	/* VSIZE prints 48.8M; the range says 0x30d8000 bytes exactly. */
+	assert_int_equal(parse("IOSurface                   2a7d38000-2aae10000    [ 48.8M     0K     0K  48.8M] rw-/rw- SM=SHM PURGE=N  SurfaceID: 0x5f  2440x5196 (BGRA) 48.8M", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_int_equal(r.vsize, 0x2aae10000ull - 0x2a7d38000ull);
+	assert_true(r.has_surface);
+	assert_int_equal(r.surface.width, 2440);
+	assert_int_equal(r.surface.height, 5196);
+	assert_string_equal(r.surface.format, "BGRA");
+	assert_true(r.surface.bytes_rounded);
+}
+
+static void
+test_unmapped_uses_printed_size(void **state)
+{
+	(void)state;
+	struct vmmap_region r;
+	const char *why;
+	assert_int_equal(parse("owned unmapped (graphics)    unmapped-unmapped     [ 22.6M  22.6M     0K     0K] rw-/rw- SM=PRV PURGE=V  owned physical footprint (unmapped) (graphics)", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_false(r.has_range);
+	assert_true(r.vsize_rounded);
+	assert_int_equal(r.vsize, (uint64_t)(22.6 * 1048576.0));
+	assert_int_equal(r.purge, VMMAP_PURGE_V);
+}
+
+static void
+test_shifted_and_prefixed_lines(void **state)
+{
+	(void)state;
+	struct vmmap_region r;
+	const char *why;
+	/* One column to the right, as in a real macOS 26.5 capture. */
+	assert_int_equal(parse("IOAccelerator                107c58000-107c5c000    [   16K    16K    16K     0K] r--/r-- SM=SHM", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_type(&r, "IOAccelerator");
+	assert_int_equal(r.purge, VMMAP_PURGE_NONE);
+	assert_int_equal(parse("--->  STACK GUARD                 16fecc000-16fed0000    [   16K] ---/rwx SM=NUL  ...for thread 12", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_type(&r, "STACK GUARD");
+	assert_int_equal(r.size_columns, 1);
+	assert_int_equal(parse("    > IOSurface  0x117000000-0x117800000 [ 8192K  1024K  1024K    0K] rw-/rwx SM=S/A PURGE=E  ", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_type(&r, "IOSurface");
+	assert_int_equal(r.vsize, 0x800000);
+	assert_int_equal(r.purge, VMMAP_PURGE_E);
+}
+
+static void
+test_legacy_layouts(void **state)
+{
+	(void)state;
+	struct vmmap_region r;
+	const char *why;
+	assert_int_equal(parse("__TEXT                 00001000-00034000 [  204K] r-x/rwx SM=COW", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_int_equal(r.vsize, 0x33000);
+	assert_int_equal(parse("MALLOC_TINY            00007fe3b8400000-00007fe3b8500000 [ 1024K   12K   12K    0K] rw-/rwx SM=PRV  DefaultMallocZone_0x10f4c4000", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_type(&r, "MALLOC_TINY");
+	assert_int_equal(r.vsize, 0x100000);
+	/* Detail with brackets must not confuse the anchor. */
+	assert_int_equal(parse("__DATA                 8fe2e000-8fe30000 [    8K] rw-/rwx SM=COW  commpage [libSystem.B.dylib]", &r, &why),
+			 VMMAP_LINE_REGION);
+}
+
+static void
+test_malformed_lines(void **state)
+{
+	(void)state;
+	struct vmmap_region r;
+	const char *why = NULL;
+	assert_int_equal(parse("IOAccelerator  10877c000-10876c000 [ 64K 64K 0K 0K] rw-/rw- SM=SHM", &r, &why),
+			 VMMAP_LINE_MALFORMED);
+	assert_non_null(strstr(why, "below its start"));
+	assert_int_equal(parse("IOAccelerator  1000-2000 [ 99999999999T 0K 0K 0K] rw-/rw- SM=SHM", &r, &why),
+			 VMMAP_LINE_MALFORMED);
+	assert_non_null(strstr(why, "64 bits"));
+	assert_int_equal(parse("IOAccelerator (graphics)    10876c000-10877c000    [   64K    6", &r, &why),
+			 VMMAP_LINE_MALFORMED);
+	assert_int_equal(parse("Process:         Finder [640]", &r, &why), VMMAP_LINE_OTHER);
+	assert_int_equal(parse("", &r, &why), VMMAP_LINE_OTHER);
+	assert_int_equal(parse("VM Region Info: 0x16fecc000 is in 0x16fecc000-0x16fed0000;  bytes", &r, &why),
+			 VMMAP_LINE_OTHER);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_modern_line),
+		cmocka_unit_test(test_exact_size_beats_rounded),
+		cmocka_unit_test(test_unmapped_uses_printed_size),
+		cmocka_unit_test(test_shifted_and_prefixed_lines),
+		cmocka_unit_test(test_legacy_layouts),
+		cmocka_unit_test(test_malformed_lines),
+	};
+	return cmocka_run_group_tests_name("vmmap-parse", tests, NULL, NULL);
+}

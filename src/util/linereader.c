@@ -29,6 +29,23 @@ line_reader_from_fd(struct line_reader *r, int fd, const char *path,
 	reader_setup(r, fd, path, max_line);
 }
 
+void
+line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
+			const char *path, size_t max_line)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->path = path;
+	r->max_line = max_line ? max_line : LINE_READER_DEFAULT_MAX;
+	r->cap = n;
+	r->buf = xmalloc(n ? n : 1);
+	if (n)
+		memcpy(r->buf, data, n);
+	r->end = n;
+	r->bytes_read = n;
+	r->eof = true;
+}
+
 int
 line_reader_open(struct line_reader *r, const char *path, size_t max_line,
 		 struct diag *err)

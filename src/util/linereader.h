@@ -49,6 +49,9 @@ int line_reader_open(struct line_reader *r, const char *path, size_t max_line,
 /* Read from an already open descriptor, which the reader does not close. */
 void line_reader_from_fd(struct line_reader *r, int fd, const char *path,
 			 size_t max_line);
+/* Read from a copy of `n` bytes in memory (fuzzing, tests, nested inputs). */
+void line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
+			     const char *path, size_t max_line);
 /* 1: *ln holds a line; 0: end of input; -1: read error in *err. */
 int line_reader_next(struct line_reader *r, struct line *ln, struct diag *err);
 /*

@@ -81,6 +81,7 @@ vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
 {
 	struct vmmap_dump *d = xcalloc(1, sizeof(*d));
 	d->first_line = line;
+	d->last_type = SIZE_MAX;
 	strmap_init(&d->type_index);
 	cap->dumps = xgrow(cap->dumps, &cap->dumps_alloc, cap->ndumps + 1,
 			   sizeof(*cap->dumps));
@@ -139,6 +140,12 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 	   const char *name, size_t len)
 {
 	bool created;
+	/* Region lines of one type tend to come in runs. */
+	if (d->last_type < d->ntypes) {
+		struct vmmap_type_stats *last = &d->types[d->last_type];
+		if (last->name_len == len && memcmp(last->name, name, len) == 0)
+			return last;
+	}
 	size_t *idx = strmap_put(&d->type_index, name, len, &created);
 	if (created) {
 		d->types = xgrow(d->types, &d->types_alloc, d->ntypes + 1,
@@ -146,10 +153,12 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 		struct vmmap_type_stats *t = &d->types[d->ntypes];
 		memset(t, 0, sizeof(*t));
 		t->name = xmemdup0(name, len);
+		t->name_len = len;
 		t->selected = vmmap_filter_selects(f, name, len);
 		u64map_init(&t->hist_index);
 		*idx = d->ntypes++;
 	}
+	d->last_type = *idx;
 	return &d->types[*idx];
 }
 

@@ -279,8 +279,8 @@ cmd_vmmap(int argc, char **argv)
 	print_warnings(&warnings);
 	status = write_report(&cap, &a);
 	if (cap.partial)
-		fprintf(stderr, "iotally: %s: warning: results are partial: some of the input "
-			"was not understood\n", diag_display_path(a.path));
+		fprintf(stderr, "iotally: %s: warning: results are partial (see the warnings "
+			"above)\n", diag_display_path(a.path));
 out:
 	diag_list_release(&warnings);
 	vmmap_capture_release(&cap);

@@ -677,6 +677,8 @@ struct parser {
 	uint64_t unparsed_total;
 	uint64_t unparsed_reported;
 	uint64_t last_line;
+	bool last_was_region;        /* the previous line parsed as a region */
+	bool last_was_unparsed;      /* the previous line was counted as not understood */
 	enum input_kind kind;        /* what the start of the input looks like */
 	bool saw_failure_message;
 	char failure[160];
@@ -856,6 +858,7 @@ note_unparsed(struct parser *ps, const struct line *ln, const char *why)
 	struct vmmap_dump *d = current_dump(ps, ln->no);
 	d->unparsed_lines++;
 	ps->unparsed_total++;
+	ps->last_was_unparsed = true;
 	if (ps->unparsed_reported >= ps->opts->report_unparsed)
 		return;
 	ps->unparsed_reported++;
@@ -953,6 +956,8 @@ handle_line(struct parser *ps, const struct line *ln)
 	const char *why = NULL;
 
 	ps->last_line = ln->no;
+	ps->last_was_region = false;
+	ps->last_was_unparsed = false;
 	if (ps->table != TABLE_NONE) {
 		if (n && is_table_header(p, n))
 			start_table(ps, ln, p, n);
@@ -971,6 +976,7 @@ handle_line(struct parser *ps, const struct line *ln)
 			res = VMMAP_LINE_MALFORMED;
 			why = "a size is larger than 2^63 bytes";
 		} else if (res == VMMAP_LINE_REGION && !ln->has_nul) {
+			ps->last_was_region = true;
 			return handle_region(ps, ln, &r);
 		}
 		if (res == VMMAP_LINE_MALFORMED || ln->has_nul) {
@@ -1031,6 +1037,66 @@ handle_line(struct parser *ps, const struct line *ln)
 	return 0;
 }
 
+static bool
+dump_has_structure(const struct vmmap_dump *d)
+{
+	return d->nfields || d->region_lines || d->has_summary || d->has_region_section ||
+	       d->process || d->has_pid || d->report_format || d->page_size;
+}
+
+static bool
+capture_has_structure(const struct vmmap_capture *cap)
+{
+	for (size_t i = 0; i < cap->ndumps; i++)
+		if (dump_has_structure(cap->dumps[i]))
+			return true;
+	return false;
+}
+
+/* "TYPE   1130e0000-11": the start of a region line, cut by the end of input. */
+static bool
+looks_like_cut_region(const char *p, const char *end)
+{
+	if (memchr(p, '[', (size_t)(end - p)) && !memchr(p, ']', (size_t)(end - p)))
+		return true;
+	const char *q = end;
+	while (q > p && (lower_hex_value[(unsigned char)q[-1]] != 0xff || q[-1] == '-'))
+		q--;
+	return q < end && q > p && view_is_space(q[-1]) && view_ltrim(p, q) < q;
+}
+
+/*
+ * The last line had no newline. A saved file may simply lack the final
+ * newline, so only a line cut inside a region line or a table says that
+ * the input was truncated.
+ */
+static void
+note_cut_line(struct parser *ps, const struct line *ln)
+{
+	const char *p = ln->p, *end = ln->p + view_rtrim(ln->p, ln->len);
+	if (!ps->dump || p == end || ps->last_was_region || ps->last_was_unparsed)
+		return;
+	bool in_table = ps->table == TABLE_ROWS || ps->table == TABLE_HEAD;
+	if (!in_table && !looks_like_cut_region(skip_line_prefix(p, end), end))
+		return;
+	struct strbuf q = STRBUF_INIT;
+	diag_quote(&q, p, (size_t)(end - p), 80);
+	diag_list_add(ps->warnings, DIAG_WARNING, ps->path, ln->no,
+		      "the input ends in the middle of %s: '%s'; the dump is truncated",
+		      in_table ? "the summary table" : "a region line", q.buf);
+	strbuf_release(&q);
+	ps->cap->partial = true;
+}
+
+/* What the input looks like, for an input that holds no dump. */
+static const char *
+looks_like(const struct parser *ps)
+{
+	if (ps->kind == INPUT_VMMAP)
+		return "text that quotes vmmap's layout without holding a dump";
+	return input_kind_describe(ps->kind);
+}
+
 static int
 no_structure_error(struct parser *ps)
 {
@@ -1038,10 +1104,18 @@ no_structure_error(struct parser *ps)
 		return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
 				"no vmmap dump: the file holds vmmap's failure message '%s'",
 				ps->failure);
+	if (ps->unparsed_total)
+		return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
+				"no vmmap dump found, only %" PRIu64 " line%s that look%s like a "
+				"region line but do%s not parse; it looks like %s",
+				ps->unparsed_total, ps->unparsed_total == 1 ? "" : "s",
+				ps->unparsed_total == 1 ? "s" : "",
+				ps->unparsed_total == 1 ? "es" : "",
+				looks_like(ps));
 	return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
 			"no vmmap dump found (no header, region section, region line or "
 			"summary table); it looks like %s",
-			input_kind_describe(ps->kind));
+			looks_like(ps));
 }
 
 int
@@ -1071,14 +1145,14 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 			close_dump(&ps);
 			return -1;
 		}
-		if (ln.unterminated && ps.dump)
-			cap->partial |= ps.table != TABLE_NONE || ps.unparsed_total > 0;
+		if (ln.unterminated)
+			note_cut_line(&ps, &ln);
 	}
 	close_dump(&ps);
 	cap->lines = ps.last_line;
 	if (rc < 0)
 		return -1;
-	if (cap->ndumps == 0)
+	if (!capture_has_structure(cap))
 		return no_structure_error(&ps);
 	if (ps.unparsed_total)
 		cap->partial = true;

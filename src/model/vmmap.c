@@ -186,7 +186,7 @@ amounts_add(struct vmmap_amounts *a, const struct vmmap_region *r)
 bool
 vmmap_region_counts(const struct vmmap_region *r)
 {
-	if (r->purge != VMMAP_PURGE_NONE)
+	if (r->purge != VMMAP_PURGE_NONE || r->purge_unknown)
 		return true;
 	if (r->size_columns < 4)
 		return true;

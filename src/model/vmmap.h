@@ -202,7 +202,8 @@ void vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *
 
 /*
  * The script-compatible rule: a region counts in the breakdown unless it
- * is not purgeable and has no resident, dirty or swapped memory. When the
+ * is not purgeable (no PURGE= at all) and has no resident, dirty or
+ * swapped memory. When the
  * dump did not print those columns nothing is known to be zero, so the
  * region counts.
  */

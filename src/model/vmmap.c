@@ -81,7 +81,8 @@ vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
 {
 	struct vmmap_dump *d = xcalloc(1, sizeof(*d));
 	d->first_line = line;
-	d->last_type = SIZE_MAX;
+	for (size_t i = 0; i < sizeof(d->type_cache) / sizeof(d->type_cache[0]); i++)
+		d->type_cache[i] = SIZE_MAX;
 	strmap_init(&d->type_index);
 	cap->dumps = xgrow(cap->dumps, &cap->dumps_alloc, cap->ndumps + 1,
 			   sizeof(*cap->dumps));
@@ -140,11 +141,13 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 	   const char *name, size_t len)
 {
 	bool created;
-	/* Region lines of one type tend to come in runs. */
-	if (d->last_type < d->ntypes) {
-		struct vmmap_type_stats *last = &d->types[d->last_type];
-		if (last->name_len == len && memcmp(last->name, name, len) == 0)
-			return last;
+	size_t slot = len ? (len ^ (unsigned char)name[len - 1] ^
+			     ((unsigned char)name[len / 2] << 1)) & 15 : 0;
+	size_t cached = d->type_cache[slot];
+	if (cached < d->ntypes) {
+		struct vmmap_type_stats *t = &d->types[cached];
+		if (t->name_len == len && memcmp(t->name, name, len) == 0)
+			return t;
 	}
 	size_t *idx = strmap_put(&d->type_index, name, len, &created);
 	if (created) {
@@ -158,7 +161,7 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 		u64map_init(&t->hist_index);
 		*idx = d->ntypes++;
 	}
-	d->last_type = *idx;
+	d->type_cache[slot] = *idx;
 	return &d->types[*idx];
 }
 

@@ -153,7 +153,9 @@ struct vmmap_dump {
 	char *report_format;      /* "Output report format" value */
 
 	struct strmap type_index; /* name -> index in types */
-	size_t last_type;         /* the type of the previous line: a lookup shortcut */
+	/* A small direct-mapped cache in front of type_index: a dump has few
+	 * types and every region line looks one up. SIZE_MAX = empty slot. */
+	size_t type_cache[16];
 	struct vmmap_type_stats *types;
 	size_t ntypes, types_alloc;
 

@@ -191,12 +191,9 @@ print_no_regions(const struct vmmap_capture *cap, const struct vmmap_dump *d)
 	for (size_t i = 0; i < f->ntypes && !f->all; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "", f->types[i]);
 	if (cap->ndumps > 1) {
-		fprintf(stderr, " (process %s [", d->process ? d->process : "?");
-		if (d->has_pid)
-			fprintf(stderr, "%" PRIu64, d->pid);
-		else
-			fputc('?', stderr);
-		fputs("])", stderr);
+		fputs(" (process ", stderr);
+		vmmap_text_write_process(stderr, d);
+		fputc(')', stderr);
 	}
 	fputc('\n', stderr);
 }

@@ -17,6 +17,9 @@
 
 /* Sorted by name. */
 static const struct command commands[] = {
+	{ "track", cmd_track,
+	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
+	  cmd_track_help },
 	{ "vmmap", cmd_vmmap,
 	  "IOAccelerator/IOSurface memory by purgeable state and size (vmmap dumps)",
 	  cmd_vmmap_help },

@@ -1,0 +1,371 @@
+/*
+ * iotally track: saved `ioclasscount --track / --leaks / --maps=PID`
+ * captures, filtered, suppressed and aggregated offline.
+ */
+
+#include "cli/commands.h"
+#include "cli/options.h"
+
+#include "ingest/track.h"
+#include "model/suppress.h"
+#include "model/track.h"
+#include "report/track_folded.h"
+#include "report/track_json.h"
+#include "report/track_text.h"
+#include "util/diag.h"
+#include "util/linereader.h"
+#include "util/size.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_track_help[] =
+	"usage: iotally track [options] FILE|- [NAME...]\n"
+	"\n"
+	"Reads a saved 'ioclasscount --track', '--leaks' or '--maps=PID' capture\n"
+	"(every IOKitTools layout from 97 to 125) and prints its records again in\n"
+	"ioclasscount's own layout, largest first, so a filtered capture is still\n"
+	"a capture; then the total of what is shown, and the capture's own total\n"
+	"when the two differ.\n"
+	"\n"
+	"NAME operands keep the records of these tracking categories: a class\n"
+	"name (the record's '<Class>::gMetaClass' frame), IOMalloc, IOWire or IOMap\n"
+	"where the capture tells them apart.\n"
+	"\n"
+	"Options:\n"
+	"  --site S         keep records whose text contains S (a symbol, module or\n"
+	"                   address); repeatable, any of them matches\n"
+	"  --ignore S       drop records whose text contains S; repeatable\n"
+	"  --size N         keep records of at least N bytes (0x1000, 4096, 64K, 1M)\n"
+	"  --exclude        NAME operands say which categories to drop instead\n"
+	"  --suppress FILE  hide records matching a known-leak pattern and count them\n"
+	"                   apart; one substring or 're:' PCRE2 pattern a line, '#'\n"
+	"                   comments\n"
+	"  --by KEY         sum bytes per 'module' (first kext of each backtrace, else\n"
+	"                   the kernel), 'symbol' (self and inclusive) or 'class'\n"
+	"  --folded         folded stacks for flame graphs: 'f;f;...;f BYTES',\n"
+	"                   outermost caller first, symbols without offsets\n"
+	"  --top N          only the N largest records, rows or stacks\n"
+	"  --format F       text (default) or json\n"
+	"  --strict         a line that does not parse is an error (exit 65)\n"
+	"  --tag, --zsize   refused: they act inside the kernel at capture time\n"
+	"  -h, --help       show this help\n"
+	"\n"
+	"Examples:\n"
+	"  iotally track fixtures/track/ioclasscount-125-track-osdata.txt\n"
+	"  iotally track --by module fixtures/track/ioclasscount-125-track-all.txt\n"
+	"  iotally track --folded capture.txt | flamegraph.pl > leaks.svg\n"
+	"  iotally track --site IOSurface --size 64K capture.txt OSData\n"
+	"\n"
+	"Exit status: 0 success (also when no record matches), 64 usage error,\n"
+	"65 malformed input, 66 input cannot be opened, 74 output cannot be written.\n";
+
+enum {
+	OPT_SITE = 1,
+	OPT_IGNORE,
+	OPT_SIZE,
+	OPT_EXCLUDE,
+	OPT_SUPPRESS,
+	OPT_BY,
+	OPT_FOLDED,
+	OPT_TOP,
+	OPT_FORMAT,
+	OPT_STRICT,
+	OPT_TAG,
+	OPT_ZSIZE,
+	OPT_HELP,
+};
+
+static const struct cli_option track_options[] = {
+	{ "site", 0, true, OPT_SITE },
+	{ "ignore", 0, true, OPT_IGNORE },
+	{ "size", 0, true, OPT_SIZE },
+	{ "exclude", 0, false, OPT_EXCLUDE },
+	{ "suppress", 0, true, OPT_SUPPRESS },
+	{ "by", 0, true, OPT_BY },
+	{ "folded", 0, false, OPT_FOLDED },
+	{ "top", 0, true, OPT_TOP },
+	{ "format", 0, true, OPT_FORMAT },
+	{ "strict", 0, false, OPT_STRICT },
+	{ "tag", 0, true, OPT_TAG },
+	{ "zsize", 0, true, OPT_ZSIZE },
+	{ "help", 'h', false, OPT_HELP },
+};
+
+struct track_args {
+	const char *path;
+	const char *suppress_path;
+	bool json;
+	bool folded;
+	bool strict;
+	bool help;
+	uint64_t top;
+};
+
+static int
+parse_by(const char *s, enum track_by *by, struct diag *err)
+{
+	if (strcmp(s, "module") == 0)
+		*by = TRACK_BY_MODULE;
+	else if (strcmp(s, "symbol") == 0)
+		*by = TRACK_BY_SYMBOL;
+	else if (strcmp(s, "class") == 0)
+		*by = TRACK_BY_CLASS;
+	else
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"unknown --by key '%s' (expected module, symbol or class)", s);
+	return 0;
+}
+
+static int
+parse_count(const char *opt, const char *s, uint64_t *v, struct diag *err)
+{
+	if (size_parse_user(s, v) != SIZE_OK)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"%s needs a size or count such as 4096, 0x1000, 64K or 1M; got '%s'",
+				opt, s);
+	return 0;
+}
+
+static int
+capture_time_only(const char *opt, struct diag *err)
+{
+	return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			"--%s only acts at capture time in the kernel (ioclasscount --track "
+			"--%s=... on the Mac); a saved capture holds no %s to filter by",
+			opt, opt, strcmp(opt, "tag") == 0 ? "VM tags" : "zone element sizes");
+}
+
+static int
+handle_option(int id, const char *arg, struct track_args *a, struct track_capture *cap,
+	      struct diag *err)
+{
+	struct track_filter *f = &cap->filter;
+	switch (id) {
+	case OPT_SITE:
+		track_filter_add(&f->sites, &f->nsites, arg);
+		return 0;
+	case OPT_IGNORE:
+		track_filter_add(&f->ignores, &f->nignores, arg);
+		return 0;
+	case OPT_SIZE:
+		return parse_count("--size", arg, &f->min_bytes, err);
+	case OPT_EXCLUDE:
+		f->exclude = true;
+		return 0;
+	case OPT_SUPPRESS:
+		if (a->suppress_path)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--suppress given twice");
+		a->suppress_path = arg;
+		return 0;
+	case OPT_BY:
+		return parse_by(arg, &cap->by, err);
+	case OPT_FOLDED:
+		a->folded = true;
+		return 0;
+	case OPT_TOP:
+		if (parse_count("--top", arg, &a->top, err) < 0)
+			return -1;
+		if (a->top == 0)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--top needs a count of at least 1");
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "json") == 0)
+			a->json = true;
+		else if (strcmp(arg, "text") != 0)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"unknown format '%s' (expected text or json)", arg);
+		return 0;
+	case OPT_STRICT:
+		a->strict = true;
+		return 0;
+	case OPT_TAG:
+		return capture_time_only("tag", err);
+	case OPT_ZSIZE:
+		return capture_time_only("zsize", err);
+	default:
+		return 0;
+	}
+}
+
+static int
+parse_args(int argc, char **argv, struct track_args *a, struct track_capture *cap,
+	   struct diag *err)
+{
+	struct cli_parser p;
+	const char *arg;
+	int id;
+
+	cli_parser_init(&p, track_options, sizeof(track_options) / sizeof(track_options[0]),
+			argc, argv);
+	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
+		if (id == CLI_ERROR)
+			return -1;
+		if (id == OPT_HELP) {
+			a->help = true;
+			return 0;
+		}
+		if (id == CLI_OPERAND) {
+			if (!a->path)
+				a->path = arg;
+			else
+				track_filter_add(&cap->filter.names, &cap->filter.nnames, arg);
+			continue;
+		}
+		if (handle_option(id, arg, a, cap, err) < 0)
+			return -1;
+	}
+	if (!a->path)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"no input given (a saved ioclasscount --track/--leaks/--maps "
+				"capture, or '-' for standard input)");
+	if (a->folded && (cap->by != TRACK_BY_NONE || a->json))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--folded is an output of its own: it does not combine with --by "
+				"or --format json");
+	if (a->folded)
+		cap->by = TRACK_BY_FOLDED;
+	cap->keep_records = cap->by == TRACK_BY_NONE;
+	cap->top = cap->keep_records ? a->top : 0;
+	return 0;
+}
+
+static int
+load_suppressions(const char *path, struct suppress_list *s, struct diag *err)
+{
+	struct line_reader r;
+	struct line ln;
+	int rc;
+	if (line_reader_open(&r, path, 0, err) < 0)
+		return -1;
+	while ((rc = line_reader_next(&r, &ln, err)) > 0)
+		if (suppress_list_add_line(s, ln.p, ln.len, path, ln.no, err) < 0) {
+			rc = -1;
+			break;
+		}
+	line_reader_close(&r);
+	return rc;
+}
+
+static void
+print_warnings(const struct diag_list *w)
+{
+	for (size_t i = 0; i < w->len; i++)
+		cli_print_diag(&w->items[i]);
+	if (w->dropped)
+		fprintf(stderr, "iotally: note: %" PRIu64 " more warnings not shown\n", w->dropped);
+}
+
+/* What the filters did, on stderr, so stdout stays a capture. */
+static void
+print_notes(const struct track_capture *cap, const struct track_args *a,
+	    const struct suppress_list *sup)
+{
+	const char *path = diag_display_path(a->path);
+	const struct track_filter *f = &cap->filter;
+	if (cap->nrecords == 0)
+		fprintf(stderr, "iotally: %s: note: the capture holds no records "
+			"(ioclasscount prints nothing when no call site matched)\n", path);
+	else if (cap->shown_records == 0)
+		fprintf(stderr, "iotally: %s: note: no record matches the filters "
+			"(%" PRIu64 " records read)\n", path, cap->nrecords);
+	if ((f->nnames || f->exclude) && cap->uncategorised)
+		fprintf(stderr, "iotally: %s: note: %" PRIu64 " record%s could not be assigned a "
+			"category and %s %s\n", path, cap->uncategorised,
+			cap->uncategorised == 1 ? "" : "s", f->exclude ? "are" : "are not",
+			f->exclude ? "kept" : "shown");
+	for (size_t i = 0; i < sup->len; i++)
+		if (sup->items[i].records)
+			fprintf(stderr, "iotally: %s:%" PRIu64 ": note: suppressed %" PRIu64
+				" record%s (0x%" PRIx64 " bytes): %s%s\n",
+				diag_display_path(a->suppress_path), sup->items[i].line,
+				sup->items[i].records, sup->items[i].records == 1 ? "" : "s",
+				sup->items[i].bytes, sup->items[i].regex ? "re:" : "",
+				sup->items[i].text);
+	if (cap->suppressed_records)
+		fprintf(stderr, "iotally: %s: note: %" PRIu64 " record%s (0x%" PRIx64
+			" bytes) hidden by suppressions\n", path, cap->suppressed_records,
+			cap->suppressed_records == 1 ? "" : "s", cap->suppressed_bytes);
+	if (cap->partial)
+		fprintf(stderr, "iotally: %s: warning: results are partial: some of the input "
+			"was not understood\n", path);
+}
+
+static int
+write_report(const struct track_capture *cap, const struct track_args *a)
+{
+	if (a->json) {
+		struct track_json_opts jo = { .path = a->path, .top = a->top };
+		if (track_json_write(stdout, cap, &jo) < 0) {
+			fputs("iotally: error: cannot write JSON output\n", stderr);
+			return DIAG_IOERR;
+		}
+	} else if (cap->by == TRACK_BY_FOLDED) {
+		track_folded_write(stdout, cap, a->top);
+	} else if (cap->by != TRACK_BY_NONE) {
+		track_text_write_groups(stdout, cap, a->top);
+	} else {
+		track_text_write_listing(stdout, cap);
+	}
+	return 0;
+}
+
+int
+cmd_track(int argc, char **argv)
+{
+	struct track_args a = { 0 };
+	struct track_capture cap;
+	struct suppress_list sup;
+	struct diag_list warnings;
+	struct line_reader reader;
+	struct diag err;
+	int status = 0;
+
+	diag_clear(&err);
+	track_capture_init(&cap);
+	suppress_list_init(&sup);
+	diag_list_init(&warnings, 200);
+	if (parse_args(argc, argv, &a, &cap, &err) < 0) {
+		status = cli_usage_error(cli_find_command("track"), &err);
+		goto out;
+	}
+	if (a.help) {
+		fputs(cmd_track_help, stdout);
+		goto out;
+	}
+	if (a.suppress_path) {
+		if (load_suppressions(a.suppress_path, &sup, &err) < 0) {
+			cli_print_diag(&err);
+			status = err.code;
+			goto out;
+		}
+		cap.suppress = &sup;
+	}
+	if (line_reader_open(&reader, a.path, 0, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+		goto out;
+	}
+	struct track_parse_opts popts = { .strict = a.strict, .report_unparsed = 5 };
+	int rc = track_parse(&reader, &cap, &popts, &warnings, &err);
+	line_reader_close(&reader);
+	if (rc < 0) {
+		print_warnings(&warnings);
+		cli_print_diag(&err);
+		status = err.code;
+		goto out;
+	}
+	track_capture_check_total(&cap, a.path, &warnings);
+	print_warnings(&warnings);
+	if (cap.keep_records)
+		track_capture_sort_kept(&cap);
+	status = write_report(&cap, &a);
+	print_notes(&cap, &a, &sup);
+out:
+	diag_list_release(&warnings);
+	track_capture_release(&cap);
+	suppress_list_release(&sup);
+	return status;
+}

@@ -1,0 +1,798 @@
+#include "model/track.h"
+
+#include "util/view.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- records ---------------------------------------------------------- */
+
+void
+track_record_init(struct track_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->text);
+}
+
+void
+track_record_reset(struct track_record *r)
+{
+	struct track_frame *frames = r->frames;
+	size_t alloc = r->frames_alloc;
+	struct strbuf text = r->text;
+	strbuf_reset(&text);
+	memset(r, 0, sizeof(*r));
+	r->frames = frames;
+	r->frames_alloc = alloc;
+	r->text = text;
+}
+
+void
+track_record_release(struct track_record *r)
+{
+	free(r->frames);
+	strbuf_release(&r->text);
+	track_record_init(r);
+}
+
+struct track_text
+track_record_add_text(struct track_record *r, const char *p, size_t n)
+{
+	struct track_text t = { r->text.len, n };
+	strbuf_add(&r->text, p, n);
+	/* Each string ends in a NUL so reports can use it as a C string. */
+	strbuf_addch(&r->text, '\0');
+	return t;
+}
+
+struct track_frame *
+track_record_add_frame(struct track_record *r)
+{
+	r->frames = xgrow(r->frames, &r->frames_alloc, r->nframes + 1, sizeof(*r->frames));
+	struct track_frame *f = &r->frames[r->nframes++];
+	memset(f, 0, sizeof(*f));
+	return f;
+}
+
+/* A compact, exactly-sized copy for the listing. */
+static struct track_record *
+record_copy(const struct track_record *r)
+{
+	struct track_record *c = xmalloc(sizeof(*c));
+	*c = *r;
+	c->frames = NULL;
+	if (r->nframes) {
+		c->frames = xcalloc(r->nframes, sizeof(*c->frames));
+		memcpy(c->frames, r->frames, r->nframes * sizeof(*c->frames));
+	}
+	c->frames_alloc = r->nframes;
+	strbuf_init(&c->text);
+	strbuf_add(&c->text, r->text.buf, r->text.len);
+	c->text.buf = xrealloc(c->text.buf, c->text.len + 1);
+	c->text.alloc = c->text.len + 1;
+	return c;
+}
+
+static void
+record_free(struct track_record *r)
+{
+	if (r)
+		track_record_release(r);
+	free(r);
+}
+
+static void
+add_view(struct strbuf *out, const struct track_record *r, struct track_text t)
+{
+	strbuf_add(out, track_str(r, t), t.len);
+}
+
+static void
+format_frame(const struct track_record *r, const struct track_frame *f,
+	     enum track_layout layout, struct strbuf *out)
+{
+	size_t width = layout == TRACK_LAYOUT_97 ? 24 : 36;
+	strbuf_addf(out, "%2" PRIu64 " ", f->index);
+	add_view(out, r, f->module);
+	if (f->module.len < width)
+		strbuf_addchars(out, ' ', width - f->module.len);
+	if (layout == TRACK_LAYOUT_97)
+		strbuf_addf(out, "      0x%" PRIx64 " ", f->address);
+	else if (f->zero_address)
+		strbuf_addf(out, "    %018d ", 0);
+	else
+		strbuf_addf(out, "    0x%016" PRIx64 " ", f->address);
+	add_view(out, r, f->symbol);
+	if (f->has_offset)
+		strbuf_addf(out, " + 0x%" PRIx64, f->offset);
+	if (f->has_source) {
+		strbuf_addstr(out, " (");
+		add_view(out, r, f->source);
+		strbuf_addch(out, ')');
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void
+format_trailer(const struct track_record *r, struct strbuf *out)
+{
+	strbuf_addch(out, '<');
+	add_view(out, r, r->trailer_process);
+	strbuf_addf(out, "(%" PRId64 ")>\n", r->trailer_pid);
+}
+
+void
+track_record_format(const struct track_record *r, enum track_layout layout,
+		    struct strbuf *out)
+{
+	if (r->type == TRACK_RECORD_MAP) {
+		strbuf_addf(out, "[0x%" PRIx64 ", 0x%" PRIx64 "] ", r->map_address, r->bytes);
+		add_view(out, r, r->map_process);
+		strbuf_addf(out, "(%" PRId64 ") [%" PRIu64 "]\n", r->map_pid, r->index);
+	} else {
+		strbuf_addf(out, "0x%" PRIx64 " bytes (0x%" PRIx64 " + 0x%" PRIx64 "), %" PRId64
+			    " call%s%s [%" PRIu64 "]\n", r->bytes, r->size[0], r->size[1],
+			    r->count, r->count == 1 ? "" : "s",
+			    layout == TRACK_LAYOUT_97 ? "," : "", r->index);
+	}
+	for (size_t i = 0; i <= r->nframes; i++) {
+		if (r->has_trailer && r->trailer_at == i)
+			format_trailer(r, out);
+		if (i < r->nframes)
+			format_frame(r, &r->frames[i], layout, out);
+	}
+}
+
+/* ---- frame classes ---------------------------------------------------- */
+
+bool
+track_frame_metaclass(const struct track_record *r, const struct track_frame *f,
+		      const char **cls, size_t *len)
+{
+	static const char suffix[] = "::gMetaClass";
+	const size_t sl = sizeof(suffix) - 1;
+	const char *s = track_str(r, f->symbol);
+	size_t n = f->symbol.len;
+	if (n <= sl || memcmp(s + n - sl, suffix, sl) != 0 || f->has_offset)
+		return false;
+	*cls = s;
+	*len = n - sl;
+	return true;
+}
+
+static bool
+is_uuid(const char *s, size_t n)
+{
+	if (n != 36)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+		char c = s[i];
+		bool hex = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+		if (dash ? c != '-' : !hex)
+			return false;
+	}
+	return true;
+}
+
+bool
+track_frame_is_user(const struct track_record *r, const struct track_frame *f)
+{
+	/* Kernel frames are unslid kernel addresses, which have the top bit set. */
+	return r->has_trailer && !f->zero_address && (f->address >> 63) == 0;
+}
+
+bool
+track_frame_is_kernel(const struct track_record *r, const struct track_frame *f)
+{
+	const char *m = track_str(r, f->module);
+	size_t n = f->module.len;
+	if (track_frame_is_user(r, f))
+		return false;
+	if (n == 0 || (n == 6 && memcmp(m, "kernel", 6) == 0) || view_starts(m, n, "kernel.") ||
+	    (n == 10 && memcmp(m, "__kernel__", 10) == 0) ||
+	    (n == 14 && memcmp(m, "unknown kernel", 14) == 0) ||
+	    (n == 6 && memcmp(m, "(null)", 6) == 0))
+		return true;
+	/* An address no image claims: module is kern.uuid, symbol "kernel". */
+	return is_uuid(m, n) &&
+	       (f->symbol.len == 0 ||
+		(f->symbol.len == 6 && memcmp(track_str(r, f->symbol), "kernel", 6) == 0));
+}
+
+/* ---- filters ---------------------------------------------------------- */
+
+void
+track_filter_init(struct track_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static void
+free_list(char **list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+void
+track_filter_release(struct track_filter *f)
+{
+	free_list(f->sites, f->nsites);
+	free_list(f->ignores, f->nignores);
+	free_list(f->names, f->nnames);
+	track_filter_init(f);
+}
+
+void
+track_filter_add(char ***list, size_t *n, const char *s)
+{
+	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+	(*list)[(*n)++] = xstrdup(s);
+}
+
+static bool
+text_has_any(const char *text, size_t n, char *const *needles, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (view_find(text, n, needles[i]))
+			return true;
+	return false;
+}
+
+/* ---- capture ---------------------------------------------------------- */
+
+void
+track_capture_init(struct track_capture *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+	track_filter_init(&cap->filter);
+	strmap_init(&cap->group_index);
+}
+
+void
+track_capture_release(struct track_capture *cap)
+{
+	track_filter_release(&cap->filter);
+	free(cap->command);
+	for (size_t i = 0; i < cap->nimages; i++) {
+		free(cap->images[i].name);
+		free(cap->images[i].uuid);
+		free(cap->images[i].path);
+	}
+	free(cap->images);
+	for (size_t i = 0; i < cap->nkept; i++)
+		record_free(cap->kept[i]);
+	free(cap->kept);
+	for (size_t i = 0; i < cap->ngroups; i++) {
+		free(cap->groups[i].name);
+		free(cap->groups[i].symbol);
+	}
+	free(cap->groups);
+	strmap_release(&cap->group_index);
+	track_capture_init(cap);
+}
+
+/* The last of --track, --leaks, --maps in the command wins, as in ioclasscount. */
+static enum track_kind
+kind_from_command(const char *s, bool *site_filtered)
+{
+	enum track_kind kind = TRACK_KIND_UNKNOWN;
+	const char *p = s;
+	*site_filtered = false;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ')
+			p++;
+		size_t n = (size_t)(p - w);
+		if (n == 7 && memcmp(w, "--track", 7) == 0)
+			kind = TRACK_KIND_TRACK;
+		else if (n == 7 && memcmp(w, "--leaks", 7) == 0)
+			kind = TRACK_KIND_LEAKS;
+		else if (view_starts(w, n, "--maps"))
+			kind = TRACK_KIND_MAPS;
+		else if (view_starts(w, n, "--site") || view_starts(w, n, "--ignore"))
+			*site_filtered = true;
+	}
+	return kind;
+}
+
+void
+track_capture_set_command(struct track_capture *cap, const char *p, size_t n)
+{
+	free(cap->command);
+	cap->command = xmemdup0(p, n);
+	cap->kind = kind_from_command(cap->command, &cap->site_filtered);
+}
+
+void
+track_capture_add_image(struct track_capture *cap, const struct track_image *img)
+{
+	cap->images = xgrow(cap->images, &cap->images_alloc, cap->nimages + 1,
+			    sizeof(*cap->images));
+	cap->images[cap->nimages++] = *img;
+}
+
+/*
+ * The single queue the command was restricted to, when it names exactly one
+ * operand and no --exclude: then every record without a class frame is from it.
+ */
+static const char *
+single_queue(const char *cmd, size_t *len)
+{
+	const char *found = NULL, *p = cmd;
+	size_t flen = 0;
+	unsigned operands = 0;
+	bool first = true;
+	while (p && *p) {
+		while (*p == ' ')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ')
+			p++;
+		size_t n = (size_t)(p - w);
+		if (n == 0)
+			break;
+		if (first) {        /* argv[0] */
+			first = false;
+			continue;
+		}
+		if (n == 9 && memcmp(w, "--exclude", 9) == 0)
+			return NULL;
+		if (w[0] == '-')
+			continue;
+		operands++;
+		found = w;
+		flen = n;
+	}
+	if (operands != 1)
+		return NULL;
+	*len = flen;
+	return found;
+}
+
+static bool
+symbol_is(const struct track_record *r, const struct track_frame *f, const char *prefix)
+{
+	return view_starts(track_str(r, f->symbol), f->symbol.len, prefix);
+}
+
+static bool
+symbol_has(const struct track_record *r, const struct track_frame *f, const char *needle)
+{
+	return view_find(track_str(r, f->symbol), f->symbol.len, needle) != NULL;
+}
+
+const char *
+track_record_category(const struct track_capture *cap, const struct track_record *r,
+		      size_t *len)
+{
+	if (r->type == TRACK_RECORD_MAP) {
+		*len = 5;
+		return "IOMap";
+	}
+	for (size_t i = 0; i < r->nframes; i++) {
+		const char *cls;
+		if (track_frame_metaclass(r, &r->frames[i], &cls, len))
+			return cls;
+	}
+	if (cap->command) {
+		const char *q = single_queue(cap->command, len);
+		if (q)
+			return q;
+	}
+	/* The innermost allocating or wiring frame tells IOMalloc from IOWire. */
+	for (size_t i = 0; i < r->nframes; i++) {
+		const struct track_frame *f = &r->frames[i];
+		if (symbol_is(r, f, "IOMalloc") || symbol_is(r, f, "IOFree")) {
+			*len = 8;
+			return "IOMalloc";
+		}
+		if (symbol_has(r, f, "::wireVirtual(") || symbol_has(r, f, "MemoryDescriptor::prepare(")) {
+			*len = 6;
+			return "IOWire";
+		}
+	}
+	*len = 0;
+	return NULL;
+}
+
+static bool
+names_match(const struct track_filter *f, const char *cat, size_t n)
+{
+	for (size_t i = 0; i < f->nnames; i++)
+		if (cat && strlen(f->names[i]) == n && memcmp(f->names[i], cat, n) == 0)
+			return true;
+	return false;
+}
+
+/* ---- aggregation ------------------------------------------------------ */
+
+static struct track_group *
+group_get(struct track_capture *cap, const char *key, size_t keylen, uint64_t seq)
+{
+	bool created;
+	size_t *slot = strmap_put(&cap->group_index, key, keylen, &created);
+	if (created) {
+		cap->groups = xgrow(cap->groups, &cap->groups_alloc, cap->ngroups + 1,
+				    sizeof(*cap->groups));
+		struct track_group *g = &cap->groups[cap->ngroups];
+		memset(g, 0, sizeof(*g));
+		g->first_seq = seq;
+		g->last_seq = UINT64_MAX;
+		*slot = cap->ngroups++;
+	}
+	return &cap->groups[*slot];
+}
+
+static int
+checked_add(uint64_t *sum, uint64_t v, const char *what, const char *path,
+	    uint64_t line, struct diag *err)
+{
+	if (v > TRACK_BYTES_MAX - *sum)
+		return diag_set(err, DIAG_DATA, path, line, 0,
+				"the %s passes 2^63 bytes; the capture is corrupt", what);
+	*sum += v;
+	return 0;
+}
+
+static int
+group_add(struct track_group *g, const struct track_record *r, bool self,
+	  const char *path, struct diag *err)
+{
+	if (g->last_seq == r->seq)
+		return 0;
+	g->last_seq = r->seq;
+	if (checked_add(&g->bytes, r->bytes, "sum of a group", path, r->line, err) < 0)
+		return -1;
+	if (self)
+		g->self_bytes += r->bytes;   /* at most g->bytes */
+	g->records++;
+	int64_t c = r->type == TRACK_RECORD_MAP ? 1 : r->count;
+	/* Counts are %d of the kernel's uint32: saturate rather than wrap. */
+	if ((c > 0 && g->count > INT64_MAX - c) || (c < 0 && g->count < INT64_MIN - c))
+		g->count = c > 0 ? INT64_MAX : INT64_MIN;
+	else
+		g->count += c;
+	return 0;
+}
+
+static void
+set_group_name(struct track_group *g, const char *name, size_t n)
+{
+	if (!g->name)
+		g->name = xmemdup0(name, n);
+}
+
+static int
+aggregate_module(struct track_capture *cap, const struct track_record *r,
+		 const char *path, struct diag *err)
+{
+	const char *name = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < r->nframes && !name; i++) {
+		const struct track_frame *f = &r->frames[i];
+		const char *cls;
+		size_t cl;
+		if (track_frame_is_user(r, f) || track_frame_metaclass(r, f, &cls, &cl) ||
+		    track_frame_is_kernel(r, f))
+			continue;
+		name = track_str(r, f->module);
+		n = f->module.len;
+		/* IOKitTools-105 printed an owner's UUID as module and its name as symbol. */
+		const char *sym = track_str(r, f->symbol);
+		if (is_uuid(name, n) && f->symbol.len && memchr(sym, '.', f->symbol.len) &&
+		    !memchr(sym, '(', f->symbol.len) && !view_find(sym, f->symbol.len, "::")) {
+			name = sym;
+			n = f->symbol.len;
+		}
+	}
+	if (!name) {
+		name = "kernel";
+		n = 6;
+	}
+	struct track_group *g = group_get(cap, name, n, r->seq);
+	set_group_name(g, name, n);
+	return group_add(g, r, true, path, err);
+}
+
+static int
+aggregate_symbols(struct track_capture *cap, const struct track_record *r,
+		  struct strbuf *key, const char *path, struct diag *err)
+{
+	bool first = true;
+	for (size_t i = 0; i < r->nframes; i++) {
+		const struct track_frame *f = &r->frames[i];
+		const char *cls;
+		size_t cl;
+		if (track_frame_metaclass(r, f, &cls, &cl))
+			continue;
+		strbuf_reset(key);
+		add_view(key, r, f->module);
+		strbuf_addch(key, '\0');
+		add_view(key, r, f->symbol);
+		struct track_group *g = group_get(cap, key->buf, key->len, r->seq);
+		if (!g->name) {
+			g->name = xmemdup0(track_str(r, f->module), f->module.len);
+			g->symbol = xmemdup0(track_str(r, f->symbol), f->symbol.len);
+		}
+		if (group_add(g, r, first, path, err) < 0)
+			return -1;
+		first = false;
+	}
+	return 0;
+}
+
+/* Symbols without offsets, outermost caller first, ';' between frames. */
+static void
+folded_key(const struct track_record *r, struct strbuf *key)
+{
+	bool any = false;
+	for (size_t i = r->nframes; i-- > 0;) {
+		const struct track_frame *f = &r->frames[i];
+		const char *cls;
+		size_t cl;
+		if (track_frame_metaclass(r, f, &cls, &cl))
+			continue;
+		struct track_text t = f->symbol.len ? f->symbol : f->module;
+		const char *s = track_str(r, t);
+		if (any)
+			strbuf_addch(key, ';');
+		any = true;
+		if (t.len == 0)
+			strbuf_addstr(key, "[unknown]");
+		/* ';' separates frames and the last ' ' the count: keep them out of names. */
+		for (size_t k = 0; k < t.len; k++)
+			strbuf_addch(key, s[k] == ';' ? ':' : s[k] == '\t' ? ' ' : s[k]);
+	}
+	if (!any)
+		strbuf_addstr(key, "[no frames]");
+}
+
+static int
+aggregate(struct track_capture *cap, const struct track_record *r, const char *path,
+	  struct diag *err)
+{
+	struct strbuf key = STRBUF_INIT;
+	int rc = 0;
+	switch (cap->by) {
+	case TRACK_BY_NONE:
+		break;
+	case TRACK_BY_MODULE:
+		rc = aggregate_module(cap, r, path, err);
+		break;
+	case TRACK_BY_SYMBOL:
+		rc = aggregate_symbols(cap, r, &key, path, err);
+		break;
+	case TRACK_BY_CLASS: {
+		size_t n;
+		const char *cat = track_record_category(cap, r, &n);
+		if (!cat) {
+			cat = "(unknown)";
+			n = 9;
+		}
+		struct track_group *g = group_get(cap, cat, n, r->seq);
+		set_group_name(g, cat, n);
+		rc = group_add(g, r, true, path, err);
+		break;
+	}
+	case TRACK_BY_FOLDED: {
+		folded_key(r, &key);
+		struct track_group *g = group_get(cap, key.buf, key.len, r->seq);
+		set_group_name(g, key.buf, key.len);
+		rc = group_add(g, r, true, path, err);
+		break;
+	}
+	}
+	strbuf_release(&key);
+	return rc;
+}
+
+/* ---- listing ---------------------------------------------------------- */
+
+static int
+cmp_records(const void *a, const void *b)
+{
+	const struct track_record *x = *(const struct track_record *const *)a;
+	const struct track_record *y = *(const struct track_record *const *)b;
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void
+track_capture_sort_kept(struct track_capture *cap)
+{
+	qsort(cap->kept, cap->nkept, sizeof(*cap->kept), cmp_records);
+	if (cap->top && cap->nkept > cap->top) {
+		for (size_t i = cap->top; i < cap->nkept; i++)
+			record_free(cap->kept[i]);
+		cap->nkept = cap->top;
+	}
+}
+
+static void
+keep_record(struct track_capture *cap, const struct track_record *r)
+{
+	/* With --top N, memory stays at 2N records: trim whenever it fills. */
+	if (cap->top && cap->nkept >= 2 * cap->top && cap->nkept >= 64)
+		track_capture_sort_kept(cap);
+	cap->kept = xgrow(cap->kept, &cap->kept_alloc, cap->nkept + 1, sizeof(*cap->kept));
+	cap->kept[cap->nkept++] = record_copy(r);
+}
+
+/* ---- one record ------------------------------------------------------- */
+
+static bool
+passes_filters(const struct track_capture *cap, const struct track_record *r,
+	       const struct strbuf *text)
+{
+	const struct track_filter *f = &cap->filter;
+	if (r->bytes < f->min_bytes)
+		return false;
+	if (f->nsites && !text_has_any(text->buf, text->len, f->sites, f->nsites))
+		return false;
+	if (f->nignores && text_has_any(text->buf, text->len, f->ignores, f->nignores))
+		return false;
+	if (f->nnames || f->exclude) {
+		size_t n;
+		const char *cat = track_record_category(cap, r, &n);
+		if (names_match(f, cat, n) == f->exclude)
+			return false;
+	}
+	return true;
+}
+
+int
+track_capture_add_record(struct track_capture *cap, const struct track_record *r,
+			 const char *path, struct diag *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc = 0;
+	size_t n;
+
+	cap->nrecords++;
+	if (r->bytes > TRACK_BYTES_MAX - cap->records_sum) {
+		cap->sum_overflow = true;
+		cap->records_sum = TRACK_BYTES_MAX;
+	} else {
+		cap->records_sum += r->bytes;
+	}
+	if (!track_record_category(cap, r, &n))
+		cap->uncategorised++;
+
+	bool need_text = cap->filter.nsites || cap->filter.nignores ||
+			 (cap->suppress && cap->suppress->len);
+	if (need_text)
+		track_record_format(r, cap->layout, &text);
+	if (!passes_filters(cap, r, &text))
+		goto out;
+	if (cap->suppress && cap->suppress->len) {
+		struct suppress_pattern *pat = suppress_list_match(cap->suppress, text.buf, text.len);
+		if (pat) {
+			pat->records++;
+			pat->bytes = pat->bytes > UINT64_MAX - r->bytes ? UINT64_MAX : pat->bytes + r->bytes;
+			cap->suppressed_records++;
+			cap->suppressed_bytes = cap->suppressed_bytes > UINT64_MAX - r->bytes
+						? UINT64_MAX : cap->suppressed_bytes + r->bytes;
+			goto out;
+		}
+	}
+	if ((rc = checked_add(&cap->shown_bytes, r->bytes, "sum of the shown records",
+			      path, r->line, err)) < 0)
+		goto out;
+	cap->shown_records++;
+	if ((rc = aggregate(cap, r, path, err)) < 0)
+		goto out;
+	if (cap->keep_records)
+		keep_record(cap, r);
+out:
+	strbuf_release(&text);
+	return rc;
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+static enum track_by sort_by;
+
+static int
+cmp_groups(const void *a, const void *b)
+{
+	const struct track_group *x = *(const struct track_group *const *)a;
+	const struct track_group *y = *(const struct track_group *const *)b;
+	if (sort_by == TRACK_BY_SYMBOL && x->self_bytes != y->self_bytes)
+		return x->self_bytes > y->self_bytes ? -1 : 1;
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->symbol && y->symbol && (c = strcmp(x->symbol, y->symbol)) != 0)
+		return c;
+	return x->first_seq < y->first_seq ? -1 : x->first_seq > y->first_seq;
+}
+
+size_t
+track_capture_sorted_groups(const struct track_capture *cap, const struct track_group ***out)
+{
+	const struct track_group **v = xcalloc(cap->ngroups ? cap->ngroups : 1, sizeof(*v));
+	for (size_t i = 0; i < cap->ngroups; i++)
+		v[i] = &cap->groups[i];
+	sort_by = cap->by;
+	qsort(v, cap->ngroups, sizeof(*v), cmp_groups);
+	*out = v;
+	return cap->ngroups;
+}
+
+void
+track_capture_check_total(const struct track_capture *cap, const char *path,
+			  struct diag_list *warnings)
+{
+	if (!cap->has_total || cap->partial)
+		return;
+	if (cap->sum_overflow || cap->records_sum > cap->total)
+		diag_list_add(warnings, DIAG_WARNING, path, 0,
+			      "the records add up to 0x%" PRIx64 " bytes, more than the capture's "
+			      "total 0x%" PRIx64 " (an edited or mixed capture?)",
+			      cap->records_sum, cap->total);
+	else if (cap->records_sum < cap->total && !cap->site_filtered)
+		diag_list_add(warnings, DIAG_WARNING, path, 0,
+			      "the records add up to 0x%" PRIx64 " bytes, less than the capture's "
+			      "total 0x%" PRIx64 " (records are missing, or the capture was made "
+			      "with --site/--ignore)", cap->records_sum, cap->total);
+}
+
+const char *
+track_kind_name(enum track_kind k)
+{
+	switch (k) {
+	case TRACK_KIND_TRACK:
+		return "track";
+	case TRACK_KIND_LEAKS:
+		return "leaks";
+	case TRACK_KIND_MAPS:
+		return "maps";
+	case TRACK_KIND_UNKNOWN:
+	default:
+		return NULL;
+	}
+}
+
+const char *
+track_layout_name(enum track_layout l)
+{
+	switch (l) {
+	case TRACK_LAYOUT_97:
+		return "IOKitTools-97";
+	case TRACK_LAYOUT_105:
+		return "IOKitTools-105";
+	case TRACK_LAYOUT_108:
+	default:
+		return "IOKitTools-108+";
+	}
+}
+
+const char *
+track_by_name(enum track_by b)
+{
+	switch (b) {
+	case TRACK_BY_MODULE:
+		return "module";
+	case TRACK_BY_SYMBOL:
+		return "symbol";
+	case TRACK_BY_CLASS:
+		return "class";
+	case TRACK_BY_FOLDED:
+		return "folded";
+	case TRACK_BY_NONE:
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,112 @@
+#include "report/track_text.h"
+
+#include "report/textfmt.h"
+#include "util/strbuf.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t
+track_capture_total(const struct track_capture *cap)
+{
+	if (cap->has_capture_total)
+		return cap->capture_total;
+	if (cap->has_total)
+		return cap->total;
+	return cap->records_sum;
+}
+
+static void
+write_header(FILE *out, const struct track_capture *cap)
+{
+	struct strbuf line = STRBUF_INIT;
+	strbuf_addf(&line, "kernel memory allocations ('%s')", cap->command);
+	fprintf(out, "%s\n", line.buf);
+	text_repeat(out, '-', line.len);
+	fputc('\n', out);
+	strbuf_release(&line);
+}
+
+static void
+write_images(FILE *out, const struct track_capture *cap)
+{
+	if (!cap->has_images_section)
+		return;
+	if (cap->nimages == 0) {
+		fputs("No binary images\n", out);
+		return;
+	}
+	fputs("\nBinary Images:\n", out);
+	for (size_t i = 0; i < cap->nimages; i++) {
+		const struct track_image *m = &cap->images[i];
+		fprintf(out, "0x%" PRIx64 " - 0x%" PRIx64 " %s <%s> %s\n", m->start, m->end,
+			m->name, m->uuid, m->path);
+	}
+}
+
+void
+track_text_write_listing(FILE *out, const struct track_capture *cap)
+{
+	struct strbuf rec = STRBUF_INIT;
+	if (cap->nkept == 0)
+		return;   /* ioclasscount prints nothing at all when nothing matched */
+	if (cap->command)
+		write_header(out, cap);
+	for (size_t i = 0; i < cap->nkept; i++) {
+		strbuf_reset(&rec);
+		track_record_format(cap->kept[i], cap->layout, &rec);
+		fputc('\n', out);
+		fwrite(rec.buf, 1, rec.len, out);
+	}
+	strbuf_release(&rec);
+	uint64_t shown = 0;
+	for (size_t i = 0; i < cap->nkept; i++)
+		shown += cap->kept[i]->bytes;   /* bounded by cap->shown_bytes */
+	fprintf(out, "\n0x%" PRIx64 " bytes total\n", shown);
+	uint64_t whole = track_capture_total(cap);
+	if (whole != shown && !cap->sum_overflow)
+		fprintf(out, "0x%" PRIx64 " bytes total in the capture\n", whole);
+	write_images(out, cap);
+}
+
+static void
+write_row(FILE *out, const struct track_capture *cap, const struct track_group *g)
+{
+	if (cap->by == TRACK_BY_SYMBOL)
+		fprintf(out, "%14" PRIu64 " %14" PRIu64 " %8" PRIu64 " %10" PRId64 "  %s  [%s]\n",
+			g->self_bytes, g->bytes, g->records, g->count,
+			g->symbol[0] ? g->symbol : "?", g->name[0] ? g->name : "?");
+	else
+		fprintf(out, "%14" PRIu64 " %8" PRIu64 " %10" PRId64 "  %s\n",
+			g->bytes, g->records, g->count, g->name);
+}
+
+void
+track_text_write_groups(FILE *out, const struct track_capture *cap, uint64_t top)
+{
+	static const char *const title[] = {
+		[TRACK_BY_MODULE] = "MODULE",
+		[TRACK_BY_CLASS] = "CLASS",
+	};
+	const struct track_group **g;
+	size_t n = track_capture_sorted_groups(cap, &g), shown = n;
+	if (top && shown > top)
+		shown = (size_t)top;
+	if (cap->by == TRACK_BY_SYMBOL)
+		fprintf(out, "%14s %14s %8s %10s  %s\n", "SELF", "INCLUSIVE", "RECORDS", "COUNT",
+			"SYMBOL  [MODULE]");
+	else
+		fprintf(out, "%14s %8s %10s  %s\n", "BYTES", "RECORDS", "COUNT", title[cap->by]);
+	for (size_t i = 0; i < shown; i++)
+		write_row(out, cap, g[i]);
+	if (shown < n)
+		fprintf(out, "(%zu more rows)\n", n - shown);
+	if (cap->by == TRACK_BY_SYMBOL)
+		fprintf(out, "%14" PRIu64 " %14s %8" PRIu64 " %10s  total\n",
+			cap->shown_bytes, "", cap->shown_records, "");
+	else
+		fprintf(out, "%14" PRIu64 " %8" PRIu64 " %10s  total\n",
+			cap->shown_bytes, cap->shown_records, "");
+	free(g);
+}

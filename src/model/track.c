@@ -610,6 +610,8 @@ cmp_records(const void *a, const void *b)
 void
 track_capture_sort_kept(struct track_capture *cap)
 {
+	if (cap->nkept == 0)
+		return;
 	qsort(cap->kept, cap->nkept, sizeof(*cap->kept), cmp_records);
 	if (cap->top && cap->nkept > cap->top) {
 		for (size_t i = cap->top; i < cap->nkept; i++)
@@ -726,7 +728,8 @@ track_capture_sorted_groups(const struct track_capture *cap, const struct track_
 	for (size_t i = 0; i < cap->ngroups; i++)
 		v[i] = &cap->groups[i];
 	sort_by = cap->by;
-	qsort(v, cap->ngroups, sizeof(*v), cmp_groups);
+	if (cap->ngroups)
+		qsort(v, cap->ngroups, sizeof(*v), cmp_groups);
 	*out = v;
 	return cap->ngroups;
 }

@@ -91,7 +91,8 @@ input_detect(const char *p, size_t n)
 	    (has(p, n, "REGION TYPE") && (has(p, n, "VIRTUAL") || has(p, n, "START - END"))) ||
 	    has_region_anchor(p, n))
 		return INPUT_VMMAP;
-	if (has(p, n, "kernel memory allocations") || has(p, n, " call(s) [") ||
+	/* Tracking records print "N call [i]" or "N calls [i]", never "call(s)". */
+	if (has(p, n, "kernel memory allocations") || has(p, n, " bytes (0x") ||
 	    has(p, n, " bytes total"))
 		return INPUT_TRACK;
 	if (has(p, n, "+-o ") || has(p, n, "\"IOKitDiagnostics\""))

@@ -254,15 +254,6 @@ load_suppressions(const char *path, struct suppress_list *s, struct diag *err)
 	return rc;
 }
 
-static void
-print_warnings(const struct diag_list *w)
-{
-	for (size_t i = 0; i < w->len; i++)
-		cli_print_diag(&w->items[i]);
-	if (w->dropped)
-		fprintf(stderr, "iotally: note: %" PRIu64 " more warnings not shown\n", w->dropped);
-}
-
 /* What the filters did, on stderr, so stdout stays a capture. */
 static void
 print_notes(const struct track_capture *cap, const struct track_args *a,
@@ -357,13 +348,13 @@ cmd_track(int argc, char **argv)
 	int rc = track_parse(&reader, &cap, &popts, &warnings, &err);
 	line_reader_close(&reader);
 	if (rc < 0) {
-		print_warnings(&warnings);
+		cli_print_warnings(&warnings);
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
 	}
 	track_capture_check_total(&cap, a.path, &warnings);
-	print_warnings(&warnings);
+	cli_print_warnings(&warnings);
 	if (cap.keep_records)
 		track_capture_sort_kept(&cap);
 	status = write_report(&cap, &a);

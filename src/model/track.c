@@ -276,20 +276,27 @@ track_capture_release(struct track_capture *cap)
 	track_capture_init(cap);
 }
 
+/* The next space-separated word of a command line at *p; its length, 0 at the end. */
+static size_t
+next_word(const char **p, const char **word)
+{
+	while (**p == ' ')
+		(*p)++;
+	*word = *p;
+	while (**p && **p != ' ')
+		(*p)++;
+	return (size_t)(*p - *word);
+}
+
 /* The last of --track, --leaks, --maps in the command wins, as in ioclasscount. */
 static enum track_kind
 kind_from_command(const char *s, bool *site_filtered)
 {
 	enum track_kind kind = TRACK_KIND_UNKNOWN;
-	const char *p = s;
+	const char *p = s, *w;
+	size_t n;
 	*site_filtered = false;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ')
-			p++;
-		size_t n = (size_t)(p - w);
+	while ((n = next_word(&p, &w)) > 0) {
 		if (n == 7 && memcmp(w, "--track", 7) == 0)
 			kind = TRACK_KIND_TRACK;
 		else if (n == 7 && memcmp(w, "--leaks", 7) == 0)
@@ -325,19 +332,11 @@ track_capture_add_image(struct track_capture *cap, const struct track_image *img
 static const char *
 single_queue(const char *cmd, size_t *len)
 {
-	const char *found = NULL, *p = cmd;
-	size_t flen = 0;
+	const char *found = NULL, *p = cmd, *w;
+	size_t flen = 0, n;
 	unsigned operands = 0;
 	bool first = true;
-	while (p && *p) {
-		while (*p == ' ')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ')
-			p++;
-		size_t n = (size_t)(p - w);
-		if (n == 0)
-			break;
+	while ((n = next_word(&p, &w)) > 0) {
 		if (first) {        /* argv[0] */
 			first = false;
 			continue;

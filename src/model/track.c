@@ -251,6 +251,7 @@ track_capture_init(struct track_capture *cap)
 	memset(cap, 0, sizeof(*cap));
 	track_filter_init(&cap->filter);
 	strmap_init(&cap->group_index);
+	strmap_init(&cap->frame_index);
 }
 
 void
@@ -270,9 +271,14 @@ track_capture_release(struct track_capture *cap)
 	for (size_t i = 0; i < cap->ngroups; i++) {
 		free(cap->groups[i].name);
 		free(cap->groups[i].symbol);
+		free(cap->groups[i].stack);
 	}
 	free(cap->groups);
 	strmap_release(&cap->group_index);
+	for (size_t i = 0; i < cap->nframe_names; i++)
+		free(cap->frame_names[i]);
+	free(cap->frame_names);
+	strmap_release(&cap->frame_index);
 	track_capture_init(cap);
 }
 
@@ -527,30 +533,60 @@ aggregate_symbols(struct track_capture *cap, const struct track_record *r,
 	return 0;
 }
 
-/* Symbols without offsets, outermost caller first, ';' between frames. */
-static void
-folded_key(const struct track_record *r, struct strbuf *key)
+/*
+ * The name a frame has in a folded stack: its symbol without offset (the
+ * module when it has none). ';' separates frames and the last ' ' the count
+ * in the folded format, so ';' and tabs are replaced.
+ */
+static uint32_t
+frame_name_id(struct track_capture *cap, const struct track_record *r,
+	      const struct track_frame *f, struct strbuf *tmp)
 {
-	bool any = false;
+	struct track_text t = f->symbol.len ? f->symbol : f->module;
+	const char *s = track_str(r, t);
+	strbuf_reset(tmp);
+	if (t.len == 0)
+		strbuf_addstr(tmp, "[unknown]");
+	for (size_t k = 0; k < t.len; k++)
+		strbuf_addch(tmp, s[k] == ';' ? ':' : s[k] == '\t' ? ' ' : s[k]);
+	bool created;
+	size_t *slot = strmap_put(&cap->frame_index, tmp->buf, tmp->len, &created);
+	if (created) {
+		cap->frame_names = xgrow(cap->frame_names, &cap->frame_names_alloc,
+					 cap->nframe_names + 1, sizeof(*cap->frame_names));
+		cap->frame_names[cap->nframe_names] = xmemdup0(tmp->buf, tmp->len);
+		*slot = cap->nframe_names++;
+	}
+	return (uint32_t)*slot;
+}
+
+/* The key of a folded stack: the ids of its frame names, outermost first. */
+static void
+folded_key(struct track_capture *cap, const struct track_record *r, struct strbuf *key)
+{
+	struct strbuf tmp = STRBUF_INIT;
 	for (size_t i = r->nframes; i-- > 0;) {
-		const struct track_frame *f = &r->frames[i];
 		const char *cls;
 		size_t cl;
-		if (track_frame_metaclass(r, f, &cls, &cl))
+		if (track_frame_metaclass(r, &r->frames[i], &cls, &cl))
 			continue;
-		struct track_text t = f->symbol.len ? f->symbol : f->module;
-		const char *s = track_str(r, t);
-		if (any)
-			strbuf_addch(key, ';');
-		any = true;
-		if (t.len == 0)
-			strbuf_addstr(key, "[unknown]");
-		/* ';' separates frames and the last ' ' the count: keep them out of names. */
-		for (size_t k = 0; k < t.len; k++)
-			strbuf_addch(key, s[k] == ';' ? ':' : s[k] == '\t' ? ' ' : s[k]);
+		uint32_t id = frame_name_id(cap, r, &r->frames[i], &tmp);
+		strbuf_add(key, &id, sizeof(id));
 	}
-	if (!any)
-		strbuf_addstr(key, "[no frames]");
+	strbuf_release(&tmp);
+}
+
+void
+track_group_folded_text(const struct track_capture *cap, const struct track_group *g,
+			struct strbuf *out)
+{
+	for (size_t i = 0; i < g->nstack; i++) {
+		if (i)
+			strbuf_addch(out, ';');
+		strbuf_addstr(out, cap->frame_names[g->stack[i]]);
+	}
+	if (g->nstack == 0)
+		strbuf_addstr(out, "[no frames]");
 }
 
 static int
@@ -581,9 +617,13 @@ aggregate(struct track_capture *cap, const struct track_record *r, const char *p
 		break;
 	}
 	case TRACK_BY_FOLDED: {
-		folded_key(r, &key);
+		folded_key(cap, r, &key);
 		struct track_group *g = group_get(cap, key.buf, key.len, r->seq);
-		set_group_name(g, key.buf, key.len);
+		if (!g->stack && key.len) {
+			g->nstack = key.len / sizeof(uint32_t);
+			g->stack = xmalloc(key.len);
+			memcpy(g->stack, key.buf, key.len);
+		}
 		rc = group_add(g, r, true, path, err);
 		break;
 	}
@@ -712,6 +752,8 @@ cmp_groups(const void *a, const void *b)
 		return x->self_bytes > y->self_bytes ? -1 : 1;
 	if (x->bytes != y->bytes)
 		return x->bytes > y->bytes ? -1 : 1;
+	if (!x->name || !y->name)   /* folded stacks: first seen first */
+		return x->first_seq < y->first_seq ? -1 : x->first_seq > y->first_seq;
 	int c = strcmp(x->name, y->name);
 	if (c)
 		return c;

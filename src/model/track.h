@@ -127,7 +127,7 @@ enum track_by {
 
 /* An aggregate row: a module, a (module, symbol), a category or a stack. */
 struct track_group {
-	char *name;           /* module, category or folded stack */
+	char *name;           /* module or category; NULL for folded stacks */
 	char *symbol;         /* TRACK_BY_SYMBOL: the function; else NULL */
 	uint64_t bytes;       /* inclusive bytes (every record the key is in) */
 	uint64_t self_bytes;  /* TRACK_BY_SYMBOL: records whose innermost frame it is */
@@ -135,6 +135,8 @@ struct track_group {
 	int64_t count;        /* allocations (alloc records) or mappings */
 	uint64_t first_seq;
 	uint64_t last_seq;    /* to count a symbol once per record */
+	uint32_t *stack;      /* TRACK_BY_FOLDED: frame names (ids), outermost first */
+	size_t nstack;
 };
 
 struct track_filter {
@@ -187,6 +189,11 @@ struct track_capture {
 	struct track_group *groups;
 	size_t ngroups, groups_alloc;
 
+	/* Frame names of folded stacks, interned: a stack key is its ids. */
+	struct strmap frame_index;
+	char **frame_names;
+	size_t nframe_names, frame_names_alloc;
+
 	bool partial;                     /* some input was not understood */
 };
 
@@ -213,6 +220,9 @@ int track_capture_add_record(struct track_capture *cap, const struct track_recor
 
 /* The listed records, largest first (ties by index, then input order). */
 void track_capture_sort_kept(struct track_capture *cap);
+/* A folded stack as text: "frame;frame;...;frame", outermost caller first. */
+void track_group_folded_text(const struct track_capture *cap, const struct track_group *g,
+			     struct strbuf *out);
 /* Groups sorted by bytes (self bytes first for TRACK_BY_SYMBOL), then name. */
 size_t track_capture_sorted_groups(const struct track_capture *cap,
 				   const struct track_group ***out);

@@ -1,5 +1,7 @@
 #include "report/track_folded.h"
 
+#include "util/strbuf.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -10,7 +12,13 @@ track_folded_write(FILE *out, const struct track_capture *cap, uint64_t top)
 	size_t n = track_capture_sorted_groups(cap, &g);
 	if (top && n > top)
 		n = (size_t)top;
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s %" PRIu64 "\n", g[i]->name, g[i]->bytes);
+	struct strbuf line = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&line);
+		track_group_folded_text(cap, g[i], &line);
+		strbuf_addf(&line, " %" PRIu64 "\n", g[i]->bytes);
+		fwrite(line.buf, 1, line.len, out);
+	}
+	strbuf_release(&line);
 	free(g);
 }

@@ -158,9 +158,16 @@ test_folded(void **state)
 	feed(&cap);
 	size_t n = track_capture_sorted_groups(&cap, &g);
 	assert_int_equal(n, 2);
-	assert_string_equal(g[0]->name, "IOSurface::init();OSData::withCapacity(unsigned int)");
+	struct strbuf text = STRBUF_INIT;
+	track_group_folded_text(&cap, g[0], &text);
+	assert_string_equal(text.buf, "IOSurface::init();OSData::withCapacity(unsigned int)");
 	assert_int_equal(g[0]->bytes, 0x4000);
-	assert_string_equal(g[1]->name, "IOSurface::init();AGX::alloc();IOMalloc_external(unsigned long)");
+	strbuf_reset(&text);
+	track_group_folded_text(&cap, g[1], &text);
+	assert_string_equal(text.buf, "IOSurface::init();AGX::alloc();IOMalloc_external(unsigned long)");
+	/* Frame names are interned once: four distinct names for six frames. */
+	assert_int_equal(cap.nframe_names, 4);
+	strbuf_release(&text);
 	free(g);
 	track_capture_release(&cap);
 }

@@ -741,14 +741,23 @@ out:
 
 /* ---- queries ---------------------------------------------------------- */
 
-static enum track_by sort_by;
+uint64_t
+track_capture_total(const struct track_capture *cap)
+{
+	if (cap->has_capture_total)
+		return cap->capture_total;
+	if (cap->has_total)
+		return cap->total;
+	return cap->records_sum;
+}
 
 static int
 cmp_groups(const void *a, const void *b)
 {
 	const struct track_group *x = *(const struct track_group *const *)a;
 	const struct track_group *y = *(const struct track_group *const *)b;
-	if (sort_by == TRACK_BY_SYMBOL && x->self_bytes != y->self_bytes)
+	/* Only --by symbol groups have a symbol: they sort by self bytes first. */
+	if (x->symbol && y->symbol && x->self_bytes != y->self_bytes)
 		return x->self_bytes > y->self_bytes ? -1 : 1;
 	if (x->bytes != y->bytes)
 		return x->bytes > y->bytes ? -1 : 1;
@@ -768,7 +777,6 @@ track_capture_sorted_groups(const struct track_capture *cap, const struct track_
 	const struct track_group **v = xcalloc(cap->ngroups ? cap->ngroups : 1, sizeof(*v));
 	for (size_t i = 0; i < cap->ngroups; i++)
 		v[i] = &cap->groups[i];
-	sort_by = cap->by;
 	if (cap->ngroups)
 		qsort(v, cap->ngroups, sizeof(*v), cmp_groups);
 	*out = v;

@@ -220,6 +220,11 @@ int track_capture_add_record(struct track_capture *cap, const struct track_recor
 
 /* The listed records, largest first (ties by index, then input order). */
 void track_capture_sort_kept(struct track_capture *cap);
+/*
+ * The total of the whole capture: iotally's "in the capture" line, else the
+ * printed total, else the sum of every record.
+ */
+uint64_t track_capture_total(const struct track_capture *cap);
 /* A folded stack as text: "frame;frame;...;frame", outermost caller first. */
 void track_group_folded_text(const struct track_capture *cap, const struct track_group *g,
 			     struct strbuf *out);

@@ -1,7 +1,6 @@
 #include "report/track_json.h"
 
 #include "report/jsontext.h"
-#include "report/track_text.h"
 
 #include <inttypes.h>
 #include <jansson.h>

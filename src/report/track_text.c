@@ -7,16 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t
-track_capture_total(const struct track_capture *cap)
-{
-	if (cap->has_capture_total)
-		return cap->capture_total;
-	if (cap->has_total)
-		return cap->total;
-	return cap->records_sum;
-}
-
 static void
 write_header(FILE *out, const struct track_capture *cap)
 {

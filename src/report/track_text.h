@@ -17,7 +17,5 @@
 void track_text_write_listing(FILE *out, const struct track_capture *cap);
 /* The --by module|symbol|class table, the `top` largest rows (0 = all). */
 void track_text_write_groups(FILE *out, const struct track_capture *cap, uint64_t top);
-/* The total of the whole capture: its printed total, else the sum of its records. */
-uint64_t track_capture_total(const struct track_capture *cap);
 
 #endif

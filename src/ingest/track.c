@@ -242,29 +242,31 @@ split_source(const char *p, size_t n, size_t *sym_len, size_t *src_off, size_t *
 	return false;
 }
 
-/* The address column: " 0x<hex> " (or eighteen zeros, %#018llx of 0). */
+/*
+ * The address column: the first " 0x<hex>" followed by a space or the end
+ * (or eighteen zeros, %#018llx of 0). Found from its 'x', which is rare in
+ * the padded module column before it.
+ */
 static const char *
 find_address(const char *p, const char *end, bool *zero)
 {
-	for (const char *q = p; q + 3 < end; q++) {
-		q = memchr(q, ' ', (size_t)(end - q));
-		if (!q || q + 3 >= end)
-			return NULL;
-		if (q[1] == '0' && q[2] == 'x' && is_hex(q[3])) {
-			const char *e = q + 3 + hex_run(q + 3, end);
+	const char *q = p;
+	while (q + 1 < end && (q = memchr(q + 1, 'x', (size_t)(end - q - 1))) != NULL) {
+		if (q - p >= 2 && q[-1] == '0' && q[-2] == ' ' && q + 1 < end && is_hex(q[1])) {
+			const char *e = q + 1 + hex_run(q + 1, end);
 			if (e == end || *e == ' ') {
 				*zero = false;
-				return q + 1;
+				return q - 1;
 			}
 		}
-		if ((size_t)(end - q) >= 19 && q[1] == '0') {
-			size_t z = 0;
-			while (z < 18 && q[1 + z] == '0')
-				z++;
-			if (z == 18 && (q + 19 == end || q[19] == ' ')) {
-				*zero = true;
-				return q + 1;
-			}
+	}
+	for (q = p; (q = memchr(q, ' ', (size_t)(end - q))) != NULL && end - q >= 19; q++) {
+		size_t z = 0;
+		while (z < 18 && q[1 + z] == '0')
+			z++;
+		if (z == 18 && (q + 19 == end || q[19] == ' ')) {
+			*zero = true;
+			return q + 1;
 		}
 	}
 	return NULL;

@@ -543,18 +543,23 @@ frame_name_id(struct track_capture *cap, const struct track_record *r,
 	      const struct track_frame *f, struct strbuf *tmp)
 {
 	struct track_text t = f->symbol.len ? f->symbol : f->module;
-	const char *s = track_str(r, t);
-	strbuf_reset(tmp);
-	if (t.len == 0)
-		strbuf_addstr(tmp, "[unknown]");
-	for (size_t k = 0; k < t.len; k++)
-		strbuf_addch(tmp, s[k] == ';' ? ':' : s[k] == '\t' ? ' ' : s[k]);
+	const char *name = track_str(r, t);
+	size_t len = t.len;
+	if (len == 0) {
+		name = "[unknown]";
+		len = 9;
+	} else if (memchr(name, ';', len) || memchr(name, '\t', len)) {
+		strbuf_reset(tmp);
+		for (size_t k = 0; k < t.len; k++)
+			strbuf_addch(tmp, name[k] == ';' ? ':' : name[k] == '\t' ? ' ' : name[k]);
+		name = tmp->buf;
+	}
 	bool created;
-	size_t *slot = strmap_put(&cap->frame_index, tmp->buf, tmp->len, &created);
+	size_t *slot = strmap_put(&cap->frame_index, name, len, &created);
 	if (created) {
 		cap->frame_names = xgrow(cap->frame_names, &cap->frame_names_alloc,
 					 cap->nframe_names + 1, sizeof(*cap->frame_names));
-		cap->frame_names[cap->nframe_names] = xmemdup0(tmp->buf, tmp->len);
+		cap->frame_names[cap->nframe_names] = xmemdup0(name, len);
 		*slot = cap->nframe_names++;
 	}
 	return (uint32_t)*slot;
@@ -706,7 +711,8 @@ track_capture_add_record(struct track_capture *cap, const struct track_record *r
 	} else {
 		cap->records_sum += r->bytes;
 	}
-	if (!track_record_category(cap, r, &n))
+	/* Only NAME filters report how many records had no category. */
+	if ((cap->filter.nnames || cap->filter.exclude) && !track_record_category(cap, r, &n))
 		cap->uncategorised++;
 
 	bool need_text = cap->filter.nsites || cap->filter.nignores ||

@@ -175,7 +175,7 @@ struct track_capture {
 	uint64_t nrecords;
 	uint64_t records_sum;             /* saturates at TRACK_BYTES_MAX: sum_overflow */
 	bool sum_overflow;
-	uint64_t uncategorised;           /* records no category could be given */
+	uint64_t uncategorised;           /* with NAME filters: records without a category */
 
 	/* Shown = passed the filters and was not suppressed. */
 	uint64_t shown_records;

@@ -18,6 +18,9 @@
 
 /* Sorted by name. */
 static const struct command commands[] = {
+	{ "diff", cmd_diff,
+	  "what grew between two captures of the same kind, with CI gates",
+	  cmd_diff_help },
 	{ "track", cmd_track,
 	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
 	  cmd_track_help },

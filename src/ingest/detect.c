@@ -58,6 +58,31 @@ has_region_anchor(const char *p, size_t n)
 	return false;
 }
 
+int
+input_iotally_schema(const char *p, size_t n, char *out, size_t outsz)
+{
+	const char *end = p + n, *s = view_find(p, n, "\"schema\"");
+	if (!s || outsz == 0)
+		return -1;
+	s += 8;
+	while (s < end && (view_is_space(*s) || *s == '\n' || *s == '\r'))
+		s++;
+	if (s == end || *s++ != ':')
+		return -1;
+	while (s < end && (view_is_space(*s) || *s == '\n' || *s == '\r'))
+		s++;
+	if (s == end || *s++ != '"')
+		return -1;
+	size_t len = 0;
+	while (s + len < end && s[len] != '"' && s[len] != '\\' && len + 1 < outsz)
+		len++;
+	if (s + len == end || s[len] != '"')
+		return -1;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return 0;
+}
+
 enum input_kind
 input_detect(const char *p, size_t n)
 {

@@ -29,6 +29,12 @@ enum input_kind {
 
 enum input_kind input_detect(const char *p, size_t n);
 
+/*
+ * The "schema" value of iotally JSON ("iotally.vmmap/1") found in the first
+ * bytes, copied to out (NUL-terminated); 0, or -1 when there is none.
+ */
+int input_iotally_schema(const char *p, size_t n, char *out, size_t outsz);
+
 /* "a vmmap dump", "binary data", "an XML property list", ... */
 const char *input_kind_describe(enum input_kind kind);
 

@@ -268,6 +268,57 @@ overflow:
 			t->name);
 }
 
+static bool
+sum_checked(uint64_t *dst, uint64_t add)
+{
+	uint64_t s;
+	if (__builtin_add_overflow(*dst, add, &s) || s > VMMAP_BYTES_MAX)
+		return false;
+	*dst = s;
+	return true;
+}
+
+int
+vmmap_dump_add_group(struct vmmap_capture *cap, struct vmmap_dump *d,
+		     const char *type, size_t len, enum vmmap_purge p,
+		     const struct vmmap_amounts *a, const char *path, struct diag *err)
+{
+	struct vmmap_type_stats *t = type_stats(d, &cap->filter, type, len);
+	struct vmmap_amounts s = t->by_purge[p];
+	if (!sum_checked(&s.count, a->count) || !sum_checked(&s.vsize, a->vsize) ||
+	    !sum_checked(&s.resident, a->resident) || !sum_checked(&s.dirty, a->dirty) ||
+	    !sum_checked(&s.swapped, a->swapped))
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"byte counts of '%s' regions add up past 2^63 bytes", t->name);
+	t->by_purge[p] = s;
+	t->lines = s;
+	return 0;
+}
+
+int
+vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
+		      const char *type, size_t len, uint64_t vsize,
+		      const uint64_t purge[VMMAP_PURGE_STATES], const char *path,
+		      struct diag *err)
+{
+	struct vmmap_type_stats *t = type_stats(d, &cap->filter, type, len);
+	bool created;
+	size_t *idx = u64map_put(&t->hist_index, vsize, &created);
+	if (created) {
+		t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
+		memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
+		t->hist[t->nhist].vsize = vsize;
+		*idx = t->nhist++;
+	}
+	struct vmmap_hist_bucket b = t->hist[*idx];
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+		if (!sum_checked(&b.purge[p], purge[p]) || !sum_checked(&b.count, purge[p]))
+			return diag_set(err, DIAG_DATA, path, 0, 0,
+					"region counts of '%s' add up past 2^63", t->name);
+	t->hist[*idx] = b;
+	return 0;
+}
+
 void
 vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row)
 {

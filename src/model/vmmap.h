@@ -199,6 +199,19 @@ const char *vmmap_dump_field(const struct vmmap_dump *d, const char *key);
 int vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
 			  const struct vmmap_region *r, const char *path,
 			  struct diag *err);
+/*
+ * Aggregates read back from iotally's own JSON report of a dump: add `a` to
+ * the breakdown of one type and state, or `purge[]` regions of one size to
+ * a type's histogram. -1 with *err set when a sum would pass
+ * VMMAP_BYTES_MAX.
+ */
+int vmmap_dump_add_group(struct vmmap_capture *cap, struct vmmap_dump *d,
+			 const char *type, size_t len, enum vmmap_purge p,
+			 const struct vmmap_amounts *a, const char *path, struct diag *err);
+int vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
+			  const char *type, size_t len, uint64_t vsize,
+			  const uint64_t purge[VMMAP_PURGE_STATES], const char *path,
+			  struct diag *err);
 /* Takes ownership of row->name. */
 void vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row);
 

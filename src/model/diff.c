@@ -1,0 +1,197 @@
+#include "model/diff.h"
+
+#include "util/size.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *
+diff_op_text(enum diff_op op)
+{
+	return op == DIFF_OP_GE ? ">=" : ">";
+}
+
+void
+diff_gate_release(struct diff_gate *g)
+{
+	free(g->text);
+	free(g->kind);
+	free(g->metric);
+	free(g->value_text);
+	memset(g, 0, sizeof(*g));
+}
+
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* [p, p + n) without leading and trailing blanks. */
+static void
+trim(const char **p, size_t *n)
+{
+	while (*n && is_blank(**p)) {
+		(*p)++;
+		(*n)--;
+	}
+	while (*n && is_blank((*p)[*n - 1]))
+		(*n)--;
+}
+
+/* "+10%", "-2.5%", "10%": hundredths of a percent, at most two decimals. */
+static int
+parse_percent(const char *s, size_t n, int64_t *out)
+{
+	int64_t v = 0;
+	int decimals = -1;
+	size_t digits = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.' && decimals < 0) {
+			decimals = 0;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9' || decimals >= 2)
+			return -1;
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, s[i] - '0', &v))
+			return -1;
+		digits++;
+		if (decimals >= 0)
+			decimals++;
+	}
+	if (digits == 0 || decimals == 0)
+		return -1;
+	for (int d = decimals < 0 ? 0 : decimals; d < 2; d++)
+		if (__builtin_mul_overflow(v, 10, &v))
+			return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_value(const char *p, size_t n, struct diff_gate *g, struct diag *err)
+{
+	bool negative = false;
+	const char *what = "a signed count or size (+5, +64K, +1MiB, +1.5G) or a "
+			   "percentage of BEFORE (+10%)";
+	g->value_text = xmemdup0(p, n);
+	if (n && (p[0] == '+' || p[0] == '-')) {
+		negative = p[0] == '-';
+		p++;
+		n--;
+	}
+	if (n == 0)
+		goto bad;
+	if (p[n - 1] == '%') {
+		g->percent = true;
+		if (parse_percent(p, n - 1, &g->value) < 0)
+			goto bad;
+	} else {
+		char *s = xmemdup0(p, n);
+		uint64_t v;
+		int rc = size_parse_user(s, &v);
+		free(s);
+		if (rc != SIZE_OK || v > (uint64_t)INT64_MAX)
+			goto bad;
+		g->value = (int64_t)v;
+	}
+	if (negative)
+		g->value = -g->value;
+	return 0;
+bad:
+	return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			"gate '%s': value '%s' is not %s", g->text, g->value_text, what);
+}
+
+static int
+parse_metric(const char *p, size_t n, struct diff_gate *g, struct diag *err)
+{
+	const char *colon = memchr(p, ':', n);
+	if (n == 0)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"gate '%s': no metric before the operator", g->text);
+	if (!colon || colon == p || colon + 1 == p + n)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"gate '%s': metric '%.*s' is not KIND:NAME (vmmap:..., "
+				"track:..., classes:..., alloc:...)", g->text, (int)n, p);
+	g->kind = xmemdup0(p, (size_t)(colon - p));
+	g->metric = xmemdup0(colon + 1, n - (size_t)(colon - p) - 1);
+	return 0;
+}
+
+int
+diff_gate_parse(const char *text, struct diff_gate *g, struct diag *err)
+{
+	memset(g, 0, sizeof(*g));
+	g->text = xstrdup(text);
+	size_t len = strlen(text);
+	if (memchr(text, '<', len))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"gate '%s': operator '<' is not supported (use '>' or '>=': "
+				"a gate says how much growth fails)", text);
+	/* Type names may hold spaces but never '>': the last '>' is the operator. */
+	const char *op = strrchr(text, '>');
+	if (!op)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"gate '%s': no operator (expected 'METRIC > VALUE' or "
+				"'METRIC >= VALUE')", text);
+	const char *value = op + 1;
+	g->op = DIFF_OP_GT;
+	if (*value == '=') {
+		g->op = DIFF_OP_GE;
+		value++;
+	}
+	if (op > text && op[-1] == '>')
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"gate '%s': operator '>>' is not '>' or '>='", text);
+	const char *mp = text;
+	size_t mn = (size_t)(op - text);
+	size_t vn = strlen(value);
+	trim(&mp, &mn);
+	trim(&value, &vn);
+	if (parse_metric(mp, mn, g, err) < 0)
+		return -1;
+	if (vn == 0)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"gate '%s': no value after '%s'", text, diff_op_text(g->op));
+	return parse_value(value, vn, g, err);
+}
+
+int
+diff_delta_u64(uint64_t before, uint64_t after, int64_t *delta)
+{
+	if (before > (uint64_t)INT64_MAX || after > (uint64_t)INT64_MAX)
+		return -1;
+	*delta = (int64_t)after - (int64_t)before;
+	return 0;
+}
+
+static bool
+compare(enum diff_op op, __int128 lhs, __int128 rhs)
+{
+	return op == DIFF_OP_GE ? lhs >= rhs : lhs > rhs;
+}
+
+int
+diff_gate_check(struct diff_gate *g, int64_t before, int64_t after, struct diag *err)
+{
+	int64_t delta;
+	if (__builtin_sub_overflow(after, before, &delta))
+		return diag_set(err, DIAG_DATA, NULL, 0, 0,
+				"gate '%s': AFTER - BEFORE does not fit 64 bits", g->text);
+	g->checked = true;
+	g->before = before;
+	g->after = after;
+	g->delta = delta;
+	/* 128-bit products: both factors are 64-bit, so neither can wrap. */
+	if (g->percent && before == 0)
+		g->tripped = delta > 0;   /* no base to take a share of: any growth */
+	else if (g->percent)
+		g->tripped = compare(g->op, (__int128)delta * 10000,
+				     (__int128)before * g->value);
+	else
+		g->tripped = compare(g->op, delta, g->value);
+	return 0;
+}

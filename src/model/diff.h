@@ -1,0 +1,68 @@
+#ifndef IOTALLY_MODEL_DIFF_H
+#define IOTALLY_MODEL_DIFF_H
+
+/*
+ * What every kind of before/after diff shares: CI gates and the figures a
+ * gate is checked against.
+ *
+ * A gate is "METRIC OP VALUE": METRIC is "<kind>:<name>" and only the
+ * kind's own module knows what <name> means (model/diff_<kind>.h), so a new
+ * kind brings its metrics with it. OP is '>' or '>='. VALUE is a signed
+ * delta (a count or bytes with a binary unit: +5, +64K, +1MiB, +1.5G) or a
+ * percentage of BEFORE (+10%, +2.5%). A gate trips when AFTER - BEFORE
+ * compares true against VALUE, so "> +5" passes at exactly +5.
+ *
+ * Percentages are exact: the comparison is delta * 10000 OP before * p,
+ * with p in hundredths of a percent. A BEFORE of 0 has no share to take:
+ * a percentage gate then trips on any increase (AFTER > 0), whatever its
+ * operator and value, and passes when the figure stays 0.
+ *
+ * A gate owns its strings; diff_gate_release() frees them.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+
+enum diff_op {
+	DIFF_OP_GT,
+	DIFF_OP_GE,
+};
+
+struct diff_gate {
+	char *text;          /* the expression as given */
+	char *kind;          /* "vmmap", "track", ... */
+	char *metric;        /* what follows "<kind>:" */
+	char *value_text;    /* VALUE as given, trimmed */
+	enum diff_op op;
+	bool percent;
+	int64_t value;       /* delta, or hundredths of a percent */
+
+	/* Filled by diff_gate_check(). */
+	bool checked;
+	bool tripped;
+	int64_t before, after, delta;
+};
+
+/*
+ * Parse one expression. 0, or -1 with a DIAG_USAGE *err naming the part
+ * that is wrong (the metric, the operator or the value).
+ */
+int diff_gate_parse(const char *text, struct diff_gate *g, struct diag *err);
+void diff_gate_release(struct diff_gate *g);
+
+/*
+ * Check the gate against BEFORE and AFTER: 0 with g->tripped set, or -1
+ * with a DIAG_DATA *err when AFTER - BEFORE does not fit 64 bits.
+ */
+int diff_gate_check(struct diff_gate *g, int64_t before, int64_t after,
+		    struct diag *err);
+
+/* ">" or ">=". */
+const char *diff_op_text(enum diff_op op);
+
+/* AFTER - BEFORE of unsigned model figures; -1 when it does not fit int64_t. */
+int diff_delta_u64(uint64_t before, uint64_t after, int64_t *delta);
+
+#endif

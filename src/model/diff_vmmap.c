@@ -1,0 +1,425 @@
+#include "model/diff_vmmap.h"
+
+#include "model/diff.h"
+#include "util/size.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct vmmap_type_stats *
+find_type(const struct vmmap_dump *d, const char *name)
+{
+	size_t *idx = strmap_get(&d->type_index, name, strlen(name));
+	return idx ? &d->types[*idx] : NULL;
+}
+
+static bool
+type_has_entries(const struct vmmap_type_stats *t)
+{
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+		if (t->by_purge[p].count)
+			return true;
+	return false;
+}
+
+/* A type of `d` takes part when both captures selected it and it has regions. */
+static bool
+takes_part(const struct vmmap_type_stats *t, const struct vmmap_capture *other)
+{
+	return t->selected && type_has_entries(t) &&
+	       vmmap_filter_selects(&other->filter, t->name, t->name_len);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void
+collect_types(struct diff_vmmap *d, const struct vmmap_capture *bcap,
+	      const struct vmmap_capture *acap)
+{
+	const struct vmmap_dump *b = d->before, *a = d->after;
+	d->types = xcalloc(b->ntypes + a->ntypes + 1, sizeof(*d->types));
+	for (size_t i = 0; i < b->ntypes; i++)
+		if (takes_part(&b->types[i], acap))
+			d->types[d->ntypes++] = b->types[i].name;
+	for (size_t i = 0; i < a->ntypes; i++) {
+		const struct vmmap_type_stats *t = &a->types[i];
+		const struct vmmap_type_stats *bt = find_type(b, t->name);
+		if (takes_part(t, bcap) && !(bt && takes_part(bt, acap)))
+			d->types[d->ntypes++] = t->name;
+	}
+	qsort(d->types, d->ntypes, sizeof(*d->types), cmp_str);
+}
+
+/* The type's amounts in one state, zero when the dump does not have it. */
+static struct vmmap_amounts
+amounts_of(const struct vmmap_dump *d, const char *type, enum vmmap_purge p)
+{
+	const struct vmmap_type_stats *t = find_type(d, type);
+	struct vmmap_amounts zero = { 0 };
+	return t ? t->by_purge[p] : zero;
+}
+
+static const enum vmmap_purge row_order[VMMAP_PURGE_STATES] = {
+	VMMAP_PURGE_N, VMMAP_PURGE_V, VMMAP_PURGE_E, VMMAP_PURGE_NONE,
+};
+
+static void
+collect_rows(struct diff_vmmap *d)
+{
+	d->rows = xcalloc(d->ntypes * VMMAP_PURGE_STATES + 1, sizeof(*d->rows));
+	for (size_t i = 0; i < d->ntypes; i++)
+		for (int k = 0; k < VMMAP_PURGE_STATES; k++) {
+			struct diff_vmmap_row r = {
+				.type = d->types[i],
+				.purge = row_order[k],
+				.before = amounts_of(d->before, d->types[i], row_order[k]),
+				.after = amounts_of(d->after, d->types[i], row_order[k]),
+			};
+			if (r.before.count || r.after.count)
+				d->rows[d->nrows++] = r;
+		}
+}
+
+static uint64_t
+bucket_count(const struct vmmap_type_stats *t, uint64_t vsize)
+{
+	size_t *idx = t ? u64map_get(&t->hist_index, vsize) : NULL;
+	return idx ? t->hist[*idx].count : 0;
+}
+
+static void
+add_bucket(struct diff_vmmap *d, size_t *alloc, const char *type, uint64_t vsize,
+	   uint64_t before, uint64_t after)
+{
+	if (before == after)
+		return;
+	d->buckets = xgrow(d->buckets, alloc, d->nbuckets + 1, sizeof(*d->buckets));
+	d->buckets[d->nbuckets++] = (struct diff_vmmap_bucket){ type, vsize, before, after };
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void
+collect_buckets(struct diff_vmmap *d)
+{
+	size_t alloc = 0;
+	for (size_t i = 0; i < d->ntypes; i++) {
+		const struct vmmap_type_stats *b = find_type(d->before, d->types[i]);
+		const struct vmmap_type_stats *a = find_type(d->after, d->types[i]);
+		size_t nb = b ? b->nhist : 0, na = a ? a->nhist : 0, n = 0;
+		uint64_t *sizes = xcalloc(nb + na + 1, sizeof(*sizes));
+		for (size_t k = 0; k < nb; k++)
+			sizes[n++] = b->hist[k].vsize;
+		for (size_t k = 0; k < na; k++)
+			if (bucket_count(b, a->hist[k].vsize) == 0)
+				sizes[n++] = a->hist[k].vsize;
+		qsort(sizes, n, sizeof(*sizes), cmp_u64);
+		for (size_t k = 0; k < n; k++)
+			add_bucket(d, &alloc, d->types[i], sizes[k],
+				   bucket_count(b, sizes[k]), bucket_count(a, sizes[k]));
+		free(sizes);
+	}
+}
+
+/*
+ * Regions are not followed by address across captures, so movement is
+ * inferred from the totals: bytes a state lost went to the states that
+ * gained, in the order purgeable memory ages (N to V, V to E, N to E) and
+ * then back (E to N, V to N, E to V). What no other state gained was
+ * freed; what no state lost was new.
+ */
+static void
+infer_moves(struct diff_vmmap_purgeable *p)
+{
+	static const int order[6][2] = { { 0, 1 }, { 1, 2 }, { 0, 2 },
+					 { 2, 0 }, { 1, 0 }, { 2, 1 } };
+	uint64_t lost[3], gained[3];
+	for (int s = 0; s < 3; s++) {
+		lost[s] = p->before[s] > p->after[s] ? p->before[s] - p->after[s] : 0;
+		gained[s] = p->after[s] > p->before[s] ? p->after[s] - p->before[s] : 0;
+	}
+	for (int k = 0; k < 6; k++) {
+		int from = order[k][0], to = order[k][1];
+		uint64_t m = lost[from] < gained[to] ? lost[from] : gained[to];
+		p->moved[from][to] = m;
+		lost[from] -= m;
+		gained[to] -= m;
+	}
+}
+
+static void
+collect_purgeable(struct diff_vmmap *d)
+{
+	static const enum vmmap_purge states[3] = { VMMAP_PURGE_N, VMMAP_PURGE_V,
+						    VMMAP_PURGE_E };
+	d->purgeable = xcalloc(d->ntypes + 1, sizeof(*d->purgeable));
+	for (size_t i = 0; i < d->ntypes; i++) {
+		struct diff_vmmap_purgeable p = { .type = d->types[i] };
+		bool any = false;
+		for (int s = 0; s < 3; s++) {
+			p.before[s] = amounts_of(d->before, d->types[i], states[s]).vsize;
+			p.after[s] = amounts_of(d->after, d->types[i], states[s]).vsize;
+			any |= p.before[s] || p.after[s];
+		}
+		if (!any)
+			continue;
+		infer_moves(&p);
+		d->purgeable[d->npurgeable++] = p;
+	}
+}
+
+static bool
+footprint(const struct vmmap_dump *d, uint64_t *bytes)
+{
+	const char *t = vmmap_dump_field(d, "Physical footprint");
+	return t && size_parse_vmmap(t, strlen(t), bytes) == SIZE_OK &&
+	       *bytes <= VMMAP_BYTES_MAX;
+}
+
+void
+diff_vmmap_compute(struct diff_vmmap *d, const struct vmmap_capture *bcap,
+		   const struct vmmap_dump *before, const struct vmmap_capture *acap,
+		   const struct vmmap_dump *after)
+{
+	memset(d, 0, sizeof(*d));
+	d->before = before;
+	d->after = after;
+	collect_types(d, bcap, acap);
+	collect_rows(d);
+	collect_buckets(d);
+	collect_purgeable(d);
+	d->has_footprint = footprint(before, &d->footprint_before) &&
+			   footprint(after, &d->footprint_after);
+}
+
+void
+diff_vmmap_release(struct diff_vmmap *d)
+{
+	free(d->rows);
+	free(d->buckets);
+	free(d->purgeable);
+	free(d->types);
+	memset(d, 0, sizeof(*d));
+}
+
+bool
+diff_vmmap_row_changed(const struct diff_vmmap_row *r)
+{
+	return memcmp(&r->before, &r->after, sizeof(r->before)) != 0;
+}
+
+bool
+diff_vmmap_changed(const struct diff_vmmap *d)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		if (diff_vmmap_row_changed(&d->rows[i]))
+			return true;
+	return d->nbuckets > 0 ||
+	       (d->has_footprint && d->footprint_before != d->footprint_after);
+}
+
+/* ---- metrics ---------------------------------------------------------- */
+
+static const char *const field_names[] = { "count", "vsize", "resident", "dirty", "swapped" };
+
+static uint64_t
+amount_field(const struct vmmap_amounts *a, size_t field)
+{
+	const uint64_t v[] = { a->count, a->vsize, a->resident, a->dirty, a->swapped };
+	return v[field];
+}
+
+static bool
+type_known(const struct diff_vmmap *d, const char *type)
+{
+	for (size_t i = 0; i < d->ntypes; i++)
+		if (strcmp(d->types[i], type) == 0)
+			return true;
+	return false;
+}
+
+/* Sum of one field over the requested states of a type (saturated sums were checked). */
+static uint64_t
+metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t field)
+{
+	uint64_t sum = 0;
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+		if (state < 0 || state == p) {
+			struct vmmap_amounts a = amounts_of(dump, type, (enum vmmap_purge)p);
+			if (__builtin_add_overflow(sum, amount_field(&a, field), &sum) ||
+			    sum > VMMAP_BYTES_MAX)
+				sum = VMMAP_BYTES_MAX;
+		}
+	return sum;
+}
+
+static int
+parse_state(char c)
+{
+	switch (c) {
+	case 'N': return VMMAP_PURGE_N;
+	case 'V': return VMMAP_PURGE_V;
+	case 'E': return VMMAP_PURGE_E;
+	case '-': return VMMAP_PURGE_NONE;
+	default: return -2;
+	}
+}
+
+int
+diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
+		  int64_t *before, int64_t *after, struct diag *err)
+{
+	const char *dot = strrchr(metric, '.');
+	size_t field = 0, nfields = sizeof(field_names) / sizeof(field_names[0]);
+	if (!dot)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'vmmap:%s' has no '.FIELD' (count, vsize, resident, "
+				"dirty or swapped)", metric);
+	while (field < nfields && strcmp(dot + 1, field_names[field]) != 0)
+		field++;
+	if (field == nfields)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'vmmap:%s': field '%s' is not count, vsize, resident, "
+				"dirty or swapped", metric, dot + 1);
+	size_t tlen = (size_t)(dot - metric);
+	int state = -1;
+	if (tlen >= 2 && metric[tlen - 2] == ':') {
+		state = parse_state(metric[tlen - 1]);
+		if (state == -2)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"metric 'vmmap:%s': purge state '%c' is not N, V, E or '-'",
+					metric, metric[tlen - 1]);
+		tlen -= 2;
+	}
+	if (tlen == 0)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'vmmap:%s' names no region type", metric);
+	char *type = xmemdup0(metric, tlen);
+	int rc = 0;
+	if (!type_known(d, type)) {
+		rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
+			      "metric 'vmmap:%s': neither capture has '%s' regions "
+			      "(type names are matched exactly)", metric, type);
+	} else {
+		*before = (int64_t)metric_sum(d->before, type, state, field);
+		*after = (int64_t)metric_sum(d->after, type, state, field);
+	}
+	free(type);
+	return rc;
+}
+
+/* ---- comparability ---------------------------------------------------- */
+
+/* "macOS 26.6 (25G72)": the version before " (", the build inside. */
+static void
+split_os(const char *s, size_t *vlen, const char **build, size_t *blen)
+{
+	const char *open = strstr(s, " (");
+	const char *close = open ? strchr(open, ')') : NULL;
+	*vlen = open ? (size_t)(open - s) : strlen(s);
+	*build = close ? open + 2 : NULL;
+	*blen = close ? (size_t)(close - open - 2) : 0;
+}
+
+static int64_t
+days_from_civil(int64_t y, int64_t m, int64_t day)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static bool
+read_num(const char **p, int digits, int64_t *v)
+{
+	*v = 0;
+	for (int i = 0; i < digits; i++, (*p)++) {
+		if (**p < '0' || **p > '9')
+			return false;
+		*v = *v * 10 + (**p - '0');
+	}
+	return true;
+}
+
+/* "2026-09-05 12:23:00.508 +0000" as milliseconds since 1970 (UTC). */
+static bool
+parse_date(const char *s, int64_t *ms)
+{
+	int64_t y, mo, d, h, mi, sec, frac = 0, oh, om;
+	const char *p = s;
+	if (!read_num(&p, 4, &y) || *p++ != '-' || !read_num(&p, 2, &mo) || *p++ != '-' ||
+	    !read_num(&p, 2, &d) || *p++ != ' ' || !read_num(&p, 2, &h) || *p++ != ':' ||
+	    !read_num(&p, 2, &mi) || *p++ != ':' || !read_num(&p, 2, &sec))
+		return false;
+	if (*p == '.') {
+		p++;
+		if (!read_num(&p, 3, &frac))
+			return false;
+	}
+	int sign = 0;
+	if (p[0] == ' ' && (p[1] == '+' || p[1] == '-')) {
+		sign = p[1] == '-' ? -1 : 1;
+		p += 2;
+		if (!read_num(&p, 2, &oh) || !read_num(&p, 2, &om))
+			return false;
+	}
+	int64_t t = ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60 + sec;
+	if (sign)
+		t -= sign * (oh * 3600 + om * 60);
+	*ms = t * 1000 + frac;
+	return true;
+}
+
+static void
+differ(struct diag_list *w, const char *what, const char *b, const char *a)
+{
+	diag_list_add(w, DIAG_WARNING, NULL, 0,
+		      "the captures are of different %s ('%s' before, '%s' after): "
+		      "the diff may not mean what it seems", what, b, a);
+}
+
+void
+diff_vmmap_comparability(const struct diff_vmmap *d, const char *before_path,
+			 const char *after_path, struct diag_list *w)
+{
+	const struct vmmap_dump *b = d->before, *a = d->after;
+	if (b->process && a->process && strcmp(b->process, a->process) != 0)
+		differ(w, "processes", b->process, a->process);
+	const char *bo = vmmap_dump_field(b, "OS Version"), *ao = vmmap_dump_field(a, "OS Version");
+	if (bo && ao && strcmp(bo, ao) != 0) {
+		size_t bv, av, bbl, abl;
+		const char *bb, *ab;
+		split_os(bo, &bv, &bb, &bbl);
+		split_os(ao, &av, &ab, &abl);
+		if (bv != av || memcmp(bo, ao, bv) != 0)
+			differ(w, "OS versions", bo, ao);
+		else
+			differ(w, "kernel builds", bo, ao);
+	}
+	if (b->page_size && a->page_size && b->page_size != a->page_size)
+		diag_list_add(w, DIAG_WARNING, NULL, 0,
+			      "the captures have different page sizes (%" PRIu64 " before, %"
+			      PRIu64 " after): region sizes are not comparable",
+			      b->page_size, a->page_size);
+	const char *bd = vmmap_dump_field(b, "Date/Time"), *ad = vmmap_dump_field(a, "Date/Time");
+	int64_t bt, at;
+	if (bd && ad && parse_date(bd, &bt) && parse_date(ad, &at) && at < bt)
+		diag_list_add(w, DIAG_WARNING, NULL, 0,
+			      "AFTER (%s, %s) was captured before BEFORE (%s, %s): are the "
+			      "arguments the wrong way round?", diag_display_path(after_path),
+			      ad, diag_display_path(before_path), bd);
+}

@@ -1,0 +1,88 @@
+#ifndef IOTALLY_MODEL_DIFF_VMMAP_H
+#define IOTALLY_MODEL_DIFF_VMMAP_H
+
+/*
+ * The vmmap kind of `iotally diff`: two dumps compared type by type.
+ *
+ * A type takes part when both captures selected it (a raw dump selects
+ * every type; a JSON report only the types it was made for), so a report
+ * of IOAccelerator and IOSurface compared with a whole dump never shows
+ * the other types as gone.
+ *
+ * The diff borrows its dumps: they must outlive it. Its rows point at the
+ * dumps' type names.
+ *
+ * Metrics (gates): "<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>",
+ * Type matched exactly (it may hold spaces); without a state the figure
+ * covers every state.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/vmmap.h"
+#include "util/diag.h"
+
+struct diff_vmmap_row {
+	const char *type;
+	enum vmmap_purge purge;
+	struct vmmap_amounts before, after;
+};
+
+/* One size bucket of one type whose region count changed. */
+struct diff_vmmap_bucket {
+	const char *type;
+	uint64_t vsize;
+	uint64_t before, after;
+};
+
+/*
+ * Purgeable bytes of one type by state, and the movement between states
+ * inferred from them: moved[from][to] in bytes, for N, V and E.
+ */
+struct diff_vmmap_purgeable {
+	const char *type;
+	uint64_t before[3], after[3];
+	uint64_t moved[3][3];
+};
+
+struct diff_vmmap {
+	const struct vmmap_dump *before, *after;
+	struct diff_vmmap_row *rows;           /* by type name, then N V E - */
+	size_t nrows;
+	struct diff_vmmap_bucket *buckets;     /* by type name, then vsize */
+	size_t nbuckets;
+	struct diff_vmmap_purgeable *purgeable;/* types with purgeable bytes */
+	size_t npurgeable;
+	const char **types;                    /* every type taking part, sorted */
+	size_t ntypes;
+	bool has_footprint;                    /* both dumps print one */
+	uint64_t footprint_before, footprint_after;
+};
+
+/* Compare two dumps of two captures (their filters say what they selected). */
+void diff_vmmap_compute(struct diff_vmmap *d, const struct vmmap_capture *bcap,
+			const struct vmmap_dump *before, const struct vmmap_capture *acap,
+			const struct vmmap_dump *after);
+void diff_vmmap_release(struct diff_vmmap *d);
+
+/* A row changed when any of its five figures did. */
+bool diff_vmmap_row_changed(const struct diff_vmmap_row *r);
+bool diff_vmmap_changed(const struct diff_vmmap *d);
+
+/*
+ * Resolve a metric (the part after "vmmap:"). 0 with the figures; -1 with
+ * DIAG_USAGE when it is malformed, DIAG_DATA when neither capture has the
+ * type.
+ */
+int diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
+		      int64_t *before, int64_t *after, struct diag *err);
+
+/*
+ * Warnings when the dumps are hard to compare: another process, OS version,
+ * kernel build or page size, or an AFTER dated before BEFORE.
+ */
+void diff_vmmap_comparability(const struct diff_vmmap *d, const char *before_path,
+			      const char *after_path, struct diag_list *warnings);
+
+#endif

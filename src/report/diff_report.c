@@ -1,0 +1,91 @@
+#include "report/diff_report.h"
+
+#include "report/jsontext.h"
+#include "report/texttable.h"
+
+#include <inttypes.h>
+
+void
+diff_gate_describe(const struct diff_gate *g, struct strbuf *out)
+{
+	char d[32];
+	text_signed(d, (long long)g->delta);
+	strbuf_addf(out, "delta %s (before %" PRId64 ", after %" PRId64 "), fails when %s %s",
+		    d, g->before, g->after, diff_op_text(g->op), g->value_text);
+}
+
+static json_t *
+gate_json(const struct diff_gate *g)
+{
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, "expression", json_text(g->text));
+	json_object_set_new_nocheck(o, "kind", json_text(g->kind));
+	json_object_set_new_nocheck(o, "metric", json_text(g->metric));
+	json_object_set_new_nocheck(o, "op", json_string_nocheck(diff_op_text(g->op)));
+	json_object_set_new_nocheck(o, "value", json_integer(g->value));
+	json_object_set_new_nocheck(o, "unit", json_string_nocheck(g->percent ? "percent_x100"
+									   : "absolute"));
+	json_object_set_new_nocheck(o, "before", json_integer(g->before));
+	json_object_set_new_nocheck(o, "after", json_integer(g->after));
+	json_object_set_new_nocheck(o, "delta", json_integer(g->delta));
+	json_object_set_new_nocheck(o, "tripped", json_boolean(g->tripped));
+	return o;
+}
+
+int
+diff_json_write(FILE *out, const struct diff_report *r, json_t *body)
+{
+	json_t *root = json_object(), *in = json_object(), *warn = json_array();
+	json_t *gates = json_array();
+	const char *key;
+	json_t *v;
+	size_t tripped = 0;
+
+	json_object_set_new_nocheck(root, "schema", json_string_nocheck(DIFF_JSON_SCHEMA));
+	json_object_set_new_nocheck(root, "kind", json_string_nocheck(r->kind));
+	json_object_set_new_nocheck(in, "before", json_text(r->before_path));
+	json_object_set_new_nocheck(in, "after", json_text(r->after_path));
+	json_object_set_new_nocheck(root, "inputs", in);
+	for (size_t i = 0; r->warnings && i < r->warnings->len; i++)
+		json_array_append_new(warn, json_text(r->warnings->items[i].msg));
+	json_object_set_new_nocheck(root, "warnings", warn);
+	json_object_set_new_nocheck(root, "changed", json_boolean(r->changed));
+	json_object_foreach(body, key, v)
+		json_object_set(root, key, v);
+	json_decref(body);
+	for (size_t i = 0; i < r->ngates; i++) {
+		json_array_append_new(gates, gate_json(&r->gates[i]));
+		tripped += r->gates[i].tripped;
+	}
+	json_object_set_new_nocheck(root, "gates", gates);
+	json_object_set_new_nocheck(root, "tripped", json_integer((json_int_t)tripped));
+
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (rc == 0 && fputc('\n', out) == EOF)
+		rc = -1;
+	json_decref(root);
+	return rc;
+}
+
+void
+diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
+{
+	static const char *const headers[] = { "GATE", "BEFORE", "AFTER", "DELTA", "RESULT" };
+	struct text_table t;
+	if (r->ngates == 0)
+		return;
+	text_table_init(&t, 5, headers, "lrrrl");
+	for (size_t i = 0; i < r->ngates; i++) {
+		const struct diff_gate *g = &r->gates[i];
+		char d[32];
+		text_signed(d, (long long)g->delta);
+		text_table_add(&t, g->text);
+		text_table_addf(&t, "%" PRId64, g->before);
+		text_table_addf(&t, "%" PRId64, g->after);
+		text_table_add(&t, d);
+		text_table_add(&t, g->tripped ? "FAIL" : "pass");
+	}
+	fputs(markdown ? "### Gates\n\n" : "Gates:\n", out);
+	text_table_write(out, &t, markdown);
+	text_table_release(&t);
+}

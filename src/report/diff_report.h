@@ -1,0 +1,50 @@
+#ifndef IOTALLY_REPORT_DIFF_REPORT_H
+#define IOTALLY_REPORT_DIFF_REPORT_H
+
+/*
+ * What every diff report shares, whatever the kind: the iotally.diff/1
+ * envelope (inputs, comparability warnings, gates), the gate table of the
+ * text and Markdown reports, and the JUnit XML file (one test case per
+ * gate; libxml2's writer, kept inside diff_junit.c).
+ */
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/diff.h"
+#include "util/diag.h"
+
+#define DIFF_JSON_SCHEMA "iotally.diff/1"
+
+struct diff_report {
+	const char *kind;                 /* "vmmap", "track", ... */
+	const char *before_path, *after_path;
+	const struct diag_list *warnings; /* comparability warnings */
+	const struct diff_gate *gates;
+	size_t ngates;
+	bool changed;
+};
+
+/*
+ * Write the JSON document: the envelope with the kind's own members
+ * (`body`, whose reference is taken) between the inputs and the gates.
+ * 0, or -1 when the output cannot be written.
+ */
+int diff_json_write(FILE *out, const struct diff_report *r, json_t *body);
+
+/* The gates as a table (text or Markdown); nothing when there are none. */
+void diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown);
+
+/* A gate's figures in one line: "delta +3 (before 2, after 5), limit > +2". */
+void diff_gate_describe(const struct diff_gate *g, struct strbuf *out);
+
+/*
+ * JUnit XML: one <testsuite name="iotally diff"> with one <testcase> per
+ * gate, a <failure> for each tripped gate. No timestamps or host names, so
+ * the file is the same for the same inputs. 0, or -1 with DIAG_IOERR.
+ */
+int diff_junit_write(const char *path, const struct diff_report *r, struct diag *err);
+
+#endif

@@ -1,0 +1,119 @@
+#include "report/texttable.h"
+
+#include "report/textfmt.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+text_table_init(struct text_table *t, size_t ncols, const char *const *headers,
+		const char *align)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	t->align = align;
+	for (size_t i = 0; i < ncols; i++)
+		text_table_add(t, headers[i]);
+}
+
+void
+text_table_release(struct text_table *t)
+{
+	for (size_t i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+void
+text_table_add(struct text_table *t, const char *cell)
+{
+	t->cells = xgrow(t->cells, &t->alloc, t->ncells + 1, sizeof(*t->cells));
+	t->cells[t->ncells++] = xstrdup(cell);
+}
+
+void
+text_table_addf(struct text_table *t, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	t->cells = xgrow(t->cells, &t->alloc, t->ncells + 1, sizeof(*t->cells));
+	t->cells[t->ncells++] = strbuf_detach(&sb, NULL);
+}
+
+size_t
+text_table_rows(const struct text_table *t)
+{
+	return t->ncols ? t->ncells / t->ncols - 1 : 0;
+}
+
+static void
+write_markdown_cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+static void
+write_markdown(FILE *out, const struct text_table *t)
+{
+	for (size_t i = 0; i < t->ncells; i++) {
+		size_t col = i % t->ncols;
+		fputs(col ? " | " : "| ", out);
+		write_markdown_cell(out, t->cells[i]);
+		if (col + 1 < t->ncols)
+			continue;
+		fputs(" |\n", out);
+		if (i + 1 == t->ncols) {
+			for (size_t c = 0; c < t->ncols; c++)
+				fputs(t->align[c] == 'r' ? "|---:" : "|:---", out);
+			fputs("|\n", out);
+		}
+	}
+}
+
+void
+text_table_write(FILE *out, const struct text_table *t, bool markdown)
+{
+	if (markdown) {
+		write_markdown(out, t);
+		return;
+	}
+	size_t *width = xcalloc(t->ncols, sizeof(*width));
+	for (size_t i = 0; i < t->ncells; i++) {
+		size_t w = text_width(t->cells[i]);
+		if (w > width[i % t->ncols])
+			width[i % t->ncols] = w;
+	}
+	for (size_t i = 0; i < t->ncells; i++) {
+		size_t col = i % t->ncols;
+		const char *cell = t->cells[i];
+		bool last = col + 1 == t->ncols;
+		if (col)
+			fputs("  ", out);
+		if (t->align[col] == 'r')
+			text_repeat(out, ' ', width[col] - text_width(cell));
+		if (t->align[col] == 'r' || last)
+			fputs(cell, out);
+		else
+			text_pad_right(out, cell, width[col]);
+		if (last)
+			fputc('\n', out);
+	}
+	free(width);
+}
+
+void
+text_signed(char out[32], long long v)
+{
+	snprintf(out, 32, v > 0 ? "+%lld" : "%lld", v);
+}

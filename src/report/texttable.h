@@ -1,0 +1,37 @@
+#ifndef IOTALLY_REPORT_TEXTTABLE_H
+#define IOTALLY_REPORT_TEXTTABLE_H
+
+/*
+ * A table built cell by cell and written either as aligned text columns
+ * or as a Markdown table (for pasting into a bug). Cells are copied; the
+ * table owns them. Markdown cells escape '|' and backslashes so a type or
+ * symbol name cannot break the table.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct text_table {
+	size_t ncols;
+	const char *align;     /* one 'l' or 'r' per column */
+	char **cells;          /* row-major, the header row first */
+	size_t ncells, alloc;
+};
+
+/* `headers` has `ncols` entries; `align` is a string of 'l'/'r' of that length. */
+void text_table_init(struct text_table *t, size_t ncols, const char *const *headers,
+		     const char *align);
+void text_table_release(struct text_table *t);
+void text_table_add(struct text_table *t, const char *cell);
+void text_table_addf(struct text_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Rows after the header. */
+size_t text_table_rows(const struct text_table *t);
+/* Text: two spaces between columns; Markdown: a pipe table. */
+void text_table_write(FILE *out, const struct text_table *t, bool markdown);
+
+/* "+5", "-3", "0". */
+void text_signed(char out[32], long long v);
+
+#endif

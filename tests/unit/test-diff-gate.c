@@ -1,0 +1,154 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/diff.h"
+
+static void
+parse_ok(const char *text, struct diff_gate *g)
+{
+	struct diag err;
+	diag_clear(&err);
+	assert_int_equal(diff_gate_parse(text, g, &err), 0);
+}
+
+static void
+parse_bad(const char *text, const char *part)
+{
+	struct diff_gate g;
+	struct diag err;
+	diag_clear(&err);
+	assert_int_equal(diff_gate_parse(text, &g, &err), -1);
+	assert_int_equal(err.code, DIAG_USAGE);
+	assert_non_null(strstr(err.msg, part));
+	diff_gate_release(&g);
+}
+
+static void
+test_parse_parts(void **state)
+{
+	(void)state;
+	struct diff_gate g;
+	parse_ok("  vmmap:IOAccelerator (graphics):N.vsize >= +1.5G ", &g);
+	assert_string_equal(g.kind, "vmmap");
+	assert_string_equal(g.metric, "IOAccelerator (graphics):N.vsize");
+	assert_int_equal(g.op, DIFF_OP_GE);
+	assert_false(g.percent);
+	assert_int_equal(g.value, 1610612736);
+	assert_string_equal(g.value_text, "+1.5G");
+	diff_gate_release(&g);
+
+	parse_ok("track:total>-64K", &g);
+	assert_int_equal(g.op, DIFF_OP_GT);
+	assert_int_equal(g.value, -65536);
+	diff_gate_release(&g);
+
+	parse_ok("track:sites > 0x10", &g);
+	assert_int_equal(g.value, 16);
+	diff_gate_release(&g);
+
+	parse_ok("vmmap:IOSurface.count > +2.5%", &g);
+	assert_true(g.percent);
+	assert_int_equal(g.value, 250);
+	diff_gate_release(&g);
+
+	parse_ok("vmmap:IOSurface.count > 10%", &g);
+	assert_int_equal(g.value, 1000);
+	diff_gate_release(&g);
+
+	parse_ok("track:total > +1MiB", &g);
+	assert_int_equal(g.value, 1048576);
+	diff_gate_release(&g);
+}
+
+static void
+test_parse_errors(void **state)
+{
+	(void)state;
+	parse_bad("vmmap:IOSurface.count +5", "no operator");
+	parse_bad("vmmap:IOSurface.count < 5", "'<'");
+	parse_bad("vmmap:IOSurface.count >> 5", "'>>'");
+	parse_bad("IOSurface.count > 5", "KIND:NAME");
+	parse_bad(":x > 5", "KIND:NAME");
+	parse_bad("vmmap: > 5", "KIND:NAME");
+	parse_bad(" > 5", "no metric");
+	parse_bad("track:total >", "no value");
+	parse_bad("track:total > +", "value '+'");
+	parse_bad("track:total > 5Q", "value '5Q'");
+	parse_bad("track:total > 1.001%", "value '1.001%'");
+	parse_bad("track:total > 1.%", "value '1.%'");
+	parse_bad("track:total > %", "value '%'");
+	parse_bad("track:total > 9223372036854775808", "value");
+	parse_bad("track:total > 99999999999999999999%", "value");
+}
+
+static bool
+trips(const char *text, int64_t before, int64_t after)
+{
+	struct diff_gate g;
+	struct diag err;
+	parse_ok(text, &g);
+	assert_int_equal(diff_gate_check(&g, before, after, &err), 0);
+	assert_int_equal(g.delta, after - before);
+	bool t = g.tripped;
+	diff_gate_release(&g);
+	return t;
+}
+
+static void
+test_check_boundaries(void **state)
+{
+	(void)state;
+	assert_false(trips("k:m > +5", 10, 15));
+	assert_true(trips("k:m > +5", 10, 16));
+	assert_true(trips("k:m >= +5", 10, 15));
+	assert_false(trips("k:m >= +5", 10, 14));
+	assert_true(trips("k:m > -5", 10, 6));
+	assert_false(trips("k:m > -5", 10, 5));
+	assert_false(trips("k:m > +0", 7, 7));
+	/* Percentages are exact: 10% of 100 is 10. */
+	assert_false(trips("k:m > +10%", 100, 110));
+	assert_true(trips("k:m > +10%", 100, 111));
+	assert_true(trips("k:m >= +10%", 100, 110));
+	assert_true(trips("k:m > +35.71%", 14, 19));
+	assert_false(trips("k:m > +35.72%", 14, 19));
+	/* From zero: any increase trips, no change passes. */
+	assert_true(trips("k:m > +1000%", 0, 1));
+	assert_false(trips("k:m >= +0%", 0, 0));
+	/* Large figures do not wrap. */
+	assert_true(trips("k:m > +50%", INT64_MAX / 2, INT64_MAX));
+	assert_false(trips("k:m > +100%", INT64_MAX / 2, INT64_MAX / 2 * 2));
+	assert_true(trips("k:m > +100%", INT64_MAX / 2, INT64_MAX));
+}
+
+static void
+test_check_overflow(void **state)
+{
+	(void)state;
+	struct diff_gate g;
+	struct diag err;
+	parse_ok("k:m > 0", &g);
+	assert_int_equal(diff_gate_check(&g, INT64_MIN, INT64_MAX, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	diff_gate_release(&g);
+	int64_t d;
+	assert_int_equal(diff_delta_u64(5, 3, &d), 0);
+	assert_int_equal(d, -2);
+	assert_int_equal(diff_delta_u64(UINT64_MAX, 3, &d), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_parts),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_check_boundaries),
+		cmocka_unit_test(test_check_overflow),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

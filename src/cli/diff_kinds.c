@@ -1,9 +1,13 @@
 #include "cli/diff_kinds.h"
 
+#include "ingest/track.h"
+#include "ingest/track_json.h"
 #include "ingest/vmmap.h"
 #include "ingest/vmmap_json.h"
+#include "model/diff_track.h"
 #include "model/diff_vmmap.h"
 #include "model/vmmap.h"
+#include "report/diff_track.h"
 #include "report/diff_vmmap.h"
 #include "util/xalloc.h"
 
@@ -140,9 +144,114 @@ vmmap_free(void *p)
 	free(v);
 }
 
+/* ---- track -------------------------------------------------------------- */
+
+struct track_diff {
+	struct track_capture before, after;
+	struct diff_track diff;
+};
+
+static int
+track_load(struct diff_input *in, struct track_capture *cap, struct diag_list *notes,
+	   struct diag *err)
+{
+	cap->keep_records = true;
+	if (in->json)
+		return track_json_read(&in->reader, cap, notes, err);
+	struct track_parse_opts popts = { .strict = false, .report_unparsed = 5 };
+	return track_parse(&in->reader, cap, &popts, notes, err);
+}
+
+static void track_free(void *p);
+
+static void *
+track_compare(struct diff_input *before, struct diff_input *after,
+	      const struct diff_options *opts, struct diag_list *notes, struct diag *err)
+{
+	struct track_diff *t = xcalloc(1, sizeof(*t));
+	track_capture_init(&t->before);
+	track_capture_init(&t->after);
+	diff_track_init(&t->diff, opts->match_offsets);
+	if (track_load(before, &t->before, notes, err) < 0 ||
+	    track_load(after, &t->after, notes, err) < 0 ||
+	    diff_track_add_capture(&t->diff, 0, &t->before, before->path, err) < 0 ||
+	    diff_track_add_capture(&t->diff, 1, &t->after, after->path, err) < 0) {
+		track_free(t);
+		return NULL;
+	}
+	if (t->before.partial || t->after.partial)
+		diag_list_add(notes, DIAG_WARNING, NULL, 0,
+			      "%s is partial: the diff covers what could be read",
+			      t->before.partial ? before->path : after->path);
+	return t;
+}
+
+static void
+track_comparability(const void *p, const char *bpath, const char *apath,
+		    struct diag_list *w)
+{
+	const struct track_diff *t = p;
+	diff_track_comparability(&t->before, &t->after, bpath, apath, w);
+}
+
+static int
+track_metric(const void *p, const char *metric, int64_t *b, int64_t *a, struct diag *err)
+{
+	return diff_track_metric(&((const struct track_diff *)p)->diff, metric, b, a, err);
+}
+
+static bool
+track_changed(const void *p)
+{
+	return diff_track_changed(&((const struct track_diff *)p)->diff);
+}
+
+static void
+track_write_text(FILE *out, const void *p, bool markdown)
+{
+	diff_track_write_text(out, &((const struct track_diff *)p)->diff, markdown);
+}
+
+static json_t *
+track_json(const void *p)
+{
+	return diff_track_json(&((const struct track_diff *)p)->diff);
+}
+
+static void
+track_write_folded(FILE *out, const void *p)
+{
+	diff_track_write_folded(out, &((const struct track_diff *)p)->diff);
+}
+
+static void
+track_free(void *p)
+{
+	struct track_diff *t = p;
+	if (!t)
+		return;
+	diff_track_release(&t->diff);
+	track_capture_release(&t->before);
+	track_capture_release(&t->after);
+	free(t);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct diff_kind kinds[] = {
+	{
+		.name = "track",
+		.raw = INPUT_TRACK,
+		.schema = "iotally.track/1",
+		.compare = track_compare,
+		.comparability = track_comparability,
+		.metric = track_metric,
+		.changed = track_changed,
+		.write_text = track_write_text,
+		.json = track_json,
+		.write_folded = track_write_folded,
+		.free = track_free,
+	},
 	{
 		.name = "vmmap",
 		.raw = INPUT_VMMAP,

@@ -36,7 +36,6 @@ struct diff_kind {
 	const char *name;           /* "vmmap": also the gate metric prefix */
 	enum input_kind raw;        /* what input_detect() says of a raw capture */
 	const char *schema;         /* iotally's JSON of the kind */
-	bool has_folded;            /* --folded applies */
 	/* Load both inputs and compare them; notes go to `notes` (stderr). */
 	void *(*compare)(struct diff_input *before, struct diff_input *after,
 			 const struct diff_options *opts, struct diag_list *notes,
@@ -48,7 +47,7 @@ struct diff_kind {
 	bool (*changed)(const void *diff);
 	void (*write_text)(FILE *out, const void *diff, bool markdown);
 	json_t *(*json)(const void *diff);
-	void (*write_folded)(FILE *out, const void *diff);
+	void (*write_folded)(FILE *out, const void *diff);   /* NULL: no --folded */
 	void (*free)(void *diff);
 };
 

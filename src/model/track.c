@@ -474,9 +474,8 @@ set_group_name(struct track_group *g, const char *name, size_t n)
 		g->name = xmemdup0(name, n);
 }
 
-static int
-aggregate_module(struct track_capture *cap, const struct track_record *r,
-		 const char *path, struct diag *err)
+const char *
+track_record_module(const struct track_record *r, size_t *len)
 {
 	const char *name = NULL;
 	size_t n = 0;
@@ -501,6 +500,16 @@ aggregate_module(struct track_capture *cap, const struct track_record *r,
 		name = "kernel";
 		n = 6;
 	}
+	*len = n;
+	return name;
+}
+
+static int
+aggregate_module(struct track_capture *cap, const struct track_record *r,
+		 const char *path, struct diag *err)
+{
+	size_t n;
+	const char *name = track_record_module(r, &n);
 	struct track_group *g = group_get(cap, name, n, r->seq);
 	set_group_name(g, name, n);
 	return group_add(g, r, true, path, err);
@@ -533,11 +542,21 @@ aggregate_symbols(struct track_capture *cap, const struct track_record *r,
 	return 0;
 }
 
-/*
- * The name a frame has in a folded stack: its symbol without offset (the
- * module when it has none). ';' separates frames and the last ' ' the count
- * in the folded format, so ';' and tabs are replaced.
- */
+void
+track_frame_folded_name(const struct track_record *r, const struct track_frame *f,
+			struct strbuf *out)
+{
+	struct track_text t = f->symbol.len ? f->symbol : f->module;
+	const char *name = track_str(r, t);
+	if (t.len == 0) {
+		strbuf_addstr(out, "[unknown]");
+		return;
+	}
+	for (size_t k = 0; k < t.len; k++)
+		strbuf_addch(out, name[k] == ';' ? ':' : name[k] == '\t' ? ' ' : name[k]);
+}
+
+/* The interned id of a frame's folded name (track_frame_folded_name). */
 static uint32_t
 frame_name_id(struct track_capture *cap, const struct track_record *r,
 	      const struct track_frame *f, struct strbuf *tmp)
@@ -545,14 +564,11 @@ frame_name_id(struct track_capture *cap, const struct track_record *r,
 	struct track_text t = f->symbol.len ? f->symbol : f->module;
 	const char *name = track_str(r, t);
 	size_t len = t.len;
-	if (len == 0) {
-		name = "[unknown]";
-		len = 9;
-	} else if (memchr(name, ';', len) || memchr(name, '\t', len)) {
+	if (len == 0 || memchr(name, ';', len) || memchr(name, '\t', len)) {
 		strbuf_reset(tmp);
-		for (size_t k = 0; k < t.len; k++)
-			strbuf_addch(tmp, name[k] == ';' ? ':' : name[k] == '\t' ? ' ' : name[k]);
+		track_frame_folded_name(r, f, tmp);
 		name = tmp->buf;
+		len = tmp->len;
 	}
 	bool created;
 	size_t *slot = strmap_put(&cap->frame_index, name, len, &created);

@@ -111,6 +111,20 @@ bool track_frame_is_kernel(const struct track_record *r, const struct track_fram
 /* A user-space frame of the record's process. */
 bool track_frame_is_user(const struct track_record *r, const struct track_frame *f);
 
+/*
+ * The module a record is charged to: its first frame that is neither the
+ * kernel itself, a gMetaClass marker nor user space, else "kernel".
+ * *len gets the length; the result points into the record (or is static).
+ */
+const char *track_record_module(const struct track_record *r, size_t *len);
+/*
+ * A frame's name in a folded stack: its symbol without offset, else its
+ * module, else "[unknown]"; ';' and tabs, which the folded format uses,
+ * become ':' and ' '.
+ */
+void track_frame_folded_name(const struct track_record *r, const struct track_frame *f,
+			     struct strbuf *out);
+
 struct track_image {
 	uint64_t start, end;
 	char *name, *uuid, *path;

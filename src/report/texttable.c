@@ -57,7 +57,8 @@ static void
 write_markdown_cell(FILE *out, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '\\')
+		/* Characters Markdown would read as table, emphasis, code or HTML. */
+		if (strchr("|\\`*_<>[]", *s))
 			fputc('\\', out);
 		fputc(*s, out);
 	}

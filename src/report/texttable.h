@@ -4,8 +4,9 @@
 /*
  * A table built cell by cell and written either as aligned text columns
  * or as a Markdown table (for pasting into a bug). Cells are copied; the
- * table owns them. Markdown cells escape '|' and backslashes so a type or
- * symbol name cannot break the table.
+ * table owns them. Markdown cells backslash-escape | \ ` * _ < > [ ] so a
+ * type or C++ symbol name can neither break the table nor turn into
+ * emphasis, code or HTML.
  */
 
 #include <stdbool.h>

@@ -1,0 +1,237 @@
+#include "report/diff_track.h"
+
+#include "model/diff.h"
+#include "report/jsontext.h"
+#include "report/texttable.h"
+#include "util/hashmap.h"
+#include "util/size.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Figures are at most TRACK_BYTES_MAX, so deltas fit int64_t. */
+static int64_t
+delta(uint64_t before, uint64_t after)
+{
+	int64_t d = 0;
+	diff_delta_u64(before, after, &d);
+	return d;
+}
+
+static void
+write_totals(FILE *out, const struct diff_track *d, bool markdown)
+{
+	char dt[32], ds[32];
+	text_signed(dt, (long long)delta(d->total[0], d->total[1]));
+	text_signed(ds, (long long)delta(d->nsites_side[0], d->nsites_side[1]));
+	fprintf(out, "%s %" PRIu64 " -> %" PRIu64 " bytes (%s) in %" PRIu64 " -> %" PRIu64
+		" call sites (%s), %" PRIu64 " -> %" PRIu64 " records\n\n",
+		markdown ? "**Total:**" : "Total:", d->total[0], d->total[1], dt,
+		d->nsites_side[0], d->nsites_side[1], ds, d->records[0], d->records[1]);
+}
+
+static const char *const section_titles[] = {
+	"New call sites", "Grown call sites", "Shrunk call sites", "Gone call sites",
+};
+
+static void
+write_section(FILE *out, const struct diff_track_site **s, size_t n,
+	      enum diff_track_change which, bool markdown)
+{
+	static const char *const headers[] = { "BEFORE", "AFTER", "DELTA", "COUNT", "SITE" };
+	struct text_table t;
+	text_table_init(&t, 5, headers, "rrrrl");
+	for (size_t i = 0; i < n; i++) {
+		if (diff_track_site_change(s[i]) != which)
+			continue;
+		const struct diff_track_figures *b = &s[i]->side[0], *a = &s[i]->side[1];
+		char d[32], c[32];
+		int64_t dc;
+		text_signed(d, (long long)delta(b->bytes, a->bytes));
+		if (__builtin_sub_overflow(a->count, b->count, &dc))
+			snprintf(c, sizeof(c), "?");
+		else
+			text_signed(c, (long long)dc);
+		text_table_addf(&t, "%" PRIu64, b->bytes);
+		text_table_addf(&t, "%" PRIu64, a->bytes);
+		text_table_add(&t, d);
+		text_table_add(&t, c);
+		text_table_addf(&t, "%s%s", s[i]->mapping ? "[map] " : "", s[i]->label);
+	}
+	if (text_table_rows(&t)) {
+		fprintf(out, markdown ? "### %s (%zu)\n\n" : "%s (%zu):\n",
+			section_titles[which], text_table_rows(&t));
+		text_table_write(out, &t, markdown);
+		fputc('\n', out);
+	}
+	text_table_release(&t);
+}
+
+static void
+write_modules(FILE *out, const struct diff_track *d, bool markdown)
+{
+	static const char *const headers[] = { "MODULE", "BEFORE", "AFTER", "DELTA" };
+	const struct diff_track_module **m;
+	size_t n = diff_track_sorted_modules(d, &m);
+	struct text_table t;
+	text_table_init(&t, 4, headers, "lrrr");
+	for (size_t i = 0; i < n; i++) {
+		char dt[32];
+		if (m[i]->bytes[0] == m[i]->bytes[1])
+			continue;
+		text_signed(dt, (long long)delta(m[i]->bytes[0], m[i]->bytes[1]));
+		text_table_add(&t, m[i]->name);
+		text_table_addf(&t, "%" PRIu64, m[i]->bytes[0]);
+		text_table_addf(&t, "%" PRIu64, m[i]->bytes[1]);
+		text_table_add(&t, dt);
+	}
+	if (text_table_rows(&t)) {
+		fputs(markdown ? "### Bytes by module\n\n" : "Bytes by module (changed):\n", out);
+		text_table_write(out, &t, markdown);
+		fputc('\n', out);
+	}
+	text_table_release(&t);
+	free(m);
+}
+
+void
+diff_track_write_text(FILE *out, const struct diff_track *d, bool markdown)
+{
+	const struct diff_track_site **s;
+	size_t n = diff_track_sorted_sites(d, &s);
+	write_totals(out, d, markdown);
+	if (!diff_track_changed(d))
+		fputs("No change in the call sites.\n\n", out);
+	for (int c = DIFF_TRACK_NEW; c <= DIFF_TRACK_GONE; c++)
+		write_section(out, s, n, (enum diff_track_change)c, markdown);
+	write_modules(out, d, markdown);
+	free(s);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static json_t *
+jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *
+triple(uint64_t before, uint64_t after)
+{
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, "before", jint(before));
+	json_object_set_new_nocheck(o, "after", jint(after));
+	json_object_set_new_nocheck(o, "delta", json_integer(delta(before, after)));
+	return o;
+}
+
+static json_t *
+count_triple(int64_t before, int64_t after)
+{
+	json_t *o = json_object();
+	int64_t dc;
+	json_object_set_new_nocheck(o, "before", json_integer(before));
+	json_object_set_new_nocheck(o, "after", json_integer(after));
+	json_object_set_new_nocheck(o, "delta", __builtin_sub_overflow(after, before, &dc)
+				    ? json_null() : json_integer(dc));
+	return o;
+}
+
+static json_t *
+frames_json(const char *frames)
+{
+	json_t *arr = json_array();
+	for (const char *p = frames; *p;) {
+		const char *nl = strchr(p, '\n');
+		json_array_append_new(arr, json_textn(p, (size_t)(nl - p)));
+		p = nl + 1;
+	}
+	return arr;
+}
+
+static json_t *
+site_json(const struct diff_track_site *s)
+{
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, "change",
+		json_string_nocheck(diff_track_change_name(diff_track_site_change(s))));
+	json_object_set_new_nocheck(o, "type", json_string_nocheck(s->mapping ? "mapping"
+										 : "allocation"));
+	json_object_set_new_nocheck(o, "site", json_text(s->label));
+	json_object_set_new_nocheck(o, "module", json_text(s->module));
+	json_object_set_new_nocheck(o, "bytes", triple(s->side[0].bytes, s->side[1].bytes));
+	json_object_set_new_nocheck(o, "count", count_triple(s->side[0].count, s->side[1].count));
+	json_object_set_new_nocheck(o, "records", triple(s->side[0].records, s->side[1].records));
+	json_object_set_new_nocheck(o, "frames", frames_json(s->frames));
+	return o;
+}
+
+json_t *
+diff_track_json(const struct diff_track *d)
+{
+	json_t *o = json_object(), *sites = json_array(), *mods = json_array();
+	const struct diff_track_site **s;
+	const struct diff_track_module **m;
+	size_t ns = diff_track_sorted_sites(d, &s), nm = diff_track_sorted_modules(d, &m);
+	json_object_set_new_nocheck(o, "match_offsets", json_boolean(d->match_offsets));
+	json_object_set_new_nocheck(o, "total", triple(d->total[0], d->total[1]));
+	json_object_set_new_nocheck(o, "sites_count", triple(d->nsites_side[0], d->nsites_side[1]));
+	json_object_set_new_nocheck(o, "records", triple(d->records[0], d->records[1]));
+	for (size_t i = 0; i < ns; i++)
+		json_array_append_new(sites, site_json(s[i]));
+	json_object_set_new_nocheck(o, "sites", sites);
+	for (size_t i = 0; i < nm; i++) {
+		json_t *mo = json_object();
+		json_object_set_new_nocheck(mo, "module", json_text(m[i]->name));
+		json_object_set_new_nocheck(mo, "bytes", triple(m[i]->bytes[0], m[i]->bytes[1]));
+		json_object_set_new_nocheck(mo, "records", triple(m[i]->records[0], m[i]->records[1]));
+		json_array_append_new(mods, mo);
+	}
+	json_object_set_new_nocheck(o, "modules", mods);
+	free(s);
+	free(m);
+	return o;
+}
+
+/* ---- folded ------------------------------------------------------------ */
+
+struct folded_row {
+	const char *stack;
+	uint64_t bytes[2];
+};
+
+static int
+cmp_folded(const void *a, const void *b)
+{
+	return strcmp(((const struct folded_row *)a)->stack, ((const struct folded_row *)b)->stack);
+}
+
+void
+diff_track_write_folded(FILE *out, const struct diff_track *d)
+{
+	struct strmap index;
+	struct folded_row *rows = xcalloc(d->nsites + 1, sizeof(*rows));
+	size_t n = 0;
+	strmap_init(&index);
+	for (size_t i = 0; i < d->nsites; i++) {
+		const struct diff_track_site *s = &d->sites[i];
+		bool created;
+		size_t *idx = strmap_put(&index, s->folded, strlen(s->folded), &created);
+		if (created) {
+			rows[n].stack = s->folded;
+			*idx = n++;
+		}
+		/* Each side's sum is bounded by its total, which was checked. */
+		rows[*idx].bytes[0] += s->side[0].bytes;
+		rows[*idx].bytes[1] += s->side[1].bytes;
+	}
+	qsort(rows, n, sizeof(*rows), cmp_folded);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s %" PRIu64 " %" PRIu64 "\n", rows[i].stack, rows[i].bytes[0],
+			rows[i].bytes[1]);
+	strmap_release(&index);
+	free(rows);
+}

@@ -236,6 +236,20 @@ process_json(const struct vmmap_dump *d)
 	return o;
 }
 
+/* Rounded printed figures; null where a dump does not print one. */
+static json_t *
+footprint_json(const struct diff_vmmap *d)
+{
+	json_t *o;
+	if (d->has_footprint)
+		return triple(d->footprint_before, d->footprint_after);
+	o = json_object();
+	json_object_set_new_nocheck(o, "before", json_null());
+	json_object_set_new_nocheck(o, "after", json_null());
+	json_object_set_new_nocheck(o, "delta", json_null());
+	return o;
+}
+
 json_t *
 diff_vmmap_json(const struct diff_vmmap *d)
 {
@@ -243,8 +257,7 @@ diff_vmmap_json(const struct diff_vmmap *d)
 	json_object_set_new_nocheck(proc, "before", process_json(d->before));
 	json_object_set_new_nocheck(proc, "after", process_json(d->after));
 	json_object_set_new_nocheck(o, "process", proc);
-	json_object_set_new_nocheck(o, "footprint", d->has_footprint
-		? triple(d->footprint_before, d->footprint_after) : json_null());
+	json_object_set_new_nocheck(o, "footprint", footprint_json(d));
 	for (size_t i = 0; i < d->ntypes; i++)
 		json_array_append_new(types, json_text(d->types[i]));
 	json_object_set_new_nocheck(o, "types", types);

@@ -17,6 +17,9 @@
 
 /* Sorted by name. */
 static const struct command commands[] = {
+	{ "classes", cmd_classes,
+	  "IOKit instance counts as ioclasscount prints them (ioreg, ioclasscount captures)",
+	  cmd_classes_help },
 	{ "vmmap", cmd_vmmap,
 	  "IOAccelerator/IOSurface memory by purgeable state and size (vmmap dumps)",
 	  cmd_vmmap_help },

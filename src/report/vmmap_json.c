@@ -1,5 +1,7 @@
 #include "report/vmmap_json.h"
 
+#include "report/jsonfmt.h"
+
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,48 +17,6 @@ static json_t *
 jstr_or_null(const char *s)
 {
 	return s ? json_string_nocheck(s) : json_null();
-}
-
-/*
- * Strings from captures are bytes; JSON wants UTF-8. Invalid sequences
- * become U+FFFD so a stray Latin-1 byte in a path never loses the document.
- */
-static json_t *
-jtext(const char *s)
-{
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	size_t n = strlen(s);
-	char *fixed = malloc(n * 3 + 1);
-	if (!fixed)
-		return json_null();
-	size_t o = 0;
-	for (size_t i = 0; i < n;) {
-		unsigned char c = (unsigned char)s[i];
-		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 :
-			     (c >> 3) == 30 ? 4 : 0;
-		bool ok = len && i + len <= n;
-		for (size_t k = 1; ok && k < len; k++)
-			ok = ((unsigned char)s[i + k] & 0xc0) == 0x80;
-		if (ok && len > 1) {
-			json_t *probe = json_stringn(s + i, len);
-			ok = probe != NULL;
-			json_decref(probe);
-		}
-		if (ok) {
-			memcpy(fixed + o, s + i, len);
-			o += len;
-			i += len;
-		} else {
-			memcpy(fixed + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-		}
-	}
-	j = json_stringn(fixed, o);
-	free(fixed);
-	return j ? j : json_null();
 }
 
 static json_t *
@@ -76,17 +36,17 @@ header_json(const struct vmmap_dump *d)
 
 	json_object_set_new_nocheck(h, "os_version", jstr_or_null(NULL));
 	if (vmmap_dump_field(d, "OS Version"))
-		json_object_set_new_nocheck(h, "os_version", jtext(vmmap_dump_field(d, "OS Version")));
+		json_object_set_new_nocheck(h, "os_version", json_text(vmmap_dump_field(d, "OS Version")));
 	json_object_set_new_nocheck(h, "code_type", json_null());
 	if (vmmap_dump_field(d, "Code Type"))
-		json_object_set_new_nocheck(h, "code_type", jtext(vmmap_dump_field(d, "Code Type")));
+		json_object_set_new_nocheck(h, "code_type", json_text(vmmap_dump_field(d, "Code Type")));
 	json_object_set_new_nocheck(h, "page_size", d->page_size ? jint(d->page_size) : json_null());
 	json_object_set_new_nocheck(h, "report_format",
-				    d->report_format ? jtext(d->report_format) : json_null());
-	json_object_set_new_nocheck(h, "physical_footprint", fp ? jtext(fp) : json_null());
-	json_object_set_new_nocheck(h, "physical_footprint_peak", fpp ? jtext(fpp) : json_null());
+				    d->report_format ? json_text(d->report_format) : json_null());
+	json_object_set_new_nocheck(h, "physical_footprint", fp ? json_text(fp) : json_null());
+	json_object_set_new_nocheck(h, "physical_footprint_peak", fpp ? json_text(fpp) : json_null());
 	for (size_t i = 0; i < d->nfields; i++)
-		json_object_set_new(fields, d->fields[i].key, jtext(d->fields[i].value));
+		json_object_set_new(fields, d->fields[i].key, json_text(d->fields[i].value));
 	json_object_set_new_nocheck(h, "fields", fields);
 	return h;
 }
@@ -103,7 +63,7 @@ summary_json(const struct vmmap_dump *d, const struct vmmap_filter *f)
 		if (!vmmap_filter_selects(f, r->name, strlen(r->name)))
 			continue;
 		json_t *o = json_object();
-		json_object_set_new_nocheck(o, "type", jtext(r->name));
+		json_object_set_new_nocheck(o, "type", json_text(r->name));
 		for (int c = 0; c < VMMAP_COL_SIZES; c++)
 			json_object_set_new_nocheck(o, names[c],
 				(r->present & (1u << c)) ? jint(r->value[c]) : json_null());
@@ -128,7 +88,7 @@ groups_json(const struct vmmap_type_stats **types, size_t n)
 			if (!a->count)
 				continue;
 			json_t *o = json_object();
-			json_object_set_new_nocheck(o, "type", jtext(types[i]->name));
+			json_object_set_new_nocheck(o, "type", json_text(types[i]->name));
 			json_object_set_new_nocheck(o, "purge", purge_key(purge_order[k]));
 			json_object_set_new_nocheck(o, "count", jint(a->count));
 			json_object_set_new_nocheck(o, "vsize", jint(a->vsize));
@@ -150,7 +110,7 @@ histogram_json(const struct vmmap_type_stats **types, size_t n)
 		size_t nb = vmmap_type_sorted_hist(types[i], &b);
 		for (size_t k = 0; k < nb; k++) {
 			json_t *o = json_object(), *p = json_object();
-			json_object_set_new_nocheck(o, "type", jtext(types[i]->name));
+			json_object_set_new_nocheck(o, "type", json_text(types[i]->name));
 			json_object_set_new_nocheck(o, "vsize", jint(b[k]->vsize));
 			json_object_set_new_nocheck(o, "count", jint(b[k]->count));
 			json_object_set_new_nocheck(p, "N", jint(b[k]->purge[VMMAP_PURGE_N]));
@@ -175,7 +135,7 @@ surfaces_json(const struct vmmap_dump *d)
 		json_t *o = json_object();
 		json_object_set_new_nocheck(o, "width", jint(g[i]->width));
 		json_object_set_new_nocheck(o, "height", jint(g[i]->height));
-		json_object_set_new_nocheck(o, "format", jtext(g[i]->format));
+		json_object_set_new_nocheck(o, "format", json_text(g[i]->format));
 		json_object_set_new_nocheck(o, "count", jint(g[i]->count));
 		json_object_set_new_nocheck(o, "mapped", jint(g[i]->mapped));
 		json_object_set_new_nocheck(o, "surface_bytes", jint(g[i]->surface_bytes));
@@ -196,7 +156,7 @@ dump_json(const struct vmmap_capture *cap, const struct vmmap_dump *d,
 	const struct vmmap_type_stats **types;
 	size_t ntypes = vmmap_dump_sorted_types(d, &types);
 
-	json_object_set_new_nocheck(proc, "name", d->process ? jtext(d->process) : json_null());
+	json_object_set_new_nocheck(proc, "name", d->process ? json_text(d->process) : json_null());
 	json_object_set_new_nocheck(proc, "pid", d->has_pid ? jint(d->pid) : json_null());
 	json_object_set_new_nocheck(o, "process", proc);
 	json_object_set_new_nocheck(o, "header", header_json(d));
@@ -222,14 +182,14 @@ vmmap_json_write(FILE *out, const struct vmmap_capture *cap,
 	json_t *dumps = json_array();
 
 	json_object_set_new_nocheck(root, "schema", json_string_nocheck(VMMAP_JSON_SCHEMA));
-	json_object_set_new_nocheck(src, "path", jtext(opts->path));
+	json_object_set_new_nocheck(src, "path", json_text(opts->path));
 	json_object_set_new_nocheck(src, "lines", jint(cap->lines));
 	json_object_set_new_nocheck(src, "partial", json_boolean(cap->partial));
 	json_object_set_new_nocheck(root, "source", src);
 	if (cap->filter.all)
 		json_array_append_new(types, json_string_nocheck("*"));
 	for (size_t i = 0; i < cap->filter.ntypes && !cap->filter.all; i++)
-		json_array_append_new(types, jtext(cap->filter.types[i]));
+		json_array_append_new(types, json_text(cap->filter.types[i]));
 	json_object_set_new_nocheck(root, "types", types);
 	for (size_t i = 0; i < cap->ndumps; i++)
 		json_array_append_new(dumps, dump_json(cap, cap->dumps[i], opts));

@@ -59,9 +59,11 @@ const char cmd_classes_help[] =
 	"\n"
 	"Examples:\n"
 	"  iotally classes fixtures/ioreg/darwindumped_MacBook8-1_osx10.11.4_xnu-3248_ioreg-l.txt\n"
-	"  iotally classes root.txt IOPCIDevice AppleTestPCI\n"
-	"  iotally classes --nonzero --match '^IOSurface' root.plist\n"
-	"  iotally classes --tree --hierarchy kextinfo.plist root.plist IONetworkController\n"
+	"  iotally classes fixtures/ioreg/darwindumped_MacBook8-1_osx10.11.4_xnu-3248_ioreg-l.txt \\\n"
+	"      IOPCIDevice AppleTestPCI\n"
+	"  iotally classes --nonzero --match '^IOSurface' fixtures/classes/synthetic-ioreg-a-3000.plist\n"
+	"  iotally classes --tree --hierarchy fixtures/classes/synthetic-kextinfo-3000.plist \\\n"
+	"      fixtures/classes/synthetic-ioreg-a-3000.plist IONetworkController\n"
 	"\n"
 	"Exit status: 0 success, 64 usage error, 65 malformed or truncated input,\n"
 	"66 input cannot be opened, 74 output cannot be written.\n";
@@ -354,6 +356,11 @@ check_hierarchy(const char *path, const struct hierarchy *h, const struct classe
 		print_diag_at(DIAG_NOTE, path, 0,
 			      "%" PRIu64 " classes were given a second, different superclass; "
 			      "the first was kept", h->conflicts);
+	if (!(h->sources & HIER_FROM_KEXT_INFO))
+		print_diag_at(DIAG_NOTE, path, 0,
+			      "this hierarchy comes from ioreg -i, which records only classes that "
+			      "have registry entries: a direct count is too high when other "
+			      "subclasses have instances");
 	if (h->unreachable)
 		print_diag_at(DIAG_WARNING, path, 0,
 			      "%zu classes form a superclass cycle and are left out of the tree",

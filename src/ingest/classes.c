@@ -72,7 +72,6 @@ struct xml_reader {
 	size_t top_entries;
 	struct strbuf top_keys;
 	size_t ntop_keys;
-	bool has_children_key;
 };
 
 static void
@@ -118,7 +117,7 @@ parse_integer(const struct plist_item *it, const char *path, int64_t *v, struct 
 static void
 note_top(struct xml_reader *x, const struct plist_item *it)
 {
-	if (it->depth == 0 && it->key) {
+	if (it->depth == 1 && it->key) {
 		if (x->ntop_keys < TOP_KEYS_SHOWN) {
 			if (x->ntop_keys)
 				strbuf_addstr(&x->top_keys, ", ");
@@ -126,10 +125,8 @@ note_top(struct xml_reader *x, const struct plist_item *it)
 		}
 		x->ntop_keys++;
 	}
-	if (it->depth == 0)
+	if (it->depth == 1)
 		x->top_entries++;
-	if (key_is(it, "IORegistryEntryChildren"))
-		x->has_children_key = true;
 }
 
 static void
@@ -364,12 +361,11 @@ xml_read(struct line_reader *r, struct classes_capture *cap, struct hierarchy *h
 	if (rc == 0 && x.ndiag == 0 && !cap->nsnapshots && opts->need_counts) {
 		diag_set(err, DIAG_DATA, r->path, 0, 0,
 			 "no IOKitDiagnostics dictionary in this property list (it is a top-level "
-			 "<%s> holding %zu entr%s%s%s%s%s); ioreg -a leaves properties out without -l: "
+			 "<%s> holding %zu entr%s%s%s%s); ioreg -a leaves properties out without -l: "
 			 "save the root with 'ioreg -a -l -d1'",
 			 x.top_is_array ? "array" : "dict", x.top_entries,
 			 x.top_entries == 1 ? "y" : "ies", x.ntop_keys ? ", keys " : "",
-			 x.top_keys.buf, x.ntop_keys > TOP_KEYS_SHOWN ? ", ..." : "",
-			 x.has_children_key ? ", with IORegistryEntryChildren" : "");
+			 x.top_keys.buf, x.ntop_keys > TOP_KEYS_SHOWN ? ", ..." : "");
 		rc = -1;
 	}
 	strbuf_release(&x.top_keys);

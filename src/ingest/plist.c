@@ -130,6 +130,13 @@ emit(struct pstate *st, struct plist_item *it)
 		stop(st);
 }
 
+/* Enclosing <dict>s and <array>s (the <plist> wrapper does not count). */
+static size_t
+container_depth(const struct pstate *st)
+{
+	return st->nframes && st->frames[0].kind == E_PLIST ? st->nframes - 1 : st->nframes;
+}
+
 /* The key a new value sits under; false (after failing) when there is none. */
 static bool
 take_key(struct pstate *st, struct plist_item *it, const char *what)
@@ -137,7 +144,7 @@ take_key(struct pstate *st, struct plist_item *it, const char *what)
 	struct frame *f = top_frame(st);
 	it->key = NULL;
 	it->keylen = 0;
-	it->depth = st->nframes ? st->nframes - 1 : 0;
+	it->depth = container_depth(st);
 	if (!f) {
 		if (st->seen_root) {
 			fail(st, "a second top-level <%s> in the property list", what);
@@ -152,6 +159,7 @@ take_key(struct pstate *st, struct plist_item *it, const char *what)
 			return false;
 		}
 		f->have_value = true;
+		st->seen_root = true;
 		return true;
 	}
 	if (f->kind == E_DICT) {
@@ -210,7 +218,7 @@ close_container(struct pstate *st)
 	/* After the pop, the enclosing dict (if any) consumed its key. */
 	struct plist_item it = { 0 };
 	it.event = kind == E_DICT ? PLIST_DICT_END : PLIST_ARRAY_END;
-	it.depth = st->nframes ? st->nframes - 1 : 0;
+	it.depth = container_depth(st);
 	struct frame *parent = top_frame(st);
 	if (parent && parent->kind == E_DICT) {
 		it.key = parent->key.buf;
@@ -397,7 +405,7 @@ on_error(void *ctx, xmlErrorPtr e)
 	size_t n = strlen(e->message ? e->message : "");
 	snprintf(msg, sizeof(msg), "%.*s", (int)(n && e->message[n - 1] == '\n' ? n - 1 : n),
 		 e->message ? e->message : "malformed XML");
-	if (e->code == XML_ERR_UNDECLARED_ENTITY) {
+	if (e->code == XML_ERR_UNDECLARED_ENTITY || e->code == XML_WAR_UNDECLARED_ENTITY) {
 		fail(st, "%s (entities are never expanded)", msg);
 		return;
 	}

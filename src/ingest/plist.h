@@ -50,7 +50,7 @@ struct plist_item {
 	size_t keylen;
 	const char *text;            /* scalar text, entities decoded, NUL-terminated */
 	size_t textlen;
-	size_t depth;                /* enclosing containers (0 at the top) */
+	size_t depth;                /* enclosing <dict>s and <array>s (0 for the top value) */
 	uint64_t line;
 };
 

@@ -235,7 +235,9 @@ hierarchy_check_identity(const struct hierarchy *h, const struct classes_snapsho
 	for (size_t k = 0; k < h->nclasses; k++) {
 		int64_t direct;
 		uint64_t live;
-		if (!hierarchy_direct_count(h, order[k], s, &direct, &live) || direct >= 0)
+		/* A negative count is an over-release, reported as such by the caller. */
+		if (!hierarchy_direct_count(h, order[k], s, &direct, &live) || direct >= 0 ||
+		    direct + (int64_t)live < 0)
 			continue;
 		v = xgrow(v, &alloc, n + 1, sizeof(*v));
 		v[n++] = (struct hier_identity_failure){ order[k], direct + (int64_t)live, live };

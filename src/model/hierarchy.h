@@ -96,8 +96,8 @@ struct hier_identity_failure {
 
 /*
  * Check count(C) >= live direct subclasses for every class of the
- * hierarchy that has a count in `s` (a direct count below zero cannot be:
- * the captures disagree, or a counter was over-released). Returns how many
+ * hierarchy that has a count >= 0 in `s` (a direct count below zero cannot
+ * be: the captures disagree, or a counter was over-released). Returns how many
  * fail; *out (caller frees) lists them in listing order.
  */
 size_t hierarchy_check_identity(const struct hierarchy *h, const struct classes_snapshot *s,

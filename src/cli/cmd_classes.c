@@ -16,6 +16,7 @@
 #include "util/regex.h"
 #include "util/size.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -164,9 +165,7 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			if (!a->path) {
 				a->path = arg;
 			} else {
-				a->names = realloc(a->names, (a->nnames + 1) * sizeof(*a->names));
-				if (!a->names)
-					abort();
+				a->names = xrealloc(a->names, (a->nnames + 1) * sizeof(*a->names));
 				a->names[a->nnames++] = (char *)arg;
 			}
 			break;

@@ -21,8 +21,7 @@ classes_parse_int(const char *p, size_t n, int64_t *out, bool *hex)
 		p++, n--;
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n'))
 		n--;
-	bool neg = n && (p[0] == '-' || p[0] == '+');
-	neg = neg && p[0] == '-';
+	bool neg = n && p[0] == '-';
 	if (n && (p[0] == '-' || p[0] == '+'))
 		p++, n--;
 	*hex = n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
@@ -352,10 +351,7 @@ xml_read(struct line_reader *r, struct classes_capture *cap, struct hierarchy *h
 	free(x.frames);
 	if (rc == 0 && x.ndiag == 0 && x.kext.nsnapshots) {
 		/* A kext-info dump: its tracking counts are ioclasscount's counts. */
-		classes_capture_add(cap, CLASSES_SRC_KEXT_INFO, 0);
-		classes_snapshot_free(cap->snapshots[cap->nsnapshots - 1]);
-		cap->snapshots[cap->nsnapshots - 1] = x.kext.snapshots[0];
-		x.kext.nsnapshots = 0;
+		classes_capture_move(cap, &x.kext);
 	}
 	classes_capture_release(&x.kext);
 	if (rc == 0 && x.ndiag == 0 && !cap->nsnapshots && opts->need_counts) {

@@ -231,7 +231,8 @@ skip_value(struct scan *s)
 			s->p = q + 1;
 		} else if (c == '{' || c == '(' || c == '[' || c == '<') {
 			if (depth == SKIP_DEPTH_MAX)
-				return scan_error(s, "values nested too deeply at '%s'", s->p, 20);
+				return scan_error(s, "values nested too deeply at '%s'", s->p,
+						  (size_t)(s->end - s->p));
 			closers[depth++] = c == '{' ? '}' : c == '(' ? ')' : c == '[' ? ']' : '>';
 			s->p++;
 		} else if (depth && c == closers[depth - 1]) {

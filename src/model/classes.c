@@ -85,10 +85,14 @@ classes_capture_add(struct classes_capture *cap, enum classes_source source,
 }
 
 void
-classes_capture_drop_last(struct classes_capture *cap)
+classes_capture_move(struct classes_capture *to, struct classes_capture *from)
 {
-	if (cap->nsnapshots)
-		classes_snapshot_free(cap->snapshots[--cap->nsnapshots]);
+	for (size_t i = 0; i < from->nsnapshots; i++) {
+		to->snapshots = xgrow(to->snapshots, &to->snapshots_alloc, to->nsnapshots + 1,
+				      sizeof(*to->snapshots));
+		to->snapshots[to->nsnapshots++] = from->snapshots[i];
+	}
+	from->nsnapshots = 0;
 }
 
 struct class_count *

@@ -87,8 +87,8 @@ void classes_capture_release(struct classes_capture *cap);
 struct classes_snapshot *classes_capture_add(struct classes_capture *cap,
 					     enum classes_source source,
 					     uint64_t line);
-/* Remove and free the last snapshot (a parser that found nothing in it). */
-void classes_capture_drop_last(struct classes_capture *cap);
+/* Append every snapshot of `from` to `to`, leaving `from` empty. */
+void classes_capture_move(struct classes_capture *to, struct classes_capture *from);
 
 void classes_snapshot_free(struct classes_snapshot *s);
 

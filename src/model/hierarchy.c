@@ -97,6 +97,8 @@ cmp_index(const void *pa, const void *pb)
 static void
 sort_indexes(const struct hierarchy *h, size_t *v, size_t n)
 {
+	if (n < 2)
+		return;   /* v may be NULL for a class without children */
 	sort_hierarchy = h;
 	qsort(v, n, sizeof(*v), cmp_index);
 	sort_hierarchy = NULL;

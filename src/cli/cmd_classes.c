@@ -109,6 +109,7 @@ struct classes_args {
 	uint64_t top;
 	uint64_t snapshot;        /* 1-based; 0: not given */
 	const char *hierarchy;
+	bool hierarchy_is_input;  /* --hierarchy named FILE itself: read once */
 };
 
 static int
@@ -217,15 +218,6 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 }
 
 static void
-print_warnings(const struct diag_list *w)
-{
-	for (size_t i = 0; i < w->len; i++)
-		cli_print_diag(&w->items[i]);
-	if (w->dropped)
-		fprintf(stderr, "iotally: note: %" PRIu64 " more warnings not shown\n", w->dropped);
-}
-
-static void
 print_diag_at(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -314,6 +306,12 @@ load_hierarchy(const struct classes_args *a, struct hierarchy *h, struct diag_li
 	if (!a->hierarchy) {
 		if (!hierarchy_empty(h))
 			return 0;
+		if (a->hierarchy_is_input)
+			return diag_set(err, DIAG_DATA, a->path, 0, 0,
+					"this input records no class hierarchy; one comes from a "
+					"kext-info property list (OSBundleClasses, from "
+					"OSKextCopyLoadedKextInfo) or from 'ioreg -i' output "
+					"(text or -a XML)");
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"%s needs a class hierarchy and '%s' records none: name one with "
 				"--hierarchy FILE, a kext-info property list (OSBundleClasses from "
@@ -473,6 +471,11 @@ cmd_classes(int argc, char **argv)
 		fputs(cmd_classes_help, stdout);
 		goto out;
 	}
+	/* The same file (standard input above all) is read once, for both. */
+	if (a.hierarchy && strcmp(a.hierarchy, a.path) == 0) {
+		a.hierarchy = NULL;
+		a.hierarchy_is_input = true;
+	}
 	struct classes_read_opts ropts = {
 		.partial = a.partial,
 		.want_hierarchy = (a.direct || a.tree) && !a.hierarchy,
@@ -481,7 +484,7 @@ cmd_classes(int argc, char **argv)
 	int rc = classes_read_file(a.path, &cap, &h, &ropts, &warnings, &err);
 	if (rc == 0 && (a.direct || a.tree))
 		rc = load_hierarchy(&a, &h, &warnings, &err);
-	print_warnings(&warnings);
+	cli_print_warnings(&warnings);
 	const struct classes_snapshot *s = rc == 0 ? choose_snapshot(&a, &cap, &err) : NULL;
 	if (!s) {
 		if (err.code == DIAG_USAGE) {

@@ -170,16 +170,6 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 }
 
 static void
-print_warnings(const struct diag_list *w)
-{
-	for (size_t i = 0; i < w->len; i++)
-		cli_print_diag(&w->items[i]);
-	if (w->dropped)
-		fprintf(stderr, "iotally: note: %" PRIu64 " more warnings not shown\n",
-			w->dropped);
-}
-
-static void
 print_no_regions(const struct vmmap_capture *cap, const struct vmmap_dump *d)
 {
 	const struct vmmap_filter *f = &cap->filter;
@@ -269,14 +259,14 @@ cmd_vmmap(int argc, char **argv)
 	int rc = vmmap_parse(&reader, &cap, &popts, &warnings, &err);
 	line_reader_close(&reader);
 	if (rc < 0) {
-		print_warnings(&warnings);
+		cli_print_warnings(&warnings);
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
 	}
 	for (size_t i = 0; i < cap.ndumps; i++)
 		vmmap_dump_crosscheck(cap.dumps[i], &cap.filter, a.path, &warnings);
-	print_warnings(&warnings);
+	cli_print_warnings(&warnings);
 	status = write_report(&cap, &a);
 	if (cap.partial)
 		fprintf(stderr, "iotally: %s: warning: results are partial: some of the input "

@@ -19,6 +19,9 @@ struct command {
 /* Print a diagnostic the way every command does ("iotally: ...: error: ..."). */
 struct diag;
 void cli_print_diag(const struct diag *d);
+/* Every warning and note of a list, then how many were dropped past its limit. */
+struct diag_list;
+void cli_print_warnings(const struct diag_list *w);
 /* A usage error: the message, the command's usage line, exit status 64. */
 int cli_usage_error(const struct command *cmd, const struct diag *d);
 /* Flush standard output; 0, or 74 after saying why output was lost. */

@@ -11,6 +11,7 @@
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,15 @@ cli_print_diag(const struct diag *d)
 	diag_format(d, &sb);
 	fwrite(sb.buf, 1, sb.len, stderr);
 	strbuf_release(&sb);
+}
+
+void
+cli_print_warnings(const struct diag_list *w)
+{
+	for (size_t i = 0; i < w->len; i++)
+		cli_print_diag(&w->items[i]);
+	if (w->dropped)
+		fprintf(stderr, "iotally: note: %" PRIu64 " more warnings not shown\n", w->dropped);
 }
 
 int

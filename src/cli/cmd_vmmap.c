@@ -41,12 +41,14 @@ const char cmd_vmmap_help[] =
 	"  -h, --help         show this help\n"
 	"\n"
 	"A file holding several dumps gets one report per dump, each headed\n"
-	"'=== Process: NAME [PID] ==='.\n"
+	"'=== Process: NAME [PID] ==='. On a Mac, a live process can be piped in:\n"
+	"'vmmap -noCoalesce Safari | iotally vmmap -'.\n"
 	"\n"
-	"Examples:\n"
-	"  iotally vmmap fixtures/vmmap/synthetic-purge-states.txt\n"
-	"  iotally vmmap --types 'IOAccelerator (graphics)' --format json dump.txt\n"
-	"  vmmap -noCoalesce Safari | iotally vmmap --surfaces -\n"
+	"Examples (the files are iotally's test fixtures):\n"
+	"  iotally vmmap fixtures/vmmap/synthetic-gpu-purge-states.txt\n"
+	"  iotally vmmap --types 'IOAccelerator (graphics)' --format json fixtures/vmmap/synthetic-three-dumps.txt\n"
+	"  iotally vmmap --surfaces --types IOSurface fixtures/vmmap/macos26-agentstudio-iosurface-wide-lines.txt\n"
+	"  iotally vmmap --all-types --format csv fixtures/vmmap/macos14.0-arm64-default-shared_library_demo.txt\n"
 	"\n"
 	"Exit status: 0 success (also when no region matches), 64 usage error,\n"
 	"65 malformed input, 66 input cannot be opened, 74 output cannot be written.\n";
@@ -179,12 +181,9 @@ print_no_regions(const struct vmmap_capture *cap, const struct vmmap_dump *d)
 	for (size_t i = 0; i < f->ntypes && !f->all; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "", f->types[i]);
 	if (cap->ndumps > 1) {
-		fprintf(stderr, " (process %s [", d->process ? d->process : "?");
-		if (d->has_pid)
-			fprintf(stderr, "%" PRIu64, d->pid);
-		else
-			fputc('?', stderr);
-		fputs("])", stderr);
+		fputs(" (process ", stderr);
+		vmmap_text_write_process(stderr, d);
+		fputc(')', stderr);
 	}
 	fputc('\n', stderr);
 }
@@ -269,8 +268,8 @@ cmd_vmmap(int argc, char **argv)
 	cli_print_warnings(&warnings);
 	status = write_report(&cap, &a);
 	if (cap.partial)
-		fprintf(stderr, "iotally: %s: warning: results are partial: some of the input "
-			"was not understood\n", diag_display_path(a.path));
+		fprintf(stderr, "iotally: %s: warning: results are partial (see the warnings "
+			"above)\n", diag_display_path(a.path));
 out:
 	diag_list_release(&warnings);
 	vmmap_capture_release(&cap);

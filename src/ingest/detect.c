@@ -45,6 +45,19 @@ has_count_lines(const char *p, size_t n)
 	return hits >= 1;
 }
 
+/* "] rw-/rwx SM=": the anchor every vmmap region line has. */
+static bool
+has_region_anchor(const char *p, size_t n)
+{
+	const char *end = p + n, *q = p;
+	while ((q = view_find(q, (size_t)(end - q), " SM=")) != NULL) {
+		if (q - p >= 9 && q[-9] == ']' && q[-8] == ' ' && q[-4] == '/')
+			return true;
+		q += 4;
+	}
+	return false;
+}
+
 enum input_kind
 input_detect(const char *p, size_t n)
 {
@@ -76,7 +89,7 @@ input_detect(const char *p, size_t n)
 	if (has(p, n, "Virtual Memory Map of process") ||
 	    has(p, n, "regions for process") ||
 	    (has(p, n, "REGION TYPE") && (has(p, n, "VIRTUAL") || has(p, n, "START - END"))) ||
-	    (has(p, n, "] ") && has(p, n, " SM=")))
+	    has_region_anchor(p, n))
 		return INPUT_VMMAP;
 	if (has(p, n, "kernel memory allocations") || has(p, n, " call(s) [") ||
 	    has(p, n, " bytes total"))

@@ -86,6 +86,7 @@ parse_range(const char *p, size_t n, struct vmmap_region *r, const char **why)
 		return -1;
 	}
 	r->has_range = !sym_start;
+	r->zero_padded = r->has_range && ln > 1 && p[0] == '0' && p[1] != 'x' && p[1] != 'X';
 	if (r->has_range && r->end < r->start) {
 		*why = "address range ends below its start";
 		return -1;
@@ -99,38 +100,111 @@ is_size_sep(char c)
 	return c == ' ' || c == '/' || c == '\t';
 }
 
+/*
+ * One size token at *pp, scanned and converted in a single pass (this runs
+ * four times per region line). Whole numbers with no unit or a K unit are
+ * converted exactly here; anything else goes through size_parse_vmmap().
+ */
+static int
+scan_size_token(const char **pp, const char *end, uint64_t *v, bool *rounded)
+{
+	const char *t = *pp, *p = t;
+	uint64_t whole = 0;
+	while (p < end && (unsigned)(*p - '0') <= 9 && p - t < 15)
+		whole = whole * 10 + (uint64_t)(*p++ - '0');
+	bool simple = p > t && (p == end || *p == ' ' || *p == '/' ||
+				(*p == 'K' && (p + 1 == end || p[1] == ' ' || p[1] == '/')));
+	if (simple) {
+		if (p < end && *p == 'K') {
+			whole <<= 10;
+			p++;
+		}
+		*v = whole;
+		*rounded = false;
+		*pp = p;
+		return SIZE_OK;
+	}
+	while (p < end && !is_size_sep(*p))
+		p++;
+	*pp = p;
+	*rounded = true;
+	return size_parse_vmmap(t, (size_t)(p - t), v);
+}
+
+/*
+ * vmmap prints the four sizes as "%6s %6s %6s %6s". When the bracket holds
+ * exactly that shape, each field is a right-aligned six-byte slot: parse
+ * the slots directly. Returns false (nothing consumed) for any other shape,
+ * which the general tokenizer below handles.
+ */
+static bool
+parse_size_slots(const char *p, const char *end, uint64_t *dst[4], bool *fraction)
+{
+	if (end - p != 27 || p[6] != ' ' || p[13] != ' ' || p[20] != ' ')
+		return false;
+	uint64_t v[4];
+	for (int i = 0; i < 4; i++) {
+		const char *f = p + 7 * i, *fe = f + 6;
+		while (f < fe && *f == ' ')
+			f++;
+		if (f == fe)
+			return false;
+		uint64_t whole = 0;
+		const char *d = f;
+		while (d < fe && (unsigned)(*d - '0') <= 9)
+			whole = whole * 10 + (uint64_t)(*d++ - '0');
+		if (d == f)
+			return false;
+		if (d == fe) {
+			v[i] = whole;
+		} else if (d + 1 == fe && *d == 'K') {
+			v[i] = whole << 10;
+		} else {
+			if (size_parse_vmmap(f, (size_t)(fe - f), &v[i]) != SIZE_OK)
+				return false;
+			if (i == 0)
+				*fraction = true;
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		*dst[i] = v[i];
+	return true;
+}
+
 /* The "[ VSIZE RSDNT DIRTY SWAP]" block; fewer columns in old layouts. */
 static int
 parse_sizes(const char *p, const char *end, struct vmmap_region *r,
 	    uint64_t *vsize_printed, bool *vsize_fraction, const char **why)
 {
 	uint64_t *dst[4] = { vsize_printed, &r->resident, &r->dirty, &r->swapped };
+	uint64_t ignored;
 	unsigned n = 0;
 	*vsize_fraction = false;
-	while (p < end) {
-		while (p < end && is_size_sep(*p))
+	if (parse_size_slots(p, end, dst, vsize_fraction)) {
+		r->size_columns = 4;
+		return 0;
+	}
+	for (;;) {
+		while (p < end && *p == ' ')
 			p++;
 		if (p == end)
 			break;
-		const char *t = p;
-		while (p < end && !is_size_sep(*p))
+		if (is_size_sep(*p)) {
 			p++;
-		if (n < 4) {
-			uint64_t v;
-			int rc = size_parse_vmmap(t, (size_t)(p - t), &v);
-			if (rc == SIZE_OVERFLOW) {
-				*why = "a size does not fit in 64 bits";
-				return -1;
-			}
-			if (rc != SIZE_OK) {
-				*why = "a size inside [...] is not a number with a K/M/G/T unit";
-				return -1;
-			}
-			*dst[n] = v;
-			if (n == 0)
-				*vsize_fraction = memchr(t, '.', (size_t)(p - t)) != NULL ||
-						  (t < p && p[-1] != 'K' && p[-1] >= 'A');
+			continue;
 		}
+		bool rounded;
+		int rc = scan_size_token(&p, end, n < 4 ? dst[n] : &ignored, &rounded);
+		if (rc == SIZE_OVERFLOW) {
+			*why = "a size does not fit in 64 bits";
+			return -1;
+		}
+		if (rc != SIZE_OK) {
+			*why = "a size inside [...] is not a number with a K/M/G/T unit";
+			return -1;
+		}
+		if (n == 0)
+			*vsize_fraction = rounded;
 		n++;
 	}
 	if (n == 0) {
@@ -259,6 +333,81 @@ looks_like_region(const char *p, const char *end)
 	return true;
 }
 
+/* Lowercase hex digit values by byte; X marks a byte that is not one. */
+#define X 0xff
+static const unsigned char lower_hex_value[256] = {
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, 10, 11, 12, 13, 14, 15, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+};
+#undef X
+
+/*
+ * Lowercase hex digits ending at *qp, read right to left (every region
+ * line has two addresses, so this is the hottest loop of the tool).
+ * Returns the digit count, 0 if none, or 17 for too many.
+ */
+static unsigned
+hex_backward(const char *p, const char **qp, uint64_t *v)
+{
+	const char *q = *qp;
+	unsigned n = 0;
+	uint64_t acc = 0;
+	while (q > p) {
+		unsigned d = lower_hex_value[(unsigned char)q[-1]];
+		if (d == 0xff)
+			break;
+		if (n == 16)
+			return 17;
+		acc |= (uint64_t)d << (4 * n);
+		n++;
+		q--;
+	}
+	*qp = q;
+	*v = acc;
+	return n;
+}
+
+/*
+ * The common "start-end" of plain lowercase hex, parsed while finding where
+ * it starts. Anything else (0x prefixes, uppercase, unmapped/kernel, too
+ * many digits) returns false with *qp unchanged, for the general path.
+ */
+static bool
+scan_hex_range_backward(const char *p, const char **qp, struct vmmap_region *r)
+{
+	const char *q = *qp;
+	uint64_t start, end;
+	unsigned ne = hex_backward(p, &q, &end);
+	if (ne == 0 || ne > 16 || q == p || q[-1] != '-')
+		return false;
+	q--;
+	unsigned ns = hex_backward(p, &q, &start);
+	if (ns == 0 || ns > 16 || (q > p && q[-1] != ' ' && q[-1] != '\t'))
+		return false;
+	if (end < start)
+		return false;   /* the general path reports it */
+	r->start = start;
+	r->end = end;
+	r->has_range = true;
+	r->zero_padded = ns > 1 && q[0] == '0';
+	*qp = q;
+	return true;
+}
+
 enum vmmap_line_result
 vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 			const char **why)
@@ -277,21 +426,26 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 			break;
 		rb++;
 	}
-	for (lb = rb; lb > p && lb[-1] != '['; lb--)
-		;
-	if (lb == p) {
+	/* The last '[' before the anchor opens the sizes (type names hold none). */
+	lb = memchr(p, '[', (size_t)(rb - p));
+	if (!lb) {
 		*why = "no '[' before the sizes";
 		return VMMAP_LINE_MALFORMED;
 	}
-	lb--;
+	for (const char *more; (more = memchr(lb + 1, '[', (size_t)(rb - lb - 1)));)
+		lb = more;
 
 	/* Type and range: the last token before '[' is START-END. */
 	q = lb;
-	while (q > p && view_is_space(q[-1]))
+	while (q > p && q[-1] == ' ')
 		q--;
 	const char *range_end = q;
-	while (q > p && !view_is_space(q[-1]))
-		q--;
+	if (scan_hex_range_backward(p, &q, r)) {
+		range_end = NULL;   /* parsed */
+	} else {
+		while (q > p && !view_is_space(q[-1]))
+			q--;
+	}
 	const char *range = q;
 	while (q > p && view_is_space(q[-1]))
 		q--;
@@ -301,7 +455,7 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 	}
 	r->type = p;
 	r->type_len = (size_t)(q - p);
-	if (parse_range(range, (size_t)(range_end - range), r, why) < 0)
+	if (range_end && parse_range(range, (size_t)(range_end - range), r, why) < 0)
 		return VMMAP_LINE_MALFORMED;
 
 	uint64_t printed;
@@ -523,6 +677,8 @@ struct parser {
 	uint64_t unparsed_total;
 	uint64_t unparsed_reported;
 	uint64_t last_line;
+	bool last_was_region;        /* the previous line parsed as a region */
+	bool last_was_unparsed;      /* the previous line was counted as not understood */
 	enum input_kind kind;        /* what the start of the input looks like */
 	bool saw_failure_message;
 	char failure[160];
@@ -702,6 +858,7 @@ note_unparsed(struct parser *ps, const struct line *ln, const char *why)
 	struct vmmap_dump *d = current_dump(ps, ln->no);
 	d->unparsed_lines++;
 	ps->unparsed_total++;
+	ps->last_was_unparsed = true;
 	if (ps->unparsed_reported >= ps->opts->report_unparsed)
 		return;
 	ps->unparsed_reported++;
@@ -771,14 +928,8 @@ handle_region(struct parser *ps, const struct line *ln, struct vmmap_region *r)
 {
 	struct vmmap_dump *d = current_dump(ps, ln->no);
 	r->line = ln->no;
-	if (!d->legacy_layout) {
-		/* Zero-padded START tokens belong to the 10.13-and-earlier layouts. */
-		const char *tok = r->type + r->type_len;
-		while (*tok == ' ')
-			tok++;
-		if (r->has_range && tok[0] == '0' && tok[1] != '-' && tok[1] != 'x')
-			d->legacy_layout = true;
-	}
+	/* Zero-padded START tokens belong to the 10.13-and-earlier layouts. */
+	d->legacy_layout |= r->zero_padded;
 	return vmmap_dump_add_region(ps->cap, d, r, ps->path, ps->err);
 }
 
@@ -805,6 +956,8 @@ handle_line(struct parser *ps, const struct line *ln)
 	const char *why = NULL;
 
 	ps->last_line = ln->no;
+	ps->last_was_region = false;
+	ps->last_was_unparsed = false;
 	if (ps->table != TABLE_NONE) {
 		if (n && is_table_header(p, n))
 			start_table(ps, ln, p, n);
@@ -817,12 +970,13 @@ handle_line(struct parser *ps, const struct line *ln)
 	if (n == 0)
 		return 0;
 
-	if (memchr(p, ']', n) || memchr(p, '[', n) || ln->has_nul) {
-		enum vmmap_line_result res = vmmap_parse_region_line(p, n, &r, &why);
+	enum vmmap_line_result res = vmmap_parse_region_line(p, n, &r, &why);
+	if (res != VMMAP_LINE_OTHER || ln->has_nul) {
 		if (res == VMMAP_LINE_REGION && !ln->has_nul && region_too_large(&r)) {
 			res = VMMAP_LINE_MALFORMED;
 			why = "a size is larger than 2^63 bytes";
 		} else if (res == VMMAP_LINE_REGION && !ln->has_nul) {
+			ps->last_was_region = true;
 			return handle_region(ps, ln, &r);
 		}
 		if (res == VMMAP_LINE_MALFORMED || ln->has_nul) {
@@ -841,12 +995,6 @@ handle_line(struct parser *ps, const struct line *ln)
 			return 0;
 		}
 		/* Bracketed 2.0 summary headers fall through to the checks below. */
-	} else if (view_find(p, n, " SM=")) {
-		if (ps->opts->strict)
-			return diag_set(ps->err, DIAG_DATA, ps->path, ln->no, 0,
-					"region line not understood (no '[...]' sizes)");
-		note_unparsed(ps, ln, "no '[...]' sizes");
-		return 0;
 	}
 
 	if (handle_header(ps, ln, p, n))
@@ -889,6 +1037,66 @@ handle_line(struct parser *ps, const struct line *ln)
 	return 0;
 }
 
+static bool
+dump_has_structure(const struct vmmap_dump *d)
+{
+	return d->nfields || d->region_lines || d->has_summary || d->has_region_section ||
+	       d->process || d->has_pid || d->report_format || d->page_size;
+}
+
+static bool
+capture_has_structure(const struct vmmap_capture *cap)
+{
+	for (size_t i = 0; i < cap->ndumps; i++)
+		if (dump_has_structure(cap->dumps[i]))
+			return true;
+	return false;
+}
+
+/* "TYPE   1130e0000-11": the start of a region line, cut by the end of input. */
+static bool
+looks_like_cut_region(const char *p, const char *end)
+{
+	if (memchr(p, '[', (size_t)(end - p)) && !memchr(p, ']', (size_t)(end - p)))
+		return true;
+	const char *q = end;
+	while (q > p && (lower_hex_value[(unsigned char)q[-1]] != 0xff || q[-1] == '-'))
+		q--;
+	return q < end && q > p && view_is_space(q[-1]) && view_ltrim(p, q) < q;
+}
+
+/*
+ * The last line had no newline. A saved file may simply lack the final
+ * newline, so only a line cut inside a region line or a table says that
+ * the input was truncated.
+ */
+static void
+note_cut_line(struct parser *ps, const struct line *ln)
+{
+	const char *p = ln->p, *end = ln->p + view_rtrim(ln->p, ln->len);
+	if (!ps->dump || p == end || ps->last_was_region || ps->last_was_unparsed)
+		return;
+	bool in_table = ps->table == TABLE_ROWS || ps->table == TABLE_HEAD;
+	if (!in_table && !looks_like_cut_region(skip_line_prefix(p, end), end))
+		return;
+	struct strbuf q = STRBUF_INIT;
+	diag_quote(&q, p, (size_t)(end - p), 80);
+	diag_list_add(ps->warnings, DIAG_WARNING, ps->path, ln->no,
+		      "the input ends in the middle of %s: '%s'; the dump is truncated",
+		      in_table ? "the summary table" : "a region line", q.buf);
+	strbuf_release(&q);
+	ps->cap->partial = true;
+}
+
+/* What the input looks like, for an input that holds no dump. */
+static const char *
+looks_like(const struct parser *ps)
+{
+	if (ps->kind == INPUT_VMMAP)
+		return "text that quotes vmmap's layout without holding a dump";
+	return input_kind_describe(ps->kind);
+}
+
 static int
 no_structure_error(struct parser *ps)
 {
@@ -896,10 +1104,18 @@ no_structure_error(struct parser *ps)
 		return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
 				"no vmmap dump: the file holds vmmap's failure message '%s'",
 				ps->failure);
+	if (ps->unparsed_total)
+		return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
+				"no vmmap dump found, only %" PRIu64 " line%s that look%s like a "
+				"region line but do%s not parse; it looks like %s",
+				ps->unparsed_total, ps->unparsed_total == 1 ? "" : "s",
+				ps->unparsed_total == 1 ? "s" : "",
+				ps->unparsed_total == 1 ? "es" : "",
+				looks_like(ps));
 	return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
 			"no vmmap dump found (no header, region section, region line or "
 			"summary table); it looks like %s",
-			input_kind_describe(ps->kind));
+			looks_like(ps));
 }
 
 int
@@ -929,14 +1145,14 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 			close_dump(&ps);
 			return -1;
 		}
-		if (ln.unterminated && ps.dump)
-			cap->partial |= ps.table != TABLE_NONE || ps.unparsed_total > 0;
+		if (ln.unterminated)
+			note_cut_line(&ps, &ln);
 	}
 	close_dump(&ps);
 	cap->lines = ps.last_line;
 	if (rc < 0)
 		return -1;
-	if (cap->ndumps == 0)
+	if (!capture_has_structure(cap))
 		return no_structure_error(&ps);
 	if (ps.unparsed_total)
 		cap->partial = true;

@@ -81,6 +81,8 @@ vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
 {
 	struct vmmap_dump *d = xcalloc(1, sizeof(*d));
 	d->first_line = line;
+	for (size_t i = 0; i < sizeof(d->type_cache) / sizeof(d->type_cache[0]); i++)
+		d->type_cache[i] = SIZE_MAX;
 	strmap_init(&d->type_index);
 	cap->dumps = xgrow(cap->dumps, &cap->dumps_alloc, cap->ndumps + 1,
 			   sizeof(*cap->dumps));
@@ -139,6 +141,14 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 	   const char *name, size_t len)
 {
 	bool created;
+	size_t slot = len ? (len ^ (unsigned char)name[len - 1] ^
+			     ((unsigned char)name[len / 2] << 1)) & 15 : 0;
+	size_t cached = d->type_cache[slot];
+	if (cached < d->ntypes) {
+		struct vmmap_type_stats *t = &d->types[cached];
+		if (t->name_len == len && memcmp(t->name, name, len) == 0)
+			return t;
+	}
 	size_t *idx = strmap_put(&d->type_index, name, len, &created);
 	if (created) {
 		d->types = xgrow(d->types, &d->types_alloc, d->ntypes + 1,
@@ -146,10 +156,12 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 		struct vmmap_type_stats *t = &d->types[d->ntypes];
 		memset(t, 0, sizeof(*t));
 		t->name = xmemdup0(name, len);
+		t->name_len = len;
 		t->selected = vmmap_filter_selects(f, name, len);
 		u64map_init(&t->hist_index);
 		*idx = d->ntypes++;
 	}
+	d->type_cache[slot] = *idx;
 	return &d->types[*idx];
 }
 
@@ -177,7 +189,7 @@ amounts_add(struct vmmap_amounts *a, const struct vmmap_region *r)
 bool
 vmmap_region_counts(const struct vmmap_region *r)
 {
-	if (r->purge != VMMAP_PURGE_NONE)
+	if (r->purge != VMMAP_PURGE_NONE || r->purge_unknown)
 		return true;
 	if (r->size_columns < 4)
 		return true;

@@ -75,6 +75,7 @@ struct vmmap_region {
 	size_t type_len;
 	uint64_t start, end;
 	bool has_range;        /* false for "unmapped" / "kernel" address tokens */
+	bool zero_padded;      /* START printed with leading zeros (10.13 and older) */
 	uint64_t vsize;        /* end - start, or the printed VSIZE without a range */
 	bool vsize_rounded;    /* vsize came from a rounded printed token */
 	uint64_t resident, dirty, swapped;
@@ -94,6 +95,7 @@ struct vmmap_hist_bucket {
 
 struct vmmap_type_stats {
 	char *name;
+	size_t name_len;
 	bool selected;
 	struct vmmap_amounts lines;      /* every parsed region line of the type */
 	bool lines_rounded;              /* some vsize in `lines` was not exact */
@@ -151,6 +153,9 @@ struct vmmap_dump {
 	char *report_format;      /* "Output report format" value */
 
 	struct strmap type_index; /* name -> index in types */
+	/* A small direct-mapped cache in front of type_index: a dump has few
+	 * types and every region line looks one up. SIZE_MAX = empty slot. */
+	size_t type_cache[16];
 	struct vmmap_type_stats *types;
 	size_t ntypes, types_alloc;
 
@@ -199,7 +204,8 @@ void vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *
 
 /*
  * The script-compatible rule: a region counts in the breakdown unless it
- * is not purgeable and has no resident, dirty or swapped memory. When the
+ * is not purgeable (no PURGE= at all) and has no resident, dirty or
+ * swapped memory. When the
  * dump did not print those columns nothing is known to be zero, so the
  * region counts.
  */

@@ -1,6 +1,7 @@
 #include "report/vmmap_json.h"
 
 #include "report/jsonfmt.h"
+#include "util/size.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -26,6 +27,25 @@ purge_key(enum vmmap_purge p)
 	return json_string_nocheck(s);
 }
 
+/*
+ * The footprint header is a rounded vmmap size ("1185K", "1.2G"): keep the
+ * text, and its byte value, which is only as exact as the text.
+ */
+static json_t *
+footprint_json(const char *text)
+{
+	uint64_t bytes;
+	if (!text)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, "printed", json_text(text));
+	if (size_parse_vmmap(text, strlen(text), &bytes) == SIZE_OK && bytes <= VMMAP_BYTES_MAX)
+		json_object_set_new_nocheck(o, "bytes", jint(bytes));
+	else
+		json_object_set_new_nocheck(o, "bytes", json_null());
+	return o;
+}
+
 static json_t *
 header_json(const struct vmmap_dump *d)
 {
@@ -43,8 +63,8 @@ header_json(const struct vmmap_dump *d)
 	json_object_set_new_nocheck(h, "page_size", d->page_size ? jint(d->page_size) : json_null());
 	json_object_set_new_nocheck(h, "report_format",
 				    d->report_format ? json_text(d->report_format) : json_null());
-	json_object_set_new_nocheck(h, "physical_footprint", fp ? json_text(fp) : json_null());
-	json_object_set_new_nocheck(h, "physical_footprint_peak", fpp ? json_text(fpp) : json_null());
+	json_object_set_new_nocheck(h, "physical_footprint", footprint_json(fp));
+	json_object_set_new_nocheck(h, "physical_footprint_peak", footprint_json(fpp));
 	for (size_t i = 0; i < d->nfields; i++)
 		json_object_set_new(fields, d->fields[i].key, json_text(d->fields[i].value));
 	json_object_set_new_nocheck(h, "fields", fields);

@@ -10,15 +10,23 @@
 #define BREAKDOWN_RULE 98
 #define BAR_WIDTH 40
 
-static void
-write_heading(FILE *out, const struct vmmap_dump *d)
+void
+vmmap_text_write_process(FILE *out, const struct vmmap_dump *d)
 {
-	fprintf(out, "=== Process: %s [", d->process ? d->process : "?");
+	fprintf(out, "%s [", d->process ? d->process : "?");
 	if (d->has_pid)
 		fprintf(out, "%" PRIu64, d->pid);
 	else
 		fputc('?', out);
-	fputs("] ===\n", out);
+	fputc(']', out);
+}
+
+static void
+write_heading(FILE *out, const struct vmmap_dump *d)
+{
+	fputs("=== Process: ", out);
+	vmmap_text_write_process(out, d);
+	fputs(" ===\n", out);
 }
 
 static void

@@ -18,6 +18,9 @@ struct vmmap_text_opts {
 	bool surfaces;    /* add the IOSurface dimensions/format table */
 };
 
+/* "NAME [PID]", with '?' for what the dump does not say. */
+void vmmap_text_write_process(FILE *out, const struct vmmap_dump *d);
+
 /* Summary rows shown are those `f` selects. */
 void vmmap_text_write_dump(FILE *out, const struct vmmap_dump *d,
 			   const struct vmmap_text_opts *opts,

@@ -20,6 +20,15 @@ reader_setup(struct line_reader *r, int fd, const char *path, size_t max_line)
 	r->max_line = max_line ? max_line : LINE_READER_DEFAULT_MAX;
 	r->cap = r->max_line + BLOCK_SIZE;
 	r->buf = xmalloc(r->cap);
+	r->nul_at = SIZE_MAX;
+}
+
+/* Offset of the first NUL in buf[from, to), or SIZE_MAX. */
+static size_t
+find_nul(const struct line_reader *r, size_t from, size_t to)
+{
+	const char *z = from < to ? memchr(r->buf + from, '\0', to - from) : NULL;
+	return z ? (size_t)(z - r->buf) : SIZE_MAX;
 }
 
 void
@@ -44,6 +53,7 @@ line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
 	r->end = n;
 	r->bytes_read = n;
 	r->eof = true;
+	r->nul_at = find_nul(r, 0, n);
 }
 
 int
@@ -91,6 +101,10 @@ fill(struct line_reader *r, struct diag *err)
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 		r->end -= r->pos;
+		if (r->nul_at < r->pos)
+			r->nul_at = find_nul(r, r->pos, r->end);
+		if (r->nul_at != SIZE_MAX)
+			r->nul_at -= r->pos;
 		r->pos = 0;
 	}
 	size_t room = r->cap - r->end;
@@ -105,6 +119,9 @@ fill(struct line_reader *r, struct diag *err)
 					"cannot read input: %s", strerror(errno));
 		if (n == 0)
 			r->eof = true;
+		/* One scan per block for NUL bytes, instead of one per line. */
+		if (r->nul_at == SIZE_MAX)
+			r->nul_at = find_nul(r, r->end, r->end + (size_t)n);
 		r->end += (size_t)n;
 		r->bytes_read += (uint64_t)n;
 		return n;
@@ -149,6 +166,7 @@ skip_rest_of_line(struct line_reader *r, struct diag *err)
 			return 1;
 		}
 		r->pos = r->end = 0;
+		r->nul_at = SIZE_MAX;
 		if (r->eof)
 			return 0;
 		if (fill(r, err) < 0)
@@ -163,7 +181,9 @@ deliver(struct line_reader *r, struct line *ln, size_t start, size_t len)
 	ln->len = len;
 	if (len && ln->p[len - 1] == '\r')
 		ln->len--;
-	ln->has_nul = memchr(ln->p, '\0', ln->len) != NULL;
+	if (r->nul_at < start)
+		r->nul_at = find_nul(r, start, r->end);
+	ln->has_nul = r->nul_at < start + ln->len;
 	ln->no = ++r->lineno;
 }
 

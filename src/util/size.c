@@ -27,31 +27,31 @@ parse_u64_dec(const char *p, size_t n, uint64_t *out)
 	return SIZE_OK;
 }
 
-static int
-hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 int
 parse_u64_hex(const char *p, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
 	if (n == 0)
 		return SIZE_SYNTAX;
+	/* Up to 16 digits cannot overflow; leading zeros may make n larger. */
+	if (n > 16)
+		while (n > 16 && *p == '0') {
+			p++;
+			n--;
+		}
 	for (size_t i = 0; i < n; i++) {
-		int d = hex_digit((unsigned char)p[i]);
-		if (d < 0)
-			return SIZE_SYNTAX;
-		if (v >> 60)
-			return SIZE_OVERFLOW;
-		v = (v << 4) | (uint64_t)d;
+		unsigned c = (unsigned char)p[i];
+		unsigned d = c - '0';
+		if (d > 9) {
+			d = (c | 0x20) - 'a';
+			if (d > 5)
+				return SIZE_SYNTAX;
+			d += 10;
+		}
+		v = (v << 4) | d;
 	}
+	if (n > 16)
+		return SIZE_OVERFLOW;
 	*out = v;
 	return SIZE_OK;
 }
@@ -128,6 +128,23 @@ int
 size_parse_vmmap(const char *p, size_t n, uint64_t *out)
 {
 	double mult = 1.0, v;
+
+	/* Fast path for the common "64K" / "0K" / "2560": whole numbers are
+	 * exact in a double, so int(float(n) * unit) == n * unit. */
+	if (n && n <= 12) {
+		uint64_t whole = 0;
+		size_t i = 0;
+		while (i < n && (unsigned)(p[i] - '0') <= 9)
+			whole = whole * 10 + (uint64_t)(p[i++] - '0');
+		if (i > 0 && i == n) {
+			*out = whole;
+			return SIZE_OK;
+		}
+		if (i > 0 && i + 1 == n && p[i] == 'K') {
+			*out = whole << 10;
+			return SIZE_OK;
+		}
+	}
 	if (n && (p[n - 1] < '0' || p[n - 1] > '9') && p[n - 1] != '.') {
 		mult = unit_multiplier(p[n - 1]);
 		if (mult == 0.0)

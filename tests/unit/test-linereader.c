@@ -1,5 +1,6 @@
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +95,39 @@ test_nul_flag(void **state)
 	line_reader_close(&r);
 }
 
+/* NUL bytes in several lines across block refills are each flagged. */
+static void
+test_nul_flags_across_blocks(void **state)
+{
+	(void)state;
+	size_t n = 3 * (1u << 20);
+	char *data = malloc(n);
+	memset(data, 'x', n);
+	for (size_t i = 99; i < n; i += 100)
+		data[i] = '\n';
+	size_t nuls[] = { 5, 1050, 1050000, 2100007 };
+	for (size_t i = 0; i < 4; i++)
+		data[nuls[i]] = '\0';
+	struct line_reader r;
+	struct line ln;
+	struct diag err;
+	size_t flagged = 0, lines = 0;
+	open_bytes(&r, data, n, 0);
+	while (line_reader_next(&r, &ln, &err) == 1) {
+		size_t start = (ln.no - 1) * 100;
+		bool want = false;
+		for (size_t i = 0; i < 4; i++)
+			want |= nuls[i] >= start && nuls[i] < start + 99;
+		assert_int_equal(ln.has_nul, want);
+		flagged += ln.has_nul;
+		lines++;
+	}
+	assert_int_equal(flagged, 4);
+	assert_int_equal(lines, n / 100 + 1);
+	line_reader_close(&r);
+	free(data);
+}
+
 static void
 test_open_errors(void **state)
 {
@@ -131,6 +165,7 @@ main(void)
 		cmocka_unit_test(test_crlf_bom_and_last_line),
 		cmocka_unit_test(test_overlong_line_is_cut_and_skipped),
 		cmocka_unit_test(test_nul_flag),
+		cmocka_unit_test(test_nul_flags_across_blocks),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_peek_does_not_consume),
 	};

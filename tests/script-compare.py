@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Compare `iotally vmmap` with the reference script on the same dump.
+
+The reference is Chromium's vmmap_gpu_regions.py in ../shared/seeds (beside
+the project checkout). Where the script's rounded sizes are exact, the two
+must agree byte for byte on stdout, stderr and exit status. Exits 77 (the
+test is skipped) when python3's script or ../shared is not there.
+
+  script-compare.py IOTALLY ROOT FIXTURE [-- TYPES...]
+"""
+
+import os
+import subprocess
+import sys
+
+
+def main():
+    binary, root, fixture = sys.argv[1:4]
+    types = sys.argv[5:] if len(sys.argv) > 4 and sys.argv[4] == '--' else []
+    script = os.path.join(root, '..', 'shared', 'seeds', 'vmmap_gpu_regions.py')
+    if not os.path.exists(script):
+        print('skipped: %s is not present' % script)
+        return 77
+    ref_cmd = [sys.executable, script, '--file', fixture]
+    our_cmd = [binary, 'vmmap', fixture]
+    if types:
+        ref_cmd += ['--types'] + types
+        our_cmd += ['--types', ','.join(types)]
+    env = dict(os.environ, LC_ALL='C')
+    ref = subprocess.run(ref_cmd, cwd=root, capture_output=True, env=env)
+    ours = subprocess.run(our_cmd, cwd=root, capture_output=True, env=env)
+    status = 0
+    for what, a, b in (('stdout', ref.stdout, ours.stdout),
+                       ('stderr', ref.stderr, ours.stderr),
+                       ('status', ref.returncode, ours.returncode)):
+        if a != b:
+            print('%s differs from the reference script on %s' % (what, fixture))
+            print('--- reference\n%s\n--- iotally\n%s' % (a, b))
+            status = 1
+    if status == 0:
+        print('identical to the reference script: %s' % ' '.join(our_cmd[1:]))
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,82 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/options.h"
+
+enum { A = 1, B, C };
+
+static const struct cli_option opts[] = {
+	{ "alpha", 'a', false, A },
+	{ "beta", 'b', true, B },
+	{ "gamma", 0, false, C },
+};
+
+static void
+test_mixed_options_and_operands(void **state)
+{
+	(void)state;
+	char *argv[] = { (char *)"cmd", (char *)"-a", (char *)"--beta=1", (char *)"file", (char *)"-b", (char *)"2", (char *)"-", (char *)"--", (char *)"--gamma", NULL };
+	struct cli_parser p;
+	struct diag err;
+	const char *arg;
+	cli_parser_init(&p, opts, 3, 9, argv);
+	assert_int_equal(cli_next(&p, &arg, &err), A);
+	assert_int_equal(cli_next(&p, &arg, &err), B);
+	assert_string_equal(arg, "1");
+	assert_int_equal(cli_next(&p, &arg, &err), CLI_OPERAND);
+	assert_string_equal(arg, "file");
+	assert_int_equal(cli_next(&p, &arg, &err), B);
+	assert_string_equal(arg, "2");
+	assert_int_equal(cli_next(&p, &arg, &err), CLI_OPERAND);
+	assert_string_equal(arg, "-");
+	assert_int_equal(cli_next(&p, &arg, &err), CLI_OPERAND);   /* after -- */
+	assert_string_equal(arg, "--gamma");
+	assert_int_equal(cli_next(&p, &arg, &err), CLI_DONE);
+}
+
+static void
+test_errors(void **state)
+{
+	(void)state;
+	struct cli_parser p;
+	struct diag err;
+	const char *arg;
+	char *unknown[] = { (char *)"cmd", (char *)"--delta", NULL };
+	cli_parser_init(&p, opts, 3, 2, unknown);
+	assert_int_equal(cli_next(&p, &arg, &err), CLI_ERROR);
+	assert_int_equal(err.code, DIAG_USAGE);
+	assert_string_equal(err.msg, "unknown option '--delta'");
+
+	char *missing[] = { (char *)"cmd", (char *)"--beta", NULL };
+	cli_parser_init(&p, opts, 3, 2, missing);
+	assert_int_equal(cli_next(&p, &arg, &err), CLI_ERROR);
+	assert_string_equal(err.msg, "option '--beta' needs a value");
+
+	char *value[] = { (char *)"cmd", (char *)"--gamma=x", NULL };
+	cli_parser_init(&p, opts, 3, 2, value);
+	assert_int_equal(cli_next(&p, &arg, &err), CLI_ERROR);
+	assert_string_equal(err.msg, "option '--gamma' takes no value");
+
+	char *short_cluster[] = { (char *)"cmd", (char *)"-ab7", (char *)"-z", NULL };
+	cli_parser_init(&p, opts, 3, 3, short_cluster);
+	assert_int_equal(cli_next(&p, &arg, &err), A);
+	assert_int_equal(cli_next(&p, &arg, &err), B);
+	assert_string_equal(arg, "7");
+	assert_int_equal(cli_next(&p, &arg, &err), CLI_ERROR);
+	assert_string_equal(err.msg, "unknown option '-z'");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mixed_options_and_operands),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}

@@ -1,0 +1,108 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/diag.h"
+#include "util/hashmap.h"
+#include "util/strbuf.h"
+
+static void
+test_strbuf(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	assert_string_equal(sb.buf, "");
+	strbuf_addstr(&sb, "abc");
+	strbuf_addch(&sb, '-');
+	strbuf_addf(&sb, "%d", 42);
+	strbuf_addchars(&sb, '*', 3);
+	assert_string_equal(sb.buf, "abc-42***");
+	assert_int_equal(sb.len, 9);
+	strbuf_add(&sb, "\0z", 2);
+	assert_int_equal(sb.len, 11);
+	assert_int_equal(sb.buf[11], '\0');
+	strbuf_release(&sb);
+	assert_int_equal(sb.len, 0);
+}
+
+static void
+test_diag_format_and_quote(void **state)
+{
+	(void)state;
+	struct diag d;
+	struct strbuf sb = STRBUF_INIT;
+	diag_set(&d, DIAG_DATA, "f.txt", 12, 3, "bad '%s'", "x");
+	diag_format(&d, &sb);
+	assert_string_equal(sb.buf, "iotally: f.txt:12:3: error: bad 'x'\n");
+	strbuf_reset(&sb);
+	diag_set(&d, DIAG_NOINPUT, "-", 0, 0, "gone");
+	diag_format(&d, &sb);
+	assert_string_equal(sb.buf, "iotally: <stdin>: error: gone\n");
+	strbuf_reset(&sb);
+	diag_quote(&sb, "a\x01\\b\xff" "cdef", 9, 6);
+	assert_string_equal(sb.buf, "a\\x01\\\\b\\xffc...");
+	strbuf_release(&sb);
+}
+
+static void
+test_diag_list_is_bounded(void **state)
+{
+	(void)state;
+	struct diag_list l;
+	diag_list_init(&l, 3);
+	for (int i = 0; i < 10; i++)
+		diag_list_add(&l, DIAG_WARNING, "p", (uint64_t)i + 1, "w%d", i);
+	assert_int_equal(l.len, 3);
+	assert_int_equal(l.dropped, 7);
+	assert_string_equal(l.items[2].msg, "w2");
+	diag_list_release(&l);
+}
+
+static void
+test_maps(void **state)
+{
+	(void)state;
+	struct strmap m;
+	struct u64map u;
+	bool created;
+	strmap_init(&m);
+	u64map_init(&u);
+	for (size_t i = 0; i < 1000; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "type %zu", i);
+		*strmap_put(&m, key, strlen(key), &created) = i;
+		assert_true(created);
+		*u64map_put(&u, (uint64_t)i << 14, &created) = i;
+		assert_true(created);
+	}
+	assert_int_equal(m.len, 1000);
+	assert_int_equal(*strmap_get(&m, "type 777", 8), 777);
+	assert_null(strmap_get(&m, "type 1000", 9));
+	strmap_put(&m, "type 5", 6, &created);
+	assert_false(created);
+	/* Keys may hold NUL bytes. */
+	*strmap_put(&m, "a\0b", 3, &created) = 5;
+	assert_null(strmap_get(&m, "a\0c", 3));
+	assert_int_equal(*u64map_get(&u, 999ull << 14), 999);
+	assert_null(u64map_get(&u, 1));
+	strmap_release(&m);
+	u64map_release(&u);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_diag_format_and_quote),
+		cmocka_unit_test(test_diag_list_is_bounded),
+		cmocka_unit_test(test_maps),
+	};
+	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
+}

@@ -235,11 +235,21 @@ print_diag_at(enum diag_severity sev, const char *path, uint64_t line, const cha
 	cli_print_diag(&d);
 }
 
+/* A class name from the input, quoted for a message (control bytes as \xNN). */
+static const char *
+quoted(struct strbuf *sb, const char *name, size_t len)
+{
+	strbuf_reset(sb);
+	diag_quote(sb, name, len, 200);
+	return sb->buf;
+}
+
 /* Negative and unreadable counts among the classes shown: what a leak hunter looks for. */
 static void
 warn_counts(const char *path, const struct class_count *const *v, size_t n)
 {
 	size_t shown = 0, more = 0;
+	struct strbuf q = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		const struct class_count *c = v[i];
 		int32_t x;
@@ -255,13 +265,14 @@ warn_counts(const char *path, const struct class_count *const *v, size_t n)
 			print_diag_at(DIAG_WARNING, path, c->line,
 				      "class '%s' has a negative count (%" PRId32 "): an "
 				      "over-released object; ioclasscount prints it as %" PRIu64,
-				      c->name, x, (uint64_t)(int64_t)x);
+				      quoted(&q, c->name, c->len), x, (uint64_t)(int64_t)x);
 		else
 			print_diag_at(DIAG_WARNING, path, c->line,
 				      "the count of class '%s' (%" PRId64 ") is not a 32-bit number; "
 				      "ioclasscount prints '?? (error reading/converting value)'",
-				      c->name, c->value);
+				      quoted(&q, c->name, c->len), c->value);
 	}
+	strbuf_release(&q);
 	if (more)
 		print_diag_at(DIAG_WARNING, path, 0, "%zu more negative or unreadable counts", more);
 }
@@ -331,13 +342,15 @@ static void
 check_hierarchy(const char *path, const struct hierarchy *h, const struct classes_snapshot *s)
 {
 	struct hier_identity_failure *f;
+	struct strbuf q = STRBUF_INIT;
 	size_t nf = hierarchy_check_identity(h, s, &f), first;
 	for (size_t i = 0; i < nf && i < WARN_LIMIT; i++)
 		print_diag_at(DIAG_WARNING, path, 0,
 			      "class '%s' has count %" PRId64 " but %" PRIu64 " direct subclasses "
 			      "with instances: count = direct + subclasses in use fails (the counts "
 			      "and the hierarchy disagree, or a count was over-released)",
-			      h->classes[f[i].cls].name, f[i].count, f[i].live_subclasses);
+			      quoted(&q, h->classes[f[i].cls].name, h->classes[f[i].cls].len),
+			      f[i].count, f[i].live_subclasses);
 	if (nf > WARN_LIMIT)
 		print_diag_at(DIAG_WARNING, path, 0, "%zu more classes fail the identity",
 			      nf - WARN_LIMIT);
@@ -347,7 +360,8 @@ check_hierarchy(const char *path, const struct hierarchy *h, const struct classe
 		print_diag_at(DIAG_NOTE, path, 0,
 			      "%zu classes have another count in the hierarchy capture (first: "
 			      "'%s' = %" PRId64 "): the captures were taken at different times",
-			      nm, h->classes[first].name, h->classes[first].tracking);
+			      nm, quoted(&q, h->classes[first].name, h->classes[first].len),
+			      h->classes[first].tracking);
 	if (h->conflicts)
 		print_diag_at(DIAG_NOTE, path, 0,
 			      "%" PRIu64 " classes were given a second, different superclass; "
@@ -361,6 +375,7 @@ check_hierarchy(const char *path, const struct hierarchy *h, const struct classe
 		print_diag_at(DIAG_WARNING, path, 0,
 			      "%zu classes form a superclass cycle and are left out of the tree",
 			      h->unreachable);
+	strbuf_release(&q);
 }
 
 static int

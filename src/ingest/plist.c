@@ -427,6 +427,13 @@ on_error(void *ctx, xmlErrorPtr e)
 	stop(st);
 }
 
+/* libxml2 reports some errors (encoding conversion) outside the parser context. */
+static void __attribute__((format(printf, 2, 3)))
+quiet_generic_error(void *ctx, const char *fmt, ...)
+{
+	(void)ctx, (void)fmt;
+}
+
 static void
 sax_init(xmlSAXHandler *sax)
 {
@@ -493,6 +500,8 @@ plist_read(struct line_reader *r, const struct plist_opts *opts, plist_callback 
 	st.leaf = E_NONE;
 	strbuf_init(&st.text);
 	sax_init(&sax);
+	/* Only cli/ prints: libxml2's global error channel stays silent too. */
+	xmlSetGenericErrorFunc(NULL, quiet_generic_error);
 	st.ctxt = xmlCreatePushParserCtxt(&sax, &st, NULL, 0, NULL);
 	if (!st.ctxt) {
 		rc = diag_set(err, DIAG_SOFTWARE, r->path, 0, 0, "cannot create an XML parser");

@@ -63,7 +63,7 @@ list_missing(const struct scan *s, struct strbuf *sb)
 {
 	size_t missing = 0;
 	if (!s->classes_done) {
-		strbuf_addstr(sb, "the rest of 'Classes'");
+		strbuf_addstr(sb, s->snap->has_classes ? "the rest of 'Classes'" : "'Classes'");
 		missing++;
 	}
 	for (int k = 0; k < ALLOC_KINDS; k++) {

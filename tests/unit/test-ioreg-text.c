@@ -101,6 +101,11 @@ test_truncated_after_classes(void **state)
 	assert_true(f.truncated);
 	assert_non_null(strstr(f.err.msg, "before its closing '}'"));
 	classes_capture_release(&f.cap);
+	/* Cut before Classes began: all of it is missing, not "the rest". */
+	assert_int_equal(scan(&f, "{\"Instance allocation\"=5,"), -1);
+	assert_true(f.truncated);
+	assert_non_null(strstr(f.err.msg, "missing: 'Classes', 'Container allocation'"));
+	classes_capture_release(&f.cap);
 }
 
 static void

@@ -18,6 +18,9 @@
 
 /* Sorted by name. */
 static const struct command commands[] = {
+	{ "classes", cmd_classes,
+	  "IOKit instance counts as ioclasscount prints them (ioreg, ioclasscount captures)",
+	  cmd_classes_help },
 	{ "track", cmd_track,
 	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
 	  cmd_track_help },

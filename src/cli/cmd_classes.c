@@ -112,15 +112,6 @@ struct classes_args {
 };
 
 static int
-parse_count(const char *opt, const char *s, uint64_t *out, struct diag *err)
-{
-	if (parse_u64_dec(s, strlen(s), out) != SIZE_OK || *out == 0)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"%s needs a positive whole number, got '%s'", opt, s);
-	return 0;
-}
-
-static int
 check_combinations(const struct classes_args *a, struct diag *err)
 {
 	bool filters = a->match || a->nonzero || a->has_top;
@@ -179,21 +170,20 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			a->nonzero = true;
 			break;
 		case OPT_TOP:
-			if (parse_count("--top", arg, &a->top, err) < 0)
+			if (cli_positive_count("--top", arg, &a->top, err) < 0)
 				return -1;
 			a->has_top = true;
 			break;
-		case OPT_FORMAT:
-			if (strcmp(arg, "json") == 0)
-				a->json = true;
-			else if (strcmp(arg, "text") == 0)
-				a->json = false;
-			else
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"unknown format '%s' (expected text or json)", arg);
+		case OPT_FORMAT: {
+			static const char *const formats[] = { "text", "json" };
+			int f = cli_choice("format", arg, formats, 2, err);
+			if (f < 0)
+				return -1;
+			a->json = f == 1;
 			break;
+		}
 		case OPT_SNAPSHOT:
-			if (parse_count("--snapshot", arg, &a->snapshot, err) < 0)
+			if (cli_positive_count("--snapshot", arg, &a->snapshot, err) < 0)
 				return -1;
 			break;
 		case OPT_PARTIAL:

@@ -11,7 +11,6 @@
 #include "model/diff.h"
 #include "report/diff_report.h"
 #include "util/diag.h"
-#include "util/size.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -140,23 +139,17 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 	case OPT_JUNIT:
 		a->junit = arg;
 		return 0;
-	case OPT_FORMAT:
-		if (strcmp(arg, "text") == 0)
-			a->format = FORMAT_TEXT;
-		else if (strcmp(arg, "json") == 0)
-			a->format = FORMAT_JSON;
-		else if (strcmp(arg, "markdown") == 0)
-			a->format = FORMAT_MARKDOWN;
-		else
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"unknown format '%s' (expected text, json or markdown)", arg);
+	case OPT_FORMAT: {
+		static const char *const names[] = { "text", "json", "markdown" };
+		int f = cli_choice("format", arg, names, 3, err);
+		if (f < 0)
+			return -1;
+		a->format = (enum output_format)f;
 		return 0;
+	}
 	case OPT_DUMP:
-		if (size_parse_user(arg, &a->opts.dump) != SIZE_OK || a->opts.dump == 0)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"--dump needs a dump number from 1, got '%s'", arg);
 		a->opts.has_dump = true;
-		return 0;
+		return cli_positive_count("--dump", arg, &a->opts.dump, err);
 	case OPT_MATCH_OFFSETS:
 		a->opts.match_offsets = true;
 		return 0;

@@ -112,20 +112,17 @@ struct track_args {
 static int
 parse_by(const char *s, enum track_by *by, struct diag *err)
 {
-	if (strcmp(s, "module") == 0)
-		*by = TRACK_BY_MODULE;
-	else if (strcmp(s, "symbol") == 0)
-		*by = TRACK_BY_SYMBOL;
-	else if (strcmp(s, "class") == 0)
-		*by = TRACK_BY_CLASS;
-	else
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"unknown --by key '%s' (expected module, symbol or class)", s);
+	static const char *const names[] = { "module", "symbol", "class" };
+	static const enum track_by values[] = { TRACK_BY_MODULE, TRACK_BY_SYMBOL, TRACK_BY_CLASS };
+	int i = cli_choice("--by key", s, names, 3, err);
+	if (i < 0)
+		return -1;
+	*by = values[i];
 	return 0;
 }
 
 static int
-parse_count(const char *opt, const char *s, uint64_t *v, struct diag *err)
+parse_size_option(const char *opt, const char *s, uint64_t *v, struct diag *err)
 {
 	if (size_parse_user(s, v) != SIZE_OK)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
@@ -156,7 +153,7 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 		track_filter_add(&f->ignores, &f->nignores, arg);
 		return 0;
 	case OPT_SIZE:
-		return parse_count("--size", arg, &f->min_bytes, err);
+		return parse_size_option("--size", arg, &f->min_bytes, err);
 	case OPT_EXCLUDE:
 		f->exclude = true;
 		return 0;
@@ -171,18 +168,13 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 		a->folded = true;
 		return 0;
 	case OPT_TOP:
-		if (parse_count("--top", arg, &a->top, err) < 0)
-			return -1;
-		if (a->top == 0)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--top needs a count of at least 1");
-		return 0;
-	case OPT_FORMAT:
-		if (strcmp(arg, "json") == 0)
-			a->json = true;
-		else if (strcmp(arg, "text") != 0)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"unknown format '%s' (expected text or json)", arg);
-		return 0;
+		return cli_positive_count("--top", arg, &a->top, err);
+	case OPT_FORMAT: {
+		static const char *const formats[] = { "text", "json" };
+		int which = cli_choice("format", arg, formats, 2, err);
+		a->json = which == 1;
+		return which < 0 ? -1 : 0;
+	}
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;

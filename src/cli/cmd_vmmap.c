@@ -106,15 +106,11 @@ add_types(struct vmmap_filter *f, const char *list, struct diag *err)
 static int
 parse_format(const char *s, enum output_format *fmt, struct diag *err)
 {
-	if (strcmp(s, "text") == 0)
-		*fmt = FORMAT_TEXT;
-	else if (strcmp(s, "json") == 0)
-		*fmt = FORMAT_JSON;
-	else if (strcmp(s, "csv") == 0)
-		*fmt = FORMAT_CSV;
-	else
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"unknown format '%s' (expected text, json or csv)", s);
+	static const char *const names[] = { "text", "json", "csv" };
+	int i = cli_choice("format", s, names, 3, err);
+	if (i < 0)
+		return -1;
+	*fmt = (enum output_format)i;
 	return 0;
 }
 

@@ -7,7 +7,9 @@
 #include "cli/commands.h"
 
 #include "iotally-config.h"
+#include "ingest/detect.h"
 #include "util/diag.h"
+#include "util/linereader.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -15,9 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Sorted by name. */
 static const struct command commands[] = {
+	{ "classes", cmd_classes,
+	  "IOKit instance counts as ioclasscount prints them (ioreg, ioclasscount captures)",
+	  cmd_classes_help },
 	{ "diff", cmd_diff,
 	  "what grew between two captures of the same kind, with CI gates",
 	  cmd_diff_help },
@@ -86,6 +92,7 @@ static void
 print_main_help(FILE *out)
 {
 	fputs("usage: iotally <command> [options] FILE|-\n"
+	      "       iotally FILE [options]   (the command that reads FILE's kind)\n"
 	      "       iotally help <command>\n"
 	      "       iotally --version\n"
 	      "\n"
@@ -130,6 +137,58 @@ run_help(int argc, char **argv)
 	return 0;
 }
 
+/* Which command reads each kind of capture, for `iotally FILE [options]`. */
+static const struct {
+	enum input_kind kind;
+	const char *command;
+} command_for_kind[] = {
+	{ INPUT_VMMAP, "vmmap" },
+	{ INPUT_IOREG_TEXT, "classes" },
+	{ INPUT_XML_PLIST, "classes" },
+	{ INPUT_BPLIST, "classes" },
+	{ INPUT_IOCLASSCOUNT, "classes" },
+	{ INPUT_TRACK, "track" },
+};
+
+/*
+ * `iotally FILE [options]`: recognise the capture from its first bytes and
+ * run the command that reads it, as if it had been named. (Standard input
+ * cannot be looked at twice, so it needs the command named.)
+ */
+static int
+run_for_file(int argc, char **argv)
+{
+	struct line_reader r;
+	struct diag err;
+	const char *head;
+	size_t n;
+
+	if (line_reader_open(&r, argv[1], 0, &err) < 0) {
+		cli_print_diag(&err);
+		return err.code;
+	}
+	if (line_reader_peek(&r, INPUT_DETECT_BYTES, &head, &n, &err) < 0) {
+		line_reader_close(&r);
+		cli_print_diag(&err);
+		return err.code;
+	}
+	enum input_kind kind = input_detect(head, n);
+	line_reader_close(&r);
+	for (size_t i = 0; i < sizeof(command_for_kind) / sizeof(command_for_kind[0]); i++) {
+		if (command_for_kind[i].kind != kind)
+			continue;
+		const struct command *cmd = cli_find_command(command_for_kind[i].command);
+		/* argv becomes "COMMAND FILE options...": operands may come first. */
+		argv[0] = (char *)cmd->name;
+		return cmd->run(argc, argv);
+	}
+	diag_set(&err, DIAG_DATA, argv[1], 0, 0,
+		 "cannot tell which command reads this file: it looks like %s; name "
+		 "the command (iotally --help lists them)", input_kind_describe(kind));
+	cli_print_diag(&err);
+	return DIAG_DATA;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -151,6 +210,8 @@ main(int argc, char **argv)
 		return finish(run_help(argc, argv));
 
 	const struct command *cmd = cli_find_command(name);
+	if (!cmd && name[0] != '-' && access(name, F_OK) == 0)
+		return finish(run_for_file(argc, argv));
 	if (!cmd) {
 		struct diag d;
 		if (name[0] == '-')

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/diag.h"
 
@@ -41,5 +42,15 @@ void cli_parser_init(struct cli_parser *p, const struct cli_option *opts,
  * CLI_ERROR with a DIAG_USAGE message in *err. *arg is the option's value.
  */
 int cli_next(struct cli_parser *p, const char **arg, struct diag *err);
+
+/*
+ * `value` as one of `names` (an option's keyword: --format, --by). Returns
+ * its index, or -1 with "unknown WHAT 'value' (expected a, b or c)".
+ */
+int cli_choice(const char *what, const char *value, const char *const *names,
+	       size_t n, struct diag *err);
+/* A whole number of at least 1 (--top, --snapshot); -1 with a usage error. */
+int cli_positive_count(const char *opt, const char *value, uint64_t *out,
+		       struct diag *err);
 
 #endif

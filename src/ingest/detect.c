@@ -122,7 +122,8 @@ input_detect(const char *p, size_t n)
 		return INPUT_TRACK;
 	if (has(p, n, "+-o ") || has(p, n, "\"IOKitDiagnostics\""))
 		return INPUT_IOREG_TEXT;
-	if (has_count_lines(p, n))
+	/* ioalloccount lines are indented, unlike ioclasscount's. */
+	if (has_count_lines(p, n) || has(p, n, " allocation = 0x"))
 		return INPUT_IOCLASSCOUNT;
 	return INPUT_TEXT;
 }

@@ -5,8 +5,8 @@
  * A list of known-leak patterns whose records a report hides and counts
  * apart (the suppression files browser and driver projects keep).
  * One pattern a line: a plain substring, or "re:" and a PCRE2 pattern;
- * blank lines and lines starting with '#' are comments. PCRE2 types stay
- * inside suppress.c.
+ * blank lines and lines starting with '#' are comments. Patterns are
+ * compiled with util/regex (PCRE2, ^ and $ at every line of a record).
  */
 
 #include <stdbool.h>
@@ -14,12 +14,13 @@
 #include <stdint.h>
 
 #include "util/diag.h"
+#include "util/regex.h"
 
 struct suppress_pattern {
 	char *text;            /* as written, without "re:" */
 	size_t len;
 	bool regex;
-	void *code;            /* pcre2_code * for regex patterns */
+	struct regex *re;      /* compiled, for regex patterns */
 	uint64_t line;         /* line in the suppression file */
 	uint64_t records;      /* records it hid */
 	uint64_t bytes;
@@ -28,7 +29,6 @@ struct suppress_pattern {
 struct suppress_list {
 	struct suppress_pattern *items;
 	size_t len, alloc;
-	void *match_data;      /* pcre2_match_data *, shared */
 };
 
 void suppress_list_init(struct suppress_list *s);

@@ -1,0 +1,522 @@
+/*
+ * iotally classes: what ioclasscount (and ioalloccount) would have printed
+ * on the Mac a saved IOKitDiagnostics capture came from, plus direct
+ * counts and the inheritance tree when a class hierarchy is available.
+ */
+
+#include "cli/commands.h"
+#include "cli/options.h"
+
+#include "ingest/classes.h"
+#include "model/classes.h"
+#include "model/hierarchy.h"
+#include "report/classes_json.h"
+#include "report/classes_text.h"
+#include "util/diag.h"
+#include "util/regex.h"
+#include "util/size.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_classes_help[] =
+	"usage: iotally classes [options] FILE|- [CLASS...]\n"
+	"\n"
+	"Prints what ioclasscount would have printed on the Mac the capture comes\n"
+	"from: every class 'Name = N', sorted as ioclasscount sorts (case-insensitive,\n"
+	"'_' before letters), counts as the 64-bit tool prints them. With CLASS names,\n"
+	"one line 'A = 1, B = <no such class>' in argument order.\n"
+	"\n"
+	"FILE is recognised from its content: ioreg -l text (any plane, -x, -d1),\n"
+	"an ioreg -a XML property list, a kext-info property list (OSBundleClasses),\n"
+	"or saved ioclasscount / ioalloccount output. Each IOKitDiagnostics in it is\n"
+	"a snapshot.\n"
+	"\n"
+	"Options:\n"
+	"  --alloc            print the ioalloccount lines (allocation totals) instead\n"
+	"  --match REGEX      only classes whose name matches REGEX (PCRE2, unanchored)\n"
+	"  --nonzero          leave out classes whose count is 0\n"
+	"  --top N            the N largest counts, largest first\n"
+	"  --format F         text (default) or json (schema iotally.classes/1)\n"
+	"  --snapshot N       use the Nth snapshot of the input (default: the first)\n"
+	"  --partial          accept a capture that was cut short: print the classes\n"
+	"                     read so far (with a warning) instead of failing\n"
+	"  --hierarchy FILE   the class hierarchy: a kext-info property list\n"
+	"                     (OSBundleClasses) or ioreg -i output (text or XML);\n"
+	"                     default: FILE itself, when it records one\n"
+	"  --direct           direct instance counts: a count minus the direct\n"
+	"                     subclasses that have instances (needs a hierarchy)\n"
+	"  --tree             the inheritance tree with counts and direct counts,\n"
+	"                     under each CLASS given, or whole (needs a hierarchy)\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"A negative count (an over-released object) prints as the 64-bit tool prints\n"
+	"it (18446744073709551615 for -1) and gets a warning on standard error.\n"
+	"\n"
+	"Examples:\n"
+	"  iotally classes fixtures/ioreg/darwindumped_MacBook8-1_osx10.11.4_xnu-3248_ioreg-l.txt\n"
+	"  iotally classes fixtures/ioreg/darwindumped_MacBook8-1_osx10.11.4_xnu-3248_ioreg-l.txt IOPCIDevice AppleTestPCI\n"
+	"  iotally classes --nonzero --match '^IOSurface' fixtures/classes/synthetic-ioreg-a-3000.plist\n"
+	"  iotally classes --tree --hierarchy fixtures/classes/synthetic-kextinfo-3000.plist fixtures/classes/synthetic-ioreg-a-3000.plist IONetworkController\n"
+	"  ioreg -l -w0 -d1 | iotally classes -\n"
+	"\n"
+	"Exit status: 0 success, 64 usage error, 65 malformed or truncated input,\n"
+	"66 input cannot be opened, 74 output cannot be written.\n";
+
+enum {
+	OPT_ALLOC = 1,
+	OPT_MATCH,
+	OPT_NONZERO,
+	OPT_TOP,
+	OPT_FORMAT,
+	OPT_SNAPSHOT,
+	OPT_PARTIAL,
+	OPT_HIERARCHY,
+	OPT_DIRECT,
+	OPT_TREE,
+	OPT_HELP,
+};
+
+static const struct cli_option classes_options[] = {
+	{ "alloc", 0, false, OPT_ALLOC },
+	{ "match", 0, true, OPT_MATCH },
+	{ "nonzero", 0, false, OPT_NONZERO },
+	{ "top", 0, true, OPT_TOP },
+	{ "format", 0, true, OPT_FORMAT },
+	{ "snapshot", 0, true, OPT_SNAPSHOT },
+	{ "partial", 0, false, OPT_PARTIAL },
+	{ "hierarchy", 0, true, OPT_HIERARCHY },
+	{ "direct", 0, false, OPT_DIRECT },
+	{ "tree", 0, false, OPT_TREE },
+	{ "help", 'h', false, OPT_HELP },
+};
+
+#define WARN_LIMIT 10
+
+struct classes_args {
+	const char *path;
+	char **names;
+	size_t nnames;
+	bool alloc, nonzero, partial, direct, tree, json, help;
+	const char *match;
+	bool has_top;
+	uint64_t top;
+	uint64_t snapshot;        /* 1-based; 0: not given */
+	const char *hierarchy;
+	bool hierarchy_is_input;  /* --hierarchy named FILE itself: read once */
+};
+
+static int
+check_combinations(const struct classes_args *a, struct diag *err)
+{
+	bool filters = a->match || a->nonzero || a->has_top;
+	if (!a->path)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"no input given (an ioreg, ioclasscount or kext-info capture, "
+				"or '-' for standard input)");
+	if (a->direct && a->tree)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--direct and --tree are exclusive");
+	if (a->alloc && (a->nnames || a->direct || a->tree || filters))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--alloc prints the allocation totals only; it takes no class "
+				"names, filters, --direct or --tree");
+	if (a->nnames && !a->tree && (filters || a->direct))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"class names select their own line; --match, --nonzero, --top "
+				"and --direct apply to the full listing");
+	if (a->tree && (a->match || a->has_top || a->json))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--tree prints text and takes --nonzero only (not --match, "
+				"--top or --format json)");
+	if (a->hierarchy && !a->direct && !a->tree)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--hierarchy is used by --direct and --tree only");
+	return 0;
+}
+
+static int
+parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
+{
+	struct cli_parser p;
+	const char *arg;
+	int id;
+
+	cli_parser_init(&p, classes_options,
+			sizeof(classes_options) / sizeof(classes_options[0]), argc, argv);
+	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
+		switch (id) {
+		case CLI_ERROR:
+			return -1;
+		case CLI_OPERAND:
+			if (!a->path) {
+				a->path = arg;
+			} else {
+				a->names = xrealloc(a->names, (a->nnames + 1) * sizeof(*a->names));
+				a->names[a->nnames++] = (char *)arg;
+			}
+			break;
+		case OPT_ALLOC:
+			a->alloc = true;
+			break;
+		case OPT_MATCH:
+			a->match = arg;
+			break;
+		case OPT_NONZERO:
+			a->nonzero = true;
+			break;
+		case OPT_TOP:
+			if (cli_positive_count("--top", arg, &a->top, err) < 0)
+				return -1;
+			a->has_top = true;
+			break;
+		case OPT_FORMAT: {
+			static const char *const formats[] = { "text", "json" };
+			int f = cli_choice("format", arg, formats, 2, err);
+			if (f < 0)
+				return -1;
+			a->json = f == 1;
+			break;
+		}
+		case OPT_SNAPSHOT:
+			if (cli_positive_count("--snapshot", arg, &a->snapshot, err) < 0)
+				return -1;
+			break;
+		case OPT_PARTIAL:
+			a->partial = true;
+			break;
+		case OPT_HIERARCHY:
+			a->hierarchy = arg;
+			break;
+		case OPT_DIRECT:
+			a->direct = true;
+			break;
+		case OPT_TREE:
+			a->tree = true;
+			break;
+		case OPT_HELP:
+			a->help = true;
+			return 0;
+		}
+	}
+	return check_combinations(a, err);
+}
+
+static void
+print_diag_at(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+print_diag_at(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
+{
+	struct diag d;
+	va_list ap;
+	diag_clear(&d);
+	d.severity = sev;
+	d.path = path;
+	d.line = line;
+	va_start(ap, fmt);
+	vsnprintf(d.msg, sizeof(d.msg), fmt, ap);
+	va_end(ap);
+	cli_print_diag(&d);
+}
+
+/* A class name from the input, quoted for a message (control bytes as \xNN). */
+static const char *
+quoted(struct strbuf *sb, const char *name, size_t len)
+{
+	strbuf_reset(sb);
+	diag_quote(sb, name, len, 200);
+	return sb->buf;
+}
+
+/* Negative and unreadable counts among the classes shown: what a leak hunter looks for. */
+static void
+warn_counts(const char *path, const struct class_count *const *v, size_t n)
+{
+	size_t shown = 0, more = 0;
+	struct strbuf q = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		const struct class_count *c = v[i];
+		int32_t x;
+		bool neg = class_count_is_negative(c) && class_count_as_int32(c, &x);
+		bool bad = c->state == CLASS_COUNT_OK && !class_count_as_int32(c, &x);
+		if (!neg && !bad)
+			continue;
+		if (shown++ >= WARN_LIMIT) {
+			more++;
+			continue;
+		}
+		if (neg)
+			print_diag_at(DIAG_WARNING, path, c->line,
+				      "class '%s' has a negative count (%" PRId32 "): an "
+				      "over-released object; ioclasscount prints it as %" PRIu64,
+				      quoted(&q, c->name, c->len), x, (uint64_t)(int64_t)x);
+		else
+			print_diag_at(DIAG_WARNING, path, c->line,
+				      "the count of class '%s' (%" PRId64 ") is not a 32-bit number; "
+				      "ioclasscount prints '?? (error reading/converting value)'",
+				      quoted(&q, c->name, c->len), c->value);
+	}
+	strbuf_release(&q);
+	if (more)
+		print_diag_at(DIAG_WARNING, path, 0, "%zu more negative or unreadable counts", more);
+}
+
+static void
+note_snapshots(const char *path, const struct classes_capture *cap, uint64_t chosen)
+{
+	if (cap->nsnapshots < 2 || chosen)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < cap->nsnapshots && i < 8; i++)
+		strbuf_addf(&sb, "%s%" PRIu64, i ? ", " : "", cap->snapshots[i]->line);
+	if (cap->nsnapshots > 8)
+		strbuf_addstr(&sb, ", ...");
+	print_diag_at(DIAG_NOTE, path, 0,
+		      "the input holds %zu snapshots (at lines %s); this is the first: "
+		      "choose another with --snapshot N", cap->nsnapshots, sb.buf);
+	strbuf_release(&sb);
+}
+
+static const struct classes_snapshot *
+choose_snapshot(const struct classes_args *a, const struct classes_capture *cap,
+		struct diag *err)
+{
+	uint64_t n = a->snapshot ? a->snapshot : 1;
+	if (n > cap->nsnapshots) {
+		diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			 "--snapshot %" PRIu64 ": the input holds %zu snapshot%s", n,
+			 cap->nsnapshots, cap->nsnapshots == 1 ? "" : "s");
+		return NULL;
+	}
+	note_snapshots(a->path, cap, a->snapshot);
+	return cap->snapshots[n - 1];
+}
+
+/* The hierarchy for --direct / --tree, from --hierarchy FILE or from the input itself. */
+static int
+load_hierarchy(const struct classes_args *a, struct hierarchy *h, struct diag_list *warnings,
+	       struct diag *err)
+{
+	if (!a->hierarchy) {
+		if (!hierarchy_empty(h))
+			return 0;
+		if (a->hierarchy_is_input)
+			return diag_set(err, DIAG_DATA, a->path, 0, 0,
+					"this input records no class hierarchy; one comes from a "
+					"kext-info property list (OSBundleClasses, from "
+					"OSKextCopyLoadedKextInfo) or from 'ioreg -i' output "
+					"(text or -a XML)");
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"%s needs a class hierarchy and '%s' records none: name one with "
+				"--hierarchy FILE, a kext-info property list (OSBundleClasses from "
+				"OSKextCopyLoadedKextInfo) or 'ioreg -i' output (text or -a XML)",
+				a->direct ? "--direct" : "--tree", diag_display_path(a->path));
+	}
+	struct classes_capture ignored;
+	struct classes_read_opts ropts = { .partial = true, .want_hierarchy = true,
+					   .need_hierarchy = true };
+	classes_capture_init(&ignored);
+	hierarchy_release(h);
+	int rc = classes_read_file(a->hierarchy, &ignored, h, &ropts, warnings, err);
+	classes_capture_release(&ignored);
+	return rc;
+}
+
+static void
+check_hierarchy(const char *path, const struct hierarchy *h, const struct classes_snapshot *s)
+{
+	struct hier_identity_failure *f;
+	struct strbuf q = STRBUF_INIT;
+	size_t nf = hierarchy_check_identity(h, s, &f), first;
+	for (size_t i = 0; i < nf && i < WARN_LIMIT; i++)
+		print_diag_at(DIAG_WARNING, path, 0,
+			      "class '%s' has count %" PRId64 " but %" PRIu64 " direct subclasses "
+			      "with instances: count = direct + subclasses in use fails (the counts "
+			      "and the hierarchy disagree, or a count was over-released)",
+			      quoted(&q, h->classes[f[i].cls].name, h->classes[f[i].cls].len),
+			      f[i].count, f[i].live_subclasses);
+	if (nf > WARN_LIMIT)
+		print_diag_at(DIAG_WARNING, path, 0, "%zu more classes fail the identity",
+			      nf - WARN_LIMIT);
+	free(f);
+	size_t nm = hierarchy_tracking_mismatches(h, s, &first);
+	if (nm)
+		print_diag_at(DIAG_NOTE, path, 0,
+			      "%zu classes have another count in the hierarchy capture (first: "
+			      "'%s' = %" PRId64 "): the captures were taken at different times",
+			      nm, quoted(&q, h->classes[first].name, h->classes[first].len),
+			      h->classes[first].tracking);
+	if (h->conflicts)
+		print_diag_at(DIAG_NOTE, path, 0,
+			      "%" PRIu64 " classes were given a second, different superclass; "
+			      "the first was kept", h->conflicts);
+	if (!(h->sources & HIER_FROM_KEXT_INFO))
+		print_diag_at(DIAG_NOTE, path, 0,
+			      "this hierarchy comes from ioreg -i, which records only classes that "
+			      "have registry entries: a direct count is too high when other "
+			      "subclasses have instances");
+	if (h->unreachable)
+		print_diag_at(DIAG_WARNING, path, 0,
+			      "%zu classes form a superclass cycle and are left out of the tree",
+			      h->unreachable);
+	strbuf_release(&q);
+}
+
+static int
+write_tree(const struct classes_args *a, const struct hierarchy *h,
+	   const struct classes_snapshot *s, struct diag *err)
+{
+	if (!a->nnames) {
+		classes_text_tree(stdout, h, s, HIER_NONE, a->nonzero);
+		return 0;
+	}
+	for (size_t i = 0; i < a->nnames; i++)
+		if (hierarchy_find(h, a->names[i], strlen(a->names[i])) == HIER_NONE)
+			return diag_set(err, DIAG_DATA, NULL, 0, 0,
+					"--tree: class '%s' is not in the hierarchy", a->names[i]);
+	for (size_t i = 0; i < a->nnames; i++)
+		classes_text_tree(stdout, h, s, hierarchy_find(h, a->names[i], strlen(a->names[i])),
+				  a->nonzero);
+	return 0;
+}
+
+static void
+note_left_out(const struct classes_args *a, size_t left_out)
+{
+	if (left_out)
+		print_diag_at(DIAG_NOTE, a->path, 0,
+			      "%zu classes are not in the hierarchy and have no direct count", left_out);
+}
+
+static int
+write_output(const struct classes_args *a, const struct classes_capture *cap,
+	     const struct classes_snapshot *s, const struct hierarchy *h,
+	     const struct regex *re, struct diag *err)
+{
+	struct classes_filter f = { .match = re, .nonzero = a->nonzero,
+				    .has_top = a->has_top, .top = a->top };
+	const struct class_count **v;
+	size_t n = classes_snapshot_select(s, &f, &v);
+	int rc = 0;
+
+	if (a->nnames && !a->tree) {
+		for (size_t i = 0; i < a->nnames; i++) {
+			const struct class_count *c =
+				classes_snapshot_find(s, a->names[i], strlen(a->names[i]));
+			if (c)
+				warn_counts(a->path, &c, 1);
+		}
+	} else if (!a->alloc && !a->tree) {
+		warn_counts(a->path, v, n);
+	}
+	if (a->json) {
+		struct classes_json_opts jo = {
+			.path = a->path, .nsnapshots = cap->nsnapshots,
+			.index = a->snapshot ? (size_t)a->snapshot : 1,
+			.v = v, .n = n, .query = a->names, .nquery = a->nnames,
+			.direct = a->direct ? h : NULL,
+		};
+		if (classes_json_write(stdout, s, &jo) < 0)
+			rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
+	} else if (a->alloc) {
+		classes_text_alloc(stdout, s);
+		if (!s->alloc_present[ALLOC_INSTANCE] && !s->alloc_present[ALLOC_CONTAINER] &&
+		    !s->alloc_present[ALLOC_IOMALLOC] && !s->alloc_present[ALLOC_PAGEABLE])
+			print_diag_at(DIAG_NOTE, a->path, s->line,
+				      "this snapshot records no allocation totals");
+	} else if (a->tree) {
+		rc = write_tree(a, h, s, err);
+	} else if (a->direct) {
+		note_left_out(a, classes_text_direct(stdout, h, s, v, n));
+	} else if (a->nnames) {
+		classes_text_query(stdout, s, a->names, a->nnames);
+	} else {
+		classes_text_listing(stdout, v, n);
+		if (!s->has_classes)
+			print_diag_at(DIAG_NOTE, a->path, s->line,
+				      "this snapshot holds allocation totals only (ioalloccount "
+				      "output); see them with --alloc");
+	}
+	if (s->query && !a->nnames && !a->alloc)
+		print_diag_at(DIAG_NOTE, a->path, s->line,
+			      "this snapshot is a saved class-names query: it holds only the "
+			      "classes that were asked for");
+	free(v);
+	return rc;
+}
+
+int
+cmd_classes(int argc, char **argv)
+{
+	struct classes_args a = { 0 };
+	struct classes_capture cap;
+	struct hierarchy h;
+	struct diag_list warnings;
+	struct regex *re = NULL;
+	struct diag err;
+	int status = 0;
+
+	diag_clear(&err);
+	classes_capture_init(&cap);
+	hierarchy_init(&h);
+	diag_list_init(&warnings, 200);
+	if (parse_args(argc, argv, &a, &err) < 0 ||
+	    (a.match && !a.help && !(re = regex_compile(a.match, &err)))) {
+		status = cli_usage_error(cli_find_command("classes"), &err);
+		goto out;
+	}
+	if (a.help) {
+		fputs(cmd_classes_help, stdout);
+		goto out;
+	}
+	/* The same file (standard input above all) is read once, for both. */
+	if (a.hierarchy && strcmp(a.hierarchy, a.path) == 0) {
+		a.hierarchy = NULL;
+		a.hierarchy_is_input = true;
+	}
+	struct classes_read_opts ropts = {
+		.partial = a.partial,
+		.want_hierarchy = (a.direct || a.tree) && !a.hierarchy,
+		.need_counts = true,
+	};
+	int rc = classes_read_file(a.path, &cap, &h, &ropts, &warnings, &err);
+	if (rc == 0 && (a.direct || a.tree))
+		rc = load_hierarchy(&a, &h, &warnings, &err);
+	cli_print_warnings(&warnings);
+	const struct classes_snapshot *s = rc == 0 ? choose_snapshot(&a, &cap, &err) : NULL;
+	if (!s) {
+		if (err.code == DIAG_USAGE) {
+			status = cli_usage_error(cli_find_command("classes"), &err);
+			goto out;
+		}
+		cli_print_diag(&err);
+		status = err.code;
+		if (cap.nsnapshots && cap.snapshots[cap.nsnapshots - 1]->truncated)
+			print_diag_at(DIAG_NOTE, a.path, 0,
+				      "--partial prints the %zu classes read before the cut",
+				      cap.snapshots[cap.nsnapshots - 1]->nclasses);
+		goto out;
+	}
+	if (a.direct || a.tree)
+		check_hierarchy(a.hierarchy ? a.hierarchy : a.path, &h, s);
+	if (write_output(&a, &cap, s, &h, re, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+	}
+	if (s->truncated)
+		print_diag_at(DIAG_WARNING, a.path, s->line,
+			      "results are partial: the capture was cut short");
+out:
+	regex_free(re);
+	free(a.names);
+	diag_list_release(&warnings);
+	hierarchy_release(&h);
+	classes_capture_release(&cap);
+	return status;
+}

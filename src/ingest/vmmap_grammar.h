@@ -1,0 +1,45 @@
+#ifndef IOTALLY_INGEST_VMMAP_GRAMMAR_H
+#define IOTALLY_INGEST_VMMAP_GRAMMAR_H
+
+/*
+ * The pieces of vmmap's text grammar that the line-by-line driver in
+ * vmmap.c puts together; private to the vmmap parser.
+ *
+ *   vmmap_line.c   one region line (vmmap_parse_region_line in vmmap.h),
+ *                  found by its "] PRT/MAX SM=" anchor, never by column
+ *   vmmap_table.c  the region-type summary table: its columns and rows
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/vmmap.h"
+
+/* Skip an indent, "> " mail quotes and the crash-report "--->" marker. */
+const char *vmmap_line_skip_prefix(const char *p, const char *end);
+/* For a line that failed the grammar: was it meant as a region line? */
+bool vmmap_line_looks_like_region(const char *p, const char *end);
+/* "TYPE   1130e0000-11": the start of a region line cut by the end of input. */
+bool vmmap_line_looks_cut(const char *p, const char *end);
+
+/* The size columns of a summary table, in the order the rows print them. */
+struct vmmap_table_layout {
+	enum vmmap_column cols[VMMAP_COL_SIZES];
+	unsigned ncols;
+	bool has_count;
+};
+
+/* A "REGION TYPE ..." line that heads a summary table (not a region section). */
+bool vmmap_table_is_header(const char *p, size_t n);
+/* Columns from the header line and the line above it. */
+void vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above,
+			     size_t above_n, const char *head, size_t head_n);
+/*
+ * One row: NAME, the layout's sizes, the count, an optional note. Returns 0
+ * with row->name allocated, or -1 with *why set.
+ */
+int vmmap_table_parse_row(const char *line, size_t len,
+			  const struct vmmap_table_layout *t,
+			  struct vmmap_summary_row *row, const char **why);
+
+#endif

@@ -1,0 +1,495 @@
+/*
+ * One vmmap region line: the grammar of every layout from report format 2.0
+ * to macOS 26. This is the hot path of `iotally vmmap` (every line of a
+ * dump goes through vmmap_parse_region_line), hence the hand-written scanners.
+ */
+
+#include "ingest/vmmap.h"
+#include "ingest/vmmap_grammar.h"
+
+#include "util/size.h"
+#include "util/view.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static bool
+is_prot(const char *p)
+{
+	return (p[0] == 'r' || p[0] == '-') && (p[1] == 'w' || p[1] == '-') &&
+	       (p[2] == 'x' || p[2] == '-');
+}
+
+/* Does "] rwx/rwx SM=" start at rb? (the anchor of every region line) */
+static bool
+is_prot_block(const char *rb, const char *end)
+{
+	if (end - rb < 13)
+		return false;
+	return rb[1] == ' ' && is_prot(rb + 2) && rb[5] == '/' && is_prot(rb + 6) &&
+	       rb[9] == ' ' && memcmp(rb + 10, "SM=", 3) == 0;
+}
+
+/* Skip an indent, "> " mail quotes and the crash-report "--->" marker. */
+const char *
+vmmap_line_skip_prefix(const char *p, const char *end)
+{
+	for (;;) {
+		p = view_ltrim(p, end);
+		if (p < end && *p == '>') {
+			p++;
+			continue;
+		}
+		if (end - p >= 4 && memcmp(p, "--->", 4) == 0) {
+			p += 4;
+			continue;
+		}
+		return p;
+	}
+}
+
+/* "START-END": hex (optionally 0x-prefixed) or the unmapped/kernel tokens. */
+static int
+parse_address(const char *p, size_t n, uint64_t *v, bool *symbolic)
+{
+	*symbolic = false;
+	if ((n == 8 && memcmp(p, "unmapped", 8) == 0) ||
+	    (n == 6 && memcmp(p, "kernel", 6) == 0)) {
+		*symbolic = true;
+		return 0;
+	}
+	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		n -= 2;
+	}
+	return parse_u64_hex(p, n, v) == SIZE_OK ? 0 : -1;
+}
+
+static int
+parse_range(const char *p, size_t n, struct vmmap_region *r, const char **why)
+{
+	const char *dash = memchr(p, '-', n);
+	if (!dash) {
+		*why = "no START-END address range before '['";
+		return -1;
+	}
+	size_t ln = (size_t)(dash - p), rn = n - ln - 1;
+	bool sym_start, sym_end;
+	if (parse_address(p, ln, &r->start, &sym_start) < 0 ||
+	    parse_address(dash + 1, rn, &r->end, &sym_end) < 0) {
+		*why = "address range is not hexadecimal START-END";
+		return -1;
+	}
+	if (sym_start != sym_end) {
+		*why = "address range mixes a symbolic and a numeric address";
+		return -1;
+	}
+	r->has_range = !sym_start;
+	r->zero_padded = r->has_range && ln > 1 && p[0] == '0' && p[1] != 'x' && p[1] != 'X';
+	if (r->has_range && r->end < r->start) {
+		*why = "address range ends below its start";
+		return -1;
+	}
+	return 0;
+}
+
+static bool
+is_size_sep(char c)
+{
+	return c == ' ' || c == '/' || c == '\t';
+}
+
+/*
+ * One size token at *pp, scanned and converted in a single pass (this runs
+ * four times per region line). Whole numbers with no unit or a K unit are
+ * converted exactly here; anything else goes through size_parse_vmmap().
+ */
+static int
+scan_size_token(const char **pp, const char *end, uint64_t *v, bool *rounded)
+{
+	const char *t = *pp, *p = t;
+	uint64_t whole = 0;
+	while (p < end && (unsigned)(*p - '0') <= 9 && p - t < 15)
+		whole = whole * 10 + (uint64_t)(*p++ - '0');
+	bool simple = p > t && (p == end || *p == ' ' || *p == '/' ||
+				(*p == 'K' && (p + 1 == end || p[1] == ' ' || p[1] == '/')));
+	if (simple) {
+		if (p < end && *p == 'K') {
+			whole <<= 10;
+			p++;
+		}
+		*v = whole;
+		*rounded = false;
+		*pp = p;
+		return SIZE_OK;
+	}
+	while (p < end && !is_size_sep(*p))
+		p++;
+	*pp = p;
+	*rounded = true;
+	return size_parse_vmmap(t, (size_t)(p - t), v);
+}
+
+/*
+ * vmmap prints the four sizes as "%6s %6s %6s %6s". When the bracket holds
+ * exactly that shape, each field is a right-aligned six-byte slot: parse
+ * the slots directly. Returns false (nothing consumed) for any other shape,
+ * which the general tokenizer below handles.
+ */
+static bool
+parse_size_slots(const char *p, const char *end, uint64_t *dst[4], bool *fraction)
+{
+	if (end - p != 27 || p[6] != ' ' || p[13] != ' ' || p[20] != ' ')
+		return false;
+	uint64_t v[4];
+	for (int i = 0; i < 4; i++) {
+		const char *f = p + 7 * i, *fe = f + 6;
+		while (f < fe && *f == ' ')
+			f++;
+		if (f == fe)
+			return false;
+		uint64_t whole = 0;
+		const char *d = f;
+		while (d < fe && (unsigned)(*d - '0') <= 9)
+			whole = whole * 10 + (uint64_t)(*d++ - '0');
+		if (d == f)
+			return false;
+		if (d == fe) {
+			v[i] = whole;
+		} else if (d + 1 == fe && *d == 'K') {
+			v[i] = whole << 10;
+		} else {
+			if (size_parse_vmmap(f, (size_t)(fe - f), &v[i]) != SIZE_OK)
+				return false;
+			if (i == 0)
+				*fraction = true;
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		*dst[i] = v[i];
+	return true;
+}
+
+/* The "[ VSIZE RSDNT DIRTY SWAP]" block; fewer columns in old layouts. */
+static int
+parse_sizes(const char *p, const char *end, struct vmmap_region *r,
+	    uint64_t *vsize_printed, bool *vsize_fraction, const char **why)
+{
+	uint64_t *dst[4] = { vsize_printed, &r->resident, &r->dirty, &r->swapped };
+	uint64_t ignored;
+	unsigned n = 0;
+	*vsize_fraction = false;
+	if (parse_size_slots(p, end, dst, vsize_fraction)) {
+		r->size_columns = 4;
+		return 0;
+	}
+	for (;;) {
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)
+			break;
+		if (is_size_sep(*p)) {
+			p++;
+			continue;
+		}
+		bool rounded;
+		int rc = scan_size_token(&p, end, n < 4 ? dst[n] : &ignored, &rounded);
+		if (rc == SIZE_OVERFLOW) {
+			*why = "a size does not fit in 64 bits";
+			return -1;
+		}
+		if (rc != SIZE_OK) {
+			*why = "a size inside [...] is not a number with a K/M/G/T unit";
+			return -1;
+		}
+		if (n == 0)
+			*vsize_fraction = rounded;
+		n++;
+	}
+	if (n == 0) {
+		*why = "no sizes inside [...]";
+		return -1;
+	}
+	r->size_columns = n < 4 ? n : 4;
+	return 0;
+}
+
+/* "SurfaceID: 0x74  2080x2330 (BGRA) 18.5M  'name', shared with ..." */
+static void
+parse_surface_detail(const char *p, const char *end, struct vmmap_region *r)
+{
+	static const char tag[] = "SurfaceID: 0x";
+	size_t tl = sizeof(tag) - 1;
+	struct vmmap_surface *s = &r->surface;
+	if ((size_t)(end - p) < tl || memcmp(p, tag, tl) != 0)
+		return;
+	p += tl;
+	const char *t = p;
+	while (p < end && *p != ' ')
+		p++;
+	if (parse_u64_hex(t, (size_t)(p - t), &s->id) != SIZE_OK)
+		return;
+	p = view_ltrim(p, end);
+	uint64_t w, h;
+	t = p;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (p == end || *p != 'x' || parse_u64_dec(t, (size_t)(p - t), &w) != SIZE_OK)
+		return;
+	t = ++p;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (parse_u64_dec(t, (size_t)(p - t), &h) != SIZE_OK || w > UINT32_MAX || h > UINT32_MAX)
+		return;
+	p = view_ltrim(p, end);
+	if (p == end || *p != '(')
+		return;
+	const char *close = memchr(p, ')', (size_t)(end - p));
+	if (!close || close - p - 1 >= (ptrdiff_t)sizeof(s->format) || close == p + 1)
+		return;
+	memcpy(s->format, p + 1, (size_t)(close - p - 1));
+	s->format[close - p - 1] = '\0';
+	p = view_ltrim(close + 1, end);
+	t = p;
+	while (p < end && *p != ' ')
+		p++;
+	if (size_parse_vmmap(t, (size_t)(p - t), &s->bytes) != SIZE_OK)
+		return;
+	s->bytes_rounded = memchr(t, '.', (size_t)(p - t)) != NULL;
+	s->width = (uint32_t)w;
+	s->height = (uint32_t)h;
+	r->has_surface = true;
+}
+
+/* Tokens an ATTRIBUTES column may put between SM=XXX and PURGE=. */
+static bool
+is_attribute_word(const char *p, size_t n)
+{
+	return (n == 3 && memcmp(p, "MTE", 3) == 0) ||
+	       (n == 4 && memcmp(p, "TPRO", 4) == 0) ||
+	       (n == 3 && memcmp(p, "JIT", 3) == 0);
+}
+
+/* After "SM=XXX": optional attributes, optional " PURGE=X", the detail. */
+static void
+parse_tail(const char *p, const char *end, struct vmmap_region *r)
+{
+	r->purge = VMMAP_PURGE_NONE;
+	for (;;) {
+		p = view_ltrim(p, end);
+		const char *t = p;
+		while (p < end && *p != ' ')
+			p++;
+		if (t < p && is_attribute_word(t, (size_t)(p - t)))
+			continue;
+		p = t;
+		break;
+	}
+	if (end - p >= 7 && memcmp(p, "PURGE=", 6) == 0 &&
+	    (p + 7 == end || p[7] == ' ')) {
+		switch (p[6]) {
+		case 'N':
+			r->purge = VMMAP_PURGE_N;
+			break;
+		case 'V':
+			r->purge = VMMAP_PURGE_V;
+			break;
+		case 'E':
+			r->purge = VMMAP_PURGE_E;
+			break;
+		default:
+			r->purge_unknown = true;
+			break;
+		}
+		p = view_ltrim(p + 7, end);
+	}
+	parse_surface_detail(p, end, r);
+}
+
+/* Heuristic for lines that failed the grammar: is this meant as a region? */
+bool
+vmmap_line_looks_like_region(const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+	if (view_find(p, n, " SM="))
+		return true;
+	const char *lb = memchr(p, '[', n);
+	if (!lb)
+		return false;
+	/* A START-END token right before the '[' */
+	const char *q = lb;
+	while (q > p && view_is_space(q[-1]))
+		q--;
+	const char *tok_end = q;
+	while (q > p && !view_is_space(q[-1]))
+		q--;
+	const char *dash = memchr(q, '-', (size_t)(tok_end - q));
+	if (!dash || dash == q || dash + 1 == tok_end)
+		return false;
+	for (const char *c = q; c < tok_end; c++)
+		if (c != dash && !((*c >= '0' && *c <= '9') || ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z')))
+			return false;
+	return true;
+}
+
+/* Lowercase hex digit values by byte; X marks a byte that is not one. */
+#define X 0xff
+static const unsigned char lower_hex_value[256] = {
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, 10, 11, 12, 13, 14, 15, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+	X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+};
+#undef X
+
+/*
+ * Lowercase hex digits ending at *qp, read right to left (every region
+ * line has two addresses, so this is the hottest loop of the tool).
+ * Returns the digit count, 0 if none, or 17 for too many.
+ */
+static unsigned
+hex_backward(const char *p, const char **qp, uint64_t *v)
+{
+	const char *q = *qp;
+	unsigned n = 0;
+	uint64_t acc = 0;
+	while (q > p) {
+		unsigned d = lower_hex_value[(unsigned char)q[-1]];
+		if (d == 0xff)
+			break;
+		if (n == 16)
+			return 17;
+		acc |= (uint64_t)d << (4 * n);
+		n++;
+		q--;
+	}
+	*qp = q;
+	*v = acc;
+	return n;
+}
+
+/*
+ * The common "start-end" of plain lowercase hex, parsed while finding where
+ * it starts. Anything else (0x prefixes, uppercase, unmapped/kernel, too
+ * many digits) returns false with *qp unchanged, for the general path.
+ */
+static bool
+scan_hex_range_backward(const char *p, const char **qp, struct vmmap_region *r)
+{
+	const char *q = *qp;
+	uint64_t start, end;
+	unsigned ne = hex_backward(p, &q, &end);
+	if (ne == 0 || ne > 16 || q == p || q[-1] != '-')
+		return false;
+	q--;
+	unsigned ns = hex_backward(p, &q, &start);
+	if (ns == 0 || ns > 16 || (q > p && q[-1] != ' ' && q[-1] != '\t'))
+		return false;
+	if (end < start)
+		return false;   /* the general path reports it */
+	r->start = start;
+	r->end = end;
+	r->has_range = true;
+	r->zero_padded = ns > 1 && q[0] == '0';
+	*qp = q;
+	return true;
+}
+
+enum vmmap_line_result
+vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
+			const char **why)
+{
+	const char *end = line + view_rtrim(line, n);
+	const char *p = vmmap_line_skip_prefix(line, end);
+	const char *rb = p, *lb, *q;
+
+	memset(r, 0, sizeof(*r));
+	*why = NULL;
+	for (;;) {
+		rb = memchr(rb, ']', (size_t)(end - rb));
+		if (!rb)
+			goto not_region;
+		if (is_prot_block(rb, end))
+			break;
+		rb++;
+	}
+	/* The last '[' before the anchor opens the sizes (type names hold none). */
+	lb = memchr(p, '[', (size_t)(rb - p));
+	if (!lb) {
+		*why = "no '[' before the sizes";
+		return VMMAP_LINE_MALFORMED;
+	}
+	for (const char *more; (more = memchr(lb + 1, '[', (size_t)(rb - lb - 1)));)
+		lb = more;
+
+	/* Type and range: the last token before '[' is START-END. */
+	q = lb;
+	while (q > p && q[-1] == ' ')
+		q--;
+	const char *range_end = q;
+	if (scan_hex_range_backward(p, &q, r)) {
+		range_end = NULL;   /* parsed */
+	} else {
+		while (q > p && !view_is_space(q[-1]))
+			q--;
+	}
+	const char *range = q;
+	while (q > p && view_is_space(q[-1]))
+		q--;
+	if (q == p || range == range_end) {
+		*why = "no region type before the address range";
+		return VMMAP_LINE_MALFORMED;
+	}
+	r->type = p;
+	r->type_len = (size_t)(q - p);
+	if (range_end && parse_range(range, (size_t)(range_end - range), r, why) < 0)
+		return VMMAP_LINE_MALFORMED;
+
+	uint64_t printed;
+	bool fraction;
+	if (parse_sizes(lb + 1, rb, r, &printed, &fraction, why) < 0)
+		return VMMAP_LINE_MALFORMED;
+	if (r->has_range) {
+		r->vsize = r->end - r->start;
+	} else {
+		r->vsize = printed;
+		r->vsize_rounded = fraction;
+	}
+	/* rb+13 is past "] rwx/rwx SM="; the share mode is three bytes, or fewer
+	 * when an unknown mode's blanks were trimmed at the end of the line. */
+	const char *sm = rb + 13;
+	const char *tail = end - sm > 3 ? sm + 3 : end;
+	parse_tail(tail, end, r);
+	return VMMAP_LINE_REGION;
+
+not_region:
+	if (vmmap_line_looks_like_region(p, end)) {
+		*why = "no '] PRT/MAX SM=' block";
+		return VMMAP_LINE_MALFORMED;
+	}
+	return VMMAP_LINE_OTHER;
+}
+
+/* "TYPE   1130e0000-11": the start of a region line, cut by the end of input. */
+bool
+vmmap_line_looks_cut(const char *p, const char *end)
+{
+	if (memchr(p, '[', (size_t)(end - p)) && !memchr(p, ']', (size_t)(end - p)))
+		return true;
+	const char *q = end;
+	while (q > p && (lower_hex_value[(unsigned char)q[-1]] != 0xff || q[-1] == '-'))
+		q--;
+	return q < end && q > p && view_is_space(q[-1]) && view_ltrim(p, q) < q;
+}

@@ -1,0 +1,167 @@
+/*
+ * vmmap's region-type summary table: which size columns it has (they vary
+ * from format 2.0 to macOS 26) and its rows, tokenised from the right.
+ */
+
+#include "ingest/vmmap_grammar.h"
+
+#include "util/size.h"
+#include "util/view.h"
+#include "util/xalloc.h"
+
+#include <string.h>
+
+static int
+column_for_word(const char *p, size_t n)
+{
+	static const char *const names[VMMAP_COL_SIZES] = {
+		"VIRTUAL", "RESIDENT", "DIRTY", "SWAPPED", "VOLATILE", "NONVOL", "EMPTY",
+	};
+	for (int i = 0; i < VMMAP_COL_SIZES; i++)
+		if (strlen(names[i]) == n && memcmp(names[i], p, n) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * Column names come from the header line ("REGION TYPE  VIRTUAL" in old
+ * dumps, bracketed "[ VIRTUAL]" in 2.0) or from the line above it
+ * ("VIRTUAL RESIDENT ... REGION"); a header of bare SIZE words (a pasted
+ * excerpt without the line above) is read by its width.
+ */
+void
+vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above, size_t above_n,
+		  const char *head, size_t head_n)
+{
+	const char *srcs[2] = { head, above };
+	size_t lens[2] = { head_n, above_n };
+	unsigned sizes = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->has_count = view_find(head, head_n, "COUNT") != NULL;
+	for (int s = 0; s < 2 && t->ncols == 0; s++) {
+		const char *p = srcs[s], *end = srcs[s] + lens[s];
+		while (p < end) {
+			while (p < end && (view_is_space(*p) || *p == '[' || *p == ']'))
+				p++;
+			const char *w = p;
+			while (p < end && !view_is_space(*p) && *p != ']')
+				p++;
+			int c = column_for_word(w, (size_t)(p - w));
+			if (c >= 0 && t->ncols < VMMAP_COL_SIZES)
+				t->cols[t->ncols++] = (enum vmmap_column)c;
+			if (p - w == 4 && memcmp(w, "SIZE", 4) == 0)
+				sizes++;
+		}
+	}
+	if (t->ncols == 0) {
+		unsigned n = sizes ? sizes : 1;
+		if (n != 1 && n != 2 && n != 7)
+			n = n > 7 ? 7 : 1;
+		for (unsigned i = 0; i < n; i++)
+			t->cols[t->ncols++] = (enum vmmap_column)i;
+	}
+}
+
+static bool
+is_count_token(const char *p, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	return true;
+}
+
+static bool
+is_size_token(const char *p, size_t n)
+{
+	uint64_t v;
+	return size_parse_vmmap(p, n, &v) != SIZE_SYNTAX;
+}
+
+#define MAX_ROW_TOKENS 64
+
+struct token {
+	const char *p;
+	size_t n;
+};
+
+/*
+ * A summary row: NAME, the layout's size columns, the count, an optional
+ * note. Tokenised from the right: the note holds no numbers, the name may
+ * end in one ("Memory Tag 241").
+ */
+int
+vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_layout *t,
+		  struct vmmap_summary_row *row, const char **why)
+{
+	struct token tok[MAX_ROW_TOKENS];
+	size_t nt = 0;
+	const char *p = line, *end = line + len;
+
+	while (p < end && nt < MAX_ROW_TOKENS) {
+		while (p < end && (view_is_space(*p) || *p == '[' || *p == ']'))
+			p++;
+		if (p == end)
+			break;
+		tok[nt].p = p;
+		while (p < end && !view_is_space(*p) && *p != ']')
+			p++;
+		tok[nt].n = (size_t)(p - tok[nt].p);
+		nt++;
+	}
+	size_t need = t->ncols + (t->has_count ? 1 : 0);
+	for (size_t last = nt; last-- > need;) {
+		/* `last` is the index of the final value token (count or size). */
+		size_t first = last + 1 - need;
+		bool ok = !t->has_count || is_count_token(tok[last].p, tok[last].n);
+		for (size_t i = first; ok && i < first + t->ncols; i++)
+			ok = is_size_token(tok[i].p, tok[i].n);
+		if (!ok)
+			continue;
+		memset(row, 0, sizeof(*row));
+		for (size_t i = 0; i < t->ncols; i++) {
+			const struct token *k = &tok[first + i];
+			enum vmmap_column c = t->cols[i];
+			if (size_parse_vmmap(k->p, k->n, &row->value[c]) != SIZE_OK ||
+			    row->value[c] > VMMAP_BYTES_MAX) {
+				*why = "a size in the summary row is larger than 2^63 bytes";
+				return -1;
+			}
+			row->present |= 1u << c;
+			if (c == VMMAP_COL_VIRTUAL) {
+				size_t m = k->n < sizeof(row->virtual_text) - 1 ?
+						   k->n : sizeof(row->virtual_text) - 1;
+				memcpy(row->virtual_text, k->p, m);
+			}
+		}
+		if (t->has_count) {
+			if (parse_u64_dec(tok[last].p, tok[last].n, &row->count) != SIZE_OK ||
+			    row->count > VMMAP_BYTES_MAX) {
+				*why = "the region count is larger than 2^63";
+				return -1;
+			}
+			row->has_count = true;
+		}
+		size_t name_len = view_rtrim(line, (size_t)(tok[first].p - line));
+		const char *name = view_ltrim(line, line + name_len);
+		while (name_len && line + name_len > name && line[name_len - 1] == '[')
+			name_len = view_rtrim(line, name_len - 1);
+		if (line + name_len <= name) {
+			*why = "the summary row has no region type";
+			return -1;
+		}
+		row->name = xmemdup0(name, (size_t)(line + name_len - name));
+		return 0;
+	}
+	*why = "the summary row does not have the table's columns";
+	return -1;
+}
+
+bool
+vmmap_table_is_header(const char *p, size_t n)
+{
+	return view_starts(p, n, "REGION TYPE") && !view_find(p, n, "START");
+}

@@ -1,0 +1,244 @@
+#include "model/classes.h"
+
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const alloc_keys[ALLOC_KINDS] = {
+	"Instance allocation",
+	"Container allocation",
+	"IOMalloc allocation",
+	"Pageable allocation",
+};
+
+const char *
+alloc_kind_key(enum alloc_kind k)
+{
+	return k < ALLOC_KINDS ? alloc_keys[k] : "?";
+}
+
+int
+alloc_kind_from_key(const char *key, size_t len)
+{
+	for (int k = 0; k < ALLOC_KINDS; k++)
+		if (strlen(alloc_keys[k]) == len && memcmp(alloc_keys[k], key, len) == 0)
+			return k;
+	return -1;
+}
+
+const char *
+classes_source_name(enum classes_source s)
+{
+	switch (s) {
+	case CLASSES_SRC_IOREG_TEXT:
+		return "ioreg-text";
+	case CLASSES_SRC_IOREG_XML:
+		return "ioreg-xml";
+	case CLASSES_SRC_IOCLASSCOUNT:
+		return "ioclasscount";
+	case CLASSES_SRC_KEXT_INFO:
+	default:
+		return "kext-info";
+	}
+}
+
+void
+classes_capture_init(struct classes_capture *cap)
+{
+	memset(cap, 0, sizeof(*cap));
+}
+
+void
+classes_snapshot_free(struct classes_snapshot *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nclasses; i++)
+		free(s->classes[i].name);
+	free(s->classes);
+	strmap_release(&s->index);
+	free(s);
+}
+
+void
+classes_capture_release(struct classes_capture *cap)
+{
+	for (size_t i = 0; i < cap->nsnapshots; i++)
+		classes_snapshot_free(cap->snapshots[i]);
+	free(cap->snapshots);
+	classes_capture_init(cap);
+}
+
+struct classes_snapshot *
+classes_capture_add(struct classes_capture *cap, enum classes_source source,
+		    uint64_t line)
+{
+	struct classes_snapshot *s = xcalloc(1, sizeof(*s));
+	s->source = source;
+	s->line = line;
+	strmap_init(&s->index);
+	cap->snapshots = xgrow(cap->snapshots, &cap->snapshots_alloc,
+			       cap->nsnapshots + 1, sizeof(*cap->snapshots));
+	cap->snapshots[cap->nsnapshots++] = s;
+	return s;
+}
+
+void
+classes_capture_move(struct classes_capture *to, struct classes_capture *from)
+{
+	for (size_t i = 0; i < from->nsnapshots; i++) {
+		to->snapshots = xgrow(to->snapshots, &to->snapshots_alloc, to->nsnapshots + 1,
+				      sizeof(*to->snapshots));
+		to->snapshots[to->nsnapshots++] = from->snapshots[i];
+	}
+	from->nsnapshots = 0;
+}
+
+struct class_count *
+classes_snapshot_add(struct classes_snapshot *s, const char *name, size_t len,
+		     int64_t value, enum class_count_state state, uint64_t line)
+{
+	bool created;
+	size_t *slot = strmap_put(&s->index, name, len, &created);
+	if (!created) {
+		s->duplicates++;
+		return NULL;
+	}
+	*slot = s->nclasses;
+	s->classes = xgrow(s->classes, &s->classes_alloc, s->nclasses + 1,
+			   sizeof(*s->classes));
+	struct class_count *c = &s->classes[s->nclasses++];
+	c->name = xmemdup0(name, len);
+	c->len = len;
+	c->value = value;
+	c->state = state;
+	c->line = line;
+	return c;
+}
+
+const struct class_count *
+classes_snapshot_find(const struct classes_snapshot *s, const char *name, size_t len)
+{
+	size_t *i = strmap_get(&s->index, name, len);
+	return i ? &s->classes[*i] : NULL;
+}
+
+bool
+classes_snapshot_empty(const struct classes_snapshot *s)
+{
+	if (s->nclasses || s->has_classes)
+		return false;
+	for (int k = 0; k < ALLOC_KINDS; k++)
+		if (s->alloc_present[k])
+			return false;
+	return true;
+}
+
+bool
+class_count_as_int32(const struct class_count *c, int32_t *out)
+{
+	if (c->state != CLASS_COUNT_OK || c->value < INT32_MIN || c->value > INT32_MAX)
+		return false;
+	*out = (int32_t)c->value;
+	return true;
+}
+
+bool
+class_count_is_nonzero(const struct class_count *c)
+{
+	return c->state == CLASS_COUNT_OK && c->value != 0;
+}
+
+bool
+class_count_is_negative(const struct class_count *c)
+{
+	return c->state == CLASS_COUNT_OK && c->value < 0;
+}
+
+static unsigned char
+fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+int
+classes_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t n = alen < blen ? alen : blen;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char x = fold((unsigned char)a[i]), y = fold((unsigned char)b[i]);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	int c = memcmp(a, b, n);
+	return c < 0 ? -1 : c > 0;
+}
+
+static int
+cmp_listing(const void *pa, const void *pb)
+{
+	const struct class_count *a = *(const struct class_count *const *)pa;
+	const struct class_count *b = *(const struct class_count *const *)pb;
+	return classes_name_cmp(a->name, a->len, b->name, b->len);
+}
+
+size_t
+classes_snapshot_sorted(const struct classes_snapshot *s,
+			const struct class_count ***out)
+{
+	const struct class_count **v = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < s->nclasses; i++)
+		if (s->classes[i].state != CLASS_COUNT_ABSENT)
+			v[n++] = &s->classes[i];
+	qsort(v, n, sizeof(*v), cmp_listing);
+	*out = v;
+	return n;
+}
+
+static int
+cmp_by_count(const void *pa, const void *pb)
+{
+	const struct class_count *a = *(const struct class_count *const *)pa;
+	const struct class_count *b = *(const struct class_count *const *)pb;
+	bool ka = a->state == CLASS_COUNT_OK, kb = b->state == CLASS_COUNT_OK;
+	if (ka != kb)
+		return ka ? -1 : 1;
+	if (ka && a->value != b->value)
+		return a->value > b->value ? -1 : 1;
+	return classes_name_cmp(a->name, a->len, b->name, b->len);
+}
+
+void
+classes_sort_by_count(const struct class_count **v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_by_count);
+}
+
+bool
+classes_filter_selects(const struct classes_filter *f, const struct class_count *c)
+{
+	if (f->nonzero && !class_count_is_nonzero(c))
+		return false;
+	return !f->match || regex_search(f->match, c->name, c->len);
+}
+
+size_t
+classes_snapshot_select(const struct classes_snapshot *s, const struct classes_filter *f,
+			const struct class_count ***out)
+{
+	size_t n = classes_snapshot_sorted(s, out), k = 0;
+	const struct class_count **v = *out;
+	for (size_t i = 0; i < n; i++)
+		if (classes_filter_selects(f, v[i]))
+			v[k++] = v[i];
+	if (f->has_top) {
+		classes_sort_by_count(v, k);
+		if (f->top < k)
+			k = (size_t)f->top;
+	}
+	return k;
+}

@@ -1,0 +1,49 @@
+#ifndef IOTALLY_REPORT_CLASSES_TEXT_H
+#define IOTALLY_REPORT_CLASSES_TEXT_H
+
+/*
+ * Text output of `iotally classes`: ioclasscount's and ioalloccount's own
+ * formats (byte for byte what the 64-bit tools print), and the direct
+ * counts and inheritance tree that need a hierarchy.
+ */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/classes.h"
+#include "model/hierarchy.h"
+
+/*
+ * A count as 64-bit ioclasscount prints it: the 32-bit counter cast to
+ * unsigned long (-1 prints as 18446744073709551615), or
+ * "?? (error reading/converting value)" when it is not a 32-bit number.
+ */
+void classes_text_count(FILE *out, const struct class_count *c);
+
+/* The default listing: "Name = N" per entry, in the order given. */
+void classes_text_listing(FILE *out, const struct class_count *const *v, size_t n);
+
+/* The class-names line: "A = 1, B = <no such class>\n", in argument order. */
+void classes_text_query(FILE *out, const struct classes_snapshot *s,
+			char *const *names, size_t n);
+
+/* ioalloccount: "%22s = 0x%08llx = %4llu K" for each total present. */
+void classes_text_alloc(FILE *out, const struct classes_snapshot *s);
+
+/*
+ * "Name = D" direct counts for the entries that are in the hierarchy.
+ * Returns how many entries were left out for not being in it.
+ */
+size_t classes_text_direct(FILE *out, const struct hierarchy *h,
+			   const struct classes_snapshot *s,
+			   const struct class_count *const *v, size_t n);
+
+/*
+ * The inheritance tree under `root` (HIER_NONE: every root), two spaces
+ * of indent per level: "Name = COUNT (direct D)". With `nonzero`, subtrees
+ * with no nonzero count are left out.
+ */
+void classes_text_tree(FILE *out, const struct hierarchy *h,
+		       const struct classes_snapshot *s, size_t root, bool nonzero);
+
+#endif

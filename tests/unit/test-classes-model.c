@@ -1,0 +1,117 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/classes.h"
+
+static int
+cmp(const char *a, const char *b)
+{
+	return classes_name_cmp(a, strlen(a), b, strlen(b));
+}
+
+static void
+test_cf_order(void **state)
+{
+	(void)state;
+	/* '_' (0x5f) sorts before letters once A-Z fold to a-z. */
+	assert_true(cmp("_IOServiceNotifier", "AGPM") < 0);
+	assert_true(cmp("AGPM", "agpm2") < 0);
+	assert_true(cmp("IOPCIDevice", "iopcidevice") < 0);  /* tie broken by bytes */
+	assert_true(cmp("iopcidevice", "IOPCIDevice") > 0);
+	assert_int_equal(cmp("OSObject", "OSObject"), 0);
+	assert_true(cmp("OSValueObject<void*>", "OSValueObjectX") < 0); /* '<' < 'x' */
+	assert_true(cmp("IO", "IOService") < 0);
+	assert_true(cmp("Zed", "_c") > 0);
+}
+
+static void
+test_add_find_duplicate(void **state)
+{
+	(void)state;
+	struct classes_capture cap;
+	classes_capture_init(&cap);
+	struct classes_snapshot *s = classes_capture_add(&cap, CLASSES_SRC_IOREG_TEXT, 3);
+	assert_non_null(classes_snapshot_add(s, "IOService", 9, 4, CLASS_COUNT_OK, 3));
+	assert_null(classes_snapshot_add(s, "IOService", 9, 7, CLASS_COUNT_OK, 3));
+	assert_int_equal(s->duplicates, 1);
+	const struct class_count *c = classes_snapshot_find(s, "IOService", 9);
+	assert_non_null(c);
+	assert_int_equal(c->value, 4);
+	assert_null(classes_snapshot_find(s, "ioservice", 9));
+	classes_capture_release(&cap);
+}
+
+static void
+test_int32_reading(void **state)
+{
+	(void)state;
+	int32_t v;
+	char name[] = "X";
+	struct class_count c = { .name = name, .len = 1, .value = -1, .state = CLASS_COUNT_OK };
+	assert_true(class_count_as_int32(&c, &v));
+	assert_int_equal(v, -1);
+	assert_true(class_count_is_negative(&c));
+	c.value = 5000000000LL;
+	assert_false(class_count_as_int32(&c, &v));
+	c.value = 0;
+	c.state = CLASS_COUNT_UNREADABLE;
+	assert_false(class_count_as_int32(&c, &v));
+	assert_false(class_count_is_nonzero(&c));
+}
+
+static void
+test_select_top_nonzero(void **state)
+{
+	(void)state;
+	struct classes_capture cap;
+	classes_capture_init(&cap);
+	struct classes_snapshot *s = classes_capture_add(&cap, CLASSES_SRC_IOREG_XML, 1);
+	classes_snapshot_add(s, "b", 1, 5, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(s, "A", 1, 5, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(s, "c", 1, 0, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(s, "D", 1, 9, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(s, "gone", 4, 0, CLASS_COUNT_ABSENT, 1);
+	const struct class_count **v;
+	struct classes_filter all = { 0 };
+	size_t n = classes_snapshot_select(s, &all, &v);
+	assert_int_equal(n, 4);   /* the <no such class> entry is not listed */
+	assert_string_equal(v[0]->name, "A");
+	assert_string_equal(v[3]->name, "D");
+	free(v);
+	struct classes_filter top = { .nonzero = true, .has_top = true, .top = 2 };
+	n = classes_snapshot_select(s, &top, &v);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0]->name, "D");
+	assert_string_equal(v[1]->name, "A");   /* tie at 5: listing order */
+	free(v);
+	classes_capture_release(&cap);
+}
+
+static void
+test_alloc_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(alloc_kind_from_key("IOMalloc allocation", 19), ALLOC_IOMALLOC);
+	assert_int_equal(alloc_kind_from_key("Pageable allocation", 19), ALLOC_PAGEABLE);
+	assert_int_equal(alloc_kind_from_key("IOMalloc", 8), -1);
+	assert_string_equal(alloc_kind_key(ALLOC_INSTANCE), "Instance allocation");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cf_order),
+		cmocka_unit_test(test_add_find_duplicate),
+		cmocka_unit_test(test_int32_reading),
+		cmocka_unit_test(test_select_top_nonzero),
+		cmocka_unit_test(test_alloc_keys),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -25,9 +25,12 @@ const char cmd_diff_help[] =
 	"Compares two captures of the same kind, taken before and after an action,\n"
 	"and says what grew and by how much. Both inputs are raw captures or\n"
 	"iotally's own JSON report of the kind ('iotally vmmap --format json',\n"
-	"'iotally track --format json'), in any mix; the kind is found from the\n"
-	"content.\n"
+	"'iotally track --format json', 'iotally classes --format json'), in any\n"
+	"mix; the kind is found from the content.\n"
 	"\n"
+	"  classes IOKit instance counts (ioreg -l / -a, ioclasscount output):\n"
+	"          per class before, after and delta, largest change first, classes\n"
+	"          new in AFTER or gone from it marked; allocation totals\n"
 	"  vmmap   per region type and purge state (N, V, E, -): count, virtual,\n"
 	"          resident, dirty and swapped bytes before, after and delta; the\n"
 	"          size buckets whose region count changed; purgeable bytes that\n"
@@ -41,7 +44,11 @@ const char cmd_diff_help[] =
 	"                     a CI gate, repeatable; exit status 1 when any trips\n"
 	"  --junit FILE       also write the gates as JUnit XML (one test case each)\n"
 	"  --format F         text (default), json or markdown\n"
-	"  --dump N           vmmap: compare dump N of each file (default the first)\n"
+	"  --dump N           compare dump (vmmap) or snapshot (classes) N of each\n"
+	"                     file (default the first)\n"
+	"  --direct           classes: direct instance counts (a count minus its\n"
+	"                     direct subclasses with instances); needs a hierarchy\n"
+	"                     in an input (ioreg -i, kext-info, classes --direct JSON)\n"
 	"  --match-offsets    track: frames match only with the same offset\n"
 	"  --folded           track: a differential folded file ('stack BEFORE AFTER',\n"
 	"                     the difffolded.pl convention) instead of a report\n"
@@ -54,6 +61,10 @@ const char cmd_diff_help[] =
 	"  track:total        bytes of every call site\n"
 	"  track:sites        number of call sites\n"
 	"  track:<module>     bytes attributed to one module (see 'track --by module')\n"
+	"  classes:<Class>    instance count of a class (exact name; direct with\n"
+	"                     --direct)\n"
+	"  alloc:<instance|container|iomalloc|pageable>\n"
+	"                     an allocation total in bytes (ioreg captures)\n"
 	"OP is '>' or '>='. VALUE is a signed delta: a count or bytes with an\n"
 	"optional binary unit (+5, +64K, +1MiB, +1.5G, 0x1000), or a percentage of\n"
 	"BEFORE (+10%, +2.5%). A gate trips when AFTER - BEFORE compares true, so\n"
@@ -73,6 +84,8 @@ const char cmd_diff_help[] =
 	"  iotally diff --fail-if 'track:total > +1M' --fail-if 'track:sites > +0' fixtures/diff/track-before.txt fixtures/diff/track-after.txt\n"
 	"  iotally diff --folded fixtures/diff/track-before.txt fixtures/diff/track-after.txt\n"
 	"  iotally track --format json fixtures/diff/track-after.txt | iotally diff fixtures/diff/track-before.txt -\n"
+	"  iotally diff --fail-if 'classes:IOSurface > +5' --fail-if 'alloc:instance > +1MiB' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
+	"  iotally diff --direct --format json fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"\n"
 	"Exit status: 0 no gate tripped, 1 a gate tripped, 64 usage error or a\n"
 	"malformed gate, 65 malformed input, inputs of different kinds, or a gate\n"
@@ -86,6 +99,7 @@ enum {
 	OPT_DUMP,
 	OPT_MATCH_OFFSETS,
 	OPT_FOLDED,
+	OPT_DIRECT,
 	OPT_HELP,
 };
 
@@ -96,6 +110,7 @@ static const struct cli_option diff_options[] = {
 	{ "dump", 0, true, OPT_DUMP },
 	{ "match-offsets", 0, false, OPT_MATCH_OFFSETS },
 	{ "folded", 0, false, OPT_FOLDED },
+	{ "direct", 0, false, OPT_DIRECT },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -156,6 +171,9 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 	case OPT_FOLDED:
 		a->opts.folded = true;
 		return 0;
+	case OPT_DIRECT:
+		a->opts.direct = true;
+		return 0;
 	default:
 		return 0;
 	}
@@ -205,18 +223,15 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 static int
 check_gate_kinds(const struct diff_args *a, const struct diff_kind *kind, struct diag *err)
 {
-	static const char *const later[] = { "classes", "alloc" };
 	for (size_t i = 0; i < a->ngates; i++) {
 		const struct diff_gate *g = &a->gates[i];
-		if (strcmp(g->kind, kind->name) == 0)
+		if (diff_kind_has_metric(kind, g->kind))
 			continue;
-		bool known = diff_kind_by_name(g->kind) != NULL;
-		for (size_t k = 0; k < sizeof(later) / sizeof(later[0]); k++)
-			known |= strcmp(g->kind, later[k]) == 0;
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				known ? "gate '%s': '%s:' metrics do not apply to %s captures"
-				      : "gate '%s': unknown metric kind '%s' (this diff compares "
-					"%s captures)", g->text, g->kind, kind->name);
+				diff_kind_for_metric(g->kind)
+				? "gate '%s': '%s:' metrics do not apply to %s captures"
+				: "gate '%s': unknown metric kind '%s' (this diff compares %s "
+				  "captures)", g->text, g->kind, kind->name);
 	}
 	return 0;
 }
@@ -264,7 +279,7 @@ resolve_gates(struct diff_args *a, const struct diff_kind *kind, const void *dif
 	for (size_t i = 0; i < a->ngates; i++) {
 		struct diff_gate *g = &a->gates[i];
 		int64_t before, after;
-		if (kind->metric(diff, g->metric, &before, &after, err) < 0 ||
+		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
 		    diff_gate_check(g, before, after, err) < 0)
 			return -1;
 	}
@@ -336,6 +351,9 @@ compare_inputs(struct diff_args *a, struct diff_input in[2], const struct diff_k
 	*kind = k[0];
 	if (check_gate_kinds(a, *kind, err) < 0)
 		return -1;
+	if (a->opts.direct && strcmp((*kind)->name, "classes") != 0)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--direct applies to class counts, not %s", (*kind)->name);
 	if (a->opts.folded && !(*kind)->write_folded)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--folded applies to track captures, not %s", (*kind)->name);

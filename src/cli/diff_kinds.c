@@ -1,12 +1,16 @@
 #include "cli/diff_kinds.h"
 
+#include "ingest/classes.h"
+#include "ingest/classes_json.h"
 #include "ingest/track.h"
 #include "ingest/track_json.h"
 #include "ingest/vmmap.h"
 #include "ingest/vmmap_json.h"
+#include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
 #include "model/vmmap.h"
+#include "report/diff_classes.h"
 #include "report/diff_track.h"
 #include "report/diff_vmmap.h"
 #include "util/xalloc.h"
@@ -109,8 +113,10 @@ vmmap_comparability(const void *p, const char *bpath, const char *apath,
 }
 
 static int
-vmmap_metric(const void *p, const char *metric, int64_t *b, int64_t *a, struct diag *err)
+vmmap_metric(const void *p, const char *kind, const char *metric, int64_t *b, int64_t *a,
+	     struct diag *err)
 {
+	(void)kind;
 	return diff_vmmap_metric(&((const struct vmmap_diff *)p)->diff, metric, b, a, err);
 }
 
@@ -195,8 +201,10 @@ track_comparability(const void *p, const char *bpath, const char *apath,
 }
 
 static int
-track_metric(const void *p, const char *metric, int64_t *b, int64_t *a, struct diag *err)
+track_metric(const void *p, const char *kind, const char *metric, int64_t *b, int64_t *a,
+	     struct diag *err)
 {
+	(void)kind;
 	return diff_track_metric(&((const struct track_diff *)p)->diff, metric, b, a, err);
 }
 
@@ -236,12 +244,209 @@ track_free(void *p)
 	free(t);
 }
 
+/* ---- classes ------------------------------------------------------------ */
+
+struct classes_side {
+	struct classes_capture cap;        /* as read */
+	struct classes_capture json_direct;/* a JSON report's direct counts */
+	struct hierarchy hier;
+	const struct classes_snapshot *snap;
+	struct classes_snapshot *direct;   /* computed direct counts (owned) */
+};
+
+struct classes_diff {
+	struct classes_side before, after;
+	struct diff_classes diff;
+};
+
+static void
+classes_side_init(struct classes_side *s)
+{
+	memset(s, 0, sizeof(*s));
+	classes_capture_init(&s->cap);
+	classes_capture_init(&s->json_direct);
+	hierarchy_init(&s->hier);
+}
+
+static void
+classes_side_release(struct classes_side *s)
+{
+	classes_capture_release(&s->cap);
+	classes_capture_release(&s->json_direct);
+	hierarchy_release(&s->hier);
+	classes_snapshot_free(s->direct);
+}
+
+static int
+classes_load(struct diff_input *in, struct classes_side *s, const struct diff_options *opts,
+	     struct diag_list *notes, struct diag *err)
+{
+	if (in->json)
+		return classes_json_read(&in->reader, &s->cap, &s->json_direct, notes, err);
+	struct classes_read_opts ropts = { .want_hierarchy = opts->direct, .need_counts = true };
+	return classes_read(&in->reader, &s->cap, &s->hier, &ropts, notes, err);
+}
+
+/* The snapshot to compare: the first, or --dump N; say which when there is a choice. */
+static int
+classes_pick(struct classes_side *s, const char *path, const struct diff_options *opts,
+	     struct diag_list *notes, struct diag *err)
+{
+	size_t n = s->cap.nsnapshots;
+	uint64_t want = opts->has_dump ? opts->dump : 1;
+	if (n == 0)
+		return diag_set(err, DIAG_DATA, path, 0, 0, "holds no class counts");
+	if (want > n)
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"--dump %" PRIu64 " asked for, but the input holds %zu snapshot%s",
+				want, n, n == 1 ? "" : "s");
+	s->snap = s->cap.snapshots[want - 1];
+	if (n > 1)
+		diag_list_add(notes, DIAG_NOTE, path, 0,
+			      "holds %zu snapshots; comparing snapshot %" PRIu64 "%s", n, want,
+			      opts->has_dump ? "" : "; --dump N picks another");
+	if (s->snap->truncated)
+		diag_list_add(notes, DIAG_WARNING, path, 0,
+			      "the snapshot was cut short: its counts are partial");
+	return 0;
+}
+
+/* Direct counts of one side: a JSON report's own, or from a hierarchy. */
+static int
+classes_direct(struct classes_side *s, const struct hierarchy *h, const char *path,
+	       struct diag *err)
+{
+	if (s->json_direct.nsnapshots) {
+		s->snap = s->json_direct.snapshots[0];
+		return 0;
+	}
+	if (!h)
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"--direct needs a class hierarchy and neither input records one "
+				"(ioreg -i, a kext-info property list, or iotally classes JSON "
+				"made with --direct)");
+	s->direct = diff_classes_direct(h, s->snap);
+	s->snap = s->direct;
+	return 0;
+}
+
+static struct hierarchy *
+usable_hierarchy(struct classes_side *s)
+{
+	if (hierarchy_empty(&s->hier))
+		return NULL;
+	if (!s->hier.finished)
+		hierarchy_finish(&s->hier);
+	return &s->hier;
+}
+
+static void classes_free(void *p);
+
+static void *
+classes_compare(struct diff_input *before, struct diff_input *after,
+		const struct diff_options *opts, struct diag_list *notes, struct diag *err)
+{
+	struct classes_diff *c = xcalloc(1, sizeof(*c));
+	classes_side_init(&c->before);
+	classes_side_init(&c->after);
+	if (classes_load(before, &c->before, opts, notes, err) < 0 ||
+	    classes_load(after, &c->after, opts, notes, err) < 0 ||
+	    classes_pick(&c->before, before->path, opts, notes, err) < 0 ||
+	    classes_pick(&c->after, after->path, opts, notes, err) < 0)
+		goto fail;
+	if (opts->direct) {
+		/* Class hierarchies change only with kexts: one serves both sides. */
+		struct hierarchy *h = usable_hierarchy(&c->before);
+		if (!h)
+			h = usable_hierarchy(&c->after);
+		if (classes_direct(&c->before, h, before->path, err) < 0 ||
+		    classes_direct(&c->after, h, after->path, err) < 0)
+			goto fail;
+	}
+	diff_classes_compute(&c->diff, c->before.snap, c->after.snap, opts->direct);
+	return c;
+fail:
+	classes_free(c);
+	return NULL;
+}
+
+static void
+classes_comparability(const void *p, const char *bpath, const char *apath,
+		      struct diag_list *w)
+{
+	const struct classes_diff *c = p;
+	const struct classes_snapshot *b = c->before.snap, *a = c->after.snap;
+	(void)bpath;
+	(void)apath;
+	if (b->source != a->source)
+		diag_list_add(w, DIAG_NOTE, NULL, 0,
+			      "the snapshots come from different captures (%s before, %s after): "
+			      "allocation totals are only in ioreg captures",
+			      classes_source_name(b->source), classes_source_name(a->source));
+	if (b->query || a->query)
+		diag_list_add(w, DIAG_NOTE, NULL, 0,
+			      "%s holds only some classes: only the classes it holds are compared",
+			      b->query && a->query ? "each snapshot" : b->query ? "BEFORE" : "AFTER");
+}
+
+static int
+classes_metric(const void *p, const char *kind, const char *metric, int64_t *b, int64_t *a,
+	       struct diag *err)
+{
+	return diff_classes_metric(&((const struct classes_diff *)p)->diff, kind, metric, b, a,
+				   err);
+}
+
+static bool
+classes_changed(const void *p)
+{
+	return diff_classes_changed(&((const struct classes_diff *)p)->diff);
+}
+
+static void
+classes_write_text(FILE *out, const void *p, bool markdown)
+{
+	diff_classes_write_text(out, &((const struct classes_diff *)p)->diff, markdown);
+}
+
+static json_t *
+classes_json(const void *p)
+{
+	return diff_classes_json(&((const struct classes_diff *)p)->diff);
+}
+
+static void
+classes_free(void *p)
+{
+	struct classes_diff *c = p;
+	if (!c)
+		return;
+	diff_classes_release(&c->diff);
+	classes_side_release(&c->before);
+	classes_side_release(&c->after);
+	free(c);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct diff_kind kinds[] = {
 	{
+		.name = "classes",
+		.raw = { INPUT_IOREG_TEXT, INPUT_XML_PLIST, INPUT_IOCLASSCOUNT },
+		.metric_kinds = { "classes", "alloc" },
+		.schema = "iotally.classes/1",
+		.compare = classes_compare,
+		.comparability = classes_comparability,
+		.metric = classes_metric,
+		.changed = classes_changed,
+		.write_text = classes_write_text,
+		.json = classes_json,
+		.free = classes_free,
+	},
+	{
 		.name = "track",
-		.raw = INPUT_TRACK,
+		.raw = { INPUT_TRACK },
+		.metric_kinds = { "track" },
 		.schema = "iotally.track/1",
 		.compare = track_compare,
 		.comparability = track_comparability,
@@ -254,7 +459,8 @@ static const struct diff_kind kinds[] = {
 	},
 	{
 		.name = "vmmap",
-		.raw = INPUT_VMMAP,
+		.raw = { INPUT_VMMAP },
+		.metric_kinds = { "vmmap" },
 		.schema = "iotally.vmmap/1",
 		.compare = vmmap_compare,
 		.comparability = vmmap_comparability,
@@ -268,21 +474,39 @@ static const struct diff_kind kinds[] = {
 
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
+static bool
+has_raw(const struct diff_kind *k, enum input_kind kind)
+{
+	for (size_t i = 0; i < DIFF_KIND_MAX_RAW && k->raw[i] != INPUT_EMPTY; i++)
+		if (k->raw[i] == kind)
+			return true;
+	return false;
+}
+
 const struct diff_kind *
 diff_kind_for_input(enum input_kind kind, const char *schema)
 {
 	for (size_t i = 0; i < NKINDS; i++)
 		if (kind == INPUT_IOTALLY_JSON ? schema && strcmp(schema, kinds[i].schema) == 0
-					       : kind == kinds[i].raw)
+					       : has_raw(&kinds[i], kind))
 			return &kinds[i];
 	return NULL;
 }
 
+bool
+diff_kind_has_metric(const struct diff_kind *kind, const char *name)
+{
+	for (size_t i = 0; i < 3 && kind->metric_kinds[i]; i++)
+		if (strcmp(kind->metric_kinds[i], name) == 0)
+			return true;
+	return false;
+}
+
 const struct diff_kind *
-diff_kind_by_name(const char *name)
+diff_kind_for_metric(const char *name)
 {
 	for (size_t i = 0; i < NKINDS; i++)
-		if (strcmp(name, kinds[i].name) == 0)
+		if (diff_kind_has_metric(&kinds[i], name))
 			return &kinds[i];
 	return NULL;
 }

@@ -30,11 +30,17 @@ struct diff_options {
 	uint64_t dump;              /* 1-based --dump N */
 	bool match_offsets;         /* track: frames keep their offsets */
 	bool folded;                /* track: differential folded output */
+	bool direct;                /* classes: direct instance counts */
 };
 
+#define DIFF_KIND_MAX_RAW 4
+
 struct diff_kind {
-	const char *name;           /* "vmmap": also the gate metric prefix */
-	enum input_kind raw;        /* what input_detect() says of a raw capture */
+	const char *name;           /* "vmmap" */
+	/* What input_detect() says of the kind's raw captures (INPUT_EMPTY ends). */
+	enum input_kind raw[DIFF_KIND_MAX_RAW];
+	/* The gate metric kinds it resolves ("classes", "alloc"); NULL ends. */
+	const char *metric_kinds[3];
 	const char *schema;         /* iotally's JSON of the kind */
 	/* Load both inputs and compare them; notes go to `notes` (stderr). */
 	void *(*compare)(struct diff_input *before, struct diff_input *after,
@@ -42,8 +48,8 @@ struct diff_kind {
 			 struct diag *err);
 	void (*comparability)(const void *diff, const char *before_path,
 			      const char *after_path, struct diag_list *warnings);
-	int (*metric)(const void *diff, const char *metric, int64_t *before,
-		      int64_t *after, struct diag *err);
+	int (*metric)(const void *diff, const char *kind, const char *metric,
+		      int64_t *before, int64_t *after, struct diag *err);
 	bool (*changed)(const void *diff);
 	void (*write_text)(FILE *out, const void *diff, bool markdown);
 	json_t *(*json)(const void *diff);
@@ -53,7 +59,9 @@ struct diff_kind {
 
 /* The kind a raw input kind or a JSON schema belongs to, or NULL. */
 const struct diff_kind *diff_kind_for_input(enum input_kind kind, const char *schema);
-/* By metric prefix ("vmmap"), or NULL. */
-const struct diff_kind *diff_kind_by_name(const char *name);
+/* The kind whose gates use metric kind `name` ("vmmap", "alloc"), or NULL. */
+const struct diff_kind *diff_kind_for_metric(const char *name);
+/* Does `kind` resolve gates of metric kind `name`? */
+bool diff_kind_has_metric(const struct diff_kind *kind, const char *name);
 
 #endif

@@ -121,31 +121,53 @@ parse_metric(const char *p, size_t n, struct diff_gate *g, struct diag *err)
 	return 0;
 }
 
+/*
+ * Is the '>' or '<' at p an operator? It is when what follows it (an
+ * optional '=', blanks) is a value or nothing: class names such as
+ * "OSValueObject<void*>" hold both characters.
+ */
+static bool
+is_operator_at(const char *p)
+{
+	p++;
+	if (*p == '=')
+		p++;
+	while (is_blank(*p))
+		p++;
+	return *p == '\0' || *p == '+' || *p == '-' || *p == '.' || *p == '%' ||
+	       (*p >= '0' && *p <= '9');
+}
+
+/* The last operator character of the expression, or NULL. */
+static const char *
+find_operator(const char *text)
+{
+	for (size_t i = strlen(text); i-- > 0;)
+		if ((text[i] == '>' || text[i] == '<') && is_operator_at(text + i))
+			return text + i;
+	return NULL;
+}
+
 int
 diff_gate_parse(const char *text, struct diff_gate *g, struct diag *err)
 {
 	memset(g, 0, sizeof(*g));
 	g->text = xstrdup(text);
-	size_t len = strlen(text);
-	if (memchr(text, '<', len))
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"gate '%s': operator '<' is not supported (use '>' or '>=': "
-				"a gate says how much growth fails)", text);
-	/* Type names may hold spaces but never '>': the last '>' is the operator. */
-	const char *op = strrchr(text, '>');
+	const char *op = find_operator(text);
 	if (!op)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"gate '%s': no operator (expected 'METRIC > VALUE' or "
 				"'METRIC >= VALUE')", text);
+	if (*op == '<')
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"gate '%s': operator '<' is not supported (use '>' or '>=': "
+				"a gate says how much growth fails)", text);
 	const char *value = op + 1;
 	g->op = DIFF_OP_GT;
 	if (*value == '=') {
 		g->op = DIFF_OP_GE;
 		value++;
 	}
-	if (op > text && op[-1] == '>')
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"gate '%s': operator '>>' is not '>' or '>='", text);
 	const char *mp = text;
 	size_t mn = (size_t)(op - text);
 	size_t vn = strlen(value);

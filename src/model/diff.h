@@ -7,7 +7,8 @@
  *
  * A gate is "METRIC OP VALUE": METRIC is "<kind>:<name>" and only the
  * kind's own module knows what <name> means (model/diff_<kind>.h), so a new
- * kind brings its metrics with it. OP is '>' or '>='. VALUE is a signed
+ * kind brings its metrics with it (class names may hold '<' and '>': the
+ * operator is the last '>' followed by a value). OP is '>' or '>='. VALUE is a signed
  * delta (a count or bytes with a binary unit: +5, +64K, +1MiB, +1.5G) or a
  * percentage of BEFORE (+10%, +2.5%). A gate trips when AFTER - BEFORE
  * compares true against VALUE, so "> +5" passes at exactly +5.

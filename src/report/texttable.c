@@ -99,7 +99,7 @@ text_table_write(FILE *out, const struct text_table *t, bool markdown)
 		size_t col = i % t->ncols;
 		const char *cell = t->cells[i];
 		bool last = col + 1 == t->ncols;
-		if (col)
+		if (col && !(last && !*cell))   /* no trailing blanks after an empty last cell */
 			fputs("  ", out);
 		if (t->align[col] == 'r')
 			text_repeat(out, ' ', width[col] - text_width(cell));

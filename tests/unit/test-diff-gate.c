@@ -60,6 +60,16 @@ test_parse_parts(void **state)
 	assert_int_equal(g.value, 1000);
 	diff_gate_release(&g);
 
+	parse_ok("classes:OSValueObject<void*> > -2", &g);
+	assert_string_equal(g.metric, "OSValueObject<void*>");
+	assert_int_equal(g.value, -2);
+	diff_gate_release(&g);
+
+	parse_ok("classes:A<B<int>> >= 3", &g);
+	assert_string_equal(g.metric, "A<B<int>>");
+	assert_int_equal(g.op, DIFF_OP_GE);
+	diff_gate_release(&g);
+
 	parse_ok("track:total > +1MiB", &g);
 	assert_int_equal(g.value, 1048576);
 	diff_gate_release(&g);
@@ -71,7 +81,9 @@ test_parse_errors(void **state)
 	(void)state;
 	parse_bad("vmmap:IOSurface.count +5", "no operator");
 	parse_bad("vmmap:IOSurface.count < 5", "'<'");
-	parse_bad("vmmap:IOSurface.count >> 5", "'>>'");
+	parse_bad("vmmap:IOSurface.count <= 5", "'<'");
+	parse_bad("classes:Foo<int> < 5", "'<'");
+	parse_bad("classes:Foo<int>", "no value");
 	parse_bad("IOSurface.count > 5", "KIND:NAME");
 	parse_bad(":x > 5", "KIND:NAME");
 	parse_bad("vmmap: > 5", "KIND:NAME");

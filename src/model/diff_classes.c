@@ -1,0 +1,160 @@
+#include "model/diff_classes.h"
+
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool
+readable(const struct class_count *c, int64_t *v)
+{
+	if (!c || c->state != CLASS_COUNT_OK)
+		return false;
+	*v = c->value;
+	return true;
+}
+
+static void
+add_row(struct diff_classes *d, const struct class_count *b, const struct class_count *a)
+{
+	struct diff_classes_row r = { .name = b ? b->name : a->name };
+	r.in_before = readable(b, &r.before);
+	r.in_after = readable(a, &r.after);
+	if (!r.in_before && !r.in_after)
+		return;
+	/* A snapshot that holds only some classes says nothing of the others. */
+	if ((!b && d->before->query) || (!a && d->after->query))
+		return;
+	r.delta_overflow = __builtin_sub_overflow(r.after, r.before, &r.delta);
+	d->rows[d->nrows++] = r;
+}
+
+static uint64_t
+magnitude(const struct diff_classes_row *r)
+{
+	if (r->delta_overflow)
+		return UINT64_MAX;
+	return r->delta < 0 ? (uint64_t)0 - (uint64_t)r->delta : (uint64_t)r->delta;
+}
+
+static int
+cmp_row(const void *x, const void *y)
+{
+	const struct diff_classes_row *a = x, *b = y;
+	uint64_t ma = magnitude(a), mb = magnitude(b);
+	if (ma != mb)
+		return ma > mb ? -1 : 1;
+	return classes_name_cmp(a->name, strlen(a->name), b->name, strlen(b->name));
+}
+
+void
+diff_classes_compute(struct diff_classes *d, const struct classes_snapshot *before,
+		     const struct classes_snapshot *after, bool direct)
+{
+	memset(d, 0, sizeof(*d));
+	d->before = before;
+	d->after = after;
+	d->direct = direct;
+	d->rows = xcalloc(before->nclasses + after->nclasses + 1, sizeof(*d->rows));
+	for (size_t i = 0; i < before->nclasses; i++) {
+		const struct class_count *b = &before->classes[i];
+		add_row(d, b, classes_snapshot_find(after, b->name, b->len));
+	}
+	for (size_t i = 0; i < after->nclasses; i++) {
+		const struct class_count *a = &after->classes[i];
+		const struct class_count *b = classes_snapshot_find(before, a->name, a->len);
+		int64_t v;
+		if (!readable(b, &v))
+			add_row(d, NULL, a);
+	}
+	qsort(d->rows, d->nrows, sizeof(*d->rows), cmp_row);
+}
+
+void
+diff_classes_release(struct diff_classes *d)
+{
+	free(d->rows);
+	memset(d, 0, sizeof(*d));
+}
+
+bool
+diff_classes_row_changed(const struct diff_classes_row *r)
+{
+	return r->in_before != r->in_after || r->delta != 0 || r->delta_overflow;
+}
+
+bool
+diff_classes_changed(const struct diff_classes *d)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		if (diff_classes_row_changed(&d->rows[i]))
+			return true;
+	for (int k = 0; k < ALLOC_KINDS; k++)
+		if (d->before->alloc_present[k] != d->after->alloc_present[k] ||
+		    d->before->alloc[k] != d->after->alloc[k])
+			return true;
+	return false;
+}
+
+struct classes_snapshot *
+diff_classes_direct(const struct hierarchy *h, const struct classes_snapshot *s)
+{
+	struct classes_snapshot *out = xcalloc(1, sizeof(*out));
+	out->source = s->source;
+	out->line = s->line;
+	strmap_init(&out->index);
+	for (size_t i = 0; i < s->nclasses; i++) {
+		const struct class_count *c = &s->classes[i];
+		size_t cls = hierarchy_find(h, c->name, c->len);
+		int64_t direct;
+		uint64_t live;
+		if (cls != HIER_NONE && hierarchy_direct_count(h, cls, s, &direct, &live))
+			classes_snapshot_add(out, c->name, c->len, direct, CLASS_COUNT_OK, c->line);
+	}
+	memcpy(out->alloc, s->alloc, sizeof(out->alloc));
+	memcpy(out->alloc_present, s->alloc_present, sizeof(out->alloc_present));
+	return out;
+}
+
+static const char *const alloc_names[ALLOC_KINDS] = {
+	"instance", "container", "iomalloc", "pageable",
+};
+
+static int
+alloc_metric(const struct diff_classes *d, const char *metric, int64_t *before,
+	     int64_t *after, struct diag *err)
+{
+	int k = 0;
+	while (k < ALLOC_KINDS && strcmp(metric, alloc_names[k]) != 0)
+		k++;
+	if (k == ALLOC_KINDS)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'alloc:%s': expected alloc:instance, alloc:container, "
+				"alloc:iomalloc or alloc:pageable", metric);
+	if (!d->before->alloc_present[k] && !d->after->alloc_present[k])
+		return diag_set(err, DIAG_DATA, NULL, 0, 0,
+				"metric 'alloc:%s': neither capture records the '%s' total "
+				"(ioclasscount listings do not; ioreg captures do)", metric,
+				alloc_kind_key((enum alloc_kind)k));
+	*before = d->before->alloc_present[k] ? d->before->alloc[k] : 0;
+	*after = d->after->alloc_present[k] ? d->after->alloc[k] : 0;
+	return 0;
+}
+
+int
+diff_classes_metric(const struct diff_classes *d, const char *kind, const char *metric,
+		    int64_t *before, int64_t *after, struct diag *err)
+{
+	if (strcmp(kind, "alloc") == 0)
+		return alloc_metric(d, metric, before, after, err);
+	for (size_t i = 0; i < d->nrows; i++)
+		if (strcmp(d->rows[i].name, metric) == 0) {
+			*before = d->rows[i].before;
+			*after = d->rows[i].after;
+			return 0;
+		}
+	return diag_set(err, DIAG_DATA, NULL, 0, 0,
+			"metric 'classes:%s': neither capture has a%s count for class '%s' "
+			"(names are matched exactly, case-sensitive)", metric,
+			d->direct ? " direct" : "", metric);
+}

@@ -1,0 +1,69 @@
+#ifndef IOTALLY_MODEL_DIFF_CLASSES_H
+#define IOTALLY_MODEL_DIFF_CLASSES_H
+
+/*
+ * The classes kind of `iotally diff`: the IOKit instance counts of two
+ * snapshots (ioreg -l / -a, ioclasscount output, iotally classes JSON)
+ * compared class by class, and their allocation totals.
+ *
+ * The counts compared are the snapshots' own (ioclasscount's adjusted
+ * counts), or direct counts made with diff_classes_direct() when a class
+ * hierarchy is available (--direct). A count that could not be read is
+ * treated as absent from its snapshot. A snapshot that holds only some
+ * classes (`query`: a class-names line, or a JSON report made with
+ * --match / --nonzero / --top) is compared on the classes it holds only.
+ *
+ * The diff borrows its snapshots; rows point at their class names.
+ *
+ * Metrics (gates): kind "classes", metric "<Class>" (exact, case-sensitive
+ * name); kind "alloc", metric "instance", "container", "iomalloc" or
+ * "pageable".
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/classes.h"
+#include "model/hierarchy.h"
+#include "util/diag.h"
+
+struct diff_classes_row {
+	const char *name;
+	bool in_before, in_after;
+	int64_t before, after;   /* 0 where absent */
+	int64_t delta;
+	bool delta_overflow;     /* after - before does not fit 64 bits (corrupt counts) */
+};
+
+struct diff_classes {
+	const struct classes_snapshot *before, *after;
+	bool direct;
+	struct diff_classes_row *rows;  /* |delta| descending, then ioclasscount's order */
+	size_t nrows;
+};
+
+void diff_classes_compute(struct diff_classes *d, const struct classes_snapshot *before,
+			  const struct classes_snapshot *after, bool direct);
+void diff_classes_release(struct diff_classes *d);
+
+/* A row changed: its count moved, or the class is new or gone. */
+bool diff_classes_row_changed(const struct diff_classes_row *r);
+bool diff_classes_changed(const struct diff_classes *d);
+
+/*
+ * A new snapshot holding the direct count of every class of `s` that the
+ * hierarchy knows (count minus its direct subclasses with instances);
+ * allocation totals are copied. The caller frees it.
+ */
+struct classes_snapshot *diff_classes_direct(const struct hierarchy *h,
+					     const struct classes_snapshot *s);
+
+/*
+ * Resolve a metric of kind "classes" or "alloc". 0, or -1 with DIAG_USAGE
+ * for an unknown allocation kind, DIAG_DATA when neither snapshot has it.
+ */
+int diff_classes_metric(const struct diff_classes *d, const char *kind, const char *metric,
+			int64_t *before, int64_t *after, struct diag *err);
+
+#endif

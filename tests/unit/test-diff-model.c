@@ -1,0 +1,298 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/diff_classes.h"
+#include "model/diff_track.h"
+#include "model/diff_vmmap.h"
+
+/* ---- vmmap ---------------------------------------------------------------- */
+
+static void
+group(struct vmmap_capture *cap, struct vmmap_dump *d, const char *type, enum vmmap_purge p,
+      uint64_t count, uint64_t vsize, uint64_t resident)
+{
+	struct vmmap_amounts a = { count, vsize, resident, 0, 0 };
+	struct diag err;
+	uint64_t purge[VMMAP_PURGE_STATES] = { 0 };
+	assert_int_equal(vmmap_dump_add_group(cap, d, type, strlen(type), p, &a, NULL, &err), 0);
+	purge[p] = count;
+	assert_int_equal(vmmap_dump_add_bucket(cap, d, type, strlen(type), vsize / count, purge,
+					       NULL, &err), 0);
+}
+
+struct vmmap_pair {
+	struct vmmap_capture b, a;
+	struct vmmap_dump *bd, *ad;
+};
+
+static void
+vmmap_pair_init(struct vmmap_pair *p)
+{
+	vmmap_capture_init(&p->b);
+	vmmap_capture_init(&p->a);
+	p->b.filter.all = p->a.filter.all = true;
+	p->bd = vmmap_capture_new_dump(&p->b, 1);
+	p->ad = vmmap_capture_new_dump(&p->a, 1);
+}
+
+static void
+vmmap_pair_release(struct vmmap_pair *p)
+{
+	vmmap_capture_release(&p->b);
+	vmmap_capture_release(&p->a);
+}
+
+static void
+test_vmmap_rows_buckets_metrics(void **state)
+{
+	(void)state;
+	struct vmmap_pair p;
+	struct diff_vmmap d;
+	struct diag err;
+	int64_t b, a;
+	vmmap_pair_init(&p);
+	group(&p.b, p.bd, "IOAccelerator (graphics)", VMMAP_PURGE_N, 1, 1 << 27, 0);
+	group(&p.a, p.ad, "IOAccelerator (graphics)", VMMAP_PURGE_N, 4, 4u << 27, 1 << 27);
+	group(&p.a, p.ad, "IOSurface", VMMAP_PURGE_V, 5, 5 << 20, 0);
+	diff_vmmap_compute(&d, &p.b, p.bd, &p.a, p.ad);
+
+	assert_int_equal(d.ntypes, 2);
+	assert_string_equal(d.types[0], "IOAccelerator (graphics)");
+	assert_int_equal(d.nrows, 2);
+	assert_int_equal(d.rows[0].after.count - d.rows[0].before.count, 3);
+	assert_int_equal(d.nbuckets, 2);
+	assert_int_equal(d.buckets[0].vsize, 1 << 27);
+	assert_int_equal(d.buckets[0].before, 1);
+	assert_int_equal(d.buckets[0].after, 4);
+	assert_true(diff_vmmap_changed(&d));
+
+	assert_int_equal(diff_vmmap_metric(&d, "IOAccelerator (graphics):N.vsize", &b, &a, &err), 0);
+	assert_int_equal(a - b, 3LL << 27);
+	assert_int_equal(diff_vmmap_metric(&d, "IOAccelerator (graphics).resident", &b, &a, &err), 0);
+	assert_int_equal(a, 1 << 27);
+	assert_int_equal(diff_vmmap_metric(&d, "IOSurface:N.count", &b, &a, &err), 0);
+	assert_int_equal(a, 0);
+	assert_int_equal(diff_vmmap_metric(&d, "IOSurface.count", &b, &a, &err), 0);
+	assert_int_equal(a, 5);
+	assert_int_equal(diff_vmmap_metric(&d, "IOAccelerator.count", &b, &a, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(diff_vmmap_metric(&d, "IOSurface.bytes", &b, &a, &err), -1);
+	assert_int_equal(err.code, DIAG_USAGE);
+	assert_int_equal(diff_vmmap_metric(&d, "IOSurface:Q.count", &b, &a, &err), -1);
+	assert_int_equal(err.code, DIAG_USAGE);
+	assert_int_equal(diff_vmmap_metric(&d, "IOSurface", &b, &a, &err), -1);
+	assert_int_equal(err.code, DIAG_USAGE);
+	diff_vmmap_release(&d);
+	vmmap_pair_release(&p);
+}
+
+static void
+test_vmmap_movement(void **state)
+{
+	(void)state;
+	struct vmmap_pair p;
+	struct diff_vmmap d;
+	vmmap_pair_init(&p);
+	/* N 100 -> 40, V 0 -> 50, E 10 -> 30: N lost 60, V and E gained 70. */
+	group(&p.b, p.bd, "T", VMMAP_PURGE_N, 1, 100, 0);
+	group(&p.b, p.bd, "T", VMMAP_PURGE_E, 1, 10, 0);
+	group(&p.a, p.ad, "T", VMMAP_PURGE_N, 1, 40, 0);
+	group(&p.a, p.ad, "T", VMMAP_PURGE_V, 1, 50, 0);
+	group(&p.a, p.ad, "T", VMMAP_PURGE_E, 1, 30, 0);
+	diff_vmmap_compute(&d, &p.b, p.bd, &p.a, p.ad);
+	assert_int_equal(d.npurgeable, 1);
+	/* 50 of N went to V, the other 10 to E; the rest of E's gain is new. */
+	assert_int_equal(d.purgeable[0].moved[0][1], 50);
+	assert_int_equal(d.purgeable[0].moved[0][2], 10);
+	assert_int_equal(d.purgeable[0].moved[1][2], 0);
+	assert_int_equal(d.purgeable[0].moved[2][0], 0);
+	diff_vmmap_release(&d);
+	vmmap_pair_release(&p);
+}
+
+static void
+test_vmmap_selection(void **state)
+{
+	(void)state;
+	struct vmmap_pair p;
+	struct diff_vmmap d;
+	vmmap_pair_init(&p);
+	/* AFTER came from a report of IOSurface only: MALLOC is not "gone". */
+	p.a.filter.all = false;
+	vmmap_filter_add(&p.a.filter, "IOSurface", 9);
+	group(&p.b, p.bd, "MALLOC_SMALL", VMMAP_PURGE_NONE, 3, 3 << 20, 3 << 20);
+	group(&p.b, p.bd, "IOSurface", VMMAP_PURGE_N, 1, 1 << 20, 1 << 20);
+	group(&p.a, p.ad, "IOSurface", VMMAP_PURGE_N, 1, 1 << 20, 1 << 20);
+	diff_vmmap_compute(&d, &p.b, p.bd, &p.a, p.ad);
+	assert_int_equal(d.ntypes, 1);
+	assert_false(diff_vmmap_changed(&d));
+	diff_vmmap_release(&d);
+	vmmap_pair_release(&p);
+}
+
+/* ---- track ---------------------------------------------------------------- */
+
+static void
+frame(struct track_record *r, const char *module, uint64_t address, const char *symbol,
+      uint64_t offset)
+{
+	struct track_text m = track_record_add_text(r, module, strlen(module));
+	struct track_text s = track_record_add_text(r, symbol, strlen(symbol));
+	struct track_frame *f = track_record_add_frame(r);
+	f->index = r->nframes - 1;
+	f->module = m;
+	f->address = address;
+	f->symbol = s;
+	f->offset = offset;
+	f->has_offset = true;
+}
+
+static void
+record(struct track_capture *cap, uint64_t bytes, int64_t count, const char *kext,
+       const char *symbol, uint64_t offset, uint64_t seq)
+{
+	struct track_record r;
+	struct diag err;
+	track_record_init(&r);
+	r.type = TRACK_RECORD_ALLOC;
+	r.bytes = r.size[0] = bytes;
+	r.count = count;
+	r.seq = seq;
+	frame(&r, "kernel.development", 0xfffffff0077a0010ULL, "IOMalloc_external(unsigned long)", 0x24);
+	frame(&r, kext, 0xfffffff009140000ULL + offset, symbol, offset);
+	assert_int_equal(track_capture_add_record(cap, &r, NULL, &err), 0);
+	track_record_release(&r);
+}
+
+static void
+track_diff(struct diff_track *d, bool offsets, struct track_capture *b, struct track_capture *a)
+{
+	struct diag err;
+	diff_track_init(d, offsets);
+	assert_int_equal(diff_track_add_capture(d, 0, b, NULL, &err), 0);
+	assert_int_equal(diff_track_add_capture(d, 1, a, NULL, &err), 0);
+}
+
+static void
+test_track_sites(void **state)
+{
+	(void)state;
+	struct track_capture b, a;
+	struct diff_track d;
+	const struct diff_track_site **s;
+	struct diag err;
+	int64_t x, y;
+	track_capture_init(&b);
+	track_capture_init(&a);
+	b.keep_records = a.keep_records = true;
+	record(&b, 0x3000, 1, "com.apple.AGXG13X", "AGX::grow()", 0x10, 0);
+	record(&b, 0x1000, 2, "com.apple.AGXG13X", "AGX::gone()", 0x10, 1);
+	record(&a, 0x5000, 2, "com.apple.AGXG13X", "AGX::grow()", 0x14, 0);  /* other offset */
+	record(&a, 0x100000, 4, "com.example.New", "New::alloc()", 0x8, 1);
+	track_diff(&d, false, &b, &a);
+
+	assert_int_equal(diff_track_sorted_sites(&d, &s), 3);
+	assert_int_equal(diff_track_site_change(s[0]), DIFF_TRACK_NEW);
+	assert_string_equal(s[0]->label, "com.example.New: New::alloc()");
+	assert_int_equal(s[0]->side[1].count, 4);
+	assert_int_equal(diff_track_site_change(s[1]), DIFF_TRACK_GROWN);
+	assert_int_equal(s[1]->side[1].bytes - s[1]->side[0].bytes, 0x2000);
+	assert_int_equal(diff_track_site_change(s[2]), DIFF_TRACK_GONE);
+	free(s);
+
+	assert_int_equal(diff_track_metric(&d, "total", &x, &y, &err), 0);
+	assert_int_equal(y - x, 0x105000 - 0x4000);
+	assert_int_equal(diff_track_metric(&d, "sites", &x, &y, &err), 0);
+	assert_int_equal(x, 2);
+	assert_int_equal(y, 2);
+	assert_int_equal(diff_track_metric(&d, "com.example.New", &x, &y, &err), 0);
+	assert_int_equal(y, 0x100000);
+	assert_int_equal(diff_track_metric(&d, "com.example.Nope", &x, &y, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	diff_track_release(&d);
+
+	/* With offsets kept, the moved frame is another site. */
+	track_diff(&d, true, &b, &a);
+	assert_int_equal(d.nsites, 4);
+	diff_track_release(&d);
+	track_capture_release(&b);
+	track_capture_release(&a);
+}
+
+/* ---- classes -------------------------------------------------------------- */
+
+static void
+test_classes_rows(void **state)
+{
+	(void)state;
+	struct classes_capture cb, ca;
+	struct diff_classes d;
+	struct diag err;
+	int64_t x, y;
+	classes_capture_init(&cb);
+	classes_capture_init(&ca);
+	struct classes_snapshot *b = classes_capture_add(&cb, CLASSES_SRC_IOREG_TEXT, 1);
+	struct classes_snapshot *a = classes_capture_add(&ca, CLASSES_SRC_IOREG_TEXT, 1);
+	classes_snapshot_add(b, "OSDictionary", 12, 100, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(b, "IOSurface", 9, 7, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(b, "zGone", 5, 2, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(b, "Broken", 6, 0, CLASS_COUNT_UNREADABLE, 1);
+	classes_snapshot_add(a, "OSDictionary", 12, 100, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(a, "IOSurface", 9, 12, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(a, "anew", 4, 2, CLASS_COUNT_OK, 1);
+	b->alloc[ALLOC_INSTANCE] = 1000;
+	b->alloc_present[ALLOC_INSTANCE] = true;
+	a->alloc[ALLOC_INSTANCE] = 3000;
+	a->alloc_present[ALLOC_INSTANCE] = true;
+	diff_classes_compute(&d, b, a, false);
+
+	assert_int_equal(d.nrows, 4);
+	assert_string_equal(d.rows[0].name, "IOSurface");
+	assert_int_equal(d.rows[0].delta, 5);
+	/* |delta| 2 twice: ioclasscount's case-insensitive order. */
+	assert_string_equal(d.rows[1].name, "anew");
+	assert_false(d.rows[1].in_before);
+	assert_string_equal(d.rows[2].name, "zGone");
+	assert_false(d.rows[2].in_after);
+	assert_string_equal(d.rows[3].name, "OSDictionary");
+	assert_false(diff_classes_row_changed(&d.rows[3]));
+
+	assert_int_equal(diff_classes_metric(&d, "classes", "IOSurface", &x, &y, &err), 0);
+	assert_int_equal(y - x, 5);
+	assert_int_equal(diff_classes_metric(&d, "classes", "Broken", &x, &y, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(diff_classes_metric(&d, "alloc", "instance", &x, &y, &err), 0);
+	assert_int_equal(y - x, 2000);
+	assert_int_equal(diff_classes_metric(&d, "alloc", "pageable", &x, &y, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(diff_classes_metric(&d, "alloc", "wired", &x, &y, &err), -1);
+	assert_int_equal(err.code, DIAG_USAGE);
+	diff_classes_release(&d);
+
+	/* AFTER holding only some classes says nothing of the others. */
+	a->query = true;
+	diff_classes_compute(&d, b, a, false);
+	assert_int_equal(d.nrows, 3);
+	diff_classes_release(&d);
+	classes_capture_release(&cb);
+	classes_capture_release(&ca);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vmmap_rows_buckets_metrics),
+		cmocka_unit_test(test_vmmap_movement),
+		cmocka_unit_test(test_vmmap_selection),
+		cmocka_unit_test(test_track_sites),
+		cmocka_unit_test(test_classes_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

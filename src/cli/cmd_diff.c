@@ -302,8 +302,8 @@ write_output(const struct diff_args *a, const struct diff_kind *kind, const void
 		return 0;
 	}
 	bool md = a->format == FORMAT_MARKDOWN;
-	fprintf(stdout, md ? "## iotally diff (%s): `%s` → `%s`\n\n" : "iotally diff (%s): %s -> %s\n\n",
-		kind->name, a->paths[0], a->paths[1]);
+	fprintf(stdout, md ? "## iotally diff (%s): `%s` → `%s`\n\n"
+			   : "iotally diff (%s): %s -> %s\n\n", kind->name, a->paths[0], a->paths[1]);
 	for (size_t i = 0; md && rep->warnings && i < rep->warnings->len; i++)
 		fprintf(stdout, "> **%s:** %s\n\n",
 			rep->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning",

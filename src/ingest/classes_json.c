@@ -152,14 +152,8 @@ classes_json_read(struct line_reader *r, struct classes_capture *cap,
 {
 	json_t *root, *snaps;
 	int rc = -1;
-	if (json_doc_load(r, &root, err) < 0)
+	if (json_doc_load_schema(r, CLASSES_SCHEMA, &root, err) < 0)
 		return -1;
-	const char *schema = json_doc_schema(root);
-	if (!schema || strcmp(schema, CLASSES_SCHEMA) != 0) {
-		diag_set(err, DIAG_DATA, r->path, 0, 0,
-			 "schema '%s' is not '" CLASSES_SCHEMA "'", schema ? schema : "(none)");
-		goto out;
-	}
 	if (json_doc_array(root, "snapshots", r->path, "", &snaps, err) < 0)
 		goto out;
 	if (json_array_size(snaps) != 1) {

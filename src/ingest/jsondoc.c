@@ -50,6 +50,22 @@ json_doc_schema(const json_t *root)
 	return json_string_value(json_object_get(root, "schema"));
 }
 
+int
+json_doc_load_schema(struct line_reader *r, const char *schema, json_t **root,
+		     struct diag *err)
+{
+	if (json_doc_load(r, root, err) < 0)
+		return -1;
+	const char *have = json_doc_schema(*root);
+	if (have && strcmp(have, schema) == 0)
+		return 0;
+	diag_set(err, DIAG_DATA, r->path, 0, 0, "schema '%s' is not '%s'",
+		 have ? have : "(none)", schema);
+	json_decref(*root);
+	*root = NULL;
+	return -1;
+}
+
 static int
 bad(const char *path, const char *where, const char *key, const char *what, struct diag *err)
 {

@@ -22,6 +22,9 @@ int json_doc_load(struct line_reader *r, json_t **root, struct diag *err);
 
 /* The document's "schema" value ("iotally.vmmap/1"), or NULL. */
 const char *json_doc_schema(const json_t *root);
+/* json_doc_load(), then a DIAG_DATA error unless "schema" is `schema`. */
+int json_doc_load_schema(struct line_reader *r, const char *schema, json_t **root,
+			 struct diag *err);
 
 /*
  * Accessors: `where` names the object for messages ("dumps[0]"). Each

@@ -229,14 +229,8 @@ track_json_read(struct line_reader *r, struct track_capture *cap, struct diag_li
 {
 	json_t *root;
 	int rc = -1;
-	if (json_doc_load(r, &root, err) < 0)
+	if (json_doc_load_schema(r, TRACK_SCHEMA, &root, err) < 0)
 		return -1;
-	const char *schema = json_doc_schema(root);
-	if (!schema || strcmp(schema, TRACK_SCHEMA) != 0) {
-		diag_set(err, DIAG_DATA, r->path, 0, 0,
-			 "schema '%s' is not '" TRACK_SCHEMA "'", schema ? schema : "(none)");
-		goto out;
-	}
 	if (read_source(root, cap, r->path, err) < 0 || read_images(root, cap, r->path, err) < 0 ||
 	    read_records(root, cap, r->path, notes, err) < 0)
 		goto out;

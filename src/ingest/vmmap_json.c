@@ -150,14 +150,8 @@ vmmap_json_read(struct line_reader *r, struct vmmap_capture *cap, struct diag *e
 	char where[32];
 	int rc = -1;
 
-	if (json_doc_load(r, &root, err) < 0)
+	if (json_doc_load_schema(r, VMMAP_SCHEMA, &root, err) < 0)
 		return -1;
-	const char *schema = json_doc_schema(root);
-	if (!schema || strcmp(schema, VMMAP_SCHEMA) != 0) {
-		diag_set(err, DIAG_DATA, r->path, 0, 0,
-			 "schema '%s' is not '" VMMAP_SCHEMA "'", schema ? schema : "(none)");
-		goto out;
-	}
 	if (read_types(root, cap, r->path, err) < 0 ||
 	    json_doc_array(root, "dumps", r->path, "", &dumps, err) < 0)
 		goto out;

@@ -50,13 +50,9 @@ write_classes(FILE *out, const struct diff_classes *d, bool markdown)
 		text_table_add(&t, delta);
 		text_table_add(&t, row_mark(r));
 	}
-	if (text_table_rows(&t)) {
-		fprintf(out, markdown ? "### %s instance counts that changed\n\n"
-				      : "%s instance counts that changed:\n",
-			d->direct ? "Direct" : "Class");
-		text_table_write(out, &t, markdown);
-		fputc('\n', out);
-	}
+	text_table_write_section(out, &t, markdown, d->direct
+				 ? "Direct instance counts that changed"
+				 : "Class instance counts that changed");
 	text_table_release(&t);
 }
 
@@ -81,12 +77,7 @@ write_alloc(FILE *out, const struct diff_classes *d, bool markdown)
 		add_figure(&t, ha, a);
 		text_table_add(&t, delta);
 	}
-	if (text_table_rows(&t)) {
-		fputs(markdown ? "### Allocation totals (bytes)\n\n" : "Allocation totals (bytes):\n",
-		      out);
-		text_table_write(out, &t, markdown);
-		fputc('\n', out);
-	}
+	text_table_write_section(out, &t, markdown, "Allocation totals (bytes)");
 	text_table_release(&t);
 }
 

@@ -5,6 +5,24 @@
 
 #include <inttypes.h>
 
+int64_t
+diff_report_delta(uint64_t before, uint64_t after)
+{
+	int64_t d = 0;
+	diff_delta_u64(before, after, &d);
+	return d;
+}
+
+json_t *
+diff_json_triple(uint64_t before, uint64_t after)
+{
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, "before", json_integer((json_int_t)before));
+	json_object_set_new_nocheck(o, "after", json_integer((json_int_t)after));
+	json_object_set_new_nocheck(o, "delta", json_integer(diff_report_delta(before, after)));
+	return o;
+}
+
 void
 diff_gate_describe(const struct diff_gate *g, struct strbuf *out)
 {

@@ -34,6 +34,11 @@ struct diff_report {
  */
 int diff_json_write(FILE *out, const struct diff_report *r, json_t *body);
 
+/* AFTER - BEFORE of model figures, which are at most INT64_MAX. */
+int64_t diff_report_delta(uint64_t before, uint64_t after);
+/* {"before", "after", "delta"} of model figures (at most INT64_MAX). */
+json_t *diff_json_triple(uint64_t before, uint64_t after);
+
 /* The gates as a table (text or Markdown); nothing when there are none. */
 void diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown);
 

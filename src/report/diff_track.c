@@ -1,6 +1,6 @@
 #include "report/diff_track.h"
 
-#include "model/diff.h"
+#include "report/diff_report.h"
 #include "report/jsontext.h"
 #include "report/texttable.h"
 #include "util/hashmap.h"
@@ -11,21 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Figures are at most TRACK_BYTES_MAX, so deltas fit int64_t. */
-static int64_t
-delta(uint64_t before, uint64_t after)
-{
-	int64_t d = 0;
-	diff_delta_u64(before, after, &d);
-	return d;
-}
-
 static void
 write_totals(FILE *out, const struct diff_track *d, bool markdown)
 {
 	char dt[32], ds[32];
-	text_signed(dt, (long long)delta(d->total[0], d->total[1]));
-	text_signed(ds, (long long)delta(d->nsites_side[0], d->nsites_side[1]));
+	text_signed(dt, (long long)diff_report_delta(d->total[0], d->total[1]));
+	text_signed(ds, (long long)diff_report_delta(d->nsites_side[0], d->nsites_side[1]));
 	fprintf(out, "%s %" PRIu64 " -> %" PRIu64 " bytes (%s) in %" PRIu64 " -> %" PRIu64
 		" call sites (%s), %" PRIu64 " -> %" PRIu64 " records\n\n",
 		markdown ? "**Total:**" : "Total:", d->total[0], d->total[1], dt,
@@ -49,7 +40,7 @@ write_section(FILE *out, const struct diff_track_site **s, size_t n,
 		const struct diff_track_figures *b = &s[i]->side[0], *a = &s[i]->side[1];
 		char d[32], c[32];
 		int64_t dc;
-		text_signed(d, (long long)delta(b->bytes, a->bytes));
+		text_signed(d, (long long)diff_report_delta(b->bytes, a->bytes));
 		if (__builtin_sub_overflow(a->count, b->count, &dc))
 			snprintf(c, sizeof(c), "?");
 		else
@@ -60,12 +51,9 @@ write_section(FILE *out, const struct diff_track_site **s, size_t n,
 		text_table_add(&t, c);
 		text_table_addf(&t, "%s%s", s[i]->mapping ? "[map] " : "", s[i]->label);
 	}
-	if (text_table_rows(&t)) {
-		fprintf(out, markdown ? "### %s (%zu)\n\n" : "%s (%zu):\n",
-			section_titles[which], text_table_rows(&t));
-		text_table_write(out, &t, markdown);
-		fputc('\n', out);
-	}
+	char title[64];
+	snprintf(title, sizeof(title), "%s (%zu)", section_titles[which], text_table_rows(&t));
+	text_table_write_section(out, &t, markdown, title);
 	text_table_release(&t);
 }
 
@@ -81,17 +69,13 @@ write_modules(FILE *out, const struct diff_track *d, bool markdown)
 		char dt[32];
 		if (m[i]->bytes[0] == m[i]->bytes[1])
 			continue;
-		text_signed(dt, (long long)delta(m[i]->bytes[0], m[i]->bytes[1]));
+		text_signed(dt, (long long)diff_report_delta(m[i]->bytes[0], m[i]->bytes[1]));
 		text_table_add(&t, m[i]->name);
 		text_table_addf(&t, "%" PRIu64, m[i]->bytes[0]);
 		text_table_addf(&t, "%" PRIu64, m[i]->bytes[1]);
 		text_table_add(&t, dt);
 	}
-	if (text_table_rows(&t)) {
-		fputs(markdown ? "### Bytes by module\n\n" : "Bytes by module (changed):\n", out);
-		text_table_write(out, &t, markdown);
-		fputc('\n', out);
-	}
+	text_table_write_section(out, &t, markdown, "Bytes by module (changed)");
 	text_table_release(&t);
 	free(m);
 }
@@ -111,22 +95,6 @@ diff_track_write_text(FILE *out, const struct diff_track *d, bool markdown)
 }
 
 /* ---- JSON -------------------------------------------------------------- */
-
-static json_t *
-jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
-static json_t *
-triple(uint64_t before, uint64_t after)
-{
-	json_t *o = json_object();
-	json_object_set_new_nocheck(o, "before", jint(before));
-	json_object_set_new_nocheck(o, "after", jint(after));
-	json_object_set_new_nocheck(o, "delta", json_integer(delta(before, after)));
-	return o;
-}
 
 static json_t *
 count_triple(int64_t before, int64_t after)
@@ -162,9 +130,11 @@ site_json(const struct diff_track_site *s)
 										 : "allocation"));
 	json_object_set_new_nocheck(o, "site", json_text(s->label));
 	json_object_set_new_nocheck(o, "module", json_text(s->module));
-	json_object_set_new_nocheck(o, "bytes", triple(s->side[0].bytes, s->side[1].bytes));
+	json_object_set_new_nocheck(o, "bytes",
+				    diff_json_triple(s->side[0].bytes, s->side[1].bytes));
 	json_object_set_new_nocheck(o, "count", count_triple(s->side[0].count, s->side[1].count));
-	json_object_set_new_nocheck(o, "records", triple(s->side[0].records, s->side[1].records));
+	json_object_set_new_nocheck(o, "records",
+				    diff_json_triple(s->side[0].records, s->side[1].records));
 	json_object_set_new_nocheck(o, "frames", frames_json(s->frames));
 	return o;
 }
@@ -177,17 +147,20 @@ diff_track_json(const struct diff_track *d)
 	const struct diff_track_module **m;
 	size_t ns = diff_track_sorted_sites(d, &s), nm = diff_track_sorted_modules(d, &m);
 	json_object_set_new_nocheck(o, "match_offsets", json_boolean(d->match_offsets));
-	json_object_set_new_nocheck(o, "total", triple(d->total[0], d->total[1]));
-	json_object_set_new_nocheck(o, "sites_count", triple(d->nsites_side[0], d->nsites_side[1]));
-	json_object_set_new_nocheck(o, "records", triple(d->records[0], d->records[1]));
+	json_object_set_new_nocheck(o, "total", diff_json_triple(d->total[0], d->total[1]));
+	json_object_set_new_nocheck(o, "sites_count",
+				    diff_json_triple(d->nsites_side[0], d->nsites_side[1]));
+	json_object_set_new_nocheck(o, "records", diff_json_triple(d->records[0], d->records[1]));
 	for (size_t i = 0; i < ns; i++)
 		json_array_append_new(sites, site_json(s[i]));
 	json_object_set_new_nocheck(o, "sites", sites);
 	for (size_t i = 0; i < nm; i++) {
 		json_t *mo = json_object();
 		json_object_set_new_nocheck(mo, "module", json_text(m[i]->name));
-		json_object_set_new_nocheck(mo, "bytes", triple(m[i]->bytes[0], m[i]->bytes[1]));
-		json_object_set_new_nocheck(mo, "records", triple(m[i]->records[0], m[i]->records[1]));
+		json_object_set_new_nocheck(mo, "bytes",
+					    diff_json_triple(m[i]->bytes[0], m[i]->bytes[1]));
+		json_object_set_new_nocheck(mo, "records",
+					    diff_json_triple(m[i]->records[0], m[i]->records[1]));
 		json_array_append_new(mods, mo);
 	}
 	json_object_set_new_nocheck(o, "modules", mods);

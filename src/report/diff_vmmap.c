@@ -1,6 +1,6 @@
 #include "report/diff_vmmap.h"
 
-#include "model/diff.h"
+#include "report/diff_report.h"
 #include "report/jsontext.h"
 #include "report/texttable.h"
 #include "util/size.h"
@@ -17,15 +17,6 @@ field(const struct vmmap_amounts *a, size_t f)
 {
 	const uint64_t v[NFIELDS] = { a->count, a->vsize, a->resident, a->dirty, a->swapped };
 	return v[f];
-}
-
-/* Model figures are at most 2^63 - 1, so their difference fits int64_t. */
-static int64_t
-delta(uint64_t before, uint64_t after)
-{
-	int64_t d = 0;
-	diff_delta_u64(before, after, &d);
-	return d;
 }
 
 /* "+402653184 (+384.0M)" for bytes; "+3" for counts. */
@@ -50,7 +41,7 @@ write_footprint(FILE *out, const struct diff_vmmap *d, bool markdown)
 	char dt[96];
 	if (!d->has_footprint)
 		return;
-	delta_text(dt, sizeof(dt), delta(d->footprint_before, d->footprint_after), true);
+	delta_text(dt, sizeof(dt), diff_report_delta(d->footprint_before, d->footprint_after), true);
 	fprintf(out, "%s %s -> %s, %s bytes (as printed, rounded by vmmap)\n\n",
 		markdown ? "**Physical footprint:**" : "Physical footprint:", b, a, dt);
 }
@@ -68,7 +59,7 @@ write_rows(FILE *out, const struct diff_vmmap *d, bool markdown)
 			char dt[96];
 			if (a == b)
 				continue;
-			delta_text(dt, sizeof(dt), delta(b, a), f > 0);
+			delta_text(dt, sizeof(dt), diff_report_delta(b, a), f > 0);
 			text_table_add(&t, r->type);
 			text_table_addf(&t, "%c", vmmap_purge_char(r->purge));
 			text_table_add(&t, field_names[f]);
@@ -77,12 +68,8 @@ write_rows(FILE *out, const struct diff_vmmap *d, bool markdown)
 			text_table_add(&t, dt);
 		}
 	}
-	if (text_table_rows(&t)) {
-		fputs(markdown ? "### Regions by type and purge state\n\n"
-			       : "Regions by type and purge state (changed figures):\n", out);
-		text_table_write(out, &t, markdown);
-		fputc('\n', out);
-	}
+	text_table_write_section(out, &t, markdown,
+				 "Regions by type and purge state (changed figures)");
 	text_table_release(&t);
 }
 
@@ -96,19 +83,14 @@ write_buckets(FILE *out, const struct diff_vmmap *d, bool markdown)
 		const struct diff_vmmap_bucket *b = &d->buckets[i];
 		char size[32], num[32];
 		size_format_vmmap(b->vsize, size);
-		text_signed(num, (long long)delta(b->before, b->after));
+		text_signed(num, (long long)diff_report_delta(b->before, b->after));
 		text_table_add(&t, b->type);
-		int64_t n = delta(b->before, b->after);
+		int64_t n = diff_report_delta(b->before, b->after);
 		text_table_addf(&t, "%s region%s of %s", num, n == 1 || n == -1 ? "" : "s", size);
 		text_table_addf(&t, "%" PRIu64, b->before);
 		text_table_addf(&t, "%" PRIu64, b->after);
 	}
-	if (text_table_rows(&t)) {
-		fputs(markdown ? "### Size buckets whose region count changed\n\n"
-			       : "Size buckets whose region count changed:\n", out);
-		text_table_write(out, &t, markdown);
-		fputc('\n', out);
-	}
+	text_table_write_section(out, &t, markdown, "Size buckets whose region count changed");
 	text_table_release(&t);
 }
 
@@ -131,13 +113,8 @@ write_movement(FILE *out, const struct diff_vmmap *d, bool markdown)
 				text_table_addf(&t, "%c", state_chars[to]);
 				text_table_addf(&t, "%" PRIu64, m);
 			}
-	if (text_table_rows(&t)) {
-		fputs(markdown ? "### Purgeable bytes that moved between states\n\n"
-			       : "Purgeable bytes that moved between states (inferred from the "
-				 "per-state totals):\n", out);
-		text_table_write(out, &t, markdown);
-		fputc('\n', out);
-	}
+	text_table_write_section(out, &t, markdown, "Purgeable bytes that moved between states "
+				 "(inferred from the per-state totals)");
 	text_table_release(&t);
 }
 
@@ -163,16 +140,6 @@ jint(uint64_t v)
 }
 
 static json_t *
-triple(uint64_t before, uint64_t after)
-{
-	json_t *o = json_object();
-	json_object_set_new_nocheck(o, "before", jint(before));
-	json_object_set_new_nocheck(o, "after", jint(after));
-	json_object_set_new_nocheck(o, "delta", json_integer(delta(before, after)));
-	return o;
-}
-
-static json_t *
 rows_json(const struct diff_vmmap *d)
 {
 	json_t *arr = json_array();
@@ -184,7 +151,7 @@ rows_json(const struct diff_vmmap *d)
 		json_object_set_new_nocheck(o, "purge", json_string_nocheck(p));
 		for (size_t f = 0; f < NFIELDS; f++)
 			json_object_set_new_nocheck(o, field_names[f],
-				triple(field(&r->before, f), field(&r->after, f)));
+				diff_json_triple(field(&r->before, f), field(&r->after, f)));
 		json_object_set_new_nocheck(o, "changed", json_boolean(diff_vmmap_row_changed(r)));
 		json_array_append_new(arr, o);
 	}
@@ -200,7 +167,7 @@ buckets_json(const struct diff_vmmap *d)
 		json_t *o = json_object();
 		json_object_set_new_nocheck(o, "type", json_text(b->type));
 		json_object_set_new_nocheck(o, "vsize", jint(b->vsize));
-		json_object_set_new_nocheck(o, "count", triple(b->before, b->after));
+		json_object_set_new_nocheck(o, "count", diff_json_triple(b->before, b->after));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -242,7 +209,7 @@ footprint_json(const struct diff_vmmap *d)
 {
 	json_t *o;
 	if (d->has_footprint)
-		return triple(d->footprint_before, d->footprint_after);
+		return diff_json_triple(d->footprint_before, d->footprint_after);
 	o = json_object();
 	json_object_set_new_nocheck(o, "before", json_null());
 	json_object_set_new_nocheck(o, "after", json_null());

@@ -114,6 +114,17 @@ text_table_write(FILE *out, const struct text_table *t, bool markdown)
 }
 
 void
+text_table_write_section(FILE *out, const struct text_table *t, bool markdown,
+			 const char *title)
+{
+	if (!text_table_rows(t))
+		return;
+	fprintf(out, markdown ? "### %s\n\n" : "%s:\n", title);
+	text_table_write(out, t, markdown);
+	fputc('\n', out);
+}
+
+void
 text_signed(char out[32], long long v)
 {
 	snprintf(out, 32, v > 0 ? "+%lld" : "%lld", v);

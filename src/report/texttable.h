@@ -32,6 +32,13 @@ size_t text_table_rows(const struct text_table *t);
 /* Text: two spaces between columns; Markdown: a pipe table. */
 void text_table_write(FILE *out, const struct text_table *t, bool markdown);
 
+/*
+ * A titled section, only when the table has rows: "TITLE:" (text) or
+ * "### TITLE" (Markdown), the table, then a blank line.
+ */
+void text_table_write_section(FILE *out, const struct text_table *t, bool markdown,
+			      const char *title);
+
 /* "+5", "-3", "0". */
 void text_signed(char out[32], long long v);
 

@@ -157,15 +157,36 @@ struct track_diff {
 	struct diff_track diff;
 };
 
+struct track_side_ctx {
+	struct diff_track *diff;
+	int side;
+};
+
 static int
-track_load(struct diff_input *in, struct track_capture *cap, struct diag_list *notes,
-	   struct diag *err)
+track_add_record(void *ctx, const struct track_record *r, const char *path, struct diag *err)
 {
-	cap->keep_records = true;
-	if (in->json)
-		return track_json_read(&in->reader, cap, notes, err);
-	struct track_parse_opts popts = { .strict = false, .report_unparsed = 5 };
-	return track_parse(&in->reader, cap, &popts, notes, err);
+	struct track_side_ctx *c = ctx;
+	return diff_track_add_record(c->diff, c->side, r, path, err);
+}
+
+/* Records go straight into the diff's call sites as they are parsed. */
+static int
+track_load(struct diff_input *in, struct track_capture *cap, struct diff_track *diff,
+	   int side, struct diag_list *notes, struct diag *err)
+{
+	struct track_side_ctx ctx = { diff, side };
+	cap->on_record = track_add_record;
+	cap->on_record_ctx = &ctx;
+	int rc;
+	if (in->json) {
+		rc = track_json_read(&in->reader, cap, notes, err);
+	} else {
+		struct track_parse_opts popts = { .strict = false, .report_unparsed = 5 };
+		rc = track_parse(&in->reader, cap, &popts, notes, err);
+	}
+	cap->on_record = NULL;
+	cap->on_record_ctx = NULL;
+	return rc;
 }
 
 static void track_free(void *p);
@@ -178,10 +199,8 @@ track_compare(struct diff_input *before, struct diff_input *after,
 	track_capture_init(&t->before);
 	track_capture_init(&t->after);
 	diff_track_init(&t->diff, opts->match_offsets);
-	if (track_load(before, &t->before, notes, err) < 0 ||
-	    track_load(after, &t->after, notes, err) < 0 ||
-	    diff_track_add_capture(&t->diff, 0, &t->before, before->path, err) < 0 ||
-	    diff_track_add_capture(&t->diff, 1, &t->after, after->path, err) < 0) {
+	if (track_load(before, &t->before, &t->diff, 0, notes, err) < 0 ||
+	    track_load(after, &t->after, &t->diff, 1, notes, err) < 0) {
 		track_free(t);
 		return NULL;
 	}

@@ -15,78 +15,74 @@ diff_track_init(struct diff_track *d, bool match_offsets)
 	memset(d, 0, sizeof(*d));
 	d->match_offsets = match_offsets;
 	strmap_init(&d->site_index);
+	strmap_init(&d->frame_index);
 	strmap_init(&d->module_index);
+	strbuf_init(&d->key);
+	strbuf_init(&d->frame_key);
 }
 
 void
 diff_track_release(struct diff_track *d)
 {
-	for (size_t i = 0; i < d->nsites; i++) {
-		free(d->sites[i].label);
-		free(d->sites[i].module);
+	for (size_t i = 0; i < d->nsites; i++)
 		free(d->sites[i].frames);
-		free(d->sites[i].folded);
-	}
 	free(d->sites);
+	for (size_t i = 0; i < d->nframes; i++) {
+		free(d->frames[i].module);
+		free(d->frames[i].symbol);
+	}
+	free(d->frames);
 	for (size_t i = 0; i < d->nmodules; i++)
 		free(d->modules[i].name);
 	free(d->modules);
 	strmap_release(&d->site_index);
+	strmap_release(&d->frame_index);
 	strmap_release(&d->module_index);
+	strbuf_release(&d->key);
+	strbuf_release(&d->frame_key);
 	memset(d, 0, sizeof(*d));
 }
 
 /* Length-prefixed pieces: no byte a name may hold can make two keys collide. */
 static void
-key_add(struct strbuf *key, const char *p, size_t n)
+key_add(struct strbuf *key, const void *p, size_t n)
 {
 	uint64_t len = n;
 	strbuf_add(key, &len, sizeof(len));
 	strbuf_add(key, p, n);
 }
 
-static void
-site_key(const struct diff_track *d, const struct track_record *r, struct strbuf *key)
+/* The id of a frame as the diff matches it, added when new. */
+static uint32_t
+frame_id(struct diff_track *d, const struct track_record *r, const struct track_frame *f)
 {
-	strbuf_addch(key, r->type == TRACK_RECORD_MAP ? 'M' : 'A');
-	for (size_t i = 0; i < r->nframes; i++) {
-		const struct track_frame *f = &r->frames[i];
-		char num[24];
-		key_add(key, track_str(r, f->module), f->module.len);
-		if (f->symbol.len) {
-			key_add(key, track_str(r, f->symbol), f->symbol.len);
-			if (d->match_offsets && f->has_offset) {
-				snprintf(num, sizeof(num), "+%" PRIx64, f->offset);
-				key_add(key, num, strlen(num));
-			} else {
-				key_add(key, "", 0);
-			}
-		} else {
-			snprintf(num, sizeof(num), "@%" PRIx64, f->address);
-			key_add(key, num, strlen(num));
-			key_add(key, "", 0);
-		}
+	struct diff_track_frame fr = { 0 };
+	const char *cls;
+	size_t cl;
+	bool created;
+	fr.has_offset = d->match_offsets && f->has_offset && f->symbol.len;
+	fr.offset = fr.has_offset ? f->offset : 0;
+	fr.address = f->symbol.len ? 0 : f->address;
+	fr.metaclass = track_frame_metaclass(r, f, &cls, &cl);
+	strbuf_reset(&d->frame_key);
+	key_add(&d->frame_key, track_str(r, f->module), f->module.len);
+	key_add(&d->frame_key, track_str(r, f->symbol), f->symbol.len);
+	key_add(&d->frame_key, &fr.address, sizeof(fr.address));
+	strbuf_addch(&d->frame_key, fr.has_offset);
+	key_add(&d->frame_key, &fr.offset, sizeof(fr.offset));
+	size_t *idx = strmap_put(&d->frame_index, d->frame_key.buf, d->frame_key.len, &created);
+	if (created) {
+		fr.module = xmemdup0(track_str(r, f->module), f->module.len);
+		fr.symbol = f->symbol.len ? xmemdup0(track_str(r, f->symbol), f->symbol.len) : NULL;
+		d->frames = xgrow(d->frames, &d->frames_alloc, d->nframes + 1, sizeof(*d->frames));
+		d->frames[d->nframes] = fr;
+		*idx = d->nframes++;
 	}
-}
-
-static void
-frame_text(const struct track_record *r, const struct track_frame *f, bool offsets,
-	   struct strbuf *out)
-{
-	if (f->symbol.len) {
-		strbuf_add(out, track_str(r, f->symbol), f->symbol.len);
-		if (offsets && f->has_offset)
-			strbuf_addf(out, " + 0x%" PRIx64, f->offset);
-	} else {
-		strbuf_addf(out, "0x%" PRIx64, f->address);
-	}
-	strbuf_addstr(out, " (");
-	strbuf_add(out, track_str(r, f->module), f->module.len);
-	strbuf_addch(out, ')');
+	return (uint32_t)*idx;
 }
 
 /* The frame a site is charged to (as track_record_module), else the innermost. */
-static const struct track_frame *
+static size_t
 charged_frame(const struct track_record *r)
 {
 	for (size_t i = 0; i < r->nframes; i++) {
@@ -95,54 +91,13 @@ charged_frame(const struct track_record *r)
 		size_t cl;
 		if (!track_frame_is_user(r, f) && !track_frame_metaclass(r, f, &cls, &cl) &&
 		    !track_frame_is_kernel(r, f))
-			return f;
+			return i;
 	}
-	return r->nframes ? &r->frames[0] : NULL;
-}
-
-static void
-site_describe(const struct diff_track *d, struct diff_track_site *s,
-	      const struct track_record *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const struct track_frame *cf = charged_frame(r);
-	size_t mlen;
-	const char *m = track_record_module(r, &mlen);
-
-	s->mapping = r->type == TRACK_RECORD_MAP;
-	s->module = xmemdup0(m, mlen);
-	if (cf) {
-		strbuf_add(&sb, track_str(r, cf->module), cf->module.len);
-		strbuf_addstr(&sb, ": ");
-		if (cf->symbol.len)
-			strbuf_add(&sb, track_str(r, cf->symbol), cf->symbol.len);
-		else
-			strbuf_addf(&sb, "0x%" PRIx64, cf->address);
-	} else {
-		strbuf_addstr(&sb, "[no frames]");
-	}
-	s->label = strbuf_detach(&sb, NULL);
-	for (size_t i = 0; i < r->nframes; i++) {
-		frame_text(r, &r->frames[i], d->match_offsets, &sb);
-		strbuf_addch(&sb, '\n');
-	}
-	s->frames = strbuf_detach(&sb, NULL);
-	for (size_t i = r->nframes; i-- > 0;) {
-		const char *cls;
-		size_t cl;
-		if (track_frame_metaclass(r, &r->frames[i], &cls, &cl))
-			continue;
-		if (sb.len)
-			strbuf_addch(&sb, ';');
-		track_frame_folded_name(r, &r->frames[i], &sb);
-	}
-	if (sb.len == 0)
-		strbuf_addstr(&sb, "[no frames]");
-	s->folded = strbuf_detach(&sb, NULL);
+	return r->nframes ? 0 : SIZE_MAX;
 }
 
 static struct diff_track_module *
-module_get(struct diff_track *d, const char *name, size_t n)
+module_get(struct diff_track *d, const char *name, size_t n, size_t *index)
 {
 	bool created;
 	size_t *idx = strmap_put(&d->module_index, name, n, &created);
@@ -153,6 +108,7 @@ module_get(struct diff_track *d, const char *name, size_t n)
 		d->modules[d->nmodules].name = xmemdup0(name, n);
 		*idx = d->nmodules++;
 	}
+	*index = *idx;
 	return &d->modules[*idx];
 }
 
@@ -166,24 +122,40 @@ add_bytes(uint64_t *sum, uint64_t v)
 	return true;
 }
 
-static int
-add_record(struct diff_track *d, int side, const struct track_record *r,
-	   struct strbuf *key, const char *path, struct diag *err)
+static struct diff_track_site *
+site_get(struct diff_track *d, const struct track_record *r)
 {
 	bool created;
-	strbuf_reset(key);
-	site_key(d, r, key);
-	size_t *idx = strmap_put(&d->site_index, key->buf, key->len, &created);
+	strbuf_reset(&d->key);
+	strbuf_addch(&d->key, r->type == TRACK_RECORD_MAP ? 'M' : 'A');
+	for (size_t i = 0; i < r->nframes; i++) {
+		uint32_t id = frame_id(d, r, &r->frames[i]);
+		strbuf_add(&d->key, &id, sizeof(id));
+	}
+	size_t *idx = strmap_put(&d->site_index, d->key.buf, d->key.len, &created);
 	if (created) {
+		struct diff_track_site s = { 0 };
+		size_t mlen;
+		const char *m = track_record_module(r, &mlen);
+		s.nframes = r->nframes;
+		s.frames = xmalloc(d->key.len);
+		memcpy(s.frames, d->key.buf + 1, d->key.len - 1);
+		s.charged = charged_frame(r);
+		s.mapping = r->type == TRACK_RECORD_MAP;
+		module_get(d, m, mlen, &s.module);
 		d->sites = xgrow(d->sites, &d->sites_alloc, d->nsites + 1, sizeof(*d->sites));
-		memset(&d->sites[d->nsites], 0, sizeof(*d->sites));
-		site_describe(d, &d->sites[d->nsites], r);
+		d->sites[d->nsites] = s;
 		*idx = d->nsites++;
 	}
-	struct diff_track_site *s = &d->sites[*idx];
-	size_t mlen;
-	const char *m = track_record_module(r, &mlen);
-	struct diff_track_module *mod = module_get(d, m, mlen);
+	return &d->sites[*idx];
+}
+
+int
+diff_track_add_record(struct diff_track *d, int side, const struct track_record *r,
+		      const char *path, struct diag *err)
+{
+	struct diff_track_site *s = site_get(d, r);
+	struct diff_track_module *mod = &d->modules[s->module];
 	int64_t c = r->type == TRACK_RECORD_MAP ? 1 : r->count;
 	if (s->side[side].records == 0)
 		d->nsites_side[side]++;
@@ -198,15 +170,80 @@ add_record(struct diff_track *d, int side, const struct track_record *r,
 	return 0;
 }
 
+/* ---- text of a site ---------------------------------------------------- */
+
+static uint32_t
+site_frame(const struct diff_track_site *s, size_t i)
+{
+	uint32_t id;
+	memcpy(&id, (const char *)s->frames + i * sizeof(id), sizeof(id));
+	return id;
+}
+
+void
+diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *out)
+{
+	const struct diff_track_frame *f = &d->frames[id];
+	if (f->symbol)
+		strbuf_addstr(out, f->symbol);
+	else
+		strbuf_addf(out, "0x%" PRIx64, f->address);
+	if (f->has_offset)
+		strbuf_addf(out, " + 0x%" PRIx64, f->offset);
+	strbuf_addf(out, " (%s)", f->module);
+}
+
+void
+diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
+		      struct strbuf *out)
+{
+	if (s->charged == SIZE_MAX) {
+		strbuf_addstr(out, "[no frames]");
+		return;
+	}
+	const struct diff_track_frame *f = &d->frames[site_frame(s, s->charged)];
+	strbuf_addf(out, "%s: ", f->module);
+	if (f->symbol)
+		strbuf_addstr(out, f->symbol);
+	else
+		strbuf_addf(out, "0x%" PRIx64, f->address);
+}
+
+/* As track_frame_folded_name(): symbol, else module, else "[unknown]". */
+static void
+folded_name(const struct diff_track_frame *f, struct strbuf *out)
+{
+	const char *name = f->symbol ? f->symbol : f->module;
+	if (!*name)
+		name = "[unknown]";
+	for (; *name; name++)
+		strbuf_addch(out, *name == ';' ? ':' : *name == '\t' ? ' ' : *name);
+}
+
+void
+diff_track_site_folded(const struct diff_track *d, const struct diff_track_site *s,
+		       struct strbuf *out)
+{
+	size_t start = out->len;
+	for (size_t i = s->nframes; i-- > 0;) {
+		const struct diff_track_frame *f = &d->frames[site_frame(s, i)];
+		if (f->metaclass)
+			continue;
+		if (out->len > start)
+			strbuf_addch(out, ';');
+		folded_name(f, out);
+	}
+	if (out->len == start)
+		strbuf_addstr(out, "[no frames]");
+}
+
 int
 diff_track_add_capture(struct diff_track *d, int side, const struct track_capture *cap,
 		       const char *path, struct diag *err)
 {
-	struct strbuf key = STRBUF_INIT;
 	int rc = 0;
 	for (size_t i = 0; i < cap->nkept && rc == 0; i++)
-		rc = add_record(d, side, cap->kept[i], &key, path, err);
-	strbuf_release(&key);
+		rc = diff_track_add_record(d, side, cap->kept[i], path, err);
 	return rc;
 }
 
@@ -247,11 +284,39 @@ abs_delta(uint64_t b, uint64_t a)
 	return a > b ? a - b : b - a;
 }
 
+struct site_sort {
+	const struct diff_track *d;
+	const struct diff_track_site *s;
+	char *label;
+};
+
+static int
+cmp_frames(const struct diff_track *d, const struct diff_track_site *s,
+	   const struct diff_track_site *t)
+{
+	for (size_t i = 0; i < s->nframes && i < t->nframes; i++) {
+		const struct diff_track_frame *f = &d->frames[site_frame(s, i)];
+		const struct diff_track_frame *g = &d->frames[site_frame(t, i)];
+		int c = strcmp(f->module, g->module);
+		if (!c)
+			c = strcmp(f->symbol ? f->symbol : "", g->symbol ? g->symbol : "");
+		if (!c && f->address != g->address)
+			c = f->address < g->address ? -1 : 1;
+		if (!c && f->offset != g->offset)
+			c = f->offset < g->offset ? -1 : 1;
+		if (c)
+			return c;
+	}
+	if (s->nframes != t->nframes)
+		return s->nframes < t->nframes ? -1 : 1;
+	return s->mapping - t->mapping;
+}
+
 static int
 cmp_site(const void *x, const void *y)
 {
-	const struct diff_track_site *s = *(const struct diff_track_site *const *)x;
-	const struct diff_track_site *t = *(const struct diff_track_site *const *)y;
+	const struct site_sort *a = x, *b = y;
+	const struct diff_track_site *s = a->s, *t = b->s;
 	enum diff_track_change cs = diff_track_site_change(s), ct = diff_track_site_change(t);
 	if (cs != ct)
 		return cs < ct ? -1 : 1;
@@ -261,18 +326,27 @@ cmp_site(const void *x, const void *y)
 		return ds > dt ? -1 : 1;
 	if (s->side[1].bytes != t->side[1].bytes)
 		return s->side[1].bytes > t->side[1].bytes ? -1 : 1;
-	int c = strcmp(s->label, t->label);
-	return c ? c : strcmp(s->frames, t->frames);
+	int c = strcmp(a->label, b->label);
+	return c ? c : cmp_frames(a->d, s, t);
 }
 
 size_t
 diff_track_sorted_sites(const struct diff_track *d, const struct diff_track_site ***out)
 {
-	const struct diff_track_site **v = xcalloc(d->nsites + 1, sizeof(*v));
-	for (size_t i = 0; i < d->nsites; i++)
-		v[i] = &d->sites[i];
+	struct site_sort *v = xcalloc(d->nsites + 1, sizeof(*v));
+	const struct diff_track_site **r = xcalloc(d->nsites + 1, sizeof(*r));
+	for (size_t i = 0; i < d->nsites; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		diff_track_site_label(d, &d->sites[i], &sb);
+		v[i] = (struct site_sort){ d, &d->sites[i], strbuf_detach(&sb, NULL) };
+	}
 	qsort(v, d->nsites, sizeof(*v), cmp_site);
-	*out = v;
+	for (size_t i = 0; i < d->nsites; i++) {
+		r[i] = v[i].s;
+		free(v[i].label);
+	}
+	free(v);
+	*out = r;
 	return d->nsites;
 }
 

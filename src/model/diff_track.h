@@ -11,8 +11,9 @@
  * a frame without a symbol is matched by its address. Allocations and
  * mappings never match each other.
  *
- * Sides are 0 (BEFORE) and 1 (AFTER). The diff owns its strings; the
- * captures can be released once they are added.
+ * Sides are 0 (BEFORE) and 1 (AFTER). The diff owns its strings and keeps
+ * one entry per distinct site: records are added as a parser delivers them
+ * (track_capture.on_record) and need not be kept.
  *
  * Metrics (gates): "total" (bytes of every site), "sites" (how many call
  * sites), "<module>" (bytes charged to a module, track_record_module()).
@@ -25,6 +26,7 @@
 #include "model/track.h"
 #include "util/diag.h"
 #include "util/hashmap.h"
+#include "util/strbuf.h"
 
 struct diff_track_figures {
 	uint64_t bytes;
@@ -40,11 +42,25 @@ enum diff_track_change {
 	DIFF_TRACK_SAME,
 };
 
+/*
+ * A distinct frame: module and symbol (or the address where there is no
+ * symbol), and the offset when offsets are matched. Sites are sequences of
+ * frame ids, so a stack costs 4 bytes a frame however long its names are.
+ */
+struct diff_track_frame {
+	char *module;
+	char *symbol;          /* NULL: unsymbolicated, matched by its address */
+	uint64_t address;
+	bool has_offset;       /* match_offsets and the capture printed one */
+	uint64_t offset;
+	bool metaclass;        /* a "<Class>::gMetaClass" marker frame */
+};
+
 struct diff_track_site {
-	char *label;         /* "module: symbol" of the frame the site is charged to */
-	char *module;        /* track_record_module() of its records */
-	char *frames;        /* one "symbol (module)" per frame, innermost first, '\n' ended */
-	char *folded;        /* folded stack: outermost first, ';' separated */
+	uint32_t *frames;      /* frame ids, innermost first */
+	size_t nframes;
+	size_t charged;        /* frames[] index the site is charged to; SIZE_MAX: none */
+	size_t module;         /* index in diff_track.modules */
 	bool mapping;
 	struct diff_track_figures side[2];
 };
@@ -60,24 +76,37 @@ struct diff_track {
 	struct strmap site_index;
 	struct diff_track_site *sites;
 	size_t nsites, sites_alloc;
+	struct strmap frame_index;
+	struct diff_track_frame *frames;
+	size_t nframes, frames_alloc;
 	struct strmap module_index;
 	struct diff_track_module *modules;
 	size_t nmodules, modules_alloc;
 	uint64_t total[2];
 	uint64_t nsites_side[2];
 	uint64_t records[2];
+	struct strbuf key, frame_key;   /* scratch */
 };
 
 void diff_track_init(struct diff_track *d, bool match_offsets);
 void diff_track_release(struct diff_track *d);
-/*
- * Add the listed records of a capture (made with keep_records) as one side.
- * -1 with DIAG_DATA when a sum passes TRACK_BYTES_MAX.
- */
+/* Add one record to a side. -1 with DIAG_DATA when a sum passes TRACK_BYTES_MAX. */
+int diff_track_add_record(struct diff_track *d, int side, const struct track_record *r,
+			  const char *path, struct diag *err);
+/* Add the kept records of a capture (made with keep_records) as one side. */
 int diff_track_add_capture(struct diff_track *d, int side, const struct track_capture *cap,
 			   const char *path, struct diag *err);
 
 enum diff_track_change diff_track_site_change(const struct diff_track_site *s);
+
+/* "module: symbol" of the frame a site is charged to, else of its innermost frame. */
+void diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
+			   struct strbuf *out);
+/* One frame as "symbol (module)", "0xADDR (module)", " + 0x.." with offsets. */
+void diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *out);
+/* The folded stack: outermost first, ';' separated, gMetaClass frames left out. */
+void diff_track_site_folded(const struct diff_track *d, const struct diff_track_site *s,
+			    struct strbuf *out);
 const char *diff_track_change_name(enum diff_track_change c);
 bool diff_track_changed(const struct diff_track *d);
 /* Sites by change (new, grown, shrunk, gone, same), then |byte delta|, label, frames. */

@@ -754,6 +754,8 @@ track_capture_add_record(struct track_capture *cap, const struct track_record *r
 	cap->shown_records++;
 	if ((rc = aggregate(cap, r, path, err)) < 0)
 		goto out;
+	if (cap->on_record && (rc = cap->on_record(cap->on_record_ctx, r, path, err)) < 0)
+		goto out;
 	if (cap->keep_records)
 		keep_record(cap, r);
 out:

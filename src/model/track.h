@@ -171,6 +171,14 @@ struct track_capture {
 	enum track_by by;
 	bool keep_records;                /* the report lists records */
 	uint64_t top;                     /* 0 = all; keep only this many records */
+	/*
+	 * Optional: called with every shown record, so a caller can build
+	 * aggregates of its own (a diff's call sites) without keeping records.
+	 * A return below 0 (with *err set) stops the parse.
+	 */
+	int (*on_record)(void *ctx, const struct track_record *r, const char *path,
+			 struct diag *err);
+	void *on_record_ctx;
 
 	/* What the capture says. */
 	enum track_kind kind;

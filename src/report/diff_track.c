@@ -28,8 +28,8 @@ static const char *const section_titles[] = {
 };
 
 static void
-write_section(FILE *out, const struct diff_track_site **s, size_t n,
-	      enum diff_track_change which, bool markdown)
+write_section(FILE *out, const struct diff_track *dt, const struct diff_track_site **s,
+	      size_t n, enum diff_track_change which, bool markdown)
 {
 	static const char *const headers[] = { "BEFORE", "AFTER", "DELTA", "COUNT", "SITE" };
 	struct text_table t;
@@ -49,7 +49,12 @@ write_section(FILE *out, const struct diff_track_site **s, size_t n,
 		text_table_addf(&t, "%" PRIu64, a->bytes);
 		text_table_add(&t, d);
 		text_table_add(&t, c);
-		text_table_addf(&t, "%s%s", s[i]->mapping ? "[map] " : "", s[i]->label);
+		struct strbuf label = STRBUF_INIT;
+		if (s[i]->mapping)
+			strbuf_addstr(&label, "[map] ");
+		diff_track_site_label(dt, s[i], &label);
+		text_table_add(&t, label.buf);
+		strbuf_release(&label);
 	}
 	char title[64];
 	snprintf(title, sizeof(title), "%s (%zu)", section_titles[which], text_table_rows(&t));
@@ -89,7 +94,7 @@ diff_track_write_text(FILE *out, const struct diff_track *d, bool markdown)
 	if (!diff_track_changed(d))
 		fputs("No change in the call sites.\n\n", out);
 	for (int c = DIFF_TRACK_NEW; c <= DIFF_TRACK_GONE; c++)
-		write_section(out, s, n, (enum diff_track_change)c, markdown);
+		write_section(out, d, s, n, (enum diff_track_change)c, markdown);
 	write_modules(out, d, markdown);
 	free(s);
 }
@@ -109,33 +114,40 @@ count_triple(int64_t before, int64_t after)
 }
 
 static json_t *
-frames_json(const char *frames)
+frames_json(const struct diff_track *d, const struct diff_track_site *s)
 {
 	json_t *arr = json_array();
-	for (const char *p = frames; *p;) {
-		const char *nl = strchr(p, '\n');
-		json_array_append_new(arr, json_textn(p, (size_t)(nl - p)));
-		p = nl + 1;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < s->nframes; i++) {
+		uint32_t id;
+		memcpy(&id, (const char *)s->frames + i * sizeof(id), sizeof(id));
+		strbuf_reset(&sb);
+		diff_track_frame_text(d, id, &sb);
+		json_array_append_new(arr, json_textn(sb.buf, sb.len));
 	}
+	strbuf_release(&sb);
 	return arr;
 }
 
 static json_t *
-site_json(const struct diff_track_site *s)
+site_json(const struct diff_track *d, const struct diff_track_site *s)
 {
 	json_t *o = json_object();
+	struct strbuf label = STRBUF_INIT;
+	diff_track_site_label(d, s, &label);
 	json_object_set_new_nocheck(o, "change",
 		json_string_nocheck(diff_track_change_name(diff_track_site_change(s))));
 	json_object_set_new_nocheck(o, "type", json_string_nocheck(s->mapping ? "mapping"
 										 : "allocation"));
-	json_object_set_new_nocheck(o, "site", json_text(s->label));
-	json_object_set_new_nocheck(o, "module", json_text(s->module));
+	json_object_set_new_nocheck(o, "site", json_textn(label.buf, label.len));
+	json_object_set_new_nocheck(o, "module", json_text(d->modules[s->module].name));
 	json_object_set_new_nocheck(o, "bytes",
 				    diff_json_triple(s->side[0].bytes, s->side[1].bytes));
 	json_object_set_new_nocheck(o, "count", count_triple(s->side[0].count, s->side[1].count));
 	json_object_set_new_nocheck(o, "records",
 				    diff_json_triple(s->side[0].records, s->side[1].records));
-	json_object_set_new_nocheck(o, "frames", frames_json(s->frames));
+	json_object_set_new_nocheck(o, "frames", frames_json(d, s));
+	strbuf_release(&label);
 	return o;
 }
 
@@ -152,7 +164,7 @@ diff_track_json(const struct diff_track *d)
 				    diff_json_triple(d->nsites_side[0], d->nsites_side[1]));
 	json_object_set_new_nocheck(o, "records", diff_json_triple(d->records[0], d->records[1]));
 	for (size_t i = 0; i < ns; i++)
-		json_array_append_new(sites, site_json(s[i]));
+		json_array_append_new(sites, site_json(d, s[i]));
 	json_object_set_new_nocheck(o, "sites", sites);
 	for (size_t i = 0; i < nm; i++) {
 		json_t *mo = json_object();
@@ -172,7 +184,7 @@ diff_track_json(const struct diff_track *d)
 /* ---- folded ------------------------------------------------------------ */
 
 struct folded_row {
-	const char *stack;
+	char *stack;
 	uint64_t bytes[2];
 };
 
@@ -187,14 +199,17 @@ diff_track_write_folded(FILE *out, const struct diff_track *d)
 {
 	struct strmap index;
 	struct folded_row *rows = xcalloc(d->nsites + 1, sizeof(*rows));
+	struct strbuf sb = STRBUF_INIT;
 	size_t n = 0;
 	strmap_init(&index);
 	for (size_t i = 0; i < d->nsites; i++) {
 		const struct diff_track_site *s = &d->sites[i];
 		bool created;
-		size_t *idx = strmap_put(&index, s->folded, strlen(s->folded), &created);
+		strbuf_reset(&sb);
+		diff_track_site_folded(d, s, &sb);
+		size_t *idx = strmap_put(&index, sb.buf, sb.len, &created);
 		if (created) {
-			rows[n].stack = s->folded;
+			rows[n].stack = xmemdup0(sb.buf, sb.len);
 			*idx = n++;
 		}
 		/* Each side's sum is bounded by its total, which was checked. */
@@ -202,9 +217,12 @@ diff_track_write_folded(FILE *out, const struct diff_track *d)
 		rows[*idx].bytes[1] += s->side[1].bytes;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_folded);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%s %" PRIu64 " %" PRIu64 "\n", rows[i].stack, rows[i].bytes[0],
 			rows[i].bytes[1]);
+		free(rows[i].stack);
+	}
+	strbuf_release(&sb);
 	strmap_release(&index);
 	free(rows);
 }

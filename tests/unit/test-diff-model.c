@@ -199,7 +199,17 @@ test_track_sites(void **state)
 
 	assert_int_equal(diff_track_sorted_sites(&d, &s), 3);
 	assert_int_equal(diff_track_site_change(s[0]), DIFF_TRACK_NEW);
-	assert_string_equal(s[0]->label, "com.example.New: New::alloc()");
+	struct strbuf sb = STRBUF_INIT;
+	diff_track_site_label(&d, s[0], &sb);
+	assert_string_equal(sb.buf, "com.example.New: New::alloc()");
+	strbuf_reset(&sb);
+	diff_track_site_folded(&d, s[0], &sb);
+	assert_string_equal(sb.buf, "New::alloc();IOMalloc_external(unsigned long)");
+	strbuf_reset(&sb);
+	diff_track_frame_text(&d, s[0]->frames[1], &sb);
+	assert_string_equal(sb.buf, "New::alloc() (com.example.New)");
+	strbuf_release(&sb);
+	assert_string_equal(d.modules[s[0]->module].name, "com.example.New");
 	assert_int_equal(s[0]->side[1].count, 4);
 	assert_int_equal(diff_track_site_change(s[1]), DIFF_TRACK_GROWN);
 	assert_int_equal(s[1]->side[1].bytes - s[1]->side[0].bytes, 0x2000);
@@ -217,9 +227,13 @@ test_track_sites(void **state)
 	assert_int_equal(err.code, DIAG_DATA);
 	diff_track_release(&d);
 
-	/* With offsets kept, the moved frame is another site. */
+	/* With offsets kept, the moved frame is another site, and texts show offsets. */
 	track_diff(&d, true, &b, &a);
 	assert_int_equal(d.nsites, 4);
+	struct strbuf ft = STRBUF_INIT;
+	diff_track_frame_text(&d, d.sites[0].frames[1], &ft);
+	assert_string_equal(ft.buf, "AGX::grow() + 0x10 (com.apple.AGXG13X)");
+	strbuf_release(&ft);
 	diff_track_release(&d);
 	track_capture_release(&b);
 	track_capture_release(&a);

@@ -266,7 +266,8 @@ open_input(struct diff_input *in, const char *path, const struct diff_kind **kin
 	if (!*kind)
 		return diag_set(err, DIAG_DATA, path, 0, 0,
 				"is %s%s%s%s: diff compares vmmap dumps, ioclasscount --track "
-				"captures, or iotally's JSON reports of them",
+				"captures, IOKit class counts (ioreg, ioclasscount) or iotally's "
+				"JSON reports of them",
 				input_kind_describe(*raw), in->json ? " (schema '" : "",
 				in->json ? schema : "", in->json ? "')" : "");
 	return 0;

@@ -19,6 +19,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Inputs that could be read only in part: said with the comparability warnings. */
+static void
+note_partial(struct diag_list *w, const char *bpath, bool bpartial, const char *apath,
+	     bool apartial)
+{
+	if (bpartial)
+		diag_list_add(w, DIAG_WARNING, NULL, 0, "BEFORE (%s) is partial: the diff "
+			      "covers what could be read", diag_display_path(bpath));
+	if (apartial)
+		diag_list_add(w, DIAG_WARNING, NULL, 0, "AFTER (%s) is partial: the diff "
+			      "covers what could be read", diag_display_path(apath));
+}
+
 /* ---- vmmap -------------------------------------------------------------- */
 
 struct vmmap_side {
@@ -91,10 +104,6 @@ vmmap_compare(struct diff_input *before, struct diff_input *after,
 		vmmap_free(v);
 		return NULL;
 	}
-	if (v->before.cap.partial || v->after.cap.partial)
-		diag_list_add(notes, DIAG_WARNING, NULL, 0,
-			      "%s is partial: the diff covers what could be read",
-			      v->before.cap.partial ? before->path : after->path);
 	diff_vmmap_compute(&v->diff, &v->before.cap, v->before.dump, &v->after.cap,
 			   v->after.dump);
 	return v;
@@ -106,6 +115,7 @@ vmmap_comparability(const void *p, const char *bpath, const char *apath,
 {
 	const struct vmmap_diff *v = p;
 	diff_vmmap_comparability(&v->diff, bpath, apath, w);
+	note_partial(w, bpath, v->before.cap.partial, apath, v->after.cap.partial);
 	if (!v->before.cap.filter.all || !v->after.cap.filter.all)
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "a JSON report holds only the region types it was made for; "
@@ -204,10 +214,6 @@ track_compare(struct diff_input *before, struct diff_input *after,
 		track_free(t);
 		return NULL;
 	}
-	if (t->before.partial || t->after.partial)
-		diag_list_add(notes, DIAG_WARNING, NULL, 0,
-			      "%s is partial: the diff covers what could be read",
-			      t->before.partial ? before->path : after->path);
 	return t;
 }
 
@@ -217,6 +223,7 @@ track_comparability(const void *p, const char *bpath, const char *apath,
 {
 	const struct track_diff *t = p;
 	diff_track_comparability(&t->before, &t->after, bpath, apath, w);
+	note_partial(w, bpath, t->before.partial, apath, t->after.partial);
 }
 
 static int
@@ -324,9 +331,6 @@ classes_pick(struct classes_side *s, const char *path, const struct diff_options
 		diag_list_add(notes, DIAG_NOTE, path, 0,
 			      "holds %zu snapshots; comparing snapshot %" PRIu64 "%s", n, want,
 			      opts->has_dump ? "" : "; --dump N picks another");
-	if (s->snap->truncated)
-		diag_list_add(notes, DIAG_WARNING, path, 0,
-			      "the snapshot was cut short: its counts are partial");
 	return 0;
 }
 
@@ -395,8 +399,7 @@ classes_comparability(const void *p, const char *bpath, const char *apath,
 {
 	const struct classes_diff *c = p;
 	const struct classes_snapshot *b = c->before.snap, *a = c->after.snap;
-	(void)bpath;
-	(void)apath;
+	note_partial(w, bpath, b->truncated, apath, a->truncated);
 	if (b->source != a->source)
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "the snapshots come from different captures (%s before, %s after): "

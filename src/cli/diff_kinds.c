@@ -52,6 +52,7 @@ vmmap_load(struct diff_input *in, struct vmmap_capture *cap, struct diag_list *n
 		return vmmap_json_read(&in->reader, cap, err);
 	struct vmmap_parse_opts popts = { .strict = false, .report_unparsed = 5 };
 	cap->filter.all = true;
+	cap->want_purgeable = true;
 	return vmmap_parse(&in->reader, cap, &popts, notes, err);
 }
 

@@ -158,8 +158,76 @@ infer_moves(struct diff_vmmap_purgeable *p)
 	}
 }
 
+static int
+cmp_region_start(const void *a, const void *b)
+{
+	const struct vmmap_purgeable_region *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->type > y->type) - (x->type < y->type);
+}
+
+static struct vmmap_purgeable_region *
+sorted_regions(const struct vmmap_dump *dump)
+{
+	struct vmmap_purgeable_region *v = xcalloc(dump->npurgeable + 1, sizeof(*v));
+	memcpy(v, dump->purgeable, dump->npurgeable * sizeof(*v));
+	qsort(v, dump->npurgeable, sizeof(*v), cmp_region_start);
+	return v;
+}
+
+static struct diff_vmmap_purgeable *
+purgeable_of(struct diff_vmmap *d, const char *type)
+{
+	for (size_t i = 0; i < d->npurgeable; i++)
+		if (strcmp(d->purgeable[i].type, type) == 0)
+			return &d->purgeable[i];
+	return NULL;
+}
+
+static int
+state_slot(uint8_t purge)
+{
+	return purge == VMMAP_PURGE_N ? 0 : purge == VMMAP_PURGE_V ? 1 : 2;
+}
+
+/*
+ * Regions at the same start address, of the same type, in both dumps:
+ * the bytes they hold in both moved when their state changed. A region
+ * that grew or shrank moved only what both captures saw.
+ */
 static void
-collect_purgeable(struct diff_vmmap *d)
+match_moves(struct diff_vmmap *d)
+{
+	struct vmmap_purgeable_region *b = sorted_regions(d->before);
+	struct vmmap_purgeable_region *a = sorted_regions(d->after);
+	size_t i = 0, k = 0;
+	while (i < d->before->npurgeable && k < d->after->npurgeable) {
+		if (b[i].start != a[k].start) {
+			if (b[i].start < a[k].start)
+				i++;
+			else
+				k++;
+			continue;
+		}
+		const char *type = d->before->types[b[i].type].name;
+		struct diff_vmmap_purgeable *p = purgeable_of(d, type);
+		if (p && b[i].purge != a[k].purge &&
+		    strcmp(type, d->after->types[a[k].type].name) == 0) {
+			uint64_t bytes = b[i].vsize < a[k].vsize ? b[i].vsize : a[k].vsize;
+			uint64_t *m = &p->moved[state_slot(b[i].purge)][state_slot(a[k].purge)];
+			/* Bounded by the type's purgeable bytes, which were checked. */
+			*m += bytes;
+		}
+		i++;
+		k++;
+	}
+	free(b);
+	free(a);
+}
+
+static void
+collect_purgeable(struct diff_vmmap *d, bool by_address)
 {
 	static const enum vmmap_purge states[3] = { VMMAP_PURGE_N, VMMAP_PURGE_V,
 						    VMMAP_PURGE_E };
@@ -174,9 +242,13 @@ collect_purgeable(struct diff_vmmap *d)
 		}
 		if (!any)
 			continue;
-		infer_moves(&p);
+		if (!by_address)
+			infer_moves(&p);
 		d->purgeable[d->npurgeable++] = p;
 	}
+	d->movement_by_address = by_address;
+	if (by_address)
+		match_moves(d);
 }
 
 static bool
@@ -198,7 +270,7 @@ diff_vmmap_compute(struct diff_vmmap *d, const struct vmmap_capture *bcap,
 	collect_types(d, bcap, acap);
 	collect_rows(d);
 	collect_buckets(d);
-	collect_purgeable(d);
+	collect_purgeable(d, bcap->want_purgeable && acap->want_purgeable);
 	d->has_footprint = footprint(before, &d->footprint_before) &&
 			   footprint(after, &d->footprint_after);
 }
@@ -225,6 +297,12 @@ diff_vmmap_changed(const struct diff_vmmap *d)
 	for (size_t i = 0; i < d->nrows; i++)
 		if (diff_vmmap_row_changed(&d->rows[i]))
 			return true;
+	/* Regions that swapped states move bytes while every total stays. */
+	for (size_t i = 0; i < d->npurgeable; i++)
+		for (int f = 0; f < 3; f++)
+			for (int t = 0; t < 3; t++)
+				if (d->purgeable[i].moved[f][t])
+					return true;
 	return d->nbuckets > 0 ||
 	       (d->has_footprint && d->footprint_before != d->footprint_after);
 }

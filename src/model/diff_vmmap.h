@@ -37,8 +37,11 @@ struct diff_vmmap_bucket {
 };
 
 /*
- * Purgeable bytes of one type by state, and the movement between states
- * inferred from them: moved[from][to] in bytes, for N, V and E.
+ * Purgeable bytes of one type by state, and the movement between states:
+ * moved[from][to] in bytes, for N, V and E. When both captures kept their
+ * purgeable regions (raw dumps), a region at the same start address in
+ * both whose state changed moved its bytes; otherwise (a JSON report has no
+ * addresses) the movement is inferred from the per-state totals.
  */
 struct diff_vmmap_purgeable {
 	const char *type;
@@ -54,6 +57,7 @@ struct diff_vmmap {
 	size_t nbuckets;
 	struct diff_vmmap_purgeable *purgeable;/* types with purgeable bytes */
 	size_t npurgeable;
+	bool movement_by_address;              /* else inferred from the totals */
 	const char **types;                    /* every type taking part, sorted */
 	size_t ntypes;
 	bool has_footprint;                    /* both dumps print one */

@@ -113,6 +113,7 @@ vmmap_dump_free(struct vmmap_dump *d)
 		free(d->rows[i].name);
 	free(d->rows);
 	free(d->surfaces);
+	free(d->purgeable);
 	free(d);
 }
 
@@ -261,6 +262,13 @@ vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
 	hist_add(t, r);
 	if (cap->want_surfaces && r->has_surface)
 		surface_add(d, r);
+	if (cap->want_purgeable && r->has_range && r->purge != VMMAP_PURGE_NONE &&
+	    !r->purge_unknown) {
+		d->purgeable = xgrow(d->purgeable, &d->purgeable_alloc, d->npurgeable + 1,
+				     sizeof(*d->purgeable));
+		d->purgeable[d->npurgeable++] = (struct vmmap_purgeable_region){
+			r->start, r->vsize, (uint32_t)(t - d->types), (uint8_t)r->purge };
+	}
 	return 0;
 overflow:
 	return diag_set(err, DIAG_DATA, path, r->line, 0,

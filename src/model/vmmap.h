@@ -135,6 +135,14 @@ struct vmmap_surface_group {
 	bool rounded;
 };
 
+/* A purgeable region (N, V or E) of a selected type, kept for diffs by address. */
+struct vmmap_purgeable_region {
+	uint64_t start;
+	uint64_t vsize;
+	uint32_t type;            /* index in vmmap_dump.types */
+	uint8_t purge;            /* enum vmmap_purge */
+};
+
 struct vmmap_field {
 	char *key;
 	char *value;
@@ -165,6 +173,10 @@ struct vmmap_dump {
 	struct vmmap_surface_group *surfaces;
 	size_t nsurfaces, surfaces_alloc;
 
+	/* With vmmap_capture.want_purgeable: every N/V/E region with an address. */
+	struct vmmap_purgeable_region *purgeable;
+	size_t npurgeable, purgeable_alloc;
+
 	uint64_t lines;           /* input lines that belong to this dump */
 	uint64_t region_lines;    /* lines parsed as regions (any type) */
 	uint64_t unparsed_lines;  /* lines that looked like regions but did not parse */
@@ -177,6 +189,7 @@ struct vmmap_dump {
 struct vmmap_capture {
 	struct vmmap_filter filter;  /* owned */
 	bool want_surfaces;
+	bool want_purgeable;         /* keep purgeable regions by address (diff) */
 	struct vmmap_dump **dumps;
 	size_t ndumps, dumps_alloc;
 	uint64_t lines;

@@ -113,8 +113,11 @@ write_movement(FILE *out, const struct diff_vmmap *d, bool markdown)
 				text_table_addf(&t, "%c", state_chars[to]);
 				text_table_addf(&t, "%" PRIu64, m);
 			}
-	text_table_write_section(out, &t, markdown, "Purgeable bytes that moved between states "
-				 "(inferred from the per-state totals)");
+	text_table_write_section(out, &t, markdown, d->movement_by_address
+				 ? "Purgeable bytes that moved between states (regions matched "
+				   "by address)"
+				 : "Purgeable bytes that moved between states (inferred from the "
+				   "per-state totals)");
 	text_table_release(&t);
 }
 
@@ -230,6 +233,8 @@ diff_vmmap_json(const struct diff_vmmap *d)
 	json_object_set_new_nocheck(o, "types", types);
 	json_object_set_new_nocheck(o, "rows", rows_json(d));
 	json_object_set_new_nocheck(o, "buckets", buckets_json(d));
+	json_object_set_new_nocheck(o, "movement_by", json_string_nocheck(
+		d->movement_by_address ? "address" : "totals"));
 	json_object_set_new_nocheck(o, "movement", movement_json(d));
 	return o;
 }

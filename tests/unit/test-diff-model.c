@@ -117,6 +117,54 @@ test_vmmap_movement(void **state)
 }
 
 static void
+region(struct vmmap_capture *cap, struct vmmap_dump *d, const char *type, uint64_t start,
+       uint64_t vsize, enum vmmap_purge p)
+{
+	struct vmmap_region r = {
+		.type = type, .type_len = strlen(type), .start = start, .end = start + vsize,
+		.has_range = true, .vsize = vsize, .size_columns = 4, .purge = p, .line = 1,
+	};
+	struct diag err;
+	assert_int_equal(vmmap_dump_add_region(cap, d, &r, NULL, &err), 0);
+}
+
+static void
+test_vmmap_movement_by_address(void **state)
+{
+	(void)state;
+	struct vmmap_pair p;
+	struct diff_vmmap d;
+	vmmap_pair_init(&p);
+	p.b.want_purgeable = p.a.want_purgeable = true;
+	/* Two regions swap states: the totals do not move, the regions do. */
+	region(&p.b, p.bd, "G", 0x1000, 0x4000, VMMAP_PURGE_N);
+	region(&p.b, p.bd, "G", 0x9000, 0x4000, VMMAP_PURGE_V);
+	region(&p.b, p.bd, "G", 0x20000, 0x2000, VMMAP_PURGE_V);
+	region(&p.a, p.ad, "G", 0x1000, 0x4000, VMMAP_PURGE_V);
+	region(&p.a, p.ad, "G", 0x9000, 0x4000, VMMAP_PURGE_N);
+	/* Resized and purged: only what both captures saw moved. */
+	region(&p.a, p.ad, "G", 0x20000, 0x1000, VMMAP_PURGE_E);
+	/* Each type moves on its own row. */
+	region(&p.a, p.ad, "H", 0x30000, 0x1000, VMMAP_PURGE_E);
+	region(&p.b, p.bd, "H", 0x30000, 0x1000, VMMAP_PURGE_N);
+	/* Another type at an address G used: not a move. */
+	region(&p.b, p.bd, "G", 0x40000, 0x1000, VMMAP_PURGE_N);
+	region(&p.a, p.ad, "H", 0x40000, 0x1000, VMMAP_PURGE_V);
+	diff_vmmap_compute(&d, &p.b, p.bd, &p.a, p.ad);
+	assert_true(d.movement_by_address);
+	assert_int_equal(d.npurgeable, 2);
+	assert_string_equal(d.purgeable[0].type, "G");
+	assert_int_equal(d.purgeable[0].moved[0][1], 0x4000);
+	assert_int_equal(d.purgeable[0].moved[1][0], 0x4000);
+	assert_int_equal(d.purgeable[0].moved[1][2], 0x1000);
+	assert_int_equal(d.purgeable[1].moved[0][2], 0x1000);
+	assert_int_equal(d.purgeable[0].moved[0][0] + d.purgeable[1].moved[0][1], 0);
+	assert_true(diff_vmmap_changed(&d));
+	diff_vmmap_release(&d);
+	vmmap_pair_release(&p);
+}
+
+static void
 test_vmmap_selection(void **state)
 {
 	(void)state;
@@ -304,6 +352,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vmmap_rows_buckets_metrics),
 		cmocka_unit_test(test_vmmap_movement),
+		cmocka_unit_test(test_vmmap_movement_by_address),
 		cmocka_unit_test(test_vmmap_selection),
 		cmocka_unit_test(test_track_sites),
 		cmocka_unit_test(test_classes_rows),

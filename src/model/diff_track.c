@@ -172,8 +172,8 @@ diff_track_add_record(struct diff_track *d, int side, const struct track_record 
 
 /* ---- text of a site ---------------------------------------------------- */
 
-static uint32_t
-site_frame(const struct diff_track_site *s, size_t i)
+uint32_t
+diff_track_site_frame(const struct diff_track_site *s, size_t i)
 {
 	uint32_t id;
 	memcpy(&id, (const char *)s->frames + i * sizeof(id), sizeof(id));
@@ -201,7 +201,7 @@ diff_track_site_label(const struct diff_track *d, const struct diff_track_site *
 		strbuf_addstr(out, "[no frames]");
 		return;
 	}
-	const struct diff_track_frame *f = &d->frames[site_frame(s, s->charged)];
+	const struct diff_track_frame *f = &d->frames[diff_track_site_frame(s, s->charged)];
 	strbuf_addf(out, "%s: ", f->module);
 	if (f->symbol)
 		strbuf_addstr(out, f->symbol);
@@ -226,7 +226,7 @@ diff_track_site_folded(const struct diff_track *d, const struct diff_track_site 
 {
 	size_t start = out->len;
 	for (size_t i = s->nframes; i-- > 0;) {
-		const struct diff_track_frame *f = &d->frames[site_frame(s, i)];
+		const struct diff_track_frame *f = &d->frames[diff_track_site_frame(s, i)];
 		if (f->metaclass)
 			continue;
 		if (out->len > start)
@@ -295,8 +295,8 @@ cmp_frames(const struct diff_track *d, const struct diff_track_site *s,
 	   const struct diff_track_site *t)
 {
 	for (size_t i = 0; i < s->nframes && i < t->nframes; i++) {
-		const struct diff_track_frame *f = &d->frames[site_frame(s, i)];
-		const struct diff_track_frame *g = &d->frames[site_frame(t, i)];
+		const struct diff_track_frame *f = &d->frames[diff_track_site_frame(s, i)];
+		const struct diff_track_frame *g = &d->frames[diff_track_site_frame(t, i)];
 		int c = strcmp(f->module, g->module);
 		if (!c)
 			c = strcmp(f->symbol ? f->symbol : "", g->symbol ? g->symbol : "");

@@ -102,6 +102,8 @@ enum diff_track_change diff_track_site_change(const struct diff_track_site *s);
 /* "module: symbol" of the frame a site is charged to, else of its innermost frame. */
 void diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
 			   struct strbuf *out);
+/* The id of frame i of a site (innermost first). */
+uint32_t diff_track_site_frame(const struct diff_track_site *s, size_t i);
 /* One frame as "symbol (module)", "0xADDR (module)", " + 0x.." with offsets. */
 void diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *out);
 /* The folded stack: outermost first, ';' separated, gMetaClass frames left out. */

@@ -171,8 +171,11 @@ static struct vmmap_purgeable_region *
 sorted_regions(const struct vmmap_dump *dump)
 {
 	struct vmmap_purgeable_region *v = xcalloc(dump->npurgeable + 1, sizeof(*v));
-	memcpy(v, dump->purgeable, dump->npurgeable * sizeof(*v));
-	qsort(v, dump->npurgeable, sizeof(*v), cmp_region_start);
+	/* No memcpy/qsort over an empty (NULL) array. */
+	if (dump->npurgeable) {
+		memcpy(v, dump->purgeable, dump->npurgeable * sizeof(*v));
+		qsort(v, dump->npurgeable, sizeof(*v), cmp_region_start);
+	}
 	return v;
 }
 

@@ -119,10 +119,8 @@ frames_json(const struct diff_track *d, const struct diff_track_site *s)
 	json_t *arr = json_array();
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < s->nframes; i++) {
-		uint32_t id;
-		memcpy(&id, (const char *)s->frames + i * sizeof(id), sizeof(id));
 		strbuf_reset(&sb);
-		diff_track_frame_text(d, id, &sb);
+		diff_track_frame_text(d, diff_track_site_frame(s, i), &sb);
 		json_array_append_new(arr, json_textn(sb.buf, sb.len));
 	}
 	strbuf_release(&sb);

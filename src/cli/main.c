@@ -160,20 +160,18 @@ run_for_file(int argc, char **argv)
 {
 	struct line_reader r;
 	struct diag err;
-	const char *head;
-	size_t n;
+	enum input_kind kind;
 
 	if (line_reader_open(&r, argv[1], 0, &err) < 0) {
 		cli_print_diag(&err);
 		return err.code;
 	}
-	if (line_reader_peek(&r, INPUT_DETECT_BYTES, &head, &n, &err) < 0) {
-		line_reader_close(&r);
+	int rc = input_detect_reader(&r, &kind, &err);
+	line_reader_close(&r);
+	if (rc < 0) {
 		cli_print_diag(&err);
 		return err.code;
 	}
-	enum input_kind kind = input_detect(head, n);
-	line_reader_close(&r);
 	for (size_t i = 0; i < sizeof(command_for_kind) / sizeof(command_for_kind[0]); i++) {
 		if (command_for_kind[i].kind != kind)
 			continue;

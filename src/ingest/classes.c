@@ -413,12 +413,10 @@ classes_read(struct line_reader *r, struct classes_capture *cap, struct hierarch
 	     const struct classes_read_opts *opts, struct diag_list *warnings,
 	     struct diag *err)
 {
-	const char *p;
-	size_t n;
 	int rc;
-	if (line_reader_peek(r, INPUT_DETECT_BYTES, &p, &n, err) < 0)
+	enum input_kind kind;
+	if (input_detect_reader(r, &kind, err) < 0)
 		return -1;
-	enum input_kind kind = input_detect(p, n);
 	switch (kind) {
 	case INPUT_IOREG_TEXT:
 		rc = ioreg_text_read(r, cap, h, opts, warnings, err);

@@ -1,5 +1,6 @@
 #include "ingest/detect.h"
 
+#include "util/linereader.h"
 #include "util/view.h"
 
 #include <stdbool.h>
@@ -158,4 +159,15 @@ input_kind_describe(enum input_kind kind)
 	default:
 		return "text that is none of the captures iotally reads";
 	}
+}
+
+int
+input_detect_reader(struct line_reader *r, enum input_kind *kind, struct diag *err)
+{
+	const char *p;
+	size_t n;
+	if (line_reader_peek(r, INPUT_DETECT_BYTES, &p, &n, err) < 0)
+		return -1;
+	*kind = input_detect(p, n);
+	return 0;
 }

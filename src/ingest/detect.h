@@ -29,6 +29,11 @@ enum input_kind {
 
 enum input_kind input_detect(const char *p, size_t n);
 
+struct line_reader;
+struct diag;
+/* The kind of what a line reader is about to deliver, without consuming it. */
+int input_detect_reader(struct line_reader *r, enum input_kind *kind, struct diag *err);
+
 /*
  * The "schema" value of iotally JSON ("iotally.vmmap/1") found in the first
  * bytes, copied to out (NUL-terminated); 0, or -1 when there is none.

@@ -714,11 +714,8 @@ final_warnings(struct parser *ps)
 	if (ps->disorder > ps->disorder_reported)
 		diag_list_add(ps->warnings, DIAG_WARNING, ps->path, 0,
 			      "%" PRIu64 " more frames out of order", ps->disorder - ps->disorder_reported);
-	if (ps->unparsed_total)
-		diag_list_add(ps->warnings, DIAG_WARNING, ps->path, 0,
-			      "%" PRIu64 " line%s not understood; the results leave %s out",
-			      ps->unparsed_total, ps->unparsed_total == 1 ? " was" : "s were",
-			      ps->unparsed_total == 1 ? "it" : "them");
+	diag_list_add_unparsed(ps->warnings, ps->path, ps->unparsed_total,
+			       ps->unparsed_reported);
 	if (cap->nrecords && !cap->has_total && cap->layout != TRACK_LAYOUT_97 && !ps->stopped) {
 		diag_list_add(ps->warnings, DIAG_WARNING, ps->path, 0,
 			      "no '0x.. bytes total' line: the capture is cut short");
@@ -749,11 +746,8 @@ track_parse(struct line_reader *r, struct track_capture *cap,
 	cap->layout = TRACK_LAYOUT_105;
 	track_record_init(&ps.rec);
 
-	const char *head;
-	size_t head_len;
-	if (line_reader_peek(r, INPUT_DETECT_BYTES, &head, &head_len, err) < 0)
+	if (input_detect_reader(r, &ps.kind, err) < 0)
 		return -1;
-	ps.kind = input_detect(head, head_len);
 
 	while (!ps.stopped && (rc = line_reader_next(r, &ln, err)) > 0) {
 		if (view_rtrim(ln.p, ln.len) && !(ln.no == 1 && view_starts(ln.p, ln.len, "# SOURCE:")))

@@ -487,11 +487,8 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 	ps.err = err;
 	ps.path = r->path;
 
-	const char *head;
-	size_t head_len;
-	if (line_reader_peek(r, INPUT_DETECT_BYTES, &head, &head_len, err) < 0)
+	if (input_detect_reader(r, &ps.kind, err) < 0)
 		return -1;
-	ps.kind = input_detect(head, head_len);
 
 	while ((rc = line_reader_next(r, &ln, err)) > 0) {
 		if (handle_line(&ps, &ln) < 0) {
@@ -509,14 +506,6 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 		return no_structure_error(&ps);
 	if (ps.unparsed_total)
 		cap->partial = true;
-	if (ps.unparsed_total > ps.unparsed_reported)
-		diag_list_add(warnings, DIAG_WARNING, ps.path, 0,
-			      "%" PRIu64 " lines were not understood (the first %" PRIu64
-			      " are shown above)", ps.unparsed_total, ps.unparsed_reported);
-	else if (ps.unparsed_total)
-		diag_list_add(warnings, DIAG_WARNING, ps.path, 0,
-			      "%" PRIu64 " line%s not understood; the results leave %s out",
-			      ps.unparsed_total, ps.unparsed_total == 1 ? " was" : "s were",
-			      ps.unparsed_total == 1 ? "it" : "them");
+	diag_list_add_unparsed(warnings, ps.path, ps.unparsed_total, ps.unparsed_reported);
 	return 0;
 }

@@ -130,3 +130,20 @@ diag_list_add(struct diag_list *list, enum diag_severity sev,
 	diag_list_vadd(list, sev, path, line, fmt, ap);
 	va_end(ap);
 }
+
+void
+diag_list_add_unparsed(struct diag_list *list, const char *path, uint64_t total,
+		       uint64_t shown)
+{
+	if (total == 0)
+		return;
+	if (total > shown)
+		diag_list_add(list, DIAG_WARNING, path, 0,
+			      "%llu lines were not understood (the first %llu are shown above)",
+			      (unsigned long long)total, (unsigned long long)shown);
+	else
+		diag_list_add(list, DIAG_WARNING, path, 0,
+			      "%llu line%s not understood; the results leave %s out",
+			      (unsigned long long)total, total == 1 ? " was" : "s were",
+			      total == 1 ? "it" : "them");
+}

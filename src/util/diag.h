@@ -82,6 +82,12 @@ void diag_list_release(struct diag_list *list);
 void diag_list_add(struct diag_list *list, enum diag_severity sev,
 		   const char *path, uint64_t line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/*
+ * The closing warning of a parser that skipped `total` lines it did not
+ * understand, `shown` of which already got a warning of their own.
+ */
+void diag_list_add_unparsed(struct diag_list *list, const char *path,
+			    uint64_t total, uint64_t shown);
 void diag_list_vadd(struct diag_list *list, enum diag_severity sev,
 		    const char *path, uint64_t line, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));

@@ -103,7 +103,8 @@ print_main_help(FILE *out)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
-	      "Every command reads FILE, or standard input when FILE is '-'.\n"
+	      "Every command reads FILE, or standard input when FILE is '-';\n"
+	      "gzip-compressed captures are read as they are.\n"
 	      "Exit status: 0 success, 64 usage error, 65 malformed input,\n"
 	      "66 input cannot be opened, 70 internal error, 74 output cannot be written.\n",
 	      out);

@@ -1,5 +1,6 @@
 #include "util/linereader.h"
 
+#include "util/arcread.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -36,6 +37,15 @@ line_reader_from_fd(struct line_reader *r, int fd, const char *path,
 		    size_t max_line)
 {
 	reader_setup(r, fd, path, max_line);
+}
+
+void
+line_reader_from_archive(struct line_reader *r, struct arc_reader *arc, const char *path,
+			 size_t max_line)
+{
+	reader_setup(r, -1, path, max_line);
+	r->arc = arc;
+	r->sniffed = true;
 }
 
 void
@@ -87,11 +97,59 @@ line_reader_open(struct line_reader *r, const char *path, size_t max_line,
 void
 line_reader_close(struct line_reader *r)
 {
+	arc_reader_free(r->arc);
+	r->arc = NULL;
 	if (r->owns_fd && r->fd >= 0)
 		close(r->fd);
 	free(r->buf);
 	r->buf = NULL;
 	r->fd = -1;
+}
+
+/* Raw bytes from the descriptor into dst. > 0, 0 at EOF, -1 on error. */
+static ssize_t
+read_fd(struct line_reader *r, char *dst, size_t room, struct diag *err)
+{
+	for (;;) {
+		ssize_t n = read(r->fd, dst, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return diag_set(err, DIAG_NOINPUT, r->path, 0, 0,
+					"cannot read input: %s", strerror(errno));
+		return n;
+	}
+}
+
+/*
+ * The first read looks at the input's first bytes: a gzip stream is
+ * decoded from then on, so every reader takes `.gz` captures as they are.
+ * Returns what the source gives (decoded bytes for gzip input).
+ */
+static ssize_t
+read_source(struct line_reader *r, char *dst, size_t room, struct diag *err)
+{
+	if (r->arc)
+		return arc_reader_read(r->arc, dst, room, err);
+	if (r->sniffed)
+		return read_fd(r, dst, room, err);
+	r->sniffed = true;
+	size_t got = 0;
+	while (got < 2) {
+		ssize_t n = read_fd(r, dst + got, room - got, err);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (!arc_is_gzip(dst, got))
+		return (ssize_t)got;
+	r->arc = arc_reader_gunzip_fd(r->fd, dst, got, r->path, err);
+	if (!r->arc)
+		return -1;
+	r->compressed = true;
+	return arc_reader_read(r->arc, dst, room, err);
 }
 
 /* Read one more block after r->end. Returns bytes read, 0 at EOF, -1 on error. */
@@ -110,22 +168,17 @@ fill(struct line_reader *r, struct diag *err)
 	size_t room = r->cap - r->end;
 	if (room > BLOCK_SIZE)
 		room = BLOCK_SIZE;
-	for (;;) {
-		ssize_t n = read(r->fd, r->buf + r->end, room);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return diag_set(err, DIAG_NOINPUT, r->path, 0, 0,
-					"cannot read input: %s", strerror(errno));
-		if (n == 0)
-			r->eof = true;
-		/* One scan per block for NUL bytes, instead of one per line. */
-		if (r->nul_at == SIZE_MAX)
-			r->nul_at = find_nul(r, r->end, r->end + (size_t)n);
-		r->end += (size_t)n;
-		r->bytes_read += (uint64_t)n;
-		return n;
-	}
+	ssize_t n = read_source(r, r->buf + r->end, room, err);
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		r->eof = true;
+	/* One scan per block for NUL bytes, instead of one per line. */
+	if (r->nul_at == SIZE_MAX)
+		r->nul_at = find_nul(r, r->end, r->end + (size_t)n);
+	r->end += (size_t)n;
+	r->bytes_read += (uint64_t)n;
+	return n;
 }
 
 static void

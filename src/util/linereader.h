@@ -5,7 +5,10 @@
  * Streams an input (a file, or "-" for standard input) line by line
  * through one fixed buffer, so memory does not grow with the input:
  * reads large blocks, splits at '\n', strips one trailing '\r' and a
- * UTF-8 byte-order mark at the start of the input.
+ * UTF-8 byte-order mark at the start of the input. A gzip-compressed
+ * input (file or standard input) is decompressed as it is read: lines,
+ * line numbers and byte counts are those of the decompressed text, and a
+ * corrupt or truncated stream is a read error (DIAG_DATA).
  *
  * A line longer than `max_line` bytes is delivered cut to `max_line`
  * bytes with `overlong` set, and the rest of it is skipped unread by the
@@ -16,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/arcread.h"
 #include "util/diag.h"
 
 #define LINE_READER_DEFAULT_MAX (1u << 20)
@@ -42,6 +46,9 @@ struct line_reader {
 	bool eof;
 	bool skipping;      /* discarding the tail of an overlong line */
 	bool started;       /* the BOM check has been done */
+	bool sniffed;       /* the gzip check has been done */
+	bool compressed;    /* the input is gzip-compressed */
+	struct arc_reader *arc;  /* decoder of a compressed input or archive member; owned */
 };
 
 /* Open `path` ("-" = stdin). Fails with DIAG_NOINPUT for a missing file or a directory. */
@@ -50,6 +57,12 @@ int line_reader_open(struct line_reader *r, const char *path, size_t max_line,
 /* Read from an already open descriptor, which the reader does not close. */
 void line_reader_from_fd(struct line_reader *r, int fd, const char *path,
 			 size_t max_line);
+/*
+ * Read the decoded bytes of `arc` (taking ownership), e.g. one member of a
+ * bundle archive; no further gzip check.
+ */
+void line_reader_from_archive(struct line_reader *r, struct arc_reader *arc,
+			      const char *path, size_t max_line);
 /* Read from a copy of `n` bytes in memory (fuzzing, tests, nested inputs). */
 void line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
 			     const char *path, size_t max_line);

@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
+
+#include "util/strbuf.h"
 
 #include "util/linereader.h"
 
@@ -158,6 +161,126 @@ test_peek_does_not_consume(void **state)
 	line_reader_close(&r);
 }
 
+/* gzip bytes of `text` made with zlib's gzip wrapper (a round trip through the reader). */
+static unsigned char *
+gzip_bytes(const char *text, size_t n, size_t *out_len)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	size_t cap = deflateBound(&zs, (uLong)n) + 64;
+	unsigned char *out = malloc(cap);
+	zs.next_in = (unsigned char *)text;
+	zs.avail_in = (uInt)n;
+	zs.next_out = out;
+	zs.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	*out_len = cap - zs.avail_out;
+	deflateEnd(&zs);
+	return out;
+}
+
+/* 300,000 numbered lines (about 3 MB): the decoder refills across many blocks. */
+static void
+test_gzip_input_read_as_text(void **state)
+{
+	(void)state;
+	struct strbuf text;
+	strbuf_init(&text);
+	for (unsigned i = 1; i <= 300000; i++)
+		strbuf_addf(&text, "line %u\n", i);
+	size_t gz_len;
+	unsigned char *gz = gzip_bytes(text.buf, text.len, &gz_len);
+	struct line_reader r;
+	open_bytes(&r, (const char *)gz, gz_len, 0);
+	struct line ln;
+	struct diag err;
+	unsigned n = 0;
+	char want[32];
+	int rc;
+	while ((rc = line_reader_next(&r, &ln, &err)) > 0) {
+		n++;
+		snprintf(want, sizeof(want), "line %u", n);
+		assert_int_equal(ln.len, strlen(want));
+		assert_memory_equal(ln.p, want, ln.len);
+		assert_int_equal(ln.no, n);
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 300000);
+	assert_true(r.compressed);
+	assert_int_equal(r.bytes_read, text.len);
+	line_reader_close(&r);
+	free(gz);
+	strbuf_release(&text);
+}
+
+/* Two gzip members one after the other read as one text, like gzip -d. */
+static void
+test_gzip_members_concatenated(void **state)
+{
+	(void)state;
+	size_t a_len, b_len;
+	unsigned char *a = gzip_bytes("first\n", 6, &a_len);
+	unsigned char *b = gzip_bytes("second\n", 7, &b_len);
+	char both[512];
+	assert_true(a_len + b_len <= sizeof(both));
+	memcpy(both, a, a_len);
+	memcpy(both + a_len, b, b_len);
+	struct line_reader r;
+	open_bytes(&r, both, a_len + b_len, 0);
+	expect_line(&r, "first", 1);
+	expect_line(&r, "second", 2);
+	struct line ln;
+	struct diag err;
+	assert_int_equal(line_reader_next(&r, &ln, &err), 0);
+	line_reader_close(&r);
+	free(a);
+	free(b);
+}
+
+/* A cut stream: the lines before the cut, then a data error (never a silent end). */
+static void
+test_gzip_truncated_is_an_error(void **state)
+{
+	(void)state;
+	struct strbuf text;
+	strbuf_init(&text);
+	for (unsigned i = 1; i <= 20000; i++)
+		strbuf_addf(&text, "row %u of a capture\n", i);
+	size_t gz_len;
+	unsigned char *gz = gzip_bytes(text.buf, text.len, &gz_len);
+	struct line_reader r;
+	open_bytes(&r, (const char *)gz, gz_len / 2, 0);
+	struct line ln;
+	struct diag err;
+	int rc;
+	unsigned n = 0;
+	while ((rc = line_reader_next(&r, &ln, &err)) > 0)
+		n++;
+	assert_int_equal(rc, -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_non_null(strstr(err.msg, "truncated gzip input"));
+	assert_true(n < 20000);
+	line_reader_close(&r);
+	free(gz);
+	strbuf_release(&text);
+}
+
+/* One byte that happens to be the first gzip magic byte is plain text. */
+static void
+test_gzip_magic_needs_two_bytes(void **state)
+{
+	(void)state;
+	struct line_reader r;
+	open_bytes(&r, "\x1f", 1, 0);
+	struct line ln;
+	struct diag err;
+	assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+	assert_int_equal(ln.len, 1);
+	assert_false(r.compressed);
+	line_reader_close(&r);
+}
+
 int
 main(void)
 {
@@ -168,6 +291,10 @@ main(void)
 		cmocka_unit_test(test_nul_flags_across_blocks),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_peek_does_not_consume),
+		cmocka_unit_test(test_gzip_input_read_as_text),
+		cmocka_unit_test(test_gzip_members_concatenated),
+		cmocka_unit_test(test_gzip_truncated_is_an_error),
+		cmocka_unit_test(test_gzip_magic_needs_two_bytes),
 	};
 	return cmocka_run_group_tests_name("linereader", tests, NULL, NULL);
 }

@@ -1,0 +1,290 @@
+#include "util/arcread.h"
+
+#include "util/xalloc.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define ARC_BLOCK (64u * 1024u)
+
+struct arc_reader {
+	struct archive *a;
+	bool owns;          /* frees `a` on arc_reader_free() */
+	const char *path;
+	/* gzip over a descriptor: bytes already read, then the descriptor (zlib) */
+	int fd;
+	char *prefix;
+	size_t prefix_len;
+	bool prefix_given;
+	char *block;
+	bool gzip;          /* a gzip stream decoded by zlib */
+	z_stream zs;
+	bool zs_live;
+	bool member_done;   /* the last gzip member ended; another may follow */
+	bool at_end;
+};
+
+bool
+arc_is_gzip(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	return n >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
+
+static int
+arc_error(struct archive *a, int code, const char *path, const char *what, struct diag *err)
+{
+	const char *why = archive_error_string(a);
+	return diag_set(err, code, path, 0, 0, "%s: %s", what, why ? why : "unknown error");
+}
+
+/* Compressed bytes: the saved prefix first, then the descriptor. > 0, 0 EOF, -1. */
+static ssize_t
+gz_input(struct arc_reader *r, struct diag *err)
+{
+	if (!r->prefix_given) {
+		r->prefix_given = true;
+		if (r->prefix_len) {
+			r->zs.next_in = (unsigned char *)r->prefix;
+			r->zs.avail_in = (uInt)r->prefix_len;
+			return (ssize_t)r->prefix_len;
+		}
+	}
+	for (;;) {
+		ssize_t n = read(r->fd, r->block, ARC_BLOCK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return diag_set(err, DIAG_NOINPUT, r->path, 0, 0,
+					"cannot read input: %s", strerror(errno));
+		r->zs.next_in = (unsigned char *)r->block;
+		r->zs.avail_in = (uInt)n;
+		return n;
+	}
+}
+
+/*
+ * Decode with zlib, which checks every member's CRC-32 and length (a
+ * flipped bit is an error, not silently different text). Concatenated
+ * members are read one after the other, as gzip(1) does.
+ */
+static ssize_t
+gz_read(struct arc_reader *r, void *buf, size_t n, struct diag *err)
+{
+	if (n > ARC_BLOCK)
+		n = ARC_BLOCK;
+	r->zs.next_out = buf;
+	r->zs.avail_out = (uInt)n;
+	while (r->zs.avail_out == n && !r->at_end) {
+		if (r->zs.avail_in == 0) {
+			ssize_t got = gz_input(r, err);
+			if (got < 0)
+				return -1;
+			if (got == 0) {
+				if (r->member_done)
+					r->at_end = true;
+				else
+					return diag_set(err, DIAG_DATA, r->path, 0, 0,
+							"cannot decompress gzip input: truncated gzip input");
+				break;
+			}
+		}
+		if (r->member_done) {
+			/* Another member must start here. */
+			if (r->zs.avail_in >= 1 && r->zs.next_in[0] != 0x1f)
+				return diag_set(err, DIAG_DATA, r->path, 0, 0,
+						"cannot decompress gzip input: data that is not gzip follows the compressed stream");
+			inflateReset(&r->zs);
+			r->member_done = false;
+		}
+		int rc = inflate(&r->zs, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END) {
+			r->member_done = true;
+		} else if (rc == Z_BUF_ERROR) {
+			continue;   /* needs more input */
+		} else if (rc != Z_OK) {
+			return diag_set(err, DIAG_DATA, r->path, 0, 0,
+					"cannot decompress gzip input: %s (the file is damaged)",
+					r->zs.msg ? r->zs.msg : "corrupt data");
+		}
+	}
+	return (ssize_t)(n - r->zs.avail_out);
+}
+
+struct arc_reader *
+arc_reader_gunzip_fd(int fd, const void *prefix, size_t prefix_len, const char *path,
+		     struct diag *err)
+{
+	struct arc_reader *r = xcalloc(1, sizeof(*r));
+
+	(void)err;
+	r->fd = fd;
+	r->path = path;
+	r->gzip = true;
+	r->prefix = xmalloc(prefix_len ? prefix_len : 1);
+	if (prefix_len)
+		memcpy(r->prefix, prefix, prefix_len);
+	r->prefix_len = prefix_len;
+	r->block = xmalloc(ARC_BLOCK);
+	if (inflateInit2(&r->zs, 15 + 16) != Z_OK) {
+		diag_set(err, DIAG_SOFTWARE, path, 0, 0, "cannot set up gzip decompression");
+		free(r->prefix);
+		free(r->block);
+		free(r);
+		return NULL;
+	}
+	r->zs_live = true;
+	return r;
+}
+
+static struct archive *
+tar_open(const char *archive_path, struct diag *err)
+{
+	struct archive *a = archive_read_new();
+	archive_read_support_filter_gzip(a);
+	archive_read_support_filter_none(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_gnutar(a);
+	if (archive_read_open_filename(a, archive_path, ARC_BLOCK) != ARCHIVE_OK) {
+		int code = archive_errno(a) == ENOENT || archive_errno(a) == EACCES
+				   ? DIAG_NOINPUT : DIAG_DATA;
+		arc_error(a, code, archive_path, "cannot read archive", err);
+		archive_read_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static const char *
+member_name(struct archive_entry *e)
+{
+	const char *name = archive_entry_pathname(e);
+	if (!name)
+		return "";
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	return name;
+}
+
+/*
+ * Advance to the next regular file. 1 found (*name set), 0 end, -1 error.
+ */
+static int
+next_regular(struct archive *a, const char *archive_path, const char **name, struct diag *err)
+{
+	struct archive_entry *e;
+	for (;;) {
+		int rc = archive_read_next_header(a, &e);
+		if (rc == ARCHIVE_EOF)
+			return 0;
+		if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
+			return arc_error(a, DIAG_DATA, archive_path, "cannot read archive", err);
+		if (archive_entry_filetype(e) == AE_IFREG) {
+			*name = member_name(e);
+			return 1;
+		}
+	}
+}
+
+struct arc_reader *
+arc_reader_member(const char *archive_path, const char *member, struct diag *err)
+{
+	struct archive *a = tar_open(archive_path, err);
+	const char *name;
+	int rc;
+
+	if (!a)
+		return NULL;
+	while (member[0] == '.' && member[1] == '/')
+		member += 2;
+	while ((rc = next_regular(a, archive_path, &name, err)) > 0) {
+		if (strcmp(name, member) == 0) {
+			struct arc_reader *r = xcalloc(1, sizeof(*r));
+			r->a = a;
+			r->owns = true;
+			r->path = archive_path;
+			r->fd = -1;
+			return r;
+		}
+	}
+	if (rc == 0)
+		diag_set(err, DIAG_NOINPUT, archive_path, 0, 0,
+			 "the archive holds no file '%s'", member);
+	archive_read_free(a);
+	return NULL;
+}
+
+ssize_t
+arc_reader_read(struct arc_reader *r, void *buf, size_t n, struct diag *err)
+{
+	if (r->gzip)
+		return gz_read(r, buf, n, err);
+	la_ssize_t got = archive_read_data(r->a, buf, n);
+	if (got < 0)
+		return arc_error(r->a, DIAG_DATA, r->path,
+				 "cannot read archive member", err);
+	return (ssize_t)got;
+}
+
+void
+arc_reader_free(struct arc_reader *r)
+{
+	if (!r)
+		return;
+	if (r->owns && r->a)
+		archive_read_free(r->a);
+	if (r->zs_live)
+		inflateEnd(&r->zs);
+	free(r->prefix);
+	free(r->block);
+	free(r);
+}
+
+int
+arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx, struct diag *err)
+{
+	struct archive *a = tar_open(archive_path, err);
+	struct arc_reader view;
+	const char *name;
+	int rc;
+
+	if (!a)
+		return -1;
+	memset(&view, 0, sizeof(view));
+	view.a = a;
+	view.path = archive_path;
+	view.fd = -1;
+	while ((rc = next_regular(a, archive_path, &name, err)) > 0) {
+		if (fn(ctx, name, &view, err) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	archive_read_free(a);
+	return rc < 0 ? -1 : 0;
+}
+
+bool
+arc_is_tar_file(const char *path)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	bool is_tar = false;
+
+	archive_read_support_filter_gzip(a);
+	archive_read_support_filter_none(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_gnutar(a);
+	if (archive_read_open_filename(a, path, ARC_BLOCK) == ARCHIVE_OK) {
+		int rc = archive_read_next_header(a, &e);
+		is_tar = rc == ARCHIVE_OK || rc == ARCHIVE_WARN;
+	}
+	archive_read_free(a);
+	return is_tar;
+}

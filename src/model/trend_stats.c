@@ -46,6 +46,17 @@ tie_terms(const double *v, size_t n, double *var_term, double *tied_pairs)
 	}
 }
 
+/* tie_terms() of the values of v, in any order (copied and sorted). */
+static void
+tie_terms_of(const double *v, size_t n, double *var_term, double *tied_pairs)
+{
+	double *sorted = xmalloc(n * sizeof(*sorted));
+	memcpy(sorted, v, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	tie_terms(sorted, n, var_term, tied_pairs);
+	free(sorted);
+}
+
 int
 trend_mann_kendall(const double *y, size_t n, struct trend_mk *out)
 {
@@ -56,12 +67,8 @@ trend_mann_kendall(const double *y, size_t n, struct trend_mk *out)
 	for (size_t k = 0; k + 1 < n; k++)
 		for (size_t j = k + 1; j < n; j++)
 			s += (y[j] > y[k]) - (y[j] < y[k]);
-	double *sorted = xmalloc(n * sizeof(*sorted));
-	memcpy(sorted, y, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	double ties, tied_pairs;
-	tie_terms(sorted, n, &ties, &tied_pairs);
-	free(sorted);
+	tie_terms_of(y, n, &ties, &tied_pairs);
 	double dn = (double)n;
 	double var = (dn * (dn - 1) * (2 * dn + 5) - ties) / 18;
 	if (!(var > 0))
@@ -75,16 +82,12 @@ trend_mann_kendall(const double *y, size_t n, struct trend_mk *out)
 	return 0;
 }
 
-/* The tie term of Var(S) for the values of v (copied and sorted). */
+/* The tie term of Var(S) for the values of v. */
 static double
 tie_var_term(const double *v, size_t n)
 {
-	double *sorted = xmalloc(n * sizeof(*sorted));
-	memcpy(sorted, v, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	double term, pairs;
-	tie_terms(sorted, n, &term, &pairs);
-	free(sorted);
+	tie_terms_of(v, n, &term, &pairs);
 	return term;
 }
 

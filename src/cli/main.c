@@ -6,6 +6,8 @@
 
 #include "cli/commands.h"
 
+#include "cli/bundle_args.h"
+#include "ingest/bundle.h"
 #include "iotally-config.h"
 #include "ingest/detect.h"
 #include "util/diag.h"
@@ -163,6 +165,8 @@ run_for_file(int argc, char **argv)
 	struct diag err;
 	enum input_kind kind;
 
+	if (bundle_path_is_bundle(argv[1]))
+		return cli_run_bundle(argc, argv);
 	if (line_reader_open(&r, argv[1], 0, &err) < 0) {
 		cli_print_diag(&err);
 		return err.code;
@@ -186,6 +190,21 @@ run_for_file(int argc, char **argv)
 		 "the command (iotally --help lists them)", input_kind_describe(kind));
 	cli_print_diag(&err);
 	return DIAG_DATA;
+}
+
+/* A command whose operands may be capture bundles (cli/bundle_args.h). */
+static int
+run_command(const struct command *cmd, int argc, char **argv)
+{
+	if (!cli_command_reads_bundles(cmd->name))
+		return cmd->run(argc, argv);
+	struct cli_bundles bundles;
+	cli_bundles_init(&bundles);
+	int status = cli_bundle_operands(cmd->name, argc, argv, &bundles);
+	if (!status)
+		status = cmd->run(argc, argv);
+	cli_bundles_release(&bundles);
+	return status;
 }
 
 int
@@ -219,5 +238,5 @@ main(int argc, char **argv)
 			diag_set(&d, DIAG_USAGE, NULL, 0, 0, "no such command '%s'", name);
 		return cli_usage_error(NULL, &d);
 	}
-	return finish(cmd->run(argc - 1, argv + 1));
+	return finish(run_command(cmd, argc - 1, argv + 1));
 }

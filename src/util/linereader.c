@@ -66,6 +66,45 @@ line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
 	r->nul_at = find_nul(r, 0, n);
 }
 
+struct member_map {
+	char *name, *archive, *member;
+};
+static struct member_map *member_maps;
+static size_t nmember_maps, member_maps_alloc;
+
+void
+line_reader_map_member(const char *name, const char *archive, const char *member)
+{
+	member_maps = xgrow(member_maps, &member_maps_alloc, nmember_maps + 1,
+			    sizeof(*member_maps));
+	member_maps[nmember_maps].name = xstrdup(name);
+	member_maps[nmember_maps].archive = xstrdup(archive);
+	member_maps[nmember_maps].member = xstrdup(member);
+	nmember_maps++;
+}
+
+void
+line_reader_unmap_all(void)
+{
+	for (size_t i = 0; i < nmember_maps; i++) {
+		free(member_maps[i].name);
+		free(member_maps[i].archive);
+		free(member_maps[i].member);
+	}
+	free(member_maps);
+	member_maps = NULL;
+	nmember_maps = member_maps_alloc = 0;
+}
+
+static const struct member_map *
+find_member_map(const char *path)
+{
+	for (size_t i = nmember_maps; i-- > 0;)
+		if (strcmp(member_maps[i].name, path) == 0)
+			return &member_maps[i];
+	return NULL;
+}
+
 int
 line_reader_open(struct line_reader *r, const char *path, size_t max_line,
 		 struct diag *err)
@@ -75,6 +114,14 @@ line_reader_open(struct line_reader *r, const char *path, size_t max_line,
 
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
+	const struct member_map *m = find_member_map(path);
+	if (m) {
+		struct arc_reader *arc = arc_reader_member(m->archive, m->member, err);
+		if (!arc)
+			return -1;
+		line_reader_from_archive(r, arc, path, max_line);
+		return 0;
+	}
 	if (strcmp(path, "-") == 0) {
 		fd = STDIN_FILENO;
 	} else {

@@ -51,6 +51,15 @@ struct line_reader {
 	struct arc_reader *arc;  /* decoder of a compressed input or archive member; owned */
 };
 
+/*
+ * Make line_reader_open(name) read the file `member` of the tar or tar.gz
+ * file `archive` (all three copied), so that a capture packed in a bundle
+ * archive opens like a file in every command. Process-wide; later mappings
+ * of the same name win. line_reader_unmap_all() frees the table.
+ */
+void line_reader_map_member(const char *name, const char *archive, const char *member);
+void line_reader_unmap_all(void);
+
 /* Open `path` ("-" = stdin). Fails with DIAG_NOINPUT for a missing file or a directory. */
 int line_reader_open(struct line_reader *r, const char *path, size_t max_line,
 		     struct diag *err);

@@ -1,0 +1,197 @@
+/*
+ * Capture bundles as command operands: `iotally vmmap BUNDLE` reads the
+ * bundle's vmmap capture, `iotally BUNDLE` lists what a bundle holds and
+ * runs the command of each capture in it.
+ */
+
+#include "cli/bundle_args.h"
+
+#include "cli/commands.h"
+#include "ingest/bundle.h"
+#include "util/diag.h"
+#include "util/linereader.h"
+#include "util/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const bundle_commands[] = { "vmmap", "classes", "track" };
+
+void
+cli_bundles_init(struct cli_bundles *bs)
+{
+	memset(bs, 0, sizeof(*bs));
+}
+
+void
+cli_bundles_release(struct cli_bundles *bs)
+{
+	for (size_t i = 0; i < bs->n; i++) {
+		bundle_release(bs->v[i]);
+		free(bs->v[i]);
+	}
+	free(bs->v);
+	line_reader_unmap_all();
+	memset(bs, 0, sizeof(*bs));
+}
+
+static struct bundle *
+keep_open(struct cli_bundles *bs, const char *path, struct diag *err)
+{
+	struct bundle *b = xcalloc(1, sizeof(*b));
+	if (bundle_open(path, b, err) < 0) {
+		bundle_release(b);
+		free(b);
+		return NULL;
+	}
+	bs->v = xgrow(bs->v, &bs->alloc, bs->n + 1, sizeof(*bs->v));
+	bs->v[bs->n++] = b;
+	return b;
+}
+
+static void
+warn_partial(const struct bundle *b)
+{
+	if (!b->complete)
+		fprintf(stderr, "iotally: %s: warning: the capture did not complete (some steps "
+			"failed or were cut short; its manifest.json says which); reading what it "
+			"holds\n", diag_display_path(b->path));
+}
+
+/* Verify `c` and print what the check found. 0, or the exit status. */
+static int
+verify(const struct bundle_capture *c)
+{
+	struct diag_list warnings;
+	struct diag err;
+	diag_list_init(&warnings, 20);
+	int rc = bundle_verify_capture(c, &warnings, &err);
+	cli_print_warnings(&warnings);
+	diag_list_release(&warnings);
+	if (rc < 0) {
+		cli_print_diag(&err);
+		return err.code;
+	}
+	return 0;
+}
+
+bool
+cli_command_reads_bundles(const char *name)
+{
+	for (size_t i = 0; i < sizeof(bundle_commands) / sizeof(bundle_commands[0]); i++)
+		if (strcmp(bundle_commands[i], name) == 0)
+			return true;
+	return false;
+}
+
+int
+cli_bundle_operands(const char *kind, int argc, char **argv, struct cli_bundles *bs)
+{
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-' || !bundle_path_is_bundle(argv[i]))
+			continue;
+		struct diag err;
+		struct bundle *b = keep_open(bs, argv[i], &err);
+		if (!b) {
+			cli_print_diag(&err);
+			return err.code;
+		}
+		if (b->series) {
+			diag_set(&err, DIAG_USAGE, argv[i], 0, 0,
+				 "this is a series of %zu samples; name one of its sample folders "
+				 "(run 'iotally %s' to list them)", b->nsamples, argv[i]);
+			cli_print_diag(&err);
+			return DIAG_USAGE;
+		}
+		const struct bundle_capture *c = bundle_capture_of_kind(b, kind);
+		if (!c) {
+			const struct bundle_step_note *m = bundle_missed_of_kind(b, kind);
+			if (m)
+				diag_set(&err, DIAG_NOINPUT, argv[i], 0, 0,
+					 "the bundle holds no %s capture: its step %s was %s%s%s", kind,
+					 m->step, m->status, m->reason ? ": " : "",
+					 m->reason ? m->reason : "");
+			else
+				diag_set(&err, DIAG_NOINPUT, argv[i], 0, 0,
+					 "the bundle holds no %s capture ('iotally %s' lists what it "
+					 "holds)", kind, argv[i]);
+			cli_print_diag(&err);
+			return DIAG_NOINPUT;
+		}
+		warn_partial(b);
+		int rc = verify(c);
+		if (rc)
+			return rc;
+		argv[i] = c->path;
+	}
+	return 0;
+}
+
+static void
+print_listing(const struct bundle *b, const char *indent)
+{
+	printf("%s%s: %s capture%s%s started %s\n", indent, b->path,
+	       b->complete ? "complete" : "partial",
+	       b->target_name ? " of " : " (system-wide)",
+	       b->target_name ? b->target_name : "",
+	       b->started_utc ? b->started_utc : "at an unknown time");
+	for (size_t i = 0; i < b->ncaptures; i++)
+		printf("%s  %-8s %s (step %s)\n", indent, b->captures[i].kind,
+		       b->captures[i].member, b->captures[i].step);
+	if (b->ncaptures == 0)
+		printf("%s  no capture an iotally command reads\n", indent);
+	for (size_t i = 0; i < b->nmissed; i++)
+		printf("%s  %-8s %s: %s%s%s%s\n", indent,
+		       b->missed[i].kind ? b->missed[i].kind : "-", b->missed[i].step,
+		       b->missed[i].status, b->missed[i].reason ? " (" : "",
+		       b->missed[i].reason ? b->missed[i].reason : "",
+		       b->missed[i].reason ? ")" : "");
+}
+
+int
+cli_run_bundle(int argc, char **argv)
+{
+	struct cli_bundles bs;
+	struct diag err;
+	int status = 0;
+
+	cli_bundles_init(&bs);
+	if (argc > 2) {
+		diag_set(&err, DIAG_USAGE, NULL, 0, 0,
+			 "'%s' is a capture bundle: options go to one command, so name it "
+			 "(iotally vmmap|classes|track %s %s...)", argv[1], argv[1], argv[2]);
+		return cli_usage_error(NULL, &err);
+	}
+	const struct bundle *b = keep_open(&bs, argv[1], &err);
+	if (!b) {
+		cli_print_diag(&err);
+		return err.code;
+	}
+	if (b->series) {
+		printf("%s: series of %zu samples (%s), in time order:\n", b->path, b->nsamples,
+		       b->complete ? "complete" : "partial");
+		for (size_t i = 0; i < b->nsamples; i++)
+			print_listing(&b->samples[i], "  ");
+		goto out;
+	}
+	print_listing(b, "");
+	for (size_t k = 0; k < sizeof(bundle_commands) / sizeof(bundle_commands[0]); k++) {
+		const struct bundle_capture *c = bundle_capture_of_kind(b, bundle_commands[k]);
+		if (!c)
+			continue;
+		printf("\n==> iotally %s %s <==\n", bundle_commands[k], c->path);
+		fflush(stdout);
+		int rc = verify(c);
+		if (!rc) {
+			char *sub[] = { (char *)bundle_commands[k], c->path, NULL };
+			rc = cli_find_command(bundle_commands[k])->run(2, sub);
+		}
+		if (rc && !status)
+			status = rc;
+	}
+	warn_partial(b);
+out:
+	cli_bundles_release(&bs);
+	return status;
+}

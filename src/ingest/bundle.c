@@ -1,0 +1,540 @@
+#include "ingest/bundle.h"
+
+#include "util/arcread.h"
+#include "util/linereader.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A manifest larger than this is not one iotally wrote. */
+#define BUNDLE_JSON_MAX (16u << 20)
+
+static const char *const capture_kinds[] = { "vmmap", "classes", "track" };
+
+static bool
+is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* "DIR/member" without doubling a trailing '/'. */
+static char *
+join(const char *dir, const char *member)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = strlen(dir);
+	strbuf_add(&sb, dir, n);
+	if (n && dir[n - 1] != '/')
+		strbuf_addch(&sb, '/');
+	strbuf_addstr(&sb, member);
+	return strbuf_detach(&sb, NULL);
+}
+
+static bool
+dir_has(const char *dir, const char *member)
+{
+	char *p = join(dir, member);
+	struct stat st;
+	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return ok;
+}
+
+/* The shallowest manifest or series index of an archive gives its top folder. */
+struct top_scan {
+	char *top;
+	size_t depth;
+	bool found;
+};
+
+static size_t
+slashes(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
+static int
+scan_top(void *ctx, const char *name, struct arc_reader *data, struct diag *err)
+{
+	struct top_scan *t = ctx;
+	(void)data;
+	(void)err;
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	if (strcmp(base, BUNDLE_MANIFEST) != 0 && strcmp(base, BUNDLE_SERIES_INDEX) != 0)
+		return 0;
+	size_t depth = slashes(name);
+	if (t->found && depth >= t->depth)
+		return 0;
+	free(t->top);
+	t->top = xmemdup0(name, (size_t)(base - name));
+	t->depth = depth;
+	t->found = true;
+	return 0;
+}
+
+bool
+bundle_path_is_bundle(const char *path)
+{
+	if (is_dir(path))
+		return dir_has(path, BUNDLE_MANIFEST) || dir_has(path, BUNDLE_SERIES_INDEX);
+	if (!arc_is_tar_file(path))
+		return false;
+	struct top_scan t = { 0 };
+	struct diag err;
+	bool ok = arc_for_each_member(path, scan_top, &t, &err) == 0 && t.found;
+	free(t.top);
+	return ok;
+}
+
+/* Where a bundle's files are: a directory, or a folder inside an archive. */
+struct where {
+	const char *path;     /* directory or archive */
+	bool archive;
+	const char *top;      /* archive member prefix, "" or ending in '/' */
+	const char *given;    /* the path the user gave: messages name it (it outlives them) */
+	const char *sample;   /* "" or the series sample folder with a '/', for messages */
+};
+
+static bool
+where_has(const struct where *w, const char *member, const char *const *names, size_t nnames)
+{
+	if (!w->archive)
+		return dir_has(w->path, member);
+	char *full = join(w->top[0] ? w->top : "", member);
+	const char *want = w->top[0] ? full : member;
+	bool ok = false;
+	for (size_t i = 0; i < nnames && !ok; i++)
+		ok = strcmp(names[i], want) == 0;
+	free(full);
+	return ok;
+}
+
+static int
+read_all(struct arc_reader *a, struct strbuf *out, const char *name, struct diag *err)
+{
+	char buf[1 << 15];
+	for (;;) {
+		ssize_t n = arc_reader_read(a, buf, sizeof(buf), err);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		if (out->len + (size_t)n > BUNDLE_JSON_MAX)
+			return diag_set(err, DIAG_DATA, name, 0, 0, "too large for a bundle manifest");
+		strbuf_add(out, buf, (size_t)n);
+	}
+}
+
+/* Load `member` as JSON; `shown` names it in messages (owned by the caller). */
+static int
+where_load_json(const struct where *w, const char *member, const char *shown, json_t **out,
+		struct diag *err)
+{
+	json_error_t jerr;
+	if (!w->archive) {
+		char *p = join(w->path, member);
+		*out = json_load_file(p, JSON_REJECT_DUPLICATES, &jerr);
+		free(p);
+	} else {
+		char *m = join(w->top[0] ? w->top : "", member);
+		struct arc_reader *a = arc_reader_member(w->path, w->top[0] ? m : member, err);
+		free(m);
+		if (!a)
+			return -1;
+		struct strbuf sb = STRBUF_INIT;
+		int rc = read_all(a, &sb, shown, err);
+		arc_reader_free(a);
+		if (rc < 0) {
+			strbuf_release(&sb);
+			err->path = w->given;
+			return -1;
+		}
+		*out = json_loadb(sb.buf, sb.len, JSON_REJECT_DUPLICATES, &jerr);
+		strbuf_release(&sb);
+	}
+	(void)shown;
+	if (!*out)
+		return diag_set(err, DIAG_DATA, w->given, 0, 0,
+				"%s%s is not readable JSON (line %d, column %d): %s", w->sample,
+				member, jerr.line, jerr.column, jerr.text);
+	return 0;
+}
+
+static char *
+shown_name(const struct where *w, const char *member)
+{
+	if (!w->archive)
+		return join(w->path, member);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s:%s%s", w->path, w->top, member);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int
+bad(const struct where *w, struct diag *err, const char *what)
+{
+	return diag_set(err, DIAG_DATA, w->given, 0, 0, "%s%s is not an %s document: %s",
+			w->sample, BUNDLE_MANIFEST, BUNDLE_SCHEMA, what);
+}
+
+static char *
+opt_str(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static bool
+known_kind(const char *k)
+{
+	for (size_t i = 0; i < sizeof(capture_kinds) / sizeof(capture_kinds[0]); i++)
+		if (strcmp(capture_kinds[i], k) == 0)
+			return true;
+	return false;
+}
+
+/* One step entry: a capture when it has a kind, its output and status "ok". */
+static int
+read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *alloc,
+	  struct diag *err)
+{
+	const json_t *id = json_object_get(step, "id");
+	const json_t *kind = json_object_get(step, "capture_kind");
+	const json_t *status = json_object_get(step, "status");
+	const json_t *out = json_object_get(step, "stdout");
+	if (!json_is_string(id) || !json_is_string(status))
+		return bad(w, err, "a step without a string 'id' and 'status'");
+	if (strcmp(json_string_value(status), "ok") != 0) {
+		b->missed = xgrow(b->missed, &b->missed_alloc, b->nmissed + 1, sizeof(*b->missed));
+		struct bundle_step_note *m = &b->missed[b->nmissed++];
+		m->step = xstrdup(json_string_value(id));
+		m->kind = opt_str(step, "capture_kind");
+		m->status = xstrdup(json_string_value(status));
+		m->reason = opt_str(step, "reason");
+		return 0;
+	}
+	if (!json_is_string(kind) || !json_is_object(out))
+		return 0;
+	if (!known_kind(json_string_value(kind)))
+		return 0;   /* a kind a later iotally reads */
+	const json_t *file = json_object_get(out, "path");
+	const json_t *bytes = json_object_get(out, "bytes");
+	const json_t *sha = json_object_get(out, "sha256");
+	if (!json_is_string(file) || !json_is_integer(bytes) || json_integer_value(bytes) < 0)
+		return bad(w, err, "a step's 'stdout' without 'path' and 'bytes'");
+	const char *member = json_string_value(file);
+	if (member[0] == '/' || strstr(member, ".."))
+		return bad(w, err, "a step's file path leaves the bundle");
+	b->captures = xgrow(b->captures, alloc, b->ncaptures + 1, sizeof(*b->captures));
+	struct bundle_capture *c = &b->captures[b->ncaptures++];
+	memset(c, 0, sizeof(*c));
+	c->kind = xstrdup(json_string_value(kind));
+	c->step = xstrdup(json_string_value(id));
+	c->member = xstrdup(member);
+	c->bytes = (uint64_t)json_integer_value(bytes);
+	if (json_is_string(sha) && strlen(json_string_value(sha)) == 64)
+		memcpy(c->sha256, json_string_value(sha), SHA256_HEX_SIZE);
+	c->path = shown_name(w, member);
+	if (w->archive) {
+		c->archive = xstrdup(w->path);
+		c->archive_member = w->top[0] ? join(w->top, member) : xstrdup(member);
+		line_reader_map_member(c->path, c->archive, c->archive_member);
+	}
+	return 0;
+}
+
+static int
+read_manifest(struct bundle *b, const struct where *w, struct diag *err)
+{
+	char *shown = shown_name(w, BUNDLE_MANIFEST);
+	json_t *root = NULL;
+	size_t alloc = 0;
+	int rc = -1;
+
+	if (where_load_json(w, BUNDLE_MANIFEST, shown, &root, err) < 0)
+		goto out;
+	const json_t *schema = json_object_get(root, "schema");
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), BUNDLE_SCHEMA) != 0) {
+		bad(w, err, "'schema' is not \"" BUNDLE_SCHEMA "\"");
+		goto out;
+	}
+	const json_t *complete = json_object_get(root, "complete");
+	const json_t *steps = json_object_get(root, "steps");
+	if (!json_is_boolean(complete) || !json_is_array(steps)) {
+		bad(w, err, "no boolean 'complete' or no 'steps' array");
+		goto out;
+	}
+	b->complete = json_is_true(complete);
+	b->started_utc = opt_str(root, "started_utc");
+	const json_t *target = json_object_get(root, "target");
+	if (json_is_object(target)) {
+		b->target_name = opt_str(target, "name");
+		const json_t *pid = json_object_get(target, "pid");
+		if (json_is_integer(pid))
+			b->target_pid = json_integer_value(pid);
+	}
+	size_t i;
+	const json_t *step;
+	json_array_foreach(steps, i, step) {
+		if (!json_is_object(step)) {
+			bad(w, err, "a step that is not an object");
+			goto out;
+		}
+		if (read_step(b, w, step, &alloc, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	free(shown);
+	return rc;
+}
+
+static int
+compare_samples(const void *pa, const void *pb)
+{
+	const struct bundle *a = pa, *b = pb;
+	const char *x = a->started_utc ? a->started_utc : "";
+	const char *y = b->started_utc ? b->started_utc : "";
+	int c = strcmp(x, y);
+	return c ? c : strcmp(a->path, b->path);
+}
+
+static int open_at(struct bundle *b, const char *path, const struct where *w, struct diag *err);
+
+static int
+read_series(struct bundle *b, const struct where *w, struct diag *err)
+{
+	char *shown = shown_name(w, BUNDLE_SERIES_INDEX);
+	json_t *root = NULL;
+	int rc = -1;
+
+	if (where_load_json(w, BUNDLE_SERIES_INDEX, shown, &root, err) < 0)
+		goto out;
+	const json_t *schema = json_object_get(root, "schema");
+	const json_t *samples = json_object_get(root, "samples");
+	const json_t *complete = json_object_get(root, "complete");
+	if (!json_is_string(schema) ||
+	    strcmp(json_string_value(schema), BUNDLE_SERIES_SCHEMA) != 0 ||
+	    !json_is_array(samples) || !json_is_boolean(complete)) {
+		diag_set(err, DIAG_DATA, w->given, 0, 0, "%s is not an %s document: no 'schema', "
+			 "'complete' or 'samples'", BUNDLE_SERIES_INDEX, BUNDLE_SERIES_SCHEMA);
+		goto out;
+	}
+	b->series = true;
+	b->complete = json_is_true(complete);
+	b->started_utc = opt_str(root, "started_utc");
+	b->samples = xcalloc(json_array_size(samples) ? json_array_size(samples) : 1,
+			     sizeof(*b->samples));
+	size_t i;
+	const json_t *s;
+	json_array_foreach(samples, i, s) {
+		const json_t *dir = json_object_get(s, "dir");
+		if (!json_is_string(dir) || strchr(json_string_value(dir), '/') ||
+		    strcmp(json_string_value(dir), "..") == 0) {
+			diag_set(err, DIAG_DATA, w->given, 0, 0,
+				 "%s: samples[%zu] has no plain 'dir' name", BUNDLE_SERIES_INDEX, i);
+			goto out;
+		}
+		char *sub = join(w->path, json_string_value(dir));
+		struct where sw = *w;
+		char *top = NULL;
+		char *sample = join(json_string_value(dir), "");
+		sw.sample = sample;
+		if (w->archive) {
+			top = join(w->top[0] ? w->top : "", json_string_value(dir));
+			size_t n = strlen(top);
+			top = xrealloc(top, n + 2);
+			top[n] = '/';
+			top[n + 1] = '\0';
+			sw.top = top;
+			free(sub);
+			sub = xstrdup(w->path);
+		} else {
+			sw.path = sub;
+		}
+		int src = open_at(&b->samples[b->nsamples], sub, &sw, err);
+		if (src == 0)
+			b->nsamples++;
+		free(top);
+		free(sub);
+		free(sample);
+		if (src < 0)
+			goto out;
+	}
+	qsort(b->samples, b->nsamples, sizeof(*b->samples), compare_samples);
+	rc = 0;
+out:
+	json_decref(root);
+	free(shown);
+	return rc;
+}
+
+static int
+open_at(struct bundle *b, const char *path, const struct where *w, struct diag *err)
+{
+	memset(b, 0, sizeof(*b));
+	b->path = xstrdup(path);
+	b->archive = w->archive;
+	b->target_pid = -1;
+	b->archive_top = xstrdup(w->top);
+	return read_manifest(b, w, err);
+}
+
+struct name_list {
+	char **v;
+	size_t n, alloc;
+};
+
+static int
+collect_name(void *ctx, const char *name, struct arc_reader *data, struct diag *err)
+{
+	struct name_list *l = ctx;
+	(void)data;
+	(void)err;
+	l->v = xgrow(l->v, &l->alloc, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = xstrdup(name);
+	return 0;
+}
+
+int
+bundle_open(const char *path, struct bundle *b, struct diag *err)
+{
+	struct where w = { .path = path, .archive = false, .top = "", .given = path, .sample = "" };
+	struct name_list names = { 0 };
+	struct top_scan t = { 0 };
+	int rc = -1;
+
+	memset(b, 0, sizeof(*b));
+	b->target_pid = -1;
+	if (!is_dir(path)) {
+		if (!arc_is_tar_file(path))
+			return diag_set(err, DIAG_DATA, path, 0, 0,
+					"not a capture bundle (neither a folder nor a tar archive)");
+		if (arc_for_each_member(path, scan_top, &t, err) < 0 ||
+		    arc_for_each_member(path, collect_name, &names, err) < 0)
+			goto out;
+		if (!t.found) {
+			diag_set(err, DIAG_DATA, path, 0, 0, "this archive holds no %s or %s",
+				 BUNDLE_MANIFEST, BUNDLE_SERIES_INDEX);
+			goto out;
+		}
+		w.archive = true;
+		w.top = t.top;
+	}
+	if (where_has(&w, BUNDLE_SERIES_INDEX, (const char *const *)names.v, names.n)) {
+		b->path = xstrdup(path);
+		b->archive = w.archive;
+		b->archive_top = xstrdup(w.top);
+		rc = read_series(b, &w, err);
+	} else if (where_has(&w, BUNDLE_MANIFEST, (const char *const *)names.v, names.n)) {
+		rc = open_at(b, path, &w, err);
+	} else {
+		diag_set(err, DIAG_DATA, path, 0, 0, "not a capture bundle: no %s or %s",
+			 BUNDLE_MANIFEST, BUNDLE_SERIES_INDEX);
+	}
+out:
+	for (size_t i = 0; i < names.n; i++)
+		free(names.v[i]);
+	free(names.v);
+	free(t.top);
+	return rc;
+}
+
+const struct bundle_capture *
+bundle_capture_of_kind(const struct bundle *b, const char *kind)
+{
+	for (size_t i = 0; i < b->ncaptures; i++)
+		if (strcmp(b->captures[i].kind, kind) == 0)
+			return &b->captures[i];
+	return NULL;
+}
+
+int
+bundle_verify_capture(const struct bundle_capture *c, struct diag_list *warnings,
+		      struct diag *err)
+{
+	char hex[SHA256_HEX_SIZE];
+	uint64_t total = 0;
+
+	if (!c->sha256[0]) {
+		diag_list_add(warnings, DIAG_WARNING, c->path, 0,
+			      "the bundle manifest records no sha256 for this file; it cannot be checked");
+		return 0;
+	}
+	if (!c->archive) {
+		if (sha256_file_hex(c->path, hex, &total, err) < 0)
+			return -1;
+	} else {
+		struct arc_reader *a = arc_reader_member(c->archive, c->archive_member, err);
+		struct sha256 h;
+		char buf[1 << 15];
+		ssize_t n;
+		if (!a)
+			return -1;
+		sha256_begin(&h);
+		while ((n = arc_reader_read(a, buf, sizeof(buf), err)) > 0) {
+			sha256_add(&h, buf, (size_t)n);
+			total += (uint64_t)n;
+		}
+		sha256_end_hex(&h, hex);
+		arc_reader_free(a);
+		if (n < 0)
+			return -1;
+	}
+	if (strcmp(hex, c->sha256) != 0 || total != c->bytes)
+		diag_list_add(warnings, DIAG_WARNING, c->path, 0,
+			      "this file does not match the bundle manifest (sha256 %.12s..., %llu "
+			      "bytes; recorded %.12s..., %llu bytes): it was changed after the capture",
+			      hex, (unsigned long long)total, c->sha256,
+			      (unsigned long long)c->bytes);
+	return 0;
+}
+
+const struct bundle_step_note *
+bundle_missed_of_kind(const struct bundle *b, const char *kind)
+{
+	for (size_t i = 0; i < b->nmissed; i++)
+		if (b->missed[i].kind && strcmp(b->missed[i].kind, kind) == 0)
+			return &b->missed[i];
+	return NULL;
+}
+
+void
+bundle_release(struct bundle *b)
+{
+	for (size_t i = 0; i < b->nmissed; i++) {
+		free(b->missed[i].step);
+		free(b->missed[i].kind);
+		free(b->missed[i].status);
+		free(b->missed[i].reason);
+	}
+	free(b->missed);
+	for (size_t i = 0; i < b->ncaptures; i++) {
+		free(b->captures[i].kind);
+		free(b->captures[i].step);
+		free(b->captures[i].member);
+		free(b->captures[i].path);
+		free(b->captures[i].archive);
+		free(b->captures[i].archive_member);
+	}
+	free(b->captures);
+	for (size_t i = 0; i < b->nsamples; i++)
+		bundle_release(&b->samples[i]);
+	free(b->samples);
+	free(b->path);
+	free(b->started_utc);
+	free(b->target_name);
+	free(b->archive_top);
+	memset(b, 0, sizeof(*b));
+	b->target_pid = -1;
+}

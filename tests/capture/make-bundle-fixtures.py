@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Writes the hand-made bundles under fixtures/bundle/ (run from the project root).
+
+They are built here, with Python's hashlib and tarfile, independently of
+iotally's writer, so reading them back tests the reader against an outside
+construction: the sha256 values, sizes and archive layout are Python's.
+
+  complete/        a finished capture: sw_vers, the ioreg root plist, ioclasscount,
+                   vmmap of a target; the track step skipped (RELEASE kernel)
+  tampered/        the same, with one byte of target/vmmap.txt changed after the
+                   manifest was written (the manifest still has the old sha256)
+  partial/         vmmap denied: no vmmap capture, "complete": false
+  series/          series.json and two samples, listed out of time order
+  complete.tar.gz  complete/ packed under the folder name iotally-fixture/
+"""
+import hashlib
+import io
+import json
+import os
+import shutil
+import tarfile
+
+ROOT = 'fixtures/bundle'
+SOURCES = {
+    'host/sw_vers.txt': None,
+    'kernel/ioreg-root.plist': 'fixtures/classes/synthetic-ioreg-a-3000.plist',
+    'kernel/ioclasscount.txt': 'fixtures/ioclasscount/apple-manpage_ioclasscount.8_2008_classnames-example.txt',
+    'target/vmmap.txt': 'fixtures/vmmap/macos14.0-arm64-default-shared_library_demo.txt',
+}
+SW_VERS = b'ProductName:\t\tmacOS\nProductVersion:\t\t14.0\nBuildVersion:\t\t23A344\n'
+
+
+def file_entry(d, rel):
+    data = open(os.path.join(d, rel), 'rb').read()
+    return {'path': rel, 'bytes': len(data), 'sha256': hashlib.sha256(data).hexdigest()}
+
+
+def step(d, sid, argv, kind, out, status='ok', reason=None, exit_status=0):
+    err = 'logs/%s.stderr' % sid
+    open(os.path.join(d, err), 'wb').close()
+    return {
+        'id': sid, 'argv': argv, 'started_utc': '2026-11-29T10:15:30Z', 'duration_ms': 10,
+        'exit_status': exit_status, 'signal': None, 'status': status, 'reason': reason,
+        'capture_kind': kind,
+        'stdout': file_entry(d, out) if out else None,
+        'stderr': file_entry(d, err),
+    }
+
+
+def write_bundle(d, started, vmmap_status='ok'):
+    shutil.rmtree(d, ignore_errors=True)
+    for sub in ('host', 'kernel', 'target', 'logs'):
+        os.makedirs(os.path.join(d, sub))
+    for rel, src in SOURCES.items():
+        if rel == 'target/vmmap.txt' and vmmap_status != 'ok':
+            continue
+        data = SW_VERS if src is None else open(src, 'rb').read()
+        open(os.path.join(d, rel), 'wb').write(data)
+    steps = [
+        step(d, 'host.sw_vers', ['sw_vers'], None, 'host/sw_vers.txt'),
+        step(d, 'kernel.ioreg_root', ['ioreg', '-a', '-l', '-d', '1'], 'classes', 'kernel/ioreg-root.plist'),
+        step(d, 'kernel.ioclasscount', ['ioclasscount'], 'classes', 'kernel/ioclasscount.txt'),
+        {'id': 'kernel.track', 'argv': ['ioclasscount', '--track'], 'started_utc': None,
+         'duration_ms': 0, 'exit_status': None, 'signal': None, 'status': 'skipped',
+         'reason': 'not asked for (--track)', 'capture_kind': 'track', 'stdout': None,
+         'stderr': None},
+    ]
+    if vmmap_status == 'ok':
+        steps.append(step(d, 'target.vmmap', ['vmmap', '-w', '-noCoalesce', '4242'], 'vmmap',
+                          'target/vmmap.txt'))
+    else:
+        open(os.path.join(d, 'target/vmmap.txt'), 'wb').close()
+        s = step(d, 'target.vmmap', ['vmmap', '-w', '-noCoalesce', '4242'], 'vmmap',
+                 'target/vmmap.txt', status='denied', exit_status=255,
+                 reason='vmmap: cannot examine process 4242 because you do not have '
+                        'appropriate privileges; run with sudo')
+        steps.append(s)
+    manifest = {
+        'schema': 'iotally.bundle/1', 'complete': vmmap_status == 'ok',
+        'iotally_version': '0.1.0', 'started_utc': started, 'finished_utc': started,
+        'argv': ['iotally', 'capture', '--pid', '4242'], 'label': None,
+        'redaction': {'enabled': True, 'rules': []},
+        'host': {'model': None, 'machine': None, 'os_version': '14.0', 'os_build': '23A344',
+                 'kernel_version': None, 'kernel_variant': None, 'page_size': None,
+                 'memsize': None},
+        'target': {'pid': 4242, 'name': 'shared_library_demo'},
+        'steps': steps, 'series': None,
+    }
+    with open(os.path.join(d, 'manifest.json'), 'w') as f:
+        json.dump(manifest, f, indent=2, sort_keys=True)
+        f.write('\n')
+
+
+def main():
+    os.makedirs(ROOT, exist_ok=True)
+    write_bundle(os.path.join(ROOT, 'complete'), '2026-11-29T10:15:30Z')
+    write_bundle(os.path.join(ROOT, 'tampered'), '2026-11-29T10:15:30Z')
+    p = os.path.join(ROOT, 'tampered', 'target/vmmap.txt')
+    data = bytearray(open(p, 'rb').read())
+    i = data.index(b'Physical footprint:')
+    data[i] = ord('p')
+    open(p, 'wb').write(bytes(data))
+    write_bundle(os.path.join(ROOT, 'partial'), '2026-11-29T10:15:30Z', vmmap_status='denied')
+    series = os.path.join(ROOT, 'series')
+    shutil.rmtree(series, ignore_errors=True)
+    os.makedirs(series)
+    write_bundle(os.path.join(series, '001'), '2026-11-29T10:16:00Z')
+    write_bundle(os.path.join(series, '002'), '2026-11-29T10:17:00Z')
+    index = {'schema': 'iotally.series/1', 'complete': True, 'count': 2, 'interval_s': 60,
+             'started_utc': '2026-11-29T10:16:00Z',
+             'samples': [{'index': 2, 'dir': '002', 'started_utc': '2026-11-29T10:17:00Z',
+                          'complete': True},
+                         {'index': 1, 'dir': '001', 'started_utc': '2026-11-29T10:16:00Z',
+                          'complete': True}]}
+    with open(os.path.join(series, 'series.json'), 'w') as f:
+        json.dump(index, f, indent=2, sort_keys=True)
+        f.write('\n')
+    tgz = os.path.join(ROOT, 'complete.tar.gz')
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode='w', format=tarfile.PAX_FORMAT) as t:
+        src = os.path.join(ROOT, 'complete')
+        for dirpath, dirnames, filenames in sorted(os.walk(src)):
+            dirnames.sort()
+            for name in sorted(filenames):
+                full = os.path.join(dirpath, name)
+                info = t.gettarinfo(full, 'iotally-fixture/' + os.path.relpath(full, src))
+                info.mtime = 0
+                info.uid = info.gid = 0
+                info.uname = info.gname = ''
+                with open(full, 'rb') as f:
+                    t.addfile(info, f)
+    import gzip
+    with open(tgz, 'wb') as f:
+        f.write(gzip.compress(buf.getvalue(), mtime=0))
+
+
+if __name__ == '__main__':
+    main()
+# Hostile bundles (written by hand, kept in git): hostile-bad-json/ (manifest cut
+# mid-document), hostile-wrong-schema/ (another iotally schema),
+# hostile-escaping-path/ (a step file outside the bundle), hostile-truncated.tar.gz
+# (the first 6000 bytes of complete.tar.gz).

@@ -301,8 +301,8 @@ handle_region(struct parser *ps, const struct line *ln, struct vmmap_region *r)
 static bool
 region_too_large(const struct vmmap_region *r)
 {
-	return r->vsize > VMMAP_BYTES_MAX || r->resident > VMMAP_BYTES_MAX ||
-	       r->dirty > VMMAP_BYTES_MAX || r->swapped > VMMAP_BYTES_MAX;
+	return r->vsize > BYTES_MAX || r->resident > BYTES_MAX ||
+	       r->dirty > BYTES_MAX || r->swapped > BYTES_MAX;
 }
 
 static bool

@@ -13,6 +13,7 @@
 #include "report/diff_classes.h"
 #include "report/diff_track.h"
 #include "report/diff_vmmap.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -495,7 +496,7 @@ static const struct diff_kind kinds[] = {
 	},
 };
 
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+#define NKINDS (ARRAY_SIZE(kinds))
 
 static bool
 has_raw(const struct diff_kind *k, enum input_kind kind)

@@ -1,6 +1,7 @@
 #include "model/diff_vmmap.h"
 
 #include "model/diff.h"
+#include "util/array.h"
 #include "util/size.h"
 #include "util/xalloc.h"
 
@@ -361,7 +362,7 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		  int64_t *before, int64_t *after, struct diag *err)
 {
 	const char *dot = strrchr(metric, '.');
-	size_t field = 0, nfields = sizeof(field_names) / sizeof(field_names[0]);
+	size_t field = 0, nfields = ARRAY_SIZE(field_names);
 	if (!dot)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"metric 'vmmap:%s' has no '.FIELD' (count, vsize, resident, "

@@ -221,8 +221,11 @@ split_source(const char *p, size_t n, size_t *sym_len, size_t *src_off, size_t *
 {
 	if (n < 5 || p[n - 1] != ')')
 		return false;
+	/* Count the digits before ')' but stop at p[0], so that the ':' looked
+	 * for next is always inside the string (a symbol part of only digits and
+	 * ')' has none). */
 	size_t digits = 0;
-	while (digits + 1 < n && is_digit(p[n - 2 - digits]))
+	while (digits + 2 < n && is_digit(p[n - 2 - digits]))
 		digits++;
 	if (digits == 0 || p[n - 2 - digits] != ':')
 		return false;

@@ -53,6 +53,7 @@ struct parser {
 	bool last_was_unparsed;      /* the previous line was counted as not understood */
 	enum input_kind kind;        /* what the start of the input looks like */
 	bool saw_failure_message;
+	bool saw_table_header;       /* a summary table header, with or without rows */
 	char failure[160];
 };
 
@@ -278,6 +279,7 @@ start_table(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	current_dump(ps, ln->no);
 	vmmap_table_layout_from(&ps->layout, ps->above, ps->above_len, p, n);
 	ps->table = TABLE_HEAD;
+	ps->saw_table_header = true;
 }
 
 static void
@@ -503,7 +505,7 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 	cap->lines = ps.last_line;
 	if (rc < 0)
 		return -1;
-	if (!capture_has_structure(cap))
+	if (!capture_has_structure(cap) && !ps.saw_table_header)
 		return no_structure_error(&ps);
 	if (ps.unparsed_total)
 		cap->partial = true;

@@ -9,6 +9,7 @@
 
 #include "ingest/classes.h"
 #include "model/classes.h"
+#include "model/pick.h"
 #include "model/hierarchy.h"
 #include "report/classes_json.h"
 #include "report/classes_text.h"
@@ -293,15 +294,12 @@ static const struct classes_snapshot *
 choose_snapshot(const struct classes_args *a, const struct classes_capture *cap,
 		struct diag *err)
 {
-	uint64_t n = a->snapshot ? a->snapshot : 1;
-	if (n > cap->nsnapshots) {
-		diag_set(err, DIAG_USAGE, NULL, 0, 0,
-			 "--snapshot %" PRIu64 ": the input holds %zu snapshot%s", n,
-			 cap->nsnapshots, cap->nsnapshots == 1 ? "" : "s");
+	size_t i;
+	if (capture_pick_nth(cap->nsnapshots, a->snapshot, "--snapshot",
+			     "class-count snapshot", a->path, &i, err) < 0)
 		return NULL;
-	}
 	note_snapshots(a->path, cap, a->snapshot);
-	return cap->snapshots[n - 1];
+	return cap->snapshots[i];
 }
 
 /* The hierarchy for --direct / --tree, from --hierarchy FILE or from the input itself. */

@@ -428,3 +428,19 @@ diff_track_comparability(const struct track_capture *b, const struct track_captu
 			      "the captures are of different kernel builds (UUID %s before, %s "
 			      "after): symbols and offsets may differ", bu, au);
 }
+
+void
+diff_track_pair_init(struct diff_track_pair *p, bool match_offsets)
+{
+	track_capture_init(&p->before);
+	track_capture_init(&p->after);
+	diff_track_init(&p->diff, match_offsets);
+}
+
+void
+diff_track_pair_release(struct diff_track_pair *p)
+{
+	diff_track_release(&p->diff);
+	track_capture_release(&p->before);
+	track_capture_release(&p->after);
+}

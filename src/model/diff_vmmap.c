@@ -1,11 +1,12 @@
 #include "model/diff_vmmap.h"
 
-#include "model/diff.h"
+#include "model/pick.h"
 #include "util/array.h"
 #include "util/size.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -503,4 +504,76 @@ diff_vmmap_comparability(const struct diff_vmmap *d, const char *before_path,
 			      "AFTER (%s, %s) was captured before BEFORE (%s, %s): are the "
 			      "arguments the wrong way round?", diag_display_path(after_path),
 			      ad, diag_display_path(before_path), bd);
+}
+
+void
+diff_vmmap_side_init(struct diff_vmmap_side *s)
+{
+	memset(s, 0, sizeof(*s));
+	vmmap_capture_init(&s->cap);
+}
+
+void
+diff_vmmap_side_release(struct diff_vmmap_side *s)
+{
+	vmmap_capture_release(&s->cap);
+	s->dump = NULL;
+}
+
+static void
+process_text(const struct vmmap_dump *d, char *out, size_t n)
+{
+	if (d->process && d->has_pid)
+		snprintf(out, n, "%s [%" PRIu64 "]", d->process, d->pid);
+	else
+		snprintf(out, n, "%s", d->process ? d->process : "unnamed process");
+}
+
+int
+diff_vmmap_side_pick(struct diff_vmmap_side *s, const char *path,
+		     const struct diff_options *opts, struct diag_list *notes,
+		     struct diag *err)
+{
+	size_t i;
+	if (capture_pick_nth(s->cap.ndumps, opts->has_dump ? opts->dump : 0, "--dump",
+			     "vmmap dump", path, &i, err) < 0)
+		return -1;
+	s->dump = s->cap.dumps[i];
+	if (s->cap.ndumps > 1) {
+		char proc[256];
+		process_text(s->dump, proc, sizeof(proc));
+		diag_list_add(notes, DIAG_NOTE, path, 0,
+			      "holds %zu dumps; comparing dump %zu (%s)%s", s->cap.ndumps, i + 1,
+			      proc, opts->has_dump ? "" : "; --dump N picks another");
+	}
+	return 0;
+}
+
+void
+diff_vmmap_pair_init(struct diff_vmmap_pair *p)
+{
+	memset(p, 0, sizeof(*p));
+	diff_vmmap_side_init(&p->before);
+	diff_vmmap_side_init(&p->after);
+}
+
+void
+diff_vmmap_pair_release(struct diff_vmmap_pair *p)
+{
+	diff_vmmap_release(&p->diff);
+	diff_vmmap_side_release(&p->before);
+	diff_vmmap_side_release(&p->after);
+}
+
+int
+diff_vmmap_pair_compare(struct diff_vmmap_pair *p, const char *before_path,
+			const char *after_path, const struct diff_options *opts,
+			struct diag_list *notes, struct diag *err)
+{
+	if (diff_vmmap_side_pick(&p->before, before_path, opts, notes, err) < 0 ||
+	    diff_vmmap_side_pick(&p->after, after_path, opts, notes, err) < 0)
+		return -1;
+	diff_vmmap_compute(&p->diff, &p->before.cap, p->before.dump, &p->after.cap,
+			   p->after.dump);
+	return 0;
 }

@@ -162,6 +162,9 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			if (!a->path) {
 				a->path = arg;
 			} else {
+				if (cli_check_extra_operand(&p, "classes", "class name", a->path,
+							    arg, err) < 0)
+					return -1;
 				a->names = xrealloc(a->names, (a->nnames + 1) * sizeof(*a->names));
 				a->names[a->nnames++] = (char *)arg;
 			}

@@ -208,6 +208,9 @@ parse_args(int argc, char **argv, struct track_args *a, struct track_capture *ca
 		if (id == CLI_OPERAND) {
 			if (!a->path)
 				a->path = arg;
+			else if (cli_check_extra_operand(&p, "track", "category name", a->path,
+							 arg, err) < 0)
+				return -1;
 			else
 				track_filter_add(&cap->filter.names, &cap->filter.nnames, arg);
 			continue;

@@ -131,9 +131,8 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 			return -1;
 		case CLI_OPERAND:
 			if (a->path)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"one input expected, got '%s' and '%s'",
-						a->path, arg);
+				return cli_check_extra_operand(&p, "vmmap", NULL, a->path, arg,
+							       err);
 			a->path = arg;
 			break;
 		case OPT_TYPES:

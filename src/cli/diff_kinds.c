@@ -7,6 +7,7 @@
 #include "report/diff_classes.h"
 #include "report/diff_track.h"
 #include "report/diff_vmmap.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -283,7 +284,7 @@ static const struct diff_kind kinds[] = {
 	},
 };
 
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+#define NKINDS (ARRAY_SIZE(kinds))
 
 const char *
 diff_kind_refused_option(const struct diff_kind *kind, unsigned given)

@@ -9,6 +9,7 @@
 
 #include "iotally-config.h"
 #include "ingest/detect.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
@@ -36,7 +37,7 @@ static const struct command commands[] = {
 	  cmd_vmmap_help },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS (ARRAY_SIZE(commands))
 
 const struct command *
 cli_find_command(const char *name)
@@ -45,25 +46,6 @@ cli_find_command(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
-}
-
-void
-cli_print_diag(const struct diag *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	diag_format(d, &sb);
-	fwrite(sb.buf, 1, sb.len, stderr);
-	strbuf_release(&sb);
-}
-
-void
-cli_print_warnings(const struct diag_list *w)
-{
-	for (size_t i = 0; i < w->len; i++)
-		cli_print_diag(&w->items[i]);
-	if (w->dropped)
-		fprintf(stderr, "iotally: note: %" PRIu64 " more warnings not shown\n",
-			w->dropped);
 }
 
 int
@@ -82,8 +64,7 @@ cli_finish_output(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
-		fprintf(stderr, "iotally: error: cannot write output: %s\n",
-			e ? strerror(e) : "write error");
+		cli_error(NULL, 0, "cannot write output: %s", e ? strerror(e) : "write error");
 		return DIAG_IOERR;
 	}
 	return 0;
@@ -123,7 +104,7 @@ finish(int status)
 {
 	int out = cli_finish_output();
 	if (fclose(stdout) != 0 && out == 0) {
-		fprintf(stderr, "iotally: error: cannot write output: %s\n", strerror(errno));
+		cli_error(NULL, 0, "cannot write output: %s", strerror(errno));
 		out = DIAG_IOERR;
 	}
 	return status ? status : out;

@@ -10,6 +10,7 @@
 #include "ingest/detect.h"
 #include "model/diff.h"
 #include "report/diff_report.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/outfile.h"
 #include "util/strbuf.h"
@@ -162,7 +163,7 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 		return 0;
 	case OPT_FORMAT: {
 		static const char *const names[] = { "text", "json", "markdown" };
-		int f = cli_choice("format", arg, names, 3, err);
+		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
 		if (f < 0)
 			return -1;
 		a->format = (enum output_format)f;
@@ -196,7 +197,7 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 	const char *arg;
 	int id;
 
-	cli_parser_init(&p, diff_options, sizeof(diff_options) / sizeof(diff_options[0]),
+	cli_parser_init(&p, diff_options, ARRAY_SIZE(diff_options),
 			argc, argv);
 	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
 		if (id == CLI_ERROR)
@@ -307,7 +308,7 @@ write_output(const struct diff_args *a, const struct diff_kind *kind, const void
 	}
 	if (a->format == FORMAT_JSON) {
 		if (diff_json_write(stdout, rep, kind->json(diff)) < 0) {
-			fputs("iotally: error: cannot write JSON output\n", stderr);
+			cli_error(NULL, 0, "cannot write JSON output");
 			return DIAG_IOERR;
 		}
 		return 0;
@@ -352,7 +353,7 @@ report_tripped(const struct diff_args *a)
 		if (!g->tripped)
 			continue;
 		diff_gate_describe(g, &sb);
-		fprintf(stderr, "iotally: gate '%s' tripped: %s\n", g->text, sb.buf);
+		cli_error(NULL, 0, "gate '%s' tripped: %s", g->text, sb.buf);
 		strbuf_release(&sb);
 		n++;
 	}

@@ -4,9 +4,10 @@
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
-#include "report/diff_classes.h"
-#include "report/diff_track.h"
-#include "report/diff_vmmap.h"
+#include "report/diff_classes_write.h"
+#include "report/diff_track_write.h"
+#include "report/diff_vmmap_write.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -283,7 +284,7 @@ static const struct diff_kind kinds[] = {
 	},
 };
 
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+#define NKINDS (ARRAY_SIZE(kinds))
 
 const char *
 diff_kind_refused_option(const struct diff_kind *kind, unsigned given)

@@ -11,6 +11,7 @@
 #include "ingest/bundle.h"
 #include "iotally-config.h"
 #include "ingest/detect.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
@@ -38,7 +39,7 @@ static const struct command commands[] = {
 	  cmd_vmmap_help },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS (ARRAY_SIZE(commands))
 
 const struct command *
 cli_find_command(const char *name)
@@ -47,25 +48,6 @@ cli_find_command(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
-}
-
-void
-cli_print_diag(const struct diag *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	diag_format(d, &sb);
-	fwrite(sb.buf, 1, sb.len, stderr);
-	strbuf_release(&sb);
-}
-
-void
-cli_print_warnings(const struct diag_list *w)
-{
-	for (size_t i = 0; i < w->len; i++)
-		cli_print_diag(&w->items[i]);
-	if (w->dropped)
-		fprintf(stderr, "iotally: note: %" PRIu64 " more warnings not shown\n",
-			w->dropped);
 }
 
 int
@@ -84,8 +66,7 @@ cli_finish_output(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
-		fprintf(stderr, "iotally: error: cannot write output: %s\n",
-			e ? strerror(e) : "write error");
+		cli_error(NULL, 0, "cannot write output: %s", e ? strerror(e) : "write error");
 		return DIAG_IOERR;
 	}
 	return 0;
@@ -111,8 +92,13 @@ print_main_help(FILE *out)
 	      "refused, not taken as a name; a name that is also a file's name goes\n"
 	      "after '--'. gzip-compressed captures are read as they are, and a\n"
 	      "capture bundle (folder or .tar.gz) wherever a capture is read.\n"
-	      "Exit status: 0 success, 64 usage error, 65 malformed input,\n"
-	      "66 input cannot be opened, 70 internal error, 74 output cannot be written.\n",
+	      "\n"
+	      "Environment: TMPDIR is where 'iotally -' keeps piped standard input while\n"
+	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"
+	      "\n"
+	      "Exit status: 0 success, 1 a diff --fail-if gate tripped, 64 usage error,\n"
+	      "65 malformed input, 66 input cannot be opened, 70 internal error,\n"
+	      "74 output cannot be written.\n",
 	      out);
 }
 
@@ -121,7 +107,7 @@ finish(int status)
 {
 	int out = cli_finish_output();
 	if (fclose(stdout) != 0 && out == 0) {
-		fprintf(stderr, "iotally: error: cannot write output: %s\n", strerror(errno));
+		cli_error(NULL, 0, "cannot write output: %s", strerror(errno));
 		out = DIAG_IOERR;
 	}
 	return status ? status : out;

@@ -1,4 +1,4 @@
-#include "ingest/track.h"
+#include "ingest/track_read.h"
 
 #include "ingest/detect.h"
 #include "util/size.h"
@@ -468,8 +468,8 @@ start_record(struct parser *ps, const struct line *ln, const struct track_header
 static bool
 header_too_large(const struct track_header_view *h, const char **why)
 {
-	if (h->bytes > TRACK_BYTES_MAX || h->size[0] > TRACK_BYTES_MAX ||
-	    h->size[1] > TRACK_BYTES_MAX) {
+	if (h->bytes > BYTES_MAX || h->size[0] > BYTES_MAX ||
+	    h->size[1] > BYTES_MAX) {
 		*why = "a size is larger than 2^63 bytes";
 		return true;
 	}
@@ -555,7 +555,7 @@ handle_total(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	uint64_t v;
 	if (eat_hex(&q, p + n - tail, &v, &why) < 0 || q != p + n - tail)
 		return unparsed(ps, ln, why ? why : "expected '0x.. bytes total'", false);
-	if (v > TRACK_BYTES_MAX)
+	if (v > BYTES_MAX)
 		return unparsed(ps, ln, "the total is larger than 2^63 bytes", false);
 	if (finish_record(ps) < 0)
 		return -1;

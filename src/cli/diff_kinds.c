@@ -9,6 +9,9 @@
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
+#include "model/report_classes.h"
+#include "model/report_track.h"
+#include "model/report_vmmap.h"
 #include "model/vmmap.h"
 #include "report/diff_classes.h"
 #include "report/diff_track.h"
@@ -150,6 +153,12 @@ vmmap_json(const void *p)
 }
 
 static void
+vmmap_report(struct report *rep, const void *p)
+{
+	report_add_vmmap_diff(rep, &((const struct vmmap_diff *)p)->diff);
+}
+
+static void
 vmmap_free(void *p)
 {
 	struct vmmap_diff *v = p;
@@ -257,6 +266,13 @@ static void
 track_write_folded(FILE *out, const void *p)
 {
 	diff_track_write_folded(out, &((const struct track_diff *)p)->diff);
+}
+
+static void
+track_report(struct report *rep, const void *p)
+{
+	const struct track_diff *t = p;
+	report_add_track(rep, &t->diff, &t->before, &t->after);
 }
 
 static void
@@ -439,6 +455,12 @@ classes_json(const void *p)
 }
 
 static void
+classes_report(struct report *rep, const void *p)
+{
+	report_add_classes_diff(rep, &((const struct classes_diff *)p)->diff);
+}
+
+static void
 classes_free(void *p)
 {
 	struct classes_diff *c = p;
@@ -464,6 +486,7 @@ static const struct diff_kind kinds[] = {
 		.changed = classes_changed,
 		.write_text = classes_write_text,
 		.json = classes_json,
+		.report = classes_report,
 		.free = classes_free,
 	},
 	{
@@ -478,6 +501,7 @@ static const struct diff_kind kinds[] = {
 		.write_text = track_write_text,
 		.json = track_json,
 		.write_folded = track_write_folded,
+		.report = track_report,
 		.free = track_free,
 	},
 	{
@@ -491,6 +515,7 @@ static const struct diff_kind kinds[] = {
 		.changed = vmmap_changed,
 		.write_text = vmmap_write_text,
 		.json = vmmap_json,
+		.report = vmmap_report,
 		.free = vmmap_free,
 	},
 };

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ingest/detect.h"
+#include "model/report.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 
@@ -54,6 +55,8 @@ struct diff_kind {
 	void (*write_text)(FILE *out, const void *diff, bool markdown);
 	json_t *(*json)(const void *diff);
 	void (*write_folded)(FILE *out, const void *diff);   /* NULL: no --folded */
+	/* The kind's sections of a before/after report (`iotally report`). */
+	void (*report)(struct report *rep, const void *diff);
 	void (*free)(void *diff);
 };
 

@@ -172,34 +172,6 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 	return 0;
 }
 
-/* Open an input and find the kind it belongs to. */
-static int
-open_input(struct diff_input *in, const char *path, const struct diff_kind **kind,
-	   struct diag *err)
-{
-	const char *p;
-	size_t n;
-	char schema[64] = "";
-	in->path = path;
-	if (line_reader_open(&in->reader, path, 0, err) < 0)
-		return -1;
-	if (line_reader_peek(&in->reader, INPUT_DETECT_BYTES, &p, &n, err) < 0)
-		return -1;
-	enum input_kind raw = input_detect(p, n);
-	in->json = raw == INPUT_IOTALLY_JSON;
-	if (in->json && input_iotally_schema(p, n, schema, sizeof(schema)) < 0)
-		snprintf(schema, sizeof(schema), "(no schema)");
-	*kind = diff_kind_for_input(raw, schema);
-	if (!*kind)
-		return diag_set(err, DIAG_DATA, path, 0, 0,
-				"is %s%s%s%s: report reads vmmap dumps, IOKit class counts "
-				"(ioreg, ioclasscount), ioclasscount --track captures or "
-				"iotally's JSON reports of them", input_kind_describe(raw),
-				in->json ? " (schema '" : "", in->json ? schema : "",
-				in->json ? "')" : "");
-	return 0;
-}
-
 /* ---- one capture ---------------------------------------------------------- */
 
 static int
@@ -300,24 +272,6 @@ build_single(struct report *r, const struct diff_kind *kind, struct diff_input *
 
 /* ---- a pair ---------------------------------------------------------------- */
 
-static int
-resolve_gates(struct report_args *a, const struct diff_kind *kind, const void *diff,
-	      struct diag *err)
-{
-	for (size_t i = 0; i < a->ngates; i++) {
-		struct diff_gate *g = &a->gates[i];
-		int64_t before, after;
-		if (!diff_kind_has_metric(kind, g->kind))
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"gate '%s': '%s:' metrics do not apply to %s captures",
-					g->text, g->kind, kind->name);
-		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
-		    diff_gate_check(g, before, after, err) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static void
 add_diag_warnings(struct report *r, const struct diag_list *w)
 {
@@ -356,7 +310,7 @@ build_pair(struct report *r, struct report_args *a, struct diff_input in[2],
 	cli_print_warnings(&w);
 	add_diag_warnings(r, &w);
 	diag_list_release(&w);
-	int rc = resolve_gates(a, k[0], diff, err);
+	int rc = diff_kind_check_gates(k[0], diff, a->gates, a->ngates, err);
 	if (rc == 0) {
 		k[0]->report(r, diff);
 		report_add_gates(r, a->gates, a->ngates);
@@ -387,23 +341,6 @@ write_report(const struct report_args *a, const struct report *r, struct diag *e
 	return outfile_commit(&of, err);
 }
 
-static size_t
-print_tripped(const struct report_args *a)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < a->ngates; i++) {
-		const struct diff_gate *g = &a->gates[i];
-		if (!g->tripped)
-			continue;
-		struct strbuf sb = STRBUF_INIT;
-		diff_gate_describe(g, &sb);
-		fprintf(stderr, "iotally: gate '%s' tripped: %s\n", g->text, sb.buf);
-		strbuf_release(&sb);
-		n++;
-	}
-	return n;
-}
-
 static int
 run(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
@@ -414,8 +351,12 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 
 	memset(in, 0, sizeof(in));
 	in[0].reader.fd = in[1].reader.fd = -1;
-	for (size_t i = 0; i < a->npaths && rc == 0; i++)
-		rc = open_input(&in[i], a->paths[i], &k[i], err);
+	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
+		char schema[64];
+		enum input_kind raw;
+		rc = diff_kind_open(&in[i], a->paths[i], "report", &k[i], schema, sizeof(schema),
+				    &raw, err);
+	}
 	if (rc == 0) {
 		report_init(&r, k[0]->name, a->npaths == 2);
 		rc = a->npaths == 2 ? build_pair(&r, a, in, k, notes, err)
@@ -459,7 +400,7 @@ cmd_report(int argc, char **argv)
 						: (cli_print_diag(&err), err.code);
 		goto out;
 	}
-	if (print_tripped(&a))
+	if (diff_gates_print_tripped(a.gates, a.ngates))
 		status = DIAG_GATE;
 out:
 	diag_list_release(&notes);

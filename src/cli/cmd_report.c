@@ -24,6 +24,7 @@
 #include "report/diff_report.h"
 #include "report/report_md.h"
 #include "util/diag.h"
+#include "util/array.h"
 #include "util/outfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -114,7 +115,7 @@ handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
 	int f;
 	switch (id) {
 	case OPT_FORMAT:
-		if ((f = cli_choice("format", arg, formats, 1, err)) < 0)
+		if ((f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err)) < 0)
 			return -1;
 		a->format = (enum report_format)f;
 		return 0;
@@ -141,7 +142,7 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 	const char *arg;
 	int id;
 
-	cli_parser_init(&p, report_options, sizeof(report_options) / sizeof(report_options[0]),
+	cli_parser_init(&p, report_options, ARRAY_SIZE(report_options),
 			argc, argv);
 	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
 		if (id == CLI_ERROR)

@@ -8,6 +8,7 @@
 #include "ingest/vmmap_grammar.h"
 
 #include "ingest/detect.h"
+#include "util/array.h"
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/view.h"
@@ -52,6 +53,7 @@ struct parser {
 	bool last_was_unparsed;      /* the previous line was counted as not understood */
 	enum input_kind kind;        /* what the start of the input looks like */
 	bool saw_failure_message;
+	bool saw_table_header;       /* a summary table header, with or without rows */
 	char failure[160];
 };
 
@@ -104,7 +106,7 @@ header_key(const char *p, size_t n, size_t *klen)
 	if (!colon)
 		return NULL;
 	size_t k = (size_t)(colon - p);
-	for (size_t i = 0; i < sizeof(header_keys) / sizeof(header_keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(header_keys); i++) {
 		if (strlen(header_keys[i]) == k && memcmp(header_keys[i], p, k) == 0) {
 			*klen = k;
 			return header_keys[i];
@@ -277,6 +279,7 @@ start_table(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	current_dump(ps, ln->no);
 	vmmap_table_layout_from(&ps->layout, ps->above, ps->above_len, p, n);
 	ps->table = TABLE_HEAD;
+	ps->saw_table_header = true;
 }
 
 static void
@@ -301,8 +304,8 @@ handle_region(struct parser *ps, const struct line *ln, struct vmmap_region *r)
 static bool
 region_too_large(const struct vmmap_region *r)
 {
-	return r->vsize > VMMAP_BYTES_MAX || r->resident > VMMAP_BYTES_MAX ||
-	       r->dirty > VMMAP_BYTES_MAX || r->swapped > VMMAP_BYTES_MAX;
+	return r->vsize > BYTES_MAX || r->resident > BYTES_MAX ||
+	       r->dirty > BYTES_MAX || r->swapped > BYTES_MAX;
 }
 
 static bool
@@ -502,7 +505,7 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 	cap->lines = ps.last_line;
 	if (rc < 0)
 		return -1;
-	if (!capture_has_structure(cap))
+	if (!capture_has_structure(cap) && !ps.saw_table_header)
 		return no_structure_error(&ps);
 	if (ps.unparsed_total)
 		cap->partial = true;

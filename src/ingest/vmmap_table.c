@@ -25,9 +25,12 @@ column_for_word(const char *p, size_t n)
 
 /*
  * Column names come from the header line ("REGION TYPE  VIRTUAL" in old
- * dumps, bracketed "[ VIRTUAL]" in 2.0) or from the line above it
+ * dumps, bracketed "[ VIRTUAL]" in 2.0, or the one-line "REGION TYPE
+ * VIRTUAL ... EMPTY REGION" of trimmed pastes) or from the line above it
  * ("VIRTUAL RESIDENT ... REGION"); a header of bare SIZE words (a pasted
- * excerpt without the line above) is read by its width.
+ * excerpt without the line above) is read by its width. The region count
+ * column is there when the header says COUNT, or names REGION again after
+ * the size columns (the first line of vmmap's two-line "REGION COUNT").
  */
 void
 vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above, size_t above_n,
@@ -47,11 +50,14 @@ vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above, size_t 
 			const char *w = p;
 			while (p < end && !view_is_space(*p) && *p != ']')
 				p++;
-			int c = column_for_word(w, (size_t)(p - w));
+			size_t wn = (size_t)(p - w);
+			int c = column_for_word(w, wn);
 			if (c >= 0 && t->ncols < VMMAP_COL_SIZES)
 				t->cols[t->ncols++] = (enum vmmap_column)c;
-			if (p - w == 4 && memcmp(w, "SIZE", 4) == 0)
+			if (wn == 4 && memcmp(w, "SIZE", 4) == 0)
 				sizes++;
+			if (s == 0 && t->ncols && wn == 6 && memcmp(w, "REGION", 6) == 0)
+				t->has_count = true;
 		}
 	}
 	if (t->ncols == 0) {
@@ -79,6 +85,16 @@ is_size_token(const char *p, size_t n)
 {
 	uint64_t v;
 	return size_parse_vmmap(p, n, &v) != SIZE_SYNTAX;
+}
+
+/*
+ * A figure no region type ends in: a size with a unit or a fraction
+ * ("1.9G", "448K"). Type names may end in a plain number ("Memory Tag 241").
+ */
+static bool
+is_figure_with_unit(const char *p, size_t n)
+{
+	return is_size_token(p, n) && !is_count_token(p, n);
 }
 
 #define MAX_ROW_TOKENS 64
@@ -121,12 +137,16 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 			ok = is_size_token(tok[i].p, tok[i].n);
 		if (!ok)
 			continue;
+		if (first > 0 && is_figure_with_unit(tok[first - 1].p, tok[first - 1].n)) {
+			*why = "the row has more figures than the table header names";
+			return -1;
+		}
 		memset(row, 0, sizeof(*row));
 		for (size_t i = 0; i < t->ncols; i++) {
 			const struct token *k = &tok[first + i];
 			enum vmmap_column c = t->cols[i];
 			if (size_parse_vmmap(k->p, k->n, &row->value[c]) != SIZE_OK ||
-			    row->value[c] > VMMAP_BYTES_MAX) {
+			    row->value[c] > BYTES_MAX) {
 				*why = "a size in the summary row is larger than 2^63 bytes";
 				return -1;
 			}
@@ -139,7 +159,7 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 		}
 		if (t->has_count) {
 			if (parse_u64_dec(tok[last].p, tok[last].n, &row->count) != SIZE_OK ||
-			    row->count > VMMAP_BYTES_MAX) {
+			    row->count > BYTES_MAX) {
 				*why = "the region count is larger than 2^63";
 				return -1;
 			}

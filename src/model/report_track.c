@@ -1,5 +1,6 @@
 #include "model/report_track.h"
 
+#include "util/bytes.h"
 #include "util/hashmap.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -89,10 +90,11 @@ tree_child(struct tree *t, size_t parent, const char *name, size_t len)
 static void
 node_add(struct node *n, uint64_t width, uint64_t before, uint64_t after)
 {
-	/* Each figure is at most TRACK_BYTES_MAX; sums saturate there. */
-	n->width = n->width > TRACK_BYTES_MAX - width ? TRACK_BYTES_MAX : n->width + width;
-	n->before = n->before > TRACK_BYTES_MAX - before ? TRACK_BYTES_MAX : n->before + before;
-	n->after = n->after > TRACK_BYTES_MAX - after ? TRACK_BYTES_MAX : n->after + after;
+	/* Only drawn: a sum past BYTES_MAX (corrupt input) is drawn capped. */
+	bool capped = false;
+	bytes_add_capped(&n->width, width, &capped);
+	bytes_add_capped(&n->before, before, &capped);
+	bytes_add_capped(&n->after, after, &capped);
 }
 
 /* Add one site: its folded stack, outermost frame first. */

@@ -1,6 +1,7 @@
 #include "util/outfile.h"
 
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -8,68 +9,107 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int
-outfile_open(struct outfile *f, const char *path, struct diag *err)
+static void
+outfile_clear(struct outfile *o)
 {
-	struct strbuf sb = STRBUF_INIT;
-	memset(f, 0, sizeof(*f));
-	strbuf_addf(&sb, "%s.XXXXXX", path);
-	int fd = mkstemp(sb.buf);
-	if (fd < 0) {
+	free(o->path);
+	free(o->tmp);
+	o->path = o->tmp = NULL;
+	o->fp = NULL;
+	o->in_place = false;
+}
+
+/* A device or a pipe (/dev/null, /dev/fd/3): nothing to replace, written as it is. */
+static int
+open_in_place(struct outfile *o, const char *path, struct diag *err)
+{
+	o->fp = fopen(path, "w");
+	if (!o->fp) {
 		int e = errno;
-		strbuf_release(&sb);
-		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot create a file beside it: %s",
-				strerror(e));
+		outfile_clear(o);
+		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot be written: %s", strerror(e));
 	}
-	/* mkstemp makes 0600; an output file gets the usual mode. */
-	mode_t mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
-	f->fp = fdopen(fd, "w");
-	if (!f->fp) {
-		int e = errno;
-		close(fd);
-		unlink(sb.buf);
-		strbuf_release(&sb);
-		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot write: %s", strerror(e));
-	}
-	f->tmp = strbuf_detach(&sb, NULL);
-	f->path = strdup(path);
+	o->in_place = true;
 	return 0;
 }
 
 int
-outfile_commit(struct outfile *f, struct diag *err)
+outfile_open(struct outfile *o, const char *path, struct diag *err)
 {
-	int e = 0;
-	if (fflush(f->fp) != 0 || ferror(f->fp))
-		e = errno ? errno : EIO;
-	else if (fsync(fileno(f->fp)) != 0 && errno != EINVAL)
-		e = errno;
-	if (fclose(f->fp) != 0 && !e)
-		e = errno ? errno : EIO;
-	f->fp = NULL;
-	if (!e && rename(f->tmp, f->path) != 0)
-		e = errno;
-	if (e) {
-		diag_set(err, DIAG_IOERR, f->path, 0, 0, "cannot write: %s", strerror(e));
-		outfile_abort(f);
-		return -1;
+	memset(o, 0, sizeof(*o));
+	o->path = xstrdup(path);
+	if (strcmp(path, "-") == 0) {
+		o->fp = stdout;
+		return 0;
 	}
-	free(f->tmp);
-	free(f->path);
-	f->tmp = f->path = NULL;
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return open_in_place(o, path, err);
+	const char *slash = strrchr(path, '/');
+	struct strbuf t = STRBUF_INIT;
+	if (slash)
+		strbuf_addf(&t, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+	else
+		strbuf_addf(&t, ".%s.XXXXXX", path);
+	o->tmp = strbuf_detach(&t, NULL);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		int e = errno;
+		outfile_clear(o);
+		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot be written: %s", strerror(e));
+	}
+	mode_t mask = umask(0);   /* mkstemp makes 0600: give the file the usual mode */
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		int e = errno;
+		close(fd);
+		unlink(o->tmp);
+		outfile_clear(o);
+		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot be written: %s", strerror(e));
+	}
 	return 0;
+}
+
+int
+outfile_commit(struct outfile *o, struct diag *err)
+{
+	int rc = 0;
+	if (!o->tmp) {
+		bool ok = fflush(o->fp) == 0 && !ferror(o->fp);
+		if (o->in_place)
+			ok &= fclose(o->fp) == 0;
+		if (!ok)
+			rc = diag_set(err, DIAG_IOERR, o->in_place ? o->path : NULL, 0, 0,
+				      o->in_place ? "cannot be written"
+						  : "cannot write standard output");
+		outfile_clear(o);
+		return rc;
+	}
+	bool ok = fflush(o->fp) == 0 && !ferror(o->fp);
+	ok &= fclose(o->fp) == 0;
+	int e = errno;
+	if (ok && rename(o->tmp, o->path) == 0) {
+		outfile_clear(o);
+		return 0;
+	}
+	if (ok)
+		e = errno;
+	unlink(o->tmp);
+	rc = diag_set(err, DIAG_IOERR, o->path, 0, 0, "cannot be written: %s", strerror(e));
+	outfile_clear(o);
+	return rc;
 }
 
 void
-outfile_abort(struct outfile *f)
+outfile_abort(struct outfile *o)
 {
-	if (f->fp)
-		fclose(f->fp);
-	if (f->tmp)
-		unlink(f->tmp);
-	free(f->tmp);
-	free(f->path);
-	memset(f, 0, sizeof(*f));
+	if (o->tmp) {
+		fclose(o->fp);
+		unlink(o->tmp);
+	} else if (o->in_place) {
+		fclose(o->fp);
+	}
+	outfile_clear(o);
 }

@@ -7,6 +7,9 @@
 #include <cmocka.h>
 
 #include "ingest/vmmap.h"
+#include "ingest/vmmap_grammar.h"
+
+#include <stdlib.h>
 
 static enum vmmap_line_result
 parse(const char *line, struct vmmap_region *r, const char **why)
@@ -130,6 +133,55 @@ test_malformed_lines(void **state)
 			 VMMAP_LINE_OTHER);
 }
 
+static void
+layout(struct vmmap_table_layout *t, const char *above, const char *head)
+{
+	vmmap_table_layout_from(t, above, strlen(above), head, strlen(head));
+}
+
+/* The one-line header names the count column as a second REGION word. */
+static void
+test_summary_one_line_header(void **state)
+{
+	(void)state;
+	struct vmmap_table_layout t;
+	struct vmmap_summary_row row;
+	const char *why = NULL;
+	const char *line = "IOAccelerator (graphics)           1.9G     1.5G     1.5G       0K       0K     1.5G     160K     1454";
+
+	layout(&t, "", "REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION");
+	assert_int_equal(t.ncols, 7);
+	assert_true(t.has_count);
+	assert_int_equal(vmmap_table_parse_row(line, strlen(line), &t, &row, &why), 0);
+	assert_string_equal(row.name, "IOAccelerator (graphics)");
+	assert_int_equal(row.value[VMMAP_COL_VIRTUAL], (uint64_t)(1.9 * 1073741824.0));
+	assert_int_equal(row.value[VMMAP_COL_EMPTY], 160 * 1024);
+	assert_true(row.has_count);
+	assert_int_equal(row.count, 1454);
+	free(row.name);
+
+	/* The two-line header: the count is named by COUNT on the second line. */
+	layout(&t, "                                VIRTUAL RESIDENT    DIRTY  SWAPPED VOLATILE   NONVOL    EMPTY   REGION ",
+	       "REGION TYPE                        SIZE     SIZE     SIZE     SIZE     SIZE     SIZE     SIZE    COUNT (non-coalesced) ");
+	assert_int_equal(t.ncols, 7);
+	assert_true(t.has_count);
+
+	/* A header that names one column fewer than the row has: never a
+	 * type name ending in "1.9G", the row is refused. */
+	layout(&t, "", "REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY");
+	assert_false(t.has_count);
+	assert_int_equal(vmmap_table_parse_row(line, strlen(line), &t, &row, &why), -1);
+	assert_non_null(strstr(why, "more figures"));
+
+	/* A type name may end in a plain number. */
+	const char *tag = "Memory Tag 22                     64.0M      32K      32K      32K       0K       0K       0K        1 ";
+	layout(&t, "", "REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION");
+	assert_int_equal(vmmap_table_parse_row(tag, strlen(tag), &t, &row, &why), 0);
+	assert_string_equal(row.name, "Memory Tag 22");
+	assert_int_equal(row.count, 1);
+	free(row.name);
+}
+
 int
 main(void)
 {
@@ -140,6 +192,7 @@ main(void)
 		cmocka_unit_test(test_shifted_and_prefixed_lines),
 		cmocka_unit_test(test_legacy_layouts),
 		cmocka_unit_test(test_malformed_lines),
+		cmocka_unit_test(test_summary_one_line_header),
 	};
 	return cmocka_run_group_tests_name("vmmap-parse", tests, NULL, NULL);
 }

@@ -8,10 +8,10 @@
 #include "cli/report_out.h"
 #include "model/report_vmmap.h"
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "model/vmmap.h"
 #include "report/vmmap_csv.h"
-#include "report/vmmap_json.h"
+#include "report/vmmap_json_write.h"
 #include "report/vmmap_text.h"
 #include "util/array.h"
 #include "util/diag.h"

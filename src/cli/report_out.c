@@ -1,7 +1,7 @@
 #include "cli/report_out.h"
 
 #include "iotally-config.h"
-#include "report/report_md.h"
+#include "report/report_md_write.h"
 #include "util/diag.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "report/report_md.h"
+#include "report/report_md_write.h"
 
 #include "report/report_text.h"
 

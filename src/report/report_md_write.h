@@ -1,5 +1,5 @@
-#ifndef IOTALLY_REPORT_REPORT_MD_H
-#define IOTALLY_REPORT_REPORT_MD_H
+#ifndef IOTALLY_REPORT_REPORT_MD_WRITE_H
+#define IOTALLY_REPORT_REPORT_MD_WRITE_H
 
 /*
  * The report (model/report.h) as GitHub-flavoured Markdown for a bug

@@ -21,6 +21,11 @@ that vmmap prints them exactly (8 MiB regions and one remainder, all whole
 KiB below 10000K), so what iotally reads is the constructed value.
 
   tools/gen-trend.py --shape leak --samples 20 --seed 1 OUTDIR
+
+--kind classes writes `ioreg -l` root entries instead (no capture time, so
+argument order): IOSurface instances = 7 + shape(i) with --rate counted in
+instances, OSString = 4033 + rounded noise, IOPCIDevice = 3 always, and an
+instance allocation total of 14 MiB + 64 KiB * shape(i).
 """
 
 import argparse
@@ -112,7 +117,40 @@ def sample_text(when, regions):
     return '\n'.join(out) + '\n'
 
 
+def classes_text(surfaces, strings, instance):
+    diag = ('{"Container allocation"=12648079,"Instance allocation"=%d,'
+            '"Pageable allocation"=1902493696,"Classes"={"OSObject"=6,"IOPCIDevice"=3,'
+            '"IOSurface"=%d,"OSString"=%d},"IOMalloc allocation"=61931553}'
+            % (instance, surfaces, strings))
+    return '\n'.join([
+        '+-o Root  <class IORegistryEntry, id 0x100000100, retain 16>',
+        '  | {',
+        '  |   "IOKitBuildVersion" = "Darwin Kernel Version 17.0.0: synthetic; '
+        'root:xnu-4570.1.46~2/RELEASE_X86_64"',
+        '  |   "IOKitDiagnostics" = %s' % diag,
+        '  | }',
+        '  | ',
+    ]) + '\n'
+
+
+def generate_classes(args):
+    rng = random.Random(args.seed)
+    os.makedirs(args.outdir, exist_ok=True)
+    paths = []
+    for i in range(args.samples):
+        shape = shape_value(args.shape, i, args.samples, args.rate)
+        path = os.path.join(args.outdir, 'ioreg-%02d.txt' % (i + 1))
+        with open(path, 'w') as f:
+            f.write(classes_text(7 + int(round(shape)),
+                                 4033 + int(round(rng.gauss(0, args.noise))),
+                                 14 * MiB + int(round(shape)) * 64 * KiB))
+        paths.append(path)
+    return paths
+
+
 def generate(args):
+    if getattr(args, 'kind', 'vmmap') == 'classes':
+        return generate_classes(args)
     rng = random.Random(args.seed)
     start = datetime.datetime.strptime(args.start, '%Y-%m-%d %H:%M')
     rate = args.rate * MiB
@@ -137,6 +175,7 @@ def generate(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--kind', choices=['vmmap', 'classes'], default='vmmap')
     ap.add_argument('--shape', choices=['leak', 'plateau', 'step', 'flat'], default='leak')
     ap.add_argument('--samples', type=int, default=20)
     ap.add_argument('--seed', type=int, default=1)

@@ -220,9 +220,9 @@ trend_junit_write(const char *path, const struct trend_report *r, struct diag *e
 			snprintf(s, sizeof(s), "%+.2f %%", g->slope);
 		else
 			trend_format_amount(s, g->slope, g->unit, true);
-		strbuf_addf(&msgs[i], "slope %s per %s, limit %s %s", s,
-			    g->rate == TREND_PER_HOUR ? "hour" : "sample", diff_op_text(g->g.op),
-			    g->g.value_text);
+		const char *per = g->rate == TREND_PER_HOUR ? "hour" : "sample";
+		strbuf_addf(&msgs[i], "slope %s per %s, limit %s %s per %s", s, per,
+			    diff_op_text(g->g.op), g->g.value_text, per);
 		cases[i].name = g->g.text;
 		cases[i].failed = g->tripped;
 		cases[i].message = msgs[i].buf;

@@ -177,7 +177,7 @@ write_metrics(FILE *out, const struct trend_report *r, bool md)
 	bool hours = s->has_times;
 	const char *headers[] = {
 		"VERDICT", "METRIC", "FIRST", "LAST", hours ? "SLOPE/h" : "SLOPE/sample",
-		"95% INTERVAL", "2ND HALF", "q", "SERIES",
+		"95% INTERVAL", hours ? "2ND HALF/h" : "2ND HALF/sample", "q", "SERIES",
 	};
 	struct text_table t;
 	text_table_init(&t, 9, headers, "llrrrrrrl");

@@ -12,6 +12,7 @@
 #include "model/trend_gate.h"
 #include "report/trend_report.h"
 #include "util/diag.h"
+#include "util/outfile.h"
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -65,7 +66,9 @@ const char cmd_trend_help[] =
 	"  --fail-if 'METRIC slope OP VALUE[/h|/sample]'\n"
 	"                     a CI gate on a slope, repeatable; exit status 1 when\n"
 	"                     any trips\n"
-	"  --junit FILE       also write the gates as JUnit XML (one test case each)\n"
+	"  --junit FILE       also write the gates as JUnit XML (one test case each,\n"
+	"                     and one for --fail-on); '-': only the XML, on standard\n"
+	"                     output\n"
 	"  --format F         text (default), json or markdown\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -555,9 +558,27 @@ build_rows(const struct trend_input *in, size_t n, const struct order *o, size_t
 							      0, in[i].left_out };
 }
 
+/* The JUnit file, replaced whole (temporary file + rename), or standard output. */
+static int
+write_junit(const char *path, const struct trend_report *rep, struct diag *err)
+{
+	struct outfile o;
+	if (outfile_open(&o, path, err) < 0)
+		return -1;
+	if (trend_junit_write(o.fp, rep, err) < 0) {
+		if (!err->path)
+			err->path = path;
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, err);
+}
+
 static int
 write_output(const struct trend_args *a, const struct trend_report *rep)
 {
+	if (a->junit && strcmp(a->junit, "-") == 0)
+		return 0;   /* standard output carries the JUnit XML only */
 	if (a->format == FORMAT_JSON) {
 		if (trend_json_write(stdout, rep) < 0) {
 			fputs("iotally: error: cannot write JSON output\n", stderr);
@@ -621,7 +642,7 @@ run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
 		.fail_on_leak = a->fail_on_leak,
 	};
 	int status = write_output(a, &rep);
-	if (status == 0 && a->junit && trend_junit_write(a->junit, &rep, &err) < 0) {
+	if (status == 0 && a->junit && write_junit(a->junit, &rep, &err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
 	}

@@ -221,8 +221,11 @@ split_source(const char *p, size_t n, size_t *sym_len, size_t *src_off, size_t *
 {
 	if (n < 5 || p[n - 1] != ')')
 		return false;
+	/* Count the digits before ')' but stop at p[0], so that the ':' looked
+	 * for next is always inside the string (a symbol part of only digits and
+	 * ')' has none). */
 	size_t digits = 0;
-	while (digits + 1 < n && is_digit(p[n - 2 - digits]))
+	while (digits + 2 < n && is_digit(p[n - 2 - digits]))
 		digits++;
 	if (digits == 0 || p[n - 2 - digits] != ':')
 		return false;
@@ -465,8 +468,8 @@ start_record(struct parser *ps, const struct line *ln, const struct track_header
 static bool
 header_too_large(const struct track_header_view *h, const char **why)
 {
-	if (h->bytes > TRACK_BYTES_MAX || h->size[0] > TRACK_BYTES_MAX ||
-	    h->size[1] > TRACK_BYTES_MAX) {
+	if (h->bytes > BYTES_MAX || h->size[0] > BYTES_MAX ||
+	    h->size[1] > BYTES_MAX) {
 		*why = "a size is larger than 2^63 bytes";
 		return true;
 	}
@@ -552,7 +555,7 @@ handle_total(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	uint64_t v;
 	if (eat_hex(&q, p + n - tail, &v, &why) < 0 || q != p + n - tail)
 		return unparsed(ps, ln, why ? why : "expected '0x.. bytes total'", false);
-	if (v > TRACK_BYTES_MAX)
+	if (v > BYTES_MAX)
 		return unparsed(ps, ln, "the total is larger than 2^63 bytes", false);
 	if (finish_record(ps) < 0)
 		return -1;

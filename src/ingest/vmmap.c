@@ -8,6 +8,7 @@
 #include "ingest/vmmap_grammar.h"
 
 #include "ingest/detect.h"
+#include "util/array.h"
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/view.h"
@@ -105,7 +106,7 @@ header_key(const char *p, size_t n, size_t *klen)
 	if (!colon)
 		return NULL;
 	size_t k = (size_t)(colon - p);
-	for (size_t i = 0; i < sizeof(header_keys) / sizeof(header_keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(header_keys); i++) {
 		if (strlen(header_keys[i]) == k && memcmp(header_keys[i], p, k) == 0) {
 			*klen = k;
 			return header_keys[i];
@@ -303,8 +304,8 @@ handle_region(struct parser *ps, const struct line *ln, struct vmmap_region *r)
 static bool
 region_too_large(const struct vmmap_region *r)
 {
-	return r->vsize > VMMAP_BYTES_MAX || r->resident > VMMAP_BYTES_MAX ||
-	       r->dirty > VMMAP_BYTES_MAX || r->swapped > VMMAP_BYTES_MAX;
+	return r->vsize > BYTES_MAX || r->resident > BYTES_MAX ||
+	       r->dirty > BYTES_MAX || r->swapped > BYTES_MAX;
 }
 
 static bool

@@ -1,5 +1,5 @@
 /*
- * The gates of a diff as JUnit XML (report/junit.c writes the file).
+ * The gates of a diff as JUnit XML (report/junit.c writes the document).
  */
 
 #include "report/diff_report.h"
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 int
-diff_junit_write(const char *path, const struct diff_report *r, struct diag *err)
+diff_junit_write(FILE *out, const struct diff_report *r, struct diag *err)
 {
 	size_t n = r->ngates;
 	struct junit_case *cases = xcalloc(n ? n : 1, sizeof(*cases));
@@ -25,7 +25,7 @@ diff_junit_write(const char *path, const struct diff_report *r, struct diag *err
 		cases[i] = (struct junit_case){ cls.buf, r->gates[i].text, r->gates[i].tripped,
 						msgs[i].buf };
 	}
-	int rc = junit_write(path, suite.buf, cases, n, err);
+	int rc = junit_write(out, suite.buf, cases, n, err);
 	for (size_t i = 0; i < n; i++)
 		strbuf_release(&msgs[i]);
 	strbuf_release(&cls);

@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-/* Byte counts are at most TRACK_BYTES_MAX, so json_int_t holds them. */
+/* Byte counts are at most BYTES_MAX, so json_int_t holds them. */
 static json_t *
 jint(uint64_t v)
 {

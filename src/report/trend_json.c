@@ -202,7 +202,7 @@ trend_json_write(FILE *out, const struct trend_report *r)
 }
 
 int
-trend_junit_write(const char *path, const struct trend_report *r, struct diag *err)
+trend_junit_write(FILE *out, const struct trend_report *r, struct diag *err)
 {
 	size_t n = r->ngates + (r->fail_on_leak ? 1 : 0);
 	struct junit_case *cases = xcalloc(n ? n : 1, sizeof(*cases));
@@ -234,7 +234,7 @@ trend_junit_write(const char *path, const struct trend_report *r, struct diag *e
 		cases[k].failed = leaks > 0;
 		cases[k].message = msgs[k].buf;
 	}
-	int rc = junit_write(path, "iotally trend", cases, n, err);
+	int rc = junit_write(out, "iotally trend", cases, n, err);
 	for (size_t i = 0; i < n; i++)
 		strbuf_release(&msgs[i]);
 	strbuf_release(&cls);

@@ -51,7 +51,7 @@ void trend_text_write(FILE *out, const struct trend_report *r, bool markdown);
 /* 0, or -1 when the output cannot be written. */
 int trend_json_write(FILE *out, const struct trend_report *r);
 /* One test case per gate and one for --fail-on leak. 0, or -1 with *err. */
-int trend_junit_write(const char *path, const struct trend_report *r, struct diag *err);
+int trend_junit_write(FILE *out, const struct trend_report *r, struct diag *err);
 
 /* How many metrics are LEAK (what --fail-on leak checks). */
 size_t trend_report_leaks(const struct trend_report *r);

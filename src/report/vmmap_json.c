@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* All model figures are at most VMMAP_BYTES_MAX, so json_int_t holds them. */
+/* All model figures are at most BYTES_MAX, so json_int_t holds them. */
 static json_t *
 jint(uint64_t v)
 {
@@ -40,7 +40,7 @@ footprint_json(const char *text)
 		return json_null();
 	json_t *o = json_object();
 	json_object_set_new_nocheck(o, "printed", json_text(text));
-	if (size_parse_vmmap(text, strlen(text), &bytes) == SIZE_OK && bytes <= VMMAP_BYTES_MAX)
+	if (size_parse_vmmap(text, strlen(text), &bytes) == SIZE_OK && bytes <= BYTES_MAX)
 		json_object_set_new_nocheck(o, "bytes", jint(bytes));
 	else
 		json_object_set_new_nocheck(o, "bytes", json_null());

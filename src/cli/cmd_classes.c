@@ -7,11 +7,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 #include "model/classes.h"
 #include "model/pick.h"
 #include "model/hierarchy.h"
-#include "report/classes_json.h"
+#include "report/classes_json_write.h"
 #include "report/classes_text.h"
 #include "util/array.h"
 #include "util/diag.h"

@@ -6,11 +6,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-#include "ingest/track.h"
+#include "ingest/track_read.h"
 #include "model/suppress.h"
 #include "model/track.h"
 #include "report/track_folded.h"
-#include "report/track_json.h"
+#include "report/track_json_write.h"
 #include "report/track_text.h"
 #include "util/array.h"
 #include "util/diag.h"

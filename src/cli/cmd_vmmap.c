@@ -6,10 +6,10 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "model/vmmap.h"
 #include "report/vmmap_csv.h"
-#include "report/vmmap_json.h"
+#include "report/vmmap_json_write.h"
 #include "report/vmmap_text.h"
 #include "util/array.h"
 #include "util/diag.h"

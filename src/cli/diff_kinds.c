@@ -4,9 +4,9 @@
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
-#include "report/diff_classes.h"
-#include "report/diff_track.h"
-#include "report/diff_vmmap.h"
+#include "report/diff_classes_write.h"
+#include "report/diff_track_write.h"
+#include "report/diff_vmmap_write.h"
 #include "util/array.h"
 #include "util/xalloc.h"
 

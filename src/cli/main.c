@@ -92,8 +92,13 @@ print_main_help(FILE *out)
 	      "and 'iotally -' recognises standard input. A second file operand is\n"
 	      "refused, not taken as a name; a name that is also a file's name goes\n"
 	      "after '--'.\n"
-	      "Exit status: 0 success, 64 usage error, 65 malformed input,\n"
-	      "66 input cannot be opened, 70 internal error, 74 output cannot be written.\n",
+	      "\n"
+	      "Environment: TMPDIR is where 'iotally -' keeps piped standard input while\n"
+	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"
+	      "\n"
+	      "Exit status: 0 success, 1 a diff --fail-if gate tripped, 64 usage error,\n"
+	      "65 malformed input, 66 input cannot be opened, 70 internal error,\n"
+	      "74 output cannot be written.\n",
 	      out);
 }
 

@@ -1,4 +1,4 @@
-#include "ingest/vmmap_json.h"
+#include "ingest/vmmap_json_read.h"
 
 #include "ingest/jsondoc.h"
 #include "util/xalloc.h"

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_INGEST_TRACK_H
-#define IOTALLY_INGEST_TRACK_H
+#ifndef IOTALLY_INGEST_TRACK_READ_H
+#define IOTALLY_INGEST_TRACK_READ_H
 
 /*
  * Parser for saved `ioclasscount --track / --leaks / --maps=PID` output,

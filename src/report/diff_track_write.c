@@ -1,4 +1,4 @@
-#include "report/diff_track.h"
+#include "report/diff_track_write.h"
 
 #include "report/diff_report.h"
 #include "report/jsontext.h"

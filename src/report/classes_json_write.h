@@ -1,5 +1,5 @@
-#ifndef IOTALLY_REPORT_CLASSES_JSON_H
-#define IOTALLY_REPORT_CLASSES_JSON_H
+#ifndef IOTALLY_REPORT_CLASSES_JSON_WRITE_H
+#define IOTALLY_REPORT_CLASSES_JSON_WRITE_H
 
 /*
  * `iotally classes --format json`: schema "iotally.classes/1", documented

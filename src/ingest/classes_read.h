@@ -1,5 +1,5 @@
-#ifndef IOTALLY_INGEST_CLASSES_H
-#define IOTALLY_INGEST_CLASSES_H
+#ifndef IOTALLY_INGEST_CLASSES_READ_H
+#define IOTALLY_INGEST_CLASSES_READ_H
 
 /*
  * Reading class counts and class hierarchies from saved captures. The

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_REPORT_DIFF_CLASSES_H
-#define IOTALLY_REPORT_DIFF_CLASSES_H
+#ifndef IOTALLY_REPORT_DIFF_CLASSES_WRITE_H
+#define IOTALLY_REPORT_DIFF_CLASSES_WRITE_H
 
 /*
  * The classes part of a diff report: per class before, after and delta

@@ -1,4 +1,4 @@
-#include "report/track_json.h"
+#include "report/track_json_write.h"
 
 #include "report/jsontext.h"
 

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_INGEST_VMMAP_JSON_H
-#define IOTALLY_INGEST_VMMAP_JSON_H
+#ifndef IOTALLY_INGEST_VMMAP_JSON_READ_H
+#define IOTALLY_INGEST_VMMAP_JSON_READ_H
 
 /*
  * Reads an `iotally vmmap --format json` report (schema iotally.vmmap/1)

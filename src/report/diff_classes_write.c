@@ -1,4 +1,4 @@
-#include "report/diff_classes.h"
+#include "report/diff_classes_write.h"
 
 #include "report/jsontext.h"
 #include "report/texttable.h"

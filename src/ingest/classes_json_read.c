@@ -1,4 +1,4 @@
-#include "ingest/classes_json.h"
+#include "ingest/classes_json_read.h"
 
 #include "ingest/jsondoc.h"
 

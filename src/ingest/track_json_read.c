@@ -1,4 +1,4 @@
-#include "ingest/track_json.h"
+#include "ingest/track_json_read.h"
 
 #include "ingest/jsondoc.h"
 #include "util/xalloc.h"

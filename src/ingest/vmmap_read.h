@@ -1,5 +1,5 @@
-#ifndef IOTALLY_INGEST_VMMAP_H
-#define IOTALLY_INGEST_VMMAP_H
+#ifndef IOTALLY_INGEST_VMMAP_READ_H
+#define IOTALLY_INGEST_VMMAP_READ_H
 
 /*
  * Parser for saved vmmap text (every layout from report format 2.0 to the

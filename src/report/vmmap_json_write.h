@@ -1,5 +1,5 @@
-#ifndef IOTALLY_REPORT_VMMAP_JSON_H
-#define IOTALLY_REPORT_VMMAP_JSON_H
+#ifndef IOTALLY_REPORT_VMMAP_JSON_WRITE_H
+#define IOTALLY_REPORT_VMMAP_JSON_WRITE_H
 
 /*
  * The vmmap model as one JSON document, schema "iotally.vmmap/1"

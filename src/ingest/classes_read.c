@@ -1,4 +1,4 @@
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 
 #include "ingest/detect.h"
 #include "ingest/ioclasscount_text.h"

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_REPORT_DIFF_TRACK_H
-#define IOTALLY_REPORT_DIFF_TRACK_H
+#ifndef IOTALLY_REPORT_DIFF_TRACK_WRITE_H
+#define IOTALLY_REPORT_DIFF_TRACK_WRITE_H
 
 /*
  * The track part of a diff report: totals, call sites that are new, grew,

@@ -1,4 +1,4 @@
-#include "report/diff_vmmap.h"
+#include "report/diff_vmmap_write.h"
 
 #include "report/diff_report.h"
 #include "report/jsontext.h"

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_REPORT_DIFF_VMMAP_H
-#define IOTALLY_REPORT_DIFF_VMMAP_H
+#ifndef IOTALLY_REPORT_DIFF_VMMAP_WRITE_H
+#define IOTALLY_REPORT_DIFF_VMMAP_WRITE_H
 
 /*
  * The vmmap part of a diff report: the footprint header, the figures of

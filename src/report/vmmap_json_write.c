@@ -1,4 +1,4 @@
-#include "report/vmmap_json.h"
+#include "report/vmmap_json_write.h"
 
 #include "report/jsontext.h"
 

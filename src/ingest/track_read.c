@@ -1,4 +1,4 @@
-#include "ingest/track.h"
+#include "ingest/track_read.h"
 
 #include "ingest/detect.h"
 #include "util/size.h"

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_INGEST_TRACK_JSON_H
-#define IOTALLY_INGEST_TRACK_JSON_H
+#ifndef IOTALLY_INGEST_TRACK_JSON_READ_H
+#define IOTALLY_INGEST_TRACK_JSON_READ_H
 
 /*
  * Reads an `iotally track --format json` listing (schema iotally.track/1)

@@ -4,7 +4,7 @@
  * and the next begins, and reports what it does not understand.
  */
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "ingest/vmmap_grammar.h"
 
 #include "ingest/detect.h"

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_INGEST_CLASSES_JSON_H
-#define IOTALLY_INGEST_CLASSES_JSON_H
+#ifndef IOTALLY_INGEST_CLASSES_JSON_READ_H
+#define IOTALLY_INGEST_CLASSES_JSON_READ_H
 
 /*
  * Reads an `iotally classes --format json` report (schema

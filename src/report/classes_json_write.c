@@ -1,4 +1,4 @@
-#include "report/classes_json.h"
+#include "report/classes_json_write.h"
 
 #include "report/jsontext.h"
 

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_REPORT_TRACK_JSON_H
-#define IOTALLY_REPORT_TRACK_JSON_H
+#ifndef IOTALLY_REPORT_TRACK_JSON_WRITE_H
+#define IOTALLY_REPORT_TRACK_JSON_WRITE_H
 
 /*
  * A tracking capture as one JSON document, schema "iotally.track/1"

@@ -29,7 +29,7 @@ const char cmd_trend_help[] =
 	"kind, taken while an action repeats, gives each metric a verdict from\n"
 	"its slope and a trend test:\n"
 	"\n"
-	"  LEAK          grows steadily and still grows in the second half\n"
+	"  LEAK          grows steadily, and the second half does not show it stopped\n"
 	"  GROWING       the same, in volatile or empty purgeable memory, which\n"
 	"                the kernel may discard: not called a leak\n"
 	"  PLATEAU       grew, then stopped\n"

@@ -362,9 +362,11 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	bool grows = r->has_mk && r->has_slope && r->mk.s > 0 && r->q < p->alpha &&
 		     ts->lo > 0 && passes_floor(r, p, unit);
 	bool rising = r->has_half && r->half.lo > 0;
+	/* The second half grows clearly slower than the whole window: it stopped. */
+	bool stopped = r->has_half && r->half.hi < ts->slope;
 	/* A plateau whose rise is short: the level moved up by far more than the noise. */
-	bool shifted = !rising && r->shift >= growth_floor(p, unit) &&
-		       r->shift >= 2.5 * r->shift_sigma && r->shift > 0;
+	bool shifted = stopped && r->has_slope && ts->lo > 0 &&
+		       r->shift >= growth_floor(p, unit) && r->shift >= 2.5 * r->shift_sigma;
 	if (r->n < p->min_samples || r->n < 3) {
 		r->verdict = TREND_INSUFFICIENT;
 		r->why = "too few samples after the warm-up";
@@ -377,11 +379,12 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	} else if (r->step) {
 		r->verdict = TREND_STEP;
 		r->why = "one jump between two flat stretches";
-	} else if (grows && rising) {
+	} else if (grows && (rising || !stopped)) {
 		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
 		r->why = leak_exempt ? "grows steadily, but the kernel may discard volatile "
 				       "or empty purgeable memory"
-				     : "grows steadily and still grows in the second half";
+		       : rising ? "grows steadily and still grows in the second half"
+				: "grows steadily; the second half does not show that it stopped";
 	} else if (grows || shifted) {
 		r->verdict = TREND_PLATEAU;
 		r->why = "grew, then flat in the second half";

@@ -200,10 +200,12 @@ write_metrics(FILE *out, const struct trend_report *r, bool md)
 
 static const char *const verdict_meaning[TREND_VERDICTS] = {
 	"rises significantly (Mann-Kendall, adjusted across metrics), the slope's "
-	"interval is above 0, growth passes the minimum, and the second half still rises",
+	"interval is above 0, growth passes the minimum, and the second half does not "
+	"show that it stopped",
 	"would be LEAK, but volatile or empty purgeable memory can be discarded by the "
 	"kernel: not called a leak",
-	"rose significantly, but the second half's slope interval reaches 0: growth stopped",
+	"rose, then stopped: the second half's slope is clearly below the whole "
+	"window's (its interval ends under it) and does not exclude 0",
 	"one jump between two flat stretches (a cache filled once, a pool grown once)",
 	"no rise that passes the tests and the minimum growth (flat or falling)",
 	"fewer than the minimum samples after the warm-up, or too many without a value",

@@ -236,56 +236,28 @@ read_track(struct trend_input *in, struct line_reader *r, bool json, struct tren
 	track_capture_release(&cap);
 }
 
-/* ---- recognising ----------------------------------------------------------- */
-
-static int
-recognise(struct trend_input *in, struct line_reader *r, bool *json, struct diag *err)
-{
-	const char *p;
-	size_t n;
-	char schema[64] = "";
-	if (line_reader_peek(r, INPUT_DETECT_BYTES, &p, &n, err) < 0)
-		return -1;
-	enum input_kind raw = input_detect(p, n);
-	*json = raw == INPUT_IOTALLY_JSON;
-	if (*json && input_iotally_schema(p, n, schema, sizeof(schema)) < 0)
-		snprintf(schema, sizeof(schema), "(no schema)");
-	const struct diff_kind *k = diff_kind_for_input(raw, schema);
-	in->kind = k ? k->name : NULL;
-	if (k)
-		snprintf(in->what, sizeof(in->what), "%s", k->name);
-	else if (*json)
-		snprintf(in->what, sizeof(in->what), "iotally JSON with schema '%s'", schema);
-	else
-		snprintf(in->what, sizeof(in->what), "%s", input_kind_describe(raw));
-	return 0;
-}
-
 void
 trend_input_read(struct trend_input *in, const char *want, struct trend_series *s,
 		 struct diag_list *notes)
 {
-	struct line_reader r;
+	struct diff_input din;
+	const struct diff_kind *k = NULL;
+	char schema[64];
+	enum input_kind raw;
 	struct diag err;
-	bool json = false;
+	memset(&din, 0, sizeof(din));
+	din.reader.fd = -1;
 	diag_clear(&err);
-	if (line_reader_open(&r, in->path, 0, &err) < 0) {
-		leave_out(in, err.code ? err.code : DIAG_NOINPUT, "%s", err.msg);
-		snprintf(in->what, sizeof(in->what), "unreadable");
-		return;
-	}
-	if (recognise(in, &r, &json, &err) < 0) {
-		leave_out_diag(in, &err);
-	} else if (!in->kind) {
-		leave_out(in, DIAG_DATA, "is %s, not a capture trend reads", in->what);
-	} else if (want && strcmp(want, in->kind) != 0) {
+	if (diff_kind_open(&din, in->path, "trend", &k, schema, sizeof(schema), &raw, &err) < 0) {
+		leave_out(in, err.code ? err.code : DIAG_DATA, "%s", err.msg);
+	} else if ((in->kind = k->name), want && strcmp(want, in->kind) != 0) {
 		leave_out(in, DIAG_DATA, "is a %s capture; the others are %s", in->kind, want);
 	} else if (strcmp(in->kind, "vmmap") == 0) {
-		read_vmmap(in, &r, json, s, notes);
+		read_vmmap(in, &din.reader, din.json, s, notes);
 	} else if (strcmp(in->kind, "classes") == 0) {
-		read_classes(in, &r, json, s, notes);
+		read_classes(in, &din.reader, din.json, s, notes);
 	} else {
-		read_track(in, &r, json, s, notes);
+		read_track(in, &din.reader, din.json, s, notes);
 	}
-	line_reader_close(&r);
+	line_reader_close(&din.reader);
 }

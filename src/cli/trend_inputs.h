@@ -24,7 +24,6 @@
 struct trend_input {
 	const char *path;
 	const char *kind;           /* "vmmap", "classes", "track"; NULL: none */
-	char what[128];             /* what the input is, for messages */
 	bool used;
 	size_t sample;              /* its sample in the series, when used */
 	char *left_out;             /* why it is not used (owned), when not */

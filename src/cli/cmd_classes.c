@@ -6,12 +6,14 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/report_out.h"
+#include "model/report_classes.h"
 
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 #include "model/classes.h"
 #include "model/pick.h"
 #include "model/hierarchy.h"
-#include "report/classes_json.h"
+#include "report/classes_json_write.h"
 #include "report/classes_text.h"
 #include "util/array.h"
 #include "util/diag.h"
@@ -47,7 +49,9 @@ const char cmd_classes_help[] =
 	"                     case); repeatable, a class matching any of them is kept\n"
 	"  --nonzero          leave out classes whose count is 0\n"
 	"  --top N            the N largest counts, largest first\n"
-	"  --format F         text (default) or json (schema iotally.classes/1)\n"
+	"  --format F         text (default), json (schema iotally.classes/1) or\n"
+	"                     markdown (the listing by count as GitHub tables, as\n"
+	"                     'iotally report' writes it)\n"
 	"  --snapshot N       use the Nth snapshot of the input (default: the first)\n"
 	"  --partial          accept a capture that was cut short: print the classes\n"
 	"                     read so far (with a warning) instead of failing\n"
@@ -114,6 +118,7 @@ struct classes_args {
 	uint64_t top;
 	uint64_t snapshot;        /* 1-based; 0: not given */
 	const char *hierarchy;
+	bool markdown;            /* --format markdown */
 	bool hierarchy_is_input;  /* --hierarchy named FILE itself: read once */
 };
 
@@ -139,6 +144,11 @@ check_combinations(const struct classes_args *a, struct diag *err)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--tree prints text and takes --nonzero only (not --match, "
 				"--top or --format json)");
+	if (a->markdown && (a->nnames || a->alloc || a->direct || a->tree))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--format markdown reports the listing by count (with --match, "
+				"--nonzero, --top) and the allocation totals; it takes no class "
+				"names, --alloc, --direct or --tree");
 	if (a->hierarchy && !a->direct && !a->tree)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--hierarchy is used by --direct and --tree only");
@@ -185,11 +195,12 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			a->has_top = true;
 			break;
 		case OPT_FORMAT: {
-			static const char *const formats[] = { "text", "json" };
+			static const char *const formats[] = { "text", "json", "markdown" };
 			int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
 			if (f < 0)
 				return -1;
 			a->json = f == 1;
+			a->markdown = f == 2;
 			break;
 		}
 		case OPT_SNAPSHOT:
@@ -423,7 +434,16 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	} else if (!a->alloc && !a->tree) {
 		warn_counts(a->path, v, n);
 	}
-	if (a->json) {
+	if (a->markdown) {
+		struct report r;
+		report_init(&r, "classes", false);
+		classes_sort_by_count(v, n);
+		report_add_classes(&r, s, v, n);
+		cli_report_provenance(&r, &a->path, 1);
+		if (cli_report_write_markdown(&r) != 0)
+			rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+		report_release(&r);
+	} else if (a->json) {
 		struct classes_json_opts jo = {
 			.path = a->path, .nsnapshots = cap->nsnapshots,
 			.index = a->snapshot ? (size_t)a->snapshot : 1,

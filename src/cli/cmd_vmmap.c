@@ -5,11 +5,13 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/report_out.h"
+#include "model/report_vmmap.h"
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "model/vmmap.h"
 #include "report/vmmap_csv.h"
-#include "report/vmmap_json.h"
+#include "report/vmmap_json_write.h"
 #include "report/vmmap_text.h"
 #include "util/array.h"
 #include "util/diag.h"
@@ -34,7 +36,8 @@ const char cmd_vmmap_help[] =
 	"  --types T[,T...]   region types to report, matched as substrings of the\n"
 	"                     type name; repeatable (default: IOAccelerator,IOSurface)\n"
 	"  --all-types        report every region type\n"
-	"  --format F         text (default), json or csv\n"
+	"  --format F         text (default), json, csv or markdown (GitHub tables,\n"
+	"                     as 'iotally report' writes them)\n"
 	"  --surfaces         also group IOSurface regions by dimensions and pixel\n"
 	"                     format, with page-rounding waste\n"
 	"  --strict           a line that looks like a region but does not parse is\n"
@@ -76,6 +79,7 @@ enum output_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
 	FORMAT_CSV,
+	FORMAT_MARKDOWN,
 };
 
 struct vmmap_args {
@@ -107,7 +111,7 @@ add_types(struct vmmap_filter *f, const char *list, struct diag *err)
 static int
 parse_format(const char *s, enum output_format *fmt, struct diag *err)
 {
-	static const char *const names[] = { "text", "json", "csv" };
+	static const char *const names[] = { "text", "json", "csv", "markdown" };
 	int i = cli_choice("format", s, names, ARRAY_SIZE(names), err);
 	if (i < 0)
 		return -1;
@@ -201,6 +205,24 @@ write_text(const struct vmmap_capture *cap, const struct vmmap_args *a)
 	}
 }
 
+/* One report per dump, as `iotally report` writes them. */
+static int
+write_markdown(const struct vmmap_capture *cap, const struct vmmap_args *a)
+{
+	int status = 0;
+	for (size_t i = 0; i < cap->ndumps && status == 0; i++) {
+		struct report r;
+		report_init(&r, "vmmap", false);
+		report_add_vmmap(&r, cap->dumps[i]);
+		cli_report_provenance(&r, &a->path, 1);
+		if (i > 0)
+			fputc('\n', stdout);
+		status = cli_report_write_markdown(&r);
+		report_release(&r);
+	}
+	return status;
+}
+
 static int
 write_report(const struct vmmap_capture *cap, const struct vmmap_args *a)
 {
@@ -216,6 +238,8 @@ write_report(const struct vmmap_capture *cap, const struct vmmap_args *a)
 	case FORMAT_CSV:
 		vmmap_csv_write(stdout, cap);
 		return 0;
+	case FORMAT_MARKDOWN:
+		return write_markdown(cap, a);
 	case FORMAT_TEXT:
 	default:
 		write_text(cap, a);

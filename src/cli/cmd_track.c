@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/dispatch.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/diff_track.h"
@@ -372,7 +373,14 @@ cmd_track(int argc, char **argv)
 		}
 		cap.suppress = &sup;
 	}
+	struct cli_input in;
 	if (line_reader_open(&reader, a.path, 0, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+		goto out;
+	}
+	if (cli_input_peek(&reader, &in, &err) < 0) {
+		line_reader_close(&reader);
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
@@ -382,7 +390,8 @@ cmd_track(int argc, char **argv)
 	line_reader_close(&reader);
 	if (rc < 0) {
 		cli_print_warnings(&warnings);
-		cli_print_diag(&err);
+		if (!cli_explain_input("track", a.path, &in, &err))
+			cli_print_diag(&err);
 		status = err.code;
 		goto out;
 	}

@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/dispatch.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/report_vmmap.h"
@@ -269,7 +270,14 @@ cmd_vmmap(int argc, char **argv)
 		goto out;
 	}
 	cap.want_surfaces = a.surfaces;
+	struct cli_input in;
 	if (line_reader_open(&reader, a.path, 0, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+		goto out;
+	}
+	if (cli_input_peek(&reader, &in, &err) < 0) {
+		line_reader_close(&reader);
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
@@ -279,7 +287,8 @@ cmd_vmmap(int argc, char **argv)
 	line_reader_close(&reader);
 	if (rc < 0) {
 		cli_print_warnings(&warnings);
-		cli_print_diag(&err);
+		if (!cli_explain_input("vmmap", a.path, &in, &err))
+			cli_print_diag(&err);
 		status = err.code;
 		goto out;
 	}

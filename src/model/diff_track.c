@@ -298,8 +298,12 @@ diff_track_add_capture(struct diff_track *d, int side, const struct track_captur
 		       const char *path, struct diag *err)
 {
 	int rc = 0;
-	for (size_t i = 0; i < cap->nkept && rc == 0; i++)
-		rc = diff_track_add_record(d, side, cap->kept[i], path, err);
+	struct track_record rec;
+	track_record_init(&rec);
+	for (size_t i = 0; i < track_listing_count(&cap->listing) && rc == 0; i++)
+		if ((rc = track_listing_read(&cap->listing, i, &rec, err)) == 0)
+			rc = diff_track_add_record(d, side, &rec, path, err);
+	track_record_release(&rec);
 	return rc;
 }
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define VMMAP_SCHEMA "iotally.vmmap/1"
 
 static int
 purge_from_key(const char *s, enum vmmap_purge *p)

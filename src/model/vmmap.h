@@ -23,6 +23,9 @@
 #include "util/diag.h"
 #include "util/hashmap.h"
 
+/* The id of the JSON report (docs/json/vmmap.*): written by report/, read back by ingest/. */
+#define VMMAP_SCHEMA "iotally.vmmap/1"
+
 enum vmmap_purge {
 	VMMAP_PURGE_N,
 	VMMAP_PURGE_V,

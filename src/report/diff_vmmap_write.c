@@ -137,12 +137,6 @@ diff_vmmap_write_text(FILE *out, const struct diff_vmmap *d, bool markdown)
 /* ---- JSON -------------------------------------------------------------- */
 
 static json_t *
-jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
-static json_t *
 rows_json(const struct diff_vmmap *d)
 {
 	json_t *arr = json_array();
@@ -169,7 +163,7 @@ buckets_json(const struct diff_vmmap *d)
 		const struct diff_vmmap_bucket *b = &d->buckets[i];
 		json_t *o = json_object();
 		json_object_set_new_nocheck(o, "type", json_text(b->type));
-		json_object_set_new_nocheck(o, "vsize", jint(b->vsize));
+		json_object_set_new_nocheck(o, "vsize", json_uint(b->vsize));
 		json_object_set_new_nocheck(o, "count", diff_json_triple(b->before, b->after));
 		json_array_append_new(arr, o);
 	}
@@ -191,7 +185,7 @@ movement_json(const struct diff_vmmap *d)
 				json_object_set_new_nocheck(o, "type", json_text(d->purgeable[i].type));
 				json_object_set_new_nocheck(o, "from", json_string_nocheck(fs));
 				json_object_set_new_nocheck(o, "to", json_string_nocheck(ts));
-				json_object_set_new_nocheck(o, "bytes", jint(m));
+				json_object_set_new_nocheck(o, "bytes", json_uint(m));
 				json_array_append_new(arr, o);
 			}
 	return arr;
@@ -202,7 +196,7 @@ process_json(const struct vmmap_dump *d)
 {
 	json_t *o = json_object();
 	json_object_set_new_nocheck(o, "name", d->process ? json_text(d->process) : json_null());
-	json_object_set_new_nocheck(o, "pid", d->has_pid ? jint(d->pid) : json_null());
+	json_object_set_new_nocheck(o, "pid", d->has_pid ? json_uint(d->pid) : json_null());
 	return o;
 }
 

@@ -88,22 +88,18 @@ summary_json(const struct vmmap_dump *d, const struct vmmap_filter *f)
 	return rows;
 }
 
-static const enum vmmap_purge purge_order[VMMAP_PURGE_STATES] = {
-	VMMAP_PURGE_NONE, VMMAP_PURGE_E, VMMAP_PURGE_N, VMMAP_PURGE_V,
-};
-
 static json_t *
 groups_json(const struct vmmap_type_stats **types, size_t n)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < n; i++) {
 		for (int k = 0; k < VMMAP_PURGE_STATES; k++) {
-			const struct vmmap_amounts *a = &types[i]->by_purge[purge_order[k]];
+			const struct vmmap_amounts *a = &types[i]->by_purge[vmmap_purge_order[k]];
 			if (!a->count)
 				continue;
 			json_t *o = json_object();
 			json_object_set_new_nocheck(o, "type", json_text(types[i]->name));
-			json_object_set_new_nocheck(o, "purge", purge_key(purge_order[k]));
+			json_object_set_new_nocheck(o, "purge", purge_key(vmmap_purge_order[k]));
 			json_object_set_new_nocheck(o, "count", json_uint(a->count));
 			json_object_set_new_nocheck(o, "vsize", json_uint(a->vsize));
 			json_object_set_new_nocheck(o, "resident", json_uint(a->resident));

@@ -7,11 +7,13 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 #include "model/classes.h"
+#include "model/pick.h"
 #include "model/hierarchy.h"
-#include "report/classes_json.h"
+#include "report/classes_json_write.h"
 #include "report/classes_text.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/regex.h"
 #include "util/size.h"
@@ -30,7 +32,8 @@ const char cmd_classes_help[] =
 	"Prints what ioclasscount would have printed on the Mac the capture comes\n"
 	"from: every class 'Name = N', sorted as ioclasscount sorts (case-insensitive,\n"
 	"'_' before letters), counts as the 64-bit tool prints them. With CLASS names,\n"
-	"one line 'A = 1, B = <no such class>' in argument order.\n"
+	"one line 'A = 1, B = <no such class>' in argument order. A saved line of\n"
+	"that kind is printed again as it was, '<no such class>' answers included.\n"
 	"\n"
 	"FILE is recognised from its content: ioreg -l text (any plane, -x, -d1),\n"
 	"an ioreg -a XML property list, a kext-info property list (OSBundleClasses),\n"
@@ -39,7 +42,9 @@ const char cmd_classes_help[] =
 	"\n"
 	"Options:\n"
 	"  --alloc            print the ioalloccount lines (allocation totals) instead\n"
-	"  --match REGEX      only classes whose name matches REGEX (PCRE2, unanchored)\n"
+	"  --match REGEX      only classes whose name matches REGEX: a PCRE2 pattern,\n"
+	"                     unanchored and case-sensitive ('(?i)IOSurface' ignores\n"
+	"                     case); repeatable, a class matching any of them is kept\n"
 	"  --nonzero          leave out classes whose count is 0\n"
 	"  --top N            the N largest counts, largest first\n"
 	"  --format F         text (default) or json (schema iotally.classes/1)\n"
@@ -103,7 +108,8 @@ struct classes_args {
 	char **names;
 	size_t nnames;
 	bool alloc, nonzero, partial, direct, tree, json, help;
-	const char *match;
+	const char **match;       /* --match patterns, in order */
+	size_t nmatch;
 	bool has_top;
 	uint64_t top;
 	uint64_t snapshot;        /* 1-based; 0: not given */
@@ -114,7 +120,7 @@ struct classes_args {
 static int
 check_combinations(const struct classes_args *a, struct diag *err)
 {
-	bool filters = a->match || a->nonzero || a->has_top;
+	bool filters = a->nmatch || a->nonzero || a->has_top;
 	if (!a->path)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no input given (an ioreg, ioclasscount or kext-info capture, "
@@ -129,7 +135,7 @@ check_combinations(const struct classes_args *a, struct diag *err)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"class names select their own line; --match, --nonzero, --top "
 				"and --direct apply to the full listing");
-	if (a->tree && (a->match || a->has_top || a->json))
+	if (a->tree && (a->nmatch || a->has_top || a->json))
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--tree prints text and takes --nonzero only (not --match, "
 				"--top or --format json)");
@@ -147,7 +153,7 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 	int id;
 
 	cli_parser_init(&p, classes_options,
-			sizeof(classes_options) / sizeof(classes_options[0]), argc, argv);
+			ARRAY_SIZE(classes_options), argc, argv);
 	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
 		switch (id) {
 		case CLI_ERROR:
@@ -156,6 +162,9 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			if (!a->path) {
 				a->path = arg;
 			} else {
+				if (cli_check_extra_operand(&p, "classes", "class name", a->path,
+							    arg, err) < 0)
+					return -1;
 				a->names = xrealloc(a->names, (a->nnames + 1) * sizeof(*a->names));
 				a->names[a->nnames++] = (char *)arg;
 			}
@@ -164,7 +173,8 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			a->alloc = true;
 			break;
 		case OPT_MATCH:
-			a->match = arg;
+			a->match = xrealloc(a->match, (a->nmatch + 1) * sizeof(*a->match));
+			a->match[a->nmatch++] = arg;
 			break;
 		case OPT_NONZERO:
 			a->nonzero = true;
@@ -176,7 +186,7 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			break;
 		case OPT_FORMAT: {
 			static const char *const formats[] = { "text", "json" };
-			int f = cli_choice("format", arg, formats, 2, err);
+			int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
 			if (f < 0)
 				return -1;
 			a->json = f == 1;
@@ -287,15 +297,12 @@ static const struct classes_snapshot *
 choose_snapshot(const struct classes_args *a, const struct classes_capture *cap,
 		struct diag *err)
 {
-	uint64_t n = a->snapshot ? a->snapshot : 1;
-	if (n > cap->nsnapshots) {
-		diag_set(err, DIAG_USAGE, NULL, 0, 0,
-			 "--snapshot %" PRIu64 ": the input holds %zu snapshot%s", n,
-			 cap->nsnapshots, cap->nsnapshots == 1 ? "" : "s");
+	size_t i;
+	if (capture_pick_nth(cap->nsnapshots, a->snapshot, "--snapshot",
+			     "class-count snapshot", a->path, &i, err) < 0)
 		return NULL;
-	}
 	note_snapshots(a->path, cap, a->snapshot);
-	return cap->snapshots[n - 1];
+	return cap->snapshots[i];
 }
 
 /* The hierarchy for --direct / --tree, from --hierarchy FILE or from the input itself. */
@@ -397,10 +404,11 @@ note_left_out(const struct classes_args *a, size_t left_out)
 static int
 write_output(const struct classes_args *a, const struct classes_capture *cap,
 	     const struct classes_snapshot *s, const struct hierarchy *h,
-	     const struct regex *re, struct diag *err)
+	     const struct regex *const *re, struct diag *err)
 {
-	struct classes_filter f = { .match = re, .nonzero = a->nonzero,
+	struct classes_filter f = { .match = re, .nmatch = a->nmatch, .nonzero = a->nonzero,
 				    .has_top = a->has_top, .top = a->top };
+	bool filtered = a->nmatch || a->nonzero || a->has_top;
 	const struct class_count **v;
 	size_t n = classes_snapshot_select(s, &f, &v);
 	int rc = 0;
@@ -436,6 +444,8 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 		note_left_out(a, classes_text_direct(stdout, h, s, v, n));
 	} else if (a->nnames) {
 		classes_text_query(stdout, s, a->names, a->nnames);
+	} else if (s->query && !filtered) {
+		classes_text_saved_query(stdout, s);
 	} else {
 		classes_text_listing(stdout, v, n);
 		if (!s->has_classes)
@@ -451,6 +461,19 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	return rc;
 }
 
+/* Every --match pattern compiled (*out has a.nmatch slots, NULL after a failure). */
+static int
+compile_matches(const struct classes_args *a, struct regex ***out, struct diag *err)
+{
+	if (!a->nmatch)
+		return 0;
+	*out = xcalloc(a->nmatch, sizeof(**out));
+	for (size_t i = 0; i < a->nmatch; i++)
+		if (!((*out)[i] = regex_compile(a->match[i], err)))
+			return -1;
+	return 0;
+}
+
 int
 cmd_classes(int argc, char **argv)
 {
@@ -458,7 +481,7 @@ cmd_classes(int argc, char **argv)
 	struct classes_capture cap;
 	struct hierarchy h;
 	struct diag_list warnings;
-	struct regex *re = NULL;
+	struct regex **re = NULL;
 	struct diag err;
 	int status = 0;
 
@@ -467,7 +490,7 @@ cmd_classes(int argc, char **argv)
 	hierarchy_init(&h);
 	diag_list_init(&warnings, 200);
 	if (parse_args(argc, argv, &a, &err) < 0 ||
-	    (a.match && !a.help && !(re = regex_compile(a.match, &err)))) {
+	    (!a.help && compile_matches(&a, &re, &err) < 0)) {
 		status = cli_usage_error(cli_find_command("classes"), &err);
 		goto out;
 	}
@@ -505,7 +528,7 @@ cmd_classes(int argc, char **argv)
 	}
 	if (a.direct || a.tree)
 		check_hierarchy(a.hierarchy ? a.hierarchy : a.path, &h, s);
-	if (write_output(&a, &cap, s, &h, re, &err) < 0) {
+	if (write_output(&a, &cap, s, &h, (const struct regex *const *)re, &err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
 	}
@@ -513,7 +536,10 @@ cmd_classes(int argc, char **argv)
 		print_diag_at(DIAG_WARNING, a.path, s->line,
 			      "results are partial: the capture was cut short");
 out:
-	regex_free(re);
+	for (size_t i = 0; re && i < a.nmatch; i++)
+		regex_free(re[i]);
+	free(re);
+	free(a.match);
 	free(a.names);
 	diag_list_release(&warnings);
 	hierarchy_release(&h);

@@ -10,7 +10,9 @@
 #include "ingest/detect.h"
 #include "model/diff.h"
 #include "report/diff_report.h"
+#include "util/array.h"
 #include "util/diag.h"
+#include "util/outfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -42,7 +44,9 @@ const char cmd_diff_help[] =
 	"Options:\n"
 	"  --fail-if 'METRIC OP VALUE'\n"
 	"                     a CI gate, repeatable; exit status 1 when any trips\n"
-	"  --junit FILE       also write the gates as JUnit XML (one test case each)\n"
+	"  --junit FILE       also write the gates as JUnit XML (one test case each),\n"
+	"                     replacing FILE whole; '-' writes the XML to standard\n"
+	"                     output instead of the report\n"
 	"  --format F         text (default), json or markdown\n"
 	"  --dump N           compare dump (vmmap) or snapshot (classes) N of each\n"
 	"                     file (default the first)\n"
@@ -88,8 +92,9 @@ const char cmd_diff_help[] =
 	"  iotally diff --fail-if 'classes:IOSurface > +5' --fail-if 'alloc:instance > +1MiB' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"  iotally diff --direct --format json fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"\n"
-	"Exit status: 0 no gate tripped, 1 a gate tripped, 64 usage error or a\n"
-	"malformed gate, 65 malformed input, inputs of different kinds, or a gate\n"
+	"Exit status: 0 no gate tripped, 1 a gate tripped, 64 usage error, a\n"
+	"malformed gate, an option the inputs' kind does not take or a --dump N\n"
+	"past the last dump, 65 malformed input, inputs of different kinds, or a gate\n"
 	"on something neither capture holds, 66 input cannot be opened, 74 output\n"
 	"cannot be written.\n";
 
@@ -127,6 +132,7 @@ struct diff_args {
 	enum output_format format;
 	const char *junit;
 	struct diff_options opts;
+	unsigned given;             /* enum diff_kind_option bits given */
 	struct diff_gate *gates;
 	size_t ngates, gates_alloc;
 	bool help;
@@ -157,7 +163,7 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 		return 0;
 	case OPT_FORMAT: {
 		static const char *const names[] = { "text", "json", "markdown" };
-		int f = cli_choice("format", arg, names, 3, err);
+		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
 		if (f < 0)
 			return -1;
 		a->format = (enum output_format)f;
@@ -165,15 +171,19 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 	}
 	case OPT_DUMP:
 		a->opts.has_dump = true;
+		a->given |= DIFF_ACCEPTS_DUMP;
 		return cli_positive_count("--dump", arg, &a->opts.dump, err);
 	case OPT_MATCH_OFFSETS:
 		a->opts.match_offsets = true;
+		a->given |= DIFF_ACCEPTS_MATCH_OFFSETS;
 		return 0;
 	case OPT_FOLDED:
 		a->opts.folded = true;
+		a->given |= DIFF_ACCEPTS_FOLDED;
 		return 0;
 	case OPT_DIRECT:
 		a->opts.direct = true;
+		a->given |= DIFF_ACCEPTS_DIRECT;
 		return 0;
 	default:
 		return 0;
@@ -187,7 +197,7 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 	const char *arg;
 	int id;
 
-	cli_parser_init(&p, diff_options, sizeof(diff_options) / sizeof(diff_options[0]),
+	cli_parser_init(&p, diff_options, ARRAY_SIZE(diff_options),
 			argc, argv);
 	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
 		if (id == CLI_ERROR)
@@ -298,21 +308,39 @@ write_output(const struct diff_args *a, const struct diff_kind *kind, const void
 	}
 	if (a->format == FORMAT_JSON) {
 		if (diff_json_write(stdout, rep, kind->json(diff)) < 0) {
-			fputs("iotally: error: cannot write JSON output\n", stderr);
+			cli_error(NULL, 0, "cannot write JSON output");
 			return DIAG_IOERR;
 		}
 		return 0;
 	}
 	bool md = a->format == FORMAT_MARKDOWN;
-	fprintf(stdout, md ? "## iotally diff (%s): `%s` → `%s`\n\n"
-			   : "iotally diff (%s): %s -> %s\n\n", kind->name, a->paths[0], a->paths[1]);
-	for (size_t i = 0; md && rep->warnings && i < rep->warnings->len; i++)
-		fprintf(stdout, "> **%s:** %s\n\n",
-			rep->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning",
-			rep->warnings->items[i].msg);
+	diff_heading_write(stdout, rep, md);
 	kind->write_text(stdout, diff, md);
 	diff_gates_write_text(stdout, rep, md);
 	return 0;
+}
+
+/* `--junit -`: standard output carries the JUnit XML only. */
+static bool
+junit_to_stdout(const struct diff_args *a)
+{
+	return a->junit && strcmp(a->junit, "-") == 0;
+}
+
+/* The JUnit file, replaced whole (temporary file + rename), or standard output. */
+static int
+write_junit(const char *path, const struct diff_report *rep, struct diag *err)
+{
+	struct outfile o;
+	if (outfile_open(&o, path, err) < 0)
+		return -1;
+	if (diff_junit_write(o.fp, rep, err) < 0) {
+		if (!err->path)
+			err->path = path;
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, err);
 }
 
 static size_t
@@ -325,7 +353,7 @@ report_tripped(const struct diff_args *a)
 		if (!g->tripped)
 			continue;
 		diff_gate_describe(g, &sb);
-		fprintf(stderr, "iotally: gate '%s' tripped: %s\n", g->text, sb.buf);
+		cli_error(NULL, 0, "gate '%s' tripped: %s", g->text, sb.buf);
 		strbuf_release(&sb);
 		n++;
 	}
@@ -353,12 +381,10 @@ compare_inputs(struct diff_args *a, struct diff_input in[2], const struct diff_k
 	*kind = k[0];
 	if (check_gate_kinds(a, *kind, err) < 0)
 		return -1;
-	if (a->opts.direct && strcmp((*kind)->name, "classes") != 0)
+	const char *refused = diff_kind_refused_option(*kind, a->given);
+	if (refused)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--direct applies to class counts, not %s", (*kind)->name);
-	if (a->opts.folded && !(*kind)->write_folded)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--folded applies to track captures, not %s", (*kind)->name);
+				"%s does not apply to %s captures", refused, (*kind)->name);
 	*diff = (*kind)->compare(&in[0], &in[1], &a->opts, notes, err);
 	return *diff ? 0 : -1;
 }
@@ -410,8 +436,9 @@ cmd_diff(int argc, char **argv)
 		.ngates = a.ngates,
 		.changed = kind->changed(diff),
 	};
-	status = write_output(&a, kind, diff, &rep);
-	if (status == 0 && a.junit && diff_junit_write(a.junit, &rep, &err) < 0) {
+	if (!junit_to_stdout(&a))
+		status = write_output(&a, kind, diff, &rep);
+	if (status == 0 && a.junit && write_junit(a.junit, &rep, &err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
 	}

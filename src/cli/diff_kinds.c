@@ -1,18 +1,13 @@
 #include "cli/diff_kinds.h"
 
-#include "ingest/classes.h"
-#include "ingest/classes_json.h"
-#include "ingest/track.h"
-#include "ingest/track_json.h"
-#include "ingest/vmmap.h"
-#include "ingest/vmmap_json.h"
+#include "ingest/diff_read.h"
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
-#include "model/vmmap.h"
-#include "report/diff_classes.h"
-#include "report/diff_track.h"
-#include "report/diff_vmmap.h"
+#include "report/diff_classes_write.h"
+#include "report/diff_track_write.h"
+#include "report/diff_vmmap_write.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -34,79 +29,20 @@ note_partial(struct diag_list *w, const char *bpath, bool bpartial, const char *
 
 /* ---- vmmap -------------------------------------------------------------- */
 
-struct vmmap_side {
-	struct vmmap_capture cap;
-	const struct vmmap_dump *dump;
-};
-
-struct vmmap_diff {
-	struct vmmap_side before, after;
-	struct diff_vmmap diff;
-};
-
-static int
-vmmap_load(struct diff_input *in, struct vmmap_capture *cap, struct diag_list *notes,
-	   struct diag *err)
-{
-	if (in->json)
-		return vmmap_json_read(&in->reader, cap, err);
-	struct vmmap_parse_opts popts = { .strict = false, .report_unparsed = 5 };
-	cap->filter.all = true;
-	cap->want_purgeable = true;
-	return vmmap_parse(&in->reader, cap, &popts, notes, err);
-}
-
-static void
-vmmap_process_text(const struct vmmap_dump *d, char *out, size_t n)
-{
-	if (d->process && d->has_pid)
-		snprintf(out, n, "%s [%" PRIu64 "]", d->process, d->pid);
-	else
-		snprintf(out, n, "%s", d->process ? d->process : "unnamed process");
-}
-
-/* The dump to compare: the first, or --dump N; say which when there is a choice. */
-static int
-vmmap_pick(struct vmmap_side *s, const char *path, const struct diff_options *opts,
-	   struct diag_list *notes, struct diag *err)
-{
-	size_t n = s->cap.ndumps;
-	uint64_t want = opts->has_dump ? opts->dump : 1;
-	if (n == 0)
-		return diag_set(err, DIAG_DATA, path, 0, 0, "holds no vmmap dump");
-	if (want > n)
-		return diag_set(err, DIAG_DATA, path, 0, 0,
-				"--dump %" PRIu64 " asked for, but the input holds %zu dump%s",
-				want, n, n == 1 ? "" : "s");
-	s->dump = s->cap.dumps[want - 1];
-	if (n > 1) {
-		char proc[256];
-		vmmap_process_text(s->dump, proc, sizeof(proc));
-		diag_list_add(notes, DIAG_NOTE, path, 0,
-			      "holds %zu dumps; comparing dump %" PRIu64 " (%s)%s", n, want,
-			      proc, opts->has_dump ? "" : "; --dump N picks another");
-	}
-	return 0;
-}
-
 static void vmmap_free(void *p);
 
 static void *
 vmmap_compare(struct diff_input *before, struct diff_input *after,
 	      const struct diff_options *opts, struct diag_list *notes, struct diag *err)
 {
-	struct vmmap_diff *v = xcalloc(1, sizeof(*v));
-	vmmap_capture_init(&v->before.cap);
-	vmmap_capture_init(&v->after.cap);
-	if (vmmap_load(before, &v->before.cap, notes, err) < 0 ||
-	    vmmap_load(after, &v->after.cap, notes, err) < 0 ||
-	    vmmap_pick(&v->before, before->path, opts, notes, err) < 0 ||
-	    vmmap_pick(&v->after, after->path, opts, notes, err) < 0) {
+	struct diff_vmmap_pair *v = xcalloc(1, sizeof(*v));
+	diff_vmmap_pair_init(v);
+	if (diff_vmmap_side_read(&before->reader, before->json, &v->before, notes, err) < 0 ||
+	    diff_vmmap_side_read(&after->reader, after->json, &v->after, notes, err) < 0 ||
+	    diff_vmmap_pair_compare(v, before->path, after->path, opts, notes, err) < 0) {
 		vmmap_free(v);
 		return NULL;
 	}
-	diff_vmmap_compute(&v->diff, &v->before.cap, v->before.dump, &v->after.cap,
-			   v->after.dump);
 	return v;
 }
 
@@ -114,7 +50,7 @@ static void
 vmmap_comparability(const void *p, const char *bpath, const char *apath,
 		    struct diag_list *w)
 {
-	const struct vmmap_diff *v = p;
+	const struct diff_vmmap_pair *v = p;
 	diff_vmmap_comparability(&v->diff, bpath, apath, w);
 	note_partial(w, bpath, v->before.cap.partial, apath, v->after.cap.partial);
 	if (!v->before.cap.filter.all || !v->after.cap.filter.all)
@@ -128,77 +64,37 @@ vmmap_metric(const void *p, const char *kind, const char *metric, int64_t *b, in
 	     struct diag *err)
 {
 	(void)kind;
-	return diff_vmmap_metric(&((const struct vmmap_diff *)p)->diff, metric, b, a, err);
+	return diff_vmmap_metric(&((const struct diff_vmmap_pair *)p)->diff, metric, b, a, err);
 }
 
 static bool
 vmmap_changed(const void *p)
 {
-	return diff_vmmap_changed(&((const struct vmmap_diff *)p)->diff);
+	return diff_vmmap_changed(&((const struct diff_vmmap_pair *)p)->diff);
 }
 
 static void
 vmmap_write_text(FILE *out, const void *p, bool markdown)
 {
-	diff_vmmap_write_text(out, &((const struct vmmap_diff *)p)->diff, markdown);
+	diff_vmmap_write_text(out, &((const struct diff_vmmap_pair *)p)->diff, markdown);
 }
 
 static json_t *
 vmmap_json(const void *p)
 {
-	return diff_vmmap_json(&((const struct vmmap_diff *)p)->diff);
+	return diff_vmmap_json(&((const struct diff_vmmap_pair *)p)->diff);
 }
 
 static void
 vmmap_free(void *p)
 {
-	struct vmmap_diff *v = p;
-	if (!v)
+	if (!p)
 		return;
-	diff_vmmap_release(&v->diff);
-	vmmap_capture_release(&v->before.cap);
-	vmmap_capture_release(&v->after.cap);
-	free(v);
+	diff_vmmap_pair_release(p);
+	free(p);
 }
 
 /* ---- track -------------------------------------------------------------- */
-
-struct track_diff {
-	struct track_capture before, after;
-	struct diff_track diff;
-};
-
-struct track_side_ctx {
-	struct diff_track *diff;
-	int side;
-};
-
-static int
-track_add_record(void *ctx, const struct track_record *r, const char *path, struct diag *err)
-{
-	struct track_side_ctx *c = ctx;
-	return diff_track_add_record(c->diff, c->side, r, path, err);
-}
-
-/* Records go straight into the diff's call sites as they are parsed. */
-static int
-track_load(struct diff_input *in, struct track_capture *cap, struct diff_track *diff,
-	   int side, struct diag_list *notes, struct diag *err)
-{
-	struct track_side_ctx ctx = { diff, side };
-	cap->on_record = track_add_record;
-	cap->on_record_ctx = &ctx;
-	int rc;
-	if (in->json) {
-		rc = track_json_read(&in->reader, cap, notes, err);
-	} else {
-		struct track_parse_opts popts = { .strict = false, .report_unparsed = 5 };
-		rc = track_parse(&in->reader, cap, &popts, notes, err);
-	}
-	cap->on_record = NULL;
-	cap->on_record_ctx = NULL;
-	return rc;
-}
 
 static void track_free(void *p);
 
@@ -206,12 +102,10 @@ static void *
 track_compare(struct diff_input *before, struct diff_input *after,
 	      const struct diff_options *opts, struct diag_list *notes, struct diag *err)
 {
-	struct track_diff *t = xcalloc(1, sizeof(*t));
-	track_capture_init(&t->before);
-	track_capture_init(&t->after);
-	diff_track_init(&t->diff, opts->match_offsets);
-	if (track_load(before, &t->before, &t->diff, 0, notes, err) < 0 ||
-	    track_load(after, &t->after, &t->diff, 1, notes, err) < 0) {
+	struct diff_track_pair *t = xcalloc(1, sizeof(*t));
+	diff_track_pair_init(t, opts->match_offsets);
+	if (diff_track_side_read(&before->reader, before->json, t, 0, notes, err) < 0 ||
+	    diff_track_side_read(&after->reader, after->json, t, 1, notes, err) < 0) {
 		track_free(t);
 		return NULL;
 	}
@@ -222,7 +116,7 @@ static void
 track_comparability(const void *p, const char *bpath, const char *apath,
 		    struct diag_list *w)
 {
-	const struct track_diff *t = p;
+	const struct diff_track_pair *t = p;
 	diff_track_comparability(&t->before, &t->after, bpath, apath, w);
 	note_partial(w, bpath, t->before.partial, apath, t->after.partial);
 }
@@ -232,137 +126,43 @@ track_metric(const void *p, const char *kind, const char *metric, int64_t *b, in
 	     struct diag *err)
 {
 	(void)kind;
-	return diff_track_metric(&((const struct track_diff *)p)->diff, metric, b, a, err);
+	return diff_track_metric(&((const struct diff_track_pair *)p)->diff, metric, b, a, err);
 }
 
 static bool
 track_changed(const void *p)
 {
-	return diff_track_changed(&((const struct track_diff *)p)->diff);
+	return diff_track_changed(&((const struct diff_track_pair *)p)->diff);
 }
 
 static void
 track_write_text(FILE *out, const void *p, bool markdown)
 {
-	diff_track_write_text(out, &((const struct track_diff *)p)->diff, markdown);
+	diff_track_write_text(out, &((const struct diff_track_pair *)p)->diff, markdown);
 }
 
 static json_t *
 track_json(const void *p)
 {
-	return diff_track_json(&((const struct track_diff *)p)->diff);
+	return diff_track_json(&((const struct diff_track_pair *)p)->diff);
 }
 
 static void
 track_write_folded(FILE *out, const void *p)
 {
-	diff_track_write_folded(out, &((const struct track_diff *)p)->diff);
+	diff_track_write_folded(out, &((const struct diff_track_pair *)p)->diff);
 }
 
 static void
 track_free(void *p)
 {
-	struct track_diff *t = p;
-	if (!t)
+	if (!p)
 		return;
-	diff_track_release(&t->diff);
-	track_capture_release(&t->before);
-	track_capture_release(&t->after);
-	free(t);
+	diff_track_pair_release(p);
+	free(p);
 }
 
 /* ---- classes ------------------------------------------------------------ */
-
-struct classes_side {
-	struct classes_capture cap;        /* as read */
-	struct classes_capture json_direct;/* a JSON report's direct counts */
-	struct hierarchy hier;
-	const struct classes_snapshot *snap;
-	struct classes_snapshot *direct;   /* computed direct counts (owned) */
-};
-
-struct classes_diff {
-	struct classes_side before, after;
-	struct diff_classes diff;
-};
-
-static void
-classes_side_init(struct classes_side *s)
-{
-	memset(s, 0, sizeof(*s));
-	classes_capture_init(&s->cap);
-	classes_capture_init(&s->json_direct);
-	hierarchy_init(&s->hier);
-}
-
-static void
-classes_side_release(struct classes_side *s)
-{
-	classes_capture_release(&s->cap);
-	classes_capture_release(&s->json_direct);
-	hierarchy_release(&s->hier);
-	classes_snapshot_free(s->direct);
-}
-
-static int
-classes_load(struct diff_input *in, struct classes_side *s, const struct diff_options *opts,
-	     struct diag_list *notes, struct diag *err)
-{
-	if (in->json)
-		return classes_json_read(&in->reader, &s->cap, &s->json_direct, notes, err);
-	struct classes_read_opts ropts = { .want_hierarchy = opts->direct, .need_counts = true };
-	return classes_read(&in->reader, &s->cap, &s->hier, &ropts, notes, err);
-}
-
-/* The snapshot to compare: the first, or --dump N; say which when there is a choice. */
-static int
-classes_pick(struct classes_side *s, const char *path, const struct diff_options *opts,
-	     struct diag_list *notes, struct diag *err)
-{
-	size_t n = s->cap.nsnapshots;
-	uint64_t want = opts->has_dump ? opts->dump : 1;
-	if (n == 0)
-		return diag_set(err, DIAG_DATA, path, 0, 0, "holds no class counts");
-	if (want > n)
-		return diag_set(err, DIAG_DATA, path, 0, 0,
-				"--dump %" PRIu64 " asked for, but the input holds %zu snapshot%s",
-				want, n, n == 1 ? "" : "s");
-	s->snap = s->cap.snapshots[want - 1];
-	if (n > 1)
-		diag_list_add(notes, DIAG_NOTE, path, 0,
-			      "holds %zu snapshots; comparing snapshot %" PRIu64 "%s", n, want,
-			      opts->has_dump ? "" : "; --dump N picks another");
-	return 0;
-}
-
-/* Direct counts of one side: a JSON report's own, or from a hierarchy. */
-static int
-classes_direct(struct classes_side *s, const struct hierarchy *h, const char *path,
-	       struct diag *err)
-{
-	if (s->json_direct.nsnapshots) {
-		s->snap = s->json_direct.snapshots[0];
-		return 0;
-	}
-	if (!h)
-		return diag_set(err, DIAG_DATA, path, 0, 0,
-				"--direct needs a class hierarchy and neither input records one "
-				"(ioreg -i, a kext-info property list, or iotally classes JSON "
-				"made with --direct)");
-	s->direct = diff_classes_direct(h, s->snap);
-	s->snap = s->direct;
-	return 0;
-}
-
-static struct hierarchy *
-usable_hierarchy(struct classes_side *s)
-{
-	if (hierarchy_empty(&s->hier))
-		return NULL;
-	if (!s->hier.finished)
-		hierarchy_finish(&s->hier);
-	return &s->hier;
-}
 
 static void classes_free(void *p);
 
@@ -370,35 +170,24 @@ static void *
 classes_compare(struct diff_input *before, struct diff_input *after,
 		const struct diff_options *opts, struct diag_list *notes, struct diag *err)
 {
-	struct classes_diff *c = xcalloc(1, sizeof(*c));
-	classes_side_init(&c->before);
-	classes_side_init(&c->after);
-	if (classes_load(before, &c->before, opts, notes, err) < 0 ||
-	    classes_load(after, &c->after, opts, notes, err) < 0 ||
-	    classes_pick(&c->before, before->path, opts, notes, err) < 0 ||
-	    classes_pick(&c->after, after->path, opts, notes, err) < 0)
-		goto fail;
-	if (opts->direct) {
-		/* Class hierarchies change only with kexts: one serves both sides. */
-		struct hierarchy *h = usable_hierarchy(&c->before);
-		if (!h)
-			h = usable_hierarchy(&c->after);
-		if (classes_direct(&c->before, h, before->path, err) < 0 ||
-		    classes_direct(&c->after, h, after->path, err) < 0)
-			goto fail;
+	struct diff_classes_pair *c = xcalloc(1, sizeof(*c));
+	diff_classes_pair_init(c);
+	if (diff_classes_side_read(&before->reader, before->json, &c->before, opts->direct,
+				   notes, err) < 0 ||
+	    diff_classes_side_read(&after->reader, after->json, &c->after, opts->direct,
+				   notes, err) < 0 ||
+	    diff_classes_pair_compare(c, before->path, after->path, opts, notes, err) < 0) {
+		classes_free(c);
+		return NULL;
 	}
-	diff_classes_compute(&c->diff, c->before.snap, c->after.snap, opts->direct);
 	return c;
-fail:
-	classes_free(c);
-	return NULL;
 }
 
 static void
 classes_comparability(const void *p, const char *bpath, const char *apath,
 		      struct diag_list *w)
 {
-	const struct classes_diff *c = p;
+	const struct diff_classes_pair *c = p;
 	const struct classes_snapshot *b = c->before.snap, *a = c->after.snap;
 	note_partial(w, bpath, b->truncated, apath, a->truncated);
 	if (b->source != a->source)
@@ -416,38 +205,35 @@ static int
 classes_metric(const void *p, const char *kind, const char *metric, int64_t *b, int64_t *a,
 	       struct diag *err)
 {
-	return diff_classes_metric(&((const struct classes_diff *)p)->diff, kind, metric, b, a,
-				   err);
+	return diff_classes_metric(&((const struct diff_classes_pair *)p)->diff, kind, metric, b,
+				   a, err);
 }
 
 static bool
 classes_changed(const void *p)
 {
-	return diff_classes_changed(&((const struct classes_diff *)p)->diff);
+	return diff_classes_changed(&((const struct diff_classes_pair *)p)->diff);
 }
 
 static void
 classes_write_text(FILE *out, const void *p, bool markdown)
 {
-	diff_classes_write_text(out, &((const struct classes_diff *)p)->diff, markdown);
+	diff_classes_write_text(out, &((const struct diff_classes_pair *)p)->diff, markdown);
 }
 
 static json_t *
 classes_json(const void *p)
 {
-	return diff_classes_json(&((const struct classes_diff *)p)->diff);
+	return diff_classes_json(&((const struct diff_classes_pair *)p)->diff);
 }
 
 static void
 classes_free(void *p)
 {
-	struct classes_diff *c = p;
-	if (!c)
+	if (!p)
 		return;
-	diff_classes_release(&c->diff);
-	classes_side_release(&c->before);
-	classes_side_release(&c->after);
-	free(c);
+	diff_classes_pair_release(p);
+	free(p);
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -458,6 +244,7 @@ static const struct diff_kind kinds[] = {
 		.raw = { INPUT_IOREG_TEXT, INPUT_XML_PLIST, INPUT_IOCLASSCOUNT },
 		.metric_kinds = { "classes", "alloc" },
 		.schema = "iotally.classes/1",
+		.accepts = DIFF_ACCEPTS_DUMP | DIFF_ACCEPTS_DIRECT,
 		.compare = classes_compare,
 		.comparability = classes_comparability,
 		.metric = classes_metric,
@@ -471,6 +258,7 @@ static const struct diff_kind kinds[] = {
 		.raw = { INPUT_TRACK },
 		.metric_kinds = { "track" },
 		.schema = "iotally.track/1",
+		.accepts = DIFF_ACCEPTS_MATCH_OFFSETS | DIFF_ACCEPTS_FOLDED,
 		.compare = track_compare,
 		.comparability = track_comparability,
 		.metric = track_metric,
@@ -485,6 +273,7 @@ static const struct diff_kind kinds[] = {
 		.raw = { INPUT_VMMAP },
 		.metric_kinds = { "vmmap" },
 		.schema = "iotally.vmmap/1",
+		.accepts = DIFF_ACCEPTS_DUMP,
 		.compare = vmmap_compare,
 		.comparability = vmmap_comparability,
 		.metric = vmmap_metric,
@@ -495,7 +284,25 @@ static const struct diff_kind kinds[] = {
 	},
 };
 
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+#define NKINDS (ARRAY_SIZE(kinds))
+
+const char *
+diff_kind_refused_option(const struct diff_kind *kind, unsigned given)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ DIFF_ACCEPTS_DUMP, "--dump" },
+		{ DIFF_ACCEPTS_DIRECT, "--direct" },
+		{ DIFF_ACCEPTS_MATCH_OFFSETS, "--match-offsets" },
+		{ DIFF_ACCEPTS_FOLDED, "--folded" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((given & names[i].bit) && !(kind->accepts & names[i].bit))
+			return names[i].name;
+	return NULL;
+}
 
 static bool
 has_raw(const struct diff_kind *k, enum input_kind kind)

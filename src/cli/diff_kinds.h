@@ -5,8 +5,8 @@
  * The kinds `iotally diff` compares. A kind is one model module
  * (model/diff_<kind>.c: the comparison and its gate metrics), one report
  * module (report/diff_<kind>.c) and one row in the table of diff_kinds.c,
- * whose functions load both inputs (raw captures or iotally's JSON of the
- * kind) and bind the three together. cmd_diff.c only sees the table.
+ * whose functions bind the reading of both inputs (ingest/diff_read.c) to
+ * the model and the report. cmd_diff.c only sees the table.
  */
 
 #include <jansson.h>
@@ -16,6 +16,7 @@
 
 #include "ingest/detect.h"
 #include "util/diag.h"
+#include "model/diff.h"
 #include "util/linereader.h"
 
 /* One input, opened and recognised. */
@@ -25,12 +26,12 @@ struct diff_input {
 	bool json;                  /* iotally's JSON report of the kind */
 };
 
-struct diff_options {
-	bool has_dump;
-	uint64_t dump;              /* 1-based --dump N */
-	bool match_offsets;         /* track: frames keep their offsets */
-	bool folded;                /* track: differential folded output */
-	bool direct;                /* classes: direct instance counts */
+/* The options that apply to some kinds only: a kind lists those it accepts. */
+enum diff_kind_option {
+	DIFF_ACCEPTS_DUMP = 1u << 0,
+	DIFF_ACCEPTS_DIRECT = 1u << 1,
+	DIFF_ACCEPTS_MATCH_OFFSETS = 1u << 2,
+	DIFF_ACCEPTS_FOLDED = 1u << 3,
 };
 
 #define DIFF_KIND_MAX_RAW 4
@@ -42,6 +43,7 @@ struct diff_kind {
 	/* The gate metric kinds it resolves ("classes", "alloc"); NULL ends. */
 	const char *metric_kinds[3];
 	const char *schema;         /* iotally's JSON of the kind */
+	unsigned accepts;           /* enum diff_kind_option bits */
 	/* Load both inputs and compare them; notes go to `notes` (stderr). */
 	void *(*compare)(struct diff_input *before, struct diff_input *after,
 			 const struct diff_options *opts, struct diag_list *notes,
@@ -56,6 +58,12 @@ struct diff_kind {
 	void (*write_folded)(FILE *out, const void *diff);   /* NULL: no --folded */
 	void (*free)(void *diff);
 };
+
+/*
+ * The first option of `given` (enum diff_kind_option bits) that `kind` does
+ * not accept, as "--name"; NULL when it accepts them all.
+ */
+const char *diff_kind_refused_option(const struct diff_kind *kind, unsigned given);
 
 /* The kind a raw input kind or a JSON schema belongs to, or NULL. */
 const struct diff_kind *diff_kind_for_input(enum input_kind kind, const char *schema);

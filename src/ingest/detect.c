@@ -1,6 +1,6 @@
 #include "ingest/detect.h"
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "util/linereader.h"
 #include "util/view.h"
 

@@ -205,8 +205,11 @@ on_line(struct reader *rd, const struct line *ln)
 		rd->cur->alloc_present[kind] = true;
 		return 0;
 	case LINE_COUNT:
-		if (!rd->cur || rd->cur_is_query ||
-		    classes_snapshot_find(rd->cur, e.name, e.len))
+		/* Only a class-names query answers "<no such class>": a one-name query. */
+		if (e.state == CLASS_COUNT_ABSENT)
+			start_snapshot(rd, ln->no, true);
+		else if (!rd->cur || rd->cur_is_query ||
+			 classes_snapshot_find(rd->cur, e.name, e.len))
 			start_snapshot(rd, ln->no, false);
 		rd->cur->has_classes = true;
 		add_entry(rd, &e, ln->no);

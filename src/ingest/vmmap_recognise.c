@@ -5,7 +5,7 @@
  * give the same verdict.
  */
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "ingest/vmmap_grammar.h"
 
 #include "util/view.h"

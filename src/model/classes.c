@@ -192,8 +192,7 @@ classes_snapshot_sorted(const struct classes_snapshot *s,
 	const struct class_count **v = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < s->nclasses; i++)
-		if (s->classes[i].state != CLASS_COUNT_ABSENT)
-			v[n++] = &s->classes[i];
+		v[n++] = &s->classes[i];
 	qsort(v, n, sizeof(*v), cmp_listing);
 	*out = v;
 	return n;
@@ -223,7 +222,12 @@ classes_filter_selects(const struct classes_filter *f, const struct class_count 
 {
 	if (f->nonzero && !class_count_is_nonzero(c))
 		return false;
-	return !f->match || regex_search(f->match, c->name, c->len);
+	if (!f->nmatch)
+		return true;
+	for (size_t i = 0; i < f->nmatch; i++)
+		if (regex_search(f->match[i], c->name, c->len))
+			return true;
+	return false;
 }
 
 size_t

@@ -122,7 +122,10 @@ bool class_count_is_negative(const struct class_count *c);
  */
 int classes_name_cmp(const char *a, size_t alen, const char *b, size_t blen);
 
-/* Entries of a snapshot in listing order (caller frees *out, not the entries). */
+/*
+ * Entries of a snapshot in listing order (caller frees *out, not the
+ * entries), "<no such class>" answers of a saved class-names query included.
+ */
 size_t classes_snapshot_sorted(const struct classes_snapshot *s,
 			       const struct class_count ***out);
 /* Reorder entries by count descending (unreadable last), ties in listing order. */
@@ -130,7 +133,8 @@ void classes_sort_by_count(const struct class_count **v, size_t n);
 
 /* Which classes a listing shows. */
 struct classes_filter {
-	const struct regex *match;   /* NULL: every name */
+	const struct regex *const *match; /* any of these matches; none given: every name */
+	size_t nmatch;
 	bool nonzero;                /* leave out classes whose count is 0 */
 	bool has_top;                /* only the `top` largest counts, largest first */
 	uint64_t top;

@@ -22,9 +22,20 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/diag.h"
+
+/* The options of one comparison; which kinds accept which is cli/'s table. */
+struct diff_options {
+	bool has_dump;
+	uint64_t dump;              /* 1-based --dump N */
+	bool match_offsets;         /* track: frames keep their offsets */
+	bool folded;                /* track: differential folded output */
+	bool direct;                /* classes: direct instance counts */
+};
+
 
 enum diff_op {
 	DIFF_OP_GT,

@@ -1,5 +1,6 @@
 #include "model/diff_classes.h"
 
+#include "model/pick.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -157,4 +158,115 @@ diff_classes_metric(const struct diff_classes *d, const char *kind, const char *
 			"metric 'classes:%s': neither capture has a%s count for class '%s' "
 			"(names are matched exactly, case-sensitive)", metric,
 			d->direct ? " direct" : "", metric);
+}
+
+void
+diff_classes_side_init(struct diff_classes_side *s)
+{
+	memset(s, 0, sizeof(*s));
+	classes_capture_init(&s->cap);
+	classes_capture_init(&s->json_direct);
+	hierarchy_init(&s->hier);
+}
+
+void
+diff_classes_side_release(struct diff_classes_side *s)
+{
+	classes_capture_release(&s->cap);
+	classes_capture_release(&s->json_direct);
+	hierarchy_release(&s->hier);
+	classes_snapshot_free(s->direct);
+	s->direct = NULL;
+	s->snap = NULL;
+}
+
+int
+diff_classes_side_pick(struct diff_classes_side *s, const char *path,
+		       const struct diff_options *opts, struct diag_list *notes,
+		       struct diag *err)
+{
+	size_t i;
+	if (capture_pick_nth(s->cap.nsnapshots, opts->has_dump ? opts->dump : 0, "--dump",
+			     "class-count snapshot", path, &i, err) < 0)
+		return -1;
+	s->snap = s->cap.snapshots[i];
+	if (s->cap.nsnapshots > 1)
+		diag_list_add(notes, DIAG_NOTE, path, 0,
+			      "holds %zu snapshots; comparing snapshot %zu%s", s->cap.nsnapshots,
+			      i + 1, opts->has_dump ? "" : "; --dump N picks another");
+	return 0;
+}
+
+static const struct hierarchy *
+usable_hierarchy(struct diff_classes_side *s)
+{
+	if (hierarchy_empty(&s->hier))
+		return NULL;
+	if (!s->hier.finished)
+		hierarchy_finish(&s->hier);
+	return &s->hier;
+}
+
+/* Direct counts of one side: a JSON report's own, or from a hierarchy. */
+static int
+side_direct(struct diff_classes_side *s, const struct hierarchy *h, const char *path,
+	    struct diag *err)
+{
+	if (s->json_direct.nsnapshots) {
+		s->snap = s->json_direct.snapshots[0];
+		return 0;
+	}
+	if (!h)
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"--direct needs a class hierarchy and neither input records one "
+				"(ioreg -i, a kext-info property list, or iotally classes JSON "
+				"made with --direct)");
+	s->direct = diff_classes_direct(h, s->snap);
+	s->snap = s->direct;
+	return 0;
+}
+
+int
+diff_classes_sides_direct(struct diff_classes_side *before, const char *before_path,
+			  struct diff_classes_side *after, const char *after_path,
+			  struct diag *err)
+{
+	const struct hierarchy *h = usable_hierarchy(before);
+	if (!h)
+		h = usable_hierarchy(after);
+	if (side_direct(before, h, before_path, err) < 0 ||
+	    side_direct(after, h, after_path, err) < 0)
+		return -1;
+	return 0;
+}
+
+void
+diff_classes_pair_init(struct diff_classes_pair *p)
+{
+	memset(p, 0, sizeof(*p));
+	diff_classes_side_init(&p->before);
+	diff_classes_side_init(&p->after);
+}
+
+void
+diff_classes_pair_release(struct diff_classes_pair *p)
+{
+	diff_classes_release(&p->diff);
+	diff_classes_side_release(&p->before);
+	diff_classes_side_release(&p->after);
+}
+
+int
+diff_classes_pair_compare(struct diff_classes_pair *p, const char *before_path,
+			  const char *after_path, const struct diff_options *opts,
+			  struct diag_list *notes, struct diag *err)
+{
+	if (diff_classes_side_pick(&p->before, before_path, opts, notes, err) < 0 ||
+	    diff_classes_side_pick(&p->after, after_path, opts, notes, err) < 0)
+		return -1;
+	if (opts->direct && diff_classes_sides_direct(&p->before, before_path, &p->after,
+						      after_path, err) < 0)
+		return -1;
+	diff_classes_compute(&p->diff, p->before.snap, p->after.snap, opts->direct);
+	return 0;
 }

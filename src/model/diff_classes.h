@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "model/classes.h"
+#include "model/diff.h"
 #include "model/hierarchy.h"
 #include "util/diag.h"
 
@@ -58,6 +59,51 @@ bool diff_classes_changed(const struct diff_classes *d);
  */
 struct classes_snapshot *diff_classes_direct(const struct hierarchy *h,
 					     const struct classes_snapshot *s);
+
+/*
+ * One side of a classes diff: the capture as read, a JSON report's own
+ * direct counts, the hierarchy a raw capture records, the snapshot
+ * compared and, with --direct, the direct counts made from a hierarchy.
+ * The side owns all of them.
+ */
+struct diff_classes_side {
+	struct classes_capture cap;
+	struct classes_capture json_direct;
+	struct hierarchy hier;
+	const struct classes_snapshot *snap;
+	struct classes_snapshot *direct;
+};
+
+void diff_classes_side_init(struct diff_classes_side *s);
+void diff_classes_side_release(struct diff_classes_side *s);
+
+/* Choose the snapshot to compare: the first, or --dump N (capture_pick_nth()). */
+int diff_classes_side_pick(struct diff_classes_side *s, const char *path,
+			   const struct diff_options *opts, struct diag_list *notes,
+			   struct diag *err);
+
+/*
+ * Switch both sides to direct counts: a JSON report's own, or made from
+ * the class hierarchy either side records (hierarchies change only with
+ * kexts, so one serves both). -1 with DIAG_DATA when a side needs a
+ * hierarchy and neither records one.
+ */
+int diff_classes_sides_direct(struct diff_classes_side *before, const char *before_path,
+			      struct diff_classes_side *after, const char *after_path,
+			      struct diag *err);
+
+/* Both sides read and their diff. */
+struct diff_classes_pair {
+	struct diff_classes_side before, after;
+	struct diff_classes diff;
+};
+
+void diff_classes_pair_init(struct diff_classes_pair *p);
+void diff_classes_pair_release(struct diff_classes_pair *p);
+/* Pick each side's snapshot, switch to direct counts with --direct, compare. */
+int diff_classes_pair_compare(struct diff_classes_pair *p, const char *before_path,
+			      const char *after_path, const struct diff_options *opts,
+			      struct diag_list *notes, struct diag *err);
 
 /*
  * Resolve a metric of kind "classes" or "alloc". 0, or -1 with DIAG_USAGE

@@ -90,12 +90,24 @@ struct diff_track {
 
 void diff_track_init(struct diff_track *d, bool match_offsets);
 void diff_track_release(struct diff_track *d);
-/* Add one record to a side. -1 with DIAG_DATA when a sum passes TRACK_BYTES_MAX. */
+/* Add one record to a side. -1 with DIAG_DATA when a sum passes BYTES_MAX. */
 int diff_track_add_record(struct diff_track *d, int side, const struct track_record *r,
 			  const char *path, struct diag *err);
 /* Add the kept records of a capture (made with keep_records) as one side. */
 int diff_track_add_capture(struct diff_track *d, int side, const struct track_capture *cap,
 			   const char *path, struct diag *err);
+
+/*
+ * Both captures and their diff: the captures keep their headers (for the
+ * comparability warnings), their records go into the diff as they are read.
+ */
+struct diff_track_pair {
+	struct track_capture before, after;
+	struct diff_track diff;
+};
+
+void diff_track_pair_init(struct diff_track_pair *p, bool match_offsets);
+void diff_track_pair_release(struct diff_track_pair *p);
 
 enum diff_track_change diff_track_site_change(const struct diff_track_site *s);
 

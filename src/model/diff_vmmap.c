@@ -1,10 +1,12 @@
 #include "model/diff_vmmap.h"
 
-#include "model/diff.h"
+#include "model/pick.h"
+#include "util/array.h"
 #include "util/size.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,7 +261,7 @@ footprint(const struct vmmap_dump *d, uint64_t *bytes)
 {
 	const char *t = vmmap_dump_field(d, "Physical footprint");
 	return t && size_parse_vmmap(t, strlen(t), bytes) == SIZE_OK &&
-	       *bytes <= VMMAP_BYTES_MAX;
+	       *bytes <= BYTES_MAX;
 }
 
 void
@@ -330,17 +332,16 @@ type_known(const struct diff_vmmap *d, const char *type)
 	return false;
 }
 
-/* Sum of one field over the requested states of a type (saturated sums were checked). */
+/* Sum of one field over the requested states of a type (bounded by the dump's checked total). */
 static uint64_t
 metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t field)
 {
 	uint64_t sum = 0;
+	bool capped = false;   /* never set while the dump's total bounds the sum */
 	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
 		if (state < 0 || state == p) {
 			struct vmmap_amounts a = amounts_of(dump, type, (enum vmmap_purge)p);
-			if (__builtin_add_overflow(sum, amount_field(&a, field), &sum) ||
-			    sum > VMMAP_BYTES_MAX)
-				sum = VMMAP_BYTES_MAX;
+			bytes_add_capped(&sum, amount_field(&a, field), &capped);
 		}
 	return sum;
 }
@@ -362,7 +363,7 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		  int64_t *before, int64_t *after, struct diag *err)
 {
 	const char *dot = strrchr(metric, '.');
-	size_t field = 0, nfields = sizeof(field_names) / sizeof(field_names[0]);
+	size_t field = 0, nfields = ARRAY_SIZE(field_names);
 	if (!dot)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"metric 'vmmap:%s' has no '.FIELD' (count, vsize, resident, "
@@ -503,4 +504,76 @@ diff_vmmap_comparability(const struct diff_vmmap *d, const char *before_path,
 			      "AFTER (%s, %s) was captured before BEFORE (%s, %s): are the "
 			      "arguments the wrong way round?", diag_display_path(after_path),
 			      ad, diag_display_path(before_path), bd);
+}
+
+void
+diff_vmmap_side_init(struct diff_vmmap_side *s)
+{
+	memset(s, 0, sizeof(*s));
+	vmmap_capture_init(&s->cap);
+}
+
+void
+diff_vmmap_side_release(struct diff_vmmap_side *s)
+{
+	vmmap_capture_release(&s->cap);
+	s->dump = NULL;
+}
+
+static void
+process_text(const struct vmmap_dump *d, char *out, size_t n)
+{
+	if (d->process && d->has_pid)
+		snprintf(out, n, "%s [%" PRIu64 "]", d->process, d->pid);
+	else
+		snprintf(out, n, "%s", d->process ? d->process : "unnamed process");
+}
+
+int
+diff_vmmap_side_pick(struct diff_vmmap_side *s, const char *path,
+		     const struct diff_options *opts, struct diag_list *notes,
+		     struct diag *err)
+{
+	size_t i;
+	if (capture_pick_nth(s->cap.ndumps, opts->has_dump ? opts->dump : 0, "--dump",
+			     "vmmap dump", path, &i, err) < 0)
+		return -1;
+	s->dump = s->cap.dumps[i];
+	if (s->cap.ndumps > 1) {
+		char proc[256];
+		process_text(s->dump, proc, sizeof(proc));
+		diag_list_add(notes, DIAG_NOTE, path, 0,
+			      "holds %zu dumps; comparing dump %zu (%s)%s", s->cap.ndumps, i + 1,
+			      proc, opts->has_dump ? "" : "; --dump N picks another");
+	}
+	return 0;
+}
+
+void
+diff_vmmap_pair_init(struct diff_vmmap_pair *p)
+{
+	memset(p, 0, sizeof(*p));
+	diff_vmmap_side_init(&p->before);
+	diff_vmmap_side_init(&p->after);
+}
+
+void
+diff_vmmap_pair_release(struct diff_vmmap_pair *p)
+{
+	diff_vmmap_release(&p->diff);
+	diff_vmmap_side_release(&p->before);
+	diff_vmmap_side_release(&p->after);
+}
+
+int
+diff_vmmap_pair_compare(struct diff_vmmap_pair *p, const char *before_path,
+			const char *after_path, const struct diff_options *opts,
+			struct diag_list *notes, struct diag *err)
+{
+	if (diff_vmmap_side_pick(&p->before, before_path, opts, notes, err) < 0 ||
+	    diff_vmmap_side_pick(&p->after, after_path, opts, notes, err) < 0)
+		return -1;
+	diff_vmmap_compute(&p->diff, &p->before.cap, p->before.dump, &p->after.cap,
+			   p->after.dump);
+	return 0;
 }

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/diff.h"
 #include "model/vmmap.h"
 #include "util/diag.h"
 
@@ -63,6 +64,39 @@ struct diff_vmmap {
 	bool has_footprint;                    /* both dumps print one */
 	uint64_t footprint_before, footprint_after;
 };
+
+/*
+ * One side of a vmmap diff: the capture as read (a file may hold several
+ * dumps) and the dump compared. The side owns its capture.
+ */
+struct diff_vmmap_side {
+	struct vmmap_capture cap;
+	const struct vmmap_dump *dump;
+};
+
+void diff_vmmap_side_init(struct diff_vmmap_side *s);
+void diff_vmmap_side_release(struct diff_vmmap_side *s);
+
+/*
+ * Choose the dump to compare: the first, or --dump N (capture_pick_nth());
+ * a note names the dump when the file holds several.
+ */
+int diff_vmmap_side_pick(struct diff_vmmap_side *s, const char *path,
+			 const struct diff_options *opts, struct diag_list *notes,
+			 struct diag *err);
+
+/* Both sides read and their diff: what the diff command keeps of a vmmap pair. */
+struct diff_vmmap_pair {
+	struct diff_vmmap_side before, after;
+	struct diff_vmmap diff;
+};
+
+void diff_vmmap_pair_init(struct diff_vmmap_pair *p);
+void diff_vmmap_pair_release(struct diff_vmmap_pair *p);
+/* Pick each side's dump and compare them (both sides read). */
+int diff_vmmap_pair_compare(struct diff_vmmap_pair *p, const char *before_path,
+			    const char *after_path, const struct diff_options *opts,
+			    struct diag_list *notes, struct diag *err);
 
 /* Compare two dumps of two captures (their filters say what they selected). */
 void diff_vmmap_compute(struct diff_vmmap *d, const struct vmmap_capture *bcap,

@@ -52,6 +52,19 @@ classes_text_query(FILE *out, const struct classes_snapshot *s, char *const *nam
 }
 
 void
+classes_text_saved_query(FILE *out, const struct classes_snapshot *s)
+{
+	for (size_t i = 0; i < s->nclasses; i++) {
+		if (i)
+			fputs(", ", out);
+		put_name(out, s->classes[i].name, s->classes[i].len);
+		fputs(" = ", out);
+		classes_text_count(out, &s->classes[i]);
+	}
+	fputc('\n', out);
+}
+
+void
 classes_text_alloc(FILE *out, const struct classes_snapshot *s)
 {
 	for (int k = 0; k < ALLOC_KINDS; k++) {

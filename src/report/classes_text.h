@@ -27,6 +27,12 @@ void classes_text_listing(FILE *out, const struct class_count *const *v, size_t 
 void classes_text_query(FILE *out, const struct classes_snapshot *s,
 			char *const *names, size_t n);
 
+/*
+ * A saved class-names query written again as ioclasscount printed it: its
+ * entries in input order, "A = 1, B = <no such class>\n".
+ */
+void classes_text_saved_query(FILE *out, const struct classes_snapshot *s);
+
 /* ioalloccount: "%22s = 0x%08llx = %4llu K" for each total present. */
 void classes_text_alloc(FILE *out, const struct classes_snapshot *s);
 

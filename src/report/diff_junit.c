@@ -76,32 +76,26 @@ out:
 }
 
 int
-diff_junit_write(const char *path, const struct diff_report *r, struct diag *err)
+diff_junit_write(FILE *out, const struct diff_report *r, struct diag *err)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
 	int rc = -1;
 	if (!w) {
-		rc = diag_set(err, DIAG_SOFTWARE, path, 0, 0, "cannot set up the XML writer");
+		rc = diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot set up the XML writer");
 		goto out;
 	}
 	xmlTextWriterSetIndent(w, 1);
 	xmlTextWriterSetIndentString(w, BAD_CAST "  ");
 	if (write_suite(w, r) < 0) {
-		rc = diag_set(err, DIAG_SOFTWARE, path, 0, 0, "cannot build the JUnit XML");
+		rc = diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot build the JUnit XML");
 		goto out;
 	}
 	xmlFreeTextWriter(w);   /* flushes into buf */
 	w = NULL;
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		rc = diag_set(err, DIAG_IOERR, path, 0, 0, "cannot write the JUnit file");
-		goto out;
-	}
 	size_t n = (size_t)xmlBufferLength(buf);
-	bool ok = fwrite(xmlBufferContent(buf), 1, n, f) == n;
-	ok &= fclose(f) == 0;
-	rc = ok ? 0 : diag_set(err, DIAG_IOERR, path, 0, 0, "cannot write the JUnit file");
+	rc = fwrite(xmlBufferContent(buf), 1, n, out) == n
+	     ? 0 : diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the JUnit XML");
 out:
 	if (w)
 		xmlFreeTextWriter(w);

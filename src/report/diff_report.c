@@ -107,3 +107,15 @@ diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 	text_table_write(out, &t, markdown);
 	text_table_release(&t);
 }
+
+void
+diff_heading_write(FILE *out, const struct diff_report *r, bool markdown)
+{
+	fprintf(out, markdown ? "## iotally diff (%s): `%s` → `%s`\n\n"
+			      : "iotally diff (%s): %s -> %s\n\n",
+		r->kind, r->before_path, r->after_path);
+	for (size_t i = 0; markdown && r->warnings && i < r->warnings->len; i++)
+		fprintf(out, "> **%s:** %s\n\n",
+			r->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning",
+			r->warnings->items[i].msg);
+}

@@ -39,6 +39,13 @@ int64_t diff_report_delta(uint64_t before, uint64_t after);
 /* {"before", "after", "delta"} of model figures (at most INT64_MAX). */
 json_t *diff_json_triple(uint64_t before, uint64_t after);
 
+/*
+ * The heading of a text or Markdown report: the kind and both inputs; in
+ * Markdown also the comparability warnings, as quotes (text prints them on
+ * standard error).
+ */
+void diff_heading_write(FILE *out, const struct diff_report *r, bool markdown);
+
 /* The gates as a table (text or Markdown); nothing when there are none. */
 void diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown);
 
@@ -50,6 +57,6 @@ void diff_gate_describe(const struct diff_gate *g, struct strbuf *out);
  * gate, a <failure> for each tripped gate. No timestamps or host names, so
  * the file is the same for the same inputs. 0, or -1 with DIAG_IOERR.
  */
-int diff_junit_write(const char *path, const struct diff_report *r, struct diag *err);
+int diff_junit_write(FILE *out, const struct diff_report *r, struct diag *err);
 
 #endif

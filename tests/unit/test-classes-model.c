@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "model/classes.h"
+#include "util/regex.h"
 
 static int
 cmp(const char *a, const char *b)
@@ -80,10 +81,28 @@ test_select_top_nonzero(void **state)
 	const struct class_count **v;
 	struct classes_filter all = { 0 };
 	size_t n = classes_snapshot_select(s, &all, &v);
-	assert_int_equal(n, 4);   /* the <no such class> entry is not listed */
+	assert_int_equal(n, 5);   /* a saved "<no such class>" answer is listed again */
 	assert_string_equal(v[0]->name, "A");
 	assert_string_equal(v[3]->name, "D");
+	assert_string_equal(v[4]->name, "gone");
 	free(v);
+	/* Several --match patterns: a name matching any of them is kept. */
+	struct diag err;
+	struct regex *re[2] = { regex_compile("^b$", &err), regex_compile("(?i)^d", &err) };
+	assert_non_null(re[0]);
+	assert_non_null(re[1]);
+	struct classes_filter two = { .match = (const struct regex *const *)re, .nmatch = 2 };
+	n = classes_snapshot_select(s, &two, &v);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0]->name, "b");
+	assert_string_equal(v[1]->name, "D");
+	free(v);
+	two.nmatch = 1;   /* the first alone: case-sensitive, "b" only */
+	n = classes_snapshot_select(s, &two, &v);
+	assert_int_equal(n, 1);
+	free(v);
+	regex_free(re[0]);
+	regex_free(re[1]);
 	struct classes_filter top = { .nonzero = true, .has_top = true, .top = 2 };
 	n = classes_snapshot_select(s, &top, &v);
 	assert_int_equal(n, 2);

@@ -10,6 +10,7 @@
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
+#include "model/pick.h"
 
 /* ---- vmmap ---------------------------------------------------------------- */
 
@@ -287,6 +288,32 @@ test_track_sites(void **state)
 	track_capture_release(&a);
 }
 
+/* Each record fits; a side's sums of them would not. */
+static void
+test_track_sum_overflow(void **state)
+{
+	(void)state;
+	struct diff_track d;
+	struct track_record r;
+	struct diag err;
+	diff_track_init(&d, false);
+	track_record_init(&r);
+	r.type = TRACK_RECORD_ALLOC;
+	r.bytes = r.size[0] = 0x7000000000000000ull;
+	r.count = 1;
+	r.line = 7;
+	frame(&r, "com.apple.AGXG13X", 0xfffffff009140000ULL, "AGX::grow()", 0x10);
+	assert_int_equal(diff_track_add_record(&d, 1, &r, "a", &err), 0);
+	assert_int_equal(diff_track_add_record(&d, 0, &r, "b", &err), 0);   /* other side: fine */
+	assert_int_equal(diff_track_add_record(&d, 1, &r, "a", &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(err.line, 7);
+	assert_string_equal(err.msg, "byte counts of the capture add up past 2^63");
+	assert_true(d.total[1] == 0x7000000000000000ull);
+	track_record_release(&r);
+	diff_track_release(&d);
+}
+
 /* ---- classes -------------------------------------------------------------- */
 
 static void
@@ -346,6 +373,118 @@ test_classes_rows(void **state)
 	classes_capture_release(&ca);
 }
 
+/* ---- choosing a capture of a file, sides of a pair ----------------------- */
+
+static void
+test_pick_nth(void **state)
+{
+	(void)state;
+	struct diag err;
+	size_t i = 99;
+	assert_int_equal(capture_pick_nth(3, 0, "--dump", "dump", "f", &i, &err), 0);
+	assert_int_equal(i, 0);
+	assert_int_equal(capture_pick_nth(3, 3, "--dump", "dump", "f", &i, &err), 0);
+	assert_int_equal(i, 2);
+	assert_int_equal(capture_pick_nth(3, 4, "--dump", "dump", "f", &i, &err), -1);
+	assert_int_equal(err.code, DIAG_USAGE);
+	assert_string_equal(err.msg, "--dump 4 asked for, but the input holds 3 dumps");
+	assert_int_equal(capture_pick_nth(1, 2, "--snapshot", "snapshot", "f", &i, &err), -1);
+	assert_string_equal(err.msg, "--snapshot 2 asked for, but the input holds 1 snapshot");
+	assert_int_equal(capture_pick_nth(0, 0, "--dump", "dump", "f", &i, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_string_equal(err.msg, "holds no dump");
+	assert_int_equal(capture_pick_nth(SIZE_MAX, UINT64_MAX, "--dump", "dump", "f", &i,
+					  &err), SIZE_MAX >= UINT64_MAX ? 0 : -1);
+}
+
+static void
+test_vmmap_side_pick(void **state)
+{
+	(void)state;
+	struct diff_vmmap_side s;
+	struct diff_options opts = { 0 };
+	struct diag_list notes;
+	struct diag err;
+	diag_list_init(&notes, 10);
+	diff_vmmap_side_init(&s);
+	assert_int_equal(diff_vmmap_side_pick(&s, "x", &opts, &notes, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	struct vmmap_dump *d1 = vmmap_capture_new_dump(&s.cap, 1);
+	struct vmmap_dump *d2 = vmmap_capture_new_dump(&s.cap, 50);
+	assert_int_equal(diff_vmmap_side_pick(&s, "x", &opts, &notes, &err), 0);
+	assert_ptr_equal(s.dump, d1);
+	assert_int_equal(notes.len, 1);   /* two dumps: says which one is compared */
+	opts.has_dump = true;
+	opts.dump = 2;
+	assert_int_equal(diff_vmmap_side_pick(&s, "x", &opts, &notes, &err), 0);
+	assert_ptr_equal(s.dump, d2);
+	opts.dump = 3;
+	assert_int_equal(diff_vmmap_side_pick(&s, "x", &opts, &notes, &err), -1);
+	assert_int_equal(err.code, DIAG_USAGE);
+	diff_vmmap_side_release(&s);
+	diag_list_release(&notes);
+}
+
+/*
+ * A <- B <- C (B a subclass of A, C of B). A direct count is the count
+ * minus the number of direct subclasses with instances (hierarchy.h).
+ */
+static void
+chain_side(struct diff_classes_side *s, int64_t a, int64_t b, int64_t c, bool hier)
+{
+	diff_classes_side_init(s);
+	struct classes_snapshot *snap = classes_capture_add(&s->cap, CLASSES_SRC_IOREG_TEXT, 1);
+	classes_snapshot_add(snap, "A", 1, a, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(snap, "B", 1, b, CLASS_COUNT_OK, 1);
+	classes_snapshot_add(snap, "C", 1, c, CLASS_COUNT_OK, 1);
+	if (hier) {
+		size_t ia = hierarchy_intern(&s->hier, "A", 1);
+		size_t ib = hierarchy_intern(&s->hier, "B", 1);
+		size_t ic = hierarchy_intern(&s->hier, "C", 1);
+		assert_int_equal(hierarchy_set_super(&s->hier, ib, ia), 0);
+		assert_int_equal(hierarchy_set_super(&s->hier, ic, ib), 0);
+	}
+}
+
+static void
+test_classes_pair_direct(void **state)
+{
+	(void)state;
+	struct diff_classes_pair p;
+	struct diff_options opts = { .direct = true };
+	struct diag_list notes;
+	struct diag err;
+	int64_t x, y;
+	diag_list_init(&notes, 10);
+
+	/* Only AFTER records the hierarchy: it serves both sides. */
+	diff_classes_pair_init(&p);
+	diff_classes_side_release(&p.before);
+	diff_classes_side_release(&p.after);
+	chain_side(&p.before, 10, 4, 1, false);
+	chain_side(&p.after, 13, 4, 1, true);
+	assert_int_equal(diff_classes_pair_compare(&p, "b", "a", &opts, &notes, &err), 0);
+	assert_int_equal(diff_classes_metric(&p.diff, "classes", "A", &x, &y, &err), 0);
+	assert_int_equal(x, 9);    /* 10 - 1 (B has instances) */
+	assert_int_equal(y, 12);   /* 13 - 1 */
+	assert_int_equal(diff_classes_metric(&p.diff, "classes", "B", &x, &y, &err), 0);
+	assert_int_equal(x, 3);
+	assert_int_equal(y, 3);
+	diff_classes_pair_release(&p);
+
+	/* Neither side records one: a data error naming the input. */
+	diff_classes_pair_init(&p);
+	diff_classes_side_release(&p.before);
+	diff_classes_side_release(&p.after);
+	chain_side(&p.before, 10, 4, 1, false);
+	chain_side(&p.after, 13, 4, 1, false);
+	assert_int_equal(diff_classes_pair_compare(&p, "b", "a", &opts, &notes, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_string_equal(err.path, "b");
+	diff_classes_pair_release(&p);
+	diag_list_release(&notes);
+}
+
 int
 main(void)
 {
@@ -355,7 +494,11 @@ main(void)
 		cmocka_unit_test(test_vmmap_movement_by_address),
 		cmocka_unit_test(test_vmmap_selection),
 		cmocka_unit_test(test_track_sites),
+		cmocka_unit_test(test_track_sum_overflow),
 		cmocka_unit_test(test_classes_rows),
+		cmocka_unit_test(test_pick_nth),
+		cmocka_unit_test(test_vmmap_side_pick),
+		cmocka_unit_test(test_classes_pair_direct),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

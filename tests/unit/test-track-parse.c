@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "ingest/track.h"
+#include "ingest/track_read.h"
 
 static void
 assert_view(const char *p, size_t n, const char *want)
@@ -77,6 +77,35 @@ test_frame_operator_plus_and_no_offset(void **state)
 	assert_false(f.has_offset);
 	assert_view(f.symbol, f.symbol_len, "foo<void (*)(int)>()");
 	assert_view(f.source, f.source_len, "x.cpp:3");
+}
+
+/*
+ * A symbol part of only digits and ')' has no ':' before the digits; the
+ * source scan must stop at its first byte. It once indexed one byte before
+ * it (an unsigned wrap that clang's UndefinedBehaviorSanitizer reports as a
+ * pointer overflow; the result was the same, so only that build sees it).
+ */
+static void
+test_frame_digits_and_paren_only(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		" 0 kernel.development                      0xfffffff00a6079a2 1234)",
+		" 0 kernel.development                      0xfffffff00a6079a2 12345678)",
+		" 0 kernel.development                      0xfffffff00a6079a2 :1234)",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		size_t n = strlen(lines[i]);
+		char *copy = test_malloc(n);
+		memcpy(copy, lines[i], n);
+		struct track_frame_view f;
+		const char *why = NULL;
+		assert_int_equal(track_parse_frame_line(copy, n, &f, &why), 0);
+		assert_false(f.has_source);
+		const char *sym = strrchr(lines[i], ' ') + 1;
+		assert_view(f.symbol, f.symbol_len, sym);
+		test_free(copy);
+	}
 }
 
 static void
@@ -243,6 +272,7 @@ main(void)
 		cmocka_unit_test(test_frame_module_overflow_and_source_with_parens),
 		cmocka_unit_test(test_frame_operator_plus_and_no_offset),
 		cmocka_unit_test(test_frame_old_layout_and_empty_symbol),
+		cmocka_unit_test(test_frame_digits_and_paren_only),
 		cmocka_unit_test(test_frame_malformed),
 		cmocka_unit_test(test_alloc_headers),
 		cmocka_unit_test(test_map_headers),

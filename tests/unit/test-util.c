@@ -4,12 +4,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "util/bytes.h"
 #include "util/diag.h"
 #include "util/hashmap.h"
+#include "util/outfile.h"
 #include "util/strbuf.h"
 
 static void
@@ -29,6 +34,36 @@ test_strbuf(void **state)
 	assert_int_equal(sb.buf[11], '\0');
 	strbuf_release(&sb);
 	assert_int_equal(sb.len, 0);
+}
+
+static void
+test_bytes(void **state)
+{
+	(void)state;
+	uint64_t sum = BYTES_MAX - 1;
+	bool capped = false;
+	assert_true(bytes_add(&sum, 1));
+	assert_true(sum == BYTES_MAX);
+	assert_false(bytes_add(&sum, 1));            /* past 2^63 - 1 */
+	assert_true(sum == BYTES_MAX);               /* unchanged */
+	sum = 0;
+	assert_false(bytes_add(&sum, UINT64_MAX));   /* one figure too large */
+	assert_true(sum == 0);
+	sum = UINT64_MAX / 2 + 2;                    /* 2^63 + 1: the uint64 sum would wrap */
+	assert_false(bytes_add(&sum, UINT64_MAX - 1));
+	assert_true(sum == UINT64_MAX / 2 + 2);
+
+	sum = 0x7000000000000000ull;
+	bytes_add_capped(&sum, 0x1000, &capped);
+	assert_false(capped);
+	assert_true(sum == 0x7000000000001000ull);
+	bytes_add_capped(&sum, 0x7000000000000000ull, &capped);
+	assert_true(capped);
+	assert_true(sum == BYTES_MAX);
+	bytes_add_capped(&sum, 0, &capped);          /* the flag is never cleared */
+	assert_true(capped);
+	assert_true(bytes_fit(BYTES_MAX));
+	assert_false(bytes_fit(BYTES_MAX + 1));
 }
 
 static void
@@ -95,14 +130,79 @@ test_maps(void **state)
 	u64map_release(&u);
 }
 
+static size_t
+dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+static void
+file_text(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t got = fread(buf, 1, n - 1, f);
+	buf[got] = '\0';
+	fclose(f);
+}
+
+static void
+test_outfile(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iotally-outfile-XXXXXX", path[64], text[64];
+	struct outfile o;
+	struct diag err;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/j.xml", dir);
+	FILE *f = fopen(path, "w");
+	fputs("old\n", f);
+	fclose(f);
+
+	/* Until commit the old file is whole; abort leaves it and no temporary. */
+	assert_int_equal(outfile_open(&o, path, &err), 0);
+	fputs("new\n", o.fp);
+	file_text(path, text, sizeof(text));
+	assert_string_equal(text, "old\n");
+	assert_int_equal(dir_entries(dir), 2);
+	outfile_abort(&o);
+	file_text(path, text, sizeof(text));
+	assert_string_equal(text, "old\n");
+	assert_int_equal(dir_entries(dir), 1);
+
+	assert_int_equal(outfile_open(&o, path, &err), 0);
+	fputs("new\n", o.fp);
+	assert_int_equal(outfile_commit(&o, &err), 0);
+	file_text(path, text, sizeof(text));
+	assert_string_equal(text, "new\n");
+	assert_int_equal(dir_entries(dir), 1);
+
+	/* A directory that does not exist: an I/O error naming the path. */
+	snprintf(path, sizeof(path), "%s/no/j.xml", dir);
+	assert_int_equal(outfile_open(&o, path, &err), -1);
+	assert_int_equal(err.code, DIAG_IOERR);
+	snprintf(path, sizeof(path), "%s/j.xml", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_diag_format_and_quote),
 		cmocka_unit_test(test_diag_list_is_bounded),
 		cmocka_unit_test(test_maps),
+		cmocka_unit_test(test_outfile),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

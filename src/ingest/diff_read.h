@@ -1,0 +1,34 @@
+#ifndef IOTALLY_INGEST_DIFF_READ_H
+#define IOTALLY_INGEST_DIFF_READ_H
+
+/*
+ * Reading one side of a diff: a raw capture or iotally's JSON report of
+ * the kind, into the model's side (model/diff_<kind>.h). Raw captures are
+ * read leniently (lines not understood are counted, the capture marked
+ * partial), as a diff compares whatever could be read and says so.
+ *
+ * Each function returns 0, or -1 with *err set; notes and warnings go to
+ * `notes`.
+ */
+
+#include <stdbool.h>
+
+#include "model/diff_classes.h"
+#include "model/diff_track.h"
+#include "model/diff_vmmap.h"
+#include "util/diag.h"
+#include "util/linereader.h"
+
+/* Every dump of the input, every region type, purgeable regions kept by address. */
+int diff_vmmap_side_read(struct line_reader *r, bool json, struct diff_vmmap_side *s,
+			 struct diag_list *notes, struct diag *err);
+
+/* The records of side 0 (BEFORE) or 1 (AFTER) straight into p->diff. */
+int diff_track_side_read(struct line_reader *r, bool json, struct diff_track_pair *p,
+			 int side, struct diag_list *notes, struct diag *err);
+
+/* The snapshots, and the class hierarchy a raw capture records when `want_hierarchy`. */
+int diff_classes_side_read(struct line_reader *r, bool json, struct diff_classes_side *s,
+			   bool want_hierarchy, struct diag_list *notes, struct diag *err);
+
+#endif

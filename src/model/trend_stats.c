@@ -1,0 +1,168 @@
+#include "model/trend_stats.h"
+
+#include "util/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double
+trend_median_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double
+trend_normal_p2(double z)
+{
+	return erfc(fabs(z) / sqrt(2.0));
+}
+
+/*
+ * Sum over groups of equal values of t(t - 1)(2t + 5), the tie term of
+ * Var(S), and of t(t - 1) / 2, the tied pairs. v is sorted.
+ */
+static void
+tie_terms(const double *v, size_t n, double *var_term, double *tied_pairs)
+{
+	*var_term = 0;
+	*tied_pairs = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && v[j] == v[i])
+			j++;
+		double t = (double)(j - i);
+		*var_term += t * (t - 1) * (2 * t + 5);
+		*tied_pairs += t * (t - 1) / 2;
+		i = j;
+	}
+}
+
+/* tie_terms() of the values of v, in any order (copied and sorted). */
+static void
+tie_terms_of(const double *v, size_t n, double *var_term, double *tied_pairs)
+{
+	double *sorted = xmalloc(n * sizeof(*sorted));
+	memcpy(sorted, v, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	tie_terms(sorted, n, var_term, tied_pairs);
+	free(sorted);
+}
+
+int
+trend_mann_kendall(const double *y, size_t n, struct trend_mk *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n < 3)
+		return -1;
+	int64_t s = 0;
+	for (size_t k = 0; k + 1 < n; k++)
+		for (size_t j = k + 1; j < n; j++)
+			s += (y[j] > y[k]) - (y[j] < y[k]);
+	double ties, tied_pairs;
+	tie_terms_of(y, n, &ties, &tied_pairs);
+	double dn = (double)n;
+	double var = (dn * (dn - 1) * (2 * dn + 5) - ties) / 18;
+	if (!(var > 0))
+		return -1;
+	double n0 = dn * (dn - 1) / 2;
+	out->s = s;
+	out->var_s = var;
+	out->z = s > 0 ? ((double)s - 1) / sqrt(var) : s < 0 ? ((double)s + 1) / sqrt(var) : 0;
+	out->p = trend_normal_p2(out->z);
+	out->tau = (double)s / sqrt((n0 - tied_pairs) * n0);
+	return 0;
+}
+
+/* The tie term of Var(S) for the values of v. */
+static double
+tie_var_term(const double *v, size_t n)
+{
+	double term, pairs;
+	tie_terms_of(v, n, &term, &pairs);
+	return term;
+}
+
+int
+trend_theil_sen(const double *x, const double *y, size_t n, struct trend_ts *out)
+{
+	memset(out, 0, sizeof(*out));
+	size_t cap = n > 1 ? n * (n - 1) / 2 : 0, m = 0;
+	double *slopes = xmalloc((cap ? cap : 1) * sizeof(*slopes));
+	for (size_t i = 0; i + 1 < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (x[j] != x[i])
+				slopes[m++] = (y[j] - y[i]) / (x[j] - x[i]);
+	if (m == 0) {
+		free(slopes);
+		return -1;
+	}
+	out->slope = trend_median_sort(slopes, m);
+	out->npairs = m;
+
+	/*
+	 * Sen (1968) eq. 2.6: C = z sqrt(Var S) with Var S tie-corrected for x
+	 * and y; the bounds are the slopes of ranks (N - C)/2 and (N + C)/2
+	 * (1-based), rounded half to even (nearbyint), clamped to the slopes.
+	 */
+	double dn = (double)n, dm = (double)m;
+	double var = (dn * (dn - 1) * (2 * dn + 5) - tie_var_term(x, n) - tie_var_term(y, n)) / 18;
+	double c = var > 0 ? TREND_Z_975 * sqrt(var) : 0;
+	double ru = nearbyint((dm + c) / 2), rl = nearbyint((dm - c) / 2) - 1;
+	size_t iu = ru >= dm - 1 ? m - 1 : (size_t)ru;
+	size_t il = rl <= 0 ? 0 : (size_t)rl;
+	out->lo = slopes[il];
+	out->hi = slopes[iu];
+
+	double *resid = slopes;   /* n <= m + 1 is not guaranteed: reuse only when it fits */
+	if (n > cap)
+		resid = xmalloc(n * sizeof(*resid));
+	for (size_t i = 0; i < n; i++)
+		resid[i] = y[i] - out->slope * x[i];
+	out->intercept = trend_median_sort(resid, n);
+	if (resid != slopes)
+		free(resid);
+	free(slopes);
+	return 0;
+}
+
+struct ranked_p {
+	double p;
+	size_t index;
+};
+
+static int
+cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked_p *x = a, *y = b;
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+void
+trend_bh_adjust(const double *p, size_t m, double *q)
+{
+	if (m == 0)
+		return;
+	struct ranked_p *r = xmalloc(m * sizeof(*r));
+	for (size_t i = 0; i < m; i++)
+		r[i] = (struct ranked_p){ p[i], i };
+	qsort(r, m, sizeof(*r), cmp_ranked);
+	double running = 1;
+	for (size_t k = m; k-- > 0;) {
+		double v = r[k].p * (double)m / (double)(k + 1);
+		if (v < running)
+			running = v;
+		q[r[k].index] = running;
+	}
+	free(r);
+}

@@ -1,0 +1,115 @@
+#include "util/outfile.h"
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void
+outfile_clear(struct outfile *o)
+{
+	free(o->path);
+	free(o->tmp);
+	o->path = o->tmp = NULL;
+	o->fp = NULL;
+	o->in_place = false;
+}
+
+/* A device or a pipe (/dev/null, /dev/fd/3): nothing to replace, written as it is. */
+static int
+open_in_place(struct outfile *o, const char *path, struct diag *err)
+{
+	o->fp = fopen(path, "w");
+	if (!o->fp) {
+		int e = errno;
+		outfile_clear(o);
+		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot be written: %s", strerror(e));
+	}
+	o->in_place = true;
+	return 0;
+}
+
+int
+outfile_open(struct outfile *o, const char *path, struct diag *err)
+{
+	memset(o, 0, sizeof(*o));
+	o->path = xstrdup(path);
+	if (strcmp(path, "-") == 0) {
+		o->fp = stdout;
+		return 0;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return open_in_place(o, path, err);
+	const char *slash = strrchr(path, '/');
+	struct strbuf t = STRBUF_INIT;
+	if (slash)
+		strbuf_addf(&t, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+	else
+		strbuf_addf(&t, ".%s.XXXXXX", path);
+	o->tmp = strbuf_detach(&t, NULL);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		int e = errno;
+		outfile_clear(o);
+		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot be written: %s", strerror(e));
+	}
+	mode_t mask = umask(0);   /* mkstemp makes 0600: give the file the usual mode */
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		int e = errno;
+		close(fd);
+		unlink(o->tmp);
+		outfile_clear(o);
+		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot be written: %s", strerror(e));
+	}
+	return 0;
+}
+
+int
+outfile_commit(struct outfile *o, struct diag *err)
+{
+	int rc = 0;
+	if (!o->tmp) {
+		bool ok = fflush(o->fp) == 0 && !ferror(o->fp);
+		if (o->in_place)
+			ok &= fclose(o->fp) == 0;
+		if (!ok)
+			rc = diag_set(err, DIAG_IOERR, o->in_place ? o->path : NULL, 0, 0,
+				      o->in_place ? "cannot be written"
+						  : "cannot write standard output");
+		outfile_clear(o);
+		return rc;
+	}
+	bool ok = fflush(o->fp) == 0 && !ferror(o->fp);
+	ok &= fclose(o->fp) == 0;
+	int e = errno;
+	if (ok && rename(o->tmp, o->path) == 0) {
+		outfile_clear(o);
+		return 0;
+	}
+	if (ok)
+		e = errno;
+	unlink(o->tmp);
+	rc = diag_set(err, DIAG_IOERR, o->path, 0, 0, "cannot be written: %s", strerror(e));
+	outfile_clear(o);
+	return rc;
+}
+
+void
+outfile_abort(struct outfile *o)
+{
+	if (o->tmp) {
+		fclose(o->fp);
+		unlink(o->tmp);
+	} else if (o->in_place) {
+		fclose(o->fp);
+	}
+	outfile_clear(o);
+}

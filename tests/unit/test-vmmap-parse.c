@@ -178,29 +178,34 @@ static void
 test_line_evidence(void **state)
 {
 	(void)state;
-#define EV(s) vmmap_line_evidence(s, strlen(s))
-	assert_int_equal(EV("Analysis Tool:   /usr/bin/vmmap"), VMMAP_EVIDENCE_DUMP);
-	assert_int_equal(EV("Analysis Tool:   /Applications/Xcode.app/Contents/Developer/usr/bin/vmmap32"),
-			 VMMAP_EVIDENCE_DUMP);
-	assert_int_equal(EV("Analysis Tool:   /usr/bin/leaks"), VMMAP_EVIDENCE_OTHER_TOOL);
-	assert_int_equal(EV("Virtual Memory Map of process 44698 (Python)"), VMMAP_EVIDENCE_DUMP);
-	assert_int_equal(EV("==== Summary for process 44254"), VMMAP_EVIDENCE_DUMP);
-	assert_int_equal(EV("> REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION"),
-			 VMMAP_EVIDENCE_DUMP);
-	assert_int_equal(EV("IOSurface  2.6G  2.6G  2.6G  0K  0K  2.6G  0K  662"), VMMAP_EVIDENCE_DUMP);
-	assert_int_equal(EV("IOSurface  606.3M  606.3M  0K"), VMMAP_EVIDENCE_NONE);
-	assert_int_equal(EV("IOSurface  123e8c000-123e90000  [ 16K 0K 0K 0K]  r--/r-- SM=SHM"),
-			 VMMAP_EVIDENCE_DUMP);
-	assert_int_equal(EV("IOSurface  123e90000-123e8c000  [ 16K 0K 0K 0K] r--/r-- SM=SHM"),
-			 VMMAP_EVIDENCE_REGION_LIKE);
-	assert_int_equal(EV("vmmap[40148]: vmmap cannot examine process 999999 (with name like '999999')"),
-			 VMMAP_EVIDENCE_FAILURE);
-	assert_int_equal(EV("Process:         Python [44698]"), VMMAP_EVIDENCE_NONE);
-	assert_int_equal(EV("Physical footprint:         1.9G"), VMMAP_EVIDENCE_NONE);
-	/* A crash report's JSON Full Report quotes region lines: not evidence. */
-	assert_int_equal(EV("  \"vmRegionInfo\" : \"0x0 is not in any region.\\n      __TEXT  1040c4000-104594000    [ 4928K] r-x/r-x SM=COW  x\","),
-			 VMMAP_EVIDENCE_NONE);
-#undef EV
+	static const struct {
+		const char *line;
+		enum vmmap_evidence want;
+	} cases[] = {
+		{ "Analysis Tool:   /usr/bin/vmmap", VMMAP_EVIDENCE_DUMP },
+		{ "Analysis Tool:   /Applications/Xcode.app/Contents/Developer/usr/bin/vmmap32",
+		  VMMAP_EVIDENCE_DUMP },
+		{ "Analysis Tool:   /usr/bin/leaks", VMMAP_EVIDENCE_OTHER_TOOL },
+		{ "Virtual Memory Map of process 44698 (Python)", VMMAP_EVIDENCE_DUMP },
+		{ "==== Summary for process 44254", VMMAP_EVIDENCE_DUMP },
+		{ "> REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION",
+		  VMMAP_EVIDENCE_DUMP },
+		{ "IOSurface  2.6G  2.6G  2.6G  0K  0K  2.6G  0K  662", VMMAP_EVIDENCE_DUMP },
+		{ "IOSurface  606.3M  606.3M  0K", VMMAP_EVIDENCE_NONE },
+		{ "IOSurface  123e8c000-123e90000  [ 16K 0K 0K 0K]  r--/r-- SM=SHM", VMMAP_EVIDENCE_DUMP },
+		{ "IOSurface  123e90000-123e8c000  [ 16K 0K 0K 0K] r--/r-- SM=SHM",
+		  VMMAP_EVIDENCE_REGION_LIKE },
+		{ "vmmap[40148]: vmmap cannot examine process 999999 (with name like '999999')",
+		  VMMAP_EVIDENCE_FAILURE },
+		{ "Process:         Python [44698]", VMMAP_EVIDENCE_NONE },
+		{ "Physical footprint:         1.9G", VMMAP_EVIDENCE_NONE },
+		/* A crash report's JSON Full Report quotes region lines: not evidence. */
+		{ "  \"vmRegionInfo\" : \"0x0 is not in any region.\\n      __TEXT  1040c4000-104594000    [ 4928K] r-x/r-x SM=COW  x\",",
+		  VMMAP_EVIDENCE_NONE },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(vmmap_line_evidence(cases[i].line, strlen(cases[i].line)),
+				 cases[i].want);
 	const char buf[] = "Process: leaks-demo [1]\nAnalysis Tool: /usr/bin/leaks\n";
 	assert_int_equal(vmmap_recognise(buf, sizeof(buf) - 1), VMMAP_EVIDENCE_OTHER_TOOL);
 	const char both[] = "vmmap: cannot examine process 1\nVirtual Memory Map of process 2 (x)\n";

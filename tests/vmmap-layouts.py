@@ -51,7 +51,7 @@ def check_same_figures(iotally, root):
 
 
 # vmmap's refusals that say the input is not vmmap's at all.
-NOT_VMMAP = (b'error: no vmmap dump found', b'error: not a vmmap dump')
+NOT_VMMAP = (b'error: no vmmap dump found', b'error: not a vmmap dump', b'error: this is ')
 
 
 def check_same_verdict(iotally, root):

@@ -230,23 +230,6 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 	return 0;
 }
 
-/* Gates whose kind is not the inputs' kind are usage errors, said before any output. */
-static int
-check_gate_kinds(const struct diff_args *a, const struct diff_kind *kind, struct diag *err)
-{
-	for (size_t i = 0; i < a->ngates; i++) {
-		const struct diff_gate *g = &a->gates[i];
-		if (diff_kind_has_metric(kind, g->kind))
-			continue;
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				diff_kind_for_metric(g->kind)
-				? "gate '%s': '%s:' metrics do not apply to %s captures"
-				: "gate '%s': unknown metric kind '%s' (this diff compares %s "
-				  "captures)", g->text, g->kind, kind->name);
-	}
-	return 0;
-}
-
 static const char *
 input_kind_name(enum input_kind k, const char *schema)
 {
@@ -254,48 +237,6 @@ input_kind_name(enum input_kind k, const char *schema)
 	if (dk)
 		return dk->name;
 	return k == INPUT_IOTALLY_JSON ? schema : input_kind_describe(k);
-}
-
-/* Open an input and recognise its kind. */
-static int
-open_input(struct diff_input *in, const char *path, const struct diff_kind **kind,
-	   char *schema, size_t schema_size, enum input_kind *raw, struct diag *err)
-{
-	const char *p;
-	size_t n;
-	in->path = path;
-	if (line_reader_open(&in->reader, path, 0, err) < 0)
-		return -1;
-	if (line_reader_peek(&in->reader, INPUT_DETECT_BYTES, &p, &n, err) < 0)
-		return -1;
-	*raw = input_detect(p, n);
-	schema[0] = '\0';
-	if (*raw == INPUT_IOTALLY_JSON && input_iotally_schema(p, n, schema, schema_size) < 0)
-		snprintf(schema, schema_size, "(no schema)");
-	*kind = diff_kind_for_input(*raw, schema);
-	in->json = *raw == INPUT_IOTALLY_JSON;
-	if (!*kind)
-		return diag_set(err, DIAG_DATA, path, 0, 0,
-				"is %s%s%s%s: diff compares vmmap dumps, ioclasscount --track "
-				"captures, IOKit class counts (ioreg, ioclasscount) or iotally's "
-				"JSON reports of them",
-				input_kind_describe(*raw), in->json ? " (schema '" : "",
-				in->json ? schema : "", in->json ? "')" : "");
-	return 0;
-}
-
-static int
-resolve_gates(struct diff_args *a, const struct diff_kind *kind, const void *diff,
-	      struct diag *err)
-{
-	for (size_t i = 0; i < a->ngates; i++) {
-		struct diff_gate *g = &a->gates[i];
-		int64_t before, after;
-		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
-		    diff_gate_check(g, before, after, err) < 0)
-			return -1;
-	}
-	return 0;
 }
 
 static int
@@ -343,23 +284,6 @@ write_junit(const char *path, const struct diff_report *rep, struct diag *err)
 	return outfile_commit(&o, err);
 }
 
-static size_t
-report_tripped(const struct diff_args *a)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < a->ngates; i++) {
-		const struct diff_gate *g = &a->gates[i];
-		struct strbuf sb = STRBUF_INIT;
-		if (!g->tripped)
-			continue;
-		diff_gate_describe(g, &sb);
-		cli_error(NULL, 0, "gate '%s' tripped: %s", g->text, sb.buf);
-		strbuf_release(&sb);
-		n++;
-	}
-	return n;
-}
-
 /* Open, recognise and compare; the kind and its diff on success. */
 static int
 compare_inputs(struct diff_args *a, struct diff_input in[2], const struct diff_kind **kind,
@@ -369,8 +293,8 @@ compare_inputs(struct diff_args *a, struct diff_input in[2], const struct diff_k
 	char schema[2][64];
 	enum input_kind raw[2];
 	for (int i = 0; i < 2; i++)
-		if (open_input(&in[i], a->paths[i], &k[i], schema[i], sizeof(schema[i]),
-			       &raw[i], err) < 0)
+		if (diff_kind_open(&in[i], a->paths[i], "diff", &k[i], schema[i],
+				   sizeof(schema[i]), &raw[i], err) < 0)
 			return -1;
 	if (k[0] != k[1])
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,
@@ -379,7 +303,7 @@ compare_inputs(struct diff_args *a, struct diff_input in[2], const struct diff_k
 				diag_display_path(a->paths[0]), input_kind_name(raw[0], schema[0]),
 				diag_display_path(a->paths[1]), input_kind_name(raw[1], schema[1]));
 	*kind = k[0];
-	if (check_gate_kinds(a, *kind, err) < 0)
+	if (diff_kind_check_gates(*kind, NULL, a->gates, a->ngates, err) < 0)
 		return -1;
 	const char *refused = diff_kind_refused_option(*kind, a->given);
 	if (refused)
@@ -422,7 +346,7 @@ cmd_diff(int argc, char **argv)
 	}
 	kind->comparability(diff, a.paths[0], a.paths[1], &warnings);
 	cli_print_warnings(&warnings);
-	if (resolve_gates(&a, kind, diff, &err) < 0) {
+	if (diff_kind_check_gates(kind, diff, a.gates, a.ngates, &err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
@@ -442,7 +366,7 @@ cmd_diff(int argc, char **argv)
 		cli_print_diag(&err);
 		status = err.code;
 	}
-	if (report_tripped(&a) && status == 0)
+	if (diff_gates_print_tripped(a.gates, a.ngates) && status == 0)
 		status = DIAG_GATE;
 out:
 	for (int i = 0; i < 2; i++)

@@ -104,8 +104,9 @@ print_main_help(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
 	      "Every command reads FILE, or standard input when FILE is '-'.\n"
-	      "Exit status: 0 success, 64 usage error, 65 malformed input,\n"
-	      "66 input cannot be opened, 70 internal error, 74 output cannot be written.\n",
+	      "Exit status: 0 success, 1 a diff gate tripped, 64 usage error, 65 malformed\n"
+	      "input, 66 input cannot be opened, 70 internal error, 74 output cannot be\n"
+	      "written ('iotally help diff' lists its causes).\n",
 	      out);
 }
 

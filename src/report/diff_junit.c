@@ -27,14 +27,28 @@ attr_count(xmlTextWriterPtr w, const char *name, size_t n)
 }
 
 static int
-write_case(xmlTextWriterPtr w, const struct diff_report *r, const struct diff_gate *g)
+start_case(xmlTextWriterPtr w, const struct diff_junit_suite *su, const char *name)
 {
-	struct strbuf msg = STRBUF_INIT, cls = STRBUF_INIT;
-	int rc = -1;
-	strbuf_addf(&cls, "iotally.diff.%s", r->kind);
-	diff_gate_describe(g, &msg);
+	struct strbuf cls = STRBUF_INIT;
+	int rc = 0;
+	if (su->kind)
+		strbuf_addf(&cls, "iotally.diff.%s", su->kind);
+	else
+		strbuf_addstr(&cls, "iotally.diff");
 	if (xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 ||
-	    attr(w, "classname", cls.buf) < 0 || attr(w, "name", g->text) < 0)
+	    attr(w, "classname", cls.buf) < 0 || attr(w, "name", name) < 0)
+		rc = -1;
+	strbuf_release(&cls);
+	return rc;
+}
+
+static int
+write_gate(xmlTextWriterPtr w, const struct diff_junit_suite *su, const struct diff_gate *g)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int rc = -1;
+	diff_gate_describe(g, &msg);
+	if (start_case(w, su, g->text) < 0)
 		goto out;
 	if (g->tripped) {
 		if (xmlTextWriterStartElement(w, BAD_CAST "failure") < 0 ||
@@ -47,36 +61,62 @@ write_case(xmlTextWriterPtr w, const struct diff_report *r, const struct diff_ga
 	rc = xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 out:
 	strbuf_release(&msg);
-	strbuf_release(&cls);
 	return rc;
 }
 
 static int
-write_suite(xmlTextWriterPtr w, const struct diff_report *r)
+write_case(xmlTextWriterPtr w, const struct diff_junit_suite *su,
+	   const struct diff_junit_case *c)
 {
-	size_t failures = 0;
-	struct strbuf name = STRBUF_INIT;
-	int rc = -1;
-	for (size_t i = 0; i < r->ngates; i++)
-		failures += r->gates[i].tripped;
-	strbuf_addf(&name, "iotally diff %s %s", r->before_path, r->after_path);
+	bool error = c->outcome == DIFF_JUNIT_ERROR;
+	if (start_case(w, su, c->name) < 0 ||
+	    xmlTextWriterStartElement(w, BAD_CAST (error ? "error" : "skipped")) < 0 ||
+	    (error && attr(w, "type", "iotally") < 0) ||
+	    attr(w, "message", c->message) < 0 || xmlTextWriterEndElement(w) < 0)
+		return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+static int
+write_suite(xmlTextWriterPtr w, const struct diff_junit_suite *su)
+{
+	size_t failures = 0, errors = 0, skipped = 0;
+	for (size_t i = 0; i < su->ngates; i++)
+		failures += su->gates[i].tripped;
+	for (size_t i = 0; i < su->ncases; i++) {
+		errors += su->cases[i].outcome == DIFF_JUNIT_ERROR;
+		skipped += su->cases[i].outcome == DIFF_JUNIT_SKIPPED;
+	}
+	if (xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 ||
+	    attr(w, "name", su->name) < 0 ||
+	    attr_count(w, "tests", su->ngates + su->ncases) < 0 ||
+	    attr_count(w, "failures", failures) < 0 || attr_count(w, "errors", errors) < 0 ||
+	    (skipped && attr_count(w, "skipped", skipped) < 0))
+		return -1;
+	for (size_t i = 0; i < su->ngates; i++)
+		if (write_gate(w, su, &su->gates[i]) < 0)
+			return -1;
+	for (size_t i = 0; i < su->ncases; i++)
+		if (write_case(w, su, &su->cases[i]) < 0)
+			return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+static int
+write_suites(xmlTextWriterPtr w, const struct diff_junit_suite *suites, size_t n)
+{
 	if (xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) < 0 ||
-	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0 ||
-	    xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 ||
-	    attr(w, "name", name.buf) < 0 || attr_count(w, "tests", r->ngates) < 0 ||
-	    attr_count(w, "failures", failures) < 0 || attr_count(w, "errors", 0) < 0)
-		goto out;
-	for (size_t i = 0; i < r->ngates; i++)
-		if (write_case(w, r, &r->gates[i]) < 0)
-			goto out;
-	rc = xmlTextWriterEndDocument(w) < 0 ? -1 : 0;
-out:
-	strbuf_release(&name);
-	return rc;
+	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (write_suite(w, &suites[i]) < 0)
+			return -1;
+	return xmlTextWriterEndDocument(w) < 0 ? -1 : 0;
 }
 
 int
-diff_junit_write(FILE *out, const struct diff_report *r, struct diag *err)
+diff_junit_write(FILE *out, const struct diff_junit_suite *suites, size_t nsuites,
+		 struct diag *err)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
@@ -87,7 +127,7 @@ diff_junit_write(FILE *out, const struct diff_report *r, struct diag *err)
 	}
 	xmlTextWriterSetIndent(w, 1);
 	xmlTextWriterSetIndentString(w, BAD_CAST "  ");
-	if (write_suite(w, r) < 0) {
+	if (write_suites(w, suites, nsuites) < 0) {
 		rc = diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot build the JUnit XML");
 		goto out;
 	}

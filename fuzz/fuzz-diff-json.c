@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ingest/classes_json.h"
-#include "ingest/track_json.h"
-#include "ingest/vmmap_json.h"
+#include "ingest/classes_json_read.h"
+#include "ingest/track_json_read.h"
+#include "ingest/vmmap_json_read.h"
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"

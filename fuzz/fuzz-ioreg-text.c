@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 #include "ingest/ioreg_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

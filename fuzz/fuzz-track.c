@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ingest/track.h"
+#include "ingest/track_read.h"
 #include "model/suppress.h"
 #include "model/track.h"
 #include "util/linereader.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "model/vmmap.h"
 #include "util/linereader.h"
 

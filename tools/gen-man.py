@@ -8,13 +8,16 @@ says exactly what the binary says. A test (tests/man-check) fails when
 docs/iotally.1 no longer matches; IOTALLY_REGEN=1 rewrites it.
 """
 
+import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import helptext  # noqa: E402
 
 
 def roff_escape(line):
-    line = line.replace('\\', '\\e')
+    line = line.replace('\\', '\\e').replace('-', '\\-')
     if line.startswith(('.', "'")):
         line = '\\&' + line
     return line
@@ -27,31 +30,61 @@ def preformatted(text):
     return out
 
 
+def paragraph(text):
+    return [roff_escape(' '.join(text.split()))]
+
+
+def synopsis_line(usage):
+    """"iotally <command> [options] FILE|-" as .B iotally plus italic operands."""
+    words = usage.split('(')[0].split()
+    out = ['.B ' + words[0]]
+    for w in words[1:]:
+        if w.startswith('-') or w in ('help',) or re.match(r'^[a-z]+$', w):
+            out.append('.B ' + roff_escape(w))
+        else:
+            out.append('.I ' + roff_escape(w.strip('<>')))
+    return out + ['.br']
+
+
 def page(binary):
-    main_help = subprocess.run([binary, '--help'], capture_output=True, text=True,
-                               check=True).stdout
-    version = subprocess.run([binary, '--version'], capture_output=True, text=True,
-                             check=True).stdout.split()[-1]
-    commands = re.findall(r'^  (\w+) +(.*)$', main_help.split('Commands:')[1], re.M)
-    usage, rest = main_help.split('\n\n', 1)
-    intro = rest.split('Commands:')[0].strip()
+    main = helptext.main_help(binary)
+    version = helptext.run(binary, '--version').split()[-1]
     lines = [
         '.TH IOTALLY 1 "" "iotally %s" "User Commands"' % version,
         '.SH NAME',
         'iotally \\- offline analyzer for macOS memory diagnostics',
         '.SH SYNOPSIS',
-    ] + preformatted(usage) + [
-        '.SH DESCRIPTION',
-        roff_escape(' '.join(intro.split())),
-        '.SH COMMANDS',
     ]
-    for name, summary in commands:
-        text = subprocess.run([binary, 'help', name], capture_output=True, text=True,
-                              check=True).stdout
-        lines += ['.SS %s' % name, roff_escape(summary)] + preformatted(text)
+    for usage in main['usage']:
+        lines += synopsis_line(usage)
+    for name, _ in main['commands']:
+        lines += synopsis_line(helptext.command_help(binary, name)['usage'])
+    lines += ['.SH DESCRIPTION'] + paragraph(main['intro'])
+    for p in main['after']:
+        lines += ['.PP'] + paragraph(p)
+    lines.append('.SH COMMANDS')
+    examples = []
+    for name, summary in main['commands']:
+        cmd = helptext.command_help(binary, name)
+        examples += cmd['examples']
+        lines += ['.SS %s' % name, roff_escape(summary)] + preformatted(cmd['text'])
+    lines.append('.SH EXIT STATUS')
+    for code, meaning in main['exit_codes']:
+        lines += ['.TP', '.B %s' % code, roff_escape(meaning)]
+    lines += ['.SH ENVIRONMENT', '.TP', '.B TMPDIR'] + \
+        paragraph(main['environment'].split(' is ', 1)[-1] if main['environment'].startswith('TMPDIR')
+                  else main['environment'])
+    lines += ['.SH EXAMPLES']
+    for ex in examples:
+        lines += ['.PP'] + preformatted(ex)
     lines += [
-        '.SH EXIT STATUS',
-    ] + preformatted(main_help.split('Exit status:', 1)[1].strip()) + [
+        '.SH FILES',
+        'Shell completions generated from the same help texts are installed with',
+        'the program: bash (\\fIshare/bash\\-completion/completions/iotally\\fR), zsh',
+        '(\\fIshare/zsh/site\\-functions/_iotally\\fR) and fish',
+        '(\\fIshare/fish/vendor_completions.d/iotally.fish\\fR).',
+        '.SH LICENSE',
+        'BSD\\-3\\-Clause; see the LICENSE file of the source distribution.',
         '.SH SEE ALSO',
         '.BR vmmap (1),',
         '.BR ioclasscount (8),',
@@ -65,7 +98,6 @@ def main():
     if len(sys.argv) == 4 and sys.argv[2] == '--check':
         want = page(sys.argv[1])
         path = sys.argv[3]
-        import os
         if os.environ.get('IOTALLY_REGEN') == '1':
             with open(path, 'w') as f:
                 f.write(want)

@@ -7,12 +7,13 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 #include "model/classes.h"
 #include "model/pick.h"
 #include "model/hierarchy.h"
-#include "report/classes_json.h"
+#include "report/classes_json_write.h"
 #include "report/classes_text.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/regex.h"
 #include "util/size.h"
@@ -152,7 +153,7 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 	int id;
 
 	cli_parser_init(&p, classes_options,
-			sizeof(classes_options) / sizeof(classes_options[0]), argc, argv);
+			ARRAY_SIZE(classes_options), argc, argv);
 	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
 		switch (id) {
 		case CLI_ERROR:
@@ -161,6 +162,9 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			if (!a->path) {
 				a->path = arg;
 			} else {
+				if (cli_check_extra_operand(&p, "classes", "class name", a->path,
+							    arg, err) < 0)
+					return -1;
 				a->names = xrealloc(a->names, (a->nnames + 1) * sizeof(*a->names));
 				a->names[a->nnames++] = (char *)arg;
 			}
@@ -182,7 +186,7 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			break;
 		case OPT_FORMAT: {
 			static const char *const formats[] = { "text", "json" };
-			int f = cli_choice("format", arg, formats, 2, err);
+			int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
 			if (f < 0)
 				return -1;
 			a->json = f == 1;

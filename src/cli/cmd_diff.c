@@ -6,12 +6,14 @@
 #include "cli/commands.h"
 #include "cli/diff_kinds.h"
 #include "cli/diff_pairs.h"
+#include "cli/msgs.h"
 #include "cli/options.h"
 
 #include "ingest/detect.h"
 #include "ingest/diff_read.h"
 #include "model/diff.h"
 #include "report/diff_report.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/outfile.h"
 #include "util/strbuf.h"
@@ -236,7 +238,7 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 		return 0;
 	case OPT_FORMAT: {
 		static const char *const names[] = { "text", "json", "markdown" };
-		int f = cli_choice("format", arg, names, 3, err);
+		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
 		if (f < 0)
 			return -1;
 		a->format = (enum output_format)f;
@@ -285,7 +287,7 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 	const char *arg;
 	int id;
 
-	cli_parser_init(&p, diff_options, sizeof(diff_options) / sizeof(diff_options[0]),
+	cli_parser_init(&p, diff_options, ARRAY_SIZE(diff_options),
 			argc, argv);
 	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
 		if (id == CLI_ERROR)
@@ -596,9 +598,8 @@ check_unpaired(const struct diff_args *a, struct diff_run *run)
 		}
 	}
 	if (run->pairs.nskipped_dirs)
-		fprintf(stderr, "iotally: note: %zu subfolder%s not read: a folder's captures "
-			"are its files\n", run->pairs.nskipped_dirs,
-			run->pairs.nskipped_dirs == 1 ? "" : "s");
+		cli_note(NULL, 0, "%zu subfolder%s not read: a folder's captures are its files",
+			 run->pairs.nskipped_dirs, run->pairs.nskipped_dirs == 1 ? "" : "s");
 }
 
 static void
@@ -613,8 +614,8 @@ report_tripped(struct diff_run *run)
 			if (!g->tripped)
 				continue;
 			diff_gate_describe(g, &sb);
-			fprintf(stderr, "iotally: gate '%s' tripped%s%s: %s\n", g->text,
-				name ? " on " : "", name ? name : "", sb.buf);
+			cli_error(NULL, 0, "gate '%s' tripped%s%s: %s", g->text, name ? " on " : "",
+				  name ? name : "", sb.buf);
 			strbuf_release(&sb);
 			run->tripped++;
 		}

@@ -6,12 +6,13 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-#include "ingest/track.h"
+#include "ingest/track_read.h"
 #include "model/suppress.h"
 #include "model/track.h"
 #include "report/track_folded.h"
-#include "report/track_json.h"
+#include "report/track_json_write.h"
 #include "report/track_text.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/size.h"
@@ -114,7 +115,7 @@ parse_by(const char *s, enum track_by *by, struct diag *err)
 {
 	static const char *const names[] = { "module", "symbol", "class" };
 	static const enum track_by values[] = { TRACK_BY_MODULE, TRACK_BY_SYMBOL, TRACK_BY_CLASS };
-	int i = cli_choice("--by key", s, names, 3, err);
+	int i = cli_choice("--by key", s, names, ARRAY_SIZE(names), err);
 	if (i < 0)
 		return -1;
 	*by = values[i];
@@ -171,7 +172,7 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 		return cli_positive_count("--top", arg, &a->top, err);
 	case OPT_FORMAT: {
 		static const char *const formats[] = { "text", "json" };
-		int which = cli_choice("format", arg, formats, 2, err);
+		int which = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
 		a->json = which == 1;
 		return which < 0 ? -1 : 0;
 	}
@@ -195,7 +196,7 @@ parse_args(int argc, char **argv, struct track_args *a, struct track_capture *ca
 	const char *arg;
 	int id;
 
-	cli_parser_init(&p, track_options, sizeof(track_options) / sizeof(track_options[0]),
+	cli_parser_init(&p, track_options, ARRAY_SIZE(track_options),
 			argc, argv);
 	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
 		if (id == CLI_ERROR)
@@ -207,6 +208,9 @@ parse_args(int argc, char **argv, struct track_args *a, struct track_capture *ca
 		if (id == CLI_OPERAND) {
 			if (!a->path)
 				a->path = arg;
+			else if (cli_check_extra_operand(&p, "track", "category name", a->path,
+							 arg, err) < 0)
+				return -1;
 			else
 				track_filter_add(&cap->filter.names, &cap->filter.nnames, arg);
 			continue;
@@ -251,34 +255,31 @@ static void
 print_notes(const struct track_capture *cap, const struct track_args *a,
 	    const struct suppress_list *sup)
 {
-	const char *path = diag_display_path(a->path);
+	const char *path = a->path;
 	const struct track_filter *f = &cap->filter;
 	if (cap->nrecords == 0)
-		fprintf(stderr, "iotally: %s: note: the capture holds no records "
-			"(ioclasscount prints nothing when no call site matched)\n", path);
+		cli_note(path, 0, "the capture holds no records "
+			 "(ioclasscount prints nothing when no call site matched)");
 	else if (cap->shown_records == 0)
-		fprintf(stderr, "iotally: %s: note: no record matches the filters "
-			"(%" PRIu64 " records read)\n", path, cap->nrecords);
+		cli_note(path, 0, "no record matches the filters (%" PRIu64 " records read)",
+			 cap->nrecords);
 	if ((f->nnames || f->exclude) && cap->uncategorised)
-		fprintf(stderr, "iotally: %s: note: %" PRIu64 " record%s could not be assigned a "
-			"category and %s %s\n", path, cap->uncategorised,
-			cap->uncategorised == 1 ? "" : "s", f->exclude ? "are" : "are not",
-			f->exclude ? "kept" : "shown");
+		cli_note(path, 0, "%" PRIu64 " record%s could not be assigned a category and %s %s",
+			 cap->uncategorised, cap->uncategorised == 1 ? "" : "s",
+			 f->exclude ? "are" : "are not", f->exclude ? "kept" : "shown");
 	for (size_t i = 0; i < sup->len; i++)
 		if (sup->items[i].records)
-			fprintf(stderr, "iotally: %s:%" PRIu64 ": note: suppressed %" PRIu64
-				" record%s (0x%" PRIx64 " bytes): %s%s\n",
-				diag_display_path(a->suppress_path), sup->items[i].line,
-				sup->items[i].records, sup->items[i].records == 1 ? "" : "s",
-				sup->items[i].bytes, sup->items[i].regex ? "re:" : "",
-				sup->items[i].text);
+			cli_note(a->suppress_path, sup->items[i].line,
+				 "suppressed %" PRIu64 " record%s (0x%" PRIx64 " bytes): %s%s",
+				 sup->items[i].records, sup->items[i].records == 1 ? "" : "s",
+				 sup->items[i].bytes, sup->items[i].regex ? "re:" : "",
+				 sup->items[i].text);
 	if (cap->suppressed_records)
-		fprintf(stderr, "iotally: %s: note: %" PRIu64 " record%s (0x%" PRIx64
-			" bytes) hidden by suppressions\n", path, cap->suppressed_records,
-			cap->suppressed_records == 1 ? "" : "s", cap->suppressed_bytes);
+		cli_note(path, 0, "%" PRIu64 " record%s (0x%" PRIx64 " bytes) hidden by suppressions",
+			 cap->suppressed_records, cap->suppressed_records == 1 ? "" : "s",
+			 cap->suppressed_bytes);
 	if (cap->partial)
-		fprintf(stderr, "iotally: %s: warning: results are partial: some of the input "
-			"was not understood\n", path);
+		cli_warn(path, 0, "results are partial: some of the input was not understood");
 }
 
 static int
@@ -287,7 +288,7 @@ write_report(const struct track_capture *cap, const struct track_args *a)
 	if (a->json) {
 		struct track_json_opts jo = { .path = a->path, .top = a->top };
 		if (track_json_write(stdout, cap, &jo) < 0) {
-			fputs("iotally: error: cannot write JSON output\n", stderr);
+			cli_error(NULL, 0, "cannot write JSON output");
 			return DIAG_IOERR;
 		}
 	} else if (cap->by == TRACK_BY_FOLDED) {

@@ -6,11 +6,12 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "model/vmmap.h"
 #include "report/vmmap_csv.h"
-#include "report/vmmap_json.h"
+#include "report/vmmap_json_write.h"
 #include "report/vmmap_text.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
@@ -107,7 +108,7 @@ static int
 parse_format(const char *s, enum output_format *fmt, struct diag *err)
 {
 	static const char *const names[] = { "text", "json", "csv" };
-	int i = cli_choice("format", s, names, 3, err);
+	int i = cli_choice("format", s, names, ARRAY_SIZE(names), err);
 	if (i < 0)
 		return -1;
 	*fmt = (enum output_format)i;
@@ -122,7 +123,7 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 	const char *arg;
 	int id;
 
-	cli_parser_init(&p, vmmap_options, sizeof(vmmap_options) / sizeof(vmmap_options[0]),
+	cli_parser_init(&p, vmmap_options, ARRAY_SIZE(vmmap_options),
 			argc, argv);
 	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
 		switch (id) {
@@ -130,9 +131,8 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 			return -1;
 		case CLI_OPERAND:
 			if (a->path)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"one input expected, got '%s' and '%s'",
-						a->path, arg);
+				return cli_check_extra_operand(&p, "vmmap", NULL, a->path, arg,
+							       err);
 			a->path = arg;
 			break;
 		case OPT_TYPES:
@@ -208,7 +208,7 @@ write_report(const struct vmmap_capture *cap, const struct vmmap_args *a)
 	case FORMAT_JSON: {
 		struct vmmap_json_opts jopts = { .path = a->path, .surfaces = a->surfaces };
 		if (vmmap_json_write(stdout, cap, &jopts) < 0) {
-			fputs("iotally: error: cannot write JSON output\n", stderr);
+			cli_error(NULL, 0, "cannot write JSON output");
 			return DIAG_IOERR;
 		}
 		return 0;
@@ -264,8 +264,7 @@ cmd_vmmap(int argc, char **argv)
 	cli_print_warnings(&warnings);
 	status = write_report(&cap, &a);
 	if (cap.partial)
-		fprintf(stderr, "iotally: %s: warning: results are partial (see the warnings "
-			"above)\n", diag_display_path(a.path));
+		cli_warn(a.path, 0, "results are partial (see the warnings above)");
 out:
 	diag_list_release(&warnings);
 	vmmap_capture_release(&cap);

@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include "cli/msgs.h"
+
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -16,13 +18,8 @@ struct command {
 	const char *help;      /* full text for `iotally help NAME` */
 };
 
-/* Print a diagnostic the way every command does ("iotally: ...: error: ..."). */
-struct diag;
-void cli_print_diag(const struct diag *d);
-/* Every warning and note of a list, then how many the list had to drop. */
-struct diag_list;
-void cli_print_warnings(const struct diag_list *w);
 /* A usage error: the message, the command's usage line, exit status 64. */
+struct diag;
 int cli_usage_error(const struct command *cmd, const struct diag *d);
 /* Flush standard output; 0, or 74 after saying why output was lost. */
 int cli_finish_output(void);

@@ -4,9 +4,11 @@
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
-#include "report/diff_classes.h"
-#include "report/diff_track.h"
-#include "report/diff_vmmap.h"
+#include "report/diff_classes_write.h"
+#include "report/diff_track_write.h"
+#include "report/diff_vmmap_write.h"
+#include "util/array.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -283,7 +285,7 @@ static const struct diff_kind kinds[] = {
 	},
 };
 
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+#define NKINDS (ARRAY_SIZE(kinds))
 
 const char *
 diff_kind_refused_option(const struct diff_kind *kind, unsigned given)
@@ -297,7 +299,7 @@ diff_kind_refused_option(const struct diff_kind *kind, unsigned given)
 		{ DIFF_ACCEPTS_MATCH_OFFSETS, "--match-offsets" },
 		{ DIFF_ACCEPTS_FOLDED, "--folded" },
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if ((given & names[i].bit) && !(kind->accepts & names[i].bit))
 			return names[i].name;
 	return NULL;

@@ -5,9 +5,11 @@
  */
 
 #include "cli/commands.h"
+#include "cli/dispatch.h"
 
 #include "iotally-config.h"
 #include "ingest/detect.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
@@ -35,7 +37,7 @@ static const struct command commands[] = {
 	  cmd_vmmap_help },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS (ARRAY_SIZE(commands))
 
 const struct command *
 cli_find_command(const char *name)
@@ -44,25 +46,6 @@ cli_find_command(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
-}
-
-void
-cli_print_diag(const struct diag *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	diag_format(d, &sb);
-	fwrite(sb.buf, 1, sb.len, stderr);
-	strbuf_release(&sb);
-}
-
-void
-cli_print_warnings(const struct diag_list *w)
-{
-	for (size_t i = 0; i < w->len; i++)
-		cli_print_diag(&w->items[i]);
-	if (w->dropped)
-		fprintf(stderr, "iotally: note: %" PRIu64 " more warnings not shown\n",
-			w->dropped);
 }
 
 int
@@ -81,8 +64,7 @@ cli_finish_output(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
-		fprintf(stderr, "iotally: error: cannot write output: %s\n",
-			e ? strerror(e) : "write error");
+		cli_error(NULL, 0, "cannot write output: %s", e ? strerror(e) : "write error");
 		return DIAG_IOERR;
 	}
 	return 0;
@@ -92,7 +74,7 @@ static void
 print_main_help(FILE *out)
 {
 	fputs("usage: iotally <command> [options] FILE|-\n"
-	      "       iotally FILE [options]   (the command that reads FILE's kind)\n"
+	      "       iotally FILE|- [options]   (the command that reads its kind)\n"
 	      "       iotally help <command>\n"
 	      "       iotally --version\n"
 	      "\n"
@@ -103,7 +85,14 @@ print_main_help(FILE *out)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
-	      "Every command reads FILE, or standard input when FILE is '-'.\n"
+	      "Commands read FILE, or standard input when FILE is '-' (diff reads two)\n"
+	      "and 'iotally -' recognises standard input. A second file operand is\n"
+	      "refused, not taken as a name; a name that is also a file's name goes\n"
+	      "after '--'.\n"
+	      "\n"
+	      "Environment: TMPDIR is where 'iotally -' keeps piped standard input while\n"
+	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"
+	      "\n"
 	      "Exit status: 0 success, 1 a diff gate tripped, 64 usage error, 65 malformed\n"
 	      "input, 66 input cannot be opened, 70 internal error, 74 output cannot be\n"
 	      "written ('iotally help diff' lists its causes).\n",
@@ -115,7 +104,7 @@ finish(int status)
 {
 	int out = cli_finish_output();
 	if (fclose(stdout) != 0 && out == 0) {
-		fprintf(stderr, "iotally: error: cannot write output: %s\n", strerror(errno));
+		cli_error(NULL, 0, "cannot write output: %s", strerror(errno));
 		out = DIAG_IOERR;
 	}
 	return status ? status : out;
@@ -136,56 +125,6 @@ run_help(int argc, char **argv)
 	}
 	fputs(cmd->help, stdout);
 	return 0;
-}
-
-/* Which command reads each kind of capture, for `iotally FILE [options]`. */
-static const struct {
-	enum input_kind kind;
-	const char *command;
-} command_for_kind[] = {
-	{ INPUT_VMMAP, "vmmap" },
-	{ INPUT_IOREG_TEXT, "classes" },
-	{ INPUT_XML_PLIST, "classes" },
-	{ INPUT_BPLIST, "classes" },
-	{ INPUT_IOCLASSCOUNT, "classes" },
-	{ INPUT_TRACK, "track" },
-};
-
-/*
- * `iotally FILE [options]`: recognise the capture from its first bytes and
- * run the command that reads it, as if it had been named. (Standard input
- * cannot be looked at twice, so it needs the command named.)
- */
-static int
-run_for_file(int argc, char **argv)
-{
-	struct line_reader r;
-	struct diag err;
-	enum input_kind kind;
-
-	if (line_reader_open(&r, argv[1], 0, &err) < 0) {
-		cli_print_diag(&err);
-		return err.code;
-	}
-	int rc = input_detect_reader(&r, &kind, &err);
-	line_reader_close(&r);
-	if (rc < 0) {
-		cli_print_diag(&err);
-		return err.code;
-	}
-	for (size_t i = 0; i < sizeof(command_for_kind) / sizeof(command_for_kind[0]); i++) {
-		if (command_for_kind[i].kind != kind)
-			continue;
-		const struct command *cmd = cli_find_command(command_for_kind[i].command);
-		/* argv becomes "COMMAND FILE options...": operands may come first. */
-		argv[0] = (char *)cmd->name;
-		return cmd->run(argc, argv);
-	}
-	diag_set(&err, DIAG_DATA, argv[1], 0, 0,
-		 "cannot tell which command reads this file: it looks like %s; name "
-		 "the command (iotally --help lists them)", input_kind_describe(kind));
-	cli_print_diag(&err);
-	return DIAG_DATA;
 }
 
 int
@@ -209,14 +148,23 @@ main(int argc, char **argv)
 		return finish(run_help(argc, argv));
 
 	const struct command *cmd = cli_find_command(name);
-	if (!cmd && name[0] != '-' && access(name, F_OK) == 0)
-		return finish(run_for_file(argc, argv));
+	if (!cmd && (strcmp(name, "-") == 0 ||
+		     (name[0] != '-' && access(name, F_OK) == 0)))
+		return finish(cli_run_for_input(argc, argv));
 	if (!cmd) {
 		struct diag d;
-		if (name[0] == '-')
+		if (name[0] == '-') {
 			diag_set(&d, DIAG_USAGE, NULL, 0, 0, "unknown option '%s'", name);
-		else
-			diag_set(&d, DIAG_USAGE, NULL, 0, 0, "no such command '%s'", name);
+		} else if (cli_looks_like_path(name)) {
+			/* A file that is not there: what `iotally vmmap FILE` would say. */
+			diag_set(&d, DIAG_NOINPUT, name, 0, 0, "cannot open input: no such file "
+				 "(nor a command of that name)");
+			cli_print_diag(&d);
+			return DIAG_NOINPUT;
+		} else {
+			diag_set(&d, DIAG_USAGE, NULL, 0, 0,
+				 "no such command '%s' (nor a file of that name)", name);
+		}
 		return cli_usage_error(NULL, &d);
 	}
 	return finish(cmd->run(argc - 1, argv + 1));

@@ -4,6 +4,7 @@
 #include "util/strbuf.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 void
 cli_parser_init(struct cli_parser *p, const struct cli_option *opts,
@@ -146,4 +147,20 @@ cli_positive_count(const char *opt, const char *value, uint64_t *out,
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"%s needs a positive whole number, got '%s'", opt, value);
 	return 0;
+}
+
+int
+cli_check_extra_operand(const struct cli_parser *p, const char *command,
+			const char *what, const char *input, const char *second,
+			struct diag *err)
+{
+	struct stat st;
+	if (what && (p->only_operands || stat(second, &st) != 0))
+		return 0;
+	return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			"'iotally %s' reads one input, got '%s' and '%s'%s%s%s: run it once "
+			"per file, or compare two captures with 'iotally diff'%s",
+			command, input, second, what ? " (a file, not a " : "",
+			what ? what : "", what ? ")" : "",
+			what ? "; a name that is also a file's name goes after '--'" : "");
 }

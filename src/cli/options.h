@@ -53,4 +53,16 @@ int cli_choice(const char *what, const char *value, const char *const *names,
 int cli_positive_count(const char *opt, const char *value, uint64_t *out,
 		       struct diag *err);
 
+/*
+ * The one rule for extra operands: a command that reads one input refuses a
+ * second one. `second` is an operand after the input that the command would
+ * take as a name (a class, a tracking category; `what` says which, NULL when
+ * the command takes no names). It is refused when it names an existing file
+ * (any operand, when `what` is NULL), unless it came after "--", where names
+ * are never checked. 0, or -1 with a usage error naming both operands.
+ */
+int cli_check_extra_operand(const struct cli_parser *p, const char *command,
+			    const char *what, const char *input, const char *second,
+			    struct diag *err);
+
 #endif

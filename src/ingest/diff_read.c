@@ -1,11 +1,11 @@
 #include "ingest/diff_read.h"
 
-#include "ingest/classes.h"
-#include "ingest/classes_json.h"
-#include "ingest/track.h"
-#include "ingest/track_json.h"
-#include "ingest/vmmap.h"
-#include "ingest/vmmap_json.h"
+#include "ingest/classes_read.h"
+#include "ingest/classes_json_read.h"
+#include "ingest/track_read.h"
+#include "ingest/track_json_read.h"
+#include "ingest/vmmap_read.h"
+#include "ingest/vmmap_json_read.h"
 #include "util/view.h"
 #include "util/xalloc.h"
 

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 
 int ioclasscount_text_read(struct line_reader *r, struct classes_capture *cap,
 			   const struct classes_read_opts *opts,

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 
 int ioreg_text_read(struct line_reader *r, struct classes_capture *cap,
 		    struct hierarchy *h, const struct classes_read_opts *opts,

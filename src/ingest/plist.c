@@ -1,5 +1,6 @@
 #include "ingest/plist.h"
 
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -35,7 +36,7 @@ plist_type_name(enum plist_type t)
 	static const char *const names[] = {
 		"string", "integer", "real", "true", "false", "date", "data",
 	};
-	return (size_t)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
+	return (size_t)t < ARRAY_SIZE(names) ? names[t] : "?";
 }
 
 struct frame {
@@ -108,7 +109,7 @@ quote(struct strbuf *sb, const xmlChar *s)
 static enum elem
 elem_from_name(const xmlChar *name)
 {
-	for (size_t i = 0; i < sizeof(elem_names) / sizeof(elem_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(elem_names); i++)
 		if (strcmp((const char *)name, elem_names[i]) == 0)
 			return (enum elem)i;
 	return E_NONE;

@@ -3,9 +3,9 @@
 
 /*
  * The pieces of vmmap's text grammar that the line-by-line driver in
- * vmmap.c puts together; private to the vmmap parser.
+ * vmmap_read.c puts together; private to the vmmap parser.
  *
- *   vmmap_line.c   one region line (vmmap_parse_region_line in vmmap.h),
+ *   vmmap_line.c   one region line (vmmap_parse_region_line in vmmap_read.h),
  *                  found by its "] PRT/MAX SM=" anchor, never by column
  *   vmmap_table.c  the region-type summary table: its columns and rows
  */

@@ -4,7 +4,7 @@
  * dump goes through vmmap_parse_region_line), hence the hand-written scanners.
  */
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "ingest/vmmap_grammar.h"
 
 #include "util/size.h"

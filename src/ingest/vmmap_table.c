@@ -146,7 +146,7 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 			const struct token *k = &tok[first + i];
 			enum vmmap_column c = t->cols[i];
 			if (size_parse_vmmap(k->p, k->n, &row->value[c]) != SIZE_OK ||
-			    row->value[c] > VMMAP_BYTES_MAX) {
+			    row->value[c] > BYTES_MAX) {
 				*why = "a size in the summary row is larger than 2^63 bytes";
 				return -1;
 			}
@@ -159,7 +159,7 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 		}
 		if (t->has_count) {
 			if (parse_u64_dec(tok[last].p, tok[last].n, &row->count) != SIZE_OK ||
-			    row->count > VMMAP_BYTES_MAX) {
+			    row->count > BYTES_MAX) {
 				*why = "the region count is larger than 2^63";
 				return -1;
 			}

@@ -112,16 +112,6 @@ module_get(struct diff_track *d, const char *name, size_t n, size_t *index)
 	return &d->modules[*idx];
 }
 
-static bool
-add_bytes(uint64_t *sum, uint64_t v)
-{
-	uint64_t s;
-	if (__builtin_add_overflow(*sum, v, &s) || s > TRACK_BYTES_MAX)
-		return false;
-	*sum = s;
-	return true;
-}
-
 static struct diff_track_site *
 site_get(struct diff_track *d, const struct track_record *r)
 {
@@ -159,8 +149,8 @@ diff_track_add_record(struct diff_track *d, int side, const struct track_record 
 	int64_t c = r->type == TRACK_RECORD_MAP ? 1 : r->count;
 	if (s->side[side].records == 0)
 		d->nsites_side[side]++;
-	if (!add_bytes(&s->side[side].bytes, r->bytes) ||
-	    !add_bytes(&mod->bytes[side], r->bytes) || !add_bytes(&d->total[side], r->bytes) ||
+	if (!bytes_add(&s->side[side].bytes, r->bytes) ||
+	    !bytes_add(&mod->bytes[side], r->bytes) || !bytes_add(&d->total[side], r->bytes) ||
 	    __builtin_add_overflow(s->side[side].count, c, &s->side[side].count))
 		return diag_set(err, DIAG_DATA, path, r->line, 0,
 				"byte counts of the capture add up past 2^63");
@@ -392,7 +382,7 @@ diff_track_metric(const struct diff_track *d, const char *metric, int64_t *befor
 		b = d->modules[*idx].bytes[0];
 		a = d->modules[*idx].bytes[1];
 	}
-	/* Sums were kept at or below TRACK_BYTES_MAX. */
+	/* Sums were kept at or below BYTES_MAX. */
 	*before = (int64_t)b;
 	*after = (int64_t)a;
 	return 0;

@@ -90,7 +90,7 @@ struct diff_track {
 
 void diff_track_init(struct diff_track *d, bool match_offsets);
 void diff_track_release(struct diff_track *d);
-/* Add one record to a side. -1 with DIAG_DATA when a sum passes TRACK_BYTES_MAX. */
+/* Add one record to a side. -1 with DIAG_DATA when a sum passes BYTES_MAX. */
 int diff_track_add_record(struct diff_track *d, int side, const struct track_record *r,
 			  const char *path, struct diag *err);
 /* Add the kept records of a capture (made with keep_records) as one side. */

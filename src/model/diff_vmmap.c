@@ -1,6 +1,7 @@
 #include "model/diff_vmmap.h"
 
 #include "model/pick.h"
+#include "util/array.h"
 #include "util/size.h"
 #include "util/xalloc.h"
 
@@ -260,7 +261,7 @@ footprint(const struct vmmap_dump *d, uint64_t *bytes)
 {
 	const char *t = vmmap_dump_field(d, "Physical footprint");
 	return t && size_parse_vmmap(t, strlen(t), bytes) == SIZE_OK &&
-	       *bytes <= VMMAP_BYTES_MAX;
+	       *bytes <= BYTES_MAX;
 }
 
 void
@@ -331,17 +332,16 @@ type_known(const struct diff_vmmap *d, const char *type)
 	return false;
 }
 
-/* Sum of one field over the requested states of a type (saturated sums were checked). */
+/* Sum of one field over the requested states of a type (bounded by the dump's checked total). */
 static uint64_t
 metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t field)
 {
 	uint64_t sum = 0;
+	bool capped = false;   /* never set while the dump's total bounds the sum */
 	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
 		if (state < 0 || state == p) {
 			struct vmmap_amounts a = amounts_of(dump, type, (enum vmmap_purge)p);
-			if (__builtin_add_overflow(sum, amount_field(&a, field), &sum) ||
-			    sum > VMMAP_BYTES_MAX)
-				sum = VMMAP_BYTES_MAX;
+			bytes_add_capped(&sum, amount_field(&a, field), &capped);
 		}
 	return sum;
 }
@@ -363,7 +363,7 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		  int64_t *before, int64_t *after, struct diag *err)
 {
 	const char *dot = strrchr(metric, '.');
-	size_t field = 0, nfields = sizeof(field_names) / sizeof(field_names[0]);
+	size_t field = 0, nfields = ARRAY_SIZE(field_names);
 	if (!dot)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"metric 'vmmap:%s' has no '.FIELD' (count, vsize, resident, "

@@ -439,10 +439,9 @@ static int
 checked_add(uint64_t *sum, uint64_t v, const char *what, const char *path,
 	    uint64_t line, struct diag *err)
 {
-	if (v > TRACK_BYTES_MAX - *sum)
+	if (!bytes_add(sum, v))
 		return diag_set(err, DIAG_DATA, path, line, 0,
 				"the %s passes 2^63 bytes; the capture is corrupt", what);
-	*sum += v;
 	return 0;
 }
 
@@ -721,12 +720,7 @@ track_capture_add_record(struct track_capture *cap, const struct track_record *r
 	size_t n;
 
 	cap->nrecords++;
-	if (r->bytes > TRACK_BYTES_MAX - cap->records_sum) {
-		cap->sum_overflow = true;
-		cap->records_sum = TRACK_BYTES_MAX;
-	} else {
-		cap->records_sum += r->bytes;
-	}
+	bytes_add_capped(&cap->records_sum, r->bytes, &cap->sum_overflow);
 	/* Only NAME filters report how many records had no category. */
 	if ((cap->filter.nnames || cap->filter.exclude) && !track_record_category(cap, r, &n))
 		cap->uncategorised++;
@@ -740,11 +734,14 @@ track_capture_add_record(struct track_capture *cap, const struct track_record *r
 	if (cap->suppress && cap->suppress->len) {
 		struct suppress_pattern *pat = suppress_list_match(cap->suppress, text.buf, text.len);
 		if (pat) {
+			if ((rc = checked_add(&cap->suppressed_bytes, r->bytes,
+					      "sum of the suppressed records", path, r->line,
+					      err)) < 0 ||
+			    (rc = checked_add(&pat->bytes, r->bytes, "sum of a suppression's records",
+					      path, r->line, err)) < 0)
+				goto out;
 			pat->records++;
-			pat->bytes = pat->bytes > UINT64_MAX - r->bytes ? UINT64_MAX : pat->bytes + r->bytes;
 			cap->suppressed_records++;
-			cap->suppressed_bytes = cap->suppressed_bytes > UINT64_MAX - r->bytes
-						? UINT64_MAX : cap->suppressed_bytes + r->bytes;
 			goto out;
 		}
 	}

@@ -22,12 +22,10 @@
 #include <stdint.h>
 
 #include "model/suppress.h"
+#include "util/bytes.h"
 #include "util/diag.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
-
-/* Byte counts stay at or below this so JSON integers carry them exactly. */
-#define TRACK_BYTES_MAX ((uint64_t)INT64_MAX)
 
 enum track_kind {
 	TRACK_KIND_UNKNOWN,   /* no header says which command made the capture */
@@ -195,7 +193,7 @@ struct track_capture {
 
 	/* Every parsed record, before filters. */
 	uint64_t nrecords;
-	uint64_t records_sum;             /* saturates at TRACK_BYTES_MAX: sum_overflow */
+	uint64_t records_sum;             /* saturates at BYTES_MAX: sum_overflow */
 	bool sum_overflow;
 	uint64_t uncategorised;           /* with NAME filters: records without a category */
 
@@ -235,7 +233,7 @@ const char *track_record_category(const struct track_capture *cap,
 /*
  * Take one parsed record: count it, filter it, aggregate it and keep a
  * copy if the report lists records. The record stays the caller's.
- * -1 with *err set when a byte sum passes TRACK_BYTES_MAX.
+ * -1 with *err set when a byte sum passes BYTES_MAX.
  */
 int track_capture_add_record(struct track_capture *cap, const struct track_record *r,
 			     const char *path, struct diag *err);

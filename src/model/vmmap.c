@@ -3,6 +3,7 @@
 #include "util/size.h"
 #include "util/xalloc.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,25 +167,52 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 	return &d->types[*idx];
 }
 
-/* a += b, all fields; false when any sum would wrap. */
+/* a += b, all fields; false (a unchanged) when any sum would pass BYTES_MAX. */
 static bool
-amounts_add(struct vmmap_amounts *a, const struct vmmap_region *r)
+amounts_add(struct vmmap_amounts *a, const struct vmmap_amounts *b)
 {
-	struct vmmap_amounts s;
-	if (r->vsize > VMMAP_BYTES_MAX || r->resident > VMMAP_BYTES_MAX ||
-	    r->dirty > VMMAP_BYTES_MAX || r->swapped > VMMAP_BYTES_MAX)
-		return false;
-	if (__builtin_add_overflow(a->count, 1, &s.count) ||
-	    __builtin_add_overflow(a->vsize, r->vsize, &s.vsize) ||
-	    __builtin_add_overflow(a->resident, r->resident, &s.resident) ||
-	    __builtin_add_overflow(a->dirty, r->dirty, &s.dirty) ||
-	    __builtin_add_overflow(a->swapped, r->swapped, &s.swapped))
-		return false;
-	if (s.vsize > VMMAP_BYTES_MAX || s.resident > VMMAP_BYTES_MAX ||
-	    s.dirty > VMMAP_BYTES_MAX || s.swapped > VMMAP_BYTES_MAX)
+	struct vmmap_amounts s = *a;
+	if (!bytes_add(&s.count, b->count) || !bytes_add(&s.vsize, b->vsize) ||
+	    !bytes_add(&s.resident, b->resident) || !bytes_add(&s.dirty, b->dirty) ||
+	    !bytes_add(&s.swapped, b->swapped))
 		return false;
 	*a = s;
 	return true;
+}
+
+static struct vmmap_amounts
+region_amounts(const struct vmmap_region *r)
+{
+	return (struct vmmap_amounts){ 1, r->vsize, r->resident, r->dirty, r->swapped };
+}
+
+static int
+type_overflow(const struct vmmap_type_stats *t, const char *path, uint64_t line,
+	      struct diag *err)
+{
+	return diag_set(err, DIAG_DATA, path, line, 0,
+			"byte counts of '%s' regions add up past 2^63 bytes", t->name);
+}
+
+/*
+ * Adds counted amounts to the type's state and to the dump's total, or
+ * neither. The total bounds every sum a query makes over counted amounts
+ * (any types, any states), so those sums cannot pass BYTES_MAX.
+ */
+static int
+counted_add(struct vmmap_dump *d, struct vmmap_type_stats *t, enum vmmap_purge p,
+	    const struct vmmap_amounts *a, const char *path, uint64_t line,
+	    struct diag *err)
+{
+	struct vmmap_amounts state = t->by_purge[p], total = d->counted;
+	if (!amounts_add(&state, a))
+		return type_overflow(t, path, line, err);
+	if (!amounts_add(&total, a))
+		return diag_set(err, DIAG_DATA, path, line, 0,
+				"byte counts of the dump's regions add up past 2^63 bytes");
+	t->by_purge[p] = state;
+	d->counted = total;
+	return 0;
 }
 
 bool
@@ -252,13 +280,14 @@ vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
 	d->region_lines++;
 	if (r->size_columns > d->max_size_columns)
 		d->max_size_columns = r->size_columns;
-	if (!amounts_add(&t->lines, r))
-		goto overflow;
+	struct vmmap_amounts a = region_amounts(r);
+	if (!amounts_add(&t->lines, &a))
+		return type_overflow(t, path, r->line, err);
 	t->lines_rounded |= r->vsize_rounded;
 	if (!t->selected || !vmmap_region_counts(r))
 		return 0;
-	if (!amounts_add(&t->by_purge[r->purge], r))
-		goto overflow;
+	if (counted_add(d, t, r->purge, &a, path, r->line, err) < 0)
+		return -1;
 	hist_add(t, r);
 	if (cap->want_surfaces && r->has_surface)
 		surface_add(d, r);
@@ -270,20 +299,6 @@ vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
 			r->start, r->vsize, (uint32_t)(t - d->types), (uint8_t)r->purge };
 	}
 	return 0;
-overflow:
-	return diag_set(err, DIAG_DATA, path, r->line, 0,
-			"byte counts of '%s' regions add up past 2^63 bytes",
-			t->name);
-}
-
-static bool
-sum_checked(uint64_t *dst, uint64_t add)
-{
-	uint64_t s;
-	if (__builtin_add_overflow(*dst, add, &s) || s > VMMAP_BYTES_MAX)
-		return false;
-	*dst = s;
-	return true;
 }
 
 int
@@ -292,14 +307,9 @@ vmmap_dump_add_group(struct vmmap_capture *cap, struct vmmap_dump *d,
 		     const struct vmmap_amounts *a, const char *path, struct diag *err)
 {
 	struct vmmap_type_stats *t = type_stats(d, &cap->filter, type, len);
-	struct vmmap_amounts s = t->by_purge[p];
-	if (!sum_checked(&s.count, a->count) || !sum_checked(&s.vsize, a->vsize) ||
-	    !sum_checked(&s.resident, a->resident) || !sum_checked(&s.dirty, a->dirty) ||
-	    !sum_checked(&s.swapped, a->swapped))
-		return diag_set(err, DIAG_DATA, path, 0, 0,
-				"byte counts of '%s' regions add up past 2^63 bytes", t->name);
-	t->by_purge[p] = s;
-	t->lines = s;
+	if (counted_add(d, t, p, a, path, 0, err) < 0)
+		return -1;
+	t->lines = t->by_purge[p];
 	return 0;
 }
 
@@ -320,7 +330,7 @@ vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 	}
 	struct vmmap_hist_bucket b = t->hist[*idx];
 	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
-		if (!sum_checked(&b.purge[p], purge[p]) || !sum_checked(&b.count, purge[p]))
+		if (!bytes_add(&b.purge[p], purge[p]) || !bytes_add(&b.count, purge[p]))
 			return diag_set(err, DIAG_DATA, path, 0, 0,
 					"region counts of '%s' add up past 2^63", t->name);
 	t->hist[*idx] = b;
@@ -426,14 +436,10 @@ vmmap_dump_sorted_surfaces(const struct vmmap_dump *d,
 static void
 amounts_sum(struct vmmap_amounts *a, const struct vmmap_amounts *b)
 {
-	/* Per-state sums were overflow-checked as they grew; their total fits
-	 * unless the input was built to wrap, in which case saturate. */
-	uint64_t *dst[] = { &a->count, &a->vsize, &a->resident, &a->dirty, &a->swapped };
-	const uint64_t src[] = { b->count, b->vsize, b->resident, b->dirty, b->swapped };
-	for (size_t i = 0; i < 5; i++)
-		if (__builtin_add_overflow(*dst[i], src[i], dst[i]) ||
-		    *dst[i] > VMMAP_BYTES_MAX)
-			*dst[i] = VMMAP_BYTES_MAX;
+	/* Bounded by the dump's checked total (counted_add). */
+	bool ok = amounts_add(a, b);
+	assert(ok);
+	(void)ok;
 }
 
 struct vmmap_amounts

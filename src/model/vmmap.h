@@ -19,15 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/bytes.h"
 #include "util/diag.h"
 #include "util/hashmap.h"
-
-/*
- * Every byte count and sum in the model stays at or below this, so that
- * JSON (signed 64-bit integers) can carry it exactly. No Mac has 8 EiB of
- * address space; larger figures only come from corrupt input.
- */
-#define VMMAP_BYTES_MAX ((uint64_t)INT64_MAX)
 
 enum vmmap_purge {
 	VMMAP_PURGE_N,
@@ -173,6 +167,10 @@ struct vmmap_dump {
 	struct vmmap_surface_group *surfaces;
 	size_t nsurfaces, surfaces_alloc;
 
+	/* Sum of every counted amount (all types, all states); bounds every
+	 * sum a query makes over them, so none passes BYTES_MAX. */
+	struct vmmap_amounts counted;
+
 	/* With vmmap_capture.want_purgeable: every N/V/E region with an address. */
 	struct vmmap_purgeable_region *purgeable;
 	size_t npurgeable, purgeable_alloc;
@@ -216,7 +214,7 @@ int vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
  * Aggregates read back from iotally's own JSON report of a dump: add `a` to
  * the breakdown of one type and state, or `purge[]` regions of one size to
  * a type's histogram. -1 with *err set when a sum would pass
- * VMMAP_BYTES_MAX.
+ * BYTES_MAX.
  */
 int vmmap_dump_add_group(struct vmmap_capture *cap, struct vmmap_dump *d,
 			 const char *type, size_t len, enum vmmap_purge p,

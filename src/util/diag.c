@@ -60,19 +60,27 @@ severity_name(enum diag_severity sev)
 }
 
 void
-diag_format(const struct diag *d, struct strbuf *out)
+diag_format_prefix(struct strbuf *out, enum diag_severity sev, const char *path,
+		   uint64_t line, uint64_t col)
 {
 	strbuf_addstr(out, "iotally: ");
-	if (d->path) {
-		strbuf_addstr(out, diag_display_path(d->path));
-		if (d->line) {
-			strbuf_addf(out, ":%llu", (unsigned long long)d->line);
-			if (d->col)
-				strbuf_addf(out, ":%llu", (unsigned long long)d->col);
+	if (path) {
+		strbuf_addstr(out, diag_display_path(path));
+		if (line) {
+			strbuf_addf(out, ":%llu", (unsigned long long)line);
+			if (col)
+				strbuf_addf(out, ":%llu", (unsigned long long)col);
 		}
 		strbuf_addstr(out, ": ");
 	}
-	strbuf_addf(out, "%s: %s\n", severity_name(d->severity), d->msg);
+	strbuf_addf(out, "%s: ", severity_name(sev));
+}
+
+void
+diag_format(const struct diag *d, struct strbuf *out)
+{
+	diag_format_prefix(out, d->severity, d->path, d->line, d->col);
+	strbuf_addf(out, "%s\n", d->msg);
 }
 
 void

@@ -55,6 +55,9 @@ void diag_clear(struct diag *d);
 
 /* "iotally: PATH:LINE:COL: error: MSG\n"; parts that are unknown are left out. */
 void diag_format(const struct diag *d, struct strbuf *out);
+/* The same up to and including "SEVERITY: " (path NULL, line or col 0: left out). */
+void diag_format_prefix(struct strbuf *out, enum diag_severity sev, const char *path,
+			uint64_t line, uint64_t col);
 
 /* The name users see for an input path ("-" is standard input). */
 const char *diag_display_path(const char *path);

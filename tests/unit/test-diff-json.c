@@ -8,10 +8,10 @@
 
 #include <cmocka.h>
 
-#include "ingest/classes_json.h"
+#include "ingest/classes_json_read.h"
 #include "ingest/jsondoc.h"
-#include "ingest/track_json.h"
-#include "ingest/vmmap_json.h"
+#include "ingest/track_json_read.h"
+#include "ingest/vmmap_json_read.h"
 
 static struct line_reader reader;
 

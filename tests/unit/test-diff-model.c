@@ -288,6 +288,32 @@ test_track_sites(void **state)
 	track_capture_release(&a);
 }
 
+/* Each record fits; a side's sums of them would not. */
+static void
+test_track_sum_overflow(void **state)
+{
+	(void)state;
+	struct diff_track d;
+	struct track_record r;
+	struct diag err;
+	diff_track_init(&d, false);
+	track_record_init(&r);
+	r.type = TRACK_RECORD_ALLOC;
+	r.bytes = r.size[0] = 0x7000000000000000ull;
+	r.count = 1;
+	r.line = 7;
+	frame(&r, "com.apple.AGXG13X", 0xfffffff009140000ULL, "AGX::grow()", 0x10);
+	assert_int_equal(diff_track_add_record(&d, 1, &r, "a", &err), 0);
+	assert_int_equal(diff_track_add_record(&d, 0, &r, "b", &err), 0);   /* other side: fine */
+	assert_int_equal(diff_track_add_record(&d, 1, &r, "a", &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(err.line, 7);
+	assert_string_equal(err.msg, "byte counts of the capture add up past 2^63");
+	assert_true(d.total[1] == 0x7000000000000000ull);
+	track_record_release(&r);
+	diff_track_release(&d);
+}
+
 /* ---- classes -------------------------------------------------------------- */
 
 static void
@@ -468,6 +494,7 @@ main(void)
 		cmocka_unit_test(test_vmmap_movement_by_address),
 		cmocka_unit_test(test_vmmap_selection),
 		cmocka_unit_test(test_track_sites),
+		cmocka_unit_test(test_track_sum_overflow),
 		cmocka_unit_test(test_classes_rows),
 		cmocka_unit_test(test_pick_nth),
 		cmocka_unit_test(test_vmmap_side_pick),

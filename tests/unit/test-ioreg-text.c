@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "ingest/classes.h"
+#include "ingest/classes_read.h"
 #include "ingest/ioreg_text.h"
 
 struct fixture {

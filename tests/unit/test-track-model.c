@@ -237,6 +237,77 @@ test_suppressions(void **state)
 	suppress_list_release(&s);
 }
 
+/* Two records of 0x7000000000000000 bytes: their sum passes 2^63 - 1. */
+static int
+feed_huge(struct track_capture *cap, struct diag *err)
+{
+	struct track_record r;
+	int rc;
+	track_record_init(&r);
+	make_record(&r, 0, 0x7000000000000000ull, 0, 0);
+	assert_int_equal(track_capture_add_record(cap, &r, "t", err), 0);
+	make_record(&r, 0, 0x7000000000000000ull, 1, 1);
+	rc = track_capture_add_record(cap, &r, "t", err);
+	track_record_release(&r);
+	return rc;
+}
+
+static void
+test_suppressed_sum_overflow(void **state)
+{
+	(void)state;
+	struct suppress_list s;
+	struct track_capture cap;
+	struct diag err;
+	suppress_list_init(&s);
+	assert_int_equal(suppress_list_add_line(&s, "OSData", 6, "f", 1, &err), 0);
+	track_capture_init(&cap);
+	cap.suppress = &s;
+	assert_int_equal(feed_huge(&cap, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(err.line, 0);
+	assert_string_equal(err.msg, "the sum of the suppressed records passes 2^63 bytes; "
+			     "the capture is corrupt");
+	/* The sum that was reported stays exact and within the JSON range. */
+	assert_true(cap.suppressed_bytes == 0x7000000000000000ull);
+	assert_true(s.items[0].bytes == 0x7000000000000000ull);
+	track_capture_release(&cap);
+	suppress_list_release(&s);
+}
+
+static void
+test_shown_and_group_sum_overflow(void **state)
+{
+	(void)state;
+	struct track_capture cap;
+	struct diag err;
+	track_capture_init(&cap);
+	assert_int_equal(feed_huge(&cap, &err), -1);
+	assert_string_equal(err.msg, "the sum of the shown records passes 2^63 bytes; "
+			     "the capture is corrupt");
+	track_capture_release(&cap);
+
+	/* --by module: the shown sum bounds each group's sum, so it stops first
+	 * and no group holds more than BYTES_MAX. */
+	track_capture_init(&cap);
+	cap.by = TRACK_BY_MODULE;
+	cap.filter.min_bytes = 0;
+	struct track_group *g;
+	assert_int_equal(feed_huge(&cap, &err), -1);
+	assert_int_equal(cap.ngroups, 1);
+	g = &cap.groups[0];
+	assert_true(g->bytes <= BYTES_MAX);
+	track_capture_release(&cap);
+
+	/* The sum of every record only feeds the total check: capped and flagged. */
+	track_capture_init(&cap);
+	cap.filter.min_bytes = 0x7000000000000001ull;   /* shows none */
+	assert_int_equal(feed_huge(&cap, &err), 0);
+	assert_true(cap.sum_overflow);
+	assert_true(cap.records_sum == BYTES_MAX);
+	track_capture_release(&cap);
+}
+
 static void
 test_total_check(void **state)
 {
@@ -275,6 +346,8 @@ main(void)
 		cmocka_unit_test(test_filters_and_top),
 		cmocka_unit_test(test_suppressions),
 		cmocka_unit_test(test_total_check),
+		cmocka_unit_test(test_suppressed_sum_overflow),
+		cmocka_unit_test(test_shown_and_group_sum_overflow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

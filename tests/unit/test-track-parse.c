@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "ingest/track.h"
+#include "ingest/track_read.h"
 
 static void
 assert_view(const char *p, size_t n, const char *want)

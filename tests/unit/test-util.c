@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "util/bytes.h"
 #include "util/diag.h"
 #include "util/hashmap.h"
 #include "util/outfile.h"
@@ -33,6 +34,36 @@ test_strbuf(void **state)
 	assert_int_equal(sb.buf[11], '\0');
 	strbuf_release(&sb);
 	assert_int_equal(sb.len, 0);
+}
+
+static void
+test_bytes(void **state)
+{
+	(void)state;
+	uint64_t sum = BYTES_MAX - 1;
+	bool capped = false;
+	assert_true(bytes_add(&sum, 1));
+	assert_true(sum == BYTES_MAX);
+	assert_false(bytes_add(&sum, 1));            /* past 2^63 - 1 */
+	assert_true(sum == BYTES_MAX);               /* unchanged */
+	sum = 0;
+	assert_false(bytes_add(&sum, UINT64_MAX));   /* one figure too large */
+	assert_true(sum == 0);
+	sum = UINT64_MAX / 2 + 2;                    /* 2^63 + 1: the uint64 sum would wrap */
+	assert_false(bytes_add(&sum, UINT64_MAX - 1));
+	assert_true(sum == UINT64_MAX / 2 + 2);
+
+	sum = 0x7000000000000000ull;
+	bytes_add_capped(&sum, 0x1000, &capped);
+	assert_false(capped);
+	assert_true(sum == 0x7000000000001000ull);
+	bytes_add_capped(&sum, 0x7000000000000000ull, &capped);
+	assert_true(capped);
+	assert_true(sum == BYTES_MAX);
+	bytes_add_capped(&sum, 0, &capped);          /* the flag is never cleared */
+	assert_true(capped);
+	assert_true(bytes_fit(BYTES_MAX));
+	assert_false(bytes_fit(BYTES_MAX + 1));
 }
 
 static void
@@ -167,6 +198,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_diag_format_and_quote),
 		cmocka_unit_test(test_diag_list_is_bounded),
 		cmocka_unit_test(test_maps),

@@ -89,11 +89,39 @@ test_overflow_is_an_error(void **state)
 	struct diag err;
 	setup_capture(&cap);
 	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
-	struct vmmap_region r = region("IOSurface", VMMAP_BYTES_MAX / 2 + 1, 0, VMMAP_PURGE_N);
+	struct vmmap_region r = region("IOSurface", BYTES_MAX / 2 + 1, 0, VMMAP_PURGE_N);
 	assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
 	assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), -1);
 	assert_int_equal(err.code, DIAG_DATA);
 	assert_non_null(strstr(err.msg, "2^63"));
+	vmmap_capture_release(&cap);
+}
+
+/* Each type's sum fits; the dump's total of them would not. */
+static void
+test_dump_total_overflow_is_an_error(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	struct vmmap_region a = region("IOSurface", 0x7000000000000000ull, 0, VMMAP_PURGE_N);
+	struct vmmap_region b = region("IOAccelerator", 0x7000000000000000ull, 0, VMMAP_PURGE_N);
+	b.line = 2;
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &a, "t", &err), 0);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &b, "t", &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(err.line, 2);
+	assert_string_equal(err.msg, "byte counts of the dump's regions add up past 2^63 bytes");
+	/* Neither the type nor the total took the rejected region. */
+	assert_true(vmmap_dump_total(d).vsize == 0x7000000000000000ull);
+
+	/* The same through grouped amounts (JSON reports). */
+	struct vmmap_amounts g = { 1, 0x7000000000000000ull, 0, 0, 0 };
+	assert_int_equal(vmmap_dump_add_group(&cap, d, "IOAccelerator", 13, VMMAP_PURGE_V,
+					      &g, "t", &err), -1);
+	assert_string_equal(err.msg, "byte counts of the dump's regions add up past 2^63 bytes");
 	vmmap_capture_release(&cap);
 }
 
@@ -170,6 +198,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_breakdown_and_histogram),
 		cmocka_unit_test(test_overflow_is_an_error),
+		cmocka_unit_test(test_dump_total_overflow_is_an_error),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
 	};

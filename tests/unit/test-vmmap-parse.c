@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "ingest/vmmap.h"
+#include "ingest/vmmap_read.h"
 #include "ingest/vmmap_grammar.h"
 
 #include <stdlib.h>

@@ -1,0 +1,64 @@
+#include "cli/msgs.h"
+
+#include "util/diag.h"
+#include "util/strbuf.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+static void
+print(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_format_prefix(&sb, sev, path, line, 0);
+	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_addch(&sb, '\n');
+	fwrite(sb.buf, 1, sb.len, stderr);
+	strbuf_release(&sb);
+}
+
+void
+cli_error(const char *path, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	print(DIAG_ERROR, path, line, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_warn(const char *path, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	print(DIAG_WARNING, path, line, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_note(const char *path, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	print(DIAG_NOTE, path, line, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_print_diag(const struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_format(d, &sb);
+	fwrite(sb.buf, 1, sb.len, stderr);
+	strbuf_release(&sb);
+}
+
+void
+cli_print_warnings(const struct diag_list *w)
+{
+	for (size_t i = 0; i < w->len; i++)
+		cli_print_diag(&w->items[i]);
+	if (w->dropped)
+		cli_note(NULL, 0, "%" PRIu64 " more warnings not shown", w->dropped);
+}

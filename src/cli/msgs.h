@@ -1,0 +1,31 @@
+#ifndef IOTALLY_CLI_MSGS_H
+#define IOTALLY_CLI_MSGS_H
+
+/*
+ * The one way cli/ prints diagnostics on standard error, all in the form
+ *
+ *     iotally: [PATH[:LINE]: ]error|warning|note: MESSAGE
+ *
+ * PATH is an input's name as given ("-" is shown as <stdin>) or NULL when the
+ * message is about no file; LINE is 1-based, 0 when about no line. Messages
+ * are printf formats checked by the compiler and end without a newline.
+ * Only cli/ prints: the layers below fill a struct diag or a diag_list.
+ */
+
+#include <stdint.h>
+
+struct diag;
+struct diag_list;
+
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+void cli_error(const char *path, uint64_t line, const char *fmt, ...) CLI_PRINTF(3, 4);
+void cli_warn(const char *path, uint64_t line, const char *fmt, ...) CLI_PRINTF(3, 4);
+void cli_note(const char *path, uint64_t line, const char *fmt, ...) CLI_PRINTF(3, 4);
+
+/* A diagnostic filled below cli/, in the same form (with its column). */
+void cli_print_diag(const struct diag *d);
+/* Every warning and note of a list, then how many the list had to drop. */
+void cli_print_warnings(const struct diag_list *w);
+
+#endif

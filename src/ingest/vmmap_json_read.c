@@ -1,0 +1,173 @@
+#include "ingest/vmmap_json_read.h"
+
+#include "ingest/jsondoc.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define VMMAP_SCHEMA "iotally.vmmap/1"
+
+static int
+purge_from_key(const char *s, enum vmmap_purge *p)
+{
+	static const char keys[] = "NVE-";
+	const char *at = s && s[0] && !s[1] ? strchr(keys, s[0]) : NULL;
+	if (!at)
+		return -1;
+	*p = (enum vmmap_purge)(at - keys);
+	return 0;
+}
+
+static int
+read_types(const json_t *root, struct vmmap_capture *cap, const char *path,
+	   struct diag *err)
+{
+	json_t *types, *v;
+	size_t i;
+	if (json_doc_array(root, "types", path, "", &types, err) < 0)
+		return -1;
+	json_array_foreach(types, i, v) {
+		const char *s = json_string_value(v);
+		if (!s)
+			return diag_set(err, DIAG_DATA, path, 0, 0,
+					"JSON member 'types[%zu]' is not a string", i);
+		if (strcmp(s, "*") == 0)
+			cap->filter.all = true;
+		else
+			vmmap_filter_add(&cap->filter, s, json_string_length(v));
+	}
+	return 0;
+}
+
+static int
+read_header(const json_t *o, struct vmmap_dump *d, const char *path, const char *where,
+	    struct diag *err)
+{
+	json_t *proc, *header, *fields, *v;
+	const char *name, *key, *rf;
+	size_t len;
+	if (json_doc_object(o, "process", path, where, false, &proc, err) < 0 ||
+	    json_doc_str(proc, "name", path, where, true, &name, &len, err) < 0 ||
+	    json_doc_object(o, "header", path, where, false, &header, err) < 0 ||
+	    json_doc_object(header, "fields", path, where, false, &fields, err) < 0 ||
+	    json_doc_str(header, "report_format", path, where, true, &rf, NULL, err) < 0)
+		return -1;
+	if (name)
+		d->process = xmemdup0(name, len);
+	if (json_is_integer(json_object_get(proc, "pid")) &&
+	    json_doc_u64(proc, "pid", path, where, &d->pid, err) == 0)
+		d->has_pid = true;
+	if (json_is_integer(json_object_get(header, "page_size")) &&
+	    json_doc_u64(header, "page_size", path, where, &d->page_size, err) < 0)
+		return -1;
+	if (rf)
+		d->report_format = xstrdup(rf);
+	json_object_foreach(fields, key, v) {
+		if (!json_is_string(v))
+			return diag_set(err, DIAG_DATA, path, 0, 0,
+					"JSON member '%s.header.fields.%s' is not a string", where, key);
+		vmmap_dump_set_field(d, key, strlen(key), json_string_value(v),
+				     json_string_length(v));
+	}
+	return 0;
+}
+
+static int
+read_groups(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
+	    const char *path, const char *where, struct diag *err)
+{
+	json_t *groups, *g;
+	size_t i;
+	char at[96];
+	if (json_doc_array(o, "groups", path, where, &groups, err) < 0)
+		return -1;
+	json_array_foreach(groups, i, g) {
+		struct vmmap_amounts a;
+		const char *type, *purge;
+		size_t tlen;
+		enum vmmap_purge p;
+		snprintf(at, sizeof(at), "%s.groups[%zu]", where, i);
+		if (json_doc_str(g, "type", path, at, false, &type, &tlen, err) < 0 ||
+		    json_doc_str(g, "purge", path, at, false, &purge, NULL, err) < 0 ||
+		    json_doc_u64(g, "count", path, at, &a.count, err) < 0 ||
+		    json_doc_u64(g, "vsize", path, at, &a.vsize, err) < 0 ||
+		    json_doc_u64(g, "resident", path, at, &a.resident, err) < 0 ||
+		    json_doc_u64(g, "dirty", path, at, &a.dirty, err) < 0 ||
+		    json_doc_u64(g, "swapped", path, at, &a.swapped, err) < 0)
+			return -1;
+		if (purge_from_key(purge, &p) < 0)
+			return diag_set(err, DIAG_DATA, path, 0, 0,
+					"JSON member '%s.purge' is not N, V, E or '-'", at);
+		if (vmmap_dump_add_group(cap, d, type, tlen, p, &a, path, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+read_histogram(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
+	       const char *path, const char *where, struct diag *err)
+{
+	static const char *const keys[VMMAP_PURGE_STATES] = { "N", "V", "E", "-" };
+	json_t *hist, *b, *purge;
+	size_t i;
+	char at[96];
+	if (json_doc_array(o, "histogram", path, where, &hist, err) < 0)
+		return -1;
+	json_array_foreach(hist, i, b) {
+		const char *type;
+		size_t tlen;
+		uint64_t vsize, count, sum = 0, counts[VMMAP_PURGE_STATES];
+		snprintf(at, sizeof(at), "%s.histogram[%zu]", where, i);
+		if (json_doc_str(b, "type", path, at, false, &type, &tlen, err) < 0 ||
+		    json_doc_u64(b, "vsize", path, at, &vsize, err) < 0 ||
+		    json_doc_u64(b, "count", path, at, &count, err) < 0 ||
+		    json_doc_object(b, "purge", path, at, false, &purge, err) < 0)
+			return -1;
+		for (int p = 0; p < VMMAP_PURGE_STATES; p++) {
+			if (json_doc_u64(purge, keys[p], path, at, &counts[p], err) < 0)
+				return -1;
+			if (__builtin_add_overflow(sum, counts[p], &sum))
+				sum = UINT64_MAX;
+		}
+		if (sum != count)
+			return diag_set(err, DIAG_DATA, path, 0, 0,
+					"JSON member '%s': count %" PRIu64 " is not the sum of its "
+					"purge counts (%" PRIu64 ")", at, count, sum);
+		if (vmmap_dump_add_bucket(cap, d, type, tlen, vsize, counts, path, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+vmmap_json_read(struct line_reader *r, struct vmmap_capture *cap, struct diag *err)
+{
+	json_t *root, *dumps, *o, *src;
+	size_t i;
+	char where[32];
+	int rc = -1;
+
+	if (json_doc_load_schema(r, VMMAP_SCHEMA, &root, err) < 0)
+		return -1;
+	if (read_types(root, cap, r->path, err) < 0 ||
+	    json_doc_array(root, "dumps", r->path, "", &dumps, err) < 0)
+		goto out;
+	if (json_doc_object(root, "source", r->path, "", false, &src, err) < 0)
+		goto out;
+	cap->partial = json_is_true(json_object_get(src, "partial"));
+	json_array_foreach(dumps, i, o) {
+		snprintf(where, sizeof(where), "dumps[%zu]", i);
+		struct vmmap_dump *d = vmmap_capture_new_dump(cap, 0);
+		if (read_header(o, d, r->path, where, err) < 0 ||
+		    read_groups(o, cap, d, r->path, where, err) < 0 ||
+		    read_histogram(o, cap, d, r->path, where, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}

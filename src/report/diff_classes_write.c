@@ -1,0 +1,138 @@
+#include "report/diff_classes_write.h"
+
+#include "report/jsontext.h"
+#include "report/texttable.h"
+
+#include <inttypes.h>
+
+static const char *const alloc_names[ALLOC_KINDS] = {
+	"instance", "container", "iomalloc", "pageable",
+};
+
+/* A figure, or '-' where the snapshot does not have it. */
+static void
+add_figure(struct text_table *t, bool present, int64_t v)
+{
+	if (present)
+		text_table_addf(t, "%" PRId64, v);
+	else
+		text_table_add(t, "-");
+}
+
+static const char *
+row_mark(const struct diff_classes_row *r)
+{
+	if (!r->in_before)
+		return "new";
+	if (!r->in_after)
+		return "gone";
+	return "";
+}
+
+static void
+write_classes(FILE *out, const struct diff_classes *d, bool markdown)
+{
+	static const char *const headers[] = { "CLASS", "BEFORE", "AFTER", "DELTA", "" };
+	struct text_table t;
+	text_table_init(&t, 5, headers, "lrrrl");
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_classes_row *r = &d->rows[i];
+		char delta[32];
+		if (!diff_classes_row_changed(r))
+			continue;
+		if (r->delta_overflow)
+			snprintf(delta, sizeof(delta), "?");
+		else
+			text_signed(delta, (long long)r->delta);
+		text_table_add(&t, r->name);
+		add_figure(&t, r->in_before, r->before);
+		add_figure(&t, r->in_after, r->after);
+		text_table_add(&t, delta);
+		text_table_add(&t, row_mark(r));
+	}
+	text_table_write_section(out, &t, markdown, d->direct
+				 ? "Direct instance counts that changed"
+				 : "Class instance counts that changed");
+	text_table_release(&t);
+}
+
+static void
+write_alloc(FILE *out, const struct diff_classes *d, bool markdown)
+{
+	static const char *const headers[] = { "ALLOCATION", "BEFORE", "AFTER", "DELTA" };
+	struct text_table t;
+	text_table_init(&t, 4, headers, "lrrr");
+	for (int k = 0; k < ALLOC_KINDS; k++) {
+		bool hb = d->before->alloc_present[k], ha = d->after->alloc_present[k];
+		int64_t b = hb ? d->before->alloc[k] : 0, a = ha ? d->after->alloc[k] : 0, dl;
+		char delta[32];
+		if (!hb && !ha)
+			continue;
+		if (__builtin_sub_overflow(a, b, &dl))
+			snprintf(delta, sizeof(delta), "?");
+		else
+			text_signed(delta, (long long)dl);
+		text_table_add(&t, alloc_kind_key((enum alloc_kind)k));
+		add_figure(&t, hb, b);
+		add_figure(&t, ha, a);
+		text_table_add(&t, delta);
+	}
+	text_table_write_section(out, &t, markdown, "Allocation totals (bytes)");
+	text_table_release(&t);
+}
+
+void
+diff_classes_write_text(FILE *out, const struct diff_classes *d, bool markdown)
+{
+	if (!diff_classes_changed(d))
+		fputs("No change in the class counts or allocation totals.\n\n", out);
+	write_classes(out, d, markdown);
+	write_alloc(out, d, markdown);
+}
+
+static json_t *
+side(bool present, int64_t v)
+{
+	return present ? json_integer(v) : json_null();
+}
+
+static json_t *
+delta_json(int64_t before, int64_t after)
+{
+	int64_t d;
+	return __builtin_sub_overflow(after, before, &d) ? json_null() : json_integer(d);
+}
+
+json_t *
+diff_classes_json(const struct diff_classes *d)
+{
+	json_t *o = json_object(), *rows = json_array(), *alloc = json_object();
+	json_object_set_new_nocheck(o, "direct", json_boolean(d->direct));
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_classes_row *r = &d->rows[i];
+		json_t *c = json_object();
+		const char *mark = row_mark(r);
+		json_object_set_new_nocheck(c, "class", json_text(r->name));
+		json_object_set_new_nocheck(c, "before", side(r->in_before, r->before));
+		json_object_set_new_nocheck(c, "after", side(r->in_after, r->after));
+		json_object_set_new_nocheck(c, "delta", r->delta_overflow ? json_null()
+								    : json_integer(r->delta));
+		json_object_set_new_nocheck(c, "change", json_string_nocheck(
+			*mark ? mark : diff_classes_row_changed(r) ? "changed" : "same"));
+		json_array_append_new(rows, c);
+	}
+	json_object_set_new_nocheck(o, "classes", rows);
+	for (int k = 0; k < ALLOC_KINDS; k++) {
+		bool hb = d->before->alloc_present[k], ha = d->after->alloc_present[k];
+		if (!hb && !ha)
+			continue;
+		json_t *a = json_object();
+		json_object_set_new_nocheck(a, "before", side(hb, d->before->alloc[k]));
+		json_object_set_new_nocheck(a, "after", side(ha, d->after->alloc[k]));
+		json_object_set_new_nocheck(a, "delta", delta_json(hb ? d->before->alloc[k] : 0,
+								    ha ? d->after->alloc[k] : 0));
+		json_object_set_new_nocheck(alloc, alloc_names[k], a);
+	}
+	json_object_set_new_nocheck(o, "allocation", alloc);
+	return o;
+}

@@ -1,0 +1,19 @@
+#ifndef IOTALLY_REPORT_DIFF_CLASSES_WRITE_H
+#define IOTALLY_REPORT_DIFF_CLASSES_WRITE_H
+
+/*
+ * The classes part of a diff report: per class before, after and delta
+ * (largest change first; classes new in AFTER or gone from it marked), and
+ * the allocation totals with their deltas.
+ */
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/diff_classes.h"
+
+void diff_classes_write_text(FILE *out, const struct diff_classes *d, bool markdown);
+json_t *diff_classes_json(const struct diff_classes *d);
+
+#endif

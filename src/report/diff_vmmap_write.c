@@ -1,0 +1,240 @@
+#include "report/diff_vmmap_write.h"
+
+#include "report/diff_report.h"
+#include "report/jsontext.h"
+#include "report/texttable.h"
+#include "util/size.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const field_names[] = { "count", "vsize", "resident", "dirty", "swapped" };
+#define NFIELDS 5
+
+static uint64_t
+field(const struct vmmap_amounts *a, size_t f)
+{
+	const uint64_t v[NFIELDS] = { a->count, a->vsize, a->resident, a->dirty, a->swapped };
+	return v[f];
+}
+
+/* "+402653184 (+384.0M)" for bytes; "+3" for counts. */
+static void
+delta_text(char *out, size_t n, int64_t d, bool bytes)
+{
+	char num[32], human[32];
+	text_signed(num, d);
+	if (!bytes || d == 0) {
+		snprintf(out, n, "%s", num);
+		return;
+	}
+	size_format_vmmap(d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d, human);
+	snprintf(out, n, "%s (%c%s)", num, d < 0 ? '-' : '+', human);
+}
+
+static void
+write_footprint(FILE *out, const struct diff_vmmap *d, bool markdown)
+{
+	const char *b = vmmap_dump_field(d->before, "Physical footprint");
+	const char *a = vmmap_dump_field(d->after, "Physical footprint");
+	char dt[96];
+	if (!d->has_footprint)
+		return;
+	delta_text(dt, sizeof(dt), diff_report_delta(d->footprint_before, d->footprint_after), true);
+	fprintf(out, "%s %s -> %s, %s bytes (as printed, rounded by vmmap)\n\n",
+		markdown ? "**Physical footprint:**" : "Physical footprint:", b, a, dt);
+}
+
+static void
+write_rows(FILE *out, const struct diff_vmmap *d, bool markdown)
+{
+	static const char *const headers[] = { "TYPE", "PURGE", "FIELD", "BEFORE", "AFTER", "DELTA" };
+	struct text_table t;
+	text_table_init(&t, 6, headers, "lllrrr");
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_vmmap_row *r = &d->rows[i];
+		for (size_t f = 0; f < NFIELDS; f++) {
+			uint64_t b = field(&r->before, f), a = field(&r->after, f);
+			char dt[96];
+			if (a == b)
+				continue;
+			delta_text(dt, sizeof(dt), diff_report_delta(b, a), f > 0);
+			text_table_add(&t, r->type);
+			text_table_addf(&t, "%c", vmmap_purge_char(r->purge));
+			text_table_add(&t, field_names[f]);
+			text_table_addf(&t, "%" PRIu64, b);
+			text_table_addf(&t, "%" PRIu64, a);
+			text_table_add(&t, dt);
+		}
+	}
+	text_table_write_section(out, &t, markdown,
+				 "Regions by type and purge state (changed figures)");
+	text_table_release(&t);
+}
+
+static void
+write_buckets(FILE *out, const struct diff_vmmap *d, bool markdown)
+{
+	static const char *const headers[] = { "TYPE", "CHANGE", "BEFORE", "AFTER" };
+	struct text_table t;
+	text_table_init(&t, 4, headers, "llrr");
+	for (size_t i = 0; i < d->nbuckets; i++) {
+		const struct diff_vmmap_bucket *b = &d->buckets[i];
+		char size[32], num[32];
+		size_format_vmmap(b->vsize, size);
+		text_signed(num, (long long)diff_report_delta(b->before, b->after));
+		text_table_add(&t, b->type);
+		int64_t n = diff_report_delta(b->before, b->after);
+		text_table_addf(&t, "%s region%s of %s", num, n == 1 || n == -1 ? "" : "s", size);
+		text_table_addf(&t, "%" PRIu64, b->before);
+		text_table_addf(&t, "%" PRIu64, b->after);
+	}
+	text_table_write_section(out, &t, markdown, "Size buckets whose region count changed");
+	text_table_release(&t);
+}
+
+static const char state_chars[3] = { 'N', 'V', 'E' };
+
+static void
+write_movement(FILE *out, const struct diff_vmmap *d, bool markdown)
+{
+	static const char *const headers[] = { "TYPE", "FROM", "TO", "BYTES" };
+	struct text_table t;
+	text_table_init(&t, 4, headers, "lllr");
+	for (size_t i = 0; i < d->npurgeable; i++)
+		for (int f = 0; f < 3; f++)
+			for (int to = 0; to < 3; to++) {
+				uint64_t m = d->purgeable[i].moved[f][to];
+				if (!m)
+					continue;
+				text_table_add(&t, d->purgeable[i].type);
+				text_table_addf(&t, "%c", state_chars[f]);
+				text_table_addf(&t, "%c", state_chars[to]);
+				text_table_addf(&t, "%" PRIu64, m);
+			}
+	text_table_write_section(out, &t, markdown, d->movement_by_address
+				 ? "Purgeable bytes that moved between states (regions matched "
+				   "by address)"
+				 : "Purgeable bytes that moved between states (inferred from the "
+				   "per-state totals)");
+	text_table_release(&t);
+}
+
+void
+diff_vmmap_write_text(FILE *out, const struct diff_vmmap *d, bool markdown)
+{
+	write_footprint(out, d, markdown);
+	if (!diff_vmmap_changed(d)) {
+		fputs("No change in the regions of the compared types.\n\n", out);
+		return;
+	}
+	write_rows(out, d, markdown);
+	write_buckets(out, d, markdown);
+	write_movement(out, d, markdown);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static json_t *
+jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *
+rows_json(const struct diff_vmmap *d)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_vmmap_row *r = &d->rows[i];
+		json_t *o = json_object();
+		char p[2] = { vmmap_purge_char(r->purge), '\0' };
+		json_object_set_new_nocheck(o, "type", json_text(r->type));
+		json_object_set_new_nocheck(o, "purge", json_string_nocheck(p));
+		for (size_t f = 0; f < NFIELDS; f++)
+			json_object_set_new_nocheck(o, field_names[f],
+				diff_json_triple(field(&r->before, f), field(&r->after, f)));
+		json_object_set_new_nocheck(o, "changed", json_boolean(diff_vmmap_row_changed(r)));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *
+buckets_json(const struct diff_vmmap *d)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < d->nbuckets; i++) {
+		const struct diff_vmmap_bucket *b = &d->buckets[i];
+		json_t *o = json_object();
+		json_object_set_new_nocheck(o, "type", json_text(b->type));
+		json_object_set_new_nocheck(o, "vsize", jint(b->vsize));
+		json_object_set_new_nocheck(o, "count", diff_json_triple(b->before, b->after));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *
+movement_json(const struct diff_vmmap *d)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < d->npurgeable; i++)
+		for (int f = 0; f < 3; f++)
+			for (int to = 0; to < 3; to++) {
+				uint64_t m = d->purgeable[i].moved[f][to];
+				if (!m)
+					continue;
+				json_t *o = json_object();
+				char fs[2] = { state_chars[f], '\0' }, ts[2] = { state_chars[to], '\0' };
+				json_object_set_new_nocheck(o, "type", json_text(d->purgeable[i].type));
+				json_object_set_new_nocheck(o, "from", json_string_nocheck(fs));
+				json_object_set_new_nocheck(o, "to", json_string_nocheck(ts));
+				json_object_set_new_nocheck(o, "bytes", jint(m));
+				json_array_append_new(arr, o);
+			}
+	return arr;
+}
+
+static json_t *
+process_json(const struct vmmap_dump *d)
+{
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, "name", d->process ? json_text(d->process) : json_null());
+	json_object_set_new_nocheck(o, "pid", d->has_pid ? jint(d->pid) : json_null());
+	return o;
+}
+
+/* Rounded printed figures; null where a dump does not print one. */
+static json_t *
+footprint_json(const struct diff_vmmap *d)
+{
+	json_t *o;
+	if (d->has_footprint)
+		return diff_json_triple(d->footprint_before, d->footprint_after);
+	o = json_object();
+	json_object_set_new_nocheck(o, "before", json_null());
+	json_object_set_new_nocheck(o, "after", json_null());
+	json_object_set_new_nocheck(o, "delta", json_null());
+	return o;
+}
+
+json_t *
+diff_vmmap_json(const struct diff_vmmap *d)
+{
+	json_t *o = json_object(), *proc = json_object(), *types = json_array();
+	json_object_set_new_nocheck(proc, "before", process_json(d->before));
+	json_object_set_new_nocheck(proc, "after", process_json(d->after));
+	json_object_set_new_nocheck(o, "process", proc);
+	json_object_set_new_nocheck(o, "footprint", footprint_json(d));
+	for (size_t i = 0; i < d->ntypes; i++)
+		json_array_append_new(types, json_text(d->types[i]));
+	json_object_set_new_nocheck(o, "types", types);
+	json_object_set_new_nocheck(o, "rows", rows_json(d));
+	json_object_set_new_nocheck(o, "buckets", buckets_json(d));
+	json_object_set_new_nocheck(o, "movement_by", json_string_nocheck(
+		d->movement_by_address ? "address" : "totals"));
+	json_object_set_new_nocheck(o, "movement", movement_json(d));
+	return o;
+}

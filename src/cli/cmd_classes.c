@@ -5,7 +5,10 @@
  */
 
 #include "cli/commands.h"
+#include "cli/dispatch.h"
 #include "cli/options.h"
+#include "cli/report_out.h"
+#include "model/report_classes.h"
 
 #include "ingest/classes_read.h"
 #include "model/classes.h"
@@ -15,6 +18,7 @@
 #include "report/classes_text.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/linereader.h"
 #include "util/regex.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -47,7 +51,9 @@ const char cmd_classes_help[] =
 	"                     case); repeatable, a class matching any of them is kept\n"
 	"  --nonzero          leave out classes whose count is 0\n"
 	"  --top N            the N largest counts, largest first\n"
-	"  --format F         text (default) or json (schema iotally.classes/1)\n"
+	"  --format F         text (default), json (schema iotally.classes/1) or\n"
+	"                     markdown (the listing by count as GitHub tables, as\n"
+	"                     'iotally report' writes it)\n"
 	"  --snapshot N       use the Nth snapshot of the input (default: the first)\n"
 	"  --partial          accept a capture that was cut short: print the classes\n"
 	"                     read so far (with a warning) instead of failing\n"
@@ -114,6 +120,7 @@ struct classes_args {
 	uint64_t top;
 	uint64_t snapshot;        /* 1-based; 0: not given */
 	const char *hierarchy;
+	bool markdown;            /* --format markdown */
 	bool hierarchy_is_input;  /* --hierarchy named FILE itself: read once */
 };
 
@@ -139,6 +146,11 @@ check_combinations(const struct classes_args *a, struct diag *err)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--tree prints text and takes --nonzero only (not --match, "
 				"--top or --format json)");
+	if (a->markdown && (a->nnames || a->alloc || a->direct || a->tree))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--format markdown reports the listing by count (with --match, "
+				"--nonzero, --top) and the allocation totals; it takes no class "
+				"names, --alloc, --direct or --tree");
 	if (a->hierarchy && !a->direct && !a->tree)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--hierarchy is used by --direct and --tree only");
@@ -185,11 +197,12 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			a->has_top = true;
 			break;
 		case OPT_FORMAT: {
-			static const char *const formats[] = { "text", "json" };
+			static const char *const formats[] = { "text", "json", "markdown" };
 			int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
 			if (f < 0)
 				return -1;
 			a->json = f == 1;
+			a->markdown = f == 2;
 			break;
 		}
 		case OPT_SNAPSHOT:
@@ -423,7 +436,16 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	} else if (!a->alloc && !a->tree) {
 		warn_counts(a->path, v, n);
 	}
-	if (a->json) {
+	if (a->markdown) {
+		struct report r;
+		report_init(&r, "classes", false);
+		classes_sort_by_count(v, n);
+		report_add_classes(&r, s, v, n);
+		cli_report_provenance(&r, &a->path, 1);
+		if (cli_report_write_markdown(&r) != 0)
+			rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+		report_release(&r);
+	} else if (a->json) {
 		struct classes_json_opts jo = {
 			.path = a->path, .nsnapshots = cap->nsnapshots,
 			.index = a->snapshot ? (size_t)a->snapshot : 1,
@@ -458,6 +480,22 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 			      "this snapshot is a saved class-names query: it holds only the "
 			      "classes that were asked for");
 	free(v);
+	return rc;
+}
+
+/* Read the input, looking first at what it is (for a message that names it). */
+static int
+read_input(const char *path, struct classes_capture *cap, struct hierarchy *h,
+	   const struct classes_read_opts *ropts, struct diag_list *warnings,
+	   struct cli_input *in, struct diag *err)
+{
+	struct line_reader r;
+	if (line_reader_open(&r, path, CLASSES_MAX_LINE, err) < 0)
+		return -1;
+	int rc = cli_input_peek(&r, in, err);
+	if (rc == 0)
+		rc = classes_read(&r, cap, h, ropts, warnings, err);
+	line_reader_close(&r);
 	return rc;
 }
 
@@ -508,7 +546,9 @@ cmd_classes(int argc, char **argv)
 		.want_hierarchy = (a.direct || a.tree) && !a.hierarchy,
 		.need_counts = true,
 	};
-	int rc = classes_read_file(a.path, &cap, &h, &ropts, &warnings, &err);
+	struct cli_input in;
+	int rc = read_input(a.path, &cap, &h, &ropts, &warnings, &in, &err);
+	bool input_refused = rc < 0;
 	if (rc == 0 && (a.direct || a.tree))
 		rc = load_hierarchy(&a, &h, &warnings, &err);
 	cli_print_warnings(&warnings);
@@ -518,7 +558,8 @@ cmd_classes(int argc, char **argv)
 			status = cli_usage_error(cli_find_command("classes"), &err);
 			goto out;
 		}
-		cli_print_diag(&err);
+		if (!input_refused || !cli_explain_input("classes", a.path, &in, &err))
+			cli_print_diag(&err);
 		status = err.code;
 		if (cap.nsnapshots && cap.snapshots[cap.nsnapshots - 1]->truncated)
 			print_diag_at(DIAG_NOTE, a.path, 0,

@@ -329,34 +329,6 @@ input_kind_name(enum input_kind k, const char *schema)
 	return k == INPUT_IOTALLY_JSON ? schema : input_kind_describe(k);
 }
 
-/* Open an input and recognise its kind. */
-static int
-open_input(struct diff_input *in, const char *path, const struct diff_kind **kind,
-	   char *schema, size_t schema_size, enum input_kind *raw, struct diag *err)
-{
-	const char *p;
-	size_t n;
-	in->path = path;
-	if (line_reader_open(&in->reader, path, 0, err) < 0)
-		return -1;
-	if (line_reader_peek(&in->reader, INPUT_DETECT_BYTES, &p, &n, err) < 0)
-		return -1;
-	*raw = input_detect(p, n);
-	schema[0] = '\0';
-	if (*raw == INPUT_IOTALLY_JSON && input_iotally_schema(p, n, schema, schema_size) < 0)
-		snprintf(schema, schema_size, "(no schema)");
-	*kind = diff_kind_for_input(*raw, schema);
-	in->json = *raw == INPUT_IOTALLY_JSON;
-	if (!*kind)
-		return diag_set(err, DIAG_DATA, path, 0, 0,
-				"is %s%s%s%s: diff compares vmmap dumps, ioclasscount --track "
-				"captures, IOKit class counts (ioreg, ioclasscount) or iotally's "
-				"JSON reports of them",
-				input_kind_describe(*raw), in->json ? " (schema '" : "",
-				in->json ? schema : "", in->json ? "')" : "");
-	return 0;
-}
-
 /* The pair's copies of the gates of its kind, checked against its figures. */
 static int
 resolve_gates(const struct diff_args *a, struct pair_result *res, const void *diff,
@@ -417,8 +389,8 @@ compare_inputs(const struct diff_args *a, bool folders, const struct diff_pair *
 	enum input_kind raw[2];
 	const char *paths[2] = { pair->before, pair->after };
 	for (int i = 0; i < 2; i++)
-		if (open_input(&in[i], paths[i], &k[i], schema[i], sizeof(schema[i]),
-			       &raw[i], err) < 0)
+		if (diff_kind_open(&in[i], paths[i], "diff", &k[i], schema[i],
+				   sizeof(schema[i]), &raw[i], err) < 0)
 			return -1;
 	if (k[0] != k[1])
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,

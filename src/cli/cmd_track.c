@@ -4,7 +4,11 @@
  */
 
 #include "cli/commands.h"
+#include "cli/dispatch.h"
 #include "cli/options.h"
+#include "cli/report_out.h"
+#include "model/diff_track.h"
+#include "model/report_track.h"
 
 #include "ingest/track_read.h"
 #include "model/suppress.h"
@@ -49,7 +53,8 @@ const char cmd_track_help[] =
 	"  --folded         folded stacks for flame graphs: 'f;f;...;f BYTES',\n"
 	"                   outermost caller first, symbols without offsets\n"
 	"  --top N          only the N largest records, rows or stacks\n"
-	"  --format F       text (default) or json\n"
+	"  --format F       text (default), json or markdown (call sites and modules\n"
+	"                   as GitHub tables, as 'iotally report' writes them)\n"
 	"  --strict         a line that does not parse is an error (exit 65)\n"
 	"  --tag, --zsize   refused: they act inside the kernel at capture time\n"
 	"  -h, --help       show this help\n"
@@ -104,6 +109,7 @@ struct track_args {
 	const char *path;
 	const char *suppress_path;
 	bool json;
+	bool markdown;
 	bool folded;
 	bool strict;
 	bool help;
@@ -171,9 +177,10 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 	case OPT_TOP:
 		return cli_positive_count("--top", arg, &a->top, err);
 	case OPT_FORMAT: {
-		static const char *const formats[] = { "text", "json" };
+		static const char *const formats[] = { "text", "json", "markdown" };
 		int which = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
 		a->json = which == 1;
+		a->markdown = which == 2;
 		return which < 0 ? -1 : 0;
 	}
 	case OPT_STRICT:
@@ -226,6 +233,10 @@ parse_args(int argc, char **argv, struct track_args *a, struct track_capture *ca
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--folded is an output of its own: it does not combine with --by "
 				"or --format json");
+	if (a->markdown && (a->folded || cap->by != TRACK_BY_NONE))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--format markdown reports call sites and modules together; it "
+				"does not combine with --by or --folded");
 	if (a->folded)
 		cap->by = TRACK_BY_FOLDED;
 	cap->keep_records = cap->by == TRACK_BY_NONE;
@@ -282,9 +293,34 @@ print_notes(const struct track_capture *cap, const struct track_args *a,
 		cli_warn(path, 0, "results are partial: some of the input was not understood");
 }
 
+/* The shown records as call sites, as `iotally report` writes them. */
+static int
+write_markdown(const struct track_capture *cap, const struct track_args *a)
+{
+	struct diff_track d;
+	struct report r;
+	struct diag err;
+	int status = 0;
+	diff_track_init(&d, false);
+	if (diff_track_add_capture(&d, 1, cap, a->path, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+	} else {
+		report_init(&r, "track", false);
+		report_add_track(&r, &d, NULL, cap);
+		cli_report_provenance(&r, &a->path, 1);
+		status = cli_report_write_markdown(&r);
+		report_release(&r);
+	}
+	diff_track_release(&d);
+	return status;
+}
+
 static int
 write_report(const struct track_capture *cap, const struct track_args *a)
 {
+	if (a->markdown)
+		return write_markdown(cap, a);
 	if (a->json) {
 		struct track_json_opts jo = { .path = a->path, .top = a->top };
 		if (track_json_write(stdout, cap, &jo) < 0) {
@@ -332,7 +368,14 @@ cmd_track(int argc, char **argv)
 		}
 		cap.suppress = &sup;
 	}
+	struct cli_input in;
 	if (line_reader_open(&reader, a.path, 0, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+		goto out;
+	}
+	if (cli_input_peek(&reader, &in, &err) < 0) {
+		line_reader_close(&reader);
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
@@ -342,7 +385,8 @@ cmd_track(int argc, char **argv)
 	line_reader_close(&reader);
 	if (rc < 0) {
 		cli_print_warnings(&warnings);
-		cli_print_diag(&err);
+		if (!cli_explain_input("track", a.path, &in, &err))
+			cli_print_diag(&err);
 		status = err.code;
 		goto out;
 	}

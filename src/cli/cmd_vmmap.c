@@ -4,7 +4,10 @@
  */
 
 #include "cli/commands.h"
+#include "cli/dispatch.h"
 #include "cli/options.h"
+#include "cli/report_out.h"
+#include "model/report_vmmap.h"
 
 #include "ingest/vmmap_read.h"
 #include "model/vmmap.h"
@@ -34,7 +37,8 @@ const char cmd_vmmap_help[] =
 	"  --types T[,T...]   region types to report, matched as substrings of the\n"
 	"                     type name; repeatable (default: IOAccelerator,IOSurface)\n"
 	"  --all-types        report every region type\n"
-	"  --format F         text (default), json or csv\n"
+	"  --format F         text (default), json, csv or markdown (GitHub tables,\n"
+	"                     as 'iotally report' writes them)\n"
 	"  --surfaces         also group IOSurface regions by dimensions and pixel\n"
 	"                     format, with page-rounding waste\n"
 	"  --strict           a line that looks like a region but does not parse is\n"
@@ -76,6 +80,7 @@ enum output_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
 	FORMAT_CSV,
+	FORMAT_MARKDOWN,
 };
 
 struct vmmap_args {
@@ -107,7 +112,7 @@ add_types(struct vmmap_filter *f, const char *list, struct diag *err)
 static int
 parse_format(const char *s, enum output_format *fmt, struct diag *err)
 {
-	static const char *const names[] = { "text", "json", "csv" };
+	static const char *const names[] = { "text", "json", "csv", "markdown" };
 	int i = cli_choice("format", s, names, ARRAY_SIZE(names), err);
 	if (i < 0)
 		return -1;
@@ -201,6 +206,24 @@ write_text(const struct vmmap_capture *cap, const struct vmmap_args *a)
 	}
 }
 
+/* One report per dump, as `iotally report` writes them. */
+static int
+write_markdown(const struct vmmap_capture *cap, const struct vmmap_args *a)
+{
+	int status = 0;
+	for (size_t i = 0; i < cap->ndumps && status == 0; i++) {
+		struct report r;
+		report_init(&r, "vmmap", false);
+		report_add_vmmap(&r, cap->dumps[i]);
+		cli_report_provenance(&r, &a->path, 1);
+		if (i > 0)
+			fputc('\n', stdout);
+		status = cli_report_write_markdown(&r);
+		report_release(&r);
+	}
+	return status;
+}
+
 static int
 write_report(const struct vmmap_capture *cap, const struct vmmap_args *a)
 {
@@ -216,6 +239,8 @@ write_report(const struct vmmap_capture *cap, const struct vmmap_args *a)
 	case FORMAT_CSV:
 		vmmap_csv_write(stdout, cap);
 		return 0;
+	case FORMAT_MARKDOWN:
+		return write_markdown(cap, a);
 	case FORMAT_TEXT:
 	default:
 		write_text(cap, a);
@@ -245,7 +270,14 @@ cmd_vmmap(int argc, char **argv)
 		goto out;
 	}
 	cap.want_surfaces = a.surfaces;
+	struct cli_input in;
 	if (line_reader_open(&reader, a.path, 0, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+		goto out;
+	}
+	if (cli_input_peek(&reader, &in, &err) < 0) {
+		line_reader_close(&reader);
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
@@ -255,7 +287,8 @@ cmd_vmmap(int argc, char **argv)
 	line_reader_close(&reader);
 	if (rc < 0) {
 		cli_print_warnings(&warnings);
-		cli_print_diag(&err);
+		if (!cli_explain_input("vmmap", a.path, &in, &err))
+			cli_print_diag(&err);
 		status = err.code;
 		goto out;
 	}

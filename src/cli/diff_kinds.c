@@ -1,14 +1,20 @@
 #include "cli/diff_kinds.h"
+#include "cli/msgs.h"
 
 #include "ingest/diff_read.h"
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
+#include "model/report_classes.h"
+#include "model/report_track.h"
+#include "model/report_vmmap.h"
 #include "report/diff_classes_write.h"
+#include "report/diff_report.h"
 #include "report/diff_track_write.h"
 #include "report/diff_vmmap_write.h"
 #include "util/array.h"
 #include "util/array.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -87,6 +93,12 @@ vmmap_json(const void *p)
 }
 
 static void
+vmmap_report(struct report *rep, const void *p)
+{
+	report_add_vmmap_diff(rep, &((const struct diff_vmmap_pair *)p)->diff);
+}
+
+static void
 vmmap_free(void *p)
 {
 	if (!p)
@@ -152,6 +164,13 @@ static void
 track_write_folded(FILE *out, const void *p)
 {
 	diff_track_write_folded(out, &((const struct diff_track_pair *)p)->diff);
+}
+
+static void
+track_report(struct report *rep, const void *p)
+{
+	const struct diff_track_pair *t = p;
+	report_add_track(rep, &t->diff, &t->before, &t->after);
 }
 
 static void
@@ -229,6 +248,12 @@ classes_json(const void *p)
 }
 
 static void
+classes_report(struct report *rep, const void *p)
+{
+	report_add_classes_diff(rep, &((const struct diff_classes_pair *)p)->diff);
+}
+
+static void
 classes_free(void *p)
 {
 	if (!p)
@@ -252,6 +277,7 @@ static const struct diff_kind kinds[] = {
 		.changed = classes_changed,
 		.write_text = classes_write_text,
 		.json = classes_json,
+		.report = classes_report,
 		.free = classes_free,
 	},
 	{
@@ -267,6 +293,7 @@ static const struct diff_kind kinds[] = {
 		.write_text = track_write_text,
 		.json = track_json,
 		.write_folded = track_write_folded,
+		.report = track_report,
 		.free = track_free,
 	},
 	{
@@ -281,6 +308,7 @@ static const struct diff_kind kinds[] = {
 		.changed = vmmap_changed,
 		.write_text = vmmap_write_text,
 		.json = vmmap_json,
+		.report = vmmap_report,
 		.free = vmmap_free,
 	},
 };
@@ -340,4 +368,72 @@ diff_kind_for_metric(const char *name)
 		if (diff_kind_has_metric(&kinds[i], name))
 			return &kinds[i];
 	return NULL;
+}
+
+int
+diff_kind_open(struct diff_input *in, const char *path, const char *command,
+	       const struct diff_kind **kind, char *schema, size_t schema_size,
+	       enum input_kind *raw, struct diag *err)
+{
+	const char *p;
+	size_t n;
+	in->path = path;
+	if (line_reader_open(&in->reader, path, 0, err) < 0)
+		return -1;
+	if (line_reader_peek(&in->reader, INPUT_DETECT_BYTES, &p, &n, err) < 0)
+		return -1;
+	*raw = input_detect(p, n);
+	schema[0] = '\0';
+	if (*raw == INPUT_IOTALLY_JSON && input_iotally_schema(p, n, schema, schema_size) < 0)
+		snprintf(schema, schema_size, "(no schema)");
+	*kind = diff_kind_for_input(*raw, schema);
+	in->json = *raw == INPUT_IOTALLY_JSON;
+	if (!*kind)
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"is %s%s%s%s: %s %s vmmap dumps, ioclasscount --track "
+				"captures, IOKit class counts (ioreg, ioclasscount) or iotally's "
+				"JSON reports of them",
+				input_kind_describe(*raw), in->json ? " (schema '" : "",
+				in->json ? schema : "", in->json ? "')" : "", command,
+				strcmp(command, "diff") == 0 ? "compares" : "reads");
+	return 0;
+}
+
+int
+diff_kind_check_gates(const struct diff_kind *kind, const void *diff, struct diff_gate *gates,
+		      size_t n, struct diag *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct diff_gate *g = &gates[i];
+		int64_t before, after;
+		if (!diff_kind_has_metric(kind, g->kind))
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					diff_kind_for_metric(g->kind)
+					? "gate '%s': '%s:' metrics do not apply to %s captures"
+					: "gate '%s': unknown metric kind '%s' (this diff compares "
+					  "%s captures)", g->text, g->kind, kind->name);
+		if (!diff)
+			continue;
+		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
+		    diff_gate_check(g, before, after, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+size_t
+diff_gates_print_tripped(const struct diff_gate *gates, size_t n)
+{
+	size_t tripped = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_gate *g = &gates[i];
+		if (!g->tripped)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		diff_gate_describe(g, &sb);
+		cli_error(NULL, 0, "gate '%s' tripped: %s", g->text, sb.buf);
+		strbuf_release(&sb);
+		tripped++;
+	}
+	return tripped;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ingest/detect.h"
+#include "model/report.h"
 #include "util/diag.h"
 #include "model/diff.h"
 #include "util/linereader.h"
@@ -56,6 +57,8 @@ struct diff_kind {
 	void (*write_text)(FILE *out, const void *diff, bool markdown);
 	json_t *(*json)(const void *diff);
 	void (*write_folded)(FILE *out, const void *diff);   /* NULL: no --folded */
+	/* The kind's sections of a before/after report (`iotally report`). */
+	void (*report)(struct report *rep, const void *diff);
 	void (*free)(void *diff);
 };
 
@@ -71,5 +74,24 @@ const struct diff_kind *diff_kind_for_input(enum input_kind kind, const char *sc
 const struct diff_kind *diff_kind_for_metric(const char *name);
 /* Does `kind` resolve gates of metric kind `name`? */
 bool diff_kind_has_metric(const struct diff_kind *kind, const char *name);
+
+/*
+ * Open an input and recognise its kind: 0 with *kind, or -1 with DIAG_DATA
+ * naming what the input is instead. `command` ("diff", "report") and
+ * `reads` (what it takes) word the message.
+ */
+int diff_kind_open(struct diff_input *in, const char *path, const char *command,
+		   const struct diff_kind **kind, char *schema, size_t schema_size,
+		   enum input_kind *raw, struct diag *err);
+
+struct diff_gate;
+/*
+ * Check each gate against the diff: a gate of another kind is a DIAG_USAGE
+ * error, a metric neither capture has DIAG_DATA.
+ */
+int diff_kind_check_gates(const struct diff_kind *kind, const void *diff,
+			  struct diff_gate *gates, size_t n, struct diag *err);
+/* Say each tripped gate on standard error with its figures; how many tripped. */
+size_t diff_gates_print_tripped(const struct diff_gate *gates, size_t n);
 
 #endif

@@ -29,6 +29,9 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff,
 	  "what grew between two captures of the same kind, with CI gates",
 	  cmd_diff_help },
+	{ "report", cmd_report,
+	  "one report to attach to a bug: GitHub Markdown (or a pair's changes)",
+	  cmd_report_help },
 	{ "track", cmd_track,
 	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
 	  cmd_track_help },
@@ -88,7 +91,9 @@ print_main_help(FILE *out)
 	      "Commands read FILE, or standard input when FILE is '-' (diff reads two)\n"
 	      "and 'iotally -' recognises standard input. A second file operand is\n"
 	      "refused, not taken as a name; a name that is also a file's name goes\n"
-	      "after '--'.\n"
+	      "after '--'. A capture of another kind is refused with the command that\n"
+	      "reads it; iotally's own JSON is read by 'iotally diff' only; reports of\n"
+	      "other tools (footprint, leaks, heap, System Profiler) are not read.\n"
 	      "\n"
 	      "Environment: TMPDIR is where 'iotally -' keeps piped standard input while\n"
 	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"

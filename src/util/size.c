@@ -1,5 +1,6 @@
 #include "util/size.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -253,4 +254,49 @@ size_parse_user(const char *s, uint64_t *out)
 		return SIZE_OVERFLOW;
 	*out = (uint64_t)bytes;
 	return SIZE_OK;
+}
+
+void
+size_format_binary(uint64_t bytes, char out[32])
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	unsigned u = 0;
+	while (u < 6 && bytes >> (10 * (u + 1)) != 0)
+		u++;
+	if (u == 0) {
+		snprintf(out, 32, "%" PRIu64 " B", bytes);
+		return;
+	}
+	uint64_t whole = bytes >> (10 * u);
+	uint64_t rest = bytes & ((UINT64_C(1) << (10 * u)) - 1);
+	/* Hundredths of the unit, rounded half up, and whether that is exact. */
+	unsigned __int128 scaled = (unsigned __int128)rest * 100;
+	uint64_t cents = (uint64_t)(scaled >> (10 * u));
+	bool exact = (scaled & ((UINT64_C(1) << (10 * u)) - 1)) == 0;
+	if (!exact && (scaled >> (10 * u - 1)) & 1)
+		cents++;
+	if (cents == 100) {
+		whole++;
+		cents = 0;
+	}
+	const char *approx = exact ? "" : "~";
+	if (cents == 0)
+		snprintf(out, 32, "%s%" PRIu64 " %s", approx, whole, units[u]);
+	else if (cents % 10 == 0)
+		snprintf(out, 32, "%s%" PRIu64 ".%u %s", approx, whole, (unsigned)(cents / 10 % 10),
+			 units[u]);
+	else
+		snprintf(out, 32, "%s%" PRIu64 ".%02u %s", approx, whole, (unsigned)(cents % 100),
+			 units[u]);
+}
+
+void
+size_format_binary_delta(int64_t delta, char out[32])
+{
+	char mag[32];
+	uint64_t m = delta < 0 ? (uint64_t)0 - (uint64_t)delta : (uint64_t)delta;
+	size_format_binary(m, mag);
+	bool approx = mag[0] == '~';
+	snprintf(out, 32, "%s%s%s", approx ? "~" : "", delta > 0 ? "+" : delta < 0 ? "-" : "",
+		 mag + approx);
 }

@@ -28,6 +28,17 @@ int size_parse_vmmap(const char *p, size_t n, uint64_t *out);
 void size_format_vmmap(uint64_t bytes, char out[32]);
 
 /*
+ * A byte count in binary units for people: "0 B", "512 B", "16 KiB",
+ * "1.5 MiB", "~1.23 GiB". The unit is the largest whose value is at least
+ * 1; up to two decimals, trailing zeros dropped; a leading "~" says the
+ * figure is rounded (the exact count is not a multiple of 1/100 unit).
+ */
+void size_format_binary(uint64_t bytes, char out[32]);
+
+/* A signed byte delta the same way: "+16 KiB", "-1.5 MiB", "~+1.23 MiB", "0 B". */
+void size_format_binary_delta(int64_t delta, char out[32]);
+
+/*
  * A size typed by a user: decimal or 0x hex, optional fraction, optional
  * binary unit K, M, G, T with optional "iB"/"B" suffix, case-insensitive
  * ("4096", "0x1000", "64K", "1MiB", "1.5G"). A fraction must give whole bytes.

@@ -1,0 +1,410 @@
+/*
+ * iotally report: one attachable report of a capture, or of a before/after
+ * pair, as GitHub Markdown or one self-contained HTML page.
+ */
+
+#include "cli/commands.h"
+#include "cli/diff_kinds.h"
+#include "cli/options.h"
+#include "cli/report_out.h"
+
+#include "ingest/classes_read.h"
+#include "ingest/classes_json_read.h"
+#include "ingest/detect.h"
+#include "ingest/track_read.h"
+#include "ingest/track_json_read.h"
+#include "ingest/vmmap_read.h"
+#include "ingest/vmmap_json_read.h"
+#include "model/diff.h"
+#include "model/diff_track.h"
+#include "model/report.h"
+#include "model/report_classes.h"
+#include "model/report_track.h"
+#include "model/report_vmmap.h"
+#include "report/diff_report.h"
+#include "report/report_md_write.h"
+#include "util/diag.h"
+#include "util/array.h"
+#include "util/outfile.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_report_help[] =
+	"usage: iotally report [options] INPUT [AFTER]\n"
+	"\n"
+	"One report to attach to a bug: a vmmap dump, IOKit class counts (ioreg,\n"
+	"ioclasscount) or an ioclasscount --track capture, or iotally's JSON of\n"
+	"one. With two inputs of the same kind it reports what changed between\n"
+	"them (the figures of 'iotally diff').\n"
+	"\n"
+	"In order, leaving out what the input does not hold: a one-line verdict;\n"
+	"provenance (process, OS version, capture time, page size, inputs, the\n"
+	"iotally version, partial inputs and warnings); GPU memory by type\n"
+	"(IOAccelerator, IOSurface, owned unmapped) and purgeable state; log2\n"
+	"size histograms and IOSurfaces by dimensions; IOKit classes by count\n"
+	"(or by change, new and gone classes marked) and allocation totals; call\n"
+	"sites and modules (new and grown sites with their backtrace); the gates.\n"
+	"\n"
+	"Options:\n"
+	"  --format F         markdown (default: GitHub-flavoured, under 60,000\n"
+	"                     characters, long tables folded)\n"
+	"  -o, --output FILE  write FILE (whole or not at all) instead of standard\n"
+	"                     output\n"
+	"  --fail-if 'METRIC OP VALUE'\n"
+	"                     a gate, as 'iotally diff' takes them (two inputs);\n"
+	"                     repeatable; exit status 1 when any trips\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"Sizes are shown in binary units (KiB, MiB, GiB).\n"
+	"\n"
+	"Examples (the files are iotally's test fixtures):\n"
+	"  iotally report fixtures/vmmap/synthetic-gpu-purge-states.txt\n"
+	"  iotally report fixtures/diff/vmmap-before.txt fixtures/diff/vmmap-after.txt\n"
+	"  iotally report fixtures/diff/track-before.txt fixtures/diff/track-after.txt\n"
+	"  iotally report --fail-if 'classes:IOSurface > +10' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
+	"\n"
+	"Exit status: 0 success, 1 a gate tripped, 64 usage error, 65 malformed\n"
+	"input or inputs of different kinds, 66 input cannot be opened, 74 output\n"
+	"cannot be written.\n";
+
+enum {
+	OPT_FORMAT = 1,
+	OPT_OUTPUT,
+	OPT_FAIL_IF,
+	OPT_HELP,
+};
+
+static const struct cli_option report_options[] = {
+	{ "format", 0, true, OPT_FORMAT },
+	{ "output", 'o', true, OPT_OUTPUT },
+	{ "fail-if", 0, true, OPT_FAIL_IF },
+	{ "help", 'h', false, OPT_HELP },
+};
+
+enum report_format {
+	FORMAT_MARKDOWN,
+};
+
+struct report_args {
+	const char *paths[2];
+	size_t npaths;
+	enum report_format format;
+	const char *output;
+	struct diff_gate *gates;
+	size_t ngates, gates_alloc;
+	bool help;
+};
+
+static void
+args_release(struct report_args *a)
+{
+	for (size_t i = 0; i < a->ngates; i++)
+		diff_gate_release(&a->gates[i]);
+	free(a->gates);
+}
+
+static int
+handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
+{
+	static const char *const formats[] = { "markdown" };
+	int f;
+	switch (id) {
+	case OPT_FORMAT:
+		if ((f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err)) < 0)
+			return -1;
+		a->format = (enum report_format)f;
+		return 0;
+	case OPT_OUTPUT:
+		a->output = arg;
+		return 0;
+	case OPT_FAIL_IF:
+		a->gates = xgrow(a->gates, &a->gates_alloc, a->ngates + 1, sizeof(*a->gates));
+		if (diff_gate_parse(arg, &a->gates[a->ngates], err) < 0) {
+			diff_gate_release(&a->gates[a->ngates]);
+			return -1;
+		}
+		a->ngates++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int
+parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
+{
+	struct cli_parser p;
+	const char *arg;
+	int id;
+
+	cli_parser_init(&p, report_options, ARRAY_SIZE(report_options),
+			argc, argv);
+	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
+		if (id == CLI_ERROR)
+			return -1;
+		if (id == OPT_HELP) {
+			a->help = true;
+			return 0;
+		}
+		if (id == CLI_OPERAND) {
+			if (a->npaths == 2)
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+						"one input or two (BEFORE AFTER) expected, got a "
+						"third: '%s'", arg);
+			a->paths[a->npaths++] = arg;
+			continue;
+		}
+		if (handle_option(id, arg, a, err) < 0)
+			return -1;
+	}
+	if (a->npaths == 0)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "an input expected: INPUT [AFTER]");
+	if (a->npaths == 2 && strcmp(a->paths[0], "-") == 0 && strcmp(a->paths[1], "-") == 0)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"only one of BEFORE and AFTER can be standard input");
+	if (a->ngates && a->npaths < 2)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--fail-if compares two captures: give BEFORE and AFTER");
+	return 0;
+}
+
+/* ---- one capture ---------------------------------------------------------- */
+
+static int
+single_vmmap(struct report *r, struct diff_input *in, struct diag_list *notes,
+	     struct diag *err)
+{
+	struct vmmap_capture cap;
+	vmmap_capture_init(&cap);
+	static const char *const gpu[] = { "IOAccelerator", "IOSurface", "owned unmapped" };
+	for (size_t i = 0; i < 3; i++)
+		vmmap_filter_add(&cap.filter, gpu[i], strlen(gpu[i]));
+	cap.want_surfaces = true;
+	struct vmmap_parse_opts popts = { .strict = false, .report_unparsed = 5 };
+	int rc = in->json ? vmmap_json_read(&in->reader, &cap, err)
+			  : vmmap_parse(&in->reader, &cap, &popts, notes, err);
+	if (rc == 0 && cap.ndumps == 0)
+		rc = diag_set(err, DIAG_DATA, in->path, 0, 0, "holds no vmmap dump");
+	if (rc == 0) {
+		if (cap.ndumps > 1)
+			diag_list_add(notes, DIAG_NOTE, in->path, 0,
+				      "holds %zu dumps; the report is of the first", cap.ndumps);
+		if (cap.partial)
+			report_add_warning(r, "%s is partial: the report covers what could be "
+					   "read", diag_display_path(in->path));
+		report_add_vmmap(r, cap.dumps[0]);
+	}
+	vmmap_capture_release(&cap);
+	return rc;
+}
+
+static int
+single_classes(struct report *r, struct diff_input *in, struct diag_list *notes,
+	       struct diag *err)
+{
+	struct classes_capture cap, direct;
+	classes_capture_init(&cap);
+	classes_capture_init(&direct);
+	struct classes_read_opts ropts = { .partial = true, .need_counts = true };
+	int rc = in->json ? classes_json_read(&in->reader, &cap, &direct, notes, err)
+			  : classes_read(&in->reader, &cap, NULL, &ropts, notes, err);
+	if (rc == 0 && cap.nsnapshots == 0)
+		rc = diag_set(err, DIAG_DATA, in->path, 0, 0, "holds no class counts");
+	if (rc == 0) {
+		const struct classes_snapshot *s = cap.snapshots[0];
+		if (cap.nsnapshots > 1)
+			diag_list_add(notes, DIAG_NOTE, in->path, 0, "holds %zu snapshots; the "
+				      "report is of the first", cap.nsnapshots);
+		if (s->truncated)
+			report_add_warning(r, "%s is cut short: the counts are partial",
+					   diag_display_path(in->path));
+		struct classes_filter f = { .nonzero = true, .has_top = true,
+					    .top = REPORT_ROWS_MAX };
+		const struct class_count **shown;
+		size_t n = classes_snapshot_select(s, &f, &shown);
+		report_add_classes(r, s, shown, n);
+		free(shown);
+	}
+	classes_capture_release(&cap);
+	classes_capture_release(&direct);
+	return rc;
+}
+
+static int
+single_track(struct report *r, struct diff_input *in, struct diag_list *notes,
+	     struct diag *err)
+{
+	struct track_capture cap;
+	struct diff_track d;
+	track_capture_init(&cap);
+	diff_track_init(&d, false);
+	cap.keep_records = true;
+	struct track_parse_opts popts = { .strict = false, .report_unparsed = 5 };
+	int rc = in->json ? track_json_read(&in->reader, &cap, notes, err)
+			  : track_parse(&in->reader, &cap, &popts, notes, err);
+	if (rc == 0)
+		rc = diff_track_add_capture(&d, 1, &cap, in->path, err);
+	if (rc == 0) {
+		if (cap.partial)
+			report_add_warning(r, "%s is partial: some lines were not understood",
+					   diag_display_path(in->path));
+		report_add_track(r, &d, NULL, &cap);
+	}
+	diff_track_release(&d);
+	track_capture_release(&cap);
+	return rc;
+}
+
+static int
+build_single(struct report *r, const struct diff_kind *kind, struct diff_input *in,
+	     struct diag_list *notes, struct diag *err)
+{
+	if (strcmp(kind->name, "vmmap") == 0)
+		return single_vmmap(r, in, notes, err);
+	if (strcmp(kind->name, "classes") == 0)
+		return single_classes(r, in, notes, err);
+	return single_track(r, in, notes, err);
+}
+
+/* ---- a pair ---------------------------------------------------------------- */
+
+static void
+add_diag_warnings(struct report *r, const struct diag_list *w)
+{
+	for (size_t i = 0; i < w->len; i++) {
+		const struct diag *d = &w->items[i];
+		if (d->path && d->line)
+			report_add_warning(r, "%s:%" PRIu64 ": %s", diag_display_path(d->path),
+					   d->line, d->msg);
+		else if (d->path)
+			report_add_warning(r, "%s: %s", diag_display_path(d->path), d->msg);
+		else
+			report_add_warning(r, "%s", d->msg);
+	}
+	if (w->dropped)
+		report_add_warning(r, "%" PRIu64 " more warnings not shown", w->dropped);
+}
+
+/* Compare the inputs and build the report; the diff stays for the gates. */
+static int
+build_pair(struct report *r, struct report_args *a, struct diff_input in[2],
+	   const struct diff_kind *k[2], struct diag_list *notes, struct diag *err)
+{
+	if (k[0] != k[1])
+		return diag_set(err, DIAG_DATA, NULL, 0, 0,
+				"BEFORE (%s) is of kind %s and AFTER (%s) of kind %s: a report "
+				"compares two captures of the same kind",
+				diag_display_path(a->paths[0]), k[0]->name,
+				diag_display_path(a->paths[1]), k[1]->name);
+	struct diff_options opts = { 0 };
+	void *diff = k[0]->compare(&in[0], &in[1], &opts, notes, err);
+	if (!diff)
+		return -1;
+	struct diag_list w;
+	diag_list_init(&w, 50);
+	k[0]->comparability(diff, a->paths[0], a->paths[1], &w);
+	cli_print_warnings(&w);
+	add_diag_warnings(r, &w);
+	diag_list_release(&w);
+	int rc = diff_kind_check_gates(k[0], diff, a->gates, a->ngates, err);
+	if (rc == 0) {
+		k[0]->report(r, diff);
+		report_add_gates(r, a->gates, a->ngates);
+	}
+	k[0]->free(diff);
+	return rc;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+static int
+write_report(const struct report_args *a, const struct report *r, struct diag *err)
+{
+	struct outfile of = { 0 };
+	FILE *out = stdout;
+	if (a->output) {
+		if (outfile_open(&of, a->output, err) < 0)
+			return -1;
+		out = of.fp;
+	}
+	int rc = report_md_write(out, r);
+	if (!a->output)
+		return rc < 0 ? diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output") : 0;
+	if (rc < 0) {
+		outfile_abort(&of);
+		return diag_set(err, DIAG_IOERR, a->output, 0, 0, "cannot write");
+	}
+	return outfile_commit(&of, err);
+}
+
+static int
+run(struct report_args *a, struct diag_list *notes, struct diag *err)
+{
+	struct diff_input in[2];
+	const struct diff_kind *k[2] = { NULL, NULL };
+	struct report r;
+	int rc = 0;
+
+	memset(in, 0, sizeof(in));
+	in[0].reader.fd = in[1].reader.fd = -1;
+	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
+		char schema[64];
+		enum input_kind raw;
+		rc = diff_kind_open(&in[i], a->paths[i], "report", &k[i], schema, sizeof(schema),
+				    &raw, err);
+	}
+	if (rc == 0) {
+		report_init(&r, k[0]->name, a->npaths == 2);
+		rc = a->npaths == 2 ? build_pair(&r, a, in, k, notes, err)
+				    : build_single(&r, k[0], &in[0], notes, err);
+		cli_print_warnings(notes);
+		add_diag_warnings(&r, notes);
+		if (rc == 0) {
+			cli_report_provenance(&r, a->paths, a->npaths);
+			rc = write_report(a, &r, err);
+		}
+		report_release(&r);
+	} else {
+		cli_print_warnings(notes);
+	}
+	for (int i = 0; i < 2; i++)
+		if (in[i].path)
+			line_reader_close(&in[i].reader);
+	return rc;
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct diag_list notes;
+	struct diag err;
+	int status = 0;
+
+	diag_clear(&err);
+	diag_list_init(&notes, 200);
+	if (parse_args(argc, argv, &a, &err) < 0) {
+		status = cli_usage_error(cli_find_command("report"), &err);
+		goto out;
+	}
+	if (a.help) {
+		fputs(cmd_report_help, stdout);
+		goto out;
+	}
+	if (run(&a, &notes, &err) < 0) {
+		status = err.code == DIAG_USAGE ? cli_usage_error(cli_find_command("report"), &err)
+						: (cli_print_diag(&err), err.code);
+		goto out;
+	}
+	if (diff_gates_print_tripped(a.gates, a.ngates))
+		status = DIAG_GATE;
+out:
+	diag_list_release(&notes);
+	args_release(&a);
+	return status;
+}

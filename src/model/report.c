@@ -1,0 +1,346 @@
+#include "model/report.h"
+
+#include "model/diff.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *
+vformat(const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_vaddf(&sb, fmt, ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+void
+report_init(struct report *r, const char *kind, bool pair)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = xstrdup(kind);
+	r->pair = pair;
+}
+
+static void
+table_free(struct report_table *t)
+{
+	free(t->id);
+	free(t->title);
+	free(t->note);
+	for (size_t i = 0; i < t->ncols; i++)
+		free(t->cols[i]);
+	free(t->cols);
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].text);
+	free(t->cells);
+	for (size_t i = 0; t->details && i < t->nrows; i++) {
+		for (size_t j = 0; t->details[i] && t->details[i][j]; j++)
+			free(t->details[i][j]);
+		free(t->details[i]);
+	}
+	free(t->details);
+	free(t);
+}
+
+static void
+chart_free(struct report_chart *c)
+{
+	free(c->title);
+	free(c->table_id);
+	for (size_t i = 0; i < c->nseries; i++)
+		free(c->series[i]);
+	for (size_t i = 0; i < c->nitems; i++)
+		free(c->items[i].label);
+	free(c->items);
+	free(c);
+}
+
+static void
+section_release(struct report_section *s)
+{
+	free(s->title);
+	for (size_t i = 0; i < s->nparagraphs; i++)
+		free(s->paragraphs[i]);
+	free(s->paragraphs);
+	for (size_t i = 0; i < s->ntables; i++)
+		table_free(s->tables[i]);
+	free(s->tables);
+	for (size_t i = 0; i < s->ncharts; i++)
+		chart_free(s->charts[i]);
+	free(s->charts);
+}
+
+void
+report_release(struct report *r)
+{
+	free(r->kind);
+	free(r->verdict);
+	for (size_t i = 0; i < r->nprovenance; i++) {
+		free(r->provenance[i].key);
+		free(r->provenance[i].value);
+	}
+	free(r->provenance);
+	for (size_t i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	for (int i = 0; i < REPORT_SECTIONS; i++)
+		section_release(&r->sections[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+report_add_verdict(struct report *r, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	if (r->verdict) {
+		strbuf_addstr(&sb, r->verdict);
+		strbuf_addstr(&sb, "; ");
+		free(r->verdict);
+	}
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	r->verdict = strbuf_detach(&sb, NULL);
+}
+
+void
+report_add_provenance(struct report *r, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	r->provenance = xgrow(r->provenance, &r->provenance_alloc, r->nprovenance + 1,
+			      sizeof(*r->provenance));
+	struct report_kv *kv = &r->provenance[r->nprovenance++];
+	kv->key = xstrdup(key);
+	va_start(ap, fmt);
+	kv->value = vformat(fmt, ap);
+	va_end(ap);
+}
+
+void
+report_add_warning(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	r->warnings = xrealloc(r->warnings, (r->nwarnings + 1) * sizeof(*r->warnings));
+	va_start(ap, fmt);
+	r->warnings[r->nwarnings++] = vformat(fmt, ap);
+	va_end(ap);
+}
+
+struct report_section *
+report_section(struct report *r, enum report_section_id id, const char *title)
+{
+	struct report_section *s = &r->sections[id];
+	if (!s->title)
+		s->title = xstrdup(title);
+	return s;
+}
+
+void
+report_section_add_paragraph(struct report_section *s, const char *fmt, ...)
+{
+	va_list ap;
+	s->paragraphs = xrealloc(s->paragraphs, (s->nparagraphs + 1) * sizeof(*s->paragraphs));
+	va_start(ap, fmt);
+	s->paragraphs[s->nparagraphs++] = vformat(fmt, ap);
+	va_end(ap);
+}
+
+struct report_table *
+report_section_add_table(struct report_section *s, const char *id, const char *title,
+			 size_t ncols, const char *const *cols)
+{
+	struct report_table *t = xcalloc(1, sizeof(*t));
+	t->id = xstrdup(id);
+	t->title = xstrdup(title);
+	t->ncols = ncols;
+	t->cols = xcalloc(ncols, sizeof(*t->cols));
+	for (size_t i = 0; i < ncols; i++)
+		t->cols[i] = xstrdup(cols[i]);
+	s->tables = xrealloc(s->tables, (s->ntables + 1) * sizeof(*s->tables));
+	s->tables[s->ntables++] = t;
+	return t;
+}
+
+bool
+report_table_row(struct report_table *t)
+{
+	if (t->nrows >= REPORT_ROWS_MAX) {
+		t->omitted++;
+		return false;
+	}
+	size_t need = (t->nrows + 1) * t->ncols;
+	t->cells = xgrow(t->cells, &t->cells_alloc, need, sizeof(*t->cells));
+	for (size_t i = t->nrows * t->ncols; i < need; i++)
+		t->cells[i] = (struct report_cell){ .kind = REPORT_CELL_EMPTY };
+	if (t->details) {
+		t->details = xrealloc(t->details, (t->nrows + 1) * sizeof(*t->details));
+		t->details[t->nrows] = NULL;
+	}
+	t->nrows++;
+	t->fill = 0;
+	return true;
+}
+
+/*
+ * The next cell of the last row, or NULL when the last row was dropped
+ * (the table is full) or every cell of it is set.
+ */
+static struct report_cell *
+next_cell(struct report_table *t)
+{
+	if (t->omitted || t->nrows == 0 || t->fill >= t->ncols)
+		return NULL;
+	return &t->cells[(t->nrows - 1) * t->ncols + t->fill++];
+}
+
+void
+report_table_text(struct report_table *t, const char *s)
+{
+	struct report_cell *c = next_cell(t);
+	if (c)
+		*c = (struct report_cell){ .kind = REPORT_CELL_TEXT, .text = xstrdup(s) };
+}
+
+void
+report_table_code(struct report_table *t, const char *s)
+{
+	struct report_cell *c = next_cell(t);
+	if (c)
+		*c = (struct report_cell){ .kind = REPORT_CELL_CODE, .text = xstrdup(s) };
+}
+
+void
+report_table_textf(struct report_table *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vformat(fmt, ap);
+	va_end(ap);
+	struct report_cell *c = next_cell(t);
+	if (c)
+		*c = (struct report_cell){ .kind = REPORT_CELL_TEXT, .text = s };
+	else
+		free(s);
+}
+
+void
+report_table_figure(struct report_table *t, enum report_cell_kind kind, int64_t v)
+{
+	struct report_cell *c = next_cell(t);
+	if (c)
+		*c = (struct report_cell){ .kind = kind, .value = v };
+}
+
+void
+report_table_empty(struct report_table *t)
+{
+	struct report_cell *c = next_cell(t);
+	if (c)
+		*c = (struct report_cell){ .kind = REPORT_CELL_EMPTY };
+}
+
+void
+report_table_detail(struct report_table *t, const char *const *lines, size_t n)
+{
+	if (t->omitted || t->nrows == 0)
+		return;
+	if (!t->details)
+		t->details = xcalloc(t->nrows, sizeof(*t->details));
+	char **d = xcalloc(n + 1, sizeof(*d));
+	for (size_t i = 0; i < n; i++)
+		d[i] = xstrdup(lines[i]);
+	t->details[t->nrows - 1] = d;
+}
+
+const struct report_cell *
+report_table_cell(const struct report_table *t, size_t row, size_t col)
+{
+	return &t->cells[row * t->ncols + col];
+}
+
+struct report_chart *
+report_section_add_chart(struct report_section *s, enum report_chart_kind kind,
+			 const char *title, const char *table_id, bool bytes)
+{
+	struct report_chart *c = xcalloc(1, sizeof(*c));
+	c->kind = kind;
+	c->title = xstrdup(title);
+	c->table_id = xstrdup(table_id);
+	c->bytes = bytes;
+	s->charts = xrealloc(s->charts, (s->ncharts + 1) * sizeof(*s->charts));
+	s->charts[s->ncharts++] = c;
+	return c;
+}
+
+void
+report_chart_series(struct report_chart *c, const char *name)
+{
+	if (c->nseries < REPORT_SERIES_MAX)
+		c->series[c->nseries++] = xstrdup(name);
+}
+
+struct report_chart_item *
+report_chart_add(struct report_chart *c, const char *label)
+{
+	if (c->nitems >= REPORT_CHART_ITEMS_MAX) {
+		c->omitted++;
+		return NULL;
+	}
+	c->items = xgrow(c->items, &c->items_alloc, c->nitems + 1, sizeof(*c->items));
+	struct report_chart_item *it = &c->items[c->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->label = xstrdup(label);
+	return it;
+}
+
+unsigned
+report_log2(uint64_t v)
+{
+	unsigned k = 0;
+	while (v > 1) {
+		v >>= 1;
+		k++;
+	}
+	return k;
+}
+
+void
+report_add_gates(struct report *r, const struct diff_gate *gates, size_t n)
+{
+	static const char *const cols[] = {
+		"gate", "before", "after", "delta", "limit", "result",
+	};
+	if (n == 0)
+		return;
+	struct report_section *s = report_section(r, REPORT_SEC_GATES, "Gates");
+	struct report_table *t = report_section_add_table(s, "gates", "Gates", 6, cols);
+	size_t tripped = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_gate *g = &gates[i];
+		tripped += g->tripped;
+		report_table_row(t);
+		report_table_code(t, g->text);
+		report_table_figure(t, REPORT_CELL_COUNT, g->before);
+		report_table_figure(t, REPORT_CELL_COUNT, g->after);
+		report_table_figure(t, REPORT_CELL_DCOUNT, g->delta);
+		report_table_textf(t, "%s %s", diff_op_text(g->op), g->value_text);
+		report_table_text(t, g->tripped ? "TRIPPED" : "passed");
+	}
+	report_section_add_paragraph(s, "%zu of %zu gate%s tripped.", tripped, n,
+				     n == 1 ? "" : "s");
+	/* The gates' result goes first: it is what a CI reader looks for. */
+	char *rest = r->verdict;
+	r->verdict = NULL;
+	if (tripped)
+		report_add_verdict(r, "GATES FAILED: %zu of %zu", tripped, n);
+	else
+		report_add_verdict(r, "gates passed: %zu of %zu", n, n);
+	if (rest)
+		report_add_verdict(r, "%s", rest);
+	free(rest);
+}

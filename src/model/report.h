@@ -1,0 +1,190 @@
+#ifndef IOTALLY_MODEL_REPORT_H
+#define IOTALLY_MODEL_REPORT_H
+
+/*
+ * The report model: one document that the Markdown and the HTML writers
+ * (report/report_md.c, report/report_html.c) render, and that the HTML
+ * embeds as JSON. Builders (model/report_<kind>.c) fill it from the vmmap,
+ * classes and track models and from their diffs; writers only read it.
+ *
+ * A report is a verdict (one line), provenance (key, value pairs),
+ * warnings, and sections in a fixed order (enum report_section_id); a
+ * section holds tables and charts. Every figure is kept as an exact
+ * integer with its meaning (count, bytes, signed delta), so each writer
+ * chooses how to show it and the JSON carries it exactly.
+ *
+ * The report owns every string in it (copied on the way in); strings come
+ * from captures and may hold any byte but NUL: writers escape them.
+ * A table keeps at most REPORT_ROWS_MAX rows and counts the rest in
+ * `omitted`, so a report stays small whatever the input.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define REPORT_ROWS_MAX 1000
+#define REPORT_CHART_ITEMS_MAX 600
+
+enum report_cell_kind {
+	REPORT_CELL_TEXT,
+	REPORT_CELL_CODE,      /* a name from a capture, shown as code */
+	REPORT_CELL_COUNT,     /* signed count */
+	REPORT_CELL_BYTES,     /* bytes, 0..INT64_MAX */
+	REPORT_CELL_DCOUNT,    /* signed count delta ("+3") */
+	REPORT_CELL_DBYTES,    /* signed byte delta */
+	REPORT_CELL_EMPTY,
+};
+
+struct report_cell {
+	enum report_cell_kind kind;
+	char *text;            /* TEXT and CODE */
+	int64_t value;         /* the figures */
+};
+
+struct report_table {
+	char *id;              /* unique in the report: "gpu-types", "classes" */
+	char *title;
+	size_t ncols;
+	char **cols;
+	struct report_cell *cells;   /* row-major, ncols a row */
+	size_t nrows, cells_alloc;
+	size_t fill;           /* cells set in the last row */
+	uint64_t omitted;      /* rows left out of the model */
+	char *note;            /* a line under the table, or NULL */
+	/* Optional: the detail of each row (a backtrace), one entry per row. */
+	char ***details;       /* NULL, or details[row] = NULL-ended lines */
+};
+
+enum report_chart_kind {
+	REPORT_CHART_STACKED,    /* horizontal bars of stacked segments, v[0..nseries) */
+	REPORT_CHART_HISTOGRAM,  /* vertical bars per bucket; 1 or 2 series side by side */
+	REPORT_CHART_DIVERGING,  /* horizontal bars of a signed v[0] around an axis */
+	REPORT_CHART_ICICLE,     /* nodes at depth, from start, width v[0]; v[1] delta */
+};
+
+#define REPORT_SERIES_MAX 4
+
+struct report_chart_item {
+	char *label;
+	uint32_t depth;          /* icicle */
+	int64_t start;           /* icicle: offset from the left, in v[0] units */
+	int64_t v[REPORT_SERIES_MAX];
+};
+
+struct report_chart {
+	enum report_chart_kind kind;
+	char *title;
+	char *table_id;          /* the table that holds the same figures */
+	bool bytes;              /* values are bytes (else counts) */
+	bool differential;       /* icicle: colour by v[1] (the delta) */
+	size_t nseries;
+	char *series[REPORT_SERIES_MAX];
+	struct report_chart_item *items;
+	size_t nitems, items_alloc;
+	int64_t total;           /* icicle: the width of the root */
+	uint64_t omitted;        /* items left out */
+};
+
+/* In the order the report shows them. */
+enum report_section_id {
+	REPORT_SEC_GPU,          /* GPU memory by type and purgeable state */
+	REPORT_SEC_SIZES,        /* size histograms, IOSurfaces by dimensions */
+	REPORT_SEC_CLASSES,      /* IOKit classes */
+	REPORT_SEC_TRACK,        /* call sites and modules */
+	REPORT_SEC_GATES,
+	REPORT_SECTIONS,
+};
+
+struct report_section {
+	char *title;             /* NULL: the section is absent */
+	char **paragraphs;       /* plain text lines under the title */
+	size_t nparagraphs;
+	struct report_table **tables;
+	size_t ntables;
+	struct report_chart **charts;
+	size_t ncharts;
+};
+
+struct report_kv {
+	char *key;
+	char *value;
+};
+
+struct report {
+	char *kind;              /* "vmmap", "classes", "track" */
+	bool pair;               /* a before/after report */
+	char *verdict;
+	struct report_kv *provenance;
+	size_t nprovenance, provenance_alloc;
+	char **warnings;
+	size_t nwarnings;
+	struct report_section sections[REPORT_SECTIONS];
+};
+
+void report_init(struct report *r, const char *kind, bool pair);
+void report_release(struct report *r);
+
+/* The verdict is built from parts joined by "; ". */
+void report_add_verdict(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void report_add_provenance(struct report *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void report_add_warning(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Give a section its title (it is present from then on). */
+struct report_section *report_section(struct report *r, enum report_section_id id,
+				      const char *title);
+void report_section_add_paragraph(struct report_section *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* `cols` has `ncols` entries. The table belongs to the section. */
+struct report_table *report_section_add_table(struct report_section *s, const char *id,
+					      const char *title, size_t ncols,
+					      const char *const *cols);
+/*
+ * Start a row: false when the table is full (the row is counted in
+ * `omitted` and the cells that follow are dropped by the add functions).
+ */
+bool report_table_row(struct report_table *t);
+void report_table_text(struct report_table *t, const char *s);
+void report_table_code(struct report_table *t, const char *s);
+void report_table_textf(struct report_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void report_table_figure(struct report_table *t, enum report_cell_kind kind, int64_t v);
+void report_table_empty(struct report_table *t);
+/* Detail lines (copied) of the last row. */
+void report_table_detail(struct report_table *t, const char *const *lines, size_t n);
+const struct report_cell *report_table_cell(const struct report_table *t, size_t row,
+					    size_t col);
+
+struct report_chart *report_section_add_chart(struct report_section *s,
+					      enum report_chart_kind kind, const char *title,
+					      const char *table_id, bool bytes);
+void report_chart_series(struct report_chart *c, const char *name);
+/* NULL when the chart is full (counted in `omitted`). */
+struct report_chart_item *report_chart_add(struct report_chart *c, const char *label);
+
+/* Signed figure of a model value that is at most INT64_MAX. */
+static inline int64_t
+report_i64(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* AFTER - BEFORE of model figures (each at most INT64_MAX): cannot overflow. */
+static inline int64_t
+report_delta(uint64_t before, uint64_t after)
+{
+	return report_i64(after) - report_i64(before);
+}
+
+struct diff_gate;
+/* The gates section: each checked gate with its figures and result. */
+void report_add_gates(struct report *r, const struct diff_gate *gates, size_t n);
+
+/* The log2 bucket of a size: floor(log2(v)), 0 for 0 and 1. */
+unsigned report_log2(uint64_t v);
+
+#endif

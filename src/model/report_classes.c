@@ -1,0 +1,184 @@
+#include "model/report_classes.h"
+
+#include "util/size.h"
+#include "util/strbuf.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* How many class changes the diverging chart shows. */
+#define CLASS_CHART_ITEMS 30
+
+static void
+add_provenance(struct report *r, const struct classes_snapshot *b,
+	       const struct classes_snapshot *a)
+{
+	if (b && b->source != a->source)
+		report_add_provenance(r, "Capture", "%s \u2192 %s", classes_source_name(b->source),
+				      classes_source_name(a->source));
+	else
+		report_add_provenance(r, "Capture", "%s", classes_source_name(a->source));
+	if (a->query || (b && b->query))
+		report_add_provenance(r, "Classes", "only the classes the capture names");
+}
+
+static void
+add_alloc_single(struct report_section *s, const struct classes_snapshot *snap)
+{
+	static const char *const cols[] = { "allocation", "bytes" };
+	struct report_table *t = NULL;
+	for (int k = 0; k < ALLOC_KINDS; k++) {
+		if (!snap->alloc_present[k])
+			continue;
+		if (!t)
+			t = report_section_add_table(s, "alloc", "Allocation totals", 2, cols);
+		report_table_row(t);
+		report_table_text(t, alloc_kind_key((enum alloc_kind)k));
+		report_table_figure(t, REPORT_CELL_BYTES, snap->alloc[k]);
+	}
+}
+
+void
+report_add_classes(struct report *r, const struct classes_snapshot *snap,
+		   const struct class_count **shown, size_t n)
+{
+	static const char *const cols[] = { "class", "instances" };
+	add_provenance(r, NULL, snap);
+	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	uint64_t with = 0, unreadable = 0;
+	int64_t instances = 0;
+	for (size_t i = 0; i < snap->nclasses; i++) {
+		const struct class_count *c = &snap->classes[i];
+		if (c->state == CLASS_COUNT_UNREADABLE)
+			unreadable++;
+		if (!class_count_is_nonzero(c))
+			continue;
+		with++;
+		if (!__builtin_add_overflow(instances, c->value, &instances))
+			continue;
+		instances = INT64_MAX;
+	}
+	report_section_add_paragraph(s, "%zu classes, %" PRIu64 " with instances, %" PRId64
+				     " instances in all%s.", snap->nclasses, with, instances,
+				     snap->truncated ? " (the capture is cut short: partial)" : "");
+	if (unreadable)
+		report_section_add_paragraph(s, "%" PRIu64 " counts could not be read.",
+					     unreadable);
+	report_add_verdict(r, "%" PRIu64 " IOKit classes with instances, %" PRId64
+			   " instances", with, instances);
+	if (n)
+		report_add_verdict(r, "most: %s %" PRId64, shown[0]->name, shown[0]->value);
+	struct report_table *t = report_section_add_table(s, "classes", "Classes", 2, cols);
+	for (size_t i = 0; i < n; i++) {
+		if (!report_table_row(t))
+			continue;
+		report_table_code(t, shown[i]->name);
+		if (shown[i]->state == CLASS_COUNT_OK)
+			report_table_figure(t, REPORT_CELL_COUNT, shown[i]->value);
+		else
+			report_table_text(t, shown[i]->state == CLASS_COUNT_ABSENT
+					     ? "no such class" : "unreadable");
+	}
+	add_alloc_single(s, snap);
+}
+
+static const char *
+row_mark(const struct diff_classes_row *row)
+{
+	return !row->in_before ? "new" : !row->in_after ? "gone" : "";
+}
+
+static void
+add_alloc_diff(struct report_section *s, const struct diff_classes *d)
+{
+	static const char *const cols[] = { "allocation", "before", "after", "delta" };
+	struct report_table *t = NULL;
+	for (int k = 0; k < ALLOC_KINDS; k++) {
+		bool hb = d->before->alloc_present[k], ha = d->after->alloc_present[k];
+		int64_t b = hb ? d->before->alloc[k] : 0, a = ha ? d->after->alloc[k] : 0, dl;
+		if (!hb && !ha)
+			continue;
+		if (!t)
+			t = report_section_add_table(s, "alloc", "Allocation totals", 4, cols);
+		report_table_row(t);
+		report_table_text(t, alloc_kind_key((enum alloc_kind)k));
+		if (hb)
+			report_table_figure(t, REPORT_CELL_BYTES, b);
+		else
+			report_table_empty(t);
+		if (ha)
+			report_table_figure(t, REPORT_CELL_BYTES, a);
+		else
+			report_table_empty(t);
+		if (__builtin_sub_overflow(a, b, &dl))
+			report_table_text(t, "overflow");
+		else
+			report_table_figure(t, REPORT_CELL_DBYTES, dl);
+	}
+}
+
+static void
+add_class_verdict(struct report *r, const struct diff_classes *d, uint64_t changed)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t shown = 0;
+	for (size_t i = 0; i < d->nrows && shown < 3; i++) {
+		const struct diff_classes_row *row = &d->rows[i];
+		if (!diff_classes_row_changed(row) || row->delta_overflow)
+			continue;
+		strbuf_addf(&sb, "%s%s %+" PRId64 "%s%s", shown++ ? ", " : "", row->name,
+			    row->delta, *row_mark(row) ? " " : "", row_mark(row));
+	}
+	if (changed)
+		report_add_verdict(r, "%" PRIu64 " IOKit class%s changed: %s", changed,
+				   changed == 1 ? "" : "es", sb.buf);
+	else
+		report_add_verdict(r, "no IOKit class count changed");
+	strbuf_release(&sb);
+}
+
+void
+report_add_classes_diff(struct report *r, const struct diff_classes *d)
+{
+	static const char *const cols[] = { "class", "before", "after", "delta", "" };
+	add_provenance(r, d->before, d->after);
+	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	struct report_table *t = report_section_add_table(s, "classes",
+		d->direct ? "Direct instance counts that changed"
+			  : "Instance counts that changed", 5, cols);
+	struct report_chart *c = report_section_add_chart(s, REPORT_CHART_DIVERGING,
+		"Largest changes in instance counts", "classes", false);
+	report_chart_series(c, "delta");
+	uint64_t changed = 0;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_classes_row *row = &d->rows[i];
+		if (!diff_classes_row_changed(row))
+			continue;
+		changed++;
+		if (c->nitems < CLASS_CHART_ITEMS && !row->delta_overflow) {
+			struct report_chart_item *it = report_chart_add(c, row->name);
+			it->v[0] = row->delta;
+		} else {
+			c->omitted++;
+		}
+		if (!report_table_row(t))
+			continue;
+		report_table_code(t, row->name);
+		if (row->in_before)
+			report_table_figure(t, REPORT_CELL_COUNT, row->before);
+		else
+			report_table_empty(t);
+		if (row->in_after)
+			report_table_figure(t, REPORT_CELL_COUNT, row->after);
+		else
+			report_table_empty(t);
+		if (row->delta_overflow)
+			report_table_text(t, "overflow");
+		else
+			report_table_figure(t, REPORT_CELL_DCOUNT, row->delta);
+		report_table_text(t, row_mark(row));
+	}
+	add_class_verdict(r, d, changed);
+	add_alloc_diff(s, d);
+}

@@ -1,0 +1,18 @@
+#ifndef IOTALLY_MODEL_REPORT_CLASSES_H
+#define IOTALLY_MODEL_REPORT_CLASSES_H
+
+/*
+ * The IOKit classes parts of a report (model/report.h): the classes with
+ * the most instances (or the largest changes, new and gone classes
+ * marked) and the allocation totals.
+ */
+
+#include "model/diff_classes.h"
+#include "model/report.h"
+
+/* `shown` is the listing to report (a filtered selection), in its order. */
+void report_add_classes(struct report *r, const struct classes_snapshot *s,
+			const struct class_count **shown, size_t n);
+void report_add_classes_diff(struct report *r, const struct diff_classes *d);
+
+#endif

@@ -1,0 +1,258 @@
+#include "report/report_md_write.h"
+
+#include "report/report_text.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+/* How much of the report a rendering shows; smaller levels until it fits. */
+struct md_budget {
+	size_t rows;        /* rows per table */
+	size_t cell_chars;  /* characters per cell */
+	size_t lines;       /* detail lines (backtrace frames) per row */
+};
+
+static const struct md_budget budgets[] = {
+	{ 100, 200, 40 },
+	{ 50, 160, 24 },
+	{ 25, 100, 12 },
+	{ 10, 80, 8 },
+	{ 5, 60, 4 },
+	{ 0, 40, 0 },
+};
+
+#define NBUDGETS (sizeof(budgets) / sizeof(budgets[0]))
+
+void
+report_md_escape(const char *s, size_t max_chars, struct strbuf *out)
+{
+	struct strbuf clean = STRBUF_INIT;
+	report_text_clean(s, max_chars, &clean);
+	const char *p = clean.buf;
+	/*
+	 * A leading marker could start a heading, a list, a quote or a setext
+	 * underline: "# ", "- ", "+ ", "* ", "1. ", "2) ", ">", "===", "---".
+	 */
+	size_t digits = strspn(p, "0123456789");
+	bool ends = p[1] == '\0' || p[1] == ' ';
+	if ((strchr("#-+", *p) && *p && ends) ||
+	    ((*p == '=' || *p == '-') && p[strspn(p, *p == '=' ? "= " : "- ")] == '\0'))
+		strbuf_addch(out, '\\');
+	bool list_number = digits && digits <= 9 && (p[digits] == '.' || p[digits] == ')') &&
+			   (p[digits + 1] == '\0' || p[digits + 1] == ' ');
+	for (size_t i = 0; p[i]; i++) {
+		char c = p[i];
+		if (strchr("\\`*_[]<>|&~!", c) || (list_number && i == digits))
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, c);
+	}
+	strbuf_release(&clean);
+}
+
+/*
+ * Text on a raw HTML line (<summary>): Markdown escapes are not read there,
+ * so it is escaped as HTML.
+ */
+static void
+html_text(const char *s, size_t max_chars, struct strbuf *out)
+{
+	struct strbuf clean = STRBUF_INIT;
+	report_text_clean(s, max_chars, &clean);
+	for (const char *p = clean.buf; *p; p++) {
+		switch (*p) {
+		case '<': strbuf_addstr(out, "&lt;"); break;
+		case '>': strbuf_addstr(out, "&gt;"); break;
+		case '&': strbuf_addstr(out, "&amp;"); break;
+		case '"': strbuf_addstr(out, "&quot;"); break;
+		default: strbuf_addch(out, *p); break;
+		}
+	}
+	strbuf_release(&clean);
+}
+
+static void
+cell_text(const struct report_cell *c, const struct md_budget *b, struct strbuf *out)
+{
+	if (c->kind == REPORT_CELL_TEXT || c->kind == REPORT_CELL_CODE) {
+		report_md_escape(c->text, b->cell_chars, out);
+	} else if (c->kind == REPORT_CELL_EMPTY) {
+		strbuf_addstr(out, "\xe2\x80\x93");
+	} else {
+		report_cell_figure(c, out);
+	}
+}
+
+static bool
+column_is_figure(const struct report_table *t, size_t col)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct report_cell *c = report_table_cell(t, r, col);
+		if (c->kind != REPORT_CELL_EMPTY)
+			return report_cell_is_figure(c);
+	}
+	return false;
+}
+
+static void
+write_details(const struct report_table *t, size_t row, const struct md_budget *b,
+	      struct strbuf *out)
+{
+	char **lines = t->details ? t->details[row] : NULL;
+	if (!lines || b->lines == 0)
+		return;
+	size_t n = 0;
+	while (lines[n])
+		n++;
+	strbuf_addstr(out, "\n<details><summary>backtrace of ");
+	const char *what = report_table_cell(t, row, 1)->text;
+	html_text(what ? what : "the site", 60, out);
+	strbuf_addf(out, " (%zu frames)</summary>\n\n", n);
+	for (size_t i = 0; i < n && i < b->lines; i++) {
+		strbuf_addf(out, "%zu. ", i + 1);
+		report_md_escape(lines[i], b->cell_chars, out);
+		strbuf_addch(out, '\n');
+	}
+	if (n > b->lines)
+		strbuf_addf(out, "\n*%zu more frames*\n", n - b->lines);
+	strbuf_addstr(out, "\n</details>\n");
+}
+
+static void
+write_table(const struct report_table *t, const struct md_budget *b, struct strbuf *out)
+{
+	if (t->nrows == 0)
+		return;
+	size_t shown = t->nrows < b->rows ? t->nrows : b->rows;
+	uint64_t more = t->omitted + (t->nrows - shown);
+	bool fold = shown > REPORT_MD_OPEN_ROWS;
+	if (fold) {
+		strbuf_addstr(out, "<details><summary>");
+		html_text(t->title, 0, out);
+		strbuf_addf(out, " (%zu rows)</summary>\n\n", t->nrows + (size_t)t->omitted);
+	} else {
+		strbuf_addstr(out, "**");
+		report_md_escape(t->title, 0, out);
+		strbuf_addstr(out, "**\n\n");
+	}
+	if (shown) {
+		strbuf_addch(out, '|');
+		for (size_t c = 0; c < t->ncols; c++) {
+			strbuf_addch(out, ' ');
+			report_md_escape(t->cols[c], 0, out);
+			strbuf_addstr(out, " |");
+		}
+		strbuf_addstr(out, "\n|");
+		for (size_t c = 0; c < t->ncols; c++)
+			strbuf_addstr(out, column_is_figure(t, c) ? "---:|" : "---|");
+		strbuf_addch(out, '\n');
+	}
+	for (size_t r = 0; r < shown; r++) {
+		strbuf_addch(out, '|');
+		for (size_t c = 0; c < t->ncols; c++) {
+			strbuf_addch(out, ' ');
+			cell_text(report_table_cell(t, r, c), b, out);
+			strbuf_addstr(out, " |");
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (more)
+		strbuf_addf(out, "\n*%" PRIu64 " more row%s not shown: `--format html` shows up "
+			    "to %d and its JSON up to %d.*\n", more, more == 1 ? "" : "s", 200,
+			    REPORT_ROWS_MAX);
+	for (size_t r = 0; t->details && r < shown; r++)
+		write_details(t, r, b, out);
+	if (t->note) {
+		strbuf_addch(out, '\n');
+		report_md_escape(t->note, 0, out);
+		strbuf_addch(out, '\n');
+	}
+	if (fold)
+		strbuf_addstr(out, "\n</details>\n");
+	strbuf_addch(out, '\n');
+}
+
+static void
+write_provenance(const struct report *r, const struct md_budget *b, struct strbuf *out)
+{
+	if (r->nprovenance == 0)
+		return;
+	strbuf_addstr(out, "| provenance | |\n|---|---|\n");
+	for (size_t i = 0; i < r->nprovenance; i++) {
+		strbuf_addstr(out, "| ");
+		report_md_escape(r->provenance[i].key, 0, out);
+		strbuf_addstr(out, " | ");
+		report_md_escape(r->provenance[i].value, b->cell_chars, out);
+		strbuf_addstr(out, " |\n");
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void
+render(const struct report *r, const struct md_budget *b, struct strbuf *out)
+{
+	strbuf_addstr(out, "## iotally report: ");
+	report_md_escape(r->kind, 0, out);
+	strbuf_addstr(out, r->pair ? " (before/after)\n\n" : "\n\n");
+	if (r->verdict) {
+		strbuf_addstr(out, "**");
+		report_md_escape(r->verdict, 2 * b->cell_chars, out);
+		strbuf_addstr(out, "**\n\n");
+	}
+	write_provenance(r, b, out);
+	for (size_t i = 0; i < r->nwarnings && i < 20; i++) {
+		strbuf_addstr(out, "> **Warning:** ");
+		report_md_escape(r->warnings[i], b->cell_chars * 2, out);
+		strbuf_addstr(out, "\n\n");
+	}
+	if (r->nwarnings > 20)
+		strbuf_addf(out, "> %zu more warnings\n\n", r->nwarnings - 20);
+	strbuf_addstr(out, "Sizes are in binary units (1 KiB = 1024 bytes); `~` marks a "
+		      "rounded figure. `--format html` embeds every exact byte count.\n\n");
+	for (int s = 0; s < REPORT_SECTIONS; s++) {
+		const struct report_section *sec = &r->sections[s];
+		if (!sec->title)
+			continue;
+		strbuf_addstr(out, "### ");
+		report_md_escape(sec->title, 0, out);
+		strbuf_addstr(out, "\n\n");
+		for (size_t p = 0; p < sec->nparagraphs; p++) {
+			report_md_escape(sec->paragraphs[p], b->cell_chars * 2, out);
+			strbuf_addstr(out, "\n\n");
+		}
+		for (size_t t = 0; t < sec->ntables; t++)
+			write_table(sec->tables[t], b, out);
+	}
+}
+
+void
+report_md_render(const struct report *r, struct strbuf *out)
+{
+	size_t start = out->len;
+	for (size_t i = 0; i < NBUDGETS; i++) {
+		out->len = start;
+		out->buf[start] = '\0';
+		render(r, &budgets[i], out);
+		if (out->len - start <= REPORT_MD_LIMIT)
+			return;
+	}
+	/* Still too long (thousands of warnings or sections): cut at a line. */
+	static const char cut[] = "\n*The report was cut here: it passed 60,000 characters.*\n";
+	size_t keep = REPORT_MD_LIMIT - sizeof(cut);
+	while (keep > 0 && out->buf[start + keep - 1] != '\n')
+		keep--;
+	out->len = start + keep;
+	out->buf[out->len] = '\0';
+	strbuf_addstr(out, cut);
+}
+
+int
+report_md_write(FILE *out, const struct report *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	report_md_render(r, &sb);
+	size_t n = fwrite(sb.buf, 1, sb.len, out);
+	int rc = n == sb.len ? 0 : -1;
+	strbuf_release(&sb);
+	return rc;
+}

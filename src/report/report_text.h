@@ -1,0 +1,32 @@
+#ifndef IOTALLY_REPORT_REPORT_TEXT_H
+#define IOTALLY_REPORT_REPORT_TEXT_H
+
+/*
+ * What the Markdown and HTML report writers share: a capture's string made
+ * safe to show (valid UTF-8, no control characters, a bounded length) and
+ * a report cell's figure as text.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/report.h"
+#include "util/strbuf.h"
+
+/*
+ * Append `s` as valid UTF-8: invalid bytes and C0/C1 controls become
+ * U+FFFD, tabs and line breaks a space. At most `max_chars` characters
+ * (0: no limit); a longer string ends in "..." (U+2026).
+ */
+void report_text_clean(const char *s, size_t max_chars, struct strbuf *out);
+
+/* A figure cell as text: "12", "16 KiB", "+3", "-1.5 MiB"; "" for text cells. */
+void report_cell_figure(const struct report_cell *c, struct strbuf *out);
+
+/* A figure cell's exact value as words for a tooltip: "16384 bytes", "3". */
+void report_cell_exact(const struct report_cell *c, struct strbuf *out);
+
+/* Is the cell a figure (right-aligned)? */
+int report_cell_is_figure(const struct report_cell *c);
+
+#endif

@@ -1,145 +1,61 @@
 /*
- * JUnit XML for CI systems, written with libxml2's xmlTextWriter so every
- * name and message is escaped by the library, whatever bytes a type or
- * module name holds.
+ * The gates of a diff run as JUnit XML (report/junit.c writes the document):
+ * one suite per pair, one for what belongs to no pair.
  */
 
 #include "report/diff_report.h"
 
+#include "report/junit.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
-#include <libxml/encoding.h>
-#include <libxml/xmlwriter.h>
-#include <stdio.h>
+#include <stdlib.h>
 
-static int
-attr(xmlTextWriterPtr w, const char *name, const char *value)
+/* The cases of one suite; their strings go to `strs` (freed by the caller). */
+static void
+suite_cases(const struct diff_junit_suite *su, struct junit_case *cases, struct strbuf *strs)
 {
-	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value) < 0 ? -1 : 0;
-}
-
-static int
-attr_count(xmlTextWriterPtr w, const char *name, size_t n)
-{
-	char s[32];
-	snprintf(s, sizeof(s), "%zu", n);
-	return attr(w, name, s);
-}
-
-static int
-start_case(xmlTextWriterPtr w, const struct diff_junit_suite *su, const char *name)
-{
-	struct strbuf cls = STRBUF_INIT;
-	int rc = 0;
+	strbuf_addstr(&strs[0], "iotally.diff");
 	if (su->kind)
-		strbuf_addf(&cls, "iotally.diff.%s", su->kind);
-	else
-		strbuf_addstr(&cls, "iotally.diff");
-	if (xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 ||
-	    attr(w, "classname", cls.buf) < 0 || attr(w, "name", name) < 0)
-		rc = -1;
-	strbuf_release(&cls);
-	return rc;
-}
-
-static int
-write_gate(xmlTextWriterPtr w, const struct diff_junit_suite *su, const struct diff_gate *g)
-{
-	struct strbuf msg = STRBUF_INIT;
-	int rc = -1;
-	diff_gate_describe(g, &msg);
-	if (start_case(w, su, g->text) < 0)
-		goto out;
-	if (g->tripped) {
-		if (xmlTextWriterStartElement(w, BAD_CAST "failure") < 0 ||
-		    attr(w, "type", "gate") < 0 || attr(w, "message", msg.buf) < 0 ||
-		    xmlTextWriterEndElement(w) < 0)
-			goto out;
-	} else if (xmlTextWriterWriteElement(w, BAD_CAST "system-out", BAD_CAST msg.buf) < 0) {
-		goto out;
+		strbuf_addf(&strs[0], ".%s", su->kind);
+	for (size_t i = 0; i < su->ngates; i++) {
+		const struct diff_gate *g = &su->gates[i];
+		diff_gate_describe(g, &strs[1 + i]);
+		cases[i] = (struct junit_case){ strs[0].buf, g->text, g->tripped, strs[1 + i].buf,
+						JUNIT_CHECKED };
 	}
-	rc = xmlTextWriterEndElement(w) < 0 ? -1 : 0;
-out:
-	strbuf_release(&msg);
-	return rc;
-}
-
-static int
-write_case(xmlTextWriterPtr w, const struct diff_junit_suite *su,
-	   const struct diff_junit_case *c)
-{
-	bool error = c->outcome == DIFF_JUNIT_ERROR;
-	if (start_case(w, su, c->name) < 0 ||
-	    xmlTextWriterStartElement(w, BAD_CAST (error ? "error" : "skipped")) < 0 ||
-	    (error && attr(w, "type", "iotally") < 0) ||
-	    attr(w, "message", c->message) < 0 || xmlTextWriterEndElement(w) < 0)
-		return -1;
-	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
-}
-
-static int
-write_suite(xmlTextWriterPtr w, const struct diff_junit_suite *su)
-{
-	size_t failures = 0, errors = 0, skipped = 0;
-	for (size_t i = 0; i < su->ngates; i++)
-		failures += su->gates[i].tripped;
 	for (size_t i = 0; i < su->ncases; i++) {
-		errors += su->cases[i].outcome == DIFF_JUNIT_ERROR;
-		skipped += su->cases[i].outcome == DIFF_JUNIT_SKIPPED;
+		const struct diff_junit_case *c = &su->cases[i];
+		cases[su->ngates + i] = (struct junit_case){
+			strs[0].buf, c->name, false, c->message,
+			c->outcome == DIFF_JUNIT_ERROR ? JUNIT_ERROR : JUNIT_SKIPPED };
 	}
-	if (xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 ||
-	    attr(w, "name", su->name) < 0 ||
-	    attr_count(w, "tests", su->ngates + su->ncases) < 0 ||
-	    attr_count(w, "failures", failures) < 0 || attr_count(w, "errors", errors) < 0 ||
-	    (skipped && attr_count(w, "skipped", skipped) < 0))
-		return -1;
-	for (size_t i = 0; i < su->ngates; i++)
-		if (write_gate(w, su, &su->gates[i]) < 0)
-			return -1;
-	for (size_t i = 0; i < su->ncases; i++)
-		if (write_case(w, su, &su->cases[i]) < 0)
-			return -1;
-	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
-}
-
-static int
-write_suites(xmlTextWriterPtr w, const struct diff_junit_suite *suites, size_t n)
-{
-	if (xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) < 0 ||
-	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (write_suite(w, &suites[i]) < 0)
-			return -1;
-	return xmlTextWriterEndDocument(w) < 0 ? -1 : 0;
 }
 
 int
 diff_junit_write(FILE *out, const struct diff_junit_suite *suites, size_t nsuites,
 		 struct diag *err)
 {
-	xmlBufferPtr buf = xmlBufferCreate();
-	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-	int rc = -1;
-	if (!w) {
-		rc = diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot set up the XML writer");
-		goto out;
+	struct junit_suite *js = xcalloc(nsuites ? nsuites : 1, sizeof(*js));
+	struct strbuf **strs = xcalloc(nsuites ? nsuites : 1, sizeof(*strs));
+	for (size_t i = 0; i < nsuites; i++) {
+		const struct diff_junit_suite *su = &suites[i];
+		size_t n = su->ngates + su->ncases;
+		struct junit_case *cases = xcalloc(n ? n : 1, sizeof(*cases));
+		strs[i] = xcalloc(su->ngates + 1, sizeof(**strs));
+		for (size_t j = 0; j <= su->ngates; j++)
+			strbuf_init(&strs[i][j]);
+		suite_cases(su, cases, strs[i]);
+		js[i] = (struct junit_suite){ su->name, cases, n };
 	}
-	xmlTextWriterSetIndent(w, 1);
-	xmlTextWriterSetIndentString(w, BAD_CAST "  ");
-	if (write_suites(w, suites, nsuites) < 0) {
-		rc = diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot build the JUnit XML");
-		goto out;
+	int rc = junit_write_suites(out, js, nsuites, err);
+	for (size_t i = 0; i < nsuites; i++) {
+		for (size_t j = 0; j <= suites[i].ngates; j++)
+			strbuf_release(&strs[i][j]);
+		free(strs[i]);
+		free((struct junit_case *)js[i].cases);
 	}
-	xmlFreeTextWriter(w);   /* flushes into buf */
-	w = NULL;
-	size_t n = (size_t)xmlBufferLength(buf);
-	rc = fwrite(xmlBufferContent(buf), 1, n, out) == n
-	     ? 0 : diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the JUnit XML");
-out:
-	if (w)
-		xmlFreeTextWriter(w);
-	if (buf)
-		xmlBufferFree(buf);
+	free(strs);
+	free(js);
 	return rc;
 }

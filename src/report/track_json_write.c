@@ -88,6 +88,25 @@ record_json(const struct track_capture *cap, const struct track_record *r)
 	return o;
 }
 
+/* The listed records, read back one at a time; NULL with *err set on failure. */
+static json_t *
+records_json(const struct track_capture *cap, struct diag *err)
+{
+	json_t *recs = json_array();
+	struct track_record rec;
+	track_record_init(&rec);
+	for (size_t i = 0; i < track_listing_count(&cap->listing); i++) {
+		if (track_listing_read(&cap->listing, i, &rec, err) < 0) {
+			json_decref(recs);
+			recs = NULL;
+			break;
+		}
+		json_array_append_new(recs, record_json(cap, &rec));
+	}
+	track_record_release(&rec);
+	return recs;
+}
+
 static json_t *
 groups_json(const struct track_capture *cap, uint64_t top)
 {
@@ -159,8 +178,11 @@ opt_text(const char *s)
 
 int
 track_json_write(FILE *out, const struct track_capture *cap,
-		 const struct track_json_opts *opts)
+		 const struct track_json_opts *opts, struct diag *err)
 {
+	json_t *recs = NULL;
+	if (cap->by == TRACK_BY_NONE && !(recs = records_json(cap, err)))
+		return -1;
 	json_t *root = json_object(), *src = json_object(), *total = json_object();
 
 	json_object_set_new_nocheck(root, "schema", json_string_nocheck(TRACK_JSON_SCHEMA));
@@ -171,14 +193,10 @@ track_json_write(FILE *out, const struct track_capture *cap,
 	json_object_set_new_nocheck(root, "source", src);
 	json_object_set_new_nocheck(root, "kind", opt_text(track_kind_name(cap->kind)));
 	json_object_set_new_nocheck(root, "by", opt_text(track_by_name(cap->by)));
-	if (cap->by == TRACK_BY_NONE) {
-		json_t *recs = json_array();
-		for (size_t i = 0; i < cap->nkept; i++)
-			json_array_append_new(recs, record_json(cap, cap->kept[i]));
+	if (recs)
 		json_object_set_new_nocheck(root, "records", recs);
-	} else {
+	else
 		json_object_set_new_nocheck(root, "groups", groups_json(cap, opts->top));
-	}
 	json_object_set_new_nocheck(total, "shown", jint(cap->shown_bytes));
 	json_object_set_new_nocheck(total, "shown_records", jint(cap->shown_records));
 	json_object_set_new_nocheck(total, "printed", cap->has_total ? jint(cap->total) : json_null());
@@ -193,5 +211,7 @@ track_json_write(FILE *out, const struct track_capture *cap,
 	if (rc == 0 && fputc('\n', out) == EOF)
 		rc = -1;
 	json_decref(root);
+	if (rc < 0)
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
 	return rc;
 }

@@ -102,6 +102,24 @@ def png_is_not_blank(path):
     return len(colours)
 
 
+HOSTILE = '<img src=x onerror=alert(1)></script><script>alert(2)</script>'
+
+
+def mutate(page, how):
+    with open(page, encoding='utf-8') as f:
+        text = f.read()
+    if how == 'unescape':
+        escaped = HOSTILE.replace('<', '&lt;').replace('>', '&gt;')
+        broken = text.replace(escaped, HOSTILE, 1)
+    else:
+        broken = text.replace('</style>', '</style><link rel="stylesheet" '
+                              'href="https://cdn.example.com/report.css">', 1)
+    if broken == text:
+        fail('nothing to mutate')
+    with open(page, 'w', encoding='utf-8') as f:
+        f.write(broken)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', required=True)
@@ -110,6 +128,10 @@ def main():
     ap.add_argument('--hostile', action='store_true')
     ap.add_argument('--page', help='check this HTML file instead of writing one '
                     '(the test that the checks can fail)')
+    ap.add_argument('--mutate', choices=['unescape', 'stylesheet'],
+                    help='break the written page before loading it, as a writer that '
+                    'forgot to escape the hostile process name or linked a CDN style '
+                    'sheet would (the test that the checks can fail)')
     ap.add_argument('rest', nargs=argparse.REMAINDER)
     a = ap.parse_args()
     args = [x for x in a.rest if x != '--']
@@ -126,6 +148,8 @@ def main():
             if proc.returncode not in (0, 1) or not os.path.exists(page):
                 fail('iotally report exited %d: %s'
                      % (proc.returncode, proc.stderr.decode()))
+            if a.mutate:
+                mutate(page, a.mutate)
         print('html: %d bytes' % os.path.getsize(page))
         url = 'file://' + page
         dom = subprocess.run([browser] + CHROMIUM_FLAGS +
@@ -185,11 +209,10 @@ def main():
         if e not in text:
             fail('%r is not in the page text' % e)
     if a.hostile:
-        for s in ('<img src=x onerror=alert(1)></script><script>alert(2)</script>',):
-            if s not in text:
-                fail('the hostile process name is not shown as text')
-            if s not in json.dumps(data, ensure_ascii=False):
-                fail('the hostile process name is not in the data')
+        if HOSTILE not in text:
+            fail('the hostile process name is not shown as text')
+        if HOSTILE not in json.dumps(data, ensure_ascii=False):
+            fail('the hostile process name is not in the data')
     if colours < 20:
         fail('the screenshot is blank (%d colours)' % colours)
     print('ok: %d charts, %d shapes, %d elements, screenshot %d colours'

@@ -39,8 +39,12 @@ run(const uint8_t *data, size_t size, enum track_by by, struct suppress_list *su
 		track_capture_sorted_groups(&cap, &g);
 		free(g);
 		struct strbuf out = STRBUF_INIT;
-		for (size_t i = 0; i < cap.nkept; i++)
-			track_record_format(cap.kept[i], cap.layout, &out);
+		struct track_record rec;
+		track_record_init(&rec);
+		for (size_t i = 0; i < track_listing_count(&cap.listing); i++)
+			if (track_listing_read(&cap.listing, i, &rec, &err) == 0)
+				track_record_format(&rec, cap.layout, &out);
+		track_record_release(&rec);
 		strbuf_release(&out);
 	}
 	diag_list_release(&warnings);

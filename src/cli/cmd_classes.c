@@ -5,6 +5,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/dispatch.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/report_classes.h"
@@ -17,6 +18,7 @@
 #include "report/classes_text.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/linereader.h"
 #include "util/regex.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -481,6 +483,22 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	return rc;
 }
 
+/* Read the input, looking first at what it is (for a message that names it). */
+static int
+read_input(const char *path, struct classes_capture *cap, struct hierarchy *h,
+	   const struct classes_read_opts *ropts, struct diag_list *warnings,
+	   struct cli_input *in, struct diag *err)
+{
+	struct line_reader r;
+	if (line_reader_open(&r, path, CLASSES_MAX_LINE, err) < 0)
+		return -1;
+	int rc = cli_input_peek(&r, in, err);
+	if (rc == 0)
+		rc = classes_read(&r, cap, h, ropts, warnings, err);
+	line_reader_close(&r);
+	return rc;
+}
+
 /* Every --match pattern compiled (*out has a.nmatch slots, NULL after a failure). */
 static int
 compile_matches(const struct classes_args *a, struct regex ***out, struct diag *err)
@@ -528,7 +546,9 @@ cmd_classes(int argc, char **argv)
 		.want_hierarchy = (a.direct || a.tree) && !a.hierarchy,
 		.need_counts = true,
 	};
-	int rc = classes_read_file(a.path, &cap, &h, &ropts, &warnings, &err);
+	struct cli_input in;
+	int rc = read_input(a.path, &cap, &h, &ropts, &warnings, &in, &err);
+	bool input_refused = rc < 0;
 	if (rc == 0 && (a.direct || a.tree))
 		rc = load_hierarchy(&a, &h, &warnings, &err);
 	cli_print_warnings(&warnings);
@@ -538,7 +558,8 @@ cmd_classes(int argc, char **argv)
 			status = cli_usage_error(cli_find_command("classes"), &err);
 			goto out;
 		}
-		cli_print_diag(&err);
+		if (!input_refused || !cli_explain_input("classes", a.path, &in, &err))
+			cli_print_diag(&err);
 		status = err.code;
 		if (cap.nsnapshots && cap.snapshots[cap.nsnapshots - 1]->truncated)
 			print_diag_at(DIAG_NOTE, a.path, 0,

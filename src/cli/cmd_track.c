@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/dispatch.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/diff_track.h"
@@ -318,20 +319,25 @@ write_markdown(const struct track_capture *cap, const struct track_args *a)
 static int
 write_report(const struct track_capture *cap, const struct track_args *a)
 {
+	struct diag err;
+	diag_clear(&err);
 	if (a->markdown)
 		return write_markdown(cap, a);
 	if (a->json) {
 		struct track_json_opts jo = { .path = a->path, .top = a->top };
-		if (track_json_write(stdout, cap, &jo) < 0) {
-			cli_error(NULL, 0, "cannot write JSON output");
-			return DIAG_IOERR;
+		if (track_json_write(stdout, cap, &jo, &err) < 0) {
+			cli_print_diag(&err);
+			return err.code;
 		}
 	} else if (cap->by == TRACK_BY_FOLDED) {
 		track_folded_write(stdout, cap, a->top);
 	} else if (cap->by != TRACK_BY_NONE) {
 		track_text_write_groups(stdout, cap, a->top);
 	} else {
-		track_text_write_listing(stdout, cap);
+		if (track_text_write_listing(stdout, cap, &err) < 0) {
+			cli_print_diag(&err);
+			return err.code;
+		}
 	}
 	return 0;
 }
@@ -367,7 +373,14 @@ cmd_track(int argc, char **argv)
 		}
 		cap.suppress = &sup;
 	}
+	struct cli_input in;
 	if (line_reader_open(&reader, a.path, 0, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+		goto out;
+	}
+	if (cli_input_peek(&reader, &in, &err) < 0) {
+		line_reader_close(&reader);
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
@@ -377,7 +390,8 @@ cmd_track(int argc, char **argv)
 	line_reader_close(&reader);
 	if (rc < 0) {
 		cli_print_warnings(&warnings);
-		cli_print_diag(&err);
+		if (!cli_explain_input("track", a.path, &in, &err))
+			cli_print_diag(&err);
 		status = err.code;
 		goto out;
 	}

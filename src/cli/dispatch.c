@@ -11,6 +11,7 @@
 #include "util/linereader.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,6 +37,69 @@ cli_command_for_kind(enum input_kind kind)
 		if (command_for_kind[i].kind == kind)
 			return command_for_kind[i].command;
 	return NULL;
+}
+
+int
+cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err)
+{
+	const char *p;
+	size_t n;
+	memset(in, 0, sizeof(*in));
+	if (line_reader_peek(r, INPUT_DETECT_BYTES, &p, &n, err) < 0)
+		return -1;
+	in->kind = input_detect(p, n);
+	in->foreign = input_foreign_detect(p, n);
+	if (in->kind == INPUT_IOTALLY_JSON &&
+	    input_iotally_schema(p, n, in->schema, sizeof(in->schema)) < 0)
+		in->schema[0] = '\0';
+	return 0;
+}
+
+static const char *
+foreign_advice(enum foreign_kind f)
+{
+	switch (f) {
+	case FOREIGN_SYSTEM_PROFILER:
+		return "; for IOKit class counts save 'ioreg -l -w0 -d1' (or 'ioreg -a -l -d1') "
+		       "on the Mac and read that with 'iotally classes'";
+	case FOREIGN_FOOTPRINT_TEXT:
+	case FOREIGN_FOOTPRINT_JSON:
+		return "; for GPU memory by region save 'vmmap -noCoalesce PID' and read that "
+		       "with 'iotally vmmap'";
+	case FOREIGN_NONE:
+	default:
+		return "";
+	}
+}
+
+bool
+cli_explain_input(const char *command, const char *path, const struct cli_input *in,
+		  const struct diag *err)
+{
+	struct diag d;
+	const char *reader = cli_command_for_kind(in->kind);
+
+	/* A whole-input refusal; for another tool's report, any refusal. */
+	if (err && (err->code != DIAG_DATA || (err->line != 0 && in->foreign == FOREIGN_NONE)))
+		return false;
+	if (in->foreign != FOREIGN_NONE)
+		diag_set(&d, DIAG_DATA, path, 0, 0, "this is %s, which iotally does not read%s",
+			 input_foreign_describe(in->foreign), foreign_advice(in->foreign));
+	else if (in->kind == INPUT_IOTALLY_JSON)
+		diag_set(&d, DIAG_DATA, path, 0, 0,
+			 "this is iotally JSON output%s%s%s: only 'iotally diff' reads it, to "
+			 "compare it with another capture or report of its kind",
+			 in->schema[0] ? " (schema '" : "", in->schema, in->schema[0] ? "')" : "");
+	else if (in->kind == INPUT_TOOL_REPORT)
+		diag_set(&d, DIAG_DATA, path, 0, 0, "this is %s", input_kind_describe(in->kind));
+	else if (reader && (!command || strcmp(reader, command) != 0))
+		diag_set(&d, DIAG_DATA, path, 0, 0, "this is %s: 'iotally %s' reads it%s%s%s",
+			 input_kind_describe(in->kind), reader, command ? ", not 'iotally " : "",
+			 command ? command : "", command ? "'" : "");
+	else
+		return false;
+	cli_print_diag(&d);
+	return true;
 }
 
 /* Copy the rest of `from` to `to`; 0, or -1 with errno set. */
@@ -108,7 +172,7 @@ make_stdin_rereadable(off_t *start, struct diag *err)
 }
 
 static int
-detect_input(const char *path, enum input_kind *kind, struct diag *err)
+detect_input(const char *path, struct cli_input *in, struct diag *err)
 {
 	struct line_reader r;
 	off_t start = 0;
@@ -118,7 +182,7 @@ detect_input(const char *path, enum input_kind *kind, struct diag *err)
 		return -1;
 	if (line_reader_open(&r, path, 0, err) < 0)
 		return -1;
-	int rc = input_detect_reader(&r, kind, err);
+	int rc = cli_input_peek(&r, in, err);
 	line_reader_close(&r);
 	if (rc == 0 && is_stdin && lseek(STDIN_FILENO, start, SEEK_SET) < 0)
 		return diag_set(err, DIAG_NOINPUT, "-", 0, 0,
@@ -130,18 +194,21 @@ int
 cli_run_for_input(int argc, char **argv)
 {
 	struct diag err;
-	enum input_kind kind;
+	struct cli_input in;
 
-	if (detect_input(argv[1], &kind, &err) < 0) {
+	if (detect_input(argv[1], &in, &err) < 0) {
 		cli_print_diag(&err);
 		return err.code;
 	}
-	if (kind == INPUT_EMPTY) {
+	enum input_kind kind = in.kind;
+	if (in.foreign == FOREIGN_NONE && kind == INPUT_EMPTY) {
 		diag_set(&err, DIAG_DATA, argv[1], 0, 0, "the input is empty");
 		cli_print_diag(&err);
 		return DIAG_DATA;
 	}
-	const char *name = cli_command_for_kind(kind);
+	const char *name = in.foreign == FOREIGN_NONE ? cli_command_for_kind(kind) : NULL;
+	if (!name && cli_explain_input(NULL, argv[1], &in, NULL))
+		return DIAG_DATA;
 	if (name) {
 		const struct command *cmd = cli_find_command(name);
 		/* argv becomes "COMMAND FILE options...": operands may come first. */

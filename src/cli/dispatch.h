@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "ingest/detect.h"
+#include "ingest/foreign.h"
 
 /* "vmmap", "classes", "track": the command that reads `kind`, or NULL. */
 const char *cli_command_for_kind(enum input_kind kind);
@@ -22,5 +23,28 @@ int cli_run_for_input(int argc, char **argv);
 
 /* A word that names a file rather than a command: it holds '/' or '.'. */
 bool cli_looks_like_path(const char *name);
+
+/* What an input is, from its first bytes. */
+struct cli_input {
+	enum input_kind kind;
+	enum foreign_kind foreign;   /* another tool's report iotally does not read */
+	char schema[64];             /* iotally JSON: its "schema" value */
+};
+
+struct line_reader;
+struct diag;
+/* Look at what `r` is about to deliver without consuming it. 0, or -1. */
+int cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err);
+
+/*
+ * After `command`'s parser refused a whole input (`err`: DIAG_DATA, no line
+ * number; any DIAG_DATA error for another tool's report), say what the input is and what reads it when that is known:
+ * another command's capture ("'iotally vmmap' reads it"), iotally JSON
+ * (only 'iotally diff' reads it), another tool's report (iotally does not
+ * read it). Prints that error and returns true; false when the parser's
+ * own message says more.
+ */
+bool cli_explain_input(const char *command, const char *path, const struct cli_input *in,
+		       const struct diag *err);
 
 #endif

@@ -35,6 +35,9 @@ static const struct command commands[] = {
 	{ "track", cmd_track,
 	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
 	  cmd_track_help },
+	{ "trend", cmd_trend,
+	  "leak, plateau, step or stable per metric over a series of captures, with CI gates",
+	  cmd_trend_help },
 	{ "vmmap", cmd_vmmap,
 	  "IOAccelerator/IOSurface memory by purgeable state and size (vmmap dumps)",
 	  cmd_vmmap_help },
@@ -91,7 +94,9 @@ print_main_help(FILE *out)
 	      "Commands read FILE, or standard input when FILE is '-' (diff reads two)\n"
 	      "and 'iotally -' recognises standard input. A second file operand is\n"
 	      "refused, not taken as a name; a name that is also a file's name goes\n"
-	      "after '--'.\n"
+	      "after '--'. A capture of another kind is refused with the command that\n"
+	      "reads it; iotally's own JSON is read by 'iotally diff' only; reports of\n"
+	      "other tools (footprint, leaks, heap, System Profiler) are not read.\n"
 	      "\n"
 	      "Environment: TMPDIR is where 'iotally -' keeps piped standard input while\n"
 	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"

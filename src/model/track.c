@@ -56,33 +56,6 @@ track_record_add_frame(struct track_record *r)
 	return f;
 }
 
-/* A compact, exactly-sized copy for the listing. */
-static struct track_record *
-record_copy(const struct track_record *r)
-{
-	struct track_record *c = xmalloc(sizeof(*c));
-	*c = *r;
-	c->frames = NULL;
-	if (r->nframes) {
-		c->frames = xcalloc(r->nframes, sizeof(*c->frames));
-		memcpy(c->frames, r->frames, r->nframes * sizeof(*c->frames));
-	}
-	c->frames_alloc = r->nframes;
-	strbuf_init(&c->text);
-	strbuf_add(&c->text, r->text.buf, r->text.len);
-	c->text.buf = xrealloc(c->text.buf, c->text.len + 1);
-	c->text.alloc = c->text.len + 1;
-	return c;
-}
-
-static void
-record_free(struct track_record *r)
-{
-	if (r)
-		track_record_release(r);
-	free(r);
-}
-
 static void
 add_view(struct strbuf *out, const struct track_record *r, struct track_text t)
 {
@@ -252,6 +225,7 @@ track_capture_init(struct track_capture *cap)
 	track_filter_init(&cap->filter);
 	strmap_init(&cap->group_index);
 	strmap_init(&cap->frame_index);
+	track_listing_init(&cap->listing);
 }
 
 void
@@ -265,9 +239,7 @@ track_capture_release(struct track_capture *cap)
 		free(cap->images[i].path);
 	}
 	free(cap->images);
-	for (size_t i = 0; i < cap->nkept; i++)
-		record_free(cap->kept[i]);
-	free(cap->kept);
+	track_listing_release(&cap->listing);
 	for (size_t i = 0; i < cap->ngroups; i++) {
 		free(cap->groups[i].name);
 		free(cap->groups[i].symbol);
@@ -654,39 +626,10 @@ aggregate(struct track_capture *cap, const struct track_record *r, const char *p
 
 /* ---- listing ---------------------------------------------------------- */
 
-static int
-cmp_records(const void *a, const void *b)
-{
-	const struct track_record *x = *(const struct track_record *const *)a;
-	const struct track_record *y = *(const struct track_record *const *)b;
-	if (x->bytes != y->bytes)
-		return x->bytes > y->bytes ? -1 : 1;
-	if (x->index != y->index)
-		return x->index < y->index ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 void
 track_capture_sort_kept(struct track_capture *cap)
 {
-	if (cap->nkept == 0)
-		return;
-	qsort(cap->kept, cap->nkept, sizeof(*cap->kept), cmp_records);
-	if (cap->top && cap->nkept > cap->top) {
-		for (size_t i = cap->top; i < cap->nkept; i++)
-			record_free(cap->kept[i]);
-		cap->nkept = cap->top;
-	}
-}
-
-static void
-keep_record(struct track_capture *cap, const struct track_record *r)
-{
-	/* With --top N, memory stays at 2N records: trim whenever it fills. */
-	if (cap->top && cap->nkept >= 2 * cap->top && cap->nkept >= 64)
-		track_capture_sort_kept(cap);
-	cap->kept = xgrow(cap->kept, &cap->kept_alloc, cap->nkept + 1, sizeof(*cap->kept));
-	cap->kept[cap->nkept++] = record_copy(r);
+	track_listing_sort(&cap->listing, cap->top);
 }
 
 /* ---- one record ------------------------------------------------------- */
@@ -754,7 +697,7 @@ track_capture_add_record(struct track_capture *cap, const struct track_record *r
 	if (cap->on_record && (rc = cap->on_record(cap->on_record_ctx, r, path, err)) < 0)
 		goto out;
 	if (cap->keep_records)
-		keep_record(cap, r);
+		rc = track_listing_add(&cap->listing, cap->top, r, err);
 out:
 	strbuf_release(&text);
 	return rc;

@@ -7,10 +7,10 @@
  * A parser builds one record at a time in a struct track_record it owns
  * and hands it to track_capture_add_record(), which applies the offline
  * filters and suppressions, adds it to the aggregates a report asked for
- * and, only when the report lists records, keeps a compact copy (one
- * exactly-sized text buffer and frame array per record). So memory follows
- * the number of distinct call sites (aggregates) or of listed records,
- * never the number of input lines.
+ * and, only when the report lists records, keeps a copy in a listing whose
+ * records wait in a temporary file (model/track_listing.h). So memory
+ * follows the number of distinct call sites (aggregates), plus 32 bytes per
+ * listed record, never the number of input lines.
  *
  * Strings of a record (module, symbol, source, process) are (offset,
  * length) views into the record's own `text` buffer; they may hold any
@@ -22,10 +22,14 @@
 #include <stdint.h>
 
 #include "model/suppress.h"
+#include "model/track_listing.h"
 #include "util/bytes.h"
 #include "util/diag.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
+
+/* The id of the JSON report (docs/json/track.*): written by report/, read back by ingest/. */
+#define TRACK_SCHEMA "iotally.track/1"
 
 enum track_kind {
 	TRACK_KIND_UNKNOWN,   /* no header says which command made the capture */
@@ -202,8 +206,7 @@ struct track_capture {
 	uint64_t shown_bytes;
 	uint64_t suppressed_records, suppressed_bytes;
 
-	struct track_record **kept;       /* listed records (keep_records) */
-	size_t nkept, kept_alloc;
+	struct track_listing listing;     /* listed records (keep_records) */
 
 	struct strmap group_index;
 	struct track_group *groups;
@@ -238,7 +241,10 @@ const char *track_record_category(const struct track_capture *cap,
 int track_capture_add_record(struct track_capture *cap, const struct track_record *r,
 			     const char *path, struct diag *err);
 
-/* The listed records, largest first (ties by index, then input order). */
+/*
+ * The listed records, largest first (ties by index, then input order), the
+ * largest `top` of them when top is set. Read them with track_listing_read().
+ */
 void track_capture_sort_kept(struct track_capture *cap);
 /*
  * The total of the whole capture: iotally's "in the capture" line, else the

@@ -14,15 +14,17 @@
 
 #include "model/track.h"
 
-#define TRACK_JSON_SCHEMA "iotally.track/1"
 
 struct track_json_opts {
 	const char *path;     /* the input's name as given */
 	uint64_t top;         /* rows of a --by table; 0 = all */
 };
 
-/* 0, or -1 when writing fails. */
+/*
+ * 0, or -1 with DIAG_IOERR in *err when writing fails or a listed record
+ * cannot be read back.
+ */
 int track_json_write(FILE *out, const struct track_capture *cap,
-		     const struct track_json_opts *opts);
+		     const struct track_json_opts *opts, struct diag *err);
 
 #endif

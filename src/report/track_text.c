@@ -35,29 +35,40 @@ write_images(FILE *out, const struct track_capture *cap)
 	}
 }
 
-void
-track_text_write_listing(FILE *out, const struct track_capture *cap)
+int
+track_text_write_listing(FILE *out, const struct track_capture *cap, struct diag *err)
 {
-	struct strbuf rec = STRBUF_INIT;
-	if (cap->nkept == 0)
-		return;   /* ioclasscount prints nothing at all when nothing matched */
+	const struct track_listing *list = &cap->listing;
+	size_t n = track_listing_count(list);
+	if (n == 0)
+		return 0;   /* ioclasscount prints nothing at all when nothing matched */
 	if (cap->command)
 		write_header(out, cap);
-	for (size_t i = 0; i < cap->nkept; i++) {
-		strbuf_reset(&rec);
-		track_record_format(cap->kept[i], cap->layout, &rec);
+	struct strbuf text = STRBUF_INIT;
+	struct track_record rec;
+	track_record_init(&rec);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if ((rc = track_listing_read(list, i, &rec, err)) < 0)
+			break;
+		strbuf_reset(&text);
+		track_record_format(&rec, cap->layout, &text);
 		fputc('\n', out);
-		fwrite(rec.buf, 1, rec.len, out);
+		fwrite(text.buf, 1, text.len, out);
 	}
-	strbuf_release(&rec);
+	track_record_release(&rec);
+	strbuf_release(&text);
+	if (rc < 0)
+		return -1;
 	uint64_t shown = 0;
-	for (size_t i = 0; i < cap->nkept; i++)
-		shown += cap->kept[i]->bytes;   /* bounded by cap->shown_bytes */
+	for (size_t i = 0; i < n; i++)
+		shown += list->keys[i].bytes;   /* bounded by cap->shown_bytes */
 	fprintf(out, "\n0x%" PRIx64 " bytes total\n", shown);
 	uint64_t whole = track_capture_total(cap);
 	if (whole != shown && !cap->sum_overflow)
 		fprintf(out, "0x%" PRIx64 " bytes total in the capture\n", whole);
 	write_images(out, cap);
+	return 0;
 }
 
 static void

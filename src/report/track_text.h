@@ -13,8 +13,11 @@
 
 #include "model/track.h"
 
-/* The whole capture as far as shown; the records must be sorted. */
-void track_text_write_listing(FILE *out, const struct track_capture *cap);
+/*
+ * The whole capture as far as shown; the records must be sorted. 0, or -1
+ * with DIAG_IOERR in *err when a listed record cannot be read back.
+ */
+int track_text_write_listing(FILE *out, const struct track_capture *cap, struct diag *err);
 /* The --by module|symbol|class table, the `top` largest rows (0 = all). */
 void track_text_write_groups(FILE *out, const struct track_capture *cap, uint64_t top);
 

@@ -131,8 +131,12 @@ test_track_read(void **state)
 	assert_int_equal(track_json_read(from(track_doc), &cap, &notes, &err), 0);
 	assert_int_equal(cap.kind, TRACK_KIND_TRACK);
 	assert_int_equal(cap.total, 8192);
-	assert_int_equal(cap.nkept, 1);
-	const struct track_record *r = cap.kept[0];
+	assert_int_equal(track_listing_count(&cap.listing), 1);
+	struct track_record rec;
+	struct diag rerr;
+	track_record_init(&rec);
+	assert_int_equal(track_listing_read(&cap.listing, 0, &rec, &rerr), 0);
+	const struct track_record *r = &rec;
 	assert_int_equal(r->bytes, 4096);
 	assert_int_equal(r->count, 2);
 	assert_int_equal(r->nframes, 1);
@@ -143,6 +147,7 @@ test_track_read(void **state)
 	assert_int_equal(notes.len, 1);
 	assert_non_null(strstr(notes.items[0].msg, "lists 1 of the capture's 2 records"));
 	diag_list_release(&notes);
+	track_record_release(&rec);
 	track_capture_release(&cap);
 	line_reader_close(&reader);
 }

@@ -185,7 +185,7 @@ test_filters_and_top(void **state)
 	feed(&cap);
 	assert_int_equal(cap.nrecords, 3);
 	assert_int_equal(cap.shown_records, 1);
-	assert_int_equal(cap.kept[0]->index, 2);
+	assert_int_equal(cap.listing.keys[0].index, 2);
 	track_capture_release(&cap);
 
 	track_capture_init(&cap);
@@ -194,7 +194,7 @@ test_filters_and_top(void **state)
 	track_filter_add(&cap.filter.names, &cap.filter.nnames, "OSData");
 	feed(&cap);
 	assert_int_equal(cap.shown_records, 1);
-	assert_int_equal(cap.kept[0]->index, 1);
+	assert_int_equal(cap.listing.keys[0].index, 1);
 	track_capture_release(&cap);
 
 	track_capture_init(&cap);
@@ -202,8 +202,8 @@ test_filters_and_top(void **state)
 	cap.top = 1;
 	feed(&cap);
 	track_capture_sort_kept(&cap);
-	assert_int_equal(cap.nkept, 1);
-	assert_int_equal(cap.kept[0]->index, 1);   /* 0x3000 twice: the lower index first */
+	assert_int_equal(track_listing_count(&cap.listing), 1);
+	assert_int_equal(cap.listing.keys[0].index, 1);   /* 0x3000 twice: the lower index first */
 	track_capture_release(&cap);
 }
 

@@ -229,11 +229,15 @@ test_whole_capture(void **state)
 	assert_int_equal(cap.kind, TRACK_KIND_LEAKS);
 	assert_int_equal(cap.layout, TRACK_LAYOUT_108);
 	assert_int_equal(cap.nrecords, 1);
-	assert_int_equal(cap.nkept, 1);
+	assert_int_equal(track_listing_count(&cap.listing), 1);
 	assert_true(cap.has_total);
 	assert_true(cap.has_images_section);
 	assert_int_equal(cap.nimages, 0);
-	const struct track_record *r = cap.kept[0];
+	struct track_record rec;
+	struct diag rerr;
+	track_record_init(&rec);
+	assert_int_equal(track_listing_read(&cap.listing, 0, &rec, &rerr), 0);
+	const struct track_record *r = &rec;
 	assert_true(r->has_trailer);
 	assert_true(r->trailer_exited);
 	assert_int_equal(r->trailer_pid, 77);
@@ -243,6 +247,7 @@ test_whole_capture(void **state)
 	assert_int_equal(w.len, 0);
 	assert_false(cap.partial);
 	diag_list_release(&w);
+	track_record_release(&rec);
 	track_capture_release(&cap);
 }
 

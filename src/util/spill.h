@@ -1,0 +1,45 @@
+#ifndef IOTALLY_UTIL_SPILL_H
+#define IOTALLY_UTIL_SPILL_H
+
+/*
+ * An append-only store of byte blobs in an unlinked temporary file.
+ *
+ * A report that must see every record before it can print the first (a
+ * listing sorted by size) keeps a small key per record in memory and the
+ * record itself here, so its memory does not grow with the records' text.
+ * Blobs are appended once, through a write buffer, and read back in any
+ * order by offset. The file is created in $TMPDIR (else /tmp) and unlinked
+ * at once: nothing is left behind, whatever ends the process.
+ *
+ * spill_release() frees everything; a zeroed struct after spill_init() is
+ * valid to release whether or not spill_open() succeeded.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+#include "util/strbuf.h"
+
+struct spill {
+	int fd;                /* -1 until opened */
+	uint64_t flushed;      /* bytes already in the file */
+	struct strbuf pending; /* appended, not yet written */
+};
+
+void spill_init(struct spill *s);
+/* 0, or -1 with DIAG_IOERR in *err (no temporary file could be made). */
+int spill_open(struct spill *s, struct diag *err);
+/*
+ * Append n bytes; *off gets their offset. 0, or -1 with DIAG_IOERR (a full
+ * disk): the store is then unusable.
+ */
+int spill_append(struct spill *s, const void *p, size_t n, uint64_t *off, struct diag *err);
+/*
+ * Read back n bytes at off into p (bytes still in the write buffer are
+ * copied from it). 0, or -1 with DIAG_IOERR.
+ */
+int spill_read(const struct spill *s, uint64_t off, void *p, size_t n, struct diag *err);
+void spill_release(struct spill *s);
+
+#endif

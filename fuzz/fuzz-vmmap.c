@@ -27,10 +27,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cap.want_surfaces = true;
 	vmmap_filter_add(&cap.filter, "IOAccelerator", 13);
 	diag_list_init(&warnings, 50);
+	(void)vmmap_recognise((const char *)data, size);
 	if (vmmap_parse(&r, &cap, &opts, &warnings, &err) == 0) {
 		for (size_t i = 0; i < cap.ndumps; i++) {
 			const struct vmmap_dump *d = cap.dumps[i];
 			vmmap_dump_crosscheck(d, &cap.filter, "fuzz", &warnings);
+			struct vmmap_left_out *lo;
+			vmmap_dump_gpu_left_out(d, &cap.filter, &lo);
+			free(lo);
 			const struct vmmap_type_stats **types;
 			size_t n = vmmap_dump_sorted_types(d, &types);
 			for (size_t t = 0; t < n; t++) {

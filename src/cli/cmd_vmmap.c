@@ -46,8 +46,14 @@ const char cmd_vmmap_help[] =
 	"  -h, --help         show this help\n"
 	"\n"
 	"A file holding several dumps gets one report per dump, each headed\n"
-	"'=== Process: NAME [PID] ==='. On a Mac, a live process can be piped in:\n"
-	"'vmmap -noCoalesce Safari | iotally vmmap -'.\n"
+	"'=== Process: NAME [PID] ==='. Summary tables are read under either\n"
+	"header layout, indented or '> '-quoted, and as bare 8-figure rows; a\n"
+	"table cut before its TOTAL rows makes the result partial. When the\n"
+	"default types leave out GPU memory of a dump ('owned unmapped\n"
+	"(graphics)'), a note names it; --types 'IOAccelerator,IOSurface,(graphics)'\n"
+	"shows it. Input that is no vmmap capture (vmmap's failure message, a\n"
+	"leaks report) is refused with what it is. On a Mac, a live process can be\n"
+	"piped in: 'vmmap -noCoalesce Safari | iotally vmmap -'.\n"
 	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
 	"  iotally vmmap fixtures/vmmap/synthetic-gpu-purge-states.txt\n"
@@ -89,6 +95,7 @@ struct vmmap_args {
 	bool strict;
 	bool surfaces;
 	bool help;
+	bool default_types;   /* no --types or --all-types given */
 };
 
 /* "--types A,B" adds A and B; empty pieces are a usage error. */
@@ -166,6 +173,7 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no input given (a vmmap dump file, or '-' for standard input)");
 	if (f->ntypes == 0 && !f->all) {
+		a->default_types = true;
 		vmmap_filter_add(f, "IOAccelerator", strlen("IOAccelerator"));
 		vmmap_filter_add(f, "IOSurface", strlen("IOSurface"));
 	}
@@ -173,20 +181,82 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 }
 
 static void
-print_no_regions(const struct vmmap_capture *cap, const struct vmmap_dump *d)
+print_types(const struct vmmap_filter *f)
 {
-	const struct vmmap_filter *f = &cap->filter;
-	fputs("No active regions found for types: ", stderr);
 	if (f->all)
 		fputs("(all types)", stderr);
 	for (size_t i = 0; i < f->ntypes && !f->all; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "", f->types[i]);
+}
+
+static void
+print_which_process(const struct vmmap_capture *cap, const struct vmmap_dump *d)
+{
 	if (cap->ndumps > 1) {
 		fputs(" (process ", stderr);
 		vmmap_text_write_process(stderr, d);
 		fputc(')', stderr);
 	}
+}
+
+static bool
+has_selected_row(const struct vmmap_dump *d, const struct vmmap_filter *f)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		if (vmmap_filter_selects(f, d->rows[i].name, strlen(d->rows[i].name)))
+			return true;
+	return false;
+}
+
+/* Why a dump has no breakdown: no region lines at all, or none selected. */
+static void
+print_no_regions(const struct vmmap_capture *cap, const struct vmmap_dump *d)
+{
+	const struct vmmap_filter *f = &cap->filter;
+	if (d->region_lines == 0 && d->nrows > 0) {
+		fputs("Summary-only dump: no region lines, so no per-region purgeability "
+		      "breakdown or histogram", stderr);
+		if (!has_selected_row(d, f)) {
+			fputs("; no summary row for types: ", stderr);
+			print_types(f);
+		}
+	} else if (d->region_lines == 0) {
+		fputs(d->nfields ? "The dump holds no region lines and no summary rows "
+				   "(only its header)" :
+				   "The dump holds no region lines and no summary rows", stderr);
+	} else {
+		fputs("No active regions found for types: ", stderr);
+		print_types(f);
+	}
+	print_which_process(cap, d);
 	fputc('\n', stderr);
+}
+
+/* GPU memory the default types leave out: name it, with the option that shows it. */
+static void
+print_gpu_left_out(const struct vmmap_capture *cap, const struct vmmap_dump *d,
+		   const char *path)
+{
+	struct vmmap_left_out *lo;
+	size_t n = vmmap_dump_gpu_left_out(d, &cap->filter, &lo);
+	if (n == 0)
+		return;
+	fprintf(stderr, "iotally: %s: note: the default types leave out GPU memory",
+		diag_display_path(path));
+	print_which_process(cap, d);
+	fputc(':', stderr);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(stderr, "%s '%s' %.2f MB", i ? ";" : "", lo[i].name,
+			(double)lo[i].vsize / 1048576.0);
+		if (lo[i].has_count)
+			fprintf(stderr, " in %" PRIu64 " region%s", lo[i].count,
+				lo[i].count == 1 ? "" : "s");
+		if (lo[i].from_summary)
+			fputs(" (summary table)", stderr);
+	}
+	fputs("; --types 'IOAccelerator,IOSurface,(graphics)' shows them too, "
+	      "--all-types every type\n", stderr);
+	free(lo);
 }
 
 static void
@@ -295,6 +365,8 @@ cmd_vmmap(int argc, char **argv)
 	for (size_t i = 0; i < cap.ndumps; i++)
 		vmmap_dump_crosscheck(cap.dumps[i], &cap.filter, a.path, &warnings);
 	cli_print_warnings(&warnings);
+	for (size_t i = 0; a.default_types && i < cap.ndumps; i++)
+		print_gpu_left_out(&cap, cap.dumps[i], a.path);
 	status = write_report(&cap, &a);
 	if (cap.partial)
 		cli_warn(a.path, 0, "results are partial (see the warnings above)");

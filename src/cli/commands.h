@@ -33,6 +33,8 @@ int cmd_report(int argc, char **argv);
 extern const char cmd_report_help[];
 int cmd_track(int argc, char **argv);
 extern const char cmd_track_help[];
+int cmd_trend(int argc, char **argv);
+extern const char cmd_trend_help[];
 int cmd_vmmap(int argc, char **argv);
 extern const char cmd_vmmap_help[];
 

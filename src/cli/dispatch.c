@@ -90,6 +90,8 @@ cli_explain_input(const char *command, const char *path, const struct cli_input 
 			 "this is iotally JSON output%s%s%s: only 'iotally diff' reads it, to "
 			 "compare it with another capture or report of its kind",
 			 in->schema[0] ? " (schema '" : "", in->schema, in->schema[0] ? "')" : "");
+	else if (in->kind == INPUT_TOOL_REPORT)
+		diag_set(&d, DIAG_DATA, path, 0, 0, "this is %s", input_kind_describe(in->kind));
 	else if (reader && (!command || strcmp(reader, command) != 0))
 		diag_set(&d, DIAG_DATA, path, 0, 0, "this is %s: 'iotally %s' reads it%s%s%s",
 			 input_kind_describe(in->kind), reader, command ? ", not 'iotally " : "",

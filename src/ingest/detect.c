@@ -1,5 +1,6 @@
 #include "ingest/detect.h"
 
+#include "ingest/vmmap_read.h"
 #include "util/linereader.h"
 #include "util/view.h"
 
@@ -46,19 +47,6 @@ has_count_lines(const char *p, size_t n)
 	return hits >= 1;
 }
 
-/* "] rw-/rwx SM=": the anchor every vmmap region line has. */
-static bool
-has_region_anchor(const char *p, size_t n)
-{
-	const char *end = p + n, *q = p;
-	while ((q = view_find(q, (size_t)(end - q), " SM=")) != NULL) {
-		if (q - p >= 9 && q[-9] == ']' && q[-8] == ' ' && q[-4] == '/')
-			return true;
-		q += 4;
-	}
-	return false;
-}
-
 int
 input_iotally_schema(const char *p, size_t n, char *out, size_t outsz)
 {
@@ -91,8 +79,10 @@ input_detect(const char *p, size_t n)
 		return INPUT_EMPTY;
 	if (n >= 8 && memcmp(p, "bplist00", 8) == 0)
 		return INPUT_BPLIST;
+	/* A stray NUL byte does not make a vmmap dump binary data: the vmmap
+	 * parser reads the other lines and reports that one. */
 	if (looks_binary(p, n))
-		return INPUT_BINARY;
+		return vmmap_recognise(p, n) == VMMAP_EVIDENCE_DUMP ? INPUT_VMMAP : INPUT_BINARY;
 	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
 		p += 3;
 		n -= 3;
@@ -112,11 +102,20 @@ input_detect(const char *p, size_t n)
 			return INPUT_XML_PLIST;
 		return INPUT_XML_OTHER;
 	}
-	if (has(p, n, "Virtual Memory Map of process") ||
-	    has(p, n, "regions for process") ||
-	    (has(p, n, "REGION TYPE") && (has(p, n, "VIRTUAL") || has(p, n, "START - END"))) ||
-	    has_region_anchor(p, n))
+	/* The vmmap parser's own recogniser, so that `iotally FILE` and
+	 * `iotally vmmap FILE` agree on what a vmmap capture is (its failure
+	 * message and lines meant as region lines are vmmap's to explain). */
+	switch (vmmap_recognise(p, n)) {
+	case VMMAP_EVIDENCE_DUMP:
+	case VMMAP_EVIDENCE_FAILURE:
+	case VMMAP_EVIDENCE_REGION_LIKE:
 		return INPUT_VMMAP;
+	case VMMAP_EVIDENCE_OTHER_TOOL:
+		return INPUT_TOOL_REPORT;
+	case VMMAP_EVIDENCE_NONE:
+	default:
+		break;
+	}
 	/* Tracking records print "N call [i]" or "N calls [i]", never "call(s)". */
 	if (has(p, n, "kernel memory allocations") || has(p, n, " bytes (0x") ||
 	    has(p, n, " bytes total"))
@@ -149,6 +148,9 @@ input_kind_describe(enum input_kind kind)
 		return "iotally JSON output";
 	case INPUT_VMMAP:
 		return "a vmmap dump";
+	case INPUT_TOOL_REPORT:
+		return "a report of another memory tool (leaks, heap, malloc_history), "
+		       "which iotally does not read";
 	case INPUT_IOREG_TEXT:
 		return "ioreg text output";
 	case INPUT_IOCLASSCOUNT:

@@ -20,7 +20,8 @@ enum input_kind {
 	INPUT_XML_OTHER,
 	INPUT_JSON,            /* JSON not written by iotally */
 	INPUT_IOTALLY_JSON,    /* {"schema": "iotally.<kind>/N", ...} */
-	INPUT_VMMAP,
+	INPUT_VMMAP,           /* also vmmap's failure message, broken region lines */
+	INPUT_TOOL_REPORT,     /* leaks, heap: the header block of vmmap, another tool */
 	INPUT_IOREG_TEXT,
 	INPUT_IOCLASSCOUNT,
 	INPUT_TRACK,           /* ioclasscount --track / --leaks / --maps */

@@ -27,7 +27,11 @@ struct vmmap_table_layout {
 	enum vmmap_column cols[VMMAP_COL_SIZES];
 	unsigned ncols;
 	bool has_count;
+	bool bracketed;    /* format 2.0 "[ VIRTUAL]": no closing TOTAL rows */
 };
+
+/* The columns of a modern summary table: seven sizes and the region count. */
+extern const struct vmmap_table_layout vmmap_table_full_layout;
 
 /* A "REGION TYPE ..." line that heads a summary table (not a region section). */
 bool vmmap_table_is_header(const char *p, size_t n);
@@ -36,7 +40,9 @@ void vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above,
 			     size_t above_n, const char *head, size_t head_n);
 /*
  * One row: NAME, the layout's sizes, the count, an optional note. Returns 0
- * with row->name allocated, or -1 with *why set.
+ * with row->name allocated; -1 with *why set for a row of the layout's shape
+ * with a figure that cannot be read; -2 with *why set for a line that does
+ * not have the layout's shape.
  */
 int vmmap_table_parse_row(const char *line, size_t len,
 			  const struct vmmap_table_layout *t,

@@ -20,14 +20,35 @@ is_prot(const char *p)
 	       (p[2] == 'x' || p[2] == '-');
 }
 
-/* Does "] rwx/rwx SM=" start at rb? (the anchor of every region line) */
 static bool
-is_prot_block(const char *rb, const char *end)
+is_blank(char c)
 {
-	if (end - rb < 13)
-		return false;
-	return rb[1] == ' ' && is_prot(rb + 2) && rb[5] == '/' && is_prot(rb + 6) &&
-	       rb[9] == ' ' && memcmp(rb + 10, "SM=", 3) == 0;
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Does "] rwx/rwx SM=" start at rb (the anchor of every region line)? vmmap
+ * prints one space on each side of PRT/MAX; pastes collapse or widen that
+ * to any run of blanks. Returns the byte after "SM=", or NULL.
+ */
+static const char *
+prot_block_end(const char *rb, const char *end)
+{
+	if (end - rb >= 13 && rb[1] == ' ' && is_prot(rb + 2) && rb[5] == '/' &&
+	    is_prot(rb + 6) && rb[9] == ' ' && memcmp(rb + 10, "SM=", 3) == 0)
+		return rb + 13;
+	const char *p = rb + 1;
+	while (p < end && is_blank(*p))
+		p++;
+	if (end - p < 7 || !is_prot(p) || p[3] != '/' || !is_prot(p + 4))
+		return NULL;
+	p += 7;
+	const char *b = p;
+	while (p < end && is_blank(*p))
+		p++;
+	if (p == b || end - p < 3 || memcmp(p, "SM=", 3) != 0)
+		return NULL;
+	return p + 3;
 }
 
 /* Skip an indent, "> " mail quotes and the crash-report "--->" marker. */
@@ -306,7 +327,28 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
 	parse_surface_detail(p, end, r);
 }
 
-/* Heuristic for lines that failed the grammar: is this meant as a region? */
+/* One side of "START-END" as a broken line may still show it: hex or a symbolic address. */
+static bool
+is_address_like(const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+	if ((n == 8 && memcmp(p, "unmapped", 8) == 0) || (n == 6 && memcmp(p, "kernel", 6) == 0))
+		return true;
+	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (p == end)
+		return false;
+	for (; p < end; p++)
+		if (!((*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')))
+			return false;
+	return true;
+}
+
+/*
+ * Heuristic for lines that failed the grammar: is this meant as a region?
+ * Either the " SM=" of the anchor, or a START-END address token before a
+ * '[' (not a name such as "llama-server [52794]").
+ */
 bool
 vmmap_line_looks_like_region(const char *p, const char *end)
 {
@@ -316,7 +358,6 @@ vmmap_line_looks_like_region(const char *p, const char *end)
 	const char *lb = memchr(p, '[', n);
 	if (!lb)
 		return false;
-	/* A START-END token right before the '[' */
 	const char *q = lb;
 	while (q > p && view_is_space(q[-1]))
 		q--;
@@ -324,12 +365,7 @@ vmmap_line_looks_like_region(const char *p, const char *end)
 	while (q > p && !view_is_space(q[-1]))
 		q--;
 	const char *dash = memchr(q, '-', (size_t)(tok_end - q));
-	if (!dash || dash == q || dash + 1 == tok_end)
-		return false;
-	for (const char *c = q; c < tok_end; c++)
-		if (c != dash && !((*c >= '0' && *c <= '9') || ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z')))
-			return false;
-	return true;
+	return dash && is_address_like(q, dash) && is_address_like(dash + 1, tok_end);
 }
 
 /* Lowercase hex digit values by byte; X marks a byte that is not one. */
@@ -413,7 +449,7 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 {
 	const char *end = line + view_rtrim(line, n);
 	const char *p = vmmap_line_skip_prefix(line, end);
-	const char *rb = p, *lb, *q;
+	const char *rb = p, *lb, *q, *sm = NULL;
 
 	memset(r, 0, sizeof(*r));
 	*why = NULL;
@@ -421,7 +457,7 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 		rb = memchr(rb, ']', (size_t)(end - rb));
 		if (!rb)
 			goto not_region;
-		if (is_prot_block(rb, end))
+		if ((sm = prot_block_end(rb, end)) != NULL)
 			break;
 		rb++;
 	}
@@ -436,7 +472,7 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 
 	/* Type and range: the last token before '[' is START-END. */
 	q = lb;
-	while (q > p && q[-1] == ' ')
+	while (q > p && is_blank(q[-1]))
 		q--;
 	const char *range_end = q;
 	if (scan_hex_range_backward(p, &q, r)) {
@@ -467,9 +503,8 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 		r->vsize = printed;
 		r->vsize_rounded = fraction;
 	}
-	/* rb+13 is past "] rwx/rwx SM="; the share mode is three bytes, or fewer
-	 * when an unknown mode's blanks were trimmed at the end of the line. */
-	const char *sm = rb + 13;
+	/* sm is past "SM="; the share mode is three bytes, or fewer when an
+	 * unknown mode's blanks were trimmed at the end of the line. */
 	const char *tail = end - sm > 3 ? sm + 3 : end;
 	parse_tail(tail, end, r);
 	return VMMAP_LINE_REGION;

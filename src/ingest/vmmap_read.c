@@ -52,9 +52,15 @@ struct parser {
 	bool last_was_region;        /* the previous line parsed as a region */
 	bool last_was_unparsed;      /* the previous line was counted as not understood */
 	enum input_kind kind;        /* what the start of the input looks like */
-	bool saw_failure_message;
-	bool saw_table_header;       /* a summary table header, with or without rows */
+	enum vmmap_evidence evidence; /* the heaviest evidence of any line so far */
+	uint64_t region_like;        /* lines meant as region lines that do not parse */
+	uint64_t table_line;         /* where the current summary table starts */
+	uint64_t table_last_line;    /* its last line so far */
+	bool headerless_noted;       /* the dump's header-less summary rows were reported */
+	uint64_t failure_line;       /* vmmap's failure message, first seen */
 	char failure[160];
+	uint64_t tool_line;          /* another tool's "Analysis Tool:" line */
+	char tool[64];
 };
 
 static void
@@ -73,6 +79,7 @@ start_dump(struct parser *ps, uint64_t line)
 	ps->dump_has_vmm_line = false;
 	ps->dump_seen_nonwritable = false;
 	ps->dump_seen_writable = false;
+	ps->headerless_noted = false;
 	ps->table = TABLE_NONE;
 	return ps->dump;
 }
@@ -93,7 +100,7 @@ dump_has_body(const struct parser *ps)
 
 static const char *const header_keys[] = {
 	"Process", "Path", "Load Address", "Identifier", "Version", "Build Info",
-	"Code Type", "Platform", "Parent Process", "Target Type", "Date/Time",
+	"Code Type", "Platform", "Parent Process", "Responsible", "Target Type", "Date/Time",
 	"Launch Time", "OS Version", "Report Version", "Analysis Tool",
 	"Analysis Tool Version", "Physical footprint", "Physical footprint (peak)",
 	"Idle exit",
@@ -189,6 +196,17 @@ handle_vmm_line(struct parser *ps, const struct line *ln, const char *p, size_t 
 		d->process = xmemdup0(lp + 1, (size_t)(end - lp - 2));
 }
 
+/* "... for process 44254": the pid of a dump that has not said it yet. */
+static void
+pid_from_section(struct vmmap_dump *d, const char *p, size_t n)
+{
+	const char *f = view_find(p, n, "for process ");
+	if (!f || d->has_pid)
+		return;
+	d->pid = parse_leading_u64(f + 12, p + n);
+	d->has_pid = d->pid != 0;
+}
+
 static bool
 handle_section(struct parser *ps, const struct line *ln, const char *p, size_t n)
 {
@@ -196,11 +214,9 @@ handle_section(struct parser *ps, const struct line *ln, const char *p, size_t n
 	bool interleaved = view_starts(p, n, "==== regions for process");
 	bool writable = view_starts(p, n, "==== Writable regions for process");
 	if (!nonwritable && !interleaved && !writable) {
-		if (view_starts(p, n, "==== ")) {
-			ps->table = TABLE_NONE;
-			return true;  /* Legend, Summary: nothing to count */
-		}
-		return false;
+		if (view_starts(p, n, "==== Summary for process"))
+			pid_from_section(current_dump(ps, ln->no), p, n);
+		return true;  /* Legend, Summary: nothing to count */
 	}
 	struct vmmap_dump *d = ps->dump;
 	bool again = d && (d->has_summary ||
@@ -211,11 +227,11 @@ handle_section(struct parser *ps, const struct line *ln, const char *p, size_t n
 		d = start_dump(ps, ln->no);
 	d = current_dump(ps, ln->no);
 	d->has_region_section = true;
+	pid_from_section(d, p, n);
 	if (writable)
 		ps->dump_seen_writable = true;
 	else
 		ps->dump_seen_nonwritable = true;
-	ps->table = TABLE_NONE;
 	return true;
 }
 
@@ -236,39 +252,33 @@ note_unparsed(struct parser *ps, const struct line *ln, const char *why)
 	strbuf_release(&q);
 }
 
+/* A line not understood: an error with --strict, else counted and warned about. */
 static int
-handle_table_line(struct parser *ps, const struct line *ln, const char *p, size_t n)
+unparsed(struct parser *ps, const struct line *ln, const char *what, const char *why)
 {
-	const char *why = NULL;
-	if (n == 0) {
-		ps->table = TABLE_NONE;
-		return 0;
-	}
-	const char *t = view_ltrim(p, p + n);
-	if (view_starts(t, (size_t)(p + n - t), "===")) {
-		ps->table = ps->table == TABLE_HEAD ? TABLE_ROWS :
-			    ps->table == TABLE_ROWS ? TABLE_TOTALS : ps->table;
-		return 0;
-	}
-	if (ps->table == TABLE_ZONES || ps->table == TABLE_TOTALS)
-		return 0;
-	if (view_starts(p, n, "TOTAL")) {
-		ps->table = TABLE_TOTALS;
-		return 0;
-	}
-	if (ps->table == TABLE_HEAD)
-		ps->table = TABLE_ROWS;   /* a pasted table may lack the ==== line */
-	struct vmmap_summary_row row;
-	if (vmmap_table_parse_row(p, n, &ps->layout, &row, &why) < 0) {
-		if (ps->opts->strict)
-			return diag_set(ps->err, DIAG_DATA, ps->path, ln->no, 0,
-					"summary row not understood (%s)", why);
-		note_unparsed(ps, ln, why);
-		return 0;
-	}
-	row.line = ln->no;
-	vmmap_dump_add_summary_row(ps->dump, &row);
+	if (ps->opts->strict)
+		return diag_set(ps->err, DIAG_DATA, ps->path, ln->no, 0,
+				"%s not understood (%s)", what, why);
+	note_unparsed(ps, ln, why);
 	return 0;
+}
+
+/*
+ * The summary table ends. vmmap closes it with a rule and the TOTAL rows;
+ * a table that stops before them was cut (2.0's bracketed table has none).
+ */
+static void
+end_table(struct parser *ps)
+{
+	bool cut = (ps->table == TABLE_HEAD || ps->table == TABLE_ROWS) && !ps->layout.bracketed;
+	if (cut) {
+		diag_list_add(ps->warnings, DIAG_WARNING, ps->path, ps->table_last_line,
+			      "the summary table that starts at line %" PRIu64 " stops "
+			      "here, without vmmap's closing rule and TOTAL rows: it was cut, "
+			      "and the rows after it are missing", ps->table_line);
+		ps->cap->partial = true;
+	}
+	ps->table = TABLE_NONE;
 }
 
 static void
@@ -279,7 +289,77 @@ start_table(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	current_dump(ps, ln->no);
 	vmmap_table_layout_from(&ps->layout, ps->above, ps->above_len, p, n);
 	ps->table = TABLE_HEAD;
-	ps->saw_table_header = true;
+	ps->table_line = ln->no;
+	ps->table_last_line = ln->no;
+}
+
+static bool
+is_zone_table_header(const char *p, size_t n)
+{
+	return view_starts(p, n, "MALLOC ZONE");
+}
+
+/* Lines that start something new, so a table before them has ended. */
+static bool
+starts_new_part(const char *p, size_t n)
+{
+	size_t klen;
+	return header_key(p, n, &klen) || view_starts(p, n, "Virtual Memory Map of process ") ||
+	       view_starts(p, n, "==== ");
+}
+
+/*
+ * A line while a table is open. Returns 1 when the line belonged to the
+ * table, 0 when the table ended before it (the caller reads the line as
+ * any other), -1 on error.
+ */
+static int
+table_line(struct parser *ps, const struct line *ln, const char *p, size_t n)
+{
+	const char *why = NULL;
+	if (n == 0) {
+		end_table(ps);
+		return 1;
+	}
+	if (vmmap_table_is_header(p, n)) {
+		end_table(ps);
+		start_table(ps, ln, p, n);
+		return 1;
+	}
+	if (is_zone_table_header(p, n)) {
+		end_table(ps);
+		ps->table = TABLE_ZONES;
+		return 1;
+	}
+	if (starts_new_part(p, n)) {
+		end_table(ps);
+		return 0;
+	}
+	ps->table_last_line = ln->no;
+	if (view_starts(p, n, "===")) {
+		ps->table = ps->table == TABLE_HEAD ? TABLE_ROWS :
+			    ps->table == TABLE_ROWS ? TABLE_TOTALS : ps->table;
+		return 1;
+	}
+	if (ps->table == TABLE_ZONES)
+		return 1;
+	if (view_starts(p, n, "TOTAL")) {
+		ps->table = TABLE_TOTALS;
+		return 1;
+	}
+	if (ps->table == TABLE_TOTALS) {
+		/* Whatever follows the TOTAL rows is no longer the table. */
+		ps->table = TABLE_NONE;
+		return 0;
+	}
+	if (ps->table == TABLE_HEAD)
+		ps->table = TABLE_ROWS;   /* a pasted table may lack the ==== line */
+	struct vmmap_summary_row row;
+	if (vmmap_table_parse_row(p, n, &ps->layout, &row, &why) < 0)
+		return unparsed(ps, ln, "summary row", why) < 0 ? -1 : 1;
+	row.line = ln->no;
+	vmmap_dump_add_summary_row(ps->dump, &row);
+	return 1;
 }
 
 static void
@@ -308,63 +388,135 @@ region_too_large(const struct vmmap_region *r)
 	       r->dirty > BYTES_MAX || r->swapped > BYTES_MAX;
 }
 
-static bool
-is_failure_message(const char *p, size_t n)
+static void
+copy_quoted(char *dst, size_t dstsz, const char *p, size_t n)
 {
-	return view_starts(p, n, "vmmap") &&
-	       (view_find(p, n, "cannot examine process") || view_find(p, n, "[fatal]"));
+	struct strbuf q = STRBUF_INIT;
+	diag_quote(&q, p, n, 120);
+	size_t m = q.len < dstsz - 1 ? q.len : dstsz - 1;
+	memcpy(dst, q.buf, m);
+	dst[m] = '\0';
+	strbuf_release(&q);
 }
 
-static int
-handle_line(struct parser *ps, const struct line *ln)
+static void
+note_evidence(struct parser *ps, const struct line *ln, enum vmmap_evidence ev,
+	      const char *p, size_t n)
 {
-	const char *p = ln->p;
-	size_t n = view_rtrim(p, ln->len);
-	struct vmmap_region r;
-	const char *why = NULL;
-
-	ps->last_line = ln->no;
-	ps->last_was_region = false;
-	ps->last_was_unparsed = false;
-	if (ps->table != TABLE_NONE) {
-		if (n && vmmap_table_is_header(p, n))
-			start_table(ps, ln, p, n);
-		else if (n && view_starts(p, n, "MALLOC ZONE"))
-			ps->table = TABLE_ZONES;
-		else
-			return handle_table_line(ps, ln, p, n);
-		return 0;
+	if (ev > ps->evidence)
+		ps->evidence = ev;
+	if (ev == VMMAP_EVIDENCE_DUMP) {
+		current_dump(ps, ln->no);
+	} else if (ev == VMMAP_EVIDENCE_FAILURE && !ps->failure_line) {
+		ps->failure_line = ln->no;
+		copy_quoted(ps->failure, sizeof(ps->failure), p, n);
+	} else if (ev == VMMAP_EVIDENCE_OTHER_TOOL && !ps->tool_line) {
+		size_t tl;
+		const char *tool = vmmap_analysis_tool(p, n, &tl);
+		ps->tool_line = ln->no;
+		copy_quoted(ps->tool, sizeof(ps->tool), tool, tl);
 	}
-	if (n == 0)
-		return 0;
+}
 
-	enum vmmap_line_result res = vmmap_parse_region_line(p, n, &r, &why);
-	if (res != VMMAP_LINE_OTHER || ln->has_nul) {
-		if (res == VMMAP_LINE_REGION && !ln->has_nul && region_too_large(&r)) {
-			res = VMMAP_LINE_MALFORMED;
-			why = "a size is larger than 2^63 bytes";
-		} else if (res == VMMAP_LINE_REGION && !ln->has_nul) {
-			ps->last_was_region = true;
-			return handle_region(ps, ln, &r);
-		}
-		if (res == VMMAP_LINE_MALFORMED || ln->has_nul) {
-			if (res != VMMAP_LINE_MALFORMED && !vmmap_line_looks_like_region(p, p + n))
-				return 0;
-			if (ln->has_nul)
-				why = "the line holds a NUL byte";
-			else if (ln->unterminated)
-				why = "the input ends in the middle of this line";
-			if (ln->overlong)
-				why = "the line is longer than the line limit";
-			if (ps->opts->strict)
-				return diag_set(ps->err, DIAG_DATA, ps->path, ln->no, 0,
-						"region line not understood (%s)", why);
-			note_unparsed(ps, ln, why);
-			return 0;
-		}
-		/* Bracketed 2.0 summary headers fall through to the checks below. */
+/* The line is a region line, or meant as one. Returns -1 on error. */
+static int
+handle_region_result(struct parser *ps, const struct line *ln, enum vmmap_line_result res,
+		     struct vmmap_region *r, const char *why, const char *p, size_t n)
+{
+	if (res == VMMAP_LINE_REGION && !ln->has_nul && region_too_large(r)) {
+		res = VMMAP_LINE_MALFORMED;
+		why = "a size is larger than 2^63 bytes";
+	} else if (res == VMMAP_LINE_REGION && !ln->has_nul) {
+		ps->last_was_region = true;
+		ps->evidence = VMMAP_EVIDENCE_DUMP;
+		return handle_region(ps, ln, r);
 	}
+	if (res != VMMAP_LINE_MALFORMED && !vmmap_line_looks_like_region(p, p + n))
+		return 0;
+	if (ln->has_nul)
+		why = "the line holds a NUL byte";
+	else if (ln->unterminated)
+		why = "the input ends in the middle of this line";
+	if (ln->overlong)
+		why = "the line is longer than the line limit";
+	ps->region_like++;
+	note_evidence(ps, ln, VMMAP_EVIDENCE_REGION_LIKE, p, n);
+	return unparsed(ps, ln, "region line", why);
+}
 
+/*
+ * "IOSurface  2.6G  2.6G  2.6G  0K  0K  2.6G  0K  662": a complete row of
+ * vmmap -summary without its table header (a grep of the summary). The
+ * eight-figure shape is unambiguous; the first one in a dump is reported.
+ */
+static int
+handle_headerless_row(struct parser *ps, const struct line *ln, const char *p, size_t n)
+{
+	struct vmmap_summary_row row;
+	const char *why;
+	int rc = vmmap_table_parse_row(p, n, &vmmap_table_full_layout, &row, &why);
+	if (rc == -2)
+		return 0;
+	if (rc < 0)
+		return unparsed(ps, ln, "summary row", why) < 0 ? -1 : 1;
+	struct vmmap_dump *d = current_dump(ps, ln->no);
+	row.line = ln->no;
+	vmmap_dump_add_summary_row(d, &row);
+	if (!ps->headerless_noted) {
+		ps->headerless_noted = true;
+		diag_list_add(ps->warnings, DIAG_NOTE, ps->path, ln->no,
+			      "summary rows without their table header, read with vmmap's "
+			      "columns (VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY, "
+			      "REGION COUNT)");
+	}
+	return 1;
+}
+
+/*
+ * "IOSurface   606.3M   606.3M   0K": a summary row cut down by hand, with
+ * fewer figures than any vmmap table has and no header to name them.
+ */
+static bool
+looks_like_trimmed_row(const char *p, size_t n)
+{
+	const char *end = p + n, *q = end;
+	unsigned figures = 0;
+	bool unit = false;
+	for (;;) {
+		while (q > p && view_is_space(q[-1]))
+			q--;
+		const char *e = q;
+		while (q > p && !view_is_space(q[-1]))
+			q--;
+		uint64_t v;
+		if (q == e || size_parse_vmmap(q, (size_t)(e - q), &v) == SIZE_SYNTAX) {
+			q = e;
+			break;
+		}
+		unit |= e[-1] == 'K' || e[-1] == 'M' || e[-1] == 'G' || e[-1] == 'T';
+		figures++;
+	}
+	return figures >= 2 && unit && q > p &&
+	       (((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || *p == '_');
+}
+
+static void
+set_report_format(struct parser *ps, const struct line *ln, const char *p, size_t n)
+{
+	struct vmmap_dump *d = current_dump(ps, ln->no);
+	const char *v = view_ltrim(p + 21, p + n);
+	const char *e = v;
+	while (e < p + n && *e != ' ')
+		e++;
+	free(d->report_format);
+	d->report_format = xmemdup0(v, (size_t)(e - v));
+}
+
+/* A line that is neither a region line nor part of an open table. */
+static int
+handle_other(struct parser *ps, const struct line *ln, const char *p, size_t n)
+{
+	note_evidence(ps, ln, vmmap_line_evidence_other(p, n), p, n);
 	if (handle_header(ps, ln, p, n))
 		return 0;
 	if (view_starts(p, n, "Virtual Memory Map of process ")) {
@@ -377,14 +529,12 @@ handle_line(struct parser *ps, const struct line *ln)
 		start_table(ps, ln, p, n);
 		return 0;
 	}
+	if (is_zone_table_header(p, n)) {
+		ps->table = TABLE_ZONES;
+		return 0;
+	}
 	if (view_starts(p, n, "Output report format:")) {
-		struct vmmap_dump *d = current_dump(ps, ln->no);
-		const char *v = view_ltrim(p + 21, p + n);
-		const char *e = v;
-		while (e < p + n && *e != ' ')
-			e++;
-		free(d->report_format);
-		d->report_format = xmemdup0(v, (size_t)(e - v));
+		set_report_format(ps, ln, p, n);
 		return 0;
 	}
 	if (view_starts(p, n, "VM page size:")) {
@@ -392,86 +542,98 @@ handle_line(struct parser *ps, const struct line *ln)
 		d->page_size = parse_leading_u64(view_ltrim(p + 13, p + n), p + n);
 		return 0;
 	}
-	if (is_failure_message(p, n) && !ps->saw_failure_message) {
-		ps->saw_failure_message = true;
-		struct strbuf q = STRBUF_INIT;
-		diag_quote(&q, p, n, 120);
-		size_t m = q.len < sizeof(ps->failure) - 1 ? q.len : sizeof(ps->failure) - 1;
-		memcpy(ps->failure, q.buf, m);
-		ps->failure[m] = '\0';
-		strbuf_release(&q);
-	}
+	int rc = handle_headerless_row(ps, ln, p, n);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (looks_like_trimmed_row(p, n))
+		return unparsed(ps, ln, "summary row",
+				"a summary row without its table header, and with fewer "
+				"figures than vmmap's rows have");
 	remember_above(ps, p, n);
 	return 0;
 }
 
-static bool
-dump_has_structure(const struct vmmap_dump *d)
+static int
+handle_line(struct parser *ps, const struct line *ln)
 {
-	return d->nfields || d->region_lines || d->has_summary || d->has_region_section ||
-	       d->process || d->has_pid || d->report_format || d->page_size;
-}
+	const char *raw = ln->p;
+	size_t rawn = view_rtrim(raw, ln->len);
+	/* Indents and "> " quoting of pastes, the crash-report "--->" marker. */
+	const char *p = vmmap_line_skip_prefix(raw, raw + rawn);
+	size_t n = (size_t)(raw + rawn - p), klen;
+	struct vmmap_region r;
+	const char *why = NULL;
 
-static bool
-capture_has_structure(const struct vmmap_capture *cap)
-{
-	for (size_t i = 0; i < cap->ndumps; i++)
-		if (dump_has_structure(cap->dumps[i]))
-			return true;
-	return false;
+	ps->last_line = ln->no;
+	ps->last_was_region = false;
+	ps->last_was_unparsed = false;
+	if (ps->table != TABLE_NONE) {
+		int rc = table_line(ps, ln, p, n);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
+	if (n == 0 || vmmap_line_is_json(p, n))
+		return 0;
+
+	enum vmmap_line_result res = vmmap_parse_region_line(raw, rawn, &r, &why);
+	if ((res == VMMAP_LINE_MALFORMED && !ln->has_nul && header_key(p, n, &klen)) ||
+	    (res == VMMAP_LINE_OTHER && !ln->has_nul))
+		return handle_other(ps, ln, p, n);
+	/* Bracketed 2.0 summary headers look like broken region lines. */
+	if (res == VMMAP_LINE_MALFORMED && vmmap_table_is_header(p, n))
+		return handle_other(ps, ln, p, n);
+	return handle_region_result(ps, ln, res, &r, why, p, n);
 }
 
 /*
  * The last line had no newline. A saved file may simply lack the final
- * newline, so only a line cut inside a region line or a table says that
- * the input was truncated.
+ * newline, so only a line cut inside a region line says that the input was
+ * truncated (a cut summary table is reported when the table ends).
  */
 static void
 note_cut_line(struct parser *ps, const struct line *ln)
 {
 	const char *p = ln->p, *end = ln->p + view_rtrim(ln->p, ln->len);
-	if (!ps->dump || p == end || ps->last_was_region || ps->last_was_unparsed)
+	if (!ps->dump || p == end || ps->last_was_region || ps->last_was_unparsed ||
+	    ps->table != TABLE_NONE)
 		return;
-	bool in_table = ps->table == TABLE_ROWS || ps->table == TABLE_HEAD;
-	if (!in_table && !vmmap_line_looks_cut(vmmap_line_skip_prefix(p, end), end))
+	if (!vmmap_line_looks_cut(vmmap_line_skip_prefix(p, end), end))
 		return;
 	struct strbuf q = STRBUF_INIT;
 	diag_quote(&q, p, (size_t)(end - p), 80);
 	diag_list_add(ps->warnings, DIAG_WARNING, ps->path, ln->no,
-		      "the input ends in the middle of %s: '%s'; the dump is truncated",
-		      in_table ? "the summary table" : "a region line", q.buf);
+		      "the input ends in the middle of a region line: '%s'; the dump is "
+		      "truncated", q.buf);
 	strbuf_release(&q);
 	ps->cap->partial = true;
 }
 
-/* What the input looks like, for an input that holds no dump. */
-static const char *
-looks_like(const struct parser *ps)
-{
-	if (ps->kind == INPUT_VMMAP)
-		return "text that quotes vmmap's layout without holding a dump";
-	return input_kind_describe(ps->kind);
-}
-
+/* Why an input with no vmmap dump in it is refused: what it is instead. */
 static int
-no_structure_error(struct parser *ps)
+no_dump_error(struct parser *ps)
 {
-	if (ps->saw_failure_message)
+	switch (ps->evidence) {
+	case VMMAP_EVIDENCE_FAILURE:
+		return diag_set(ps->err, DIAG_DATA, ps->path, ps->failure_line, 0,
+				"vmmap failed, the capture holds no dump: '%s'", ps->failure);
+	case VMMAP_EVIDENCE_OTHER_TOOL:
+		return diag_set(ps->err, DIAG_DATA, ps->path, ps->tool_line, 0,
+				"not a vmmap dump: a report of '%s' (its Analysis Tool line); "
+				"iotally does not read %s reports", ps->tool, ps->tool);
+	case VMMAP_EVIDENCE_REGION_LIKE:
 		return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
-				"no vmmap dump: the file holds vmmap's failure message '%s'",
-				ps->failure);
-	if (ps->unparsed_total)
+				"no vmmap dump: %" PRIu64 " %s (see the warnings above)",
+				ps->region_like, ps->region_like == 1 ?
+				"line looks like a vmmap region line but does not parse" :
+				"lines look like vmmap region lines, and none parses");
+	case VMMAP_EVIDENCE_NONE:
+	case VMMAP_EVIDENCE_DUMP:
+	default:
 		return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
-				"no vmmap dump found, only %" PRIu64 " line%s that look%s like a "
-				"region line but do%s not parse; it looks like %s",
-				ps->unparsed_total, ps->unparsed_total == 1 ? "" : "s",
-				ps->unparsed_total == 1 ? "s" : "",
-				ps->unparsed_total == 1 ? "es" : "",
-				looks_like(ps));
-	return diag_set(ps->err, DIAG_DATA, ps->path, 0, 0,
-			"no vmmap dump found (no header, region section, region line or "
-			"summary table); it looks like %s",
-			looks_like(ps));
+				"no vmmap dump found (no vmmap header, region section, region "
+				"line or summary table); it looks like %s",
+				input_kind_describe(ps->kind));
+	}
 }
 
 int
@@ -501,12 +663,18 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 		if (ln.unterminated)
 			note_cut_line(&ps, &ln);
 	}
+	if (ps.table != TABLE_NONE)
+		end_table(&ps);
 	close_dump(&ps);
 	cap->lines = ps.last_line;
 	if (rc < 0)
 		return -1;
-	if (!capture_has_structure(cap) && !ps.saw_table_header)
-		return no_structure_error(&ps);
+	if (ps.evidence != VMMAP_EVIDENCE_DUMP)
+		return no_dump_error(&ps);
+	if (ps.failure_line)
+		diag_list_add(warnings, DIAG_WARNING, ps.path, ps.failure_line,
+			      "vmmap's failure message, one capture in this file failed: '%s'",
+			      ps.failure);
 	if (ps.unparsed_total)
 		cap->partial = true;
 	diag_list_add_unparsed(warnings, ps.path, ps.unparsed_total, ps.unparsed_reported);

@@ -38,6 +38,34 @@ enum vmmap_line_result {
 	VMMAP_LINE_MALFORMED = -2, /* looks like a region line, does not parse; *why says why */
 };
 
+/*
+ * What one line says about its input being a vmmap capture, ordered by
+ * weight: a verdict over many lines is the heaviest evidence among them.
+ * The same classifier decides for content detection (`iotally FILE`) and
+ * for the parser (`iotally vmmap`).
+ */
+enum vmmap_evidence {
+	VMMAP_EVIDENCE_NONE,          /* nothing vmmap-specific */
+	VMMAP_EVIDENCE_REGION_LIKE,   /* meant as a region line, does not parse */
+	VMMAP_EVIDENCE_OTHER_TOOL,    /* "Analysis Tool:" of another tool (leaks, heap) */
+	VMMAP_EVIDENCE_FAILURE,       /* vmmap's own failure message */
+	VMMAP_EVIDENCE_DUMP,          /* a line only vmmap output has */
+};
+
+/* One line, without its newline. */
+enum vmmap_evidence vmmap_line_evidence(const char *p, size_t n);
+/* The same for a line that vmmap_parse_region_line() called VMMAP_LINE_OTHER. */
+enum vmmap_evidence vmmap_line_evidence_other(const char *p, size_t n);
+/* The heaviest evidence over the lines of a buffer (the start of an input). */
+enum vmmap_evidence vmmap_recognise(const char *p, size_t n);
+
+/* "vmmap[40148]: vmmap cannot examine process ...": vmmap's failure message. */
+bool vmmap_line_is_failure(const char *p, size_t n);
+/* A `"key" : value` line of a crash report's JSON "Full Report". */
+bool vmmap_line_is_json(const char *p, size_t n);
+/* The tool named by an "Analysis Tool:" line (its basename), or NULL. */
+const char *vmmap_analysis_tool(const char *p, size_t n, size_t *len);
+
 /* Parse one line (without its newline) as a region line. */
 enum vmmap_line_result vmmap_parse_region_line(const char *p, size_t n,
 					       struct vmmap_region *out,

@@ -11,6 +11,13 @@
 
 #include <string.h>
 
+const struct vmmap_table_layout vmmap_table_full_layout = {
+	.cols = { VMMAP_COL_VIRTUAL, VMMAP_COL_RESIDENT, VMMAP_COL_DIRTY, VMMAP_COL_SWAPPED,
+		  VMMAP_COL_VOLATILE, VMMAP_COL_NONVOL, VMMAP_COL_EMPTY },
+	.ncols = VMMAP_COL_SIZES,
+	.has_count = true,
+};
+
 static int
 column_for_word(const char *p, size_t n)
 {
@@ -42,6 +49,7 @@ vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above, size_t 
 
 	memset(t, 0, sizeof(*t));
 	t->has_count = view_find(head, head_n, "COUNT") != NULL;
+	t->bracketed = memchr(head, '[', head_n) != NULL;
 	for (int s = 0; s < 2 && t->ncols == 0; s++) {
 		const char *p = srcs[s], *end = srcs[s] + lens[s];
 		while (p < end) {
@@ -177,7 +185,7 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 		return 0;
 	}
 	*why = "the summary row does not have the table's columns";
-	return -1;
+	return -2;
 }
 
 bool

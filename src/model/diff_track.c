@@ -17,6 +17,7 @@ diff_track_init(struct diff_track *d, bool match_offsets)
 	strmap_init(&d->site_index);
 	strmap_init(&d->frame_index);
 	strmap_init(&d->module_index);
+	strmap_init(&d->label_index);
 	strbuf_init(&d->key);
 	strbuf_init(&d->frame_key);
 }
@@ -38,6 +39,7 @@ diff_track_release(struct diff_track *d)
 	strmap_release(&d->site_index);
 	strmap_release(&d->frame_index);
 	strmap_release(&d->module_index);
+	strmap_release(&d->label_index);
 	strbuf_release(&d->key);
 	strbuf_release(&d->frame_key);
 	memset(d, 0, sizeof(*d));
@@ -112,6 +114,27 @@ module_get(struct diff_track *d, const char *name, size_t n, size_t *index)
 	return &d->modules[*idx];
 }
 
+static void base_label(const struct diff_track *d, const struct diff_track_site *s,
+		       struct strbuf *out);
+
+/* Chain a new site to the sites that have its label (first one kept in label_index). */
+static void
+link_twins(struct diff_track *d, size_t site)
+{
+	struct strbuf label = STRBUF_INIT;
+	bool created;
+	d->sites[site].twin = SIZE_MAX;
+	base_label(d, &d->sites[site], &label);
+	size_t *first = strmap_put(&d->label_index, label.buf, label.len, &created);
+	if (created) {
+		*first = site;
+	} else {
+		d->sites[site].twin = d->sites[*first].twin;
+		d->sites[*first].twin = site;
+	}
+	strbuf_release(&label);
+}
+
 static struct diff_track_site *
 site_get(struct diff_track *d, const struct track_record *r)
 {
@@ -136,6 +159,7 @@ site_get(struct diff_track *d, const struct track_record *r)
 		d->sites = xgrow(d->sites, &d->sites_alloc, d->nsites + 1, sizeof(*d->sites));
 		d->sites[d->nsites] = s;
 		*idx = d->nsites++;
+		link_twins(d, *idx);
 	}
 	return &d->sites[*idx];
 }
@@ -183,9 +207,8 @@ diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *ou
 	strbuf_addf(out, " (%s)", f->module);
 }
 
-void
-diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
-		      struct strbuf *out)
+static void
+base_label(const struct diff_track *d, const struct diff_track_site *s, struct strbuf *out)
 {
 	if (s->charged == SIZE_MAX) {
 		strbuf_addstr(out, "[no frames]");
@@ -197,6 +220,49 @@ diff_track_site_label(const struct diff_track *d, const struct diff_track_site *
 		strbuf_addstr(out, f->symbol);
 	else
 		strbuf_addf(out, "0x%" PRIx64, f->address);
+}
+
+/* The first frame index where two backtraces differ (the shorter length when one
+ * is the start of the other). */
+static size_t
+first_difference(const struct diff_track_site *s, const struct diff_track_site *t)
+{
+	size_t i = 0;
+	while (i < s->nframes && i < t->nframes &&
+	       diff_track_site_frame(s, i) == diff_track_site_frame(t, i))
+		i++;
+	return i;
+}
+
+void
+diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
+		      struct strbuf *out)
+{
+	base_label(d, s, out);
+	size_t via = SIZE_MAX;
+	bool twins = false;
+	/* The chain of sites with this label starts at the first one. */
+	struct strbuf label = STRBUF_INIT;
+	base_label(d, s, &label);
+	const size_t *first = strmap_get(&d->label_index, label.buf, label.len);
+	strbuf_release(&label);
+	for (size_t t = first ? *first : SIZE_MAX; t != SIZE_MAX; t = d->sites[t].twin) {
+		const struct diff_track_site *o = &d->sites[t];
+		if (o == s || o->mapping != s->mapping)
+			continue;
+		size_t i = first_difference(s, o);
+		twins = true;
+		if (via == SIZE_MAX || i > via)
+			via = i;
+	}
+	if (!twins)
+		return;
+	if (via < s->nframes) {
+		strbuf_addf(out, " via frame %zu: ", via);
+		diff_track_frame_text(d, diff_track_site_frame(s, via), out);
+	} else {
+		strbuf_addf(out, " via frame %zu: (the backtrace ends)", via);
+	}
 }
 
 /* As track_frame_folded_name(): symbol, else module, else "[unknown]". */

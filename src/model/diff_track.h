@@ -62,6 +62,8 @@ struct diff_track_site {
 	size_t charged;        /* frames[] index the site is charged to; SIZE_MAX: none */
 	size_t module;         /* index in diff_track.modules */
 	bool mapping;
+	size_t twin;           /* the next site with the same label (charged to the same
+				* frame text); SIZE_MAX: none */
 	struct diff_track_figures side[2];
 };
 
@@ -79,6 +81,7 @@ struct diff_track {
 	struct strmap frame_index;
 	struct diff_track_frame *frames;
 	size_t nframes, frames_alloc;
+	struct strmap label_index;   /* a site's label (without "via") -> first site with it */
 	struct strmap module_index;
 	struct diff_track_module *modules;
 	size_t nmodules, modules_alloc;
@@ -111,7 +114,13 @@ void diff_track_pair_release(struct diff_track_pair *p);
 
 enum diff_track_change diff_track_site_change(const struct diff_track_site *s);
 
-/* "module: symbol" of the frame a site is charged to, else of its innermost frame. */
+/*
+ * "module: symbol" of the frame a site is charged to, else of its innermost
+ * frame. Sites that would get the same label (charged to the same frame,
+ * backtraces that differ further out) add " via frame N: TEXT", the first
+ * frame where the site's backtrace differs from all the others with that
+ * label (frames numbered as ioclasscount prints them, 0 innermost).
+ */
 void diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
 			   struct strbuf *out);
 /* The id of frame i of a site (innermost first). */

@@ -1,7 +1,9 @@
 #include "model/diff_vmmap.h"
 
+#include "model/diff.h"
 #include "model/pick.h"
 #include "util/array.h"
+#include "util/datetime.h"
 #include "util/size.h"
 #include "util/xalloc.h"
 
@@ -414,58 +416,6 @@ split_os(const char *s, size_t *vlen, const char **build, size_t *blen)
 	*blen = close ? (size_t)(close - open - 2) : 0;
 }
 
-static int64_t
-days_from_civil(int64_t y, int64_t m, int64_t day)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	int64_t yoe = y - era * 400;
-	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static bool
-read_num(const char **p, int digits, int64_t *v)
-{
-	*v = 0;
-	for (int i = 0; i < digits; i++, (*p)++) {
-		if (**p < '0' || **p > '9')
-			return false;
-		*v = *v * 10 + (**p - '0');
-	}
-	return true;
-}
-
-/* "2026-09-05 12:23:00.508 +0000" as milliseconds since 1970 (UTC). */
-static bool
-parse_date(const char *s, int64_t *ms)
-{
-	int64_t y, mo, d, h, mi, sec, frac = 0, oh, om;
-	const char *p = s;
-	if (!read_num(&p, 4, &y) || *p++ != '-' || !read_num(&p, 2, &mo) || *p++ != '-' ||
-	    !read_num(&p, 2, &d) || *p++ != ' ' || !read_num(&p, 2, &h) || *p++ != ':' ||
-	    !read_num(&p, 2, &mi) || *p++ != ':' || !read_num(&p, 2, &sec))
-		return false;
-	if (*p == '.') {
-		p++;
-		if (!read_num(&p, 3, &frac))
-			return false;
-	}
-	int sign = 0;
-	if (p[0] == ' ' && (p[1] == '+' || p[1] == '-')) {
-		sign = p[1] == '-' ? -1 : 1;
-		p += 2;
-		if (!read_num(&p, 2, &oh) || !read_num(&p, 2, &om))
-			return false;
-	}
-	int64_t t = ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60 + sec;
-	if (sign)
-		t -= sign * (oh * 3600 + om * 60);
-	*ms = t * 1000 + frac;
-	return true;
-}
-
 static void
 differ(struct diag_list *w, const char *what, const char *b, const char *a)
 {
@@ -499,7 +449,7 @@ diff_vmmap_comparability(const struct diff_vmmap *d, const char *before_path,
 			      b->page_size, a->page_size);
 	const char *bd = vmmap_dump_field(b, "Date/Time"), *ad = vmmap_dump_field(a, "Date/Time");
 	int64_t bt, at;
-	if (bd && ad && parse_date(bd, &bt) && parse_date(ad, &at) && at < bt)
+	if (bd && ad && datetime_parse(bd, &bt) && datetime_parse(ad, &at) && at < bt)
 		diag_list_add(w, DIAG_WARNING, NULL, 0,
 			      "AFTER (%s, %s) was captured before BEFORE (%s, %s): are the "
 			      "arguments the wrong way round?", diag_display_path(after_path),

@@ -293,6 +293,20 @@ growth_floor(const struct trend_params *p, enum trend_unit unit)
 	return unit == TREND_BYTES ? p->min_bytes : p->min_count;
 }
 
+/*
+ * How far the level moved: the median of the last third of the window
+ * minus that of the first third, and the noise of the second half.
+ */
+static void
+level_shift(const double *y, size_t n, struct trend_result *r)
+{
+	size_t third = n / 3, h = n / 2;
+	double *tmp = xmalloc(n * sizeof(*tmp));
+	r->shift = median_copy(y + n - third, third, tmp) - median_copy(y, third, tmp);
+	r->shift_sigma = robust_sigma(y + h, n - h, median_copy(y + h, n - h, tmp), tmp);
+	free(tmp);
+}
+
 /* Everything but the verdict: the tests and fits of one metric. */
 static void
 analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_unit unit,
@@ -321,6 +335,7 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 	r->start = ts->intercept + ts->slope * x[0];
 	if (r->start > 0)
 		r->growth_pct = 100 * r->growth / r->start;
+	level_shift(w.y, w.n, r);
 	size_t at = 0;
 	r->step = trend_step_find(x, w.y, w.n, growth_floor(p, unit), &at, &r->step_size);
 	r->step_at = w.idx[at];
@@ -344,6 +359,14 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 {
 	size_t after = nsamples > p->warmup ? nsamples - p->warmup : 0;
 	const struct trend_ts *ts = r->has_hour ? &r->per_hour : &r->per_sample;
+	bool grows = r->has_mk && r->has_slope && r->mk.s > 0 && r->q < p->alpha &&
+		     ts->lo > 0 && passes_floor(r, p, unit);
+	bool rising = r->has_half && r->half.lo > 0;
+	/* The second half grows clearly slower than the whole window: it stopped. */
+	bool stopped = r->has_half && r->half.hi < ts->slope;
+	/* A plateau whose rise is short: the level moved up by far more than the noise. */
+	bool shifted = stopped && r->has_slope && ts->lo > 0 &&
+		       r->shift >= growth_floor(p, unit) && r->shift >= 2.5 * r->shift_sigma;
 	if (r->n < p->min_samples || r->n < 3) {
 		r->verdict = TREND_INSUFFICIENT;
 		r->why = "too few samples after the warm-up";
@@ -356,13 +379,15 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	} else if (r->step) {
 		r->verdict = TREND_STEP;
 		r->why = "one jump between two flat stretches";
-	} else if (r->mk.s > 0 && r->q < p->alpha && ts->lo > 0 && passes_floor(r, p, unit)) {
-		bool rising = r->has_half && r->half.lo > 0;
-		r->verdict = !rising ? TREND_PLATEAU : leak_exempt ? TREND_GROWING : TREND_LEAK;
-		r->why = !rising ? "grew, then flat in the second half"
-		       : leak_exempt ? "grows steadily, but the kernel may discard volatile "
+	} else if (grows && (rising || !stopped)) {
+		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
+		r->why = leak_exempt ? "grows steadily, but the kernel may discard volatile "
 				       "or empty purgeable memory"
-		       : "grows steadily and still grows in the second half";
+		       : rising ? "grows steadily and still grows in the second half"
+				: "grows steadily; the second half does not show that it stopped";
+	} else if (grows || shifted) {
+		r->verdict = TREND_PLATEAU;
+		r->why = "grew, then flat in the second half";
 	} else {
 		r->verdict = TREND_STABLE;
 		r->why = r->mk.s > 0 && r->q < p->alpha && ts->lo > 0

@@ -72,6 +72,8 @@ struct trend_result {
 	double growth;              /* slope x span of the window (verdict axis) */
 	double start;               /* fitted level at the first analysed sample */
 	double growth_pct;          /* 100 growth / start; NAN when start <= 0 */
+	double shift;               /* median of the last third - median of the first */
+	double shift_sigma;         /* robust sigma of the second half (1.4826 MAD) */
 	bool step;
 	size_t step_at;             /* first sample (whole series) after the jump */
 	double step_size;           /* median after - median before */

@@ -365,6 +365,59 @@ vmmap_dump_has_entries(const struct vmmap_dump *d)
 	return false;
 }
 
+bool
+vmmap_type_is_gpu(const char *name, size_t len)
+{
+	return contains(name, len, "(graphics)");
+}
+
+static bool
+has_region_type(const struct vmmap_dump *d, const char *name)
+{
+	for (size_t i = 0; i < d->ntypes; i++)
+		if (d->types[i].lines.count && strcmp(d->types[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static int
+cmp_left_out(const void *a, const void *b)
+{
+	return strcmp(((const struct vmmap_left_out *)a)->name,
+		      ((const struct vmmap_left_out *)b)->name);
+}
+
+size_t
+vmmap_dump_gpu_left_out(const struct vmmap_dump *d, const struct vmmap_filter *f,
+			struct vmmap_left_out **out)
+{
+	size_t n = 0, alloc = 0;
+	*out = NULL;
+	for (size_t i = 0; i < d->ntypes; i++) {
+		const struct vmmap_type_stats *t = &d->types[i];
+		if (!t->lines.count || vmmap_filter_selects(f, t->name, t->name_len) ||
+		    !vmmap_type_is_gpu(t->name, t->name_len))
+			continue;
+		*out = xgrow(*out, &alloc, n + 1, sizeof(**out));
+		(*out)[n++] = (struct vmmap_left_out){ t->name, t->lines.count, t->lines.vsize,
+						       false, true };
+	}
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct vmmap_summary_row *row = &d->rows[i];
+		size_t len = strlen(row->name);
+		if (vmmap_filter_selects(f, row->name, len) || !vmmap_type_is_gpu(row->name, len) ||
+		    has_region_type(d, row->name))
+			continue;
+		*out = xgrow(*out, &alloc, n + 1, sizeof(**out));
+		(*out)[n++] = (struct vmmap_left_out){ row->name, row->count,
+						       row->value[VMMAP_COL_VIRTUAL], true,
+						       row->has_count };
+	}
+	if (n > 1)
+		qsort(*out, n, sizeof(**out), cmp_left_out);
+	return n;
+}
+
 static int
 cmp_type_name(const void *a, const void *b)
 {

@@ -253,6 +253,24 @@ struct vmmap_amounts vmmap_dump_total_purge(const struct vmmap_dump *d,
 bool vmmap_dump_has_entries(const struct vmmap_dump *d);
 
 /*
+ * GPU memory a selection leaves out: the types charged to the graphics
+ * footprint ("owned unmapped (graphics)", "VM_ALLOCATE (graphics)"), with
+ * what the dump holds of each.
+ */
+struct vmmap_left_out {
+	const char *name;       /* points into the dump */
+	uint64_t count;         /* region lines, or the summary row's REGION COUNT */
+	uint64_t vsize;         /* exact sum of the lines, or the row's VIRTUAL */
+	bool from_summary;      /* no region lines: the figures are the summary row's */
+	bool has_count;
+};
+
+bool vmmap_type_is_gpu(const char *name, size_t len);
+/* Sorted by name; the caller frees *out. */
+size_t vmmap_dump_gpu_left_out(const struct vmmap_dump *d, const struct vmmap_filter *f,
+			       struct vmmap_left_out **out);
+
+/*
  * Compare the parsed region lines of the selected types with the dump's
  * own summary table and add a warning for each disagreement.
  */

@@ -133,6 +133,85 @@ test_malformed_lines(void **state)
 			 VMMAP_LINE_OTHER);
 }
 
+/* Pastes collapse or widen the blanks around PRT/MAX, or turn them into tabs. */
+static void
+test_blanks_around_prot(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		"IOSurface  123e8c000-123e90000  [   16K     0K     0K     0K]  r--/r-- SM=SHM PURGE=N",
+		"IOSurface  123e8c000-123e90000  [   16K     0K     0K     0K]\tr--/r-- SM=SHM PURGE=N",
+		"IOSurface  123e8c000-123e90000  [   16K     0K     0K     0K]r--/r-- SM=SHM PURGE=N",
+		"IOSurface  123e8c000-123e90000  [   16K     0K     0K     0K] r--/r--\t SM=SHM PURGE=N",
+		"IOSurface\t123e8c000-123e90000\t[   16K     0K     0K     0K]   r--/r--   SM=SHM PURGE=N",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct vmmap_region r;
+		const char *why;
+		assert_int_equal(parse(lines[i], &r, &why), VMMAP_LINE_REGION);
+		assert_type(&r, "IOSurface");
+		assert_int_equal(r.vsize, 0x4000);
+		assert_int_equal(r.purge, VMMAP_PURGE_N);
+	}
+	/* No blank at all between PRT/MAX and SM= is not the anchor. */
+	struct vmmap_region r;
+	const char *why;
+	assert_int_equal(parse("IOSurface  1000-2000  [ 4K 0K 0K 0K] r--/r--SM=SHM", &r, &why),
+			 VMMAP_LINE_MALFORMED);
+}
+
+/* Header values with '-' are names, not START-END address ranges. */
+static void
+test_names_with_dashes(void **state)
+{
+	(void)state;
+	struct vmmap_region r;
+	const char *why;
+	assert_int_equal(parse("Process:         llama-server [52794]", &r, &why), VMMAP_LINE_OTHER);
+	assert_int_equal(parse("Parent Process:  ssh-agent [52790]", &r, &why), VMMAP_LINE_OTHER);
+	assert_int_equal(parse("Responsible:     iTerm2-nightly [52001]", &r, &why), VMMAP_LINE_OTHER);
+	/* A broken line with an address range before '[' is still meant as a region. */
+	assert_int_equal(parse("IOSurface  123e8c000-123e90000  [   16K", &r, &why), VMMAP_LINE_MALFORMED);
+}
+
+static void
+test_line_evidence(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		enum vmmap_evidence want;
+	} cases[] = {
+		{ "Analysis Tool:   /usr/bin/vmmap", VMMAP_EVIDENCE_DUMP },
+		{ "Analysis Tool:   /Applications/Xcode.app/Contents/Developer/usr/bin/vmmap32",
+		  VMMAP_EVIDENCE_DUMP },
+		{ "Analysis Tool:   /usr/bin/leaks", VMMAP_EVIDENCE_OTHER_TOOL },
+		{ "Virtual Memory Map of process 44698 (Python)", VMMAP_EVIDENCE_DUMP },
+		{ "==== Summary for process 44254", VMMAP_EVIDENCE_DUMP },
+		{ "> REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION",
+		  VMMAP_EVIDENCE_DUMP },
+		{ "IOSurface  2.6G  2.6G  2.6G  0K  0K  2.6G  0K  662", VMMAP_EVIDENCE_DUMP },
+		{ "IOSurface  606.3M  606.3M  0K", VMMAP_EVIDENCE_NONE },
+		{ "IOSurface  123e8c000-123e90000  [ 16K 0K 0K 0K]  r--/r-- SM=SHM", VMMAP_EVIDENCE_DUMP },
+		{ "IOSurface  123e90000-123e8c000  [ 16K 0K 0K 0K] r--/r-- SM=SHM",
+		  VMMAP_EVIDENCE_REGION_LIKE },
+		{ "vmmap[40148]: vmmap cannot examine process 999999 (with name like '999999')",
+		  VMMAP_EVIDENCE_FAILURE },
+		{ "Process:         Python [44698]", VMMAP_EVIDENCE_NONE },
+		{ "Physical footprint:         1.9G", VMMAP_EVIDENCE_NONE },
+		/* A crash report's JSON Full Report quotes region lines: not evidence. */
+		{ "  \"vmRegionInfo\" : \"0x0 is not in any region.\\n      __TEXT  1040c4000-104594000    [ 4928K] r-x/r-x SM=COW  x\",",
+		  VMMAP_EVIDENCE_NONE },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(vmmap_line_evidence(cases[i].line, strlen(cases[i].line)),
+				 cases[i].want);
+	const char buf[] = "Process: leaks-demo [1]\nAnalysis Tool: /usr/bin/leaks\n";
+	assert_int_equal(vmmap_recognise(buf, sizeof(buf) - 1), VMMAP_EVIDENCE_OTHER_TOOL);
+	const char both[] = "vmmap: cannot examine process 1\nVirtual Memory Map of process 2 (x)\n";
+	assert_int_equal(vmmap_recognise(both, sizeof(both) - 1), VMMAP_EVIDENCE_DUMP);
+}
+
 static void
 layout(struct vmmap_table_layout *t, const char *above, const char *head)
 {
@@ -193,6 +272,9 @@ main(void)
 		cmocka_unit_test(test_legacy_layouts),
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_summary_one_line_header),
+		cmocka_unit_test(test_blanks_around_prot),
+		cmocka_unit_test(test_names_with_dashes),
+		cmocka_unit_test(test_line_evidence),
 	};
 	return cmocka_run_group_tests_name("vmmap-parse", tests, NULL, NULL);
 }

@@ -1,0 +1,693 @@
+/*
+ * iotally trend: leak, plateau, step or stable, per metric, over a series
+ * of captures of one kind; CI gates on the verdicts and the slopes.
+ */
+
+#include "cli/commands.h"
+#include "cli/diff_kinds.h"
+#include "cli/options.h"
+#include "cli/trend_inputs.h"
+
+#include "model/trend.h"
+#include "model/trend_gate.h"
+#include "report/trend_report.h"
+#include "util/diag.h"
+#include "util/outfile.h"
+#include "util/size.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_trend_help[] =
+	"usage: iotally trend [options] INPUT...\n"
+	"\n"
+	"Tells a leak from a cache warming up: over a series of captures of one\n"
+	"kind, taken while an action repeats, gives each metric a verdict from\n"
+	"its slope and a trend test:\n"
+	"\n"
+	"  LEAK          grows steadily, and the second half does not show it stopped\n"
+	"  GROWING       the same, in volatile or empty purgeable memory, which\n"
+	"                the kernel may discard: not called a leak\n"
+	"  PLATEAU       grew, then stopped\n"
+	"  STEP          one jump between two flat stretches\n"
+	"  STABLE        no growth that passes the tests (flat or falling)\n"
+	"  INSUFFICIENT  too few samples after the warm-up\n"
+	"\n"
+	"INPUT: at least 3 captures of one kind, raw or iotally's JSON of them:\n"
+	"  vmmap   IOAccelerator and IOSurface regions per type and purge state\n"
+	"          (vsize, resident, dirty bytes) and the physical footprint\n"
+	"  classes every IOKit class count (ioreg, ioclasscount) and the four\n"
+	"          allocation totals (ioreg)\n"
+	"  track   the total and the bytes charged to each module\n"
+	"Samples are ordered by the captures' own times (vmmap 'Date/Time:') when\n"
+	"every capture has one, else by argument order; the report says which.\n"
+	"Inputs that cannot be read, or end in the middle, are left out and\n"
+	"listed. Metrics with the same value in every sample are counted, not shown.\n"
+	"\n"
+	"Method (docs/trend.md): the first --warmup samples are dropped; on the\n"
+	"rest, a Theil-Sen slope with a 95 % interval (per hour when the times\n"
+	"are known), a tie-corrected Mann-Kendall test with p-values adjusted\n"
+	"across metrics (Benjamini-Hochberg), and the second half's slope.\n"
+	"Samples close in time are correlated: p-values are indicative; the slope\n"
+	"and its interval carry the verdict.\n"
+	"\n"
+	"Options:\n"
+	"  --warmup K         samples to drop first (default max(2, 20 % of them))\n"
+	"  --min-growth V     least growth over the analysed window for LEAK and\n"
+	"                     PLATEAU: bytes (default 1MiB) or a percentage of the\n"
+	"                     start level (10%; default none); repeatable, both apply\n"
+	"  --min-count N      the same for counts (default 4)\n"
+	"  --alpha P          adjusted Mann-Kendall p must be below P (default 0.01)\n"
+	"  --fail-on leak     exit status 1 when any metric is LEAK\n"
+	"  --fail-if 'METRIC slope OP VALUE[/h|/sample]'\n"
+	"                     a CI gate on a slope, repeatable; exit status 1 when\n"
+	"                     any trips\n"
+	"  --junit FILE       also write the gates as JUnit XML (one test case each,\n"
+	"                     and one for --fail-on); '-': only the XML, on standard\n"
+	"                     output\n"
+	"  --format F         text (default), json or markdown\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"Gates: METRIC names a metric as the report does, or as 'iotally diff'\n"
+	"gates do: vmmap:<Type>[:<N|V|E|->].<vsize|resident|dirty> (without a\n"
+	"state, all states summed), vmmap:footprint, classes:<Class>,\n"
+	"alloc:<instance|container|iomalloc|pageable>, track:total,\n"
+	"track:<module>. OP is '>' or '>='. VALUE is a count or bytes with an\n"
+	"optional binary unit (10MiB), or a percentage of the start level (5%),\n"
+	"per hour ('/h', needs capture times) or per sample ('/sample', the\n"
+	"default). The gate trips when the Theil-Sen slope compares true.\n"
+	"\n"
+	"Examples (the files are iotally's test fixtures):\n"
+	"  iotally trend fixtures/trend/leak/*.txt\n"
+	"  iotally trend --fail-on leak --fail-if 'vmmap:IOSurface.dirty slope > 20MiB/h' fixtures/trend/plateau/*.txt\n"
+	"  iotally trend --format markdown fixtures/trend/plateau/*.txt\n"
+	"  iotally trend --format json --warmup 3 fixtures/trend/step/*.txt\n"
+	"  iotally trend --min-count 10 fixtures/trend/classes/*.txt\n"
+	"\n"
+	"Exit status: 0 no gate tripped, 1 a gate tripped (or a LEAK with\n"
+	"--fail-on leak), 64 usage error or a malformed gate, 65 inputs of\n"
+	"different kinds, fewer than 3 usable inputs, or a gate on something no\n"
+	"capture holds, 66 no input can be opened, 74 output cannot be written.\n";
+
+enum {
+	OPT_WARMUP = 1,
+	OPT_MIN_GROWTH,
+	OPT_MIN_COUNT,
+	OPT_ALPHA,
+	OPT_FAIL_ON,
+	OPT_FAIL_IF,
+	OPT_JUNIT,
+	OPT_FORMAT,
+	OPT_HELP,
+};
+
+static const struct cli_option trend_options[] = {
+	{ "warmup", 0, true, OPT_WARMUP },
+	{ "min-growth", 0, true, OPT_MIN_GROWTH },
+	{ "min-count", 0, true, OPT_MIN_COUNT },
+	{ "alpha", 0, true, OPT_ALPHA },
+	{ "fail-on", 0, true, OPT_FAIL_ON },
+	{ "fail-if", 0, true, OPT_FAIL_IF },
+	{ "junit", 0, true, OPT_JUNIT },
+	{ "format", 0, true, OPT_FORMAT },
+	{ "help", 'h', false, OPT_HELP },
+};
+
+enum output_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_MARKDOWN,
+};
+
+struct trend_args {
+	const char **paths;
+	size_t npaths;
+	enum output_format format;
+	const char *junit;
+	bool has_warmup;
+	uint64_t warmup;
+	bool has_min_bytes, has_min_count, has_min_percent, has_alpha;
+	double min_bytes, min_count, min_percent, alpha;
+	bool fail_on_leak;
+	struct trend_gate *gates;
+	size_t ngates, gates_alloc;
+	bool help;
+};
+
+static void
+args_release(struct trend_args *a)
+{
+	for (size_t i = 0; i < a->ngates; i++)
+		trend_gate_release(&a->gates[i]);
+	free(a->gates);
+	free(a->paths);
+}
+
+/* "1MiB", "512K" (bytes) or "10%", "2.5%" (of the start level). */
+static int
+parse_min_growth(const char *arg, struct trend_args *a, struct diag *err)
+{
+	size_t n = strlen(arg);
+	if (n && arg[n - 1] == '%') {
+		char *end;
+		double p = strtod(arg, &end);
+		if (end != arg + n - 1 || !(p >= 0) || p > 1e6)
+			goto bad;
+		a->has_min_percent = true;
+		a->min_percent = p;
+		return 0;
+	}
+	uint64_t v;
+	if (size_parse_user(arg, &v) != SIZE_OK)
+		goto bad;
+	a->has_min_bytes = true;
+	a->min_bytes = (double)v;
+	return 0;
+bad:
+	return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			"--min-growth '%s' is not a size (1MiB, 512K) or a percentage (10%%)",
+			arg);
+}
+
+static int
+parse_alpha(const char *arg, struct trend_args *a, struct diag *err)
+{
+	char *end;
+	double p = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || !(p > 0 && p < 1))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--alpha '%s' is not a probability between 0 and 1", arg);
+	a->has_alpha = true;
+	a->alpha = p;
+	return 0;
+}
+
+static int
+handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
+{
+	switch (id) {
+	case OPT_WARMUP:
+		a->has_warmup = true;
+		if (strcmp(arg, "0") == 0) {
+			a->warmup = 0;
+			return 0;
+		}
+		return cli_positive_count("--warmup", arg, &a->warmup, err);
+	case OPT_MIN_GROWTH:
+		return parse_min_growth(arg, a, err);
+	case OPT_MIN_COUNT: {
+		uint64_t n;
+		if (cli_positive_count("--min-count", arg, &n, err) < 0)
+			return -1;
+		a->has_min_count = true;
+		a->min_count = (double)n;
+		return 0;
+	}
+	case OPT_ALPHA:
+		return parse_alpha(arg, a, err);
+	case OPT_FAIL_ON: {
+		static const char *const names[] = { "leak" };
+		if (cli_choice("fail-on", arg, names, 1, err) < 0)
+			return -1;
+		a->fail_on_leak = true;
+		return 0;
+	}
+	case OPT_FAIL_IF:
+		a->gates = xgrow(a->gates, &a->gates_alloc, a->ngates + 1, sizeof(*a->gates));
+		if (trend_gate_parse(arg, &a->gates[a->ngates], err) < 0) {
+			trend_gate_release(&a->gates[a->ngates]);
+			return -1;
+		}
+		a->ngates++;
+		return 0;
+	case OPT_JUNIT:
+		a->junit = arg;
+		return 0;
+	case OPT_FORMAT: {
+		static const char *const names[] = { "text", "json", "markdown" };
+		int f = cli_choice("format", arg, names, 3, err);
+		if (f < 0)
+			return -1;
+		a->format = (enum output_format)f;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int
+parse_args(int argc, char **argv, struct trend_args *a, struct diag *err)
+{
+	struct cli_parser p;
+	const char *arg;
+	int id;
+	size_t alloc = 0, stdin_uses = 0;
+
+	cli_parser_init(&p, trend_options, sizeof(trend_options) / sizeof(trend_options[0]),
+			argc, argv);
+	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
+		if (id == CLI_ERROR)
+			return -1;
+		if (id == OPT_HELP) {
+			a->help = true;
+			return 0;
+		}
+		if (id == CLI_OPERAND) {
+			a->paths = xgrow(a->paths, &alloc, a->npaths + 1, sizeof(*a->paths));
+			a->paths[a->npaths++] = arg;
+			stdin_uses += strcmp(arg, "-") == 0;
+			continue;
+		}
+		if (handle_option(id, arg, a, err) < 0)
+			return -1;
+	}
+	if (a->npaths == 0)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"no inputs: a trend needs at least 3 captures of one kind");
+	if (stdin_uses > 1)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"only one input can be standard input");
+	return 0;
+}
+
+/* ---- reading and ordering ------------------------------------------------ */
+
+/* "vmmap (a.txt, b.txt and 3 more), classes (c.txt)". */
+static void
+describe_kinds(const struct trend_input *in, size_t n, struct strbuf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!in[i].kind)
+			continue;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = in[j].kind && strcmp(in[j].kind, in[i].kind) == 0;
+		if (seen)
+			continue;
+		size_t count = 0, shown = 0;
+		for (size_t j = i; j < n; j++)
+			count += in[j].kind && strcmp(in[j].kind, in[i].kind) == 0;
+		strbuf_addf(out, "%s%s (", out->len ? ", " : "", in[i].kind);
+		for (size_t j = i; j < n && shown < 2; j++)
+			if (in[j].kind && strcmp(in[j].kind, in[i].kind) == 0)
+				strbuf_addf(out, "%s%s", shown++ ? ", " : "",
+					    diag_display_path(in[j].path));
+		if (count > shown)
+			strbuf_addf(out, " and %zu more", count - shown);
+		strbuf_addch(out, ')');
+	}
+}
+
+/* Read every input; -1 with *err for mixed kinds. */
+static int
+read_inputs(struct trend_input *in, size_t n, struct trend_series *s, const char **kind,
+	    struct diag_list *notes, struct diag *err)
+{
+	bool mixed = false;
+	*kind = NULL;
+	for (size_t i = 0; i < n; i++) {
+		trend_input_read(&in[i], *kind, s, notes);
+		if (in[i].kind && !*kind)
+			*kind = in[i].kind;
+		else if (in[i].kind && strcmp(in[i].kind, *kind) != 0)
+			mixed = true;
+	}
+	if (!mixed)
+		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	describe_kinds(in, n, &sb);
+	diag_set(err, DIAG_DATA, NULL, 0, 0,
+		 "the inputs are captures of different kinds: %s; a trend needs one kind",
+		 sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+struct order {
+	size_t *perm;          /* sample order -> index in the inputs */
+	double *hours;         /* per sample, NULL without times */
+	bool by_time;
+	char note[160];
+	double span;
+};
+
+static const struct trend_input *sort_base;
+
+static int
+cmp_time(const void *a, const void *b)
+{
+	const struct trend_input *x = &sort_base[*(const size_t *)a];
+	const struct trend_input *y = &sort_base[*(const size_t *)b];
+	if (x->ms != y->ms)
+		return x->ms < y->ms ? -1 : 1;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	return (i > j) - (i < j);   /* equal times keep argument order */
+}
+
+/* Equal and decreasing capture times, said as warnings. */
+static void
+check_times(const struct trend_input *in, const size_t *used, size_t n, bool sorted,
+	    struct diag_list *w)
+{
+	for (size_t k = 1; k < n; k++) {
+		const struct trend_input *a = &in[used[k - 1]], *b = &in[used[k]];
+		if (!a->has_time || !b->has_time)
+			continue;
+		if (a->ms == b->ms)
+			diag_list_add(w, DIAG_WARNING, NULL, 0,
+				      "%s and %s have the same capture time (%s): they keep "
+				      "argument order and count as one point in time for slopes "
+				      "per hour", diag_display_path(a->path),
+				      diag_display_path(b->path), a->time_text);
+		else if (!sorted && b->ms < a->ms)
+			diag_list_add(w, DIAG_WARNING, NULL, 0,
+				      "%s (%s) was captured before %s (%s), which comes before "
+				      "it in argument order", diag_display_path(b->path),
+				      b->time_text, diag_display_path(a->path), a->time_text);
+	}
+}
+
+static void
+order_samples(const struct trend_input *in, size_t n, struct order *o, struct diag_list *w)
+{
+	size_t used = 0, timed = 0;
+	o->perm = xmalloc((n ? n : 1) * sizeof(*o->perm));
+	for (size_t i = 0; i < n; i++)
+		if (in[i].used) {
+			o->perm[used++] = i;
+			timed += in[i].has_time;
+		}
+	o->by_time = used > 0 && timed == used;
+	o->hours = NULL;
+	o->span = NAN;
+	if (o->by_time) {
+		bool in_order = true;
+		for (size_t k = 1; k < used; k++)
+			in_order &= in[o->perm[k - 1]].ms <= in[o->perm[k]].ms;
+		sort_base = in;
+		qsort(o->perm, used, sizeof(*o->perm), cmp_time);
+		o->hours = xmalloc(used * sizeof(*o->hours));
+		for (size_t k = 0; k < used; k++)
+			o->hours[k] = (double)(in[o->perm[k]].ms - in[o->perm[0]].ms) / 3.6e6;
+		o->span = o->hours[used - 1];
+		snprintf(o->note, sizeof(o->note), "capture-time order (vmmap Date/Time)%s",
+			 in_order ? "" : "; the arguments were not in that order");
+	} else if (timed) {
+		snprintf(o->note, sizeof(o->note), "argument order (%zu of %zu captures carry "
+			 "no capture time)", used - timed, used);
+	} else {
+		snprintf(o->note, sizeof(o->note),
+			 "argument order (the captures carry no capture time)");
+	}
+	check_times(in, o->perm, used, o->by_time, w);
+}
+
+/* ---- gates ----------------------------------------------------------------- */
+
+static int
+check_gate_kinds(const struct trend_args *a, const char *kind, struct diag *err)
+{
+	const struct diff_kind *k = NULL;
+	for (size_t i = 0; i < a->ngates; i++) {
+		const struct trend_gate *g = &a->gates[i];
+		k = diff_kind_for_metric(g->g.kind);
+		if (k && strcmp(k->name, kind) == 0)
+			continue;
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				k ? "gate '%s': '%s:' metrics do not apply to %s captures"
+				  : "gate '%s': unknown metric kind '%s' (this trend reads %s "
+				    "captures)", g->g.text, g->g.kind, kind);
+	}
+	return 0;
+}
+
+/*
+ * "vmmap:<Type>.<field>" without a state: the sum over the states of
+ * "vmmap:<Type>:<c>.<field>". Values into v; false when no state exists.
+ */
+static bool
+sum_states(const struct trend_series *s, const char *name, double *v)
+{
+	const char *dot = strrchr(name, '.');
+	if (strncmp(name, "vmmap:", 6) != 0 || !dot)
+		return false;
+	bool found = false;
+	for (size_t k = 0; k < s->nsamples; k++)
+		v[k] = NAN;
+	for (const char *st = "NVE-"; *st; st++) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%.*s:%c%s", (int)(dot - name), name, *st, dot);
+		const struct trend_metric *m = trend_series_find(s, sb.buf);
+		strbuf_release(&sb);
+		if (!m)
+			continue;
+		found = true;
+		for (size_t k = 0; k < s->nsamples; k++)
+			if (!isnan(m->v[k]))
+				v[k] = isnan(v[k]) ? m->v[k] : v[k] + m->v[k];
+	}
+	return found;
+}
+
+static int
+resolve_gates(struct trend_args *a, const struct trend_series *s,
+	      const struct trend_params *p, struct diag *err)
+{
+	double *v = xmalloc((s->nsamples ? s->nsamples : 1) * sizeof(*v));
+	int rc = 0;
+	for (size_t i = 0; i < a->ngates && rc == 0; i++) {
+		struct trend_gate *g = &a->gates[i];
+		const struct trend_metric *m = trend_series_find(s, g->name);
+		enum trend_unit unit = TREND_BYTES;
+		if (m) {
+			memcpy(v, m->v, s->nsamples * sizeof(*v));
+			unit = m->unit;
+		} else if (!sum_states(s, g->name, v)) {
+			rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
+				      "gate '%s': no capture holds '%s'", g->g.text, g->name);
+			break;
+		}
+		struct trend_result r;
+		trend_analyse_values(v, s->has_times ? s->hours : NULL, s->nsamples, unit, false,
+				     p, &r);
+		rc = trend_gate_check(g, &r, unit, err);
+	}
+	free(v);
+	return rc;
+}
+
+static size_t
+report_tripped(const struct trend_args *a, size_t leaks)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->ngates; i++) {
+		const struct trend_gate *g = &a->gates[i];
+		char s[48];
+		if (!g->tripped)
+			continue;
+		if (g->g.percent)
+			snprintf(s, sizeof(s), "%+.2f %%", g->slope);
+		else
+			trend_format_amount(s, g->slope, g->unit, true);
+		fprintf(stderr, "iotally: gate '%s' tripped: slope %s per %s\n", g->g.text, s,
+			g->rate == TREND_PER_HOUR ? "hour" : "sample");
+		n++;
+	}
+	if (a->fail_on_leak && leaks) {
+		fprintf(stderr, "iotally: --fail-on leak: %zu metric%s LEAK\n", leaks,
+			leaks == 1 ? " is" : "s are");
+		n++;
+	}
+	return n;
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+static void
+set_params(const struct trend_args *a, size_t nsamples, struct trend_params *p)
+{
+	trend_params_default(p, nsamples);
+	if (a->has_warmup)
+		p->warmup = (size_t)a->warmup;
+	if (a->has_min_bytes)
+		p->min_bytes = a->min_bytes;
+	if (a->has_min_count)
+		p->min_count = a->min_count;
+	if (a->has_min_percent)
+		p->min_percent = a->min_percent;
+	if (a->has_alpha)
+		p->alpha = a->alpha;
+}
+
+/* Left-out inputs as warnings; the status when too few are left. */
+static int
+check_usable(const struct trend_input *in, size_t n, struct diag_list *w, struct diag *err)
+{
+	size_t used = 0, opened = 0;
+	for (size_t i = 0; i < n; i++) {
+		used += in[i].used;
+		opened += in[i].used || in[i].left_out_code != DIAG_NOINPUT;
+		if (!in[i].used)
+			diag_list_add(w, DIAG_WARNING, in[i].path, 0, "left out: %s",
+				      in[i].left_out);
+	}
+	if (used >= 3)
+		return 0;
+	return diag_set(err, opened ? DIAG_DATA : DIAG_NOINPUT, NULL, 0, 0,
+			"%zu usable input%s of %zu: a trend needs at least 3 captures", used,
+			used == 1 ? "" : "s", n);
+}
+
+static void
+build_rows(const struct trend_input *in, size_t n, const struct order *o, size_t used,
+	   struct trend_input_row *rows)
+{
+	size_t k = 0;
+	for (size_t s = 0; s < used; s++) {
+		const struct trend_input *x = &in[o->perm[s]];
+		rows[k++] = (struct trend_input_row){ x->path, x->time_text, true, s, NULL };
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!in[i].used)
+			rows[k++] = (struct trend_input_row){ in[i].path, in[i].time_text, false,
+							      0, in[i].left_out };
+}
+
+/* The JUnit file, replaced whole (temporary file + rename), or standard output. */
+static int
+write_junit(const char *path, const struct trend_report *rep, struct diag *err)
+{
+	struct outfile o;
+	if (outfile_open(&o, path, err) < 0)
+		return -1;
+	if (trend_junit_write(o.fp, rep, err) < 0) {
+		if (!err->path)
+			err->path = path;
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, err);
+}
+
+static int
+write_output(const struct trend_args *a, const struct trend_report *rep)
+{
+	if (a->junit && strcmp(a->junit, "-") == 0)
+		return 0;   /* standard output carries the JUnit XML only */
+	if (a->format == FORMAT_JSON) {
+		if (trend_json_write(stdout, rep) < 0) {
+			fputs("iotally: error: cannot write JSON output\n", stderr);
+			return DIAG_IOERR;
+		}
+		return 0;
+	}
+	trend_text_write(stdout, rep, a->format == FORMAT_MARKDOWN);
+	return 0;
+}
+
+static int
+run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
+    struct diag_list *notes, struct diag_list *warnings, struct order *o)
+{
+	struct diag err;
+	const char *kind;
+	diag_clear(&err);
+	int rc = read_inputs(in, a->npaths, s, &kind, notes, &err);
+	cli_print_warnings(notes);
+	if (rc == 0 && kind)
+		rc = check_gate_kinds(a, kind, &err);
+	if (rc == 0)
+		rc = check_usable(in, a->npaths, warnings, &err);
+	if (rc < 0) {
+		cli_print_warnings(warnings);
+		return err.code == DIAG_USAGE ? cli_usage_error(cli_find_command("trend"), &err)
+					      : (cli_print_diag(&err), err.code);
+	}
+	order_samples(in, a->npaths, o, warnings);
+	cli_print_warnings(warnings);
+	trend_series_reorder(s, o->perm, o->hours);
+	trend_series_finish(s);
+	struct trend_params p;
+	set_params(a, s->nsamples, &p);
+	if (p.warmup >= s->nsamples) {
+		diag_set(&err, DIAG_USAGE, NULL, 0, 0, "--warmup %zu leaves none of the %zu "
+			 "samples to analyse", p.warmup, s->nsamples);
+		return cli_usage_error(cli_find_command("trend"), &err);
+	}
+	trend_series_analyse(s, &p);
+	if (resolve_gates(a, s, &p, &err) < 0) {
+		cli_print_diag(&err);
+		return err.code;
+	}
+	struct trend_input_row *rows = xcalloc(a->npaths, sizeof(*rows));
+	build_rows(in, a->npaths, o, s->nsamples, rows);
+	struct trend_report rep = {
+		.kind = kind,
+		.by_time = o->by_time,
+		.order_note = o->note,
+		.span_hours = o->span,
+		.inputs = rows,
+		.ninputs = a->npaths,
+		.warnings = warnings,
+		.series = s,
+		.params = &p,
+		.warmup_given = a->has_warmup,
+		.gates = a->gates,
+		.ngates = a->ngates,
+		.fail_on_leak = a->fail_on_leak,
+	};
+	int status = write_output(a, &rep);
+	if (status == 0 && a->junit && write_junit(a->junit, &rep, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+	}
+	if (report_tripped(a, trend_report_leaks(&rep)) && status == 0)
+		status = DIAG_GATE;
+	free(rows);
+	return status;
+}
+
+int
+cmd_trend(int argc, char **argv)
+{
+	struct trend_args a = { 0 };
+	struct trend_input *in = NULL;
+	struct trend_series s;
+	struct diag_list notes, warnings;
+	struct diag err;
+	struct order o = { 0 };
+	int status = 0;
+
+	diag_clear(&err);
+	trend_series_init(&s);
+	diag_list_init(&notes, 200);
+	diag_list_init(&warnings, 100);
+	if (parse_args(argc, argv, &a, &err) < 0) {
+		status = cli_usage_error(cli_find_command("trend"), &err);
+		goto out;
+	}
+	if (a.help) {
+		fputs(cmd_trend_help, stdout);
+		goto out;
+	}
+	in = xcalloc(a.npaths, sizeof(*in));
+	for (size_t i = 0; i < a.npaths; i++)
+		in[i].path = a.paths[i];
+	status = run(&a, in, &s, &notes, &warnings, &o);
+out:
+	for (size_t i = 0; in && i < a.npaths; i++)
+		trend_input_release(&in[i]);
+	free(in);
+	free(o.perm);
+	free(o.hours);
+	trend_series_release(&s);
+	diag_list_release(&notes);
+	diag_list_release(&warnings);
+	args_release(&a);
+	return status;
+}

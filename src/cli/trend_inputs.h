@@ -1,0 +1,48 @@
+#ifndef IOTALLY_CLI_TREND_INPUTS_H
+#define IOTALLY_CLI_TREND_INPUTS_H
+
+/*
+ * The inputs of `iotally trend`: each is opened, recognised (the kinds of
+ * `iotally diff`: vmmap, classes, track, raw or iotally's JSON of them) and
+ * read into one sample of a trend_series, with its capture time when the
+ * capture records one (vmmap's "Date/Time:").
+ *
+ * An input that cannot be opened or read, or that ends in the middle
+ * (partial), is left out with the reason kept; the others become samples.
+ *
+ * Bundles (a capture series with manifest times) slot in here: an input
+ * that is a bundle would add one sample per capture it holds, each with
+ * the manifest's time.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/trend.h"
+#include "util/diag.h"
+
+struct trend_input {
+	const char *path;
+	const char *kind;           /* "vmmap", "classes", "track"; NULL: none */
+	bool used;
+	size_t sample;              /* its sample in the series, when used */
+	char *left_out;             /* why it is not used (owned), when not */
+	int left_out_code;          /* DIAG_NOINPUT or DIAG_DATA */
+	bool has_time;
+	int64_t ms;                 /* capture time, ms since 1970 UTC */
+	char *time_text;            /* as the capture prints it (owned) */
+};
+
+void trend_input_release(struct trend_input *in);
+
+/*
+ * Open and recognise `in->path`; when its kind is `want` (or `want` is
+ * NULL), read it into a new sample of `s`. Sets in->kind (even when it is
+ * not `want`, so the caller can name mixed kinds), in->used or
+ * in->left_out. Notes about the input (several dumps, lines not
+ * understood) go to `notes`.
+ */
+void trend_input_read(struct trend_input *in, const char *want, struct trend_series *s,
+		      struct diag_list *notes);
+
+#endif

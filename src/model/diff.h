@@ -27,6 +27,9 @@
 
 #include "util/diag.h"
 
+/* The id of the JSON report of `iotally diff` (docs/json/diff.*). */
+#define DIFF_SCHEMA "iotally.diff/1"
+
 /* The options of one comparison; which kinds accept which is cli/'s table. */
 struct diff_options {
 	bool has_dump;

@@ -16,7 +16,6 @@
 #include "model/diff.h"
 #include "util/diag.h"
 
-#define DIFF_JSON_SCHEMA "iotally.diff/1"
 
 struct diff_report {
 	const char *kind;                 /* "vmmap", "track", ... */

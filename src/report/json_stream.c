@@ -3,9 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/jsontext.h"
 #include "util/strbuf.h"
-
-#define JSON_STREAM_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 
 /* Write s with `indent` spaces after every newline (JSON strings hold none raw). */
 static void
@@ -27,7 +26,7 @@ write_elements(FILE *out, size_t n, json_stream_element_fn element, void *ctx,
 		json_t *e = element(ctx, i, err);
 		if (!e)
 			return -1;
-		char *text = json_dumps(e, JSON_STREAM_FLAGS | JSON_ENCODE_ANY);
+		char *text = json_dumps(e, JSON_DOCUMENT_FLAGS | JSON_ENCODE_ANY);
 		json_decref(e);
 		if (!text)
 			return diag_set(err, DIAG_SOFTWARE, NULL, 0, 0,
@@ -67,17 +66,14 @@ write_around(FILE *out, const char *text, const char *key, size_t n,
 }
 
 int
-json_stream_write(FILE *out, json_t *doc, const char *key, size_t n,
-		  json_stream_element_fn element, void *ctx, struct diag *err)
+json_document_write_streamed(FILE *out, json_t *root, const char *key, size_t n,
+			     json_stream_element_fn element, void *ctx, struct diag *err)
 {
-	char *text = json_dumps(doc, JSON_STREAM_FLAGS);
+	char *text = json_dumps(root, JSON_DOCUMENT_FLAGS);
+	json_decref(root);
 	if (!text)
 		return diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot encode the JSON document");
-	int rc = 0;
-	if (key)
-		rc = write_around(out, text, key, n, element, ctx, err);
-	else
-		fputs(text, out);
+	int rc = write_around(out, text, key, n, element, ctx, err);
 	free(text);
 	if (rc == 0 && (fputc('\n', out) == EOF || ferror(out)))
 		rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");

@@ -6,11 +6,10 @@
  * written element by element, so that memory holds one element at a time
  * instead of the whole tree (a listing of 200,000 records).
  *
- * The bytes are exactly those json_dumpf(doc, JSON_INDENT(2) |
- * JSON_PRESERVE_ORDER) would write with the elements in the array, plus a
- * final newline: the root (with the member as an empty array placeholder)
- * is dumped as text and the elements are written where the placeholder is,
- * each indented to its depth.
+ * The bytes are exactly those json_document_write() (report/jsontext.h)
+ * would write with the elements in the array: the root (with the member as
+ * an empty array placeholder) is dumped as text and the elements are
+ * written where the placeholder is, each indented to its depth.
  */
 
 #include <jansson.h>
@@ -23,11 +22,11 @@
 typedef json_t *(*json_stream_element_fn)(void *ctx, size_t i, struct diag *err);
 
 /*
- * Write doc with its member `key` (an empty array in doc) holding the n
- * elements element(ctx, 0..n-1); with key NULL, doc as it is. 0, or -1
- * with *err set (DIAG_IOERR when writing fails).
+ * Print root, with its member `key` (an empty array in root) holding the n
+ * elements element(ctx, 0..n-1), and free it. 0, or -1 with *err set
+ * (DIAG_IOERR when writing fails).
  */
-int json_stream_write(FILE *out, json_t *doc, const char *key, size_t n,
-		      json_stream_element_fn element, void *ctx, struct diag *err);
+int json_document_write_streamed(FILE *out, json_t *root, const char *key, size_t n,
+				 json_stream_element_fn element, void *ctx, struct diag *err);
 
 #endif

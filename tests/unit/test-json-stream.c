@@ -1,5 +1,5 @@
 /*
- * json_stream_write() against jansson's own json_dumpf() of the whole tree:
+ * json_document_write_streamed() against jansson's own json_dumpf() of the whole tree:
  * the same bytes for 0, 1 and many elements, nested values and strings
  * with escaped newlines and quotes (the independent truth is jansson).
  */
@@ -73,6 +73,7 @@ capture(int (*fn)(FILE *, size_t), size_t n, size_t *len)
 static int
 write_whole(FILE *f, size_t n)
 {
+	/* jansson's own dump of the whole tree, as json_document_write() prints it. */
 	json_t *d = doc_with(n);
 	int rc = json_dumpf(d, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
@@ -84,10 +85,7 @@ static int
 write_streamed(FILE *f, size_t n)
 {
 	struct diag err;
-	json_t *d = doc_with(0);
-	int rc = json_stream_write(f, d, "records", n, element, NULL, &err);
-	json_decref(d);
-	return rc;
+	return json_document_write_streamed(f, doc_with(0), "records", n, element, NULL, &err);
 }
 
 static void
@@ -114,12 +112,12 @@ test_element_error_and_missing_member(void **state)
 	char *buf = NULL;
 	size_t len;
 	FILE *f = open_memstream(&buf, &len);
-	json_t *d = doc_with(0);
-	assert_int_equal(json_stream_write(f, d, "records", 5, failing, NULL, &err), -1);
+	assert_int_equal(json_document_write_streamed(f, doc_with(0), "records", 5, failing,
+						      NULL, &err), -1);
 	assert_string_equal(err.msg, "element 2 failed");
-	assert_int_equal(json_stream_write(f, d, "absent", 1, failing, NULL, &err), -1);
+	assert_int_equal(json_document_write_streamed(f, doc_with(0), "absent", 1, failing,
+						      NULL, &err), -1);
 	assert_int_equal(err.code, DIAG_SOFTWARE);
-	json_decref(d);
 	fclose(f);
 	free(buf);
 }

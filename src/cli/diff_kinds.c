@@ -13,6 +13,7 @@
 #include "report/diff_track_write.h"
 #include "report/diff_vmmap_write.h"
 #include "util/array.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -268,7 +269,7 @@ static const struct diff_kind kinds[] = {
 		.name = "classes",
 		.raw = { INPUT_IOREG_TEXT, INPUT_XML_PLIST, INPUT_IOCLASSCOUNT },
 		.metric_kinds = { "classes", "alloc" },
-		.schema = "iotally.classes/1",
+		.schema = CLASSES_SCHEMA,
 		.accepts = DIFF_ACCEPTS_DUMP | DIFF_ACCEPTS_DIRECT,
 		.compare = classes_compare,
 		.comparability = classes_comparability,
@@ -283,7 +284,7 @@ static const struct diff_kind kinds[] = {
 		.name = "track",
 		.raw = { INPUT_TRACK },
 		.metric_kinds = { "track" },
-		.schema = "iotally.track/1",
+		.schema = TRACK_SCHEMA,
 		.accepts = DIFF_ACCEPTS_MATCH_OFFSETS | DIFF_ACCEPTS_FOLDED,
 		.compare = track_compare,
 		.comparability = track_comparability,
@@ -299,7 +300,7 @@ static const struct diff_kind kinds[] = {
 		.name = "vmmap",
 		.raw = { INPUT_VMMAP },
 		.metric_kinds = { "vmmap" },
-		.schema = "iotally.vmmap/1",
+		.schema = VMMAP_SCHEMA,
 		.accepts = DIFF_ACCEPTS_DUMP,
 		.compare = vmmap_compare,
 		.comparability = vmmap_comparability,
@@ -326,7 +327,7 @@ diff_kind_refused_option(const struct diff_kind *kind, unsigned given)
 		{ DIFF_ACCEPTS_MATCH_OFFSETS, "--match-offsets" },
 		{ DIFF_ACCEPTS_FOLDED, "--folded" },
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if ((given & names[i].bit) && !(kind->accepts & names[i].bit))
 			return names[i].name;
 	return NULL;

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CLASSES_SCHEMA "iotally.classes/1"
 
 static int
 source_kind(const char *s, enum classes_source *out)

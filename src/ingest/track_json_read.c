@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRACK_SCHEMA "iotally.track/1"
 
 static void
 read_kind(const json_t *root, struct track_capture *cap)

@@ -7,16 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define VMMAP_SCHEMA "iotally.vmmap/1"
 
 static int
 purge_from_key(const char *s, enum vmmap_purge *p)
 {
-	static const char keys[] = "NVE-";
-	const char *at = s && s[0] && !s[1] ? strchr(keys, s[0]) : NULL;
-	if (!at)
+	int state = s && s[0] && !s[1] ? vmmap_purge_from_char(s[0]) : -1;
+	if (state < 0)
 		return -1;
-	*p = (enum vmmap_purge)(at - keys);
+	*p = (enum vmmap_purge)state;
 	return 0;
 }
 
@@ -110,7 +108,6 @@ static int
 read_histogram(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
 	       const char *path, const char *where, struct diag *err)
 {
-	static const char *const keys[VMMAP_PURGE_STATES] = { "N", "V", "E", "-" };
 	json_t *hist, *b, *purge;
 	size_t i;
 	char at[96];
@@ -126,13 +123,14 @@ read_histogram(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
 		    json_doc_u64(b, "count", path, at, &count, err) < 0 ||
 		    json_doc_object(b, "purge", path, at, false, &purge, err) < 0)
 			return -1;
+		bool capped = false;
 		for (int p = 0; p < VMMAP_PURGE_STATES; p++) {
-			if (json_doc_u64(purge, keys[p], path, at, &counts[p], err) < 0)
+			const char key[2] = { vmmap_purge_char((enum vmmap_purge)p), '\0' };
+			if (json_doc_u64(purge, key, path, at, &counts[p], err) < 0)
 				return -1;
-			if (__builtin_add_overflow(sum, counts[p], &sum))
-				sum = UINT64_MAX;
+			bytes_add_capped(&sum, counts[p], &capped);
 		}
-		if (sum != count)
+		if (capped || sum != count)
 			return diag_set(err, DIAG_DATA, path, 0, 0,
 					"JSON member '%s': count %" PRIu64 " is not the sum of its "
 					"purge counts (%" PRIu64 ")", at, count, sum);

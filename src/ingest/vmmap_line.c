@@ -413,20 +413,11 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
 	}
 	if (end - p >= 7 && memcmp(p, "PURGE=", 6) == 0 &&
 	    (p + 7 == end || p[7] == ' ')) {
-		switch (p[6]) {
-		case 'N':
-			r->purge = VMMAP_PURGE_N;
-			break;
-		case 'V':
-			r->purge = VMMAP_PURGE_V;
-			break;
-		case 'E':
-			r->purge = VMMAP_PURGE_E;
-			break;
-		default:
+		int state = vmmap_purge_from_char(p[6]);
+		if (state < 0 || state == VMMAP_PURGE_NONE)
 			r->purge_unknown = true;
-			break;
-		}
+		else
+			r->purge = (enum vmmap_purge)state;
 		p = view_ltrim(p + 7, end);
 	}
 	parse_surface_detail(p, end, r);

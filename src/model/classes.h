@@ -23,6 +23,9 @@
 #include "util/hashmap.h"
 #include "util/regex.h"
 
+/* The id of the JSON report (docs/json/classes.*): written by report/, read back by ingest/. */
+#define CLASSES_SCHEMA "iotally.classes/1"
+
 enum class_count_state {
 	CLASS_COUNT_OK,
 	CLASS_COUNT_UNREADABLE,  /* ioclasscount printed "?? (error reading/converting value)" */

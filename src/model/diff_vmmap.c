@@ -69,10 +69,6 @@ amounts_of(const struct vmmap_dump *d, const char *type, enum vmmap_purge p)
 	return t ? t->by_purge[p] : zero;
 }
 
-static const enum vmmap_purge row_order[VMMAP_PURGE_STATES] = {
-	VMMAP_PURGE_N, VMMAP_PURGE_V, VMMAP_PURGE_E, VMMAP_PURGE_NONE,
-};
-
 static void
 collect_rows(struct diff_vmmap *d)
 {
@@ -81,9 +77,9 @@ collect_rows(struct diff_vmmap *d)
 		for (int k = 0; k < VMMAP_PURGE_STATES; k++) {
 			struct diff_vmmap_row r = {
 				.type = d->types[i],
-				.purge = row_order[k],
-				.before = amounts_of(d->before, d->types[i], row_order[k]),
-				.after = amounts_of(d->after, d->types[i], row_order[k]),
+				.purge = vmmap_purge_order[k],
+				.before = amounts_of(d->before, d->types[i], vmmap_purge_order[k]),
+				.after = amounts_of(d->after, d->types[i], vmmap_purge_order[k]),
 			};
 			if (r.before.count || r.after.count)
 				d->rows[d->nrows++] = r;
@@ -148,8 +144,8 @@ infer_moves(struct diff_vmmap_purgeable *p)
 {
 	static const int order[6][2] = { { 0, 1 }, { 1, 2 }, { 0, 2 },
 					 { 2, 0 }, { 1, 0 }, { 2, 1 } };
-	uint64_t lost[3], gained[3];
-	for (int s = 0; s < 3; s++) {
+	uint64_t lost[VMMAP_PURGEABLE_STATES], gained[VMMAP_PURGEABLE_STATES];
+	for (int s = 0; s < VMMAP_PURGEABLE_STATES; s++) {
 		lost[s] = p->before[s] > p->after[s] ? p->before[s] - p->after[s] : 0;
 		gained[s] = p->after[s] > p->before[s] ? p->after[s] - p->before[s] : 0;
 	}
@@ -192,12 +188,6 @@ purgeable_of(struct diff_vmmap *d, const char *type)
 	return NULL;
 }
 
-static int
-state_slot(uint8_t purge)
-{
-	return purge == VMMAP_PURGE_N ? 0 : purge == VMMAP_PURGE_V ? 1 : 2;
-}
-
 /*
  * Regions at the same start address, of the same type, in both dumps:
  * the bytes they hold in both moved when their state changed. A region
@@ -222,7 +212,7 @@ match_moves(struct diff_vmmap *d)
 		if (p && b[i].purge != a[k].purge &&
 		    strcmp(type, d->after->types[a[k].type].name) == 0) {
 			uint64_t bytes = b[i].vsize < a[k].vsize ? b[i].vsize : a[k].vsize;
-			uint64_t *m = &p->moved[state_slot(b[i].purge)][state_slot(a[k].purge)];
+			uint64_t *m = &p->moved[b[i].purge][a[k].purge];
 			/* Bounded by the type's purgeable bytes, which were checked. */
 			*m += bytes;
 		}
@@ -236,15 +226,13 @@ match_moves(struct diff_vmmap *d)
 static void
 collect_purgeable(struct diff_vmmap *d, bool by_address)
 {
-	static const enum vmmap_purge states[3] = { VMMAP_PURGE_N, VMMAP_PURGE_V,
-						    VMMAP_PURGE_E };
 	d->purgeable = xcalloc(d->ntypes + 1, sizeof(*d->purgeable));
 	for (size_t i = 0; i < d->ntypes; i++) {
 		struct diff_vmmap_purgeable p = { .type = d->types[i] };
 		bool any = false;
-		for (int s = 0; s < 3; s++) {
-			p.before[s] = amounts_of(d->before, d->types[i], states[s]).vsize;
-			p.after[s] = amounts_of(d->after, d->types[i], states[s]).vsize;
+		for (int s = 0; s < VMMAP_PURGEABLE_STATES; s++) {
+			p.before[s] = amounts_of(d->before, d->types[i], (enum vmmap_purge)s).vsize;
+			p.after[s] = amounts_of(d->after, d->types[i], (enum vmmap_purge)s).vsize;
 			any |= p.before[s] || p.after[s];
 		}
 		if (!any)
@@ -306,8 +294,8 @@ diff_vmmap_changed(const struct diff_vmmap *d)
 			return true;
 	/* Regions that swapped states move bytes while every total stays. */
 	for (size_t i = 0; i < d->npurgeable; i++)
-		for (int f = 0; f < 3; f++)
-			for (int t = 0; t < 3; t++)
+		for (int f = 0; f < VMMAP_PURGEABLE_STATES; f++)
+			for (int t = 0; t < VMMAP_PURGEABLE_STATES; t++)
 				if (d->purgeable[i].moved[f][t])
 					return true;
 	return d->nbuckets > 0 ||
@@ -348,18 +336,6 @@ metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t fi
 	return sum;
 }
 
-static int
-parse_state(char c)
-{
-	switch (c) {
-	case 'N': return VMMAP_PURGE_N;
-	case 'V': return VMMAP_PURGE_V;
-	case 'E': return VMMAP_PURGE_E;
-	case '-': return VMMAP_PURGE_NONE;
-	default: return -2;
-	}
-}
-
 int
 diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		  int64_t *before, int64_t *after, struct diag *err)
@@ -379,8 +355,8 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 	size_t tlen = (size_t)(dot - metric);
 	int state = -1;
 	if (tlen >= 2 && metric[tlen - 2] == ':') {
-		state = parse_state(metric[tlen - 1]);
-		if (state == -2)
+		state = vmmap_purge_from_char(metric[tlen - 1]);
+		if (state < 0)
 			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 					"metric 'vmmap:%s': purge state '%c' is not N, V, E or '-'",
 					metric, metric[tlen - 1]);

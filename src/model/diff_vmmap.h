@@ -46,8 +46,8 @@ struct diff_vmmap_bucket {
  */
 struct diff_vmmap_purgeable {
 	const char *type;
-	uint64_t before[3], after[3];
-	uint64_t moved[3][3];
+	uint64_t before[VMMAP_PURGEABLE_STATES], after[VMMAP_PURGEABLE_STATES];
+	uint64_t moved[VMMAP_PURGEABLE_STATES][VMMAP_PURGEABLE_STATES];
 };
 
 struct diff_vmmap {

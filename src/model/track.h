@@ -28,6 +28,9 @@
 #include "util/hashmap.h"
 #include "util/strbuf.h"
 
+/* The id of the JSON report (docs/json/track.*): written by report/, read back by ingest/. */
+#define TRACK_SCHEMA "iotally.track/1"
+
 enum track_kind {
 	TRACK_KIND_UNKNOWN,   /* no header says which command made the capture */
 	TRACK_KIND_TRACK,     /* --track */

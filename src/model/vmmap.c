@@ -8,12 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Indexed by enum vmmap_purge. */
+static const char purge_chars[VMMAP_PURGE_STATES + 1] = "NVE-";
+
 char
 vmmap_purge_char(enum vmmap_purge p)
 {
-	static const char chars[] = "NVE-";
-	return p < VMMAP_PURGE_STATES ? chars[p] : '-';
+	return p < VMMAP_PURGE_STATES ? purge_chars[p] : '-';
 }
+
+int
+vmmap_purge_from_char(char c)
+{
+	const char *at = c ? strchr(purge_chars, c) : NULL;
+	return at ? (int)(at - purge_chars) : -1;
+}
+
+const enum vmmap_purge vmmap_purge_order[VMMAP_PURGE_STATES] = {
+	VMMAP_PURGE_NONE, VMMAP_PURGE_E, VMMAP_PURGE_N, VMMAP_PURGE_V,
+};
 
 void
 vmmap_filter_init(struct vmmap_filter *f)

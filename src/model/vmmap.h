@@ -23,6 +23,9 @@
 #include "util/diag.h"
 #include "util/hashmap.h"
 
+/* The id of the JSON report (docs/json/vmmap.*): written by report/, read back by ingest/. */
+#define VMMAP_SCHEMA "iotally.vmmap/1"
+
 enum vmmap_purge {
 	VMMAP_PURGE_N,
 	VMMAP_PURGE_V,
@@ -31,8 +34,15 @@ enum vmmap_purge {
 	VMMAP_PURGE_STATES,
 };
 
+/* N, V and E come first: the purgeable states are 0 .. VMMAP_PURGEABLE_STATES - 1. */
+#define VMMAP_PURGEABLE_STATES 3
+
 /* 'N', 'V', 'E' or '-'. */
 char vmmap_purge_char(enum vmmap_purge p);
+/* The state a letter 'N', 'V', 'E' or '-' names; -1 for any other character. */
+int vmmap_purge_from_char(char c);
+/* The one order every report lists states in: by letter, '-', 'E', 'N', 'V'. */
+extern const enum vmmap_purge vmmap_purge_order[VMMAP_PURGE_STATES];
 
 /* Which region types a report is about: substrings of the type name. */
 struct vmmap_filter {
@@ -138,7 +148,7 @@ struct vmmap_purgeable_region {
 	uint64_t start;
 	uint64_t vsize;
 	uint32_t type;            /* index in vmmap_dump.types */
-	uint8_t purge;            /* enum vmmap_purge */
+	uint8_t purge;            /* N, V or E: below VMMAP_PURGEABLE_STATES */
 };
 
 struct vmmap_field {

@@ -117,10 +117,9 @@ int
 classes_json_write(FILE *out, const struct classes_snapshot *s,
 		   const struct classes_json_opts *opts)
 {
-	json_t *root = json_object(), *src = json_object(), *snaps = json_array();
+	json_t *root = json_document_new(CLASSES_SCHEMA), *src = json_object(), *snaps = json_array();
 	json_t *snap = json_object();
 
-	json_object_set_new_nocheck(root, "schema", json_string_nocheck(CLASSES_JSON_SCHEMA));
 	json_object_set_new_nocheck(src, "path", json_text(opts->path));
 	json_object_set_new_nocheck(src, "snapshots", json_integer((json_int_t)opts->nsnapshots));
 	json_object_set_new_nocheck(root, "source", src);
@@ -139,9 +138,5 @@ classes_json_write(FILE *out, const struct classes_snapshot *s,
 	json_array_append_new(snaps, snap);
 	json_object_set_new_nocheck(root, "snapshots", snaps);
 
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (rc == 0 && fputc('\n', out) == EOF)
-		rc = -1;
-	json_decref(root);
-	return rc;
+	return json_document_write(out, root);
 }

@@ -13,7 +13,6 @@
 #include "model/classes.h"
 #include "model/hierarchy.h"
 
-#define CLASSES_JSON_SCHEMA "iotally.classes/1"
 
 struct classes_json_opts {
 	const char *path;                    /* the input's name as given */

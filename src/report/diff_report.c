@@ -53,13 +53,12 @@ gate_json(const struct diff_gate *g)
 int
 diff_json_write(FILE *out, const struct diff_report *r, json_t *body)
 {
-	json_t *root = json_object(), *in = json_object(), *warn = json_array();
+	json_t *root = json_document_new(DIFF_SCHEMA), *in = json_object(), *warn = json_array();
 	json_t *gates = json_array();
 	const char *key;
 	json_t *v;
 	size_t tripped = 0;
 
-	json_object_set_new_nocheck(root, "schema", json_string_nocheck(DIFF_JSON_SCHEMA));
 	json_object_set_new_nocheck(root, "kind", json_string_nocheck(r->kind));
 	json_object_set_new_nocheck(in, "before", json_text(r->before_path));
 	json_object_set_new_nocheck(in, "after", json_text(r->after_path));
@@ -78,11 +77,7 @@ diff_json_write(FILE *out, const struct diff_report *r, json_t *body)
 	json_object_set_new_nocheck(root, "gates", gates);
 	json_object_set_new_nocheck(root, "tripped", json_integer((json_int_t)tripped));
 
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (rc == 0 && fputc('\n', out) == EOF)
-		rc = -1;
-	json_decref(root);
-	return rc;
+	return json_document_write(out, root);
 }
 
 void

@@ -94,8 +94,6 @@ write_buckets(FILE *out, const struct diff_vmmap *d, bool markdown)
 	text_table_release(&t);
 }
 
-static const char state_chars[3] = { 'N', 'V', 'E' };
-
 static void
 write_movement(FILE *out, const struct diff_vmmap *d, bool markdown)
 {
@@ -103,14 +101,14 @@ write_movement(FILE *out, const struct diff_vmmap *d, bool markdown)
 	struct text_table t;
 	text_table_init(&t, 4, headers, "lllr");
 	for (size_t i = 0; i < d->npurgeable; i++)
-		for (int f = 0; f < 3; f++)
-			for (int to = 0; to < 3; to++) {
+		for (int f = 0; f < VMMAP_PURGEABLE_STATES; f++)
+			for (int to = 0; to < VMMAP_PURGEABLE_STATES; to++) {
 				uint64_t m = d->purgeable[i].moved[f][to];
 				if (!m)
 					continue;
 				text_table_add(&t, d->purgeable[i].type);
-				text_table_addf(&t, "%c", state_chars[f]);
-				text_table_addf(&t, "%c", state_chars[to]);
+				text_table_addf(&t, "%c", vmmap_purge_char((enum vmmap_purge)f));
+				text_table_addf(&t, "%c", vmmap_purge_char((enum vmmap_purge)to));
 				text_table_addf(&t, "%" PRIu64, m);
 			}
 	text_table_write_section(out, &t, markdown, d->movement_by_address
@@ -135,12 +133,6 @@ diff_vmmap_write_text(FILE *out, const struct diff_vmmap *d, bool markdown)
 }
 
 /* ---- JSON -------------------------------------------------------------- */
-
-static json_t *
-jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
 
 static json_t *
 rows_json(const struct diff_vmmap *d)
@@ -169,7 +161,7 @@ buckets_json(const struct diff_vmmap *d)
 		const struct diff_vmmap_bucket *b = &d->buckets[i];
 		json_t *o = json_object();
 		json_object_set_new_nocheck(o, "type", json_text(b->type));
-		json_object_set_new_nocheck(o, "vsize", jint(b->vsize));
+		json_object_set_new_nocheck(o, "vsize", json_uint(b->vsize));
 		json_object_set_new_nocheck(o, "count", diff_json_triple(b->before, b->after));
 		json_array_append_new(arr, o);
 	}
@@ -181,17 +173,18 @@ movement_json(const struct diff_vmmap *d)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < d->npurgeable; i++)
-		for (int f = 0; f < 3; f++)
-			for (int to = 0; to < 3; to++) {
+		for (int f = 0; f < VMMAP_PURGEABLE_STATES; f++)
+			for (int to = 0; to < VMMAP_PURGEABLE_STATES; to++) {
 				uint64_t m = d->purgeable[i].moved[f][to];
 				if (!m)
 					continue;
 				json_t *o = json_object();
-				char fs[2] = { state_chars[f], '\0' }, ts[2] = { state_chars[to], '\0' };
+				char fs[2] = { vmmap_purge_char((enum vmmap_purge)f), '\0' };
+				char ts[2] = { vmmap_purge_char((enum vmmap_purge)to), '\0' };
 				json_object_set_new_nocheck(o, "type", json_text(d->purgeable[i].type));
 				json_object_set_new_nocheck(o, "from", json_string_nocheck(fs));
 				json_object_set_new_nocheck(o, "to", json_string_nocheck(ts));
-				json_object_set_new_nocheck(o, "bytes", jint(m));
+				json_object_set_new_nocheck(o, "bytes", json_uint(m));
 				json_array_append_new(arr, o);
 			}
 	return arr;
@@ -202,7 +195,7 @@ process_json(const struct vmmap_dump *d)
 {
 	json_t *o = json_object();
 	json_object_set_new_nocheck(o, "name", d->process ? json_text(d->process) : json_null());
-	json_object_set_new_nocheck(o, "pid", d->has_pid ? jint(d->pid) : json_null());
+	json_object_set_new_nocheck(o, "pid", d->has_pid ? json_uint(d->pid) : json_null());
 	return o;
 }
 

@@ -1,5 +1,9 @@
 #include "report/jsontext.h"
 
+#include "util/bytes.h"
+
+#include <assert.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,4 +58,37 @@ json_t *
 json_text(const char *s)
 {
 	return json_textn(s, strlen(s));
+}
+
+json_t *
+json_uint(uint64_t v)
+{
+	assert(bytes_fit(v));
+	return json_integer((json_int_t)v);
+}
+
+json_t *
+json_hex(uint64_t v)
+{
+	char s[24];
+	snprintf(s, sizeof(s), "0x%" PRIx64, v);
+	return json_string_nocheck(s);
+}
+
+json_t *
+json_document_new(const char *schema)
+{
+	json_t *root = json_object();
+	json_object_set_new_nocheck(root, "schema", json_string_nocheck(schema));
+	return root;
+}
+
+int
+json_document_write(FILE *out, json_t *root)
+{
+	int rc = json_dumpf(root, out, JSON_DOCUMENT_FLAGS);
+	if (rc == 0 && fputc('\n', out) == EOF)
+		rc = -1;
+	json_decref(root);
+	return rc;
 }

@@ -14,7 +14,6 @@
 
 #include "model/track.h"
 
-#define TRACK_JSON_SCHEMA "iotally.track/1"
 
 struct track_json_opts {
 	const char *path;     /* the input's name as given */

@@ -20,10 +20,6 @@ csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static const enum vmmap_purge purge_order[VMMAP_PURGE_STATES] = {
-	VMMAP_PURGE_NONE, VMMAP_PURGE_E, VMMAP_PURGE_N, VMMAP_PURGE_V,
-};
-
 void
 vmmap_csv_write(FILE *out, const struct vmmap_capture *cap)
 {
@@ -34,7 +30,7 @@ vmmap_csv_write(FILE *out, const struct vmmap_capture *cap)
 		size_t n = vmmap_dump_sorted_types(d, &types);
 		for (size_t t = 0; t < n; t++) {
 			for (int k = 0; k < VMMAP_PURGE_STATES; k++) {
-				const struct vmmap_amounts *a = &types[t]->by_purge[purge_order[k]];
+				const struct vmmap_amounts *a = &types[t]->by_purge[vmmap_purge_order[k]];
 				if (!a->count)
 					continue;
 				fprintf(out, "%zu,", i + 1);
@@ -45,7 +41,7 @@ vmmap_csv_write(FILE *out, const struct vmmap_capture *cap)
 				fputc(',', out);
 				csv_field(out, types[t]->name);
 				fprintf(out, ",%c,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-					",%" PRIu64 "\r\n", vmmap_purge_char(purge_order[k]),
+					",%" PRIu64 "\r\n", vmmap_purge_char(vmmap_purge_order[k]),
 					a->count, a->vsize, a->resident, a->dirty, a->swapped);
 			}
 		}

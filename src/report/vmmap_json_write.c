@@ -8,13 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* All model figures are at most BYTES_MAX, so json_int_t holds them. */
-static json_t *
-jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 static json_t *
 jstr_or_null(const char *s)
 {
@@ -41,7 +34,7 @@ footprint_json(const char *text)
 	json_t *o = json_object();
 	json_object_set_new_nocheck(o, "printed", json_text(text));
 	if (size_parse_vmmap(text, strlen(text), &bytes) == SIZE_OK && bytes <= BYTES_MAX)
-		json_object_set_new_nocheck(o, "bytes", jint(bytes));
+		json_object_set_new_nocheck(o, "bytes", json_uint(bytes));
 	else
 		json_object_set_new_nocheck(o, "bytes", json_null());
 	return o;
@@ -61,7 +54,7 @@ header_json(const struct vmmap_dump *d)
 	json_object_set_new_nocheck(h, "code_type", json_null());
 	if (vmmap_dump_field(d, "Code Type"))
 		json_object_set_new_nocheck(h, "code_type", json_text(vmmap_dump_field(d, "Code Type")));
-	json_object_set_new_nocheck(h, "page_size", d->page_size ? jint(d->page_size) : json_null());
+	json_object_set_new_nocheck(h, "page_size", d->page_size ? json_uint(d->page_size) : json_null());
 	json_object_set_new_nocheck(h, "report_format",
 				    d->report_format ? json_text(d->report_format) : json_null());
 	json_object_set_new_nocheck(h, "physical_footprint", footprint_json(fp));
@@ -87,17 +80,13 @@ summary_json(const struct vmmap_dump *d, const struct vmmap_filter *f)
 		json_object_set_new_nocheck(o, "type", json_text(r->name));
 		for (int c = 0; c < VMMAP_COL_SIZES; c++)
 			json_object_set_new_nocheck(o, names[c],
-				(r->present & (1u << c)) ? jint(r->value[c]) : json_null());
-		json_object_set_new_nocheck(o, "count", r->has_count ? jint(r->count) : json_null());
-		json_object_set_new_nocheck(o, "line", jint(r->line));
+				(r->present & (1u << c)) ? json_uint(r->value[c]) : json_null());
+		json_object_set_new_nocheck(o, "count", r->has_count ? json_uint(r->count) : json_null());
+		json_object_set_new_nocheck(o, "line", json_uint(r->line));
 		json_array_append_new(rows, o);
 	}
 	return rows;
 }
-
-static const enum vmmap_purge purge_order[VMMAP_PURGE_STATES] = {
-	VMMAP_PURGE_NONE, VMMAP_PURGE_E, VMMAP_PURGE_N, VMMAP_PURGE_V,
-};
 
 static json_t *
 groups_json(const struct vmmap_type_stats **types, size_t n)
@@ -105,17 +94,17 @@ groups_json(const struct vmmap_type_stats **types, size_t n)
 	json_t *arr = json_array();
 	for (size_t i = 0; i < n; i++) {
 		for (int k = 0; k < VMMAP_PURGE_STATES; k++) {
-			const struct vmmap_amounts *a = &types[i]->by_purge[purge_order[k]];
+			const struct vmmap_amounts *a = &types[i]->by_purge[vmmap_purge_order[k]];
 			if (!a->count)
 				continue;
 			json_t *o = json_object();
 			json_object_set_new_nocheck(o, "type", json_text(types[i]->name));
-			json_object_set_new_nocheck(o, "purge", purge_key(purge_order[k]));
-			json_object_set_new_nocheck(o, "count", jint(a->count));
-			json_object_set_new_nocheck(o, "vsize", jint(a->vsize));
-			json_object_set_new_nocheck(o, "resident", jint(a->resident));
-			json_object_set_new_nocheck(o, "dirty", jint(a->dirty));
-			json_object_set_new_nocheck(o, "swapped", jint(a->swapped));
+			json_object_set_new_nocheck(o, "purge", purge_key(vmmap_purge_order[k]));
+			json_object_set_new_nocheck(o, "count", json_uint(a->count));
+			json_object_set_new_nocheck(o, "vsize", json_uint(a->vsize));
+			json_object_set_new_nocheck(o, "resident", json_uint(a->resident));
+			json_object_set_new_nocheck(o, "dirty", json_uint(a->dirty));
+			json_object_set_new_nocheck(o, "swapped", json_uint(a->swapped));
 			json_array_append_new(arr, o);
 		}
 	}
@@ -132,12 +121,12 @@ histogram_json(const struct vmmap_type_stats **types, size_t n)
 		for (size_t k = 0; k < nb; k++) {
 			json_t *o = json_object(), *p = json_object();
 			json_object_set_new_nocheck(o, "type", json_text(types[i]->name));
-			json_object_set_new_nocheck(o, "vsize", jint(b[k]->vsize));
-			json_object_set_new_nocheck(o, "count", jint(b[k]->count));
-			json_object_set_new_nocheck(p, "N", jint(b[k]->purge[VMMAP_PURGE_N]));
-			json_object_set_new_nocheck(p, "V", jint(b[k]->purge[VMMAP_PURGE_V]));
-			json_object_set_new_nocheck(p, "E", jint(b[k]->purge[VMMAP_PURGE_E]));
-			json_object_set_new_nocheck(p, "-", jint(b[k]->purge[VMMAP_PURGE_NONE]));
+			json_object_set_new_nocheck(o, "vsize", json_uint(b[k]->vsize));
+			json_object_set_new_nocheck(o, "count", json_uint(b[k]->count));
+			json_object_set_new_nocheck(p, "N", json_uint(b[k]->purge[VMMAP_PURGE_N]));
+			json_object_set_new_nocheck(p, "V", json_uint(b[k]->purge[VMMAP_PURGE_V]));
+			json_object_set_new_nocheck(p, "E", json_uint(b[k]->purge[VMMAP_PURGE_E]));
+			json_object_set_new_nocheck(p, "-", json_uint(b[k]->purge[VMMAP_PURGE_NONE]));
 			json_object_set_new_nocheck(o, "purge", p);
 			json_array_append_new(arr, o);
 		}
@@ -154,12 +143,12 @@ surfaces_json(const struct vmmap_dump *d)
 	json_t *arr = json_array();
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = json_object();
-		json_object_set_new_nocheck(o, "width", jint(g[i]->width));
-		json_object_set_new_nocheck(o, "height", jint(g[i]->height));
+		json_object_set_new_nocheck(o, "width", json_uint(g[i]->width));
+		json_object_set_new_nocheck(o, "height", json_uint(g[i]->height));
 		json_object_set_new_nocheck(o, "format", json_text(g[i]->format));
-		json_object_set_new_nocheck(o, "count", jint(g[i]->count));
-		json_object_set_new_nocheck(o, "mapped", jint(g[i]->mapped));
-		json_object_set_new_nocheck(o, "surface_bytes", jint(g[i]->surface_bytes));
+		json_object_set_new_nocheck(o, "count", json_uint(g[i]->count));
+		json_object_set_new_nocheck(o, "mapped", json_uint(g[i]->mapped));
+		json_object_set_new_nocheck(o, "surface_bytes", json_uint(g[i]->surface_bytes));
 		json_object_set_new_nocheck(o, "waste",
 			json_integer((json_int_t)g[i]->mapped - (json_int_t)g[i]->surface_bytes));
 		json_object_set_new_nocheck(o, "rounded", json_boolean(g[i]->rounded));
@@ -178,7 +167,7 @@ dump_json(const struct vmmap_capture *cap, const struct vmmap_dump *d,
 	size_t ntypes = vmmap_dump_sorted_types(d, &types);
 
 	json_object_set_new_nocheck(proc, "name", d->process ? json_text(d->process) : json_null());
-	json_object_set_new_nocheck(proc, "pid", d->has_pid ? jint(d->pid) : json_null());
+	json_object_set_new_nocheck(proc, "pid", d->has_pid ? json_uint(d->pid) : json_null());
 	json_object_set_new_nocheck(o, "process", proc);
 	json_object_set_new_nocheck(o, "header", header_json(d));
 	json_object_set_new_nocheck(o, "summary_rows", summary_json(d, &cap->filter));
@@ -186,10 +175,10 @@ dump_json(const struct vmmap_capture *cap, const struct vmmap_dump *d,
 	json_object_set_new_nocheck(o, "histogram", histogram_json(types, ntypes));
 	if (opts->surfaces)
 		json_object_set_new_nocheck(o, "surfaces", surfaces_json(d));
-	json_object_set_new_nocheck(lines, "first", jint(d->first_line));
-	json_object_set_new_nocheck(lines, "total", jint(d->lines));
-	json_object_set_new_nocheck(lines, "regions", jint(d->region_lines));
-	json_object_set_new_nocheck(lines, "unparsed", jint(d->unparsed_lines));
+	json_object_set_new_nocheck(lines, "first", json_uint(d->first_line));
+	json_object_set_new_nocheck(lines, "total", json_uint(d->lines));
+	json_object_set_new_nocheck(lines, "regions", json_uint(d->region_lines));
+	json_object_set_new_nocheck(lines, "unparsed", json_uint(d->unparsed_lines));
 	json_object_set_new_nocheck(o, "lines", lines);
 	free(types);
 	return o;
@@ -199,12 +188,11 @@ int
 vmmap_json_write(FILE *out, const struct vmmap_capture *cap,
 		 const struct vmmap_json_opts *opts)
 {
-	json_t *root = json_object(), *src = json_object(), *types = json_array();
+	json_t *root = json_document_new(VMMAP_SCHEMA), *src = json_object(), *types = json_array();
 	json_t *dumps = json_array();
 
-	json_object_set_new_nocheck(root, "schema", json_string_nocheck(VMMAP_JSON_SCHEMA));
 	json_object_set_new_nocheck(src, "path", json_text(opts->path));
-	json_object_set_new_nocheck(src, "lines", jint(cap->lines));
+	json_object_set_new_nocheck(src, "lines", json_uint(cap->lines));
 	json_object_set_new_nocheck(src, "partial", json_boolean(cap->partial));
 	json_object_set_new_nocheck(root, "source", src);
 	if (cap->filter.all)
@@ -216,9 +204,5 @@ vmmap_json_write(FILE *out, const struct vmmap_capture *cap,
 		json_array_append_new(dumps, dump_json(cap, cap->dumps[i], opts));
 	json_object_set_new_nocheck(root, "dumps", dumps);
 
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (rc == 0 && fputc('\n', out) == EOF)
-		rc = -1;
-	json_decref(root);
-	return rc;
+	return json_document_write(out, root);
 }

@@ -3,7 +3,7 @@
 
 /*
  * The vmmap model as one JSON document, schema "iotally.vmmap/1"
- * (docs/json-schema/vmmap-1.schema.json). Keys are written in a fixed
+ * (docs/json/vmmap.md, docs/json/vmmap.schema.json). Keys are written in a fixed
  * order and every byte count is an exact integer, so the output is
  * deterministic and diffable.
  */
@@ -13,7 +13,6 @@
 
 #include "model/vmmap.h"
 
-#define VMMAP_JSON_SCHEMA "iotally.vmmap/1"
 
 struct vmmap_json_opts {
 	const char *path;   /* the input's name as given */

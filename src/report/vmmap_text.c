@@ -79,11 +79,6 @@ purge_label(enum vmmap_purge p)
 	return labels[p];
 }
 
-/* Purge states in the order of their printed letter: '-', 'E', 'N', 'V'. */
-static const enum vmmap_purge purge_print_order[VMMAP_PURGE_STATES] = {
-	VMMAP_PURGE_NONE, VMMAP_PURGE_E, VMMAP_PURGE_N, VMMAP_PURGE_V,
-};
-
 static void
 write_breakdown(FILE *out, const struct vmmap_dump *d,
 		const struct vmmap_type_stats **types, size_t ntypes)
@@ -95,7 +90,7 @@ write_breakdown(FILE *out, const struct vmmap_dump *d,
 	fputc('\n', out);
 	for (size_t i = 0; i < ntypes; i++) {
 		for (int k = 0; k < VMMAP_PURGE_STATES; k++) {
-			enum vmmap_purge p = purge_print_order[k];
+			enum vmmap_purge p = vmmap_purge_order[k];
 			const struct vmmap_amounts *a = &types[i]->by_purge[p];
 			if (!a->count)
 				continue;

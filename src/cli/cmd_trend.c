@@ -610,7 +610,12 @@ run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
 	}
 	order_samples(in, a->npaths, o, warnings);
 	cli_print_warnings(warnings);
-	trend_series_reorder(s, o->perm, o->hours);
+	/* o->perm indexes the inputs; the series numbers its samples in reading order. */
+	size_t *samples = xmalloc((s->nsamples ? s->nsamples : 1) * sizeof(*samples));
+	for (size_t k = 0; k < s->nsamples; k++)
+		samples[k] = in[o->perm[k]].sample;
+	trend_series_reorder(s, samples, o->hours);
+	free(samples);
 	trend_series_finish(s);
 	struct trend_params p;
 	set_params(a, s->nsamples, &p);

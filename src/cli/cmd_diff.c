@@ -5,9 +5,12 @@
 
 #include "cli/commands.h"
 #include "cli/diff_kinds.h"
+#include "cli/diff_pairs.h"
+#include "cli/msgs.h"
 #include "cli/options.h"
 
 #include "ingest/detect.h"
+#include "ingest/diff_read.h"
 #include "model/diff.h"
 #include "report/diff_report.h"
 #include "util/array.h"
@@ -24,11 +27,18 @@
 const char cmd_diff_help[] =
 	"usage: iotally diff [options] BEFORE AFTER\n"
 	"\n"
-	"Compares two captures of the same kind, taken before and after an action,\n"
-	"and says what grew and by how much. Both inputs are raw captures or\n"
-	"iotally's own JSON report of the kind ('iotally vmmap --format json',\n"
-	"'iotally track --format json', 'iotally classes --format json'), in any\n"
-	"mix; the kind is found from the content.\n"
+	"Compares captures taken before and after an action, and says what grew\n"
+	"and by how much. BEFORE and AFTER are two files, or two folders of\n"
+	"captures (a nightly job's output and its baseline). Files are raw\n"
+	"captures or iotally's own JSON report of the kind ('iotally vmmap\n"
+	"--format json', 'iotally track --format json', 'iotally classes\n"
+	"--format json'), in any mix; the kind is found from the content.\n"
+	"\n"
+	"Folders: files are paired by name and every pair is compared (its two\n"
+	"files must be of one kind). A file without a counterpart of its name is\n"
+	"listed on standard error (an error with --strict); subfolders, hidden\n"
+	"files and a bundle's manifest.json are not read. A closing line counts\n"
+	"the pairs, the files without a counterpart and the tripped gates.\n"
 	"\n"
 	"  classes IOKit instance counts (ioreg -l / -a, ioclasscount output):\n"
 	"          per class before, after and delta, largest change first, classes\n"
@@ -46,19 +56,28 @@ const char cmd_diff_help[] =
 	"Options:\n"
 	"  --fail-if 'METRIC OP VALUE'\n"
 	"                     a CI gate, repeatable; exit status 1 when any trips\n"
-	"  --junit FILE       also write the gates as JUnit XML (one test case each),\n"
-	"                     replacing FILE whole; '-' writes the XML to standard\n"
-	"                     output instead of the report\n"
-	"  --format F         text (default), json or markdown\n"
+	"  --gates FILE       gates from a file: one a line, the --fail-if grammar;\n"
+	"                     blank lines and lines starting with '#' are skipped\n"
+	"  --junit FILE       also write the gates as JUnit XML: one test suite per\n"
+	"                     pair, one test case per gate, errors as <error> and\n"
+	"                     skipped gates as <skipped/> cases. Written on every\n"
+	"                     run, errors included, replacing FILE whole; '-'\n"
+	"                     writes the XML to standard output instead of the report\n"
+	"  --strict           files without a counterpart and gates that no pair\n"
+	"                     answers are errors (exit 65), not notes\n"
+	"  --format F         text (default), json (two files only) or markdown\n"
 	"  --dump N           compare dump (vmmap) or snapshot (classes) N of each\n"
 	"                     file (default the first)\n"
 	"  --direct           classes: direct instance counts (a count minus its\n"
 	"                     direct subclasses with instances); needs a hierarchy\n"
 	"                     in an input (ioreg -i, kext-info, classes --direct JSON)\n"
 	"  --match-offsets    track: frames match only with the same offset\n"
-	"  --folded           track: a differential folded file ('stack BEFORE AFTER',\n"
-	"                     the difffolded.pl convention) instead of a report\n"
+	"  --folded           track, two files: a differential folded file ('stack\n"
+	"                     BEFORE AFTER', the difffolded.pl convention) instead of\n"
+	"                     a report\n"
 	"  -h, --help         show this help\n"
+	"With two files, an option the kind does not take is a usage error; in\n"
+	"folders it applies to the kinds that take it.\n"
 	"\n"
 	"Gates: METRIC is one of\n"
 	"  vmmap:<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>\n"
@@ -75,8 +94,10 @@ const char cmd_diff_help[] =
 	"optional binary unit (+5, +64K, +1MiB, +1.5G, 0x1000), or a percentage of\n"
 	"BEFORE (+10%, +2.5%). A gate trips when AFTER - BEFORE compares true, so\n"
 	"'> +5' passes at exactly +5. A percentage of a BEFORE of 0 has no base:\n"
-	"any increase from 0 trips it, no change passes. Every tripped gate is\n"
-	"printed on standard error with its figures.\n"
+	"any increase from 0 trips it, no change passes. A gate is checked on every\n"
+	"pair of its kind; a gate of a kind no pair has is skipped (a note; an\n"
+	"error with --strict). Every tripped gate is printed on standard error\n"
+	"with its figures.\n"
 	"\n"
 	"vmmap purge-state movement follows regions by start address (inferred\n"
 	"from the per-state totals when an input is JSON, which has no addresses).\n"
@@ -93,32 +114,46 @@ const char cmd_diff_help[] =
 	"  iotally track --format json fixtures/diff/track-after.txt | iotally diff fixtures/diff/track-before.txt -\n"
 	"  iotally diff --fail-if 'classes:IOSurface > +5' --fail-if 'alloc:instance > +1MiB' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"  iotally diff --direct --format json fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
+	"  iotally diff --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
+	"  iotally diff --junit - --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"\n"
-	"Exit status: 0 no gate tripped, 1 a gate tripped, 64 usage error, a\n"
-	"malformed gate, an option the inputs' kind does not take or a --dump N\n"
-	"past the last dump, 65 malformed input, inputs of different kinds, or a gate\n"
-	"on something neither capture holds, 66 input cannot be opened, 74 output\n"
-	"cannot be written.\n";
+	"Exit status (the first error's, when there are several; an error wins\n"
+	"over a tripped gate):\n"
+	"  0   no gate tripped\n"
+	"  1   a gate tripped\n"
+	"  64  usage error: an unknown option, a malformed gate (on the command\n"
+	"      line or in a gates file), a gate of an unknown kind, an option the\n"
+	"      kind does not take, a --dump N past the last dump, a folder\n"
+	"      compared with a file\n"
+	"  65  malformed input, two files of different kinds, a gate on something\n"
+	"      neither capture holds; with --strict, files without a counterpart\n"
+	"      and skipped gates\n"
+	"  66  an input, a folder or a gates file cannot be opened\n"
+	"  74  output or the JUnit file cannot be written\n";
 
 enum {
 	OPT_FAIL_IF = 1,
+	OPT_GATES,
 	OPT_JUNIT,
 	OPT_FORMAT,
 	OPT_DUMP,
 	OPT_MATCH_OFFSETS,
 	OPT_FOLDED,
 	OPT_DIRECT,
+	OPT_STRICT,
 	OPT_HELP,
 };
 
 static const struct cli_option diff_options[] = {
 	{ "fail-if", 0, true, OPT_FAIL_IF },
+	{ "gates", 0, true, OPT_GATES },
 	{ "junit", 0, true, OPT_JUNIT },
 	{ "format", 0, true, OPT_FORMAT },
 	{ "dump", 0, true, OPT_DUMP },
 	{ "match-offsets", 0, false, OPT_MATCH_OFFSETS },
 	{ "folded", 0, false, OPT_FOLDED },
 	{ "direct", 0, false, OPT_DIRECT },
+	{ "strict", 0, false, OPT_STRICT },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -133,11 +168,32 @@ struct diff_args {
 	size_t npaths;
 	enum output_format format;
 	const char *junit;
+	bool strict;
 	struct diff_options opts;
 	unsigned given;             /* enum diff_kind_option bits given */
-	struct diff_gate *gates;
+	struct diff_gate *gates;    /* as parsed: every kind's */
 	size_t ngates, gates_alloc;
 	bool help;
+};
+
+/* What became of one pair. */
+struct pair_result {
+	const struct diff_kind *kind;   /* NULL: not recognised */
+	struct diff_gate *gates;        /* copies of the gates of its kind, checked */
+	size_t ngates;
+	bool compared;
+	int status;                     /* 0, or the error's exit status */
+	char *error;                    /* the error as printed, without "iotally: " */
+};
+
+/* A run: its pairs, their results, and what belongs to no pair. */
+struct diff_run {
+	struct diff_pairs pairs;
+	struct pair_result *results;
+	struct diff_junit_case *cases;  /* owned names and messages */
+	size_t ncases, cases_alloc;
+	int status;                     /* the first error's exit status */
+	size_t tripped;
 };
 
 static void
@@ -149,17 +205,36 @@ args_release(struct diff_args *a)
 }
 
 static int
+read_gates_file(struct diff_args *a, const char *path, struct diag *err)
+{
+	struct line_reader r;
+	if (line_reader_open(&r, path, 0, err) < 0)
+		return -1;
+	int rc = diff_gates_read(&r, &a->gates, &a->ngates, &a->gates_alloc, err);
+	line_reader_close(&r);
+	return rc;
+}
+
+static int
+add_gate(struct diff_args *a, const char *text, struct diag *err)
+{
+	a->gates = xgrow(a->gates, &a->gates_alloc, a->ngates + 1, sizeof(*a->gates));
+	if (diff_gate_parse(text, &a->gates[a->ngates], err) < 0) {
+		diff_gate_release(&a->gates[a->ngates]);
+		return -1;
+	}
+	a->ngates++;
+	return 0;
+}
+
+static int
 handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 {
 	switch (id) {
 	case OPT_FAIL_IF:
-		a->gates = xgrow(a->gates, &a->gates_alloc, a->ngates + 1, sizeof(*a->gates));
-		if (diff_gate_parse(arg, &a->gates[a->ngates], err) < 0) {
-			diff_gate_release(&a->gates[a->ngates]);
-			return -1;
-		}
-		a->ngates++;
-		return 0;
+		return add_gate(a, arg, err);
+	case OPT_GATES:
+		return read_gates_file(a, arg, err);
 	case OPT_JUNIT:
 		a->junit = arg;
 		return 0;
@@ -187,9 +262,24 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 		a->opts.direct = true;
 		a->given |= DIFF_ACCEPTS_DIRECT;
 		return 0;
+	case OPT_STRICT:
+		a->strict = true;
+		return 0;
 	default:
 		return 0;
 	}
+}
+
+/* Every gate names a kind some diff compares; said before any input is read. */
+static int
+check_gate_kinds(const struct diff_args *a, struct diag *err)
+{
+	for (size_t i = 0; i < a->ngates; i++)
+		if (!diff_kind_for_metric(a->gates[i].kind))
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"gate '%s': unknown metric kind '%s' (vmmap, track, "
+					"classes or alloc)", a->gates[i].text, a->gates[i].kind);
+	return 0;
 }
 
 static int
@@ -229,7 +319,7 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--folded is an output of its own: it does not combine with "
 				"--format or --junit");
-	return 0;
+	return check_gate_kinds(a, err);
 }
 
 static const char *
@@ -241,25 +331,23 @@ input_kind_name(enum input_kind k, const char *schema)
 	return k == INPUT_IOTALLY_JSON ? schema : input_kind_describe(k);
 }
 
+/* The pair's copies of the gates of its kind, checked against its figures. */
 static int
-write_output(const struct diff_args *a, const struct diff_kind *kind, const void *diff,
-	     const struct diff_report *rep)
+resolve_gates(const struct diff_args *a, struct pair_result *res, const void *diff,
+	      struct diag *err)
 {
-	if (a->opts.folded) {
-		kind->write_folded(stdout, diff);
-		return 0;
+	const struct diff_kind *kind = res->kind;
+	res->gates = xcalloc(a->ngates ? a->ngates : 1, sizeof(*res->gates));
+	for (size_t i = 0; i < a->ngates; i++) {
+		if (!diff_kind_has_metric(kind, a->gates[i].kind))
+			continue;
+		struct diff_gate *g = &res->gates[res->ngates++];
+		int64_t before, after;
+		diff_gate_copy(g, &a->gates[i]);
+		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
+		    diff_gate_check(g, before, after, err) < 0)
+			return -1;
 	}
-	if (a->format == FORMAT_JSON) {
-		if (diff_json_write(stdout, rep, kind->json(diff)) < 0) {
-			cli_error(NULL, 0, "cannot write JSON output");
-			return DIAG_IOERR;
-		}
-		return 0;
-	}
-	bool md = a->format == FORMAT_MARKDOWN;
-	diff_heading_write(stdout, rep, md);
-	kind->write_text(stdout, diff, md);
-	diff_gates_write_text(stdout, rep, md);
 	return 0;
 }
 
@@ -270,106 +358,100 @@ junit_to_stdout(const struct diff_args *a)
 	return a->junit && strcmp(a->junit, "-") == 0;
 }
 
-/* The JUnit file, replaced whole (temporary file + rename), or standard output. */
 static int
-write_junit(const char *path, const struct diff_report *rep, struct diag *err)
+write_output(const struct diff_args *a, const struct diff_kind *kind, const void *diff,
+	     const struct diff_report *rep, struct diag *err)
 {
-	struct outfile o;
-	if (outfile_open(&o, path, err) < 0)
-		return -1;
-	if (diff_junit_write(o.fp, rep, err) < 0) {
-		if (!err->path)
-			err->path = path;
-		outfile_abort(&o);
-		return -1;
+	if (junit_to_stdout(a))
+		return 0;
+	if (a->opts.folded) {
+		kind->write_folded(stdout, diff);
+		return 0;
 	}
-	return outfile_commit(&o, err);
+	if (a->format == FORMAT_JSON) {
+		if (diff_json_write(stdout, rep, kind->json(diff)) < 0)
+			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
+		return 0;
+	}
+	bool md = a->format == FORMAT_MARKDOWN;
+	diff_heading_write(stdout, rep, md);
+	kind->write_text(stdout, diff, md);
+	diff_gates_write_text(stdout, rep, md);
+	return 0;
 }
 
 /* Open, recognise and compare; the kind and its diff on success. */
 static int
-compare_inputs(struct diff_args *a, struct diff_input in[2], const struct diff_kind **kind,
-	       void **diff, struct diag_list *notes, struct diag *err)
+compare_inputs(const struct diff_args *a, bool folders, const struct diff_pair *pair,
+	       struct diff_input in[2], const struct diff_kind **kind, void **diff,
+	       struct diag_list *notes, struct diag *err)
 {
 	const struct diff_kind *k[2];
 	char schema[2][64];
 	enum input_kind raw[2];
+	const char *paths[2] = { pair->before, pair->after };
 	for (int i = 0; i < 2; i++)
-		if (diff_kind_open(&in[i], a->paths[i], "diff", &k[i], schema[i],
+		if (diff_kind_open(&in[i], paths[i], "diff", &k[i], schema[i],
 				   sizeof(schema[i]), &raw[i], err) < 0)
 			return -1;
 	if (k[0] != k[1])
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,
 				"BEFORE (%s) is of kind %s and AFTER (%s) of kind %s: a diff "
 				"needs two captures of the same kind",
-				diag_display_path(a->paths[0]), input_kind_name(raw[0], schema[0]),
-				diag_display_path(a->paths[1]), input_kind_name(raw[1], schema[1]));
+				diag_display_path(paths[0]), input_kind_name(raw[0], schema[0]),
+				diag_display_path(paths[1]), input_kind_name(raw[1], schema[1]));
 	*kind = k[0];
-	if (diff_kind_check_gates(*kind, NULL, a->gates, a->ngates, err) < 0)
-		return -1;
+	/* In folders, an option applies to the kinds that take it. */
 	const char *refused = diff_kind_refused_option(*kind, a->given);
-	if (refused)
+	if (refused && !folders)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"%s does not apply to %s captures", refused, (*kind)->name);
-	*diff = (*kind)->compare(&in[0], &in[1], &a->opts, notes, err);
+	struct diff_options opts = a->opts;
+	if (refused) {
+		unsigned ok = (*kind)->accepts;
+		opts.has_dump &= (ok & DIFF_ACCEPTS_DUMP) != 0;
+		opts.direct &= (ok & DIFF_ACCEPTS_DIRECT) != 0;
+		opts.match_offsets &= (ok & DIFF_ACCEPTS_MATCH_OFFSETS) != 0;
+	}
+	*diff = (*kind)->compare(&in[0], &in[1], &opts, notes, err);
 	return *diff ? 0 : -1;
 }
 
-int
-cmd_diff(int argc, char **argv)
+/* Compare one pair, write its report; the outcome in *res. */
+static int
+run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
+	 struct pair_result *res, struct diag *err)
 {
-	struct diff_args a = { 0 };
 	struct diff_input in[2];
 	struct diag_list notes, warnings;
-	struct diag err;
 	const struct diff_kind *kind = NULL;
 	void *diff = NULL;
-	int status = 0;
+	int rc;
 
 	memset(in, 0, sizeof(in));
 	in[0].reader.fd = in[1].reader.fd = -1;
-	diag_clear(&err);
 	diag_list_init(&notes, 200);
 	diag_list_init(&warnings, 50);
-	if (parse_args(argc, argv, &a, &err) < 0) {
-		status = cli_usage_error(cli_find_command("diff"), &err);
-		goto out;
-	}
-	if (a.help) {
-		fputs(cmd_diff_help, stdout);
-		goto out;
-	}
-	int rc = compare_inputs(&a, in, &kind, &diff, &notes, &err);
+	rc = compare_inputs(a, folders, pair, in, &kind, &diff, &notes, err);
 	cli_print_warnings(&notes);
-	if (rc < 0) {
-		status = err.code == DIAG_USAGE ? cli_usage_error(cli_find_command("diff"), &err)
-						: (cli_print_diag(&err), err.code);
+	if (rc < 0)
 		goto out;
-	}
-	kind->comparability(diff, a.paths[0], a.paths[1], &warnings);
+	res->kind = kind;
+	kind->comparability(diff, pair->before, pair->after, &warnings);
 	cli_print_warnings(&warnings);
-	if (diff_kind_check_gates(kind, diff, a.gates, a.ngates, &err) < 0) {
-		cli_print_diag(&err);
-		status = err.code;
+	if ((rc = resolve_gates(a, res, diff, err)) < 0)
 		goto out;
-	}
 	struct diff_report rep = {
 		.kind = kind->name,
-		.before_path = a.paths[0],
-		.after_path = a.paths[1],
+		.before_path = pair->before,
+		.after_path = pair->after,
 		.warnings = &warnings,
-		.gates = a.gates,
-		.ngates = a.ngates,
+		.gates = res->gates,
+		.ngates = res->ngates,
 		.changed = kind->changed(diff),
 	};
-	if (!junit_to_stdout(&a))
-		status = write_output(&a, kind, diff, &rep);
-	if (status == 0 && a.junit && write_junit(a.junit, &rep, &err) < 0) {
-		cli_print_diag(&err);
-		status = err.code;
-	}
-	if (diff_gates_print_tripped(a.gates, a.ngates) && status == 0)
-		status = DIAG_GATE;
+	if ((rc = write_output(a, kind, diff, &rep, err)) == 0)
+		res->compared = true;
 out:
 	for (int i = 0; i < 2; i++)
 		if (in[i].path)
@@ -378,6 +460,282 @@ out:
 		kind->free(diff);
 	diag_list_release(&notes);
 	diag_list_release(&warnings);
+	return rc;
+}
+
+/* A diagnostic as one line for JUnit: "PATH:LINE: error: ...", no program name. */
+static char *
+diag_line(const struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_format(d, &sb);
+	while (sb.len && sb.buf[sb.len - 1] == '\n')
+		sb.buf[--sb.len] = '\0';
+	const char *prefix = "iotally: ";
+	size_t skip = strncmp(sb.buf, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
+	char *line = xstrdup(sb.buf + skip);
+	strbuf_release(&sb);
+	return line;
+}
+
+static void
+run_add_case(struct diff_run *run, const char *name, enum diff_junit_outcome outcome,
+	     const char *message)
+{
+	run->cases = xgrow(run->cases, &run->cases_alloc, run->ncases + 1, sizeof(*run->cases));
+	run->cases[run->ncases].name = xstrdup(name);
+	run->cases[run->ncases].outcome = outcome;
+	run->cases[run->ncases].message = xstrdup(message);
+	run->ncases++;
+}
+
+/* An error of the run: printed, its status kept when it is the first. */
+static void
+run_error(struct diff_run *run, const char *name, const struct diag *err, bool usage)
+{
+	if (usage)
+		cli_usage_error(cli_find_command("diff"), err);
+	else
+		cli_print_diag(err);
+	char *line = diag_line(err);
+	run_add_case(run, name, DIFF_JUNIT_ERROR, line);
+	free(line);
+	if (!run->status)
+		run->status = err->code ? err->code : DIAG_SOFTWARE;
+}
+
+static void
+run_pairs(const struct diff_args *a, struct diff_run *run)
+{
+	bool folders = run->pairs.folders;
+	run->results = xcalloc(run->pairs.npairs ? run->pairs.npairs : 1, sizeof(*run->results));
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		struct pair_result *res = &run->results[i];
+		struct diag err;
+		diag_clear(&err);
+		if (run_pair(a, folders, &run->pairs.pairs[i], res, &err) == 0)
+			continue;
+		res->error = diag_line(&err);
+		res->status = err.code ? err.code : DIAG_SOFTWARE;
+		if (err.code == DIAG_USAGE && !folders)
+			cli_usage_error(cli_find_command("diff"), &err);
+		else
+			cli_print_diag(&err);
+		if (!run->status)
+			run->status = res->status;
+	}
+}
+
+/* Gates no compared pair could answer: skipped (an error with --strict). */
+static void
+check_skipped_gates(const struct diff_args *a, struct diff_run *run)
+{
+	for (size_t i = 0; i < a->ngates; i++) {
+		const struct diff_gate *g = &a->gates[i];
+		bool used = false;
+		for (size_t j = 0; j < run->pairs.npairs && !used; j++)
+			used = run->results[j].kind &&
+			       diff_kind_has_metric(run->results[j].kind, g->kind);
+		if (used)
+			continue;
+		const struct diff_kind *k = diff_kind_for_metric(g->kind);
+		struct diag d;
+		diag_set(&d, a->strict ? DIAG_DATA : DIAG_OK, NULL, 0, 0,
+			 "gate '%s' skipped: no %s captures were compared%s", g->text, k->name,
+			 a->strict ? " (--strict)" : "");
+		d.severity = a->strict ? DIAG_ERROR : DIAG_NOTE;
+		if (a->strict) {
+			run_error(run, g->text, &d, false);
+		} else {
+			cli_print_diag(&d);
+			run_add_case(run, g->text, DIFF_JUNIT_SKIPPED, d.msg);
+		}
+	}
+}
+
+/* Files on one side only: listed (an error with --strict). */
+static void
+check_unpaired(const struct diff_args *a, struct diff_run *run)
+{
+	for (size_t i = 0; i < run->pairs.nunpaired; i++) {
+		const struct diff_unpaired *u = &run->pairs.unpaired[i];
+		struct diag d;
+		diag_set(&d, a->strict ? DIAG_DATA : DIAG_OK, u->path, 0, 0,
+			 "has no counterpart of that name in %s: not compared",
+			 u->in_before ? "AFTER" : "BEFORE");
+		d.severity = a->strict ? DIAG_ERROR : DIAG_WARNING;
+		if (a->strict) {
+			run_error(run, u->path, &d, false);
+		} else {
+			cli_print_diag(&d);
+			run_add_case(run, u->path, DIFF_JUNIT_SKIPPED, d.msg);
+		}
+	}
+	if (run->pairs.nskipped_dirs)
+		cli_note(NULL, 0, "%zu subfolder%s not read: a folder's captures are its files",
+			 run->pairs.nskipped_dirs, run->pairs.nskipped_dirs == 1 ? "" : "s");
+}
+
+static void
+report_tripped(struct diff_run *run)
+{
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		const struct pair_result *res = &run->results[i];
+		const char *name = run->pairs.pairs[i].name;
+		for (size_t j = 0; j < res->ngates; j++) {
+			const struct diff_gate *g = &res->gates[j];
+			struct strbuf sb = STRBUF_INIT;
+			if (!g->tripped)
+				continue;
+			diff_gate_describe(g, &sb);
+			cli_error(NULL, 0, "gate '%s' tripped%s%s: %s", g->text, name ? " on " : "",
+				  name ? name : "", sb.buf);
+			strbuf_release(&sb);
+			run->tripped++;
+		}
+	}
+}
+
+/* Folders: one closing line with the count of each outcome. */
+static void
+write_summary(const struct diff_args *a, const struct diff_run *run)
+{
+	size_t compared = 0, failed = 0;
+	if (!run->pairs.folders || junit_to_stdout(a) || a->format == FORMAT_JSON)
+		return;
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		compared += run->results[i].compared;
+		failed += run->results[i].status != 0;
+	}
+	fprintf(stdout, "%s%zu pair%s compared, %zu could not be, %zu file%s without a "
+		"counterpart; %zu gate%s tripped\n",
+		a->format == FORMAT_MARKDOWN ? "**Summary:** " : "Summary: ", compared,
+		compared == 1 ? "" : "s", failed, run->pairs.nunpaired,
+		run->pairs.nunpaired == 1 ? "" : "s", run->tripped, run->tripped == 1 ? "" : "s");
+}
+
+static char *
+suite_name(const struct diff_pair *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "iotally diff %s %s", p->before, p->after);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The JUnit XML of the whole run, replaced whole (or standard output). */
+static int
+write_junit(const char *path, const struct diff_run *run, struct diag *err)
+{
+	size_t n = run->pairs.npairs, ns = 0;
+	struct diff_junit_suite *suites = xcalloc(n + 1, sizeof(*suites));
+	struct diff_junit_case *errs = xcalloc(n ? n : 1, sizeof(*errs));
+	struct outfile o;
+	int rc = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct pair_result *res = &run->results[i];
+		struct diff_junit_suite *su = &suites[ns++];
+		su->name = suite_name(&run->pairs.pairs[i]);
+		su->kind = res->kind ? res->kind->name : NULL;
+		if (res->error) {
+			errs[i] = (struct diff_junit_case){ "compare", DIFF_JUNIT_ERROR, res->error };
+			su->cases = &errs[i];
+			su->ncases = 1;
+		} else {
+			su->gates = res->gates;
+			su->ngates = res->ngates;
+		}
+	}
+	if (run->ncases)
+		suites[ns++] = (struct diff_junit_suite){ .name = "iotally diff",
+			.cases = run->cases, .ncases = run->ncases };
+	if (outfile_open(&o, path, err) == 0) {
+		if (diff_junit_write(o.fp, suites, ns, err) < 0) {
+			if (!err->path)
+				err->path = path;
+			outfile_abort(&o);
+		} else {
+			rc = outfile_commit(&o, err);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free((char *)suites[i].name);
+	free(suites);
+	free(errs);
+	return rc;
+}
+
+static void
+run_release(struct diff_run *run)
+{
+	for (size_t i = 0; run->results && i < run->pairs.npairs; i++) {
+		struct pair_result *res = &run->results[i];
+		for (size_t j = 0; j < res->ngates; j++)
+			diff_gate_release(&res->gates[j]);
+		free(res->gates);
+		free(res->error);
+	}
+	free(run->results);
+	for (size_t i = 0; i < run->ncases; i++) {
+		free((char *)run->cases[i].name);
+		free((char *)run->cases[i].message);
+	}
+	free(run->cases);
+	diff_pairs_release(&run->pairs);
+}
+
+/* Folders bring output choices of their own. */
+static int
+check_folder_args(const struct diff_args *a, const struct diff_run *run, struct diag *err)
+{
+	if (!run->pairs.folders)
+		return 0;
+	if (a->format == FORMAT_JSON)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--format json describes one pair: with folders, use text or "
+				"markdown (and --junit for the gates)");
+	if (a->opts.folded)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--folded describes one pair of track captures: give two files");
+	return 0;
+}
+
+int
+cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = { 0 };
+	struct diff_run run;
+	struct diag err;
+
+	memset(&run, 0, sizeof(run));
+	diag_clear(&err);
+	if (parse_args(argc, argv, &a, &err) < 0) {
+		run_error(&run, "arguments", &err, err.code == DIAG_USAGE);
+		goto junit;
+	}
+	if (a.help) {
+		fputs(cmd_diff_help, stdout);
+		goto out;
+	}
+	if (diff_pairs_build(&run.pairs, a.paths[0], a.paths[1], &err) < 0 ||
+	    check_folder_args(&a, &run, &err) < 0) {
+		run_error(&run, "inputs", &err, err.code == DIAG_USAGE);
+		goto junit;
+	}
+	run_pairs(&a, &run);
+	check_unpaired(&a, &run);
+	check_skipped_gates(&a, &run);
+	report_tripped(&run);
+	write_summary(&a, &run);
+junit:
+	if (a.junit && write_junit(a.junit, &run, &err) < 0) {
+		cli_print_diag(&err);
+		if (!run.status)
+			run.status = err.code;
+	}
+out:
+	if (!run.status && run.tripped)
+		run.status = DIAG_GATE;
+	run_release(&run);
 	args_release(&a);
-	return status;
+	return run.status;
 }

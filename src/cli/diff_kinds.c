@@ -13,6 +13,7 @@
 #include "report/diff_track_write.h"
 #include "report/diff_vmmap_write.h"
 #include "util/array.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -326,7 +327,7 @@ diff_kind_refused_option(const struct diff_kind *kind, unsigned given)
 		{ DIFF_ACCEPTS_MATCH_OFFSETS, "--match-offsets" },
 		{ DIFF_ACCEPTS_FOLDED, "--folded" },
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if ((given & names[i].bit) && !(kind->accepts & names[i].bit))
 			return names[i].name;
 	return NULL;

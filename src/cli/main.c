@@ -30,7 +30,7 @@ static const struct command commands[] = {
 	  "what grew between two captures of the same kind, with CI gates",
 	  cmd_diff_help },
 	{ "report", cmd_report,
-	  "one report to attach to a bug: GitHub Markdown (or a pair's changes)",
+	  "one report to attach to a bug: GitHub Markdown or an HTML page with charts",
 	  cmd_report_help },
 	{ "track", cmd_track,
 	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
@@ -101,9 +101,9 @@ print_main_help(FILE *out)
 	      "Environment: TMPDIR is where 'iotally -' keeps piped standard input while\n"
 	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"
 	      "\n"
-	      "Exit status: 0 success, 1 a diff --fail-if gate tripped, 64 usage error,\n"
-	      "65 malformed input, 66 input cannot be opened, 70 internal error,\n"
-	      "74 output cannot be written.\n",
+	      "Exit status: 0 success, 1 a diff gate tripped, 64 usage error, 65 malformed\n"
+	      "input, 66 input cannot be opened, 70 internal error, 74 output cannot be\n"
+	      "written ('iotally help diff' lists its causes).\n",
 	      out);
 }
 

@@ -6,6 +6,11 @@
 #include "ingest/track_json_read.h"
 #include "ingest/vmmap_read.h"
 #include "ingest/vmmap_json_read.h"
+#include "util/view.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 int
 diff_vmmap_side_read(struct line_reader *r, bool json, struct diff_vmmap_side *s,
@@ -61,4 +66,48 @@ diff_classes_side_read(struct line_reader *r, bool json, struct diff_classes_sid
 	struct classes_read_opts ropts = { .want_hierarchy = want_hierarchy,
 					   .need_counts = true };
 	return classes_read(r, &s->cap, &s->hier, &ropts, notes, err);
+}
+
+/* The line without its blanks at both ends; NULL for a blank or comment line. */
+static char *
+gate_line_text(const struct line *ln)
+{
+	const char *p = ln->p;
+	size_t n = ln->len;
+	while (n && view_is_space(*p)) {
+		p++;
+		n--;
+	}
+	while (n && view_is_space(p[n - 1]))
+		n--;
+	if (n == 0 || *p == '#')
+		return NULL;
+	return xmemdup0(p, n);
+}
+
+int
+diff_gates_read(struct line_reader *r, struct diff_gate **gates, size_t *n, size_t *alloc,
+		struct diag *err)
+{
+	struct line ln;
+	int rc;
+	while ((rc = line_reader_next(r, &ln, err)) > 0) {
+		if (ln.has_nul || ln.overlong)
+			return diag_set(err, DIAG_DATA, r->path, ln.no, 0,
+					"not a gate: a gates file is text, one gate a line");
+		char *text = gate_line_text(&ln);
+		if (!text)
+			continue;
+		*gates = xgrow(*gates, alloc, *n + 1, sizeof(**gates));
+		rc = diff_gate_parse(text, &(*gates)[*n], err);
+		free(text);
+		if (rc < 0) {
+			diff_gate_release(&(*gates)[*n]);
+			err->path = r->path;
+			err->line = ln.no;
+			return -1;
+		}
+		(*n)++;
+	}
+	return rc;
 }

@@ -12,7 +12,9 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "model/diff.h"
 #include "model/diff_classes.h"
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
@@ -30,5 +32,15 @@ int diff_track_side_read(struct line_reader *r, bool json, struct diff_track_pai
 /* The snapshots, and the class hierarchy a raw capture records when `want_hierarchy`. */
 int diff_classes_side_read(struct line_reader *r, bool json, struct diff_classes_side *s,
 			   bool want_hierarchy, struct diag_list *notes, struct diag *err);
+
+/*
+ * A gates file: one gate a line (the --fail-if grammar); blank lines and
+ * lines whose first non-blank character is '#' are skipped. Gates are
+ * appended to *gates (grown with xgrow). 0, or -1 with *err at the
+ * offending line (DIAG_USAGE for a malformed gate, DIAG_DATA for a line
+ * that is not text).
+ */
+int diff_gates_read(struct line_reader *r, struct diff_gate **gates, size_t *n,
+		    size_t *alloc, struct diag *err);
 
 #endif

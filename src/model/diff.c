@@ -22,6 +22,19 @@ diff_gate_release(struct diff_gate *g)
 	memset(g, 0, sizeof(*g));
 }
 
+void
+diff_gate_copy(struct diff_gate *to, const struct diff_gate *from)
+{
+	memset(to, 0, sizeof(*to));
+	to->text = xstrdup(from->text);
+	to->kind = xstrdup(from->kind);
+	to->metric = xstrdup(from->metric);
+	to->value_text = xstrdup(from->value_text);
+	to->op = from->op;
+	to->percent = from->percent;
+	to->value = from->value;
+}
+
 static bool
 is_blank(char c)
 {

@@ -66,6 +66,8 @@ struct diff_gate {
  */
 int diff_gate_parse(const char *text, struct diff_gate *g, struct diag *err);
 void diff_gate_release(struct diff_gate *g);
+/* A copy of a parsed gate, unchecked (each compared pair checks its own). */
+void diff_gate_copy(struct diff_gate *to, const struct diff_gate *from);
 
 /*
  * Check the gate against BEFORE and AFTER: 0 with g->tripped set, or -1

@@ -52,10 +52,36 @@ void diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown
 void diff_gate_describe(const struct diff_gate *g, struct strbuf *out);
 
 /*
- * JUnit XML: one <testsuite name="iotally diff"> with one <testcase> per
- * gate, a <failure> for each tripped gate. No timestamps or host names, so
- * the file is the same for the same inputs. 0, or -1 with DIAG_IOERR.
+ * JUnit XML for a whole run. Each compared pair is one <testsuite> (named
+ * "iotally diff BEFORE AFTER") with one <testcase> per gate, a <failure>
+ * for each tripped gate, and an <error> test case when the pair could not
+ * be compared. What belongs to no pair (gates skipped because no capture
+ * of their kind was compared, files without a counterpart, errors before
+ * any comparison) is one last <testsuite name="iotally diff">. No
+ * timestamps or host names, so the file is the same for the same inputs.
  */
-int diff_junit_write(FILE *out, const struct diff_report *r, struct diag *err);
+enum diff_junit_outcome {
+	DIFF_JUNIT_ERROR,
+	DIFF_JUNIT_SKIPPED,
+};
+
+struct diff_junit_case {
+	const char *name;
+	enum diff_junit_outcome outcome;
+	const char *message;
+};
+
+struct diff_junit_suite {
+	const char *name;
+	const char *kind;                  /* classname "iotally.diff.<kind>"; NULL: "iotally.diff" */
+	const struct diff_gate *gates;     /* checked gates of the pair */
+	size_t ngates;
+	const struct diff_junit_case *cases;   /* errors and skipped cases */
+	size_t ncases;
+};
+
+/* 0, or -1 with DIAG_IOERR (or DIAG_SOFTWARE when libxml2 fails). */
+int diff_junit_write(FILE *out, const struct diff_junit_suite *suites, size_t nsuites,
+		     struct diag *err);
 
 #endif

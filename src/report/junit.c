@@ -18,13 +18,27 @@ attr_count(xmlTextWriterPtr w, const char *name, size_t n)
 	return attr(w, name, s);
 }
 
+/* <error type="iotally" message=.../> or <skipped message=.../>. */
+static int
+write_unchecked(xmlTextWriterPtr w, const struct junit_case *c)
+{
+	bool error = c->state == JUNIT_ERROR;
+	if (xmlTextWriterStartElement(w, BAD_CAST (error ? "error" : "skipped")) < 0 ||
+	    (error && attr(w, "type", "iotally") < 0) || attr(w, "message", c->message) < 0)
+		return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
 static int
 write_case(xmlTextWriterPtr w, const struct junit_case *c)
 {
 	if (xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 ||
 	    attr(w, "classname", c->classname) < 0 || attr(w, "name", c->name) < 0)
 		return -1;
-	if (c->failed) {
+	if (c->state != JUNIT_CHECKED) {
+		if (write_unchecked(w, c) < 0)
+			return -1;
+	} else if (c->failed) {
 		if (xmlTextWriterStartElement(w, BAD_CAST "failure") < 0 ||
 		    attr(w, "type", "gate") < 0 || attr(w, "message", c->message) < 0 ||
 		    xmlTextWriterEndElement(w) < 0)
@@ -37,19 +51,34 @@ write_case(xmlTextWriterPtr w, const struct junit_case *c)
 }
 
 static int
-write_suite(xmlTextWriterPtr w, const char *suite, const struct junit_case *cases, size_t n)
+write_suite(xmlTextWriterPtr w, const struct junit_suite *su)
 {
-	size_t failures = 0;
-	for (size_t i = 0; i < n; i++)
-		failures += cases[i].failed;
+	size_t failures = 0, errors = 0, skipped = 0;
+	for (size_t i = 0; i < su->n; i++) {
+		const struct junit_case *c = &su->cases[i];
+		failures += c->state == JUNIT_CHECKED && c->failed;
+		errors += c->state == JUNIT_ERROR;
+		skipped += c->state == JUNIT_SKIPPED;
+	}
+	if (xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 ||
+	    attr(w, "name", su->name) < 0 || attr_count(w, "tests", su->n) < 0 ||
+	    attr_count(w, "failures", failures) < 0 || attr_count(w, "errors", errors) < 0 ||
+	    (skipped && attr_count(w, "skipped", skipped) < 0))
+		return -1;
+	for (size_t i = 0; i < su->n; i++)
+		if (write_case(w, &su->cases[i]) < 0)
+			return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+static int
+write_document(xmlTextWriterPtr w, const struct junit_suite *suites, size_t n)
+{
 	if (xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) < 0 ||
-	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0 ||
-	    xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 ||
-	    attr(w, "name", suite) < 0 || attr_count(w, "tests", n) < 0 ||
-	    attr_count(w, "failures", failures) < 0 || attr_count(w, "errors", 0) < 0)
+	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (write_case(w, &cases[i]) < 0)
+		if (write_suite(w, &suites[i]) < 0)
 			return -1;
 	return xmlTextWriterEndDocument(w) < 0 ? -1 : 0;
 }
@@ -57,6 +86,14 @@ write_suite(xmlTextWriterPtr w, const char *suite, const struct junit_case *case
 int
 junit_write(FILE *out, const char *suite, const struct junit_case *cases, size_t n,
 	    struct diag *err)
+{
+	struct junit_suite su = { suite, cases, n };
+	return junit_write_suites(out, &su, 1, err);
+}
+
+int
+junit_write_suites(FILE *out, const struct junit_suite *suites, size_t nsuites,
+		   struct diag *err)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
@@ -67,7 +104,7 @@ junit_write(FILE *out, const char *suite, const struct junit_case *cases, size_t
 	}
 	xmlTextWriterSetIndent(w, 1);
 	xmlTextWriterSetIndentString(w, BAD_CAST "  ");
-	if (write_suite(w, suite, cases, n) < 0) {
+	if (write_document(w, suites, nsuites) < 0) {
 		rc = diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot build the JUnit XML");
 		goto out;
 	}

@@ -2,9 +2,10 @@
 #define IOTALLY_REPORT_JUNIT_H
 
 /*
- * JUnit XML for CI systems: one <testsuite> with one <testcase> per gate,
+ * JUnit XML for CI systems: <testsuite>s with one <testcase> per gate,
  * a <failure> under each that failed, the figures in <system-out> under
- * each that passed. libxml2's writer escapes every name and message,
+ * each that passed; a case that could not be checked holds an <error>, a
+ * skipped one <skipped/>, each with its message. libxml2's writer escapes every name and message,
  * whatever bytes a type or module name holds. No timestamps or host
  * names, so the file is the same for the same inputs. The caller opens
  * the file (util/outfile.h replaces it whole).
@@ -16,14 +17,31 @@
 
 #include "util/diag.h"
 
+enum junit_state {
+	JUNIT_CHECKED,           /* passed, or failed when `failed` */
+	JUNIT_ERROR,             /* could not be checked: <error> */
+	JUNIT_SKIPPED,           /* not checked: <skipped/> */
+};
+
 struct junit_case {
 	const char *classname;   /* "iotally.diff.vmmap" */
 	const char *name;        /* the gate as given */
 	bool failed;
-	const char *message;     /* the gate's figures */
+	const char *message;     /* the gate's figures, or why it errored or was skipped */
+	enum junit_state state;
 };
 
-/* 0, or -1 with *err (DIAG_IOERR when `out` cannot be written). */
+struct junit_suite {
+	const char *name;
+	const struct junit_case *cases;
+	size_t n;
+};
+
+/* Several suites in one <testsuites> document. 0, or -1 with *err. */
+int junit_write_suites(FILE *out, const struct junit_suite *suites, size_t n,
+		       struct diag *err);
+
+/* One suite. 0, or -1 with *err (DIAG_IOERR when `out` cannot be written). */
 int junit_write(FILE *out, const char *suite, const struct junit_case *cases, size_t n,
 		struct diag *err);
 

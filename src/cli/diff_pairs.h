@@ -1,0 +1,44 @@
+#ifndef IOTALLY_CLI_DIFF_PAIRS_H
+#define IOTALLY_CLI_DIFF_PAIRS_H
+
+/*
+ * What `iotally diff BEFORE AFTER` compares: two files (one pair), or two
+ * folders of captures paired by file name (ingest/capture_dir.h lists
+ * them). A name on one side only is unpaired. Kinds are recognised when a
+ * pair is opened, so two files of one name but different kinds are a
+ * pair that fails to compare, said for that pair.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/diag.h"
+
+struct diff_pair {
+	char *name;             /* the file name within the folders; NULL for two files */
+	char *before, *after;   /* owned paths */
+};
+
+struct diff_unpaired {
+	char *path;             /* owned */
+	bool in_before;         /* else only in AFTER */
+};
+
+struct diff_pairs {
+	bool folders;
+	struct diff_pair *pairs;
+	size_t npairs;
+	struct diff_unpaired *unpaired;
+	size_t nunpaired;
+	size_t nskipped_dirs;   /* subdirectories, which are not read */
+};
+
+/*
+ * Pair BEFORE and AFTER. 0; -1 with DIAG_USAGE when one is a folder and
+ * the other is not, DIAG_NOINPUT when a folder cannot be read.
+ */
+int diff_pairs_build(struct diff_pairs *p, const char *before, const char *after,
+		     struct diag *err);
+void diff_pairs_release(struct diff_pairs *p);
+
+#endif

@@ -30,7 +30,7 @@ static const struct command commands[] = {
 	  "what grew between two captures of the same kind, with CI gates",
 	  cmd_diff_help },
 	{ "report", cmd_report,
-	  "one report to attach to a bug: GitHub Markdown (or a pair's changes)",
+	  "one report to attach to a bug: GitHub Markdown or an HTML page with charts",
 	  cmd_report_help },
 	{ "track", cmd_track,
 	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",

@@ -25,6 +25,8 @@ int cli_usage_error(const struct command *cmd, const struct diag *d);
 int cli_finish_output(void);
 const struct command *cli_find_command(const char *name);
 
+int cmd_capture(int argc, char **argv);
+extern const char cmd_capture_help[];
 int cmd_classes(int argc, char **argv);
 extern const char cmd_classes_help[];
 int cmd_diff(int argc, char **argv);

@@ -25,6 +25,9 @@
 
 /* Sorted by name. */
 static const struct command commands[] = {
+	{ "capture", cmd_capture,
+	  "run Apple's tools on this Mac and write one bundle every command reads",
+	  cmd_capture_help },
 	{ "classes", cmd_classes,
 	  "IOKit instance counts as ioclasscount prints them (ioreg, ioclasscount captures)",
 	  cmd_classes_help },

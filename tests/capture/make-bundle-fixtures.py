@@ -78,8 +78,8 @@ def write_bundle(d, started, vmmap_status='ok'):
     manifest = {
         'schema': 'iotally.bundle/1', 'complete': vmmap_status == 'ok',
         'iotally_version': '0.1.0', 'started_utc': started, 'finished_utc': started,
-        'argv': ['iotally', 'capture', '--pid', '4242'], 'label': None,
-        'redaction': {'enabled': True, 'rules': []},
+        'argv': ['iotally', 'capture', '--pid', '4242'],
+        'redaction': {'enabled': True, 'warning': None, 'rules': []},
         'host': {'model': None, 'machine': None, 'os_version': '14.0', 'os_build': '23A344',
                  'kernel_version': None, 'kernel_variant': None, 'page_size': None,
                  'memsize': None},

@@ -1,0 +1,302 @@
+/*
+ * iotally capture: run Apple's tools on this Mac and write one bundle
+ * (capture/capture.h) that every iotally command reads back.
+ */
+
+#include "cli/commands.h"
+
+#include "capture/capture.h"
+#include "cli/options.h"
+#include "util/diag.h"
+#include "util/size.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_capture_help[] =
+	"usage: iotally capture [--pid PID | --process NAME] [-o DIR] [--track [NAME...]]\n"
+	"                       [--timeout SECONDS] [--count N --interval SECONDS]\n"
+	"                       [--no-redact] [--archive]\n"
+	"\n"
+	"Runs Apple's tools on this Mac (found through PATH, each as its own process,\n"
+	"never through a shell) and writes one bundle folder: their raw outputs, and\n"
+	"manifest.json (schema iotally.bundle/1) recording what ran, for how long, how\n"
+	"it ended, and the size and sha256 of every file. Every iotally command reads\n"
+	"the bundle (or its .tar.gz) on any machine.\n"
+	"\n"
+	"Steps, cheap first: sw_vers; sysctl (hw.model, hw.machine, hw.memsize,\n"
+	"hw.pagesize, hw.ncpu, kern.osversion, kern.osproductversion, kern.version,\n"
+	"kern.bootargs, one name per run); ioreg -a -l -d 1; ioclasscount;\n"
+	"ioalloccount; ioclasscount --track (only with --track, as root, on a\n"
+	"DEVELOPMENT or DEBUG kernel booted with io=0x00400000; otherwise recorded as\n"
+	"skipped with the reason); with a target, footprint -f bytes -p PID (when on\n"
+	"PATH) and last vmmap -w -noCoalesce PID, which pauses the target.\n"
+	"\n"
+	"Each step ends as ok, failed (the tool is missing, or exited non-zero),\n"
+	"denied (\"do not have appropriate privileges\": run with sudo),\n"
+	"target-gone (\"no longer appears to be running\"), timeout (stopped after\n"
+	"--timeout) or skipped; a failed step does not lose the others.\n"
+	"\n"
+	"Options:\n"
+	"  --pid PID          capture this process too (vmmap, footprint)\n"
+	"  --process NAME     the one process named exactly NAME (pgrep -x); several\n"
+	"                     matches are an error that lists their pids\n"
+	"  -o, --output DIR   the bundle folder (default iotally-<UTC time>-<name>-<pid>\n"
+	"                     in this folder; never an existing one)\n"
+	"  --track [NAME...]  also ioclasscount --track NAME... where it can work\n"
+	"  --timeout SECONDS  per step (default 120); a hung tool is stopped\n"
+	"  --count N          a series of N samples (DIR/001, DIR/002, ...) with\n"
+	"  --interval SECONDS between them (default 60); DIR/series.json is\n"
+	"                     rewritten after each sample\n"
+	"  --no-redact        keep user names, serial numbers and home paths (the\n"
+	"                     manifest and this command say so loudly)\n"
+	"  --archive          also write DIR.tar.gz, to attach to a bug report\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"Redaction (on by default): IOConsoleUsers user names, IOPlatformSerialNumber,\n"
+	"IOPlatformUUID and serial-number values become REDACTED (keys kept), and so\n"
+	"does every other occurrence of those values; /Users/<name>/ becomes\n"
+	"/Users/USER/; /var/folders/<xx>/<random>/ becomes /var/folders/REDACTED/;\n"
+	"kern.bootargs keeps only io= and debug=. No host name is collected. The\n"
+	"manifest lists each rule with its hit count, never the values.\n"
+	"\n"
+	"The bundle is written beside DIR under a temporary name and renamed into\n"
+	"place when complete: an interrupted capture (Ctrl-C, SIGTERM) stops the\n"
+	"running tool and leaves nothing under DIR (a series keeps its complete\n"
+	"samples).\n"
+	"\n"
+	"Exit status: 0 every step ok or skipped; 77 a step was denied (bundle\n"
+	"written; run with sudo); 69 a step failed, timed out or lost its target\n"
+	"(bundle written), or no such process; 64 usage error or an ambiguous\n"
+	"--process; 73 DIR exists or its folder is not writable; 74 write error;\n"
+	"130 interrupted (SIGINT), 143 terminated (SIGTERM).\n"
+	"\n"
+	"Examples (the first two on a Mac; the bundle reads anywhere):\n"
+	"  sudo iotally capture --process WindowServer --archive\n"
+	"  sudo iotally capture --pid 4242 -o leak --count 10 --interval 60\n"
+	"  iotally fixtures/bundle/complete.tar.gz\n"
+	"  iotally vmmap --all-types fixtures/bundle/complete\n";
+
+enum {
+	OPT_PID = 1, OPT_PROCESS, OPT_OUTPUT, OPT_TRACK, OPT_TIMEOUT, OPT_COUNT,
+	OPT_INTERVAL, OPT_NO_REDACT, OPT_ARCHIVE, OPT_HELP,
+};
+
+static const struct cli_option options[] = {
+	{ "pid", 0, true, OPT_PID },
+	{ "process", 0, true, OPT_PROCESS },
+	{ "output", 'o', true, OPT_OUTPUT },
+	{ "track", 0, false, OPT_TRACK },
+	{ "timeout", 0, true, OPT_TIMEOUT },
+	{ "count", 0, true, OPT_COUNT },
+	{ "interval", 0, true, OPT_INTERVAL },
+	{ "no-redact", 0, false, OPT_NO_REDACT },
+	{ "archive", 0, false, OPT_ARCHIVE },
+	{ "help", 'h', false, OPT_HELP },
+};
+
+static volatile int stop_signal;
+
+static void
+on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static int
+parse_uint(const char *opt, const char *v, uint64_t *out, struct diag *err)
+{
+	char *end;
+	if (!v[0] || v[0] == '-')
+		goto bad;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (*end || n > 1000000000ull)
+		goto bad;
+	*out = n;
+	return 0;
+bad:
+	return diag_set(err, DIAG_USAGE, NULL, 0, 0, "%s wants a whole number, not '%s'", opt, v);
+}
+
+static int
+parse_args(int argc, char **argv, struct capture_opts *o, bool *help, char ***names,
+	   struct diag *err)
+{
+	struct cli_parser p;
+	const char *arg;
+	int id;
+	uint64_t v;
+	size_t n = 0;
+	bool have_interval = false;
+
+	*names = calloc((size_t)argc + 1, sizeof(**names));
+	cli_parser_init(&p, options, sizeof(options) / sizeof(options[0]), argc, argv);
+	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
+		switch (id) {
+		case CLI_ERROR:
+			return -1;
+		case CLI_OPERAND:
+			if (!o->track)
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+						"unexpected operand '%s' (class names follow --track)",
+						arg);
+			(*names)[n++] = (char *)arg;
+			break;
+		case OPT_PID:
+			if (parse_uint("--pid", arg, &v, err) < 0 || v == 0)
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+						"--pid wants a process id, not '%s'", arg);
+			o->pid = (int64_t)v;
+			break;
+		case OPT_PROCESS:
+			o->process = arg;
+			break;
+		case OPT_OUTPUT:
+			if (!arg[0])
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0, "-o wants a folder name");
+			o->output = arg;
+			break;
+		case OPT_TRACK:
+			o->track = true;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_uint("--timeout", arg, &v, err) < 0)
+				return -1;
+			if (v == 0)
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--timeout must be at least 1");
+			o->timeout_ms = v * 1000;
+			break;
+		case OPT_COUNT:
+			if (parse_uint("--count", arg, &v, err) < 0)
+				return -1;
+			if (v == 0 || v > 999)
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+						"--count must be between 1 and 999");
+			o->count = v;
+			break;
+		case OPT_INTERVAL:
+			if (parse_uint("--interval", arg, &v, err) < 0)
+				return -1;
+			o->interval_ms = v * 1000;
+			have_interval = true;
+			break;
+		case OPT_NO_REDACT:
+			o->redact = false;
+			break;
+		case OPT_ARCHIVE:
+			o->archive = true;
+			break;
+		case OPT_HELP:
+			*help = true;
+			break;
+		}
+	}
+	if (o->pid >= 0 && o->process)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "give --pid or --process, not both");
+	if (have_interval && !o->count)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--interval goes with --count");
+	o->track_names = *names;
+	o->ntrack_names = n;
+	return 0;
+}
+
+static int
+exit_status(const struct capture_result *res)
+{
+	int status = 0;
+	for (size_t i = 0; i < res->nsteps; i++) {
+		const char *s = res->steps[i].status;
+		if (strcmp(s, "denied") == 0)
+			status = CAPTURE_EXIT_NOPERM;
+		else if (status == 0 && strcmp(s, "ok") != 0 && strcmp(s, "skipped") != 0)
+			status = CAPTURE_EXIT_UNAVAILABLE;
+	}
+	if (!status && !res->complete)
+		status = CAPTURE_EXIT_UNAVAILABLE;
+	return status;
+}
+
+static void
+print_summary(const struct capture_opts *o, const struct capture_result *res)
+{
+	for (size_t i = 0; i < res->nsteps; i++) {
+		const struct capture_step_report *s = &res->steps[i];
+		if (strcmp(s->status, "ok") == 0)
+			continue;
+		bool bad = strcmp(s->status, "skipped") != 0;
+		fprintf(stderr, "iotally: capture: %s: %s: %s%s%s\n", s->id,
+			bad ? "warning" : "note", s->status, s->reason ? ": " : "",
+			s->reason ? s->reason : "");
+		if (strcmp(s->status, "denied") == 0)
+			fprintf(stderr, "iotally: capture: %s: note: run the capture with sudo to "
+				"examine a process of another user\n", s->id);
+	}
+	if (!o->redact)
+		fputs("iotally: capture: WARNING: redaction is OFF (--no-redact): the bundle may "
+		      "hold user names, serial numbers and home paths; review it before sharing it\n",
+		      stderr);
+	if (o->count)
+		printf("%s: series of %zu sample%s (%s)\n", res->dir, res->nsamples,
+		       res->nsamples == 1 ? "" : "s", res->complete ? "complete" : "partial");
+	else
+		printf("%s: %s bundle\n", res->dir, res->complete ? "complete" : "partial");
+	if (res->archive)
+		printf("%s: archive\n", res->archive);
+}
+
+int
+cmd_capture(int argc, char **argv)
+{
+	struct capture_opts o = { .pid = -1, .timeout_ms = 120000, .interval_ms = 60000,
+				  .redact = true };
+	struct capture_result res;
+	struct diag err;
+	bool help = false;
+	char **names = NULL;
+	int status;
+
+	diag_clear(&err);
+	if (parse_args(argc, argv, &o, &help, &names, &err) < 0) {
+		free(names);
+		return cli_usage_error(cli_find_command("capture"), &err);
+	}
+	if (help) {
+		free(names);
+		fputs(cmd_capture_help, stdout);
+		return 0;
+	}
+	o.argc = argc;
+	o.argv = argv;
+	o.stop = &stop_signal;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	int rc = capture_run(&o, &res, &err);
+	if (stop_signal) {
+		fprintf(stderr, "iotally: capture: interrupted by signal %d; %s\n", stop_signal,
+			o.count && res.nsamples
+				? "the complete samples are kept"
+				: "the running tool was stopped and nothing was left behind");
+		status = 128 + stop_signal;
+	} else if (rc < 0) {
+		if (err.code == DIAG_USAGE) {
+			status = cli_usage_error(cli_find_command("capture"), &err);
+		} else {
+			cli_print_diag(&err);
+			status = err.code;
+		}
+	} else {
+		print_summary(&o, &res);
+		status = exit_status(&res);
+	}
+	capture_result_release(&res);
+	free(names);
+	return status;
+}

@@ -9,6 +9,11 @@ silently promise more than is checked.
 
   json-validate.py SCHEMA -- COMMAND...   run COMMAND, validate its stdout
   json-validate.py SCHEMA FILE...         validate files
+  json-validate.py SCHEMA --rejects MESSAGE FILE
+                                          pass only when the schema rejects FILE
+                                          with exactly MESSAGE (one of its errors),
+                                          so a missing file or a rejection for
+                                          another reason fails
 """
 
 import json
@@ -70,10 +75,26 @@ def check(schema, value, root, path, errors):
             check(schema['items'], item, root, '%s[%d]' % (path, i), errors)
 
 
+def rejects(schema, message, path):
+    with open(path, 'rb') as f:
+        doc = json.loads(f.read())
+    errors = []
+    check(schema, doc, schema, '$', errors)
+    if message in errors:
+        print('%s: rejected as expected: %s' % (path, message))
+        return 0
+    print('%s: expected the error %r' % (path, message))
+    for e in errors or ['(the document is valid)']:
+        print('  got: %s' % e)
+    return 1
+
+
 def main():
     schema_path = sys.argv[1]
     with open(schema_path) as f:
         schema = json.load(f)
+    if len(sys.argv) == 5 and sys.argv[2] == '--rejects':
+        return rejects(schema, sys.argv[3], sys.argv[4])
     if len(sys.argv) > 2 and sys.argv[2] == '--':
         proc = subprocess.run(sys.argv[3:], stdout=subprocess.PIPE)
         if proc.returncode != 0:

@@ -66,8 +66,8 @@ const char cmd_diff_help[] =
 	"  --strict           files without a counterpart and gates that no pair\n"
 	"                     answers are errors (exit 65), not notes\n"
 	"  --format F         text (default), json (two files only) or markdown\n"
-	"  --dump N           compare dump (vmmap) or snapshot (classes) N of each\n"
-	"                     file (default the first)\n"
+	"  --snapshot N       compare dump (vmmap) or snapshot (classes) N of each\n"
+	"                     file (default the first); --dump N is the same\n"
 	"  --direct           classes: direct instance counts (a count minus its\n"
 	"                     direct subclasses with instances); needs a hierarchy\n"
 	"                     in an input (ioreg -i, kext-info, classes --direct JSON)\n"
@@ -159,6 +159,7 @@ static const struct cli_option diff_options[] = {
 	{ "gates", 0, true, OPT_GATES },
 	{ "junit", 0, true, OPT_JUNIT },
 	{ "format", 0, true, OPT_FORMAT },
+	{ "snapshot", 0, true, OPT_DUMP },
 	{ "dump", 0, true, OPT_DUMP },
 	{ "match-offsets", 0, false, OPT_MATCH_OFFSETS },
 	{ "folded", 0, false, OPT_FOLDED },

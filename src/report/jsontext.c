@@ -86,7 +86,7 @@ json_document_new(const char *schema)
 int
 json_document_write(FILE *out, json_t *root)
 {
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	int rc = json_dumpf(root, out, JSON_DOCUMENT_FLAGS);
 	if (rc == 0 && fputc('\n', out) == EOF)
 		rc = -1;
 	json_decref(root);

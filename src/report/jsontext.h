@@ -31,6 +31,9 @@ json_t *json_uint(uint64_t v);
 /* "0x1f": addresses and other figures that may pass BYTES_MAX. */
 json_t *json_hex(uint64_t v);
 
+/* How every document is printed (report/json_stream.c prints the same way). */
+#define JSON_DOCUMENT_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+
 json_t *json_document_new(const char *schema);
 /* Print and free root. 0, or -1 when out could not be written. */
 int json_document_write(FILE *out, json_t *root);

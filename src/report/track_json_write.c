@@ -1,5 +1,6 @@
 #include "report/track_json_write.h"
 
+#include "report/json_stream.h"
 #include "report/jsontext.h"
 
 #include <inttypes.h>
@@ -73,23 +74,19 @@ record_json(const struct track_capture *cap, const struct track_record *r)
 	return o;
 }
 
-/* The listed records, read back one at a time; NULL with *err set on failure. */
-static json_t *
-records_json(const struct track_capture *cap, struct diag *err)
-{
-	json_t *recs = json_array();
+/* Listed records are read back one at a time while the document is written. */
+struct record_source {
+	const struct track_capture *cap;
 	struct track_record rec;
-	track_record_init(&rec);
-	for (size_t i = 0; i < track_listing_count(&cap->listing); i++) {
-		if (track_listing_read(&cap->listing, i, &rec, err) < 0) {
-			json_decref(recs);
-			recs = NULL;
-			break;
-		}
-		json_array_append_new(recs, record_json(cap, &rec));
-	}
-	track_record_release(&rec);
-	return recs;
+};
+
+static json_t *
+listed_record_json(void *ctx, size_t i, struct diag *err)
+{
+	struct record_source *src = ctx;
+	if (track_listing_read(&src->cap->listing, i, &src->rec, err) < 0)
+		return NULL;
+	return record_json(src->cap, &src->rec);
 }
 
 static json_t *
@@ -165,9 +162,6 @@ int
 track_json_write(FILE *out, const struct track_capture *cap,
 		 const struct track_json_opts *opts, struct diag *err)
 {
-	json_t *recs = NULL;
-	if (cap->by == TRACK_BY_NONE && !(recs = records_json(cap, err)))
-		return -1;
 	json_t *root = json_document_new(TRACK_SCHEMA), *src = json_object(), *total = json_object();
 
 	json_object_set_new_nocheck(src, "path", json_text(opts->path));
@@ -177,8 +171,8 @@ track_json_write(FILE *out, const struct track_capture *cap,
 	json_object_set_new_nocheck(root, "source", src);
 	json_object_set_new_nocheck(root, "kind", opt_text(track_kind_name(cap->kind)));
 	json_object_set_new_nocheck(root, "by", opt_text(track_by_name(cap->by)));
-	if (recs)
-		json_object_set_new_nocheck(root, "records", recs);
+	if (cap->by == TRACK_BY_NONE)
+		json_object_set_new_nocheck(root, "records", json_array());   /* streamed */
 	else
 		json_object_set_new_nocheck(root, "groups", groups_json(cap, opts->top));
 	json_object_set_new_nocheck(total, "shown", json_uint(cap->shown_bytes));
@@ -191,8 +185,17 @@ track_json_write(FILE *out, const struct track_capture *cap,
 	json_object_set_new_nocheck(root, "suppressed", suppressed_json(cap));
 	json_object_set_new_nocheck(root, "images", images_json(cap));
 
-	int rc = json_document_write(out, root);
-	if (rc < 0)
-		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
+	if (cap->by != TRACK_BY_NONE) {
+		int rc = json_document_write(out, root);
+		if (rc < 0)
+			diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
+		return rc;
+	}
+	struct record_source rs = { .cap = cap };
+	track_record_init(&rs.rec);
+	int rc = json_document_write_streamed(out, root, "records",
+					      track_listing_count(&cap->listing),
+					      listed_record_json, &rs, err);
+	track_record_release(&rs.rec);
 	return rc;
 }

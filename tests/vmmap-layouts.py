@@ -29,6 +29,8 @@ SAME_FIGURES = [
     ('summary-indented.txt', 'macos26.4.1-arm64-summary-mlx-python.txt', ['--all-types']),
     ('crashreport-with-json-full-report.txt', 'format-in-macos-crashreport-vm-region-info.txt',
      ['--all-types']),
+    # Region figures only: the pages dump's summary VIRTUAL is exact, the bytes one rounded.
+    ('pages-gpu-purge-states.txt', 'synthetic-gpu-purge-states.txt', ['--format', 'csv']),
 ]
 
 

@@ -12,11 +12,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/vmmap.h"
 
 /* Skip an indent, "> " mail quotes and the crash-report "--->" marker. */
 const char *vmmap_line_skip_prefix(const char *p, const char *end);
+/* The reason given for a region line of the layout before report format 2.0. */
+extern const char vmmap_why_before_2_0[];
 /* For a line that failed the grammar: was it meant as a region line? */
 bool vmmap_line_looks_like_region(const char *p, const char *end);
 /* "TYPE   1130e0000-11": the start of a region line cut by the end of input. */
@@ -28,7 +31,18 @@ struct vmmap_table_layout {
 	unsigned ncols;
 	bool has_count;
 	bool bracketed;    /* format 2.0 "[ VIRTUAL]": no closing TOTAL rows */
+	bool pages;        /* vmmap -pages: the header says PAGES, rows hold page counts */
+	uint64_t page_size;/* with pages: bytes per page, to convert the rows */
 };
+
+/*
+ * A page count as vmmap -pages prints it ("12", "0.25") times page_size, in
+ * bytes. Returns 0, or -1 for a token that is no page count or a product
+ * past 2^63.
+ */
+int vmmap_pages_to_bytes(const char *p, size_t n, uint64_t page_size, uint64_t *out);
+/* A region line's sizes, read again as page counts (see vmmap_region.page_counts). */
+int vmmap_region_pages_to_bytes(struct vmmap_region *r, uint64_t page_size, const char **why);
 
 /* The columns of a modern summary table: seven sizes and the region count. */
 extern const struct vmmap_table_layout vmmap_table_full_layout;

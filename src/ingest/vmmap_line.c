@@ -7,6 +7,7 @@
 #include "ingest/vmmap_read.h"
 #include "ingest/vmmap_grammar.h"
 
+#include "util/bytes.h"
 #include "util/size.h"
 #include "util/view.h"
 
@@ -86,12 +87,34 @@ parse_address(const char *p, size_t n, uint64_t *v, bool *symbolic)
 	return parse_u64_hex(p, n, v) == SIZE_OK ? 0 : -1;
 }
 
+const char vmmap_why_before_2_0[] =
+	"a START address without -END, as vmmap printed before report format 2.0 "
+	"(Mac OS X 10.4 and older); that layout is not supported";
+
+/* One side of "START-END" as a broken line may still show it: hex or a symbolic address. */
+static bool
+is_address_like(const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+	if ((n == 8 && memcmp(p, "unmapped", 8) == 0) || (n == 6 && memcmp(p, "kernel", 6) == 0))
+		return true;
+	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	if (p == end)
+		return false;
+	for (; p < end; p++)
+		if (!((*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')))
+			return false;
+	return true;
+}
+
 static int
 parse_range(const char *p, size_t n, struct vmmap_region *r, const char **why)
 {
 	const char *dash = memchr(p, '-', n);
 	if (!dash) {
-		*why = "no START-END address range before '['";
+		*why = is_address_like(p, p + n) ? vmmap_why_before_2_0 :
+						    "no START-END address range before '['";
 		return -1;
 	}
 	size_t ln = (size_t)(dash - p), rn = n - ln - 1;
@@ -235,6 +258,88 @@ parse_sizes(const char *p, const char *end, struct vmmap_region *r,
 	return 0;
 }
 
+int
+vmmap_pages_to_bytes(const char *p, size_t n, uint64_t page_size, uint64_t *out)
+{
+	const char *end = p + n, *dot = memchr(p, '.', n);
+	const char *wend = dot ? dot : end;
+	uint64_t whole, frac = 0, scale = 1, bytes, part;
+	if (page_size == 0 || wend == p || parse_u64_dec(p, (size_t)(wend - p), &whole) != SIZE_OK)
+		return -1;
+	if (dot) {
+		if (end - dot - 1 < 1 || end - dot - 1 > 6 ||
+		    parse_u64_dec(dot + 1, (size_t)(end - dot - 1), &frac) != SIZE_OK)
+			return -1;
+		for (const char *c = dot + 1; c < end; c++)
+			scale *= 10;
+	}
+	if (__builtin_mul_overflow(whole, page_size, &bytes) ||
+	    __builtin_mul_overflow(frac, page_size, &part) ||
+	    __builtin_add_overflow(bytes, part / scale, &bytes) || bytes > BYTES_MAX)
+		return -1;
+	*out = bytes;
+	return 0;
+}
+
+int
+vmmap_region_pages_to_bytes(struct vmmap_region *r, uint64_t page_size, const char **why)
+{
+	uint64_t *dst[4] = { NULL, &r->resident, &r->dirty, &r->swapped };
+	uint64_t v;
+	const char *p = r->sizes, *end = r->sizes + r->sizes_len;
+	for (unsigned i = 0; i < 4; i++) {
+		while (p < end && is_size_sep(*p))
+			p++;
+		if (p == end)
+			break;
+		const char *t = p;
+		while (p < end && !is_size_sep(*p))
+			p++;
+		if (vmmap_pages_to_bytes(t, (size_t)(p - t), page_size, &v) < 0) {
+			*why = "a page count inside [...] is not a number of pages below 2^63 bytes";
+			return -1;
+		}
+		if (i == 0 && !r->has_range)
+			r->vsize = v;
+		else if (i > 0)
+			*dst[i] = v;
+	}
+	r->vsize_rounded = false;
+	return 0;
+}
+
+static bool
+has_unit(const char *p, const char *e)
+{
+	return e > p && (e[-1] == 'K' || e[-1] == 'M' || e[-1] == 'G' || e[-1] == 'T' ||
+			 e[-1] == 'B');
+}
+
+/*
+ * Sizes only vmmap -pages prints: a bare "0" (bytes print "0K"), a
+ * fraction without a unit, or a range of a page or more whose VSIZE is a
+ * bare number (bytes print sizes from 4K on with a unit).
+ */
+static bool
+sizes_are_page_counts(const struct vmmap_region *r)
+{
+	const char *p = r->sizes, *end = r->sizes + r->sizes_len;
+	for (unsigned i = 0; p < end; i++) {
+		while (p < end && is_size_sep(*p))
+			p++;
+		const char *t = p;
+		while (p < end && !is_size_sep(*p))
+			p++;
+		if (t == p || has_unit(t, p))
+			continue;
+		if ((p - t == 1 && *t == '0') || memchr(t, '.', (size_t)(p - t)))
+			return true;
+		if (i == 0 && r->has_range && r->end - r->start >= 4096)
+			return true;
+	}
+	return false;
+}
+
 /* "SurfaceID: 0x74  2080x2330 (BGRA) 18.5M  'name', shared with ..." */
 static void
 parse_surface_detail(const char *p, const char *end, struct vmmap_region *r)
@@ -316,23 +421,6 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
 		p = view_ltrim(p + 7, end);
 	}
 	parse_surface_detail(p, end, r);
-}
-
-/* One side of "START-END" as a broken line may still show it: hex or a symbolic address. */
-static bool
-is_address_like(const char *p, const char *end)
-{
-	size_t n = (size_t)(end - p);
-	if ((n == 8 && memcmp(p, "unmapped", 8) == 0) || (n == 6 && memcmp(p, "kernel", 6) == 0))
-		return true;
-	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	if (p == end)
-		return false;
-	for (; p < end; p++)
-		if (!((*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')))
-			return false;
-	return true;
 }
 
 /*
@@ -488,6 +576,11 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 	bool fraction;
 	if (parse_sizes(lb + 1, rb, r, &printed, &fraction, why) < 0)
 		return VMMAP_LINE_MALFORMED;
+	r->sizes = lb + 1;
+	r->sizes_len = (size_t)(rb - lb - 1);
+	/* Bytes print a unit on nearly every size: a bare last one is rare. */
+	if ((unsigned)(rb[-1] - '0') <= 9)
+		r->page_counts = sizes_are_page_counts(r);
 	if (r->has_range) {
 		r->vsize = r->end - r->start;
 	} else {

@@ -54,6 +54,8 @@ struct parser {
 	enum input_kind kind;        /* what the start of the input looks like */
 	enum vmmap_evidence evidence; /* the heaviest evidence of any line so far */
 	uint64_t region_like;        /* lines meant as region lines that do not parse */
+	uint64_t before_2_0;         /* of those, lines of the layout before format 2.0 */
+	uint64_t regions;            /* region lines parsed */
 	uint64_t table_line;         /* where the current summary table starts */
 	uint64_t table_last_line;    /* its last line so far */
 	bool headerless_noted;       /* the dump's header-less summary rows were reported */
@@ -281,16 +283,32 @@ end_table(struct parser *ps)
 	ps->table = TABLE_NONE;
 }
 
-static void
+static int
+no_page_size(struct parser *ps, uint64_t line)
+{
+	return diag_set(ps->err, DIAG_DATA, ps->path, line, 0,
+			"the sizes are page counts (vmmap -pages), and the dump does not say "
+			"its page size (no 'VM page size:' line): the pages cannot be "
+			"converted to bytes; capture without -pages");
+}
+
+static int
 start_table(struct parser *ps, const struct line *ln, const char *p, size_t n)
 {
 	if (ps->dump && ps->dump->has_summary)
 		start_dump(ps, ln->no);
-	current_dump(ps, ln->no);
+	struct vmmap_dump *d = current_dump(ps, ln->no);
 	vmmap_table_layout_from(&ps->layout, ps->above, ps->above_len, p, n);
+	if (ps->layout.pages) {
+		if (!d->page_size)
+			return no_page_size(ps, ln->no);
+		ps->layout.page_size = d->page_size;
+		d->page_counts = true;
+	}
 	ps->table = TABLE_HEAD;
 	ps->table_line = ln->no;
 	ps->table_last_line = ln->no;
+	return 0;
 }
 
 static bool
@@ -323,8 +341,7 @@ table_line(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	}
 	if (vmmap_table_is_header(p, n)) {
 		end_table(ps);
-		start_table(ps, ln, p, n);
-		return 1;
+		return start_table(ps, ln, p, n) < 0 ? -1 : 1;
 	}
 	if (is_zone_table_header(p, n)) {
 		end_table(ps);
@@ -371,10 +388,36 @@ remember_above(struct parser *ps, const char *p, size_t n)
 	ps->above_len = n;
 }
 
+/* vmmap -pages prints page counts: convert them with the dump's page size. */
+static int
+convert_page_counts(struct parser *ps, const struct line *ln, struct vmmap_dump *d,
+		    struct vmmap_region *r)
+{
+	const char *why;
+	if (r->page_counts && !d->page_counts) {
+		if (d->region_lines > 0)
+			return diag_set(ps->err, DIAG_DATA, ps->path, ln->no, 0,
+					"the sizes from this line on are page counts (vmmap "
+					"-pages), but the %" PRIu64 " region line%s above were "
+					"read as bytes: the layout is mixed, capture without -pages",
+					d->region_lines, d->region_lines == 1 ? "" : "s");
+		d->page_counts = true;
+	}
+	if (!d->page_counts)
+		return 0;
+	if (!d->page_size)
+		return no_page_size(ps, ln->no);
+	if (vmmap_region_pages_to_bytes(r, d->page_size, &why) < 0)
+		return diag_set(ps->err, DIAG_DATA, ps->path, ln->no, 0, "%s", why);
+	return 0;
+}
+
 static int
 handle_region(struct parser *ps, const struct line *ln, struct vmmap_region *r)
 {
 	struct vmmap_dump *d = current_dump(ps, ln->no);
+	if (convert_page_counts(ps, ln, d, r) < 0)
+		return -1;
 	r->line = ln->no;
 	/* Zero-padded START tokens belong to the 10.13-and-earlier layouts. */
 	d->legacy_layout |= r->zero_padded;
@@ -429,6 +472,7 @@ handle_region_result(struct parser *ps, const struct line *ln, enum vmmap_line_r
 	} else if (res == VMMAP_LINE_REGION && !ln->has_nul) {
 		ps->last_was_region = true;
 		ps->evidence = VMMAP_EVIDENCE_DUMP;
+		ps->regions++;
 		return handle_region(ps, ln, r);
 	}
 	if (res != VMMAP_LINE_MALFORMED && !vmmap_line_looks_like_region(p, p + n))
@@ -440,6 +484,7 @@ handle_region_result(struct parser *ps, const struct line *ln, enum vmmap_line_r
 	if (ln->overlong)
 		why = "the line is longer than the line limit";
 	ps->region_like++;
+	ps->before_2_0 += why == vmmap_why_before_2_0;
 	note_evidence(ps, ln, VMMAP_EVIDENCE_REGION_LIKE, p, n);
 	return unparsed(ps, ln, "region line", why);
 }
@@ -500,7 +545,12 @@ looks_like_trimmed_row(const char *p, size_t n)
 	       (((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || *p == '_');
 }
 
-static void
+/*
+ * "Output report format:  2.4  -- 64-bit process". Formats before 2.0
+ * (Mac OS X 10.4 and older) print regions in a layout iotally does not
+ * read: refuse them, rather than warn about every line.
+ */
+static int
 set_report_format(struct parser *ps, const struct line *ln, const char *p, size_t n)
 {
 	struct vmmap_dump *d = current_dump(ps, ln->no);
@@ -510,6 +560,14 @@ set_report_format(struct parser *ps, const struct line *ln, const char *p, size_
 		e++;
 	free(d->report_format);
 	d->report_format = xmemdup0(v, (size_t)(e - v));
+	uint64_t major;
+	const char *dot = memchr(v, '.', (size_t)(e - v));
+	if (parse_u64_dec(v, (size_t)((dot ? dot : e) - v), &major) == SIZE_OK && major < 2)
+		return diag_set(ps->err, DIAG_DATA, ps->path, ln->no, 0,
+				"vmmap report format %s (Mac OS X 10.4 and older) is not "
+				"supported: its region lines have another layout; iotally reads "
+				"report format 2.0 and later", d->report_format);
+	return 0;
 }
 
 /* A line that is neither a region line nor part of an open table. */
@@ -525,18 +583,14 @@ handle_other(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	}
 	if (view_starts(p, n, "==== ") && handle_section(ps, ln, p, n))
 		return 0;
-	if (vmmap_table_is_header(p, n)) {
-		start_table(ps, ln, p, n);
-		return 0;
-	}
+	if (vmmap_table_is_header(p, n))
+		return start_table(ps, ln, p, n);
 	if (is_zone_table_header(p, n)) {
 		ps->table = TABLE_ZONES;
 		return 0;
 	}
-	if (view_starts(p, n, "Output report format:")) {
-		set_report_format(ps, ln, p, n);
-		return 0;
-	}
+	if (view_starts(p, n, "Output report format:"))
+		return set_report_format(ps, ln, p, n);
 	if (view_starts(p, n, "VM page size:")) {
 		struct vmmap_dump *d = current_dump(ps, ln->no);
 		d->page_size = parse_leading_u64(view_ltrim(p + 13, p + n), p + n);
@@ -669,6 +723,12 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 	cap->lines = ps.last_line;
 	if (rc < 0)
 		return -1;
+	if (ps.before_2_0 && !ps.regions)
+		return diag_set(err, DIAG_DATA, ps.path, 0, 0,
+				"the region lines are in vmmap's layout before report format 2.0 "
+				"(START without -END, Mac OS X 10.4 and older), which is not "
+				"supported: %" PRIu64 " line%s (see the warnings above)",
+				ps.before_2_0, ps.before_2_0 == 1 ? "" : "s");
 	if (ps.evidence != VMMAP_EVIDENCE_DUMP)
 		return no_dump_error(&ps);
 	if (ps.failure_line)

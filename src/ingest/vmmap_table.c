@@ -50,6 +50,7 @@ vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above, size_t 
 	memset(t, 0, sizeof(*t));
 	t->has_count = view_find(head, head_n, "COUNT") != NULL;
 	t->bracketed = memchr(head, '[', head_n) != NULL;
+	t->pages = view_find(head, head_n, "PAGES") != NULL;
 	for (int s = 0; s < 2 && t->ncols == 0; s++) {
 		const char *p = srcs[s], *end = srcs[s] + lens[s];
 		while (p < end) {
@@ -153,8 +154,14 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 		for (size_t i = 0; i < t->ncols; i++) {
 			const struct token *k = &tok[first + i];
 			enum vmmap_column c = t->cols[i];
-			if (size_parse_vmmap(k->p, k->n, &row->value[c]) != SIZE_OK ||
-			    row->value[c] > BYTES_MAX) {
+			if (t->pages) {
+				if (vmmap_pages_to_bytes(k->p, k->n, t->page_size, &row->value[c]) < 0) {
+					*why = "a page count in the summary row is not a number of "
+					       "pages below 2^63 bytes";
+					return -1;
+				}
+			} else if (size_parse_vmmap(k->p, k->n, &row->value[c]) != SIZE_OK ||
+				   row->value[c] > BYTES_MAX) {
 				*why = "a size in the summary row is larger than 2^63 bytes";
 				return -1;
 			}

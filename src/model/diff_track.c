@@ -488,6 +488,23 @@ diff_track_sorted_modules(const struct diff_track *d, const struct diff_track_mo
 	return d->nmodules;
 }
 
+/*
+ * Call sites only AFTER has: 0 before, their number (or bytes) after, so a
+ * new site and a gone one never cancel out as they do in the net "sites".
+ */
+static void
+new_sites(const struct diff_track *d, bool bytes, uint64_t *before, uint64_t *after)
+{
+	bool capped = false;   /* bounded by the AFTER total, itself capped */
+	*before = *after = 0;
+	for (size_t i = 0; i < d->nsites; i++) {
+		const struct diff_track_site *s = &d->sites[i];
+		if (diff_track_site_change(s) != DIFF_TRACK_NEW)
+			continue;
+		bytes_add_capped(after, bytes ? s->side[1].bytes : 1, &capped);
+	}
+}
+
 int
 diff_track_metric(const struct diff_track *d, const char *metric, int64_t *before,
 		  int64_t *after, struct diag *err)
@@ -496,6 +513,8 @@ diff_track_metric(const struct diff_track *d, const char *metric, int64_t *befor
 	if (strcmp(metric, "total") == 0) {
 		b = d->total[0];
 		a = d->total[1];
+	} else if (strcmp(metric, "new-sites") == 0 || strcmp(metric, "new-bytes") == 0) {
+		new_sites(d, metric[4] == 'b', &b, &a);
 	} else if (strcmp(metric, "sites") == 0) {
 		b = d->nsites_side[0];
 		a = d->nsites_side[1];

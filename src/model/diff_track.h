@@ -16,7 +16,9 @@
  * (track_capture.on_record) and need not be kept.
  *
  * Metrics (gates): "total" (bytes of every site), "sites" (how many call
- * sites), "<module>" (bytes charged to a module, track_record_module()).
+ * sites), "new-sites" and "new-bytes" (sites only AFTER has, and their
+ * bytes: 0 before), "<module>" (bytes charged to a module,
+ * track_record_module()).
  */
 
 #include <stdbool.h>

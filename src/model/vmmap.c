@@ -575,6 +575,20 @@ size_text_agrees(const char *text, uint64_t exact)
 	return diff <= half + 1.0 && -diff <= half + 1.0;
 }
 
+/*
+ * Does a row's VIRTUAL agree with the exact sum of its lines? Page counts
+ * (vmmap -pages) print whole pages, or pages to two decimals.
+ */
+static bool
+virtual_agrees(const struct vmmap_dump *d, const struct vmmap_summary_row *row, uint64_t bytes)
+{
+	if (!d->page_counts)
+		return size_text_agrees(row->virtual_text, bytes);
+	uint64_t v = row->value[VMMAP_COL_VIRTUAL];
+	uint64_t diff = v > bytes ? v - bytes : bytes - v;
+	return diff <= d->page_size / 200 + 1;
+}
+
 static void
 crosscheck_row(const struct vmmap_dump *d, const struct vmmap_summary_row *row,
 	       const char *path, struct diag_list *w)
@@ -594,7 +608,7 @@ crosscheck_row(const struct vmmap_dump *d, const struct vmmap_summary_row *row,
 	if ((row->present & (1u << VMMAP_COL_VIRTUAL)) && !rounded) {
 		char text[32];
 		size_format_vmmap(lines.vsize, text);
-		if (!size_text_agrees(row->virtual_text, lines.vsize)) {
+		if (!virtual_agrees(d, row, lines.vsize)) {
 			virtual_ok = false;
 			diag_list_add(w, DIAG_WARNING, path, row->line,
 				      "summary row '%s' says VIRTUAL %s, but its %" PRIu64

@@ -84,6 +84,10 @@ struct vmmap_region {
 	bool vsize_rounded;    /* vsize came from a rounded printed token */
 	uint64_t resident, dirty, swapped;
 	unsigned size_columns; /* how many of VSIZE RSDNT DIRTY SWAP were printed */
+	const char *sizes;     /* the text inside [...] (a view into the line) */
+	size_t sizes_len;
+	bool page_counts;      /* sizes only vmmap -pages prints (unitless "0", a range
+				  of pages printed as a bare count) */
 	enum vmmap_purge purge;
 	bool purge_unknown;    /* PURGE=? */
 	bool has_surface;
@@ -190,6 +194,8 @@ struct vmmap_dump {
 	uint64_t unparsed_lines;  /* lines that looked like regions but did not parse */
 	unsigned max_size_columns;
 	bool legacy_layout;       /* zero-padded addresses of 10.13 and before */
+	bool page_counts;         /* vmmap -pages: sizes were page counts, converted
+				     to bytes with page_size */
 	bool has_region_section;  /* a "==== ... regions for process" header was seen */
 	bool has_summary;
 };

@@ -212,6 +212,40 @@ test_line_evidence(void **state)
 	assert_int_equal(vmmap_recognise(both, sizeof(both) - 1), VMMAP_EVIDENCE_DUMP);
 }
 
+/* vmmap -pages: page counts, told apart from bytes and converted exactly. */
+static void
+test_page_counts(void **state)
+{
+	(void)state;
+	struct vmmap_region r;
+	const char *why;
+	uint64_t v;
+	assert_int_equal(parse("IOSurface  104878000-105af8000  [    1184     1184     1184        0] rw-/rw- SM=SHM PURGE=N", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_true(r.page_counts);
+	assert_int_equal(vmmap_region_pages_to_bytes(&r, 16384, &why), 0);
+	assert_int_equal(r.vsize, 0x105af8000ull - 0x104878000ull);
+	assert_int_equal(r.resident, 1184ull * 16384);
+	assert_int_equal(r.swapped, 0);
+	/* Bytes: units everywhere but on sub-4K sizes of sub-page ranges. */
+	assert_int_equal(parse("__DATA_CONST  1de418000-1de418f10 [  3856   3856     0K   824] r--/rw- SM=COW", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_false(r.page_counts);
+	assert_int_equal(parse("IOSurface  104878000-105af8000  [ 18.5M  18.5M  18.5M     0K] rw-/rw- SM=SHM", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_false(r.page_counts);
+	assert_int_equal(parse("owned unmapped (graphics) unmapped-unmapped [    2.50        0        0        0] rw-/rw- SM=PRV", &r, &why),
+			 VMMAP_LINE_REGION);
+	assert_true(r.page_counts);
+	assert_int_equal(vmmap_region_pages_to_bytes(&r, 16384, &why), 0);
+	assert_int_equal(r.vsize, 40960);
+	assert_int_equal(vmmap_pages_to_bytes("0.25", 4, 4096, &v), 0);
+	assert_int_equal(v, 1024);
+	assert_int_equal(vmmap_pages_to_bytes("99999999999999999", 17, 16384, &v), -1);
+	assert_int_equal(vmmap_pages_to_bytes("12K", 3, 16384, &v), -1);
+	assert_int_equal(vmmap_pages_to_bytes("12", 2, 0, &v), -1);
+}
+
 static void
 layout(struct vmmap_table_layout *t, const char *above, const char *head)
 {
@@ -275,6 +309,7 @@ main(void)
 		cmocka_unit_test(test_blanks_around_prot),
 		cmocka_unit_test(test_names_with_dashes),
 		cmocka_unit_test(test_line_evidence),
+		cmocka_unit_test(test_page_counts),
 	};
 	return cmocka_run_group_tests_name("vmmap-parse", tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 #include "model/report_track.h"
 #include "model/report_vmmap.h"
 #include "report/diff_report.h"
+#include "report/report_html_write.h"
 #include "report/report_md_write.h"
 #include "util/diag.h"
 #include "util/array.h"
@@ -52,7 +53,10 @@ const char cmd_report_help[] =
 	"\n"
 	"Options:\n"
 	"  --format F         markdown (default: GitHub-flavoured, under 60,000\n"
-	"                     characters, long tables folded)\n"
+	"                     characters, long tables folded) or html (one\n"
+	"                     self-contained page: inline CSS and SVG charts with\n"
+	"                     their tables, no script, no external request, light\n"
+	"                     and dark, printable; the data as JSON inside)\n"
 	"  -o, --output FILE  write FILE (whole or not at all) instead of standard\n"
 	"                     output\n"
 	"  --fail-if 'METRIC OP VALUE'\n"
@@ -60,12 +64,13 @@ const char cmd_report_help[] =
 	"                     repeatable; exit status 1 when any trips\n"
 	"  -h, --help         show this help\n"
 	"\n"
-	"Sizes are shown in binary units (KiB, MiB, GiB).\n"
+	"Sizes are shown in binary units (KiB, MiB, GiB); the HTML page keeps every\n"
+	"exact byte count (cell tooltips, and the embedded JSON).\n"
 	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
 	"  iotally report fixtures/vmmap/synthetic-gpu-purge-states.txt\n"
 	"  iotally report fixtures/diff/vmmap-before.txt fixtures/diff/vmmap-after.txt\n"
-	"  iotally report fixtures/diff/track-before.txt fixtures/diff/track-after.txt\n"
+	"  iotally report --format html fixtures/diff/track-before.txt fixtures/diff/track-after.txt > /tmp/iotally-report.html && echo written\n"
 	"  iotally report --fail-if 'classes:IOSurface > +10' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"\n"
 	"Exit status: 0 success, 1 a gate tripped, 64 usage error, 65 malformed\n"
@@ -88,6 +93,7 @@ static const struct cli_option report_options[] = {
 
 enum report_format {
 	FORMAT_MARKDOWN,
+	FORMAT_HTML,
 };
 
 struct report_args {
@@ -111,7 +117,7 @@ args_release(struct report_args *a)
 static int
 handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
 {
-	static const char *const formats[] = { "markdown" };
+	static const char *const formats[] = { "markdown", "html" };
 	int f;
 	switch (id) {
 	case OPT_FORMAT:
@@ -332,7 +338,8 @@ write_report(const struct report_args *a, const struct report *r, struct diag *e
 			return -1;
 		out = of.fp;
 	}
-	int rc = report_md_write(out, r);
+	int rc = a->format == FORMAT_HTML ? report_html_write(out, r)
+					   : report_md_write(out, r);
 	if (!a->output)
 		return rc < 0 ? diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output") : 0;
 	if (rc < 0) {

@@ -30,7 +30,7 @@ static const struct command commands[] = {
 	  "what grew between two captures of the same kind, with CI gates",
 	  cmd_diff_help },
 	{ "report", cmd_report,
-	  "one report to attach to a bug: GitHub Markdown (or a pair's changes)",
+	  "one report to attach to a bug: GitHub Markdown or an HTML page with charts",
 	  cmd_report_help },
 	{ "track", cmd_track,
 	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
@@ -97,6 +97,12 @@ print_main_help(FILE *out)
 	      "after '--'. A capture of another kind is refused with the command that\n"
 	      "reads it; iotally's own JSON is read by 'iotally diff' only; reports of\n"
 	      "other tools (footprint, leaks, heap, System Profiler) are not read.\n"
+	      "\n"
+	      "The same rules in every command: --snapshot N picks the Nth capture of a\n"
+	      "file that holds several (--dump N is the same; past the last is exit 64);\n"
+	      "a capture cut short is read up to the cut with a warning and marked\n"
+	      "partial, and is exit 65 with --strict; an empty input (no bytes, or only\n"
+	      "blank lines) is exit 65.\n"
 	      "\n"
 	      "Environment: TMPDIR is where 'iotally -' keeps piped standard input while\n"
 	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"

@@ -1,5 +1,6 @@
 #include "report/report_md_write.h"
 
+#include "report/report_html_write.h"
 #include "report/report_text.h"
 
 #include <inttypes.h>
@@ -50,27 +51,6 @@ report_md_escape(const char *s, size_t max_chars, struct strbuf *out)
 	strbuf_release(&clean);
 }
 
-/*
- * Text on a raw HTML line (<summary>): Markdown escapes are not read there,
- * so it is escaped as HTML.
- */
-static void
-html_text(const char *s, size_t max_chars, struct strbuf *out)
-{
-	struct strbuf clean = STRBUF_INIT;
-	report_text_clean(s, max_chars, &clean);
-	for (const char *p = clean.buf; *p; p++) {
-		switch (*p) {
-		case '<': strbuf_addstr(out, "&lt;"); break;
-		case '>': strbuf_addstr(out, "&gt;"); break;
-		case '&': strbuf_addstr(out, "&amp;"); break;
-		case '"': strbuf_addstr(out, "&quot;"); break;
-		default: strbuf_addch(out, *p); break;
-		}
-	}
-	strbuf_release(&clean);
-}
-
 static void
 cell_text(const struct report_cell *c, const struct md_budget *b, struct strbuf *out)
 {
@@ -104,9 +84,10 @@ write_details(const struct report_table *t, size_t row, const struct md_budget *
 	size_t n = 0;
 	while (lines[n])
 		n++;
+	/* A raw HTML line: Markdown escapes are not read there, HTML's are. */
 	strbuf_addstr(out, "\n<details><summary>backtrace of ");
 	const char *what = report_table_cell(t, row, 1)->text;
-	html_text(what ? what : "the site", 60, out);
+	report_html_escape(what ? what : "the site", 60, out);
 	strbuf_addf(out, " (%zu frames)</summary>\n\n", n);
 	for (size_t i = 0; i < n && i < b->lines; i++) {
 		strbuf_addf(out, "%zu. ", i + 1);
@@ -128,7 +109,7 @@ write_table(const struct report_table *t, const struct md_budget *b, struct strb
 	bool fold = shown > REPORT_MD_OPEN_ROWS;
 	if (fold) {
 		strbuf_addstr(out, "<details><summary>");
-		html_text(t->title, 0, out);
+		report_html_escape(t->title, 0, out);
 		strbuf_addf(out, " (%zu rows)</summary>\n\n", t->nrows + (size_t)t->omitted);
 	} else {
 		strbuf_addstr(out, "**");

@@ -1,0 +1,565 @@
+#include "report/report_html_write.h"
+
+#include "report/report_json_write.h"
+#include "report/report_text.h"
+#include "util/hashmap.h"
+#include "util/size.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Chart geometry, in SVG user units (CSS pixels). */
+#define CHART_W 720
+#define LABEL_W 230
+#define ROW_H 22
+#define ICICLE_ROW_H 18
+#define HIST_H 180
+
+static const char css[] =
+	":root{--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;"
+	"--n:#1f6feb;--v:#bf8700;--e:#8c959f;--x:#8250df;--grow:#cf222e;--shrink:#0969da;"
+	"--same:#afb8c1;--bar:#1f6feb;--bar2:#fb8500;--warn:#9a6700}"
+	"@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;"
+	"--line:#3d444d;--head:#151b23;--n:#4493f8;--v:#d29922;--e:#656c76;--x:#ab7df8;"
+	"--grow:#f85149;--shrink:#4493f8;--same:#3d444d;--bar:#4493f8;--bar2:#fb8f44;"
+	"--warn:#d29922}}"
+	"body{margin:0 auto;max-width:1200px;padding:1rem 1.5rem;background:var(--bg);"
+	"color:var(--fg);font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif}"
+	"h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.2rem;border-bottom:1px solid "
+	"var(--line);padding-bottom:.2rem;margin-top:2rem}"
+	".verdict{font-size:1.1rem;font-weight:600}"
+	".warn{color:var(--warn)}"
+	"table{border-collapse:collapse;margin:.5rem 0 1rem;font-variant-numeric:tabular-nums}"
+	"caption{text-align:left;font-weight:600;padding:.2rem 0}"
+	"th,td{border:1px solid var(--line);padding:.15rem .5rem;vertical-align:top}"
+	"th{background:var(--head);text-align:left}"
+	"td.num{text-align:right;white-space:nowrap}"
+	"td.name{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;"
+	"overflow-wrap:anywhere}"
+	"tr.bt td{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}"
+	"tr.bt ol{margin:0;padding-left:2rem}"
+	".pair{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}"
+	"figure{margin:.5rem 0}figcaption{font-weight:600;margin-bottom:.2rem}"
+	"svg{max-width:100%;height:auto}svg text{fill:var(--fg);font:11px system-ui,sans-serif}"
+	"svg .axis{stroke:var(--muted);stroke-width:1}"
+	".s0{fill:var(--n)}.s1{fill:var(--v)}.s2{fill:var(--e)}.s3{fill:var(--x)}"
+	".b0{fill:var(--bar)}.b1{fill:var(--bar2)}"
+	".grow{fill:var(--grow)}.shrink{fill:var(--shrink)}.same{fill:var(--same)}"
+	".h0{fill:#e76f51}.h1{fill:#f4a261}.h2{fill:#e9c46a}.h3{fill:#d62828}"
+	".h4{fill:#f77f00}.h5{fill:#fcbf49}.h6{fill:#e85d04}.h7{fill:#dc2f02}"
+	"svg rect.node{stroke:var(--bg);stroke-width:.5}svg text.in{fill:#000}"
+	".more,.note{color:var(--muted)}"
+	"footer{margin-top:2rem;color:var(--muted);font-size:12px}"
+	"@media print{body{max-width:none;padding:0;font-size:11px}.pair{display:block}"
+	"h2{break-after:avoid}figure,tr{break-inside:avoid}}";
+
+void
+report_html_escape(const char *s, size_t max_chars, struct strbuf *out)
+{
+	struct strbuf clean = STRBUF_INIT;
+	report_text_clean(s ? s : "", max_chars, &clean);
+	for (const char *p = clean.buf; *p; p++) {
+		switch (*p) {
+		case '&': strbuf_addstr(out, "&amp;"); break;
+		case '<': strbuf_addstr(out, "&lt;"); break;
+		case '>': strbuf_addstr(out, "&gt;"); break;
+		case '"': strbuf_addstr(out, "&quot;"); break;
+		case '\'': strbuf_addstr(out, "&#39;"); break;
+		default: strbuf_addch(out, *p); break;
+		}
+	}
+	strbuf_release(&clean);
+}
+
+static void
+esc(struct strbuf *out, const char *s)
+{
+	report_html_escape(s, 0, out);
+}
+
+/* A figure as words for a tooltip: "16 KiB (16384 bytes)". */
+static void
+figure_title(struct strbuf *out, bool bytes, int64_t v)
+{
+	char b[32];
+	if (!bytes) {
+		strbuf_addf(out, "%" PRId64, v);
+		return;
+	}
+	if (v < 0)
+		size_format_binary_delta(v, b);
+	else
+		size_format_binary((uint64_t)v, b);
+	strbuf_addf(out, "%s (%" PRId64 " bytes)", b, v);
+}
+
+/* num / den of `scale` units, in tenths of a unit (integer arithmetic). */
+static int64_t
+tenths(int64_t num, int64_t den, int64_t scale)
+{
+	if (den <= 0)
+		return 0;
+	return (int64_t)((__int128)num * scale * 10 / den);
+}
+
+/* A coordinate given in tenths: "12.3". */
+static void
+put_tenths(struct strbuf *out, int64_t t)
+{
+	if (t < 0) {
+		strbuf_addch(out, '-');
+		t = -t;
+	}
+	strbuf_addf(out, "%" PRId64 ".%" PRId64, t / 10, t % 10);
+}
+
+static void
+coord(struct strbuf *out, int64_t num, int64_t den, int64_t scale)
+{
+	put_tenths(out, tenths(num, den, scale));
+}
+
+/* ---- charts ------------------------------------------------------------- */
+
+static void
+svg_open(struct strbuf *out, const struct report_chart *c, int height)
+{
+	strbuf_addf(out, "<figure><figcaption>");
+	esc(out, c->title);
+	strbuf_addf(out, "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" "
+		    "class=\"chart %s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		    "role=\"img\" aria-label=\"", c->kind == REPORT_CHART_ICICLE ? "icicle" : "bars",
+		    CHART_W, height, CHART_W, height);
+	esc(out, c->title);
+	strbuf_addstr(out, "\">");
+}
+
+static void
+svg_close(struct strbuf *out, const struct report_chart *c)
+{
+	strbuf_addstr(out, "</svg>");
+	if (c->omitted)
+		strbuf_addf(out, "<p class=\"more\">%" PRIu64 " more item%s not drawn.</p>",
+			    c->omitted, c->omitted == 1 ? "" : "s");
+	strbuf_addstr(out, "</figure>");
+}
+
+static void
+label_text(struct strbuf *out, int x, int y, const char *anchor, const char *label,
+	   size_t max_chars)
+{
+	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">", x, y, anchor);
+	report_html_escape(label, max_chars, out);
+	strbuf_addstr(out, "</text>");
+}
+
+static void
+legend(struct strbuf *out, const struct report_chart *c, int y, const char *prefix)
+{
+	int x = LABEL_W;
+	for (size_t k = 0; k < c->nseries; k++) {
+		strbuf_addf(out, "<rect class=\"%s%zu\" x=\"%d\" y=\"%d\" width=\"10\" "
+			    "height=\"10\"/>", prefix, k, x, y - 9);
+		label_text(out, x + 14, y, "start", c->series[k], 24);
+		x += 24 + 7 * (int)strlen(c->series[k]);
+	}
+}
+
+static void
+chart_stacked(struct strbuf *out, const struct report_chart *c)
+{
+	int64_t max = 0;
+	for (size_t i = 0; i < c->nitems; i++) {
+		int64_t sum = 0;
+		for (size_t k = 0; k < c->nseries; k++)
+			sum += c->items[i].v[k] / 4;   /* quarters: a sum of 4 cannot overflow */
+		max = sum > max ? sum : max;
+	}
+	int h = ROW_H * (int)c->nitems + 34;
+	svg_open(out, c, h);
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct report_chart_item *it = &c->items[i];
+		int y = ROW_H * (int)i + 4;
+		label_text(out, LABEL_W - 8, y + 14, "end", it->label, 34);
+		int64_t at = 0;
+		for (size_t k = 0; k < c->nseries; k++) {
+			int64_t w = it->v[k] / 4;
+			if (w <= 0)
+				continue;
+			strbuf_addf(out, "<rect class=\"s%zu\" x=\"", k);
+			put_tenths(out, 10 * LABEL_W + tenths(at, max, CHART_W - LABEL_W - 10));
+			strbuf_addf(out, "\" y=\"%d\" width=\"", y);
+			coord(out, w, max, CHART_W - LABEL_W - 10);
+			strbuf_addf(out, "\" height=\"%d\"><title>", ROW_H - 6);
+			esc(out, it->label);
+			strbuf_addstr(out, ", ");
+			esc(out, c->series[k]);
+			strbuf_addstr(out, ": ");
+			figure_title(out, c->bytes, it->v[k]);
+			strbuf_addstr(out, "</title></rect>");
+			at += w;
+		}
+	}
+	legend(out, c, h - 8, "s");
+	svg_close(out, c);
+}
+
+static void
+chart_histogram(struct strbuf *out, const struct report_chart *c)
+{
+	int64_t max = 1;
+	for (size_t i = 0; i < c->nitems; i++)
+		for (size_t k = 0; k < c->nseries; k++)
+			max = c->items[i].v[k] > max ? c->items[i].v[k] : max;
+	int h = HIST_H + 70;
+	int left = 50, plot = CHART_W - left - 10;
+	int slot = c->nitems ? plot / (int)c->nitems : plot;
+	int bw = (slot - 4) / (int)(c->nseries ? c->nseries : 1);
+	svg_open(out, c, h);
+	strbuf_addf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+		    left, HIST_H + 10, left + plot, HIST_H + 10);
+	strbuf_addf(out, "<text x=\"%d\" y=\"14\" text-anchor=\"end\">%" PRId64 "</text>",
+		    left - 4, max);
+	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>", left - 4,
+		    HIST_H + 10);
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct report_chart_item *it = &c->items[i];
+		int x = left + slot * (int)i + 2;
+		for (size_t k = 0; k < c->nseries; k++) {
+			strbuf_addf(out, "<rect class=\"b%zu\" x=\"%d\" y=\"", k, x + bw * (int)k);
+			put_tenths(out, 100 + tenths(max - it->v[k], max, HIST_H));
+			strbuf_addf(out, "\" width=\"%d\" height=\"",
+				    bw > 1 ? bw - 1 : 1);
+			coord(out, it->v[k], max, HIST_H);
+			strbuf_addstr(out, "\"><title>");
+			esc(out, it->label);
+			strbuf_addstr(out, ", ");
+			esc(out, c->series[k]);
+			strbuf_addf(out, ": %" PRId64 "</title></rect>", it->v[k]);
+		}
+		/* The bucket's lower bound, slanted under the axis. */
+		char lower[80];
+		const char *sp = strstr(it->label, " to ");
+		size_t n = sp ? (size_t)(sp - it->label) : strlen(it->label);
+		if (n >= sizeof(lower))
+			n = sizeof(lower) - 1;
+		memcpy(lower, it->label, n);
+		lower[n] = '\0';
+		int tx = x + slot / 2, ty = HIST_H + 24;
+		strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
+			    "transform=\"rotate(-40 %d %d)\">", tx, ty, tx, ty);
+		esc(out, lower);
+		strbuf_addstr(out, "</text>");
+	}
+	if (c->nseries > 1)
+		legend(out, c, h - 6, "b");
+	svg_close(out, c);
+}
+
+static void
+chart_diverging(struct strbuf *out, const struct report_chart *c)
+{
+	int64_t max = 1;
+	for (size_t i = 0; i < c->nitems; i++) {
+		int64_t v = c->items[i].v[0];
+		int64_t m = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+		max = m > max ? m : max;
+	}
+	int h = ROW_H * (int)c->nitems + 10;
+	int half = (CHART_W - LABEL_W - 20) / 2, mid = LABEL_W + 10 + half;
+	svg_open(out, c, h);
+	strbuf_addf(out, "<line class=\"axis\" x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%d\"/>", mid,
+		    mid, h);
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct report_chart_item *it = &c->items[i];
+		int64_t v = it->v[0];
+		int64_t m = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+		int y = ROW_H * (int)i + 4;
+		label_text(out, LABEL_W - 8, y + 14, "end", it->label, 34);
+		strbuf_addf(out, "<rect class=\"%s\" x=\"", v > 0 ? "grow" : v < 0 ? "shrink" : "same");
+		put_tenths(out, 10 * mid - (v < 0 ? tenths(m, max, half) : 0));
+		strbuf_addf(out, "\" y=\"%d\" width=\"", y);
+		coord(out, m, max, half);
+		strbuf_addf(out, "\" height=\"%d\"><title>", ROW_H - 6);
+		esc(out, it->label);
+		strbuf_addstr(out, ": ");
+		if (c->bytes) {
+			figure_title(out, true, v);
+		} else {
+			strbuf_addf(out, "%+" PRId64, v);
+		}
+		strbuf_addstr(out, "</title></rect>");
+		strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">%+" PRId64 "</text>",
+			    v < 0 ? mid + 4 : mid - 4, y + 14, v < 0 ? "start" : "end", v);
+	}
+	svg_close(out, c);
+}
+
+static unsigned
+name_hue(const char *s)
+{
+	return (unsigned)(hash_bytes(s, strlen(s)) % 8);
+}
+
+static void
+chart_icicle(struct strbuf *out, const struct report_chart *c)
+{
+	uint32_t depth = 0;
+	int64_t maxd = 1;
+	for (size_t i = 0; i < c->nitems; i++) {
+		depth = c->items[i].depth > depth ? c->items[i].depth : depth;
+		int64_t d = c->items[i].v[1];
+		int64_t m = d < 0 ? (d == INT64_MIN ? INT64_MAX : -d) : d;
+		maxd = m > maxd ? m : maxd;
+	}
+	int h = ICICLE_ROW_H * (int)(depth + 1) + 4;
+	svg_open(out, c, h);
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct report_chart_item *it = &c->items[i];
+		int y = ICICLE_ROW_H * (int)it->depth;
+		int64_t wpx10 = (int64_t)((__int128)it->v[0] * CHART_W * 10 / (c->total ? c->total : 1));
+		if (c->differential) {
+			int64_t d = it->v[1];
+			int64_t m = d < 0 ? (d == INT64_MIN ? INT64_MAX : -d) : d;
+			int tenths = d ? 3 + (int)((__int128)m * 7 / maxd) : 10;
+			strbuf_addf(out, "<rect class=\"node %s\" fill-opacity=\"%d.%d\" x=\"",
+				    d > 0 ? "grow" : d < 0 ? "shrink" : "same", tenths / 10,
+				    tenths % 10);
+		} else {
+			strbuf_addf(out, "<rect class=\"node h%u\" x=\"", name_hue(it->label));
+		}
+		coord(out, it->start, c->total, CHART_W);
+		strbuf_addf(out, "\" y=\"%d\" width=\"", y);
+		coord(out, it->v[0], c->total, CHART_W);
+		strbuf_addf(out, "\" height=\"%d\"><title>", ICICLE_ROW_H - 1);
+		esc(out, it->label);
+		strbuf_addstr(out, ": ");
+		figure_title(out, true, c->differential ? it->v[2] : it->v[0]);
+		if (c->differential) {
+			strbuf_addstr(out, ", before ");
+			figure_title(out, true, it->v[3]);
+			strbuf_addstr(out, ", change ");
+			figure_title(out, true, it->v[1]);
+		}
+		strbuf_addstr(out, "</title></rect>");
+		size_t chars = (size_t)(wpx10 / 10 / 7);
+		if (chars >= 4) {
+			strbuf_addstr(out, "<text class=\"in\" x=\"");
+			coord(out, it->start, c->total, CHART_W);
+			strbuf_addf(out, "\" dx=\"3\" y=\"%d\">", y + ICICLE_ROW_H - 5);
+			report_html_escape(it->label, chars - 1, out);
+			strbuf_addstr(out, "</text>");
+		}
+	}
+	svg_close(out, c);
+}
+
+static void
+write_chart(struct strbuf *out, const struct report_chart *c)
+{
+	if (c->nitems == 0)
+		return;
+	switch (c->kind) {
+	case REPORT_CHART_STACKED: chart_stacked(out, c); break;
+	case REPORT_CHART_HISTOGRAM: chart_histogram(out, c); break;
+	case REPORT_CHART_DIVERGING: chart_diverging(out, c); break;
+	case REPORT_CHART_ICICLE: chart_icicle(out, c); break;
+	}
+}
+
+/* ---- tables ------------------------------------------------------------- */
+
+static void
+write_cell(struct strbuf *out, const struct report_cell *c)
+{
+	switch (c->kind) {
+	case REPORT_CELL_TEXT:
+		strbuf_addstr(out, "<td>");
+		esc(out, c->text);
+		break;
+	case REPORT_CELL_CODE:
+		strbuf_addstr(out, "<td class=\"name\">");
+		esc(out, c->text);
+		break;
+	case REPORT_CELL_EMPTY:
+		strbuf_addstr(out, "<td class=\"num\">\xe2\x80\x93");
+		break;
+	default:
+		strbuf_addstr(out, "<td class=\"num\" title=\"");
+		report_cell_exact(c, out);
+		strbuf_addstr(out, "\">");
+		report_cell_figure(c, out);
+		break;
+	}
+	strbuf_addstr(out, "</td>");
+}
+
+static void
+write_table(struct strbuf *out, const struct report_table *t)
+{
+	if (t->nrows == 0)
+		return;
+	strbuf_addstr(out, "<table id=\"t-");
+	esc(out, t->id);
+	strbuf_addstr(out, "\"><caption>");
+	esc(out, t->title);
+	strbuf_addstr(out, "</caption><thead><tr>");
+	for (size_t c = 0; c < t->ncols; c++) {
+		strbuf_addstr(out, "<th scope=\"col\">");
+		esc(out, t->cols[c]);
+		strbuf_addstr(out, "</th>");
+	}
+	strbuf_addstr(out, "</tr></thead><tbody>\n");
+	size_t shown = t->nrows < REPORT_HTML_ROWS ? t->nrows : REPORT_HTML_ROWS;
+	for (size_t r = 0; r < shown; r++) {
+		strbuf_addstr(out, "<tr>");
+		for (size_t c = 0; c < t->ncols; c++)
+			write_cell(out, report_table_cell(t, r, c));
+		strbuf_addstr(out, "</tr>\n");
+		char **lines = t->details ? t->details[r] : NULL;
+		if (!lines)
+			continue;
+		strbuf_addf(out, "<tr class=\"bt\"><td colspan=\"%zu\">backtrace, innermost "
+			    "frame first<ol>", t->ncols);
+		for (size_t i = 0; lines[i]; i++) {
+			strbuf_addstr(out, "<li>");
+			esc(out, lines[i]);
+			strbuf_addstr(out, "</li>");
+		}
+		strbuf_addstr(out, "</ol></td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table>\n");
+	uint64_t more = t->omitted + (t->nrows - shown);
+	if (more)
+		strbuf_addf(out, "<p class=\"more\">%" PRIu64 " more row%s not shown%s.</p>\n",
+			    more, more == 1 ? "" : "s",
+			    t->nrows > shown ? " (the data below holds them)" : "");
+	if (t->note) {
+		strbuf_addstr(out, "<p class=\"note\">");
+		esc(out, t->note);
+		strbuf_addstr(out, "</p>\n");
+	}
+}
+
+static const char *const section_ids[REPORT_SECTIONS] = {
+	"gpu", "sizes", "classes", "track", "gates",
+};
+
+/* Each table with the charts drawn from it beside it; charts of no table last. */
+static void
+write_section(struct strbuf *out, const struct report_section *s, int id)
+{
+	strbuf_addf(out, "<section id=\"%s\"><h2>", section_ids[id]);
+	esc(out, s->title);
+	strbuf_addstr(out, "</h2>\n");
+	for (size_t p = 0; p < s->nparagraphs; p++) {
+		strbuf_addstr(out, "<p>");
+		esc(out, s->paragraphs[p]);
+		strbuf_addstr(out, "</p>\n");
+	}
+	bool *drawn = calloc(s->ncharts + 1, sizeof(*drawn));
+	for (size_t t = 0; t < s->ntables; t++) {
+		const struct report_table *tab = s->tables[t];
+		if (tab->nrows == 0)
+			continue;
+		strbuf_addstr(out, "<div class=\"pair\">");
+		for (size_t c = 0; c < s->ncharts; c++) {
+			if (drawn[c] || strcmp(s->charts[c]->table_id, tab->id) != 0)
+				continue;
+			write_chart(out, s->charts[c]);
+			drawn[c] = true;
+		}
+		strbuf_addstr(out, "<div>");
+		write_table(out, tab);
+		strbuf_addstr(out, "</div></div>\n");
+	}
+	for (size_t c = 0; c < s->ncharts; c++)
+		if (!drawn[c])
+			write_chart(out, s->charts[c]);
+	free(drawn);
+	strbuf_addstr(out, "</section>\n");
+}
+
+/* The JSON with < > & escaped: no "</script>" or "<!--" can end or open anything. */
+static void
+write_data(struct strbuf *out, const struct report *r)
+{
+	json_t *j = report_json(r);
+	char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(j);
+	strbuf_addstr(out, "<script type=\"application/json\" id=\"iotally-data\">");
+	for (const char *p = text ? text : "null"; *p; p++) {
+		if (*p == '<')
+			strbuf_addstr(out, "\\u003c");
+		else if (*p == '>')
+			strbuf_addstr(out, "\\u003e");
+		else if (*p == '&')
+			strbuf_addstr(out, "\\u0026");
+		else
+			strbuf_addch(out, *p);
+	}
+	free(text);
+	strbuf_addstr(out, "</script>\n");
+}
+
+void
+report_html_render(const struct report *r, struct strbuf *out)
+{
+	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		      "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n"
+		      "<meta name=\"referrer\" content=\"no-referrer\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>iotally report: ");
+	esc(out, r->kind);
+	strbuf_addstr(out, "</title>\n<style>");
+	strbuf_addstr(out, css);
+	strbuf_addstr(out, "</style>\n</head>\n<body>\n<header><h1>iotally report: ");
+	esc(out, r->kind);
+	strbuf_addstr(out, r->pair ? " (before/after)" : "");
+	strbuf_addstr(out, "</h1>\n");
+	if (r->verdict) {
+		strbuf_addstr(out, "<p class=\"verdict\">");
+		esc(out, r->verdict);
+		strbuf_addstr(out, "</p>\n");
+	}
+	strbuf_addstr(out, "</header>\n<section id=\"provenance\"><h2>Provenance</h2>"
+		      "<table><tbody>\n");
+	for (size_t i = 0; i < r->nprovenance; i++) {
+		strbuf_addstr(out, "<tr><th scope=\"row\">");
+		esc(out, r->provenance[i].key);
+		strbuf_addstr(out, "</th><td>");
+		esc(out, r->provenance[i].value);
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table>\n");
+	for (size_t i = 0; i < r->nwarnings; i++) {
+		strbuf_addstr(out, "<p class=\"warn\">Warning: ");
+		esc(out, r->warnings[i]);
+		strbuf_addstr(out, "</p>\n");
+	}
+	strbuf_addstr(out, "<p class=\"note\">Sizes in binary units (1 KiB = 1024 bytes); "
+		      "~ marks a rounded figure. Every exact byte count is in the cell's "
+		      "tooltip and in the data at the end of the page.</p></section>\n");
+	for (int s = 0; s < REPORT_SECTIONS; s++)
+		if (r->sections[s].title)
+			write_section(out, &r->sections[s], s);
+	strbuf_addstr(out, "<footer>Written by iotally. The report's data: the JSON in "
+		      "<code>script#iotally-data</code> (schema " REPORT_JSON_SCHEMA
+		      ").</footer>\n");
+	write_data(out, r);
+	strbuf_addstr(out, "</body>\n</html>\n");
+}
+
+int
+report_html_write(FILE *out, const struct report *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	report_html_render(r, &sb);
+	size_t n = fwrite(sb.buf, 1, sb.len, out);
+	int rc = n == sb.len ? 0 : -1;
+	strbuf_release(&sb);
+	return rc;
+}

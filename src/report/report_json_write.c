@@ -1,0 +1,195 @@
+#include "report/report_json_write.h"
+
+#include "report/report_text.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+static const char *const section_ids[REPORT_SECTIONS] = {
+	[REPORT_SEC_GPU] = "gpu",
+	[REPORT_SEC_SIZES] = "sizes",
+	[REPORT_SEC_CLASSES] = "classes",
+	[REPORT_SEC_TRACK] = "track",
+	[REPORT_SEC_GATES] = "gates",
+};
+
+static const char *const chart_kinds[] = {
+	[REPORT_CHART_STACKED] = "stacked",
+	[REPORT_CHART_HISTOGRAM] = "histogram",
+	[REPORT_CHART_DIVERGING] = "diverging",
+	[REPORT_CHART_ICICLE] = "icicle",
+};
+
+static const char *const cell_kinds[] = {
+	[REPORT_CELL_TEXT] = "text",
+	[REPORT_CELL_CODE] = "name",
+	[REPORT_CELL_COUNT] = "count",
+	[REPORT_CELL_BYTES] = "bytes",
+	[REPORT_CELL_DCOUNT] = "count delta",
+	[REPORT_CELL_DBYTES] = "bytes delta",
+	[REPORT_CELL_EMPTY] = "empty",
+};
+
+/* A string from the report (any bytes) as a valid JSON string. */
+static json_t *
+str(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	report_text_clean(s ? s : "", 0, &sb);
+	json_t *j = json_stringn(sb.buf, sb.len);
+	strbuf_release(&sb);
+	return j;
+}
+
+static void
+set(json_t *o, const char *key, json_t *v)
+{
+	json_object_set_new_nocheck(o, key, v);
+}
+
+static json_t *
+cell_json(const struct report_cell *c)
+{
+	if (c->kind == REPORT_CELL_TEXT || c->kind == REPORT_CELL_CODE)
+		return str(c->text);
+	if (c->kind == REPORT_CELL_EMPTY)
+		return json_null();
+	return json_integer(c->value);
+}
+
+/* What each column holds: the kind of its first cell that is not empty. */
+static json_t *
+column_kinds(const struct report_table *t)
+{
+	json_t *a = json_array();
+	for (size_t c = 0; c < t->ncols; c++) {
+		enum report_cell_kind k = REPORT_CELL_EMPTY;
+		for (size_t r = 0; r < t->nrows && k == REPORT_CELL_EMPTY; r++)
+			k = report_table_cell(t, r, c)->kind;
+		json_array_append_new(a, json_string(cell_kinds[k]));
+	}
+	return a;
+}
+
+static json_t *
+table_json(const struct report_table *t)
+{
+	json_t *o = json_object();
+	set(o, "id", str(t->id));
+	set(o, "title", str(t->title));
+	json_t *cols = json_array();
+	for (size_t c = 0; c < t->ncols; c++)
+		json_array_append_new(cols, str(t->cols[c]));
+	set(o, "columns", cols);
+	set(o, "column_kinds", column_kinds(t));
+	json_t *rows = json_array();
+	for (size_t r = 0; r < t->nrows; r++) {
+		json_t *row = json_array();
+		for (size_t c = 0; c < t->ncols; c++)
+			json_array_append_new(row, cell_json(report_table_cell(t, r, c)));
+		json_array_append_new(rows, row);
+	}
+	set(o, "rows", rows);
+	if (t->details) {
+		json_t *d = json_array();
+		for (size_t r = 0; r < t->nrows; r++) {
+			if (!t->details[r]) {
+				json_array_append_new(d, json_null());
+				continue;
+			}
+			json_t *lines = json_array();
+			for (size_t i = 0; t->details[r][i]; i++)
+				json_array_append_new(lines, str(t->details[r][i]));
+			json_array_append_new(d, lines);
+		}
+		set(o, "details", d);
+	}
+	set(o, "omitted_rows", json_integer((json_int_t)t->omitted));
+	if (t->note)
+		set(o, "note", str(t->note));
+	return o;
+}
+
+static json_t *
+chart_json(const struct report_chart *c)
+{
+	json_t *o = json_object();
+	set(o, "kind", json_string(chart_kinds[c->kind]));
+	set(o, "title", str(c->title));
+	set(o, "table", str(c->table_id));
+	set(o, "unit", json_string(c->bytes ? "bytes" : "count"));
+	json_t *series = json_array();
+	for (size_t i = 0; i < c->nseries; i++)
+		json_array_append_new(series, str(c->series[i]));
+	set(o, "series", series);
+	json_t *items = json_array();
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct report_chart_item *it = &c->items[i];
+		json_t *j = json_object();
+		set(j, "label", str(it->label));
+		if (c->kind == REPORT_CHART_ICICLE) {
+			set(j, "depth", json_integer(it->depth));
+			set(j, "start", json_integer(it->start));
+		}
+		json_t *v = json_array();
+		size_t nv = c->kind == REPORT_CHART_ICICLE ? 4 : c->nseries;
+		for (size_t k = 0; k < nv && k < REPORT_SERIES_MAX; k++)
+			json_array_append_new(v, json_integer(it->v[k]));
+		set(j, "values", v);
+		json_array_append_new(items, j);
+	}
+	set(o, "items", items);
+	if (c->kind == REPORT_CHART_ICICLE)
+		set(o, "total", json_integer(c->total));
+	set(o, "omitted_items", json_integer((json_int_t)c->omitted));
+	return o;
+}
+
+static json_t *
+strings(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, str(v[i]));
+	return a;
+}
+
+json_t *
+report_json(const struct report *r)
+{
+	json_t *o = json_object();
+	set(o, "schema", json_string(REPORT_JSON_SCHEMA));
+	set(o, "kind", str(r->kind));
+	set(o, "pair", json_boolean(r->pair));
+	set(o, "verdict", str(r->verdict));
+	json_t *prov = json_array();
+	for (size_t i = 0; i < r->nprovenance; i++) {
+		json_t *kv = json_object();
+		set(kv, "key", str(r->provenance[i].key));
+		set(kv, "value", str(r->provenance[i].value));
+		json_array_append_new(prov, kv);
+	}
+	set(o, "provenance", prov);
+	set(o, "warnings", strings(r->warnings, r->nwarnings));
+	json_t *secs = json_array();
+	for (int s = 0; s < REPORT_SECTIONS; s++) {
+		const struct report_section *sec = &r->sections[s];
+		if (!sec->title)
+			continue;
+		json_t *j = json_object();
+		set(j, "id", json_string(section_ids[s]));
+		set(j, "title", str(sec->title));
+		set(j, "paragraphs", strings(sec->paragraphs, sec->nparagraphs));
+		json_t *tables = json_array();
+		for (size_t t = 0; t < sec->ntables; t++)
+			json_array_append_new(tables, table_json(sec->tables[t]));
+		set(j, "tables", tables);
+		json_t *charts = json_array();
+		for (size_t c = 0; c < sec->ncharts; c++)
+			json_array_append_new(charts, chart_json(sec->charts[c]));
+		set(j, "charts", charts);
+		json_array_append_new(secs, j);
+	}
+	set(o, "sections", secs);
+	return o;
+}

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Load an `iotally report --format html` page in a real browser and check it.
+
+Usage: report-html-check.py --bin IOTALLY [--expect TEXT]... [--charts N]
+                            [--hostile] -- REPORT-ARGS...
+
+The page is written with -o into a temporary directory and opened by
+headless Chromium (Debian package chromium, installed by tools/dev), run as
+CI runs it: --headless --no-sandbox --disable-gpu, background networking,
+component updates and sync off, a fresh profile, and every host name
+resolving nowhere, so nothing could be fetched even if the page asked.
+
+  - --dump-dom: the DOM the browser built holds at least N <svg> charts, each
+    with drawn shapes, every --expect text, exactly one <script> (the
+    application/json data, which parses and carries the same verdict as the
+    page), no <img>, <iframe>, <object>, <embed>, <link>, <base>, no
+    element with an on* attribute, and no URL to anything outside the page
+    (src=, href=, url(), @import), and a Content-Security-Policy of
+    default-src 'none';
+  - --screenshot: the PNG is not blank (many distinct colours);
+  - --hostile: the capture's hostile strings appear as text, not elements.
+"""
+
+import argparse
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+from html.parser import HTMLParser
+
+CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu',
+                  '--disable-background-networking', '--disable-component-update',
+                  '--disable-sync', '--no-first-run', '--disable-default-apps',
+                  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost',
+                  '--hide-scrollbars', '--window-size=1200,1600']
+
+
+def fail(msg):
+    print('FAIL:', msg)
+    sys.exit(1)
+
+
+def chromium():
+    for name in ('chromium', 'chromium-browser', 'google-chrome'):
+        for d in os.environ.get('PATH', '').split(os.pathsep):
+            p = os.path.join(d, name)
+            if os.access(p, os.X_OK):
+                return p
+    fail('no chromium on PATH (tools/dev installs the Debian package chromium)')
+
+
+class Dom(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags = []           # (tag, attrs)
+        self.script_text = []
+        self.in_script = False
+        self.svg_shapes = 0
+        self.text = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == 'script':
+            self.in_script = True
+        if tag in ('rect', 'line', 'path', 'polygon'):
+            self.svg_shapes += 1
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag == 'script':
+            self.in_script = False
+
+    def handle_endtag(self, tag):
+        if tag == 'script':
+            self.in_script = False
+
+    def handle_data(self, data):
+        if self.in_script:
+            self.script_text.append(data)
+        else:
+            self.text.append(data)
+
+
+def png_is_not_blank(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        fail('the screenshot is not a PNG')
+    pos, idat = 8, b''
+    while pos < len(data):
+        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        if kind == b'IDAT':
+            idat += data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    # Filtered scanlines: count distinct 3-byte runs as a rough colour count.
+    colours = {raw[i:i + 3] for i in range(0, min(len(raw), 6_000_000), 7)}
+    return len(colours)
+
+
+HOSTILE = '<img src=x onerror=alert(1)></script><script>alert(2)</script>'
+
+
+def mutate(page, how):
+    with open(page, encoding='utf-8') as f:
+        text = f.read()
+    if how == 'unescape':
+        escaped = HOSTILE.replace('<', '&lt;').replace('>', '&gt;')
+        broken = text.replace(escaped, HOSTILE, 1)
+    else:
+        broken = text.replace('</style>', '</style><link rel="stylesheet" '
+                              'href="https://cdn.example.com/report.css">', 1)
+    if broken == text:
+        fail('nothing to mutate')
+    with open(page, 'w', encoding='utf-8') as f:
+        f.write(broken)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--bin', required=True)
+    ap.add_argument('--expect', action='append', default=[])
+    ap.add_argument('--charts', type=int, default=1)
+    ap.add_argument('--hostile', action='store_true')
+    ap.add_argument('--page', help='check this HTML file instead of writing one '
+                    '(the test that the checks can fail)')
+    ap.add_argument('--mutate', choices=['unescape', 'stylesheet'],
+                    help='break the written page before loading it, as a writer that '
+                    'forgot to escape the hostile process name or linked a CDN style '
+                    'sheet would (the test that the checks can fail)')
+    ap.add_argument('rest', nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    args = [x for x in a.rest if x != '--']
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    browser = chromium()
+    with tempfile.TemporaryDirectory() as tmp:
+        page = os.path.join(tmp, 'report.html')
+        if a.page:
+            with open(os.path.join(root, a.page), 'rb') as src, open(page, 'wb') as dst:
+                dst.write(src.read())
+        else:
+            proc = subprocess.run([a.bin, 'report', '--format', 'html', '-o', page] + args,
+                                  cwd=root, stderr=subprocess.PIPE)
+            if proc.returncode not in (0, 1) or not os.path.exists(page):
+                fail('iotally report exited %d: %s'
+                     % (proc.returncode, proc.stderr.decode()))
+            if a.mutate:
+                mutate(page, a.mutate)
+        print('html: %d bytes' % os.path.getsize(page))
+        url = 'file://' + page
+        dom = subprocess.run([browser] + CHROMIUM_FLAGS +
+                             ['--user-data-dir=' + os.path.join(tmp, 'profile-dom'),
+                              '--dump-dom', url],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             timeout=120).stdout.decode('utf-8', 'replace')
+        shot = os.path.join(tmp, 'shot.png')
+        subprocess.run([browser] + CHROMIUM_FLAGS +
+                       ['--user-data-dir=' + os.path.join(tmp, 'profile-shot'),
+                        '--screenshot=' + shot, url],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        if not os.path.exists(shot):
+            fail('no screenshot')
+        colours = png_is_not_blank(shot)
+    if '<html' not in dom or '</html>' not in dom:
+        fail('--dump-dom gave no page')
+    p = Dom()
+    p.feed(dom)
+    tags = [t for t, _ in p.tags]
+    svgs = tags.count('svg')
+    if svgs < a.charts:
+        fail('%d <svg> charts in the DOM, expected at least %d' % (svgs, a.charts))
+    if a.charts and p.svg_shapes < a.charts:
+        fail('the charts draw nothing')
+    for bad in ('img', 'iframe', 'object', 'embed', 'link', 'base', 'form', 'frame',
+                'audio', 'video', 'source'):
+        if bad in tags:
+            fail('a <%s> element in the DOM' % bad)
+    scripts = [attrs for t, attrs in p.tags if t == 'script']
+    if len(scripts) != 1 or scripts[0].get('type') != 'application/json':
+        fail('expected one <script type="application/json">, found %r' % scripts)
+    for t, attrs in p.tags:
+        for k, v in attrs.items():
+            if k.startswith('on'):
+                fail('<%s %s=...> in the DOM' % (t, k))
+            if k in ('src', 'href', 'action', 'formaction', 'poster', 'srcset', 'data') or \
+                    (k == 'xlink:href'):
+                fail('<%s %s="%s">: a reference out of the page' % (t, k, v))
+            if v and re.search(r'url\s*\(|@import', v):
+                fail('<%s %s="%s">: a URL in a style' % (t, k, v))
+    styles = re.findall(r'<style[^>]*>(.*?)</style>', dom, re.S)
+    for s in styles:
+        if re.search(r'url\s*\(|@import|https?:', s):
+            fail('a URL in the style sheet')
+    csp = [attrs.get('content', '') for t, attrs in p.tags
+           if t == 'meta' and attrs.get('http-equiv', '').lower() == 'content-security-policy']
+    if not csp or "default-src 'none'" not in csp[0]:
+        fail("no Content-Security-Policy of default-src 'none'")
+    data = json.loads(''.join(p.script_text))
+    if data.get('schema') != 'iotally.report/1':
+        fail('the embedded data has schema %r' % data.get('schema'))
+    text = ' '.join(p.text)
+    if data.get('verdict') and data['verdict'] not in text:
+        fail('the verdict of the data is not on the page')
+    for e in a.expect:
+        if e not in text:
+            fail('%r is not in the page text' % e)
+    if a.hostile:
+        if HOSTILE not in text:
+            fail('the hostile process name is not shown as text')
+        if HOSTILE not in json.dumps(data, ensure_ascii=False):
+            fail('the hostile process name is not in the data')
+    if colours < 20:
+        fail('the screenshot is blank (%d colours)' % colours)
+    print('ok: %d charts, %d shapes, %d elements, screenshot %d colours'
+          % (svgs, p.svg_shapes, len(tags), colours))
+
+
+if __name__ == '__main__':
+    main()

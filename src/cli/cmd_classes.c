@@ -54,9 +54,12 @@ const char cmd_classes_help[] =
 	"  --format F         text (default), json (schema iotally.classes/1) or\n"
 	"                     markdown (the listing by count as GitHub tables, as\n"
 	"                     'iotally report' writes it)\n"
-	"  --snapshot N       use the Nth snapshot of the input (default: the first)\n"
-	"  --partial          accept a capture that was cut short: print the classes\n"
-	"                     read so far (with a warning) instead of failing\n"
+	"  --snapshot N       use the Nth snapshot of the input (default: the first);\n"
+	"                     --dump N is the same\n"
+	"  --strict           a capture that was cut short is an error (exit 65)\n"
+	"                     instead of a warning over the classes read before the cut\n"
+	"  --partial          read a capture that was cut short (the default; kept\n"
+	"                     for scripts that name it)\n"
 	"  --hierarchy FILE   the class hierarchy: a kext-info property list\n"
 	"                     (OSBundleClasses) or ioreg -i output (text or XML);\n"
 	"                     default: FILE itself, when it records one\n"
@@ -76,7 +79,8 @@ const char cmd_classes_help[] =
 	"  iotally classes --tree --hierarchy fixtures/classes/synthetic-kextinfo-3000.plist fixtures/classes/synthetic-ioreg-a-3000.plist IONetworkController\n"
 	"  ioreg -l -w0 -d1 | iotally classes -\n"
 	"\n"
-	"Exit status: 0 success, 64 usage error, 65 malformed or truncated input,\n"
+	"Exit status: 0 success (a truncated capture too, with a warning), 64 usage\n"
+	"error, 65 malformed input (or truncated, with --strict),\n"
 	"66 input cannot be opened, 74 output cannot be written.\n";
 
 enum {
@@ -87,6 +91,7 @@ enum {
 	OPT_FORMAT,
 	OPT_SNAPSHOT,
 	OPT_PARTIAL,
+	OPT_STRICT,
 	OPT_HIERARCHY,
 	OPT_DIRECT,
 	OPT_TREE,
@@ -101,6 +106,8 @@ static const struct cli_option classes_options[] = {
 	{ "format", 0, true, OPT_FORMAT },
 	{ "snapshot", 0, true, OPT_SNAPSHOT },
 	{ "partial", 0, false, OPT_PARTIAL },
+	{ "strict", 0, false, OPT_STRICT },
+	{ "dump", 0, true, OPT_SNAPSHOT },
 	{ "hierarchy", 0, true, OPT_HIERARCHY },
 	{ "direct", 0, false, OPT_DIRECT },
 	{ "tree", 0, false, OPT_TREE },
@@ -113,7 +120,7 @@ struct classes_args {
 	const char *path;
 	char **names;
 	size_t nnames;
-	bool alloc, nonzero, partial, direct, tree, json, help;
+	bool alloc, nonzero, strict, direct, tree, json, help;
 	const char **match;       /* --match patterns, in order */
 	size_t nmatch;
 	bool has_top;
@@ -210,7 +217,9 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 				return -1;
 			break;
 		case OPT_PARTIAL:
-			a->partial = true;
+			break;
+		case OPT_STRICT:
+			a->strict = true;
 			break;
 		case OPT_HIERARCHY:
 			a->hierarchy = arg;
@@ -493,7 +502,9 @@ read_input(const char *path, struct classes_capture *cap, struct hierarchy *h,
 	if (line_reader_open(&r, path, CLASSES_MAX_LINE, err) < 0)
 		return -1;
 	int rc = cli_input_peek(&r, in, err);
-	if (rc == 0)
+	if (rc == 0 && in->empty)
+		rc = diag_set(err, DIAG_DATA, path, 0, 0, "the input is empty");
+	else if (rc == 0)
 		rc = classes_read(&r, cap, h, ropts, warnings, err);
 	line_reader_close(&r);
 	return rc;
@@ -542,7 +553,7 @@ cmd_classes(int argc, char **argv)
 		a.hierarchy_is_input = true;
 	}
 	struct classes_read_opts ropts = {
-		.partial = a.partial,
+		.partial = !a.strict,
 		.want_hierarchy = (a.direct || a.tree) && !a.hierarchy,
 		.need_counts = true,
 	};
@@ -563,7 +574,8 @@ cmd_classes(int argc, char **argv)
 		status = err.code;
 		if (cap.nsnapshots && cap.snapshots[cap.nsnapshots - 1]->truncated)
 			print_diag_at(DIAG_NOTE, a.path, 0,
-				      "--partial prints the %zu classes read before the cut",
+				      "without --strict the %zu classes read before the cut are "
+				      "printed, with a warning",
 				      cap.snapshots[cap.nsnapshots - 1]->nclasses);
 		goto out;
 	}

@@ -379,8 +379,12 @@ cmd_track(int argc, char **argv)
 		status = err.code;
 		goto out;
 	}
-	if (cli_input_peek(&reader, &in, &err) < 0) {
+	if (cli_input_peek(&reader, &in, &err) < 0 || cli_refuse_empty("track", a.path, &in)) {
 		line_reader_close(&reader);
+		if (in.empty) {
+			status = DIAG_DATA;
+			goto out;
+		}
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;

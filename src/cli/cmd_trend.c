@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/diff_kinds.h"
+#include "cli/msgs.h"
 #include "cli/options.h"
 #include "cli/trend_inputs.h"
 
@@ -494,13 +495,13 @@ report_tripped(const struct trend_args *a, size_t leaks)
 			snprintf(s, sizeof(s), "%+.2f %%", g->slope);
 		else
 			trend_format_amount(s, g->slope, g->unit, true);
-		fprintf(stderr, "iotally: gate '%s' tripped: slope %s per %s\n", g->g.text, s,
-			g->rate == TREND_PER_HOUR ? "hour" : "sample");
+		cli_error(NULL, 0, "gate '%s' tripped: slope %s per %s", g->g.text, s,
+			  g->rate == TREND_PER_HOUR ? "hour" : "sample");
 		n++;
 	}
 	if (a->fail_on_leak && leaks) {
-		fprintf(stderr, "iotally: --fail-on leak: %zu metric%s LEAK\n", leaks,
-			leaks == 1 ? " is" : "s are");
+		cli_error(NULL, 0, "--fail-on leak: %zu metric%s LEAK", leaks,
+			  leaks == 1 ? " is" : "s are");
 		n++;
 	}
 	return n;
@@ -581,7 +582,7 @@ write_output(const struct trend_args *a, const struct trend_report *rep)
 		return 0;   /* standard output carries the JUnit XML only */
 	if (a->format == FORMAT_JSON) {
 		if (trend_json_write(stdout, rep) < 0) {
-			fputs("iotally: error: cannot write JSON output\n", stderr);
+			cli_error(NULL, 0, "cannot write JSON output");
 			return DIAG_IOERR;
 		}
 		return 0;

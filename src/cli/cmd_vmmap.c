@@ -10,6 +10,7 @@
 #include "model/report_vmmap.h"
 
 #include "ingest/vmmap_read.h"
+#include "model/pick.h"
 #include "model/vmmap.h"
 #include "report/vmmap_csv.h"
 #include "report/vmmap_json_write.h"
@@ -41,6 +42,8 @@ const char cmd_vmmap_help[] =
 	"                     as 'iotally report' writes them)\n"
 	"  --surfaces         also group IOSurface regions by dimensions and pixel\n"
 	"                     format, with page-rounding waste\n"
+	"  --snapshot N       only the Nth dump of a file holding several (default:\n"
+	"                     every dump, one report each); --dump N is the same\n"
 	"  --strict           a line that looks like a region but does not parse is\n"
 	"                     an error (exit 65) instead of a warning\n"
 	"  -h, --help         show this help\n"
@@ -70,6 +73,7 @@ enum {
 	OPT_FORMAT,
 	OPT_STRICT,
 	OPT_SURFACES,
+	OPT_SNAPSHOT,
 	OPT_HELP,
 };
 
@@ -79,6 +83,8 @@ static const struct cli_option vmmap_options[] = {
 	{ "format", 0, true, OPT_FORMAT },
 	{ "strict", 0, false, OPT_STRICT },
 	{ "surfaces", 0, false, OPT_SURFACES },
+	{ "snapshot", 0, true, OPT_SNAPSHOT },
+	{ "dump", 0, true, OPT_SNAPSHOT },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -96,6 +102,7 @@ struct vmmap_args {
 	bool surfaces;
 	bool help;
 	bool default_types;   /* no --types or --all-types given */
+	uint64_t snapshot;    /* --snapshot N, 1-based; 0: every dump */
 };
 
 /* "--types A,B" adds A and B; empty pieces are a usage error. */
@@ -160,6 +167,10 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 			break;
 		case OPT_STRICT:
 			a->strict = true;
+			break;
+		case OPT_SNAPSHOT:
+			if (cli_positive_count("--snapshot", arg, &a->snapshot, err) < 0)
+				return -1;
 			break;
 		case OPT_SURFACES:
 			a->surfaces = true;
@@ -318,6 +329,31 @@ write_report(const struct vmmap_capture *cap, const struct vmmap_args *a)
 	}
 }
 
+/* The report of every dump, or of the one --snapshot N names (the capture keeps them all). */
+static int
+write_chosen(struct vmmap_capture *cap, const struct vmmap_args *a)
+{
+	struct diag err;
+	size_t i;
+	if (!a->snapshot)
+		return write_report(cap, a);
+	if (capture_pick_nth(cap->ndumps, a->snapshot, "--snapshot", "vmmap dump", a->path,
+			     &i, &err) < 0) {
+		if (err.code == DIAG_USAGE)
+			return cli_usage_error(cli_find_command("vmmap"), &err);
+		cli_print_diag(&err);
+		return err.code;
+	}
+	struct vmmap_dump **all = cap->dumps;
+	size_t n = cap->ndumps;
+	cap->dumps = &all[i];
+	cap->ndumps = 1;
+	int status = write_report(cap, a);
+	cap->dumps = all;
+	cap->ndumps = n;
+	return status;
+}
+
 int
 cmd_vmmap(int argc, char **argv)
 {
@@ -346,8 +382,12 @@ cmd_vmmap(int argc, char **argv)
 		status = err.code;
 		goto out;
 	}
-	if (cli_input_peek(&reader, &in, &err) < 0) {
+	if (cli_input_peek(&reader, &in, &err) < 0 || cli_refuse_empty("vmmap", a.path, &in)) {
 		line_reader_close(&reader);
+		if (in.empty) {
+			status = DIAG_DATA;
+			goto out;
+		}
 		cli_print_diag(&err);
 		status = err.code;
 		goto out;
@@ -366,8 +406,9 @@ cmd_vmmap(int argc, char **argv)
 		vmmap_dump_crosscheck(cap.dumps[i], &cap.filter, a.path, &warnings);
 	cli_print_warnings(&warnings);
 	for (size_t i = 0; a.default_types && i < cap.ndumps; i++)
-		print_gpu_left_out(&cap, cap.dumps[i], a.path);
-	status = write_report(&cap, &a);
+		if (!a.snapshot || i + 1 == a.snapshot)
+			print_gpu_left_out(&cap, cap.dumps[i], a.path);
+	status = write_chosen(&cap, &a);
 	if (cap.partial)
 		cli_warn(a.path, 0, "results are partial (see the warnings above)");
 out:

@@ -6,6 +6,7 @@
 #include "cli/dispatch.h"
 
 #include "cli/commands.h"
+#include "cli/msgs.h"
 #include "ingest/detect.h"
 #include "util/diag.h"
 #include "util/linereader.h"
@@ -48,11 +49,26 @@ cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err)
 	if (line_reader_peek(r, INPUT_DETECT_BYTES, &p, &n, err) < 0)
 		return -1;
 	in->kind = input_detect(p, n);
+	in->empty = n < INPUT_DETECT_BYTES;
+	for (size_t i = 0; i < n && in->empty; i++)
+		in->empty = p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r';
 	in->foreign = input_foreign_detect(p, n);
 	if (in->kind == INPUT_IOTALLY_JSON &&
 	    input_iotally_schema(p, n, in->schema, sizeof(in->schema)) < 0)
 		in->schema[0] = '\0';
 	return 0;
+}
+
+bool
+cli_refuse_empty(const char *command, const char *path, const struct cli_input *in)
+{
+	if (!in->empty)
+		return false;
+	bool track = command && strcmp(command, "track") == 0;
+	cli_error(path, 0, "the input is empty%s", track ?
+		  " (ioclasscount --track writes nothing when no call site matched, and an "
+		  "empty file cannot be told from a capture that failed: nothing to report)" : "");
+	return true;
 }
 
 static const char *
@@ -201,11 +217,8 @@ cli_run_for_input(int argc, char **argv)
 		return err.code;
 	}
 	enum input_kind kind = in.kind;
-	if (in.foreign == FOREIGN_NONE && kind == INPUT_EMPTY) {
-		diag_set(&err, DIAG_DATA, argv[1], 0, 0, "the input is empty");
-		cli_print_diag(&err);
+	if (cli_refuse_empty(NULL, argv[1], &in))
 		return DIAG_DATA;
-	}
 	const char *name = in.foreign == FOREIGN_NONE ? cli_command_for_kind(kind) : NULL;
 	if (!name && cli_explain_input(NULL, argv[1], &in, NULL))
 		return DIAG_DATA;

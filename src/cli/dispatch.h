@@ -29,12 +29,21 @@ struct cli_input {
 	enum input_kind kind;
 	enum foreign_kind foreign;   /* another tool's report iotally does not read */
 	char schema[64];             /* iotally JSON: its "schema" value */
+	bool empty;                  /* no bytes, or only blank lines */
 };
 
 struct line_reader;
 struct diag;
 /* Look at what `r` is about to deliver without consuming it. 0, or -1. */
 int cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err);
+
+/*
+ * The one rule for an empty input (no bytes or only blank lines), in every
+ * command: exit 65 "the input is empty", since an empty file cannot be told
+ * from a capture that failed before it wrote anything. Prints the error and
+ * returns true when the input is empty.
+ */
+bool cli_refuse_empty(const char *command, const char *path, const struct cli_input *in);
 
 /*
  * After `command`'s parser refused a whole input (`err`: DIAG_DATA, no line

@@ -81,13 +81,22 @@ const char cmd_diff_help[] =
 	"\n"
 	"Gates: METRIC is one of\n"
 	"  vmmap:<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>\n"
-	"                     (Type exactly as vmmap prints it; quote it, it may\n"
-	"                     hold spaces; without a state, all states)\n"
+	"                     Type as vmmap prints it (quote it, it may hold\n"
+	"                     spaces), else a glob (* ? [..]) or a substring of\n"
+	"                     type names as --types takes them, the types summed;\n"
+	"                     without a state, all states\n"
+	"  vmmap:gpu[:<N|V|E|->].<field>\n"
+	"                     every GPU type together: IOAccelerator*, IOSurface*\n"
+	"                     and 'owned unmapped (graphics)'\n"
+	"  vmmap:footprint    the Physical footprint header (rounded by vmmap)\n"
 	"  track:total        bytes of every call site\n"
-	"  track:sites        number of call sites\n"
+	"  track:sites        number of call sites (net: a new and a gone site cancel)\n"
+	"  track:new-sites    call sites only AFTER has (0 before)\n"
+	"  track:new-bytes    bytes of those new sites\n"
 	"  track:<module>     bytes attributed to one module (see 'track --by module')\n"
 	"  classes:<Class>    instance count of a class (exact name; direct with\n"
 	"                     --direct)\n"
+	"  classes:*          the class that grew most (named in the result)\n"
 	"  alloc:<instance|container|iomalloc|pageable>\n"
 	"                     an allocation total in bytes (ioreg captures)\n"
 	"OP is '>' or '>='. VALUE is a signed delta: a count or bytes with an\n"
@@ -116,6 +125,7 @@ const char cmd_diff_help[] =
 	"  iotally diff --direct --format json fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"  iotally diff --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"  iotally diff --junit - --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
+	"  iotally diff --fail-if 'vmmap:gpu.dirty > +256M' --fail-if 'classes:* > +100' --fail-if 'track:new-bytes > +2M' fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"\n"
 	"Exit status (the first error's, when there are several; an error wins\n"
 	"over a tripped gate):\n"
@@ -348,6 +358,10 @@ resolve_gates(const struct diff_args *a, struct pair_result *res, const void *di
 		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
 		    diff_gate_check(g, before, after, err) < 0)
 			return -1;
+		const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric)
+						    : NULL;
+		if (subject)
+			g->subject = xstrdup(subject);
 	}
 	return 0;
 }

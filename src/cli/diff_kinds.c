@@ -74,6 +74,15 @@ vmmap_metric(const void *p, const char *kind, const char *metric, int64_t *b, in
 	return diff_vmmap_metric(&((const struct diff_vmmap_pair *)p)->diff, metric, b, a, err);
 }
 
+static const char *
+vmmap_subject(const void *p, const char *kind, const char *metric)
+{
+	(void)p;
+	(void)kind;
+	return strcmp(metric, "footprint") == 0
+	       ? "Physical footprint as printed, rounded by vmmap" : NULL;
+}
+
 static bool
 vmmap_changed(const void *p)
 {
@@ -229,6 +238,16 @@ classes_metric(const void *p, const char *kind, const char *metric, int64_t *b, 
 				   a, err);
 }
 
+static const char *
+classes_subject(const void *p, const char *kind, const char *metric)
+{
+	const struct diff_classes_row *r;
+	if (strcmp(kind, "classes") != 0 || strcmp(metric, "*") != 0)
+		return NULL;
+	r = diff_classes_largest_growth(&((const struct diff_classes_pair *)p)->diff);
+	return r ? r->name : "no class grew";
+}
+
 static bool
 classes_changed(const void *p)
 {
@@ -274,6 +293,7 @@ static const struct diff_kind kinds[] = {
 		.compare = classes_compare,
 		.comparability = classes_comparability,
 		.metric = classes_metric,
+		.subject = classes_subject,
 		.changed = classes_changed,
 		.write_text = classes_write_text,
 		.json = classes_json,
@@ -305,6 +325,7 @@ static const struct diff_kind kinds[] = {
 		.compare = vmmap_compare,
 		.comparability = vmmap_comparability,
 		.metric = vmmap_metric,
+		.subject = vmmap_subject,
 		.changed = vmmap_changed,
 		.write_text = vmmap_write_text,
 		.json = vmmap_json,

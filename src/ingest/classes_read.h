@@ -23,30 +23,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ingest/classes_common.h"
 #include "model/classes.h"
 #include "model/hierarchy.h"
 #include "util/diag.h"
 #include "util/linereader.h"
-
-/* The longest line read whole: an IOKitDiagnostics line is 10-70 KB today. */
-#define CLASSES_MAX_LINE (16u << 20)
-/* Nesting deeper than this in a property list is refused. */
-#define CLASSES_MAX_DEPTH 128
-
-struct classes_read_opts {
-	bool partial;              /* keep a truncated snapshot instead of failing */
-	bool want_hierarchy;       /* also collect class chains / OSBundleClasses */
-	bool need_counts;          /* an input without a snapshot is an error */
-	bool need_hierarchy;       /* an input without a hierarchy is an error */
-};
-
-/*
- * An integer as ioreg and CF write them: optional '-', decimal or 0x hex.
- * Values from 2^63 to 2^64-1 are an unsigned rendering of a negative
- * (sign-extended) number and come back negative. SIZE_OK, SIZE_SYNTAX or
- * SIZE_OVERFLOW (past 64 bits); *hex tells which base was used.
- */
-int classes_parse_int(const char *p, size_t n, int64_t *out, bool *hex);
 
 /*
  * Read `path` ("-" = standard input). Snapshots go to `cap`, superclass

@@ -15,7 +15,11 @@
 
 #include <stdint.h>
 
-#include "ingest/classes_read.h"
+#include "ingest/classes_common.h"
+#include "model/classes.h"
+#include "model/hierarchy.h"
+#include "util/diag.h"
+#include "util/linereader.h"
 
 int ioclasscount_text_read(struct line_reader *r, struct classes_capture *cap,
 			   const struct classes_read_opts *opts,

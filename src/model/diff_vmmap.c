@@ -7,6 +7,7 @@
 #include "util/size.h"
 #include "util/xalloc.h"
 
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,10 +337,73 @@ metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t fi
 	return sum;
 }
 
+/* Apple GPU memory as vmmap names it: IOAccelerator*, IOSurface*, and unmapped graphics. */
+static bool
+is_gpu_type(const char *type)
+{
+	return strncmp(type, "IOAccelerator", 13) == 0 || strncmp(type, "IOSurface", 9) == 0 ||
+	       strcmp(type, "owned unmapped (graphics)") == 0;
+}
+
+static bool
+has_glob(const char *sel)
+{
+	return strpbrk(sel, "*?[") != NULL;
+}
+
+/*
+ * Does type take part in selector `sel`? "gpu" is every GPU type; a name
+ * that is a type is that type only; a glob (* ? [...]) matches whole
+ * names; otherwise a substring, as `vmmap --types` selects.
+ */
+static bool
+selects(const struct diff_vmmap *d, const char *sel, const char *type)
+{
+	if (strcmp(sel, "gpu") == 0)
+		return is_gpu_type(type);
+	if (type_known(d, sel))
+		return strcmp(sel, type) == 0;
+	if (has_glob(sel))
+		return fnmatch(sel, type, 0) == 0;
+	return strstr(type, sel) != NULL;
+}
+
+/* Sum of one field over the selected types (capped at BYTES_MAX, *capped said). */
+static size_t
+selection_sum(const struct diff_vmmap *d, const char *sel, int state, size_t field,
+	      uint64_t *before, uint64_t *after, bool *capped)
+{
+	size_t n = 0;
+	*before = *after = 0;
+	for (size_t i = 0; i < d->ntypes; i++) {
+		if (!selects(d, sel, d->types[i]))
+			continue;
+		n++;
+		bytes_add_capped(before, metric_sum(d->before, d->types[i], state, field), capped);
+		bytes_add_capped(after, metric_sum(d->after, d->types[i], state, field), capped);
+	}
+	return n;
+}
+
+static int
+footprint_metric(const struct diff_vmmap *d, int64_t *before, int64_t *after,
+		 struct diag *err)
+{
+	if (!d->has_footprint)
+		return diag_set(err, DIAG_DATA, NULL, 0, 0,
+				"metric 'vmmap:footprint': the dumps do not both print a "
+				"'Physical footprint' header");
+	*before = (int64_t)d->footprint_before;
+	*after = (int64_t)d->footprint_after;
+	return 0;
+}
+
 int
 diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		  int64_t *before, int64_t *after, struct diag *err)
 {
+	if (strcmp(metric, "footprint") == 0)
+		return footprint_metric(d, before, after, err);
 	const char *dot = strrchr(metric, '.');
 	size_t field = 0, nfields = ARRAY_SIZE(field_names);
 	if (!dot)
@@ -365,17 +429,22 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 	if (tlen == 0)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"metric 'vmmap:%s' names no region type", metric);
-	char *type = xmemdup0(metric, tlen);
+	char *sel = xmemdup0(metric, tlen);
+	uint64_t b, a;
+	bool capped = false;   /* each dump's types sum to at most its own capped totals */
 	int rc = 0;
-	if (!type_known(d, type)) {
+	/* "gpu" with no GPU type in either dump is 0 -> 0: the budget holds. */
+	if (selection_sum(d, sel, state, field, &b, &a, &capped) == 0 &&
+	    strcmp(sel, "gpu") != 0) {
 		rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
-			      "metric 'vmmap:%s': neither capture has '%s' regions "
-			      "(type names are matched exactly)", metric, type);
+			      "metric 'vmmap:%s': neither capture has regions of a type "
+			      "matching '%s' (a type name, a substring of one, or a glob)",
+			      metric, sel);
 	} else {
-		*before = (int64_t)metric_sum(d->before, type, state, field);
-		*after = (int64_t)metric_sum(d->after, type, state, field);
+		*before = (int64_t)b;
+		*after = (int64_t)a;
 	}
-	free(type);
+	free(sel);
 	return rc;
 }
 

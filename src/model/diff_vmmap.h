@@ -12,9 +12,13 @@
  * The diff borrows its dumps: they must outlive it. Its rows point at the
  * dumps' type names.
  *
- * Metrics (gates): "<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>",
- * Type matched exactly (it may hold spaces); without a state the figure
- * covers every state.
+ * Metrics (gates): "<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>"
+ * without a state the figure covers every state. Type is a type name
+ * (exact, it may hold spaces); else a glob (* ? [...]) over whole names or
+ * a substring as `vmmap --types` takes it, the matching types summed; or
+ * "gpu": IOAccelerator*, IOSurface* and "owned unmapped (graphics)"
+ * together. "footprint" is the "Physical footprint" header, as vmmap
+ * rounds it.
  */
 
 #include <stdbool.h>

@@ -75,6 +75,17 @@ struct diff_track_module {
 	uint64_t records[2];
 };
 
+/*
+ * "via frame N" of every site, worked out once when a label is first asked
+ * for after new sites came in (a label never walks its twins: that was
+ * quadratic in the sites that share a frame).
+ */
+struct diff_track_vias {
+	size_t *via;           /* per site: the frame index where it parts from its
+				* twins; SIZE_MAX: it has none */
+	size_t n;              /* sites covered; != nsites: out of date */
+};
+
 struct diff_track {
 	bool match_offsets;
 	struct strmap site_index;
@@ -84,6 +95,7 @@ struct diff_track {
 	struct diff_track_frame *frames;
 	size_t nframes, frames_alloc;
 	struct strmap label_index;   /* a site's label (without "via") -> first site with it */
+	struct diff_track_vias *vias;   /* owned; filled on demand (labels of a const diff) */
 	struct strmap module_index;
 	struct diff_track_module *modules;
 	size_t nmodules, modules_alloc;

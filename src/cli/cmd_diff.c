@@ -46,7 +46,11 @@ const char cmd_diff_help[] =
 	"  vmmap   per region type and purge state (N, V, E, -): count, virtual,\n"
 	"          resident, dirty and swapped bytes before, after and delta; the\n"
 	"          size buckets whose region count changed; purgeable bytes that\n"
-	"          moved between states; the physical footprint header\n"
+	"          moved between states; the physical footprint header. Summary-only\n"
+	"          dumps (vmmap -summary, crash-report summaries) are compared\n"
+	"          through their summary tables: count, virtual, resident, dirty,\n"
+	"          swapped, volatile, non-volatile and empty as printed (rounded;\n"
+	"          gate fields vsize .. empty, no purge states)\n"
 	"  track   call sites matched by their symbolicated frames (module and\n"
 	"          symbol; addresses only where a frame has no symbol): new, grown,\n"
 	"          shrunk and gone sites with byte and count deltas, per module;\n"
@@ -597,7 +601,7 @@ report_tripped(struct diff_run *run)
 	for (size_t i = 0; i < run->pairs.npairs; i++) {
 		const struct pair_result *res = &run->results[i];
 		const char *name = run->pairs.pairs[i].name;
-		for (size_t j = 0; j < res->ngates; j++) {
+		for (size_t j = 0; !res->error && j < res->ngates; j++) {
 			const struct diff_gate *g = &res->gates[j];
 			struct strbuf sb = STRBUF_INIT;
 			if (!g->tripped)

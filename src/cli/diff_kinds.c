@@ -60,6 +60,12 @@ vmmap_comparability(const void *p, const char *bpath, const char *apath,
 	const struct diff_vmmap_pair *v = p;
 	diff_vmmap_comparability(&v->diff, bpath, apath, w);
 	note_partial(w, bpath, v->before.cap.partial, apath, v->after.cap.partial);
+	if (v->diff.by_summary)
+		diag_list_add(w, DIAG_NOTE, NULL, 0,
+			      "%s no region lines: compared through the summary tables, whose "
+			      "figures vmmap rounds",
+			      v->before.dump->region_lines || v->after.dump->region_lines
+			      ? "one dump has" : "the dumps have");
 	if (!v->before.cap.filter.all || !v->after.cap.filter.all)
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "a JSON report holds only the region types it was made for; "

@@ -46,7 +46,11 @@ const char cmd_diff_help[] =
 	"  vmmap   per region type and purge state (N, V, E, -): count, virtual,\n"
 	"          resident, dirty and swapped bytes before, after and delta; the\n"
 	"          size buckets whose region count changed; purgeable bytes that\n"
-	"          moved between states; the physical footprint header\n"
+	"          moved between states; the physical footprint header. Summary-only\n"
+	"          dumps (vmmap -summary, crash-report summaries) are compared\n"
+	"          through their summary tables: count, virtual, resident, dirty,\n"
+	"          swapped, volatile, non-volatile and empty as printed (rounded;\n"
+	"          gate fields vsize .. empty, no purge states)\n"
 	"  track   call sites matched by their symbolicated frames (module and\n"
 	"          symbol; addresses only where a frame has no symbol): new, grown,\n"
 	"          shrunk and gone sites with byte and count deltas, per module;\n"
@@ -81,13 +85,22 @@ const char cmd_diff_help[] =
 	"\n"
 	"Gates: METRIC is one of\n"
 	"  vmmap:<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>\n"
-	"                     (Type exactly as vmmap prints it; quote it, it may\n"
-	"                     hold spaces; without a state, all states)\n"
+	"                     Type as vmmap prints it (quote it, it may hold\n"
+	"                     spaces), else a glob (* ? [..]) or a substring of\n"
+	"                     type names as --types takes them, the types summed;\n"
+	"                     without a state, all states\n"
+	"  vmmap:gpu[:<N|V|E|->].<field>\n"
+	"                     every GPU type together: IOAccelerator*, IOSurface*\n"
+	"                     and 'owned unmapped (graphics)'\n"
+	"  vmmap:footprint    the Physical footprint header (rounded by vmmap)\n"
 	"  track:total        bytes of every call site\n"
-	"  track:sites        number of call sites\n"
+	"  track:sites        number of call sites (net: a new and a gone site cancel)\n"
+	"  track:new-sites    call sites only AFTER has (0 before)\n"
+	"  track:new-bytes    bytes of those new sites\n"
 	"  track:<module>     bytes attributed to one module (see 'track --by module')\n"
 	"  classes:<Class>    instance count of a class (exact name; direct with\n"
 	"                     --direct)\n"
+	"  classes:*          the class that grew most (named in the result)\n"
 	"  alloc:<instance|container|iomalloc|pageable>\n"
 	"                     an allocation total in bytes (ioreg captures)\n"
 	"OP is '>' or '>='. VALUE is a signed delta: a count or bytes with an\n"
@@ -116,6 +129,7 @@ const char cmd_diff_help[] =
 	"  iotally diff --direct --format json fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"  iotally diff --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"  iotally diff --junit - --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
+	"  iotally diff --fail-if 'vmmap:gpu.dirty > +256M' --fail-if 'classes:* > +100' --fail-if 'track:new-bytes > +2M' fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"\n"
 	"Exit status (the first error's, when there are several; an error wins\n"
 	"over a tripped gate):\n"
@@ -348,6 +362,10 @@ resolve_gates(const struct diff_args *a, struct pair_result *res, const void *di
 		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
 		    diff_gate_check(g, before, after, err) < 0)
 			return -1;
+		const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric)
+						    : NULL;
+		if (subject)
+			g->subject = xstrdup(subject);
 	}
 	return 0;
 }
@@ -583,7 +601,7 @@ report_tripped(struct diff_run *run)
 	for (size_t i = 0; i < run->pairs.npairs; i++) {
 		const struct pair_result *res = &run->results[i];
 		const char *name = run->pairs.pairs[i].name;
-		for (size_t j = 0; j < res->ngates; j++) {
+		for (size_t j = 0; !res->error && j < res->ngates; j++) {
 			const struct diff_gate *g = &res->gates[j];
 			struct strbuf sb = STRBUF_INIT;
 			if (!g->tripped)

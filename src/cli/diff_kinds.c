@@ -60,6 +60,12 @@ vmmap_comparability(const void *p, const char *bpath, const char *apath,
 	const struct diff_vmmap_pair *v = p;
 	diff_vmmap_comparability(&v->diff, bpath, apath, w);
 	note_partial(w, bpath, v->before.cap.partial, apath, v->after.cap.partial);
+	if (v->diff.by_summary)
+		diag_list_add(w, DIAG_NOTE, NULL, 0,
+			      "%s no region lines: compared through the summary tables, whose "
+			      "figures vmmap rounds",
+			      v->before.dump->region_lines || v->after.dump->region_lines
+			      ? "one dump has" : "the dumps have");
 	if (!v->before.cap.filter.all || !v->after.cap.filter.all)
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "a JSON report holds only the region types it was made for; "
@@ -72,6 +78,15 @@ vmmap_metric(const void *p, const char *kind, const char *metric, int64_t *b, in
 {
 	(void)kind;
 	return diff_vmmap_metric(&((const struct diff_vmmap_pair *)p)->diff, metric, b, a, err);
+}
+
+static const char *
+vmmap_subject(const void *p, const char *kind, const char *metric)
+{
+	(void)p;
+	(void)kind;
+	return strcmp(metric, "footprint") == 0
+	       ? "Physical footprint as printed, rounded by vmmap" : NULL;
 }
 
 static bool
@@ -229,6 +244,16 @@ classes_metric(const void *p, const char *kind, const char *metric, int64_t *b, 
 				   a, err);
 }
 
+static const char *
+classes_subject(const void *p, const char *kind, const char *metric)
+{
+	const struct diff_classes_row *r;
+	if (strcmp(kind, "classes") != 0 || strcmp(metric, "*") != 0)
+		return NULL;
+	r = diff_classes_largest_growth(&((const struct diff_classes_pair *)p)->diff);
+	return r ? r->name : "no class grew";
+}
+
 static bool
 classes_changed(const void *p)
 {
@@ -274,6 +299,7 @@ static const struct diff_kind kinds[] = {
 		.compare = classes_compare,
 		.comparability = classes_comparability,
 		.metric = classes_metric,
+		.subject = classes_subject,
 		.changed = classes_changed,
 		.write_text = classes_write_text,
 		.json = classes_json,
@@ -305,6 +331,7 @@ static const struct diff_kind kinds[] = {
 		.compare = vmmap_compare,
 		.comparability = vmmap_comparability,
 		.metric = vmmap_metric,
+		.subject = vmmap_subject,
 		.changed = vmmap_changed,
 		.write_text = vmmap_write_text,
 		.json = vmmap_json,

@@ -53,6 +53,8 @@ struct diff_kind {
 			      const char *after_path, struct diag_list *warnings);
 	int (*metric)(const void *diff, const char *kind, const char *metric,
 		      int64_t *before, int64_t *after, struct diag *err);
+	/* What a metric that picks its subject measured (NULL: nothing to name). */
+	const char *(*subject)(const void *diff, const char *kind, const char *metric);
 	bool (*changed)(const void *diff);
 	void (*write_text)(FILE *out, const void *diff, bool markdown);
 	json_t *(*json)(const void *diff);

@@ -92,29 +92,27 @@ bool
 cli_explain_input(const char *command, const char *path, const struct cli_input *in,
 		  const struct diag *err)
 {
-	struct diag d;
 	const char *reader = cli_command_for_kind(in->kind);
 
 	/* A whole-input refusal; for another tool's report, any refusal. */
 	if (err && (err->code != DIAG_DATA || (err->line != 0 && in->foreign == FOREIGN_NONE)))
 		return false;
 	if (in->foreign != FOREIGN_NONE)
-		diag_set(&d, DIAG_DATA, path, 0, 0, "this is %s, which iotally does not read%s",
-			 input_foreign_describe(in->foreign), foreign_advice(in->foreign));
+		cli_error(path, 0, "this is %s, which iotally does not read%s",
+			  input_foreign_describe(in->foreign), foreign_advice(in->foreign));
 	else if (in->kind == INPUT_IOTALLY_JSON)
-		diag_set(&d, DIAG_DATA, path, 0, 0,
-			 "this is iotally JSON output%s%s%s: only 'iotally diff' reads it, to "
-			 "compare it with another capture or report of its kind",
-			 in->schema[0] ? " (schema '" : "", in->schema, in->schema[0] ? "')" : "");
+		cli_error(path, 0, "this is iotally JSON output%s%s%s: 'iotally diff', "
+			  "'iotally report' and 'iotally trend' read it, with other captures or "
+			  "reports of its kind", in->schema[0] ? " (schema '" : "", in->schema,
+			  in->schema[0] ? "')" : "");
 	else if (in->kind == INPUT_TOOL_REPORT)
-		diag_set(&d, DIAG_DATA, path, 0, 0, "this is %s", input_kind_describe(in->kind));
+		cli_error(path, 0, "this is %s", input_kind_describe(in->kind));
 	else if (reader && (!command || strcmp(reader, command) != 0))
-		diag_set(&d, DIAG_DATA, path, 0, 0, "this is %s: 'iotally %s' reads it%s%s%s",
-			 input_kind_describe(in->kind), reader, command ? ", not 'iotally " : "",
-			 command ? command : "", command ? "'" : "");
+		cli_error(path, 0, "this is %s: 'iotally %s' reads it%s%s%s",
+			  input_kind_describe(in->kind), reader, command ? ", not 'iotally " : "",
+			  command ? command : "", command ? "'" : "");
 	else
 		return false;
-	cli_print_diag(&d);
 	return true;
 }
 
@@ -228,10 +226,8 @@ cli_run_for_input(int argc, char **argv)
 		argv[0] = (char *)cmd->name;
 		return cmd->run(argc, argv);
 	}
-	diag_set(&err, DIAG_DATA, argv[1], 0, 0,
-		 "cannot tell which command reads this file: it looks like %s; name "
-		 "the command (iotally --help lists them)", input_kind_describe(kind));
-	cli_print_diag(&err);
+	cli_error(argv[1], 0, "cannot tell which command reads this file: it looks like %s; "
+		  "name the command (iotally --help lists them)", input_kind_describe(kind));
 	return DIAG_DATA;
 }
 

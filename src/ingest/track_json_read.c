@@ -1,6 +1,7 @@
 #include "ingest/track_json_read.h"
 
 #include "ingest/jsondoc.h"
+#include "ingest/track_command.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -30,7 +31,7 @@ read_source(const json_t *root, struct track_capture *cap, const char *path,
 	    json_doc_str(src, "layout", path, "source", false, &layout, NULL, err) < 0)
 		return -1;
 	if (cmd)
-		track_capture_set_command(cap, cmd, n);
+		track_command_read(cap, cmd, n);
 	read_kind(root, cap);
 	cap->layout = strcmp(layout, track_layout_name(TRACK_LAYOUT_97)) == 0 ? TRACK_LAYOUT_97
 		    : strcmp(layout, track_layout_name(TRACK_LAYOUT_105)) == 0 ? TRACK_LAYOUT_105

@@ -1,6 +1,7 @@
 #include "ingest/track_read.h"
 
 #include "ingest/detect.h"
+#include "ingest/track_command.h"
 #include "util/size.h"
 #include "util/view.h"
 #include "util/xalloc.h"
@@ -622,7 +623,7 @@ handle_header_line(struct parser *ps, const struct line *ln, const char *p, size
 		ps->cap->partial = true;
 		return finish_record(ps);
 	}
-	track_capture_set_command(ps->cap, p + 28, n - 30);
+	track_command_read(ps->cap, p + 28, n - 30);
 	ps->saw_header = true;
 	ps->saw_structure = true;
 	ps->expect_dashes = true;

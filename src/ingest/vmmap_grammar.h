@@ -16,6 +16,13 @@
 
 #include "model/vmmap.h"
 
+/*
+ * vmmap_parse_region_line() over a line whose end is trimmed and whose
+ * prefix (vmmap_line_skip_prefix) is skipped already.
+ */
+enum vmmap_line_result vmmap_parse_region_view(const char *p, const char *end,
+					       struct vmmap_region *r, const char **why);
+
 /* Skip an indent, "> " mail quotes and the crash-report "--->" marker. */
 const char *vmmap_line_skip_prefix(const char *p, const char *end);
 /* The reason given for a region line of the layout before report format 2.0. */

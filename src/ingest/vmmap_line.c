@@ -180,10 +180,12 @@ scan_size_token(const char **pp, const char *end, uint64_t *v, bool *rounded)
  * the slots directly. Returns false (nothing consumed) for any other shape,
  * which the general tokenizer below handles.
  */
+#define SIZE_SLOTS_LEN 27    /* "%6s %6s %6s %6s" */
+
 static bool
 parse_size_slots(const char *p, const char *end, uint64_t *dst[4], bool *fraction)
 {
-	if (end - p != 27 || p[6] != ' ' || p[13] != ' ' || p[20] != ' ')
+	if (end - p != SIZE_SLOTS_LEN || p[6] != ' ' || p[13] != ' ' || p[20] != ' ')
 		return false;
 	uint64_t v[4];
 	for (int i = 0; i < 4; i++) {
@@ -202,6 +204,15 @@ parse_size_slots(const char *p, const char *end, uint64_t *dst[4], bool *fractio
 			v[i] = whole;
 		} else if (d + 1 == fe && *d == 'K') {
 			v[i] = whole << 10;
+		} else if (d + 3 == fe && *d == '.' && (unsigned)(d[1] - '0') <= 9 &&
+			   (d[2] == 'M' || d[2] == 'G' || d[2] == 'T')) {
+			/* "%.1f" with a unit, computed as size_parse_vmmap() does:
+			 * digits / 10 as a double, times the unit, truncated. */
+			static const double unit[] = { 1048576.0, 1073741824.0, 1099511627776.0 };
+			double mant = (double)(whole * 10 + (uint64_t)(d[1] - '0'));
+			v[i] = (uint64_t)(mant / 10.0 * unit[d[2] == 'M' ? 0 : d[2] == 'G' ? 1 : 2]);
+			if (i == 0)
+				*fraction = true;
 		} else {
 			if (size_parse_vmmap(f, (size_t)(fe - f), &v[i]) != SIZE_OK)
 				return false;
@@ -341,9 +352,10 @@ sizes_are_page_counts(const struct vmmap_region *r)
 }
 
 /* "SurfaceID: 0x74  2080x2330 (BGRA) 18.5M  'name', shared with ..." */
-static void
-parse_surface_detail(const char *p, const char *end, struct vmmap_region *r)
+void
+vmmap_region_read_surface(struct vmmap_region *r)
 {
+	const char *p = r->detail, *end = r->detail + r->detail_len;
 	static const char tag[] = "SurfaceID: 0x";
 	size_t tl = sizeof(tag) - 1;
 	struct vmmap_surface *s = &r->surface;
@@ -403,6 +415,8 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
 	r->purge = VMMAP_PURGE_NONE;
 	for (;;) {
 		p = view_ltrim(p, end);
+		if (p == end || (*p != 'M' && *p != 'T' && *p != 'J'))
+			break;
 		const char *t = p;
 		while (p < end && *p != ' ')
 			p++;
@@ -420,7 +434,8 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
 			r->purge = (enum vmmap_purge)state;
 		p = view_ltrim(p + 7, end);
 	}
-	parse_surface_detail(p, end, r);
+	r->detail = p;
+	r->detail_len = (size_t)(end - p);
 }
 
 /*
@@ -522,15 +537,38 @@ scan_hex_range_backward(const char *p, const char **qp, struct vmmap_region *r)
 	return true;
 }
 
+/* Every field a parse sets, but the surface (valid only with has_surface). */
+static void
+region_clear(struct vmmap_region *r)
+{
+	r->type = NULL;
+	r->type_len = 0;
+	r->start = r->end = 0;
+	r->has_range = r->zero_padded = r->vsize_rounded = false;
+	r->vsize = r->resident = r->dirty = r->swapped = 0;
+	r->size_columns = 0;
+	r->sizes = r->detail = NULL;
+	r->sizes_len = r->detail_len = 0;
+	r->page_counts = r->purge_unknown = r->has_surface = false;
+	r->purge = VMMAP_PURGE_NONE;
+	r->line = 0;
+}
+
 enum vmmap_line_result
 vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 			const char **why)
 {
 	const char *end = line + view_rtrim(line, n);
-	const char *p = vmmap_line_skip_prefix(line, end);
+	return vmmap_parse_region_view(vmmap_line_skip_prefix(line, end), end, r, why);
+}
+
+enum vmmap_line_result
+vmmap_parse_region_view(const char *p, const char *end, struct vmmap_region *r,
+			const char **why)
+{
 	const char *rb = p, *lb, *q, *sm = NULL;
 
-	memset(r, 0, sizeof(*r));
+	region_clear(r);
 	*why = NULL;
 	for (;;) {
 		rb = memchr(rb, ']', (size_t)(end - rb));
@@ -540,14 +578,21 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 			break;
 		rb++;
 	}
-	/* The last '[' before the anchor opens the sizes (type names hold none). */
-	lb = memchr(p, '[', (size_t)(rb - p));
+	/* The last '[' before the anchor opens the sizes (type names hold none);
+	 * vmmap's "[%6s %6s %6s %6s]" puts it 28 bytes before the ']'. */
+	if (rb - p > SIZE_SLOTS_LEN && rb[-SIZE_SLOTS_LEN - 1] == '[' &&
+	    !memchr(rb - SIZE_SLOTS_LEN, '[', SIZE_SLOTS_LEN)) {
+		lb = rb - SIZE_SLOTS_LEN - 1;
+	} else {
+		lb = rb;
+		while (lb > p && lb[-1] != '[')
+			lb--;
+		lb = lb > p ? lb - 1 : NULL;
+	}
 	if (!lb) {
 		*why = "no '[' before the sizes";
 		return VMMAP_LINE_MALFORMED;
 	}
-	for (const char *more; (more = memchr(lb + 1, '[', (size_t)(rb - lb - 1)));)
-		lb = more;
 
 	/* Type and range: the last token before '[' is START-END. */
 	q = lb;
@@ -561,6 +606,9 @@ vmmap_parse_region_line(const char *line, size_t n, struct vmmap_region *r,
 			q--;
 	}
 	const char *range = q;
+	/* The type is padded to its column: skip the blanks eight at a time. */
+	while (q - p >= 8 && memcmp(q - 8, "        ", 8) == 0)
+		q -= 8;
 	while (q > p && view_is_space(q[-1]))
 		q--;
 	if (q == p || range == range_end) {

@@ -418,6 +418,8 @@ handle_region(struct parser *ps, const struct line *ln, struct vmmap_region *r)
 	struct vmmap_dump *d = current_dump(ps, ln->no);
 	if (convert_page_counts(ps, ln, d, r) < 0)
 		return -1;
+	if (ps->cap->want_surfaces)
+		vmmap_region_read_surface(r);
 	r->line = ln->no;
 	/* Zero-padded START tokens belong to the 10.13-and-earlier layouts. */
 	d->legacy_layout |= r->zero_padded;
@@ -629,7 +631,7 @@ handle_line(struct parser *ps, const struct line *ln)
 	if (n == 0 || vmmap_line_is_json(p, n))
 		return 0;
 
-	enum vmmap_line_result res = vmmap_parse_region_line(raw, rawn, &r, &why);
+	enum vmmap_line_result res = vmmap_parse_region_view(p, p + n, &r, &why);
 	if ((res == VMMAP_LINE_MALFORMED && !ln->has_nul && header_key(p, n, &klen)) ||
 	    (res == VMMAP_LINE_OTHER && !ln->has_nul))
 		return handle_other(ps, ln, p, n);

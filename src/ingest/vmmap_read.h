@@ -66,9 +66,14 @@ bool vmmap_line_is_json(const char *p, size_t n);
 /* The tool named by an "Analysis Tool:" line (its basename), or NULL. */
 const char *vmmap_analysis_tool(const char *p, size_t n, size_t *len);
 
-/* Parse one line (without its newline) as a region line. */
+/*
+ * Parse one line (without its newline) as a region line. The detail is
+ * kept as a view; vmmap_region_read_surface() reads an IOSurface detail
+ * ("SurfaceID: 0x74  2080x2330 (BGRA) 18.5M ...") into r->surface.
+ */
 enum vmmap_line_result vmmap_parse_region_line(const char *p, size_t n,
 					       struct vmmap_region *out,
 					       const char **why);
+void vmmap_region_read_surface(struct vmmap_region *r);
 
 #endif

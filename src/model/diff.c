@@ -19,6 +19,7 @@ diff_gate_release(struct diff_gate *g)
 	free(g->kind);
 	free(g->metric);
 	free(g->value_text);
+	free(g->subject);
 	memset(g, 0, sizeof(*g));
 }
 

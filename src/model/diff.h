@@ -54,7 +54,9 @@ struct diff_gate {
 	bool percent;
 	int64_t value;       /* delta, or hundredths of a percent */
 
-	/* Filled by diff_gate_check(). */
+	/* Filled by diff_gate_check(), and `subject` by the caller when the metric
+	 * picks what it measures (classes:*: the class that grew most). */
+	char *subject;
 	bool checked;
 	bool tripped;
 	int64_t before, after, delta;

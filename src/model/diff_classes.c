@@ -142,12 +142,32 @@ alloc_metric(const struct diff_classes *d, const char *metric, int64_t *before,
 	return 0;
 }
 
+const struct diff_classes_row *
+diff_classes_largest_growth(const struct diff_classes *d)
+{
+	const struct diff_classes_row *best = NULL;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_classes_row *r = &d->rows[i];
+		if (r->delta_overflow || r->delta <= 0)
+			continue;
+		if (!best || r->delta > best->delta)
+			best = r;
+	}
+	return best;
+}
+
 int
 diff_classes_metric(const struct diff_classes *d, const char *kind, const char *metric,
 		    int64_t *before, int64_t *after, struct diag *err)
 {
 	if (strcmp(kind, "alloc") == 0)
 		return alloc_metric(d, metric, before, after, err);
+	if (strcmp(metric, "*") == 0) {
+		const struct diff_classes_row *r = diff_classes_largest_growth(d);
+		*before = r ? r->before : 0;
+		*after = r ? r->after : 0;
+		return 0;
+	}
 	for (size_t i = 0; i < d->nrows; i++)
 		if (strcmp(d->rows[i].name, metric) == 0) {
 			*before = d->rows[i].before;

@@ -16,8 +16,9 @@
  * The diff borrows its snapshots; rows point at their class names.
  *
  * Metrics (gates): kind "classes", metric "<Class>" (exact, case-sensitive
- * name); kind "alloc", metric "instance", "container", "iomalloc" or
- * "pageable".
+ * name) or "*" (the class that grew most: diff_classes_largest_growth(),
+ * 0 -> 0 when none grew); kind "alloc", metric "instance", "container",
+ * "iomalloc" or "pageable".
  */
 
 #include <stdbool.h>
@@ -104,6 +105,9 @@ void diff_classes_pair_release(struct diff_classes_pair *p);
 int diff_classes_pair_compare(struct diff_classes_pair *p, const char *before_path,
 			      const char *after_path, const struct diff_options *opts,
 			      struct diag_list *notes, struct diag *err);
+
+/* The row whose count grew most (first in row order on a tie), or NULL. */
+const struct diff_classes_row *diff_classes_largest_growth(const struct diff_classes *d);
 
 /*
  * Resolve a metric of kind "classes" or "alloc". 0, or -1 with DIAG_USAGE

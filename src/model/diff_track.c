@@ -18,6 +18,7 @@ diff_track_init(struct diff_track *d, bool match_offsets)
 	strmap_init(&d->frame_index);
 	strmap_init(&d->module_index);
 	strmap_init(&d->label_index);
+	d->vias = xcalloc(1, sizeof(*d->vias));
 	strbuf_init(&d->key);
 	strbuf_init(&d->frame_key);
 }
@@ -40,6 +41,9 @@ diff_track_release(struct diff_track *d)
 	strmap_release(&d->frame_index);
 	strmap_release(&d->module_index);
 	strmap_release(&d->label_index);
+	if (d->vias)
+		free(d->vias->via);
+	free(d->vias);
 	strbuf_release(&d->key);
 	strbuf_release(&d->frame_key);
 	memset(d, 0, sizeof(*d));
@@ -234,28 +238,80 @@ first_difference(const struct diff_track_site *s, const struct diff_track_site *
 	return i;
 }
 
+/* Backtraces in lexicographic order of their frame ids (a prefix first). */
+static int
+cmp_backtraces(const void *a, const void *b)
+{
+	const struct diff_track_site *s = *(const struct diff_track_site *const *)a;
+	const struct diff_track_site *t = *(const struct diff_track_site *const *)b;
+	size_t i = first_difference(s, t);
+	if (i < s->nframes && i < t->nframes)
+		return diff_track_site_frame(s, i) < diff_track_site_frame(t, i) ? -1 : 1;
+	return s->nframes < t->nframes ? -1 : s->nframes > t->nframes;
+}
+
+/* Twins of one kind (allocation or mapping) from the chain starting at head. */
+static size_t
+collect_twins(const struct diff_track *d, size_t head, bool mapping, bool *seen,
+	      const struct diff_track_site ***group, size_t *alloc)
+{
+	size_t n = 0;
+	for (size_t t = head; t != SIZE_MAX; t = d->sites[t].twin) {
+		if (d->sites[t].mapping != mapping)
+			continue;
+		seen[t] = true;
+		*group = xgrow(*group, alloc, n + 1, sizeof(**group));
+		(*group)[n++] = &d->sites[t];
+	}
+	return n;
+}
+
+/*
+ * Where a site parts from the others with its label is its longest common
+ * prefix with any of them; in lexicographic order that is the longer of
+ * its prefixes with its two neighbours. So each group is sorted once.
+ */
+static void
+compute_vias(const struct diff_track *d)
+{
+	struct diff_track_vias *v = d->vias;
+	bool *seen = xcalloc(d->nsites ? d->nsites : 1, sizeof(*seen));
+	const struct diff_track_site **group = NULL;
+	size_t alloc = 0;
+	v->via = xrealloc(v->via, (d->nsites ? d->nsites : 1) * sizeof(*v->via));
+	for (size_t i = 0; i < d->nsites; i++)
+		v->via[i] = SIZE_MAX;
+	/* A chain's first site has the lowest index: the first unseen one is a head. */
+	for (size_t i = 0; i < d->nsites; i++) {
+		if (seen[i])
+			continue;
+		for (int mapping = 0; mapping < 2; mapping++) {
+			size_t n = collect_twins(d, i, mapping, seen, &group, &alloc);
+			if (n < 2)
+				continue;
+			qsort(group, n, sizeof(*group), cmp_backtraces);
+			for (size_t k = 0; k < n; k++) {
+				size_t best = k ? first_difference(group[k], group[k - 1]) : 0;
+				if (k + 1 < n && first_difference(group[k], group[k + 1]) > best)
+					best = first_difference(group[k], group[k + 1]);
+				v->via[group[k] - d->sites] = best;
+			}
+		}
+	}
+	v->n = d->nsites;
+	free(group);
+	free(seen);
+}
+
 void
 diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
 		      struct strbuf *out)
 {
 	base_label(d, s, out);
-	size_t via = SIZE_MAX;
-	bool twins = false;
-	/* The chain of sites with this label starts at the first one. */
-	struct strbuf label = STRBUF_INIT;
-	base_label(d, s, &label);
-	const size_t *first = strmap_get(&d->label_index, label.buf, label.len);
-	strbuf_release(&label);
-	for (size_t t = first ? *first : SIZE_MAX; t != SIZE_MAX; t = d->sites[t].twin) {
-		const struct diff_track_site *o = &d->sites[t];
-		if (o == s || o->mapping != s->mapping)
-			continue;
-		size_t i = first_difference(s, o);
-		twins = true;
-		if (via == SIZE_MAX || i > via)
-			via = i;
-	}
-	if (!twins)
+	if (d->vias->n != d->nsites)
+		compute_vias(d);
+	size_t via = d->vias->via[s - d->sites];
+	if (via == SIZE_MAX)
 		return;
 	if (via < s->nframes) {
 		strbuf_addf(out, " via frame %zu: ", via);
@@ -432,6 +488,23 @@ diff_track_sorted_modules(const struct diff_track *d, const struct diff_track_mo
 	return d->nmodules;
 }
 
+/*
+ * Call sites only AFTER has: 0 before, their number (or bytes) after, so a
+ * new site and a gone one never cancel out as they do in the net "sites".
+ */
+static void
+new_sites(const struct diff_track *d, bool bytes, uint64_t *before, uint64_t *after)
+{
+	bool capped = false;   /* bounded by the AFTER total, itself capped */
+	*before = *after = 0;
+	for (size_t i = 0; i < d->nsites; i++) {
+		const struct diff_track_site *s = &d->sites[i];
+		if (diff_track_site_change(s) != DIFF_TRACK_NEW)
+			continue;
+		bytes_add_capped(after, bytes ? s->side[1].bytes : 1, &capped);
+	}
+}
+
 int
 diff_track_metric(const struct diff_track *d, const char *metric, int64_t *before,
 		  int64_t *after, struct diag *err)
@@ -440,6 +513,8 @@ diff_track_metric(const struct diff_track *d, const char *metric, int64_t *befor
 	if (strcmp(metric, "total") == 0) {
 		b = d->total[0];
 		a = d->total[1];
+	} else if (strcmp(metric, "new-sites") == 0 || strcmp(metric, "new-bytes") == 0) {
+		new_sites(d, metric[4] == 'b', &b, &a);
 	} else if (strcmp(metric, "sites") == 0) {
 		b = d->nsites_side[0];
 		a = d->nsites_side[1];

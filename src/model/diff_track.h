@@ -16,7 +16,9 @@
  * (track_capture.on_record) and need not be kept.
  *
  * Metrics (gates): "total" (bytes of every site), "sites" (how many call
- * sites), "<module>" (bytes charged to a module, track_record_module()).
+ * sites), "new-sites" and "new-bytes" (sites only AFTER has, and their
+ * bytes: 0 before), "<module>" (bytes charged to a module,
+ * track_record_module()).
  */
 
 #include <stdbool.h>
@@ -73,6 +75,17 @@ struct diff_track_module {
 	uint64_t records[2];
 };
 
+/*
+ * "via frame N" of every site, worked out once when a label is first asked
+ * for after new sites came in (a label never walks its twins: that was
+ * quadratic in the sites that share a frame).
+ */
+struct diff_track_vias {
+	size_t *via;           /* per site: the frame index where it parts from its
+				* twins; SIZE_MAX: it has none */
+	size_t n;              /* sites covered; != nsites: out of date */
+};
+
 struct diff_track {
 	bool match_offsets;
 	struct strmap site_index;
@@ -82,6 +95,7 @@ struct diff_track {
 	struct diff_track_frame *frames;
 	size_t nframes, frames_alloc;
 	struct strmap label_index;   /* a site's label (without "via") -> first site with it */
+	struct diff_track_vias *vias;   /* owned; filled on demand (labels of a const diff) */
 	struct strmap module_index;
 	struct diff_track_module *modules;
 	size_t nmodules, modules_alloc;

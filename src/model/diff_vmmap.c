@@ -7,6 +7,7 @@
 #include "util/size.h"
 #include "util/xalloc.h"
 
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +255,54 @@ footprint(const struct vmmap_dump *d, uint64_t *bytes)
 	       *bytes <= BYTES_MAX;
 }
 
+const char *const diff_vmmap_summary_fields[DIFF_VMMAP_SUMMARY_FIELDS] = {
+	"count", "vsize", "resident", "dirty", "swapped", "volatile", "nonvolatile", "empty",
+};
+
+static void
+summary_values(const struct vmmap_summary_row *r, uint64_t *v)
+{
+	static const enum vmmap_column cols[] = {
+		VMMAP_COL_VIRTUAL, VMMAP_COL_RESIDENT, VMMAP_COL_DIRTY, VMMAP_COL_SWAPPED,
+		VMMAP_COL_VOLATILE, VMMAP_COL_NONVOL, VMMAP_COL_EMPTY,
+	};
+	v[0] = r->has_count ? r->count : 0;
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		v[1 + i] = (r->present & (1u << cols[i])) ? r->value[cols[i]] : 0;
+}
+
+static struct diff_vmmap_summary_row *
+summary_row(struct diff_vmmap *d, const char *type)
+{
+	for (size_t i = 0; i < d->nsrows; i++)
+		if (strcmp(d->srows[i].type, type) == 0)
+			return &d->srows[i];
+	struct diff_vmmap_summary_row *r = &d->srows[d->nsrows++];
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	return r;
+}
+
+/* A dump without region lines: both summary tables, row by row. */
+static void
+collect_summary(struct diff_vmmap *d)
+{
+	const struct vmmap_dump *b = d->before, *a = d->after;
+	d->srows = xcalloc(b->nrows + a->nrows + 1, sizeof(*d->srows));
+	for (size_t i = 0; i < b->nrows; i++) {
+		struct diff_vmmap_summary_row *r = summary_row(d, b->rows[i].name);
+		if (!r->in_before)
+			summary_values(&b->rows[i], r->before);
+		r->in_before = true;
+	}
+	for (size_t i = 0; i < a->nrows; i++) {
+		struct diff_vmmap_summary_row *r = summary_row(d, a->rows[i].name);
+		if (!r->in_after)
+			summary_values(&a->rows[i], r->after);
+		r->in_after = true;
+	}
+}
+
 void
 diff_vmmap_compute(struct diff_vmmap *d, const struct vmmap_capture *bcap,
 		   const struct vmmap_dump *before, const struct vmmap_capture *acap,
@@ -268,6 +317,10 @@ diff_vmmap_compute(struct diff_vmmap *d, const struct vmmap_capture *bcap,
 	collect_purgeable(d, bcap->want_purgeable && acap->want_purgeable);
 	d->has_footprint = footprint(before, &d->footprint_before) &&
 			   footprint(after, &d->footprint_after);
+	d->by_summary = (before->region_lines == 0 || after->region_lines == 0) &&
+			before->nrows && after->nrows;
+	if (d->by_summary)
+		collect_summary(d);
 }
 
 void
@@ -277,6 +330,7 @@ diff_vmmap_release(struct diff_vmmap *d)
 	free(d->buckets);
 	free(d->purgeable);
 	free(d->types);
+	free(d->srows);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -287,8 +341,17 @@ diff_vmmap_row_changed(const struct diff_vmmap_row *r)
 }
 
 bool
+diff_vmmap_summary_row_changed(const struct diff_vmmap_summary_row *r)
+{
+	return r->in_before != r->in_after || memcmp(r->before, r->after, sizeof(r->before));
+}
+
+bool
 diff_vmmap_changed(const struct diff_vmmap *d)
 {
+	for (size_t i = 0; d->by_summary && i < d->nsrows; i++)
+		if (diff_vmmap_summary_row_changed(&d->srows[i]))
+			return true;
 	for (size_t i = 0; i < d->nrows; i++)
 		if (diff_vmmap_row_changed(&d->rows[i]))
 			return true;
@@ -336,10 +399,143 @@ metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t fi
 	return sum;
 }
 
+/* Apple GPU memory as vmmap names it: IOAccelerator*, IOSurface*, and unmapped graphics. */
+static bool
+is_gpu_type(const char *type)
+{
+	return strncmp(type, "IOAccelerator", 13) == 0 || strncmp(type, "IOSurface", 9) == 0 ||
+	       strcmp(type, "owned unmapped (graphics)") == 0;
+}
+
+static bool
+has_glob(const char *sel)
+{
+	return strpbrk(sel, "*?[") != NULL;
+}
+
+/*
+ * Does type take part in selector `sel`? "gpu" is every GPU type; a name
+ * that is a type is that type only; a glob (* ? [...]) matches whole
+ * names; otherwise a substring, as `vmmap --types` selects.
+ */
+static bool
+selects(const struct diff_vmmap *d, const char *sel, const char *type)
+{
+	if (strcmp(sel, "gpu") == 0)
+		return is_gpu_type(type);
+	if (type_known(d, sel))
+		return strcmp(sel, type) == 0;
+	if (has_glob(sel))
+		return fnmatch(sel, type, 0) == 0;
+	return strstr(type, sel) != NULL;
+}
+
+/* Sum of one field over the selected types (capped at BYTES_MAX, *capped said). */
+static size_t
+selection_sum(const struct diff_vmmap *d, const char *sel, int state, size_t field,
+	      uint64_t *before, uint64_t *after, bool *capped)
+{
+	size_t n = 0;
+	*before = *after = 0;
+	for (size_t i = 0; i < d->ntypes; i++) {
+		if (!selects(d, sel, d->types[i]))
+			continue;
+		n++;
+		bytes_add_capped(before, metric_sum(d->before, d->types[i], state, field), capped);
+		bytes_add_capped(after, metric_sum(d->after, d->types[i], state, field), capped);
+	}
+	return n;
+}
+
+static int
+footprint_metric(const struct diff_vmmap *d, int64_t *before, int64_t *after,
+		 struct diag *err)
+{
+	if (!d->has_footprint)
+		return diag_set(err, DIAG_DATA, NULL, 0, 0,
+				"metric 'vmmap:footprint': the dumps do not both print a "
+				"'Physical footprint' header");
+	*before = (int64_t)d->footprint_before;
+	*after = (int64_t)d->footprint_after;
+	return 0;
+}
+
+/* Does summary row `type` take part in selector `sel`? TOTAL rows only by name. */
+static bool
+summary_selects(const struct diff_vmmap *d, const char *sel, const char *type)
+{
+	bool exact = false;
+	for (size_t i = 0; i < d->nsrows && !exact; i++)
+		exact = strcmp(d->srows[i].type, sel) == 0;
+	if (exact)
+		return strcmp(sel, type) == 0;
+	if (strncmp(type, "TOTAL", 5) == 0)
+		return false;
+	if (strcmp(sel, "gpu") == 0)
+		return is_gpu_type(type);
+	if (has_glob(sel))
+		return fnmatch(sel, type, 0) == 0;
+	return strstr(type, sel) != NULL;
+}
+
+static int
+summary_metric(const struct diff_vmmap *d, const char *metric, int64_t *before,
+	       int64_t *after, struct diag *err)
+{
+	const char *dot = strrchr(metric, '.');
+	size_t field = 0;
+	if (!dot || dot == metric)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'vmmap:%s' is not TYPE.FIELD", metric);
+	while (field < DIFF_VMMAP_SUMMARY_FIELDS &&
+	       strcmp(dot + 1, diff_vmmap_summary_fields[field]) != 0)
+		field++;
+	if (field == DIFF_VMMAP_SUMMARY_FIELDS)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'vmmap:%s': field '%s' is not in a summary table (count, "
+				"vsize, resident, dirty, swapped, volatile, nonvolatile, empty)",
+				metric, dot + 1);
+	char *sel = xmemdup0(metric, (size_t)(dot - metric));
+	size_t tlen = strlen(sel);
+	int rc = 0;
+	if (tlen >= 2 && sel[tlen - 2] == ':' && vmmap_purge_from_char(sel[tlen - 1]) >= 0) {
+		rc = diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			      "metric 'vmmap:%s': a summary-only dump has no purge states",
+			      metric);
+		goto out;
+	}
+	uint64_t b = 0, a = 0;
+	bool capped = false;
+	size_t n = 0;
+	for (size_t i = 0; i < d->nsrows; i++) {
+		const struct diff_vmmap_summary_row *r = &d->srows[i];
+		if (!summary_selects(d, sel, r->type))
+			continue;
+		n++;
+		bytes_add_capped(&b, r->before[field], &capped);
+		bytes_add_capped(&a, r->after[field], &capped);
+	}
+	if (n == 0 && strcmp(sel, "gpu") != 0) {
+		rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
+			      "metric 'vmmap:%s': neither summary table has a row matching '%s'",
+			      metric, sel);
+		goto out;
+	}
+	*before = (int64_t)b;
+	*after = (int64_t)a;
+out:
+	free(sel);
+	return rc;
+}
+
 int
 diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		  int64_t *before, int64_t *after, struct diag *err)
 {
+	if (strcmp(metric, "footprint") == 0)
+		return footprint_metric(d, before, after, err);
+	if (d->by_summary)
+		return summary_metric(d, metric, before, after, err);
 	const char *dot = strrchr(metric, '.');
 	size_t field = 0, nfields = ARRAY_SIZE(field_names);
 	if (!dot)
@@ -365,17 +561,22 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 	if (tlen == 0)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"metric 'vmmap:%s' names no region type", metric);
-	char *type = xmemdup0(metric, tlen);
+	char *sel = xmemdup0(metric, tlen);
+	uint64_t b, a;
+	bool capped = false;   /* each dump's types sum to at most its own capped totals */
 	int rc = 0;
-	if (!type_known(d, type)) {
+	/* "gpu" with no GPU type in either dump is 0 -> 0: the budget holds. */
+	if (selection_sum(d, sel, state, field, &b, &a, &capped) == 0 &&
+	    strcmp(sel, "gpu") != 0) {
 		rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
-			      "metric 'vmmap:%s': neither capture has '%s' regions "
-			      "(type names are matched exactly)", metric, type);
+			      "metric 'vmmap:%s': neither capture has regions of a type "
+			      "matching '%s' (a type name, a substring of one, or a glob)",
+			      metric, sel);
 	} else {
-		*before = (int64_t)metric_sum(d->before, type, state, field);
-		*after = (int64_t)metric_sum(d->after, type, state, field);
+		*before = (int64_t)b;
+		*after = (int64_t)a;
 	}
-	free(type);
+	free(sel);
 	return rc;
 }
 

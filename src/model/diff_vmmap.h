@@ -12,9 +12,14 @@
  * The diff borrows its dumps: they must outlive it. Its rows point at the
  * dumps' type names.
  *
- * Metrics (gates): "<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>",
- * Type matched exactly (it may hold spaces); without a state the figure
- * covers every state.
+ * Metrics (gates): "<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>"
+ * without a state the figure covers every state. Type is a type name
+ * (exact, it may hold spaces); else a glob (* ? [...]) over whole names or
+ * a substring as `vmmap --types` takes it, the matching types summed; or
+ * "gpu": IOAccelerator*, IOSurface* and "owned unmapped (graphics)"
+ * together. "footprint" is the "Physical footprint" header, as vmmap
+ * rounds it. Compared by summary tables, the fields are those of
+ * diff_vmmap_summary_fields[] and there are no purge states.
  */
 
 #include <stdbool.h>
@@ -50,6 +55,21 @@ struct diff_vmmap_purgeable {
 	uint64_t moved[VMMAP_PURGEABLE_STATES][VMMAP_PURGEABLE_STATES];
 };
 
+/*
+ * Summary-only dumps (vmmap -summary, crash-report summaries) have no
+ * region lines: they are compared through their summary tables, row by
+ * row, with the figures as printed (rounded by vmmap). Fields, in order:
+ * count, vsize, resident, dirty, swapped, volatile, nonvolatile, empty.
+ */
+#define DIFF_VMMAP_SUMMARY_FIELDS 8
+extern const char *const diff_vmmap_summary_fields[DIFF_VMMAP_SUMMARY_FIELDS];
+
+struct diff_vmmap_summary_row {
+	const char *type;        /* as printed, TOTAL rows included */
+	bool in_before, in_after;
+	uint64_t before[DIFF_VMMAP_SUMMARY_FIELDS], after[DIFF_VMMAP_SUMMARY_FIELDS];
+};
+
 struct diff_vmmap {
 	const struct vmmap_dump *before, *after;
 	struct diff_vmmap_row *rows;           /* by type name, then N V E - */
@@ -62,6 +82,9 @@ struct diff_vmmap {
 	const char **types;                    /* every type taking part, sorted */
 	size_t ntypes;
 	bool has_footprint;                    /* both dumps print one */
+	bool by_summary;                       /* a dump has no region lines */
+	struct diff_vmmap_summary_row *srows;  /* BEFORE's order, then AFTER's new rows */
+	size_t nsrows;
 	uint64_t footprint_before, footprint_after;
 };
 
@@ -107,6 +130,7 @@ void diff_vmmap_release(struct diff_vmmap *d);
 /* A row changed when any of its five figures did. */
 bool diff_vmmap_row_changed(const struct diff_vmmap_row *r);
 bool diff_vmmap_changed(const struct diff_vmmap *d);
+bool diff_vmmap_summary_row_changed(const struct diff_vmmap_summary_row *r);
 
 /*
  * Resolve a metric (the part after "vmmap:"). 0 with the figures; -1 with

@@ -233,6 +233,7 @@ track_capture_release(struct track_capture *cap)
 {
 	track_filter_release(&cap->filter);
 	free(cap->command);
+	free(cap->queue);
 	for (size_t i = 0; i < cap->nimages; i++) {
 		free(cap->images[i].name);
 		free(cap->images[i].uuid);
@@ -254,45 +255,17 @@ track_capture_release(struct track_capture *cap)
 	track_capture_init(cap);
 }
 
-/* The next space-separated word of a command line at *p; its length, 0 at the end. */
-static size_t
-next_word(const char **p, const char **word)
-{
-	while (**p == ' ')
-		(*p)++;
-	*word = *p;
-	while (**p && **p != ' ')
-		(*p)++;
-	return (size_t)(*p - *word);
-}
-
-/* The last of --track, --leaks, --maps in the command wins, as in ioclasscount. */
-static enum track_kind
-kind_from_command(const char *s, bool *site_filtered)
-{
-	enum track_kind kind = TRACK_KIND_UNKNOWN;
-	const char *p = s, *w;
-	size_t n;
-	*site_filtered = false;
-	while ((n = next_word(&p, &w)) > 0) {
-		if (n == 7 && memcmp(w, "--track", 7) == 0)
-			kind = TRACK_KIND_TRACK;
-		else if (n == 7 && memcmp(w, "--leaks", 7) == 0)
-			kind = TRACK_KIND_LEAKS;
-		else if (view_starts(w, n, "--maps"))
-			kind = TRACK_KIND_MAPS;
-		else if (view_starts(w, n, "--site") || view_starts(w, n, "--ignore"))
-			*site_filtered = true;
-	}
-	return kind;
-}
-
 void
-track_capture_set_command(struct track_capture *cap, const char *p, size_t n)
+track_capture_set_command(struct track_capture *cap, const char *text, size_t n,
+			  enum track_kind kind, bool site_filtered,
+			  const char *queue, size_t queue_len)
 {
 	free(cap->command);
-	cap->command = xmemdup0(p, n);
-	cap->kind = kind_from_command(cap->command, &cap->site_filtered);
+	free(cap->queue);
+	cap->command = xmemdup0(text, n);
+	cap->kind = kind;
+	cap->site_filtered = site_filtered;
+	cap->queue = queue ? xmemdup0(queue, queue_len) : NULL;
 }
 
 void
@@ -301,36 +274,6 @@ track_capture_add_image(struct track_capture *cap, const struct track_image *img
 	cap->images = xgrow(cap->images, &cap->images_alloc, cap->nimages + 1,
 			    sizeof(*cap->images));
 	cap->images[cap->nimages++] = *img;
-}
-
-/*
- * The single queue the command was restricted to, when it names exactly one
- * operand and no --exclude: then every record without a class frame is from it.
- */
-static const char *
-single_queue(const char *cmd, size_t *len)
-{
-	const char *found = NULL, *p = cmd, *w;
-	size_t flen = 0, n;
-	unsigned operands = 0;
-	bool first = true;
-	while ((n = next_word(&p, &w)) > 0) {
-		if (first) {        /* argv[0] */
-			first = false;
-			continue;
-		}
-		if (n == 9 && memcmp(w, "--exclude", 9) == 0)
-			return NULL;
-		if (w[0] == '-')
-			continue;
-		operands++;
-		found = w;
-		flen = n;
-	}
-	if (operands != 1)
-		return NULL;
-	*len = flen;
-	return found;
 }
 
 static bool
@@ -358,10 +301,9 @@ track_record_category(const struct track_capture *cap, const struct track_record
 		if (track_frame_metaclass(r, &r->frames[i], &cls, len))
 			return cls;
 	}
-	if (cap->command) {
-		const char *q = single_queue(cap->command, len);
-		if (q)
-			return q;
+	if (cap->queue) {
+		*len = strlen(cap->queue);
+		return cap->queue;
 	}
 	/* The innermost allocating or wiring frame tells IOMalloc from IOWire. */
 	for (size_t i = 0; i < r->nframes; i++) {

@@ -187,6 +187,7 @@ struct track_capture {
 	enum track_layout layout;
 	char *command;                    /* the header's argv text, or NULL */
 	bool site_filtered;               /* the header's argv has --site / --ignore */
+	char *queue;                      /* the one queue the argv names, or NULL */
 	bool has_total;
 	uint64_t total;                   /* the printed "0x.. bytes total" */
 	bool has_capture_total;
@@ -222,7 +223,15 @@ struct track_capture {
 
 void track_capture_init(struct track_capture *cap);
 void track_capture_release(struct track_capture *cap);
-void track_capture_set_command(struct track_capture *cap, const char *p, size_t n);
+/*
+ * What the capture's command line says, as ingest/track_command.c read it:
+ * its text, the kind the last of --track/--leaks/--maps chose, whether
+ * --site or --ignore hid records, and the one queue it named (NULL: none
+ * or several, or --exclude). Copies every string.
+ */
+void track_capture_set_command(struct track_capture *cap, const char *text, size_t n,
+			       enum track_kind kind, bool site_filtered,
+			       const char *queue, size_t queue_len);
 void track_capture_add_image(struct track_capture *cap, const struct track_image *img);
 
 /*

@@ -20,8 +20,11 @@ vmmap_purge_char(enum vmmap_purge p)
 int
 vmmap_purge_from_char(char c)
 {
-	const char *at = c ? strchr(purge_chars, c) : NULL;
-	return at ? (int)(at - purge_chars) : -1;
+	/* Once per region line: a look-up loop, not a library call. */
+	for (int i = 0; i < VMMAP_PURGE_STATES; i++)
+		if (purge_chars[i] == c)
+			return i;
+	return -1;
 }
 
 const enum vmmap_purge vmmap_purge_order[VMMAP_PURGE_STATES] = {

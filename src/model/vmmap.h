@@ -90,7 +90,9 @@ struct vmmap_region {
 				  of pages printed as a bare count) */
 	enum vmmap_purge purge;
 	bool purge_unknown;    /* PURGE=? */
-	bool has_surface;
+	const char *detail;    /* REGION DETAIL (a view into the line), may be empty */
+	size_t detail_len;
+	bool has_surface;      /* set by vmmap_region_read_surface(); surface valid */
 	struct vmmap_surface surface;
 	uint64_t line;
 };

@@ -28,6 +28,8 @@ diff_gate_describe(const struct diff_gate *g, struct strbuf *out)
 {
 	char d[32];
 	text_signed(d, (long long)g->delta);
+	if (g->subject)
+		strbuf_addf(out, "%s: ", g->subject);
 	strbuf_addf(out, "delta %s (before %" PRId64 ", after %" PRId64 "), fails when %s %s",
 		    d, g->before, g->after, diff_op_text(g->op), g->value_text);
 }
@@ -47,6 +49,8 @@ gate_json(const struct diff_gate *g)
 	json_object_set_new_nocheck(o, "after", json_integer(g->after));
 	json_object_set_new_nocheck(o, "delta", json_integer(g->delta));
 	json_object_set_new_nocheck(o, "tripped", json_boolean(g->tripped));
+	if (g->subject)
+		json_object_set_new_nocheck(o, "subject", json_text(g->subject));
 	return o;
 }
 
@@ -92,7 +96,10 @@ diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 		const struct diff_gate *g = &r->gates[i];
 		char d[32];
 		text_signed(d, (long long)g->delta);
-		text_table_add(&t, g->text);
+		if (g->subject)
+			text_table_addf(&t, "%s (%s)", g->text, g->subject);
+		else
+			text_table_add(&t, g->text);
 		text_table_addf(&t, "%" PRId64, g->before);
 		text_table_addf(&t, "%" PRId64, g->after);
 		text_table_add(&t, d);

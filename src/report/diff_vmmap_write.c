@@ -119,10 +119,46 @@ write_movement(FILE *out, const struct diff_vmmap *d, bool markdown)
 	text_table_release(&t);
 }
 
+/* A summary-only dump: the summary tables' rows whose figures changed. */
+static void
+write_summary_rows(FILE *out, const struct diff_vmmap *d, bool markdown)
+{
+	static const char *const headers[] = { "TYPE", "FIELD", "BEFORE", "AFTER", "DELTA" };
+	struct text_table t;
+	text_table_init(&t, 5, headers, "llrrr");
+	for (size_t i = 0; i < d->nsrows; i++) {
+		const struct diff_vmmap_summary_row *r = &d->srows[i];
+		for (size_t f = 0; f < DIFF_VMMAP_SUMMARY_FIELDS; f++) {
+			uint64_t b = r->before[f], a = r->after[f];
+			char dt[96];
+			if (a == b && r->in_before == r->in_after)
+				continue;
+			delta_text(dt, sizeof(dt), diff_report_delta(b, a), f > 0);
+			text_table_add(&t, r->type);
+			text_table_add(&t, diff_vmmap_summary_fields[f]);
+			text_table_addf(&t, r->in_before ? "%" PRIu64 : "-", b);
+			text_table_addf(&t, r->in_after ? "%" PRIu64 : "-", a);
+			text_table_add(&t, dt);
+		}
+	}
+	text_table_write_section(out, &t, markdown,
+				 "Summary table rows (summary-only dump: figures as vmmap prints "
+				 "them, rounded; no purge states or region sizes)");
+	text_table_release(&t);
+}
+
 void
 diff_vmmap_write_text(FILE *out, const struct diff_vmmap *d, bool markdown)
 {
 	write_footprint(out, d, markdown);
+	if (d->by_summary) {
+		if (!diff_vmmap_changed(d))
+			fputs("No change in the summary tables (figures as vmmap prints them, "
+			      "rounded).\n\n", out);
+		else
+			write_summary_rows(out, d, markdown);
+		return;
+	}
 	if (!diff_vmmap_changed(d)) {
 		fputs("No change in the regions of the compared types.\n\n", out);
 		return;
@@ -213,6 +249,27 @@ footprint_json(const struct diff_vmmap *d)
 	return o;
 }
 
+/* Figures as vmmap prints them: 0 where a table lacks the row (in_* false). */
+static json_t *
+summary_rows_json(const struct diff_vmmap *d)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < d->nsrows; i++) {
+		const struct diff_vmmap_summary_row *r = &d->srows[i];
+		json_t *o = json_object();
+		json_object_set_new_nocheck(o, "type", json_text(r->type));
+		json_object_set_new_nocheck(o, "in_before", json_boolean(r->in_before));
+		json_object_set_new_nocheck(o, "in_after", json_boolean(r->in_after));
+		for (size_t f = 0; f < DIFF_VMMAP_SUMMARY_FIELDS; f++)
+			json_object_set_new_nocheck(o, diff_vmmap_summary_fields[f],
+				diff_json_triple(r->before[f], r->after[f]));
+		json_object_set_new_nocheck(o, "changed",
+					    json_boolean(diff_vmmap_summary_row_changed(r)));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
 json_t *
 diff_vmmap_json(const struct diff_vmmap *d)
 {
@@ -229,5 +286,7 @@ diff_vmmap_json(const struct diff_vmmap *d)
 	json_object_set_new_nocheck(o, "movement_by", json_string_nocheck(
 		d->movement_by_address ? "address" : "totals"));
 	json_object_set_new_nocheck(o, "movement", movement_json(d));
+	if (d->by_summary)
+		json_object_set_new_nocheck(o, "summary_rows", summary_rows_json(d));
 	return o;
 }

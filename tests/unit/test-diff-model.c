@@ -81,7 +81,24 @@ test_vmmap_rows_buckets_metrics(void **state)
 	assert_int_equal(a, 0);
 	assert_int_equal(diff_vmmap_metric(&d, "IOSurface.count", &b, &a, &err), 0);
 	assert_int_equal(a, 5);
-	assert_int_equal(diff_vmmap_metric(&d, "IOAccelerator.count", &b, &a, &err), -1);
+	/* Not a type name: a substring, a glob, or every GPU type, summed. */
+	int64_t b2, a2;
+	assert_int_equal(diff_vmmap_metric(&d, "IOAccelerator (graphics).count", &b2, &a2, &err),
+			 0);
+	assert_int_equal(diff_vmmap_metric(&d, "IOAccelerator.count", &b, &a, &err), 0);
+	assert_int_equal(b, b2);
+	assert_int_equal(a, a2);
+	assert_int_equal(diff_vmmap_metric(&d, "*(graphics).count", &b, &a, &err), 0);
+	assert_int_equal(a, a2);
+	assert_int_equal(diff_vmmap_metric(&d, "IOSurface.count", &b, &a, &err), 0);
+	int64_t surface_after = a;
+	assert_int_equal(diff_vmmap_metric(&d, "gpu.count", &b, &a, &err), 0);
+	assert_int_equal(a, a2 + surface_after);
+	assert_int_equal(diff_vmmap_metric(&d, "IOAccel.count", &b, &a, &err), 0);
+	assert_int_equal(a, a2);
+	assert_int_equal(diff_vmmap_metric(&d, "NoSuch*.count", &b, &a, &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(diff_vmmap_metric(&d, "Malloc.count", &b, &a, &err), -1);
 	assert_int_equal(err.code, DIAG_DATA);
 	assert_int_equal(diff_vmmap_metric(&d, "IOSurface.bytes", &b, &a, &err), -1);
 	assert_int_equal(err.code, DIAG_USAGE);

@@ -6,6 +6,7 @@
 
 #include <cmocka.h>
 
+#include "ingest/track_command.h"
 #include "ingest/track_read.h"
 
 static void
@@ -252,6 +253,47 @@ test_whole_capture(void **state)
 }
 
 static void
+command(struct track_capture *cap, const char *text)
+{
+	track_command_read(cap, text, strlen(text));
+	assert_string_equal(cap->command, text);
+}
+
+/* The header's argv, read as ioclasscount reads its own. */
+static void
+test_command_line(void **state)
+{
+	(void)state;
+	struct track_capture cap;
+	track_capture_init(&cap);
+	command(&cap, "ioclasscount --track IOWire");
+	assert_int_equal(cap.kind, TRACK_KIND_TRACK);
+	assert_false(cap.site_filtered);
+	assert_string_equal(cap.queue, "IOWire");
+	/* The last kind wins; --site hides records from the printed listing. */
+	command(&cap, "ioclasscount --track --maps=-1 --leaks --site=x");
+	assert_int_equal(cap.kind, TRACK_KIND_LEAKS);
+	assert_true(cap.site_filtered);
+	assert_null(cap.queue);
+	command(&cap, "ioclasscount  --maps=-1  --ignore=y ");
+	assert_int_equal(cap.kind, TRACK_KIND_MAPS);
+	assert_true(cap.site_filtered);
+	/* Two queues, or --exclude: no single queue. */
+	command(&cap, "ioclasscount --track IOWire IOMalloc");
+	assert_null(cap.queue);
+	command(&cap, "ioclasscount --track --exclude IOWire");
+	assert_null(cap.queue);
+	command(&cap, "");
+	assert_int_equal(cap.kind, TRACK_KIND_UNKNOWN);
+	assert_null(cap.queue);
+	/* Only the n bytes given are read. */
+	track_command_read(&cap, "ioclasscount --leaks IOWireXYZ", 27);
+	assert_string_equal(cap.queue, "IOWire");
+	assert_int_equal(cap.kind, TRACK_KIND_LEAKS);
+	track_capture_release(&cap);
+}
+
+static void
 test_not_a_capture(void **state)
 {
 	(void)state;
@@ -274,6 +316,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frame_plain),
+		cmocka_unit_test(test_command_line),
 		cmocka_unit_test(test_frame_module_overflow_and_source_with_parens),
 		cmocka_unit_test(test_frame_operator_plus_and_no_offset),
 		cmocka_unit_test(test_frame_old_layout_and_empty_symbol),

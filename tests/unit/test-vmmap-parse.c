@@ -52,6 +52,8 @@ test_exact_size_beats_rounded(void **state)
 	assert_int_equal(parse("IOSurface                   2a7d38000-2aae10000    [ 48.8M     0K     0K  48.8M] rw-/rw- SM=SHM PURGE=N  SurfaceID: 0x5f  2440x5196 (BGRA) 48.8M", &r, &why),
 			 VMMAP_LINE_REGION);
 	assert_int_equal(r.vsize, 0x2aae10000ull - 0x2a7d38000ull);
+	assert_false(r.has_surface);   /* read on demand */
+	vmmap_region_read_surface(&r);
 	assert_true(r.has_surface);
 	assert_int_equal(r.surface.width, 2440);
 	assert_int_equal(r.surface.height, 5196);

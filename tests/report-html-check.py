@@ -12,8 +12,8 @@ resolving nowhere, so nothing could be fetched even if the page asked.
 
   - --dump-dom: the DOM the browser built holds at least N <svg> charts, each
     with drawn shapes, every --expect text, exactly one <script> (the
-    application/json data, which parses and carries the same verdict as the
-    page), no <img>, <iframe>, <object>, <embed>, <link>, <base>, no
+    application/json data, which parses, matches docs/json/report.schema.json
+    and carries the same verdict as the page), no <img>, <iframe>, <object>, <embed>, <link>, <base>, no
     element with an on* attribute, and no URL to anything outside the page
     (src=, href=, url(), @import), and a Content-Security-Policy of
     default-src 'none';
@@ -202,6 +202,15 @@ def main():
     data = json.loads(''.join(p.script_text))
     if data.get('schema') != 'iotally.report/1':
         fail('the embedded data has schema %r' % data.get('schema'))
+    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
+        json.dump(data, f)
+    check = subprocess.run([sys.executable, os.path.join(root, 'tests', 'json-validate.py'),
+                            os.path.join(root, 'docs', 'json', 'report.schema.json'), f.name],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    os.unlink(f.name)
+    if check.returncode != 0:
+        fail('the embedded data does not match docs/json/report.schema.json: '
+             + check.stdout.decode())
     text = ' '.join(p.text)
     if data.get('verdict') and data['verdict'] not in text:
         fail('the verdict of the data is not on the page')

@@ -11,8 +11,7 @@
 #include "ingest/classes_read.h"
 #include "ingest/classes_json_read.h"
 #include "ingest/detect.h"
-#include "ingest/track_read.h"
-#include "ingest/track_json_read.h"
+#include "ingest/diff_read.h"
 #include "ingest/vmmap_read.h"
 #include "ingest/vmmap_json_read.h"
 #include "model/diff.h"
@@ -241,28 +240,22 @@ single_classes(struct report *r, struct diff_input *in, struct diag_list *notes,
 	return rc;
 }
 
+/* Records go straight into call sites (side 1), as diff reads them: memory
+ * follows distinct sites, not records. */
 static int
 single_track(struct report *r, struct diff_input *in, struct diag_list *notes,
 	     struct diag *err)
 {
-	struct track_capture cap;
-	struct diff_track d;
-	track_capture_init(&cap);
-	diff_track_init(&d, false);
-	cap.keep_records = true;
-	struct track_parse_opts popts = { .strict = false, .report_unparsed = 5 };
-	int rc = in->json ? track_json_read(&in->reader, &cap, notes, err)
-			  : track_parse(&in->reader, &cap, &popts, notes, err);
-	if (rc == 0)
-		rc = diff_track_add_capture(&d, 1, &cap, in->path, err);
+	struct diff_track_pair p;
+	diff_track_pair_init(&p, false);
+	int rc = diff_track_side_read(&in->reader, in->json, &p, 1, notes, err);
 	if (rc == 0) {
-		if (cap.partial)
+		if (p.after.partial)
 			report_add_warning(r, "%s is partial: some lines were not understood",
 					   diag_display_path(in->path));
-		report_add_track(r, &d, NULL, &cap);
+		report_add_track(r, &p.diff, NULL, &p.after);
 	}
-	diff_track_release(&d);
-	track_capture_release(&cap);
+	diff_track_pair_release(&p);
 	return rc;
 }
 

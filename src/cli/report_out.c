@@ -1,5 +1,7 @@
 #include "cli/report_out.h"
 
+#include "cli/msgs.h"
+
 #include "iotally-config.h"
 #include "report/report_md_write.h"
 #include "util/diag.h"
@@ -21,7 +23,7 @@ int
 cli_report_write_markdown(const struct report *r)
 {
 	if (report_md_write(stdout, r) < 0) {
-		fputs("iotally: error: cannot write output\n", stderr);
+		cli_error(NULL, 0, "cannot write output");
 		return DIAG_IOERR;
 	}
 	return 0;

@@ -14,6 +14,8 @@
 /* Icicle nodes narrower than 1/ICICLE_MIN_SHARE of the root are left out. */
 #define ICICLE_MIN_SHARE 500
 #define ICICLE_MAX_DEPTH 48
+/* Backtraces are kept for this many rows of the sites table (what the HTML shows). */
+#define REPORT_DETAIL_ROWS 200
 
 static void
 capture_text(const struct track_capture *c, struct strbuf *sb)
@@ -142,7 +144,8 @@ tree_emit(struct tree *t, struct report_chart *c, size_t at, uint64_t start, uin
 		it->v[3] = report_i64(n->before);
 	}
 	sort_tree = t;
-	qsort(n->children, n->nchildren, sizeof(*n->children), cmp_child);
+	if (n->nchildren > 1)
+		qsort(n->children, n->nchildren, sizeof(*n->children), cmp_child);
 	for (size_t i = 0; i < n->nchildren; i++) {
 		struct node *ch = &t->nodes[n->children[i]];
 		if (ch->width < min || ch->width == 0) {
@@ -268,7 +271,8 @@ add_pair_sites(struct report_section *s, const struct diff_track *d,
 			report_table_text(t, "overflow");
 		else
 			report_table_figure(t, REPORT_CELL_DCOUNT, dc);
-		if (ch == DIFF_TRACK_NEW || ch == DIFF_TRACK_GROWN)
+		if ((ch == DIFF_TRACK_NEW || ch == DIFF_TRACK_GROWN) &&
+		    t->nrows <= REPORT_DETAIL_ROWS)
 			add_backtrace(t, d, sites[i]);
 	}
 }

@@ -331,6 +331,7 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 		goto out;
 	size_t h = w.n / 2;   /* the second half: the last ceil(n / 2) samples */
 	r->has_half = trend_theil_sen(x + h, w.y + h, w.n - h, &r->half) == 0;
+	r->has_first_half = trend_theil_sen(x, w.y, h, &r->first_half) == 0;
 	r->growth = ts->slope * (x[w.n - 1] - x[0]);
 	r->start = ts->intercept + ts->slope * x[0];
 	if (r->start > 0)
@@ -362,8 +363,12 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	bool grows = r->has_mk && r->has_slope && r->mk.s > 0 && r->q < p->alpha &&
 		     ts->lo > 0 && passes_floor(r, p, unit);
 	bool rising = r->has_half && r->half.lo > 0;
-	/* The second half grows clearly slower than the whole window: it stopped. */
-	bool stopped = r->has_half && r->half.hi < ts->slope;
+	/*
+	 * The second half grows clearly slower than the whole window, or than
+	 * the first half: it stopped.
+	 */
+	double pace = r->has_first_half ? fmax(ts->slope, r->first_half.slope) : ts->slope;
+	bool stopped = r->has_half && r->half.hi < pace;
 	/* A plateau whose rise is short: the level moved up by far more than the noise. */
 	bool shifted = stopped && r->has_slope && ts->lo > 0 &&
 		       r->shift >= growth_floor(p, unit) && r->shift >= 2.5 * r->shift_sigma;

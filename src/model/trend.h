@@ -69,6 +69,8 @@ struct trend_result {
 	struct trend_ts per_hour;   /* x = hours since the first sample */
 	bool has_half;
 	struct trend_ts half;       /* second half, on the verdict's axis */
+	bool has_first_half;
+	struct trend_ts first_half; /* first half, on the verdict's axis */
 	double growth;              /* slope x span of the window (verdict axis) */
 	double start;               /* fitted level at the first analysed sample */
 	double growth_pct;          /* 100 growth / start; NAN when start <= 0 */

@@ -37,7 +37,7 @@ static const char css[] =
 	"th{background:var(--head);text-align:left}"
 	"td.num{text-align:right;white-space:nowrap}"
 	"td.name{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;"
-	"overflow-wrap:anywhere}"
+	"overflow-wrap:break-word}"
 	"tr.bt td{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}"
 	"tr.bt ol{margin:0;padding-left:2rem}"
 	".pair{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}"

@@ -36,7 +36,7 @@ report_md_escape(const char *s, size_t max_chars, struct strbuf *out)
 	 * underline: "# ", "- ", "+ ", "* ", "1. ", "2) ", ">", "===", "---".
 	 */
 	size_t digits = strspn(p, "0123456789");
-	bool ends = p[1] == '\0' || p[1] == ' ';
+	bool ends = *p && (p[1] == '\0' || p[1] == ' ');
 	if ((strchr("#-+", *p) && *p && ends) ||
 	    ((*p == '=' || *p == '-') && p[strspn(p, *p == '=' ? "= " : "- ")] == '\0'))
 		strbuf_addch(out, '\\');

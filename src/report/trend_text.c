@@ -204,8 +204,8 @@ static const char *const verdict_meaning[TREND_VERDICTS] = {
 	"show that it stopped",
 	"would be LEAK, but volatile or empty purgeable memory can be discarded by the "
 	"kernel: not called a leak",
-	"rose, then stopped: the second half's slope is clearly below the whole "
-	"window's (its interval ends under it) and does not exclude 0",
+	"rose, then stopped: the second half's slope is clearly below the first "
+	"half's or the whole window's (its interval ends under it)",
 	"one jump between two flat stretches (a cache filled once, a pool grown once)",
 	"no rise that passes the tests and the minimum growth (flat or falling)",
 	"fewer than the minimum samples after the warm-up, or too many without a value",

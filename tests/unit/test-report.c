@@ -1,0 +1,191 @@
+/*
+ * The report model and its writers: binary-unit figures worked out by hand,
+ * Markdown and HTML escaping of hostile strings, the Markdown size limit on
+ * a report far larger than it, and the row cap of the model.
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/report.h"
+#include "report/report_html_write.h"
+#include "report/report_md_write.h"
+#include "util/size.h"
+#include "util/strbuf.h"
+
+static void
+check_binary(uint64_t v, const char *want)
+{
+	char b[32];
+	size_format_binary(v, b);
+	assert_string_equal(b, want);
+}
+
+static void
+check_delta(int64_t v, const char *want)
+{
+	char b[32];
+	size_format_binary_delta(v, b);
+	assert_string_equal(b, want);
+}
+
+static void
+test_binary_units(void **state)
+{
+	(void)state;
+	check_binary(0, "0 B");
+	check_binary(1023, "1023 B");
+	check_binary(1024, "1 KiB");
+	check_binary(1536, "1.5 KiB");                 /* 1.5 * 1024 */
+	check_binary(1310720, "1.25 MiB");             /* 1.25 * 2^20 */
+	check_binary(402653184, "384 MiB");            /* 3 * 128 MiB */
+	/* 1289748 / 2^20 = 1.22999... : rounded to 1.23, so marked. */
+	check_binary(1289748, "~1.23 MiB");
+	/* 1047552 = 1023 KiB exactly. */
+	check_binary(1047552, "1023 KiB");
+	/* 2^20 - 1 bytes is 1023.999 KiB: rounds up to 1024.00 and says so. */
+	check_binary(1048575, "~1024 KiB");
+	check_binary((uint64_t)INT64_MAX, "~8 EiB");
+	check_delta(0, "0 B");
+	check_delta(-1536, "-1.5 KiB");
+	check_delta(1044480, "+1020 KiB");             /* +1 MiB + 8 KiB - 12 KiB */
+	check_delta(-1289748, "~-1.23 MiB");
+}
+
+static void
+check_md(const char *in, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	report_md_escape(in, 0, &sb);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void
+test_markdown_escape(void **state)
+{
+	(void)state;
+	check_md("A|B", "A\\|B");
+	check_md("OSValueObject<void*>", "OSValueObject\\<void\\*\\>");
+	check_md("# heading", "\\# heading");
+	check_md("#hashtag", "#hashtag");
+	check_md("---", "\\---");
+	check_md("===", "\\===");
+	check_md("- item", "\\- item");
+	check_md("-5", "-5");
+	check_md("1. Foo", "1\\. Foo");
+	check_md("1.2G", "1.2G");
+	check_md("> quote", "\\> quote");
+	check_md("back\\slash `tick` [link](x) ~s~ &amp;",
+		 "back\\\\slash \\`tick\\` \\[link\\](x) \\~s\\~ \\&amp;");
+	/* Line breaks become spaces, an invalid byte U+FFFD. */
+	check_md("a\nb\r\tc", "a b  c");
+	check_md("bad\xff", "bad\xef\xbf\xbd");
+}
+
+static void
+check_html(const char *in, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	report_html_escape(in, 0, &sb);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void
+test_html_escape(void **state)
+{
+	(void)state;
+	check_html("<img src=x onerror=alert(1)></script><script>alert(2)</script>",
+		   "&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;script&gt;alert(2)"
+		   "&lt;/script&gt;");
+	check_html("\"'&", "&quot;&#39;&amp;");
+	check_html("\x01\xc0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+static size_t
+count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* The data JSON cannot close the <script> it is in, nor open a comment. */
+static void
+test_html_data_neutralised(void **state)
+{
+	(void)state;
+	struct report r;
+	report_init(&r, "vmmap", false);
+	report_add_verdict(&r, "</script><script>alert(1)</script><!-- x");
+	report_add_provenance(&r, "Process", "</SCRIPT>");
+	struct strbuf sb = STRBUF_INIT;
+	report_html_render(&r, &sb);
+	assert_int_equal(count(sb.buf, "</script>"), 1);
+	assert_int_equal(count(sb.buf, "<script"), 1);
+	assert_int_equal(count(sb.buf, "</SCRIPT>"), 0);
+	assert_int_equal(count(sb.buf, "<!--"), 0);
+	assert_non_null(strstr(sb.buf, "\\u003c/script\\u003e\\u003cscript\\u003e"));
+	strbuf_release(&sb);
+	report_release(&r);
+}
+
+/* A report of 8 tables x 1000 rows of 300-character names, with backtraces. */
+static void
+test_markdown_limit(void **state)
+{
+	(void)state;
+	static const char *const cols[] = { "name", "bytes", "delta" };
+	char name[301];
+	memset(name, 'x', 300);
+	name[300] = '\0';
+	const char *frames[40];
+	for (size_t i = 0; i < 40; i++)
+		frames[i] = name;
+	struct report r;
+	report_init(&r, "track", true);
+	struct report_section *s = report_section(&r, REPORT_SEC_TRACK, "Call sites");
+	for (int t = 0; t < 8; t++) {
+		char id[16];
+		snprintf(id, sizeof(id), "t%d", t);
+		struct report_table *tab = report_section_add_table(s, id, "Sites", 3, cols);
+		for (int i = 0; i < 1005; i++) {
+			if (!report_table_row(tab))
+				continue;
+			report_table_code(tab, name);
+			report_table_figure(tab, REPORT_CELL_BYTES, 4096 * (int64_t)i);
+			report_table_figure(tab, REPORT_CELL_DBYTES, -4096 * (int64_t)i);
+			report_table_detail(tab, frames, 40);
+		}
+		assert_int_equal(tab->nrows, REPORT_ROWS_MAX);
+		assert_int_equal(tab->omitted, 5);
+	}
+	struct strbuf sb = STRBUF_INIT;
+	report_md_render(&r, &sb);
+	assert_true(sb.len <= REPORT_MD_LIMIT);
+	assert_true(sb.len > REPORT_MD_LIMIT / 4);
+	assert_non_null(strstr(sb.buf, "more rows not shown"));
+	strbuf_release(&sb);
+	report_release(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_binary_units),
+		cmocka_unit_test(test_markdown_escape),
+		cmocka_unit_test(test_html_escape),
+		cmocka_unit_test(test_html_data_neutralised),
+		cmocka_unit_test(test_markdown_limit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -231,23 +231,11 @@ read_gates_file(struct diff_args *a, const char *path, struct diag *err)
 }
 
 static int
-add_gate(struct diff_args *a, const char *text, struct diag *err)
-{
-	a->gates = xgrow(a->gates, &a->gates_alloc, a->ngates + 1, sizeof(*a->gates));
-	if (diff_gate_parse(text, &a->gates[a->ngates], err) < 0) {
-		diff_gate_release(&a->gates[a->ngates]);
-		return -1;
-	}
-	a->ngates++;
-	return 0;
-}
-
-static int
 handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 {
 	switch (id) {
 	case OPT_FAIL_IF:
-		return add_gate(a, arg, err);
+		return diff_gate_list_add(&a->gates, &a->ngates, &a->gates_alloc, arg, err);
 	case OPT_GATES:
 		return read_gates_file(a, arg, err);
 	case OPT_JUNIT:

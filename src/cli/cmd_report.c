@@ -128,13 +128,7 @@ handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
 		a->output = arg;
 		return 0;
 	case OPT_FAIL_IF:
-		a->gates = xgrow(a->gates, &a->gates_alloc, a->ngates + 1, sizeof(*a->gates));
-		if (diff_gate_parse(arg, &a->gates[a->ngates], err) < 0) {
-			diff_gate_release(&a->gates[a->ngates]);
-			return -1;
-		}
-		a->ngates++;
-		return 0;
+		return diff_gate_list_add(&a->gates, &a->ngates, &a->gates_alloc, arg, err);
 	default:
 		return 0;
 	}

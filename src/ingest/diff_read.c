@@ -98,16 +98,13 @@ diff_gates_read(struct line_reader *r, struct diff_gate **gates, size_t *n, size
 		char *text = gate_line_text(&ln);
 		if (!text)
 			continue;
-		*gates = xgrow(*gates, alloc, *n + 1, sizeof(**gates));
-		rc = diff_gate_parse(text, &(*gates)[*n], err);
+		rc = diff_gate_list_add(gates, n, alloc, text, err);
 		free(text);
 		if (rc < 0) {
-			diff_gate_release(&(*gates)[*n]);
 			err->path = r->path;
 			err->line = ln.no;
 			return -1;
 		}
-		(*n)++;
 	}
 	return rc;
 }

@@ -23,6 +23,19 @@ diff_gate_release(struct diff_gate *g)
 	memset(g, 0, sizeof(*g));
 }
 
+int
+diff_gate_list_add(struct diff_gate **gates, size_t *n, size_t *alloc, const char *text,
+		   struct diag *err)
+{
+	*gates = xgrow(*gates, alloc, *n + 1, sizeof(**gates));
+	if (diff_gate_parse(text, &(*gates)[*n], err) < 0) {
+		diff_gate_release(&(*gates)[*n]);
+		return -1;
+	}
+	(*n)++;
+	return 0;
+}
+
 void
 diff_gate_copy(struct diff_gate *to, const struct diff_gate *from)
 {

@@ -67,6 +67,12 @@ struct diff_gate {
  * that is wrong (the metric, the operator or the value).
  */
 int diff_gate_parse(const char *text, struct diff_gate *g, struct diag *err);
+/*
+ * Parse one expression onto the end of a growing list (*n used of *alloc):
+ * 0, or -1 as diff_gate_parse() with the list unchanged.
+ */
+int diff_gate_list_add(struct diff_gate **gates, size_t *n, size_t *alloc, const char *text,
+		       struct diag *err);
 void diff_gate_release(struct diff_gate *g);
 /* A copy of a parsed gate, unchecked (each compared pair checks its own). */
 void diff_gate_copy(struct diff_gate *to, const struct diff_gate *from);

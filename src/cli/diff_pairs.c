@@ -1,5 +1,6 @@
 #include "cli/diff_pairs.h"
 
+#include "ingest/bundle.h"
 #include "ingest/capture_dir.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -66,6 +67,13 @@ diff_pairs_build(struct diff_pairs *p, const char *before, const char *after,
 	struct capture_dir b, a;
 	size_t alloc = 0;
 	memset(p, 0, sizeof(*p));
+	for (int side = 0; side < 2 && !bdir && !adir; side++) {
+		const char *path = side ? after : before;
+		if (bundle_path_is_bundle(path))
+			return diag_set(err, DIAG_USAGE, path, 0, 0,
+					"is a bundle archive: unpack it (tar -xzf) and compare the "
+					"bundle folders");
+	}
 	if (!bdir && !adir) {
 		add_pair(p, &alloc, NULL, xstrdup(before), xstrdup(after));
 		return 0;

@@ -6,6 +6,7 @@
 #include "cli/dispatch.h"
 
 #include "cli/commands.h"
+#include "cli/diff_kinds.h"
 #include "cli/msgs.h"
 #include "ingest/detect.h"
 #include "util/diag.h"
@@ -88,6 +89,14 @@ foreign_advice(enum foreign_kind f)
 	}
 }
 
+/* Is this iotally's JSON of one capture (vmmap, classes, track), which `report` reads? */
+static bool
+cli_json_report_reads(const struct cli_input *in)
+{
+	return in->kind == INPUT_IOTALLY_JSON && in->schema[0] &&
+	       diff_kind_for_input(in->kind, in->schema) != NULL;
+}
+
 bool
 cli_explain_input(const char *command, const char *path, const struct cli_input *in,
 		  const struct diag *err)
@@ -100,11 +109,15 @@ cli_explain_input(const char *command, const char *path, const struct cli_input 
 	if (in->foreign != FOREIGN_NONE)
 		cli_error(path, 0, "this is %s, which iotally does not read%s",
 			  input_foreign_describe(in->foreign), foreign_advice(in->foreign));
-	else if (in->kind == INPUT_IOTALLY_JSON)
-		cli_error(path, 0, "this is iotally JSON output%s%s%s: 'iotally diff', "
+	else if (in->kind == INPUT_IOTALLY_JSON && cli_json_report_reads(in))
+		cli_error(path, 0, "this is iotally JSON output (schema '%s'): 'iotally diff', "
 			  "'iotally report' and 'iotally trend' read it, with other captures or "
-			  "reports of its kind", in->schema[0] ? " (schema '" : "", in->schema,
-			  in->schema[0] ? "')" : "");
+			  "reports of its kind", in->schema);
+	else if (in->kind == INPUT_IOTALLY_JSON)
+		cli_error(path, 0, "this is iotally JSON output%s%s%s, a result rather than "
+			  "a capture: no command reads it back (the JSON of 'iotally vmmap', "
+			  "'classes' and 'track' is read by 'diff', 'report' and 'trend')",
+			  in->schema[0] ? " (schema '" : "", in->schema, in->schema[0] ? "')" : "");
 	else if (in->kind == INPUT_TOOL_REPORT)
 		cli_error(path, 0, "this is %s", input_kind_describe(in->kind));
 	else if (reader && (!command || strcmp(reader, command) != 0))
@@ -218,6 +231,9 @@ cli_run_for_input(int argc, char **argv)
 	if (cli_refuse_empty(NULL, argv[1], &in))
 		return DIAG_DATA;
 	const char *name = in.foreign == FOREIGN_NONE ? cli_command_for_kind(kind) : NULL;
+	/* iotally's JSON of one capture: the report of it (`iotally report FILE.json`). */
+	if (!name && cli_json_report_reads(&in))
+		name = "report";
 	if (!name && cli_explain_input(NULL, argv[1], &in, NULL))
 		return DIAG_DATA;
 	if (name) {

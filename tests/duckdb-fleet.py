@@ -100,6 +100,26 @@ def expected(root):
         'new-sites': [['com.example.driver.NewCache',
                        'com.example.driver.NewCache: NewCache::grow(unsigned long)',
                        MiB, 4]],
+        # fixtures/diff-folders/gates-past-boundary.txt: every gate set one step
+        # past the growth built in, so each trips with exactly that growth.
+        'tripped-gates': [['app-vmmap.txt', 'vmmap:IOAccelerator (graphics):N.vsize >= +384M',
+                           3 * 128 * MiB],
+                          ['app-vmmap.txt', 'vmmap:IOSurface.count >= +5', 5],
+                          ['ioreg.txt', 'alloc:instance >= +1MiB', MiB],
+                          ['ioreg.txt', 'classes:IOSurface >= +5', 5],
+                          ['track.txt', 'track:total >= +1044480', 1044480]],
+        # The largest changes built in (diff README): +3 x 128 MiB of
+        # IOAccelerator (graphics) (N), +5 x 1 MiB of IOSurface (N), then the
+        # Instance allocation +1 MiB and the new 1 MiB call site (a tie, by
+        # kind), then the IOMalloc allocation +65536.
+        'diff-changes': [['vmmap', 'rows', 'IOAccelerator (graphics)', 'N', 'vsize',
+                          3 * 128 * MiB],
+                         ['vmmap', 'rows', 'IOSurface', 'N', 'vsize', 5 * MiB],
+                         ['classes', 'allocation', 'instance', None, 'allocation', MiB],
+                         ['track', 'sites',
+                          'com.example.driver.NewCache: NewCache::grow(unsigned long)', None,
+                          'bytes', MiB],
+                         ['classes', 'allocation', 'iomalloc', None, 'allocation', 65536]],
         # Every byte of both captures is in some module's row.
         'modules-total': total_before + total_after,
     }
@@ -151,6 +171,9 @@ def main():
              ['classes', '--format', 'ndjson', BEFORE, AFTER], 0)
         emit(iotally, root, os.path.join(tmp, 'track.ndjson'),
              ['track', '--format', 'ndjson', BEFORE, AFTER], 0)
+        emit(iotally, root, os.path.join(tmp, 'diff.ndjson'),
+             ['diff', '--format', 'ndjson', '--gates',
+              'fixtures/diff-folders/gates-past-boundary.txt', BEFORE, AFTER], 1)
         proc = subprocess.run(['node', runner, modules], cwd=tmp, input=json.dumps(queries),
                               stdout=subprocess.PIPE, universal_newlines=True)
         if proc.returncode != 0:

@@ -51,20 +51,6 @@ cli_folder_needs_ndjson(const char *path, struct diag *err)
 			"several inputs); the other formats read one capture", path);
 }
 
-char *
-cli_diag_line(const struct diag *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	diag_format(d, &sb);
-	while (sb.len && sb.buf[sb.len - 1] == '\n')
-		sb.buf[--sb.len] = '\0';
-	const char *prefix = "iotally: ";
-	size_t skip = strncmp(sb.buf, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
-	char *line = xstrdup(sb.buf + skip);
-	strbuf_release(&sb);
-	return line;
-}
-
 static struct cli_source *
 add_source(struct cli_sources *s, const char *path, bool in_folder)
 {

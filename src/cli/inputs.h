@@ -114,9 +114,6 @@ void cli_sources_add_operands(struct cli_sources *s, const char *kind,
 /* A folder given to a format that reads one input: the usage error. -1. */
 int cli_folder_needs_ndjson(const char *path, struct diag *err);
 
-/* A diagnostic as one line without the program name ("PATH:LINE: error: ..."). Caller frees. */
-char *cli_diag_line(const struct diag *d);
-
 /* Is `path` a folder (of captures), as opposed to a file, '-' or a bundle archive? */
 bool cli_operand_is_folder(const char *path);
 

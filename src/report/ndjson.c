@@ -9,7 +9,7 @@ ndjson_row_new(const char *schema, const char *row, const char *source, const ch
 	json_object_set_new_nocheck(o, "schema", json_string_nocheck(schema));
 	json_object_set_new_nocheck(o, "row", json_string_nocheck(row));
 	json_object_set_new_nocheck(o, "source", json_text(source));
-	json_object_set_new_nocheck(o, "kind", json_string_nocheck(kind));
+	json_object_set_new_nocheck(o, "kind", kind ? json_string_nocheck(kind) : json_null());
 	return o;
 }
 

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* A new row with its first four keys. */
+/* A new row with its first four keys (kind NULL: null, a kind not known). */
 json_t *ndjson_row_new(const char *schema, const char *row, const char *source,
 		       const char *kind);
 /* Set key (appended in call order); v is taken. */

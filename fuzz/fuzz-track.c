@@ -36,7 +36,7 @@ run(const uint8_t *data, size_t size, enum track_by by, struct suppress_list *su
 		track_capture_check_total(&cap, "fuzz", &warnings);
 		track_capture_sort_kept(&cap);
 		const struct track_group **g;
-		track_capture_sorted_groups(&cap, &g);
+		track_grouping_sorted(&cap.grouping, &g);
 		free(g);
 		struct strbuf out = STRBUF_INIT;
 		struct track_record rec;

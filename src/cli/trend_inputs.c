@@ -229,9 +229,9 @@ read_track(struct trend_input *in, struct line_reader *r, bool json, struct tren
 		size_t k = in->sample;
 		metric(s, k, TREND_BYTES, false, false, (double)track_capture_total(&cap),
 		       "track:total");
-		for (size_t i = 0; i < cap.ngroups; i++)
-			metric(s, k, TREND_BYTES, true, false, (double)cap.groups[i].bytes,
-			       "track:%s", cap.groups[i].name);
+		for (size_t i = 0; i < cap.grouping.ngroups; i++)
+			metric(s, k, TREND_BYTES, true, false, (double)cap.grouping.groups[i].bytes,
+			       "track:%s", cap.grouping.groups[i].name);
 	}
 	track_capture_release(&cap);
 }

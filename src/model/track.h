@@ -4,17 +4,19 @@
 /*
  * The model of an `ioclasscount --track / --leaks / --maps=PID` capture.
  *
- * A parser builds one record at a time in a struct track_record it owns
- * and hands it to track_capture_add_record(), which applies the offline
- * filters and suppressions, adds it to the aggregates a report asked for
- * and, only when the report lists records, keeps a copy in a listing whose
- * records wait in a temporary file (model/track_listing.h). So memory
- * follows the number of distinct call sites (aggregates), plus 32 bytes per
- * listed record, never the number of input lines.
+ * A parser builds one record at a time (model/track_record.h) and hands it
+ * to track_capture_add_record(), which counts it, applies the offline
+ * filters (model/track_filter.h) and suppressions (model/suppress.h), adds
+ * it to the groups a report asked for (model/track_group.h) and, only when
+ * the report lists records, keeps a copy in a listing whose records wait
+ * in a temporary file (model/track_listing.h). So memory follows the
+ * number of distinct call sites (groups), plus 32 bytes per listed record,
+ * never the number of input lines.
  *
- * Strings of a record (module, symbol, source, process) are (offset,
- * length) views into the record's own `text` buffer; they may hold any
- * byte except '\n'.
+ * The capture owns its strings, images, groups and listing;
+ * track_capture_release frees them. The suppression list is borrowed.
+ * What a record's frames say (kernel, user, module, category) is in
+ * model/track_classify.h.
  */
 
 #include <stdbool.h>
@@ -22,10 +24,13 @@
 #include <stdint.h>
 
 #include "model/suppress.h"
+#include "model/track_classify.h"
+#include "model/track_filter.h"
+#include "model/track_group.h"
 #include "model/track_listing.h"
+#include "model/track_record.h"
 #include "util/bytes.h"
 #include "util/diag.h"
-#include "util/hashmap.h"
 #include "util/strbuf.h"
 
 /* The id of the JSON report (docs/json/track.*): written by report/, read back by ingest/. */
@@ -38,133 +43,11 @@ enum track_kind {
 	TRACK_KIND_MAPS,      /* --maps=PID */
 };
 
-/* Which IOKitTools output layout the capture uses (formats §4.4, §4.5). */
-enum track_layout {
-	TRACK_LAYOUT_105,     /* no header line, 36-wide module, padded address */
-	TRACK_LAYOUT_97,      /* ", [i]" headers, 24-wide module, unpadded address */
-	TRACK_LAYOUT_108,     /* "kernel memory allocations (...)" header (108 to 125) */
-};
-
-enum track_record_type {
-	TRACK_RECORD_ALLOC,   /* 0x.. bytes (0x.. + 0x..), N calls [i] */
-	TRACK_RECORD_MAP,     /* [0xADDR, 0xLEN] proc(pid) [i] */
-};
-
-struct track_text {
-	size_t off, len;      /* view into track_record.text */
-};
-
-struct track_frame {
-	uint64_t index;       /* the printed frame number */
-	uint64_t address;
-	uint64_t offset;
-	bool has_offset;      /* printed " + 0x.." */
-	bool has_source;      /* printed " (file:line)" */
-	bool zero_address;    /* printed as "%#018llx" of 0: eighteen zeros, no 0x */
-	struct track_text module, symbol, source;
-};
-
-struct track_record {
-	enum track_record_type type;
-	uint64_t bytes;        /* alloc: size[0] + size[1]; map: mapped length */
-	uint64_t size[2];      /* alloc: live, accumulated */
-	int64_t count;         /* alloc: live allocations ("calls") */
-	uint64_t map_address;  /* map: mapped address */
-	struct track_text map_process;
-	int64_t map_pid;
-	uint64_t index;        /* the printed [i] */
-	bool has_trailer;      /* a "<proc(pid)>" line */
-	bool trailer_exited;   /* "<exited process(pid)>" */
-	struct track_text trailer_process;
-	int64_t trailer_pid;
-	size_t trailer_at;     /* number of frames printed before the trailer */
-	struct track_frame *frames;
-	size_t nframes, frames_alloc;
-	struct strbuf text;
-	uint64_t line;         /* line of the record header */
-	uint64_t seq;          /* 0-based position in the input */
-};
-
-void track_record_init(struct track_record *r);
-void track_record_reset(struct track_record *r);
-void track_record_release(struct track_record *r);
-/* Append bytes to the record's text and return their view. */
-struct track_text track_record_add_text(struct track_record *r, const char *p, size_t n);
-struct track_frame *track_record_add_frame(struct track_record *r);
-
-static inline const char *
-track_str(const struct track_record *r, struct track_text t)
-{
-	return r->text.buf + t.off;
-}
-
-/*
- * The record in ioclasscount's own layout for `layout`, starting with the
- * header line (no leading blank line), each line ending in '\n'.
- */
-void track_record_format(const struct track_record *r, enum track_layout layout,
-			 struct strbuf *out);
-
-/* "<Class>::gMetaClass" frames mark per-class records; *len gets the class length. */
-bool track_frame_metaclass(const struct track_record *r, const struct track_frame *f,
-			   const char **cls, size_t *len);
-/* A frame of the kernel itself (not a kext, not user space). */
-bool track_frame_is_kernel(const struct track_record *r, const struct track_frame *f);
-/* A user-space frame of the record's process. */
-bool track_frame_is_user(const struct track_record *r, const struct track_frame *f);
-
-/*
- * The module a record is charged to: its first frame that is neither the
- * kernel itself, a gMetaClass marker nor user space, else "kernel".
- * *len gets the length; the result points into the record (or is static).
- */
-const char *track_record_module(const struct track_record *r, size_t *len);
-/*
- * A frame's name in a folded stack: its symbol without offset, else its
- * module, else "[unknown]"; ';' and tabs, which the folded format uses,
- * become ':' and ' '.
- */
-void track_frame_folded_name(const struct track_record *r, const struct track_frame *f,
-			     struct strbuf *out);
-
 struct track_image {
 	uint64_t start, end;
 	char *name, *uuid, *path;
 	uint64_t line;
 };
-
-enum track_by {
-	TRACK_BY_NONE,
-	TRACK_BY_MODULE,
-	TRACK_BY_SYMBOL,
-	TRACK_BY_CLASS,
-	TRACK_BY_FOLDED,      /* folded stacks for flame graphs */
-};
-
-/* An aggregate row: a module, a (module, symbol), a category or a stack. */
-struct track_group {
-	char *name;           /* module or category; NULL for folded stacks */
-	char *symbol;         /* TRACK_BY_SYMBOL: the function; else NULL */
-	uint64_t bytes;       /* inclusive bytes (every record the key is in) */
-	uint64_t self_bytes;  /* TRACK_BY_SYMBOL: records whose innermost frame it is */
-	uint64_t records;
-	int64_t count;        /* allocations (alloc records) or mappings */
-	uint64_t first_seq;
-	uint64_t last_seq;    /* to count a symbol once per record */
-	uint32_t *stack;      /* TRACK_BY_FOLDED: frame names (ids), outermost first */
-	size_t nstack;
-};
-
-struct track_filter {
-	char **sites, **ignores, **names;
-	size_t nsites, nignores, nnames;
-	bool exclude;          /* NAME operands name what to drop */
-	uint64_t min_bytes;
-};
-
-void track_filter_init(struct track_filter *f);
-void track_filter_release(struct track_filter *f);
-void track_filter_add(char ***list, size_t *n, const char *s);
 
 struct track_capture {
 	/* What the report wants; set before parsing. */
@@ -208,15 +91,7 @@ struct track_capture {
 	uint64_t suppressed_records, suppressed_bytes;
 
 	struct track_listing listing;     /* listed records (keep_records) */
-
-	struct strmap group_index;
-	struct track_group *groups;
-	size_t ngroups, groups_alloc;
-
-	/* Frame names of folded stacks, interned: a stack key is its ids. */
-	struct strmap frame_index;
-	char **frame_names;
-	size_t nframe_names, frame_names_alloc;
+	struct track_grouping grouping;   /* groups of shown records (by) */
 
 	bool partial;                     /* some input was not understood */
 };
@@ -235,17 +110,9 @@ void track_capture_set_command(struct track_capture *cap, const char *text, size
 void track_capture_add_image(struct track_capture *cap, const struct track_image *img);
 
 /*
- * The category of a record: "IOMap" for mappings, the class of its
- * gMetaClass frame, the single queue the command named, "IOMalloc" or
- * "IOWire" from the allocating frames, else NULL. *len gets the length.
- */
-const char *track_record_category(const struct track_capture *cap,
-				  const struct track_record *r, size_t *len);
-
-/*
- * Take one parsed record: count it, filter it, aggregate it and keep a
- * copy if the report lists records. The record stays the caller's.
- * -1 with *err set when a byte sum passes BYTES_MAX.
+ * Take one parsed record: count it, filter it, suppress or show it,
+ * group it and keep a copy if the report lists records. The record stays
+ * the caller's. -1 with *err set when a byte sum passes BYTES_MAX.
  */
 int track_capture_add_record(struct track_capture *cap, const struct track_record *r,
 			     const char *path, struct diag *err);
@@ -260,12 +127,6 @@ void track_capture_sort_kept(struct track_capture *cap);
  * printed total, else the sum of every record.
  */
 uint64_t track_capture_total(const struct track_capture *cap);
-/* A folded stack as text: "frame;frame;...;frame", outermost caller first. */
-void track_group_folded_text(const struct track_capture *cap, const struct track_group *g,
-			     struct strbuf *out);
-/* Groups sorted by bytes (self bytes first for TRACK_BY_SYMBOL), then name. */
-size_t track_capture_sorted_groups(const struct track_capture *cap,
-				   const struct track_group ***out);
 
 /*
  * Compare the records with the capture's printed total and add a warning
@@ -275,7 +136,5 @@ void track_capture_check_total(const struct track_capture *cap, const char *path
 			       struct diag_list *warnings);
 
 const char *track_kind_name(enum track_kind k);
-const char *track_layout_name(enum track_layout l);
-const char *track_by_name(enum track_by b);
 
 #endif

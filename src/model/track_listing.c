@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/track.h"
+#include "model/track_record.h"
 #include "util/xalloc.h"
 
 /*

@@ -44,7 +44,7 @@ record_json(const struct track_capture *cap, const struct track_record *r)
 	json_t *o = json_object(), *frames = json_array();
 	bool map = r->type == TRACK_RECORD_MAP;
 	size_t clen;
-	const char *cat = track_record_category(cap, r, &clen);
+	const char *cat = track_record_category(r, cap->queue, &clen);
 
 	json_object_set_new_nocheck(o, "type", json_string_nocheck(map ? "mapping" : "allocation"));
 	json_object_set_new_nocheck(o, "index", json_uint(r->index));
@@ -93,7 +93,7 @@ static json_t *
 groups_json(const struct track_capture *cap, uint64_t top)
 {
 	const struct track_group **g;
-	size_t n = track_capture_sorted_groups(cap, &g);
+	size_t n = track_grouping_sorted(&cap->grouping, &g);
 	json_t *arr = json_array();
 	if (top && n > top)
 		n = (size_t)top;

@@ -91,7 +91,7 @@ track_text_write_groups(FILE *out, const struct track_capture *cap, uint64_t top
 		[TRACK_BY_CLASS] = "CLASS",
 	};
 	const struct track_group **g;
-	size_t n = track_capture_sorted_groups(cap, &g), shown = n;
+	size_t n = track_grouping_sorted(&cap->grouping, &g), shown = n;
 	if (top && shown > top)
 		shown = (size_t)top;
 	if (cap->by == TRACK_BY_SYMBOL)

@@ -79,18 +79,18 @@ test_category_and_frames(void **state)
 	track_capture_init(&cap);
 	track_record_init(&r);
 	make_record(&r, 0, 0x1000, 0, 0);
-	const char *c = track_record_category(&cap, &r, &n);
+	const char *c = track_record_category(&r, cap.queue, &n);
 	assert_int_equal(n, 6);
 	assert_memory_equal(c, "OSData", 6);
 	assert_true(track_frame_is_kernel(&r, &r.frames[0]));
 	assert_false(track_frame_is_kernel(&r, &r.frames[1]));
 	make_record(&r, 1, 0x1000, 0, 0);
-	c = track_record_category(&cap, &r, &n);
+	c = track_record_category(&r, cap.queue, &n);
 	assert_memory_equal(c, "IOMalloc", n);
 	/* A command that names one queue decides for records without a class frame. */
 	track_capture_set_command(&cap, "ioclasscount --track IOWire", 27, TRACK_KIND_TRACK,
 				  false, "IOWire", 6);
-	c = track_record_category(&cap, &r, &n);
+	c = track_record_category(&r, cap.queue, &n);
 	assert_int_equal(n, 6);
 	assert_memory_equal(c, "IOWire", n);
 	track_record_release(&r);
@@ -121,7 +121,7 @@ test_by_module_and_symbol(void **state)
 	track_capture_init(&cap);
 	cap.by = TRACK_BY_MODULE;
 	feed(&cap);
-	size_t n = track_capture_sorted_groups(&cap, &g);
+	size_t n = track_grouping_sorted(&cap.grouping, &g);
 	assert_int_equal(n, 2);
 	assert_string_equal(g[0]->name, "com.apple.iokit.IOSurface");
 	assert_int_equal(g[0]->bytes, 0x4000);
@@ -133,7 +133,7 @@ test_by_module_and_symbol(void **state)
 	track_capture_init(&cap);
 	cap.by = TRACK_BY_SYMBOL;
 	feed(&cap);
-	n = track_capture_sorted_groups(&cap, &g);
+	n = track_grouping_sorted(&cap.grouping, &g);
 	assert_int_equal(n, 4);   /* gMetaClass frames are not functions */
 	assert_string_equal(g[0]->symbol, "OSData::withCapacity(unsigned int)");
 	assert_int_equal(g[0]->self_bytes, 0x4000);
@@ -154,17 +154,17 @@ test_folded(void **state)
 	track_capture_init(&cap);
 	cap.by = TRACK_BY_FOLDED;
 	feed(&cap);
-	size_t n = track_capture_sorted_groups(&cap, &g);
+	size_t n = track_grouping_sorted(&cap.grouping, &g);
 	assert_int_equal(n, 2);
 	struct strbuf text = STRBUF_INIT;
-	track_group_folded_text(&cap, g[0], &text);
+	track_grouping_folded_text(&cap.grouping, g[0], &text);
 	assert_string_equal(text.buf, "IOSurface::init();OSData::withCapacity(unsigned int)");
 	assert_int_equal(g[0]->bytes, 0x4000);
 	strbuf_reset(&text);
-	track_group_folded_text(&cap, g[1], &text);
+	track_grouping_folded_text(&cap.grouping, g[1], &text);
 	assert_string_equal(text.buf, "IOSurface::init();AGX::alloc();IOMalloc_external(unsigned long)");
 	/* Frame names are interned once: four distinct names for six frames. */
-	assert_int_equal(cap.nframe_names, 4);
+	assert_int_equal(cap.grouping.nframe_names, 4);
 	strbuf_release(&text);
 	free(g);
 	track_capture_release(&cap);
@@ -292,8 +292,8 @@ test_shown_and_group_sum_overflow(void **state)
 	cap.filter.min_bytes = 0;
 	struct track_group *g;
 	assert_int_equal(feed_huge(&cap, &err), -1);
-	assert_int_equal(cap.ngroups, 1);
-	g = &cap.groups[0];
+	assert_int_equal(cap.grouping.ngroups, 1);
+	g = &cap.grouping.groups[0];
 	assert_true(g->bytes <= BYTES_MAX);
 	track_capture_release(&cap);
 

@@ -1,6 +1,7 @@
 #include "ingest/track_read.h"
 
 #include "ingest/detect.h"
+#include "ingest/line_input.h"
 #include "ingest/track_command.h"
 #include "util/size.h"
 #include "util/view.h"
@@ -737,23 +738,24 @@ track_parse(struct line_reader *r, struct track_capture *cap,
 	    struct diag *err)
 {
 	struct parser ps;
+	struct line_input in;
 	struct line ln;
 	int rc;
 	bool blank = true;
 
+	if (line_input_begin(&in, r, err) < 0)
+		return -1;
 	memset(&ps, 0, sizeof(ps));
 	ps.cap = cap;
 	ps.opts = opts;
 	ps.warnings = warnings;
 	ps.err = err;
-	ps.path = r->path;
+	ps.path = in.path;
+	ps.kind = in.kind;
 	cap->layout = TRACK_LAYOUT_105;
 	track_record_init(&ps.rec);
 
-	if (input_detect_reader(r, &ps.kind, err) < 0)
-		return -1;
-
-	while (!ps.stopped && (rc = line_reader_next(r, &ln, err)) > 0) {
+	while (!ps.stopped && (rc = line_input_next(&in, &ln, err)) > 0) {
 		if (view_rtrim(ln.p, ln.len) && !(ln.no == 1 && view_starts(ln.p, ln.len, "# SOURCE:")))
 			blank = false;
 		if (handle_line(&ps, &ln) < 0)

@@ -1,5 +1,7 @@
 #include "ingest/line_input.h"
 
+#include "util/view.h"
+
 #include <string.h>
 
 int
@@ -14,5 +16,15 @@ line_input_begin(struct line_input *in, struct line_reader *r, struct diag *err)
 int
 line_input_next(struct line_input *in, struct line *ln, struct diag *err)
 {
-	return line_reader_next(in->reader, ln, err);
+	int rc;
+	while ((rc = line_reader_next(in->reader, ln, err)) > 0) {
+		if (in->past_comments)
+			return 1;
+		if (ln->len && ln->p[0] == '#')
+			continue;
+		if (view_rtrim(ln->p, ln->len))
+			in->past_comments = true;
+		return 1;
+	}
+	return rc;
 }

@@ -647,8 +647,6 @@ handle_line(struct parser *ps, const struct line *ln)
 	const char *p = ln->p;
 	size_t n = view_rtrim(p, ln->len);
 
-	if (ln->no == 1 && view_starts(p, n, "# SOURCE:"))
-		return 0;   /* the provenance line of fixtures, not part of the capture */
 	if (n == 0) {
 		ps->expect_dashes = false;
 		return finish_record(ps);
@@ -756,7 +754,7 @@ track_parse(struct line_reader *r, struct track_capture *cap,
 	track_record_init(&ps.rec);
 
 	while (!ps.stopped && (rc = line_input_next(&in, &ln, err)) > 0) {
-		if (view_rtrim(ln.p, ln.len) && !(ln.no == 1 && view_starts(ln.p, ln.len, "# SOURCE:")))
+		if (view_rtrim(ln.p, ln.len))
 			blank = false;
 		if (handle_line(&ps, &ln) < 0)
 			goto fail;

@@ -1,5 +1,6 @@
 #include "capture/capture.h"
 
+#include "capture/files.h"
 #include "capture/redact.h"
 #include "capture/toolrun.h"
 #include "iotally-config.h"
@@ -7,8 +8,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -96,45 +95,6 @@ utc_now(char out[32])
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static char *
-path_in(const char *dir, const char *rel)
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/%s", dir, rel);
-	return strbuf_detach(&sb, NULL);
-}
-
-/* mkdir -p for the folders of `rel` under dir. */
-static int
-make_parents(const char *dir, const char *rel)
-{
-	char *p = path_in(dir, rel);
-	size_t skip = strlen(dir) + 1;
-	for (char *s = p + skip; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	free(p);
-	return 0;
-}
-
-static int
-open_out(const char *dir, const char *rel)
-{
-	if (make_parents(dir, rel) < 0)
-		return -1;
-	char *p = path_in(dir, rel);
-	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	free(p);
-	return fd;
-}
-
 static struct step_run *
 add_step(struct run *r, const char *id, const char *const *argv, const char *kind)
 {
@@ -167,20 +127,6 @@ skip_step(struct step_run *s, const char *reason)
 {
 	s->status = "skipped";
 	s->reason = xstrdup(reason);
-}
-
-/* The whole of a small file (a tool's output), or an empty buffer. */
-static void
-slurp(const char *path, struct strbuf *out)
-{
-	int fd = open(path, O_RDONLY);
-	char buf[1 << 16];
-	ssize_t n;
-	if (fd < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		strbuf_add(out, buf, (size_t)n);
-	close(fd);
 }
 
 static bool
@@ -239,12 +185,12 @@ static void
 classify(struct run *r, struct step_run *s, const char *dir)
 {
 	struct strbuf text = STRBUF_INIT;
-	char *p = path_in(dir, s->err);
-	slurp(p, &text);
+	char *p = capfile_path_in(dir, s->err);
+	capfile_slurp(p, &text);
 	free(p);
 	if (s->out) {
-		p = path_in(dir, s->out);
-		slurp(p, &text);
+		p = capfile_path_in(dir, s->out);
+		capfile_slurp(p, &text);
 		free(p);
 	}
 	const struct spawn_result *sr = &s->sr;
@@ -316,8 +262,8 @@ run_step(struct run *r, struct step_run *s, const char *out_rel)
 	s->err = strbuf_detach(&err_rel, NULL);
 	s->out = xstrdup(out_rel);
 	utc_now(s->started);
-	int ofd = open_out(r->tmp, s->out);
-	int efd = open_out(r->tmp, s->err);
+	int ofd = capfile_open_out(r->tmp, s->out);
+	int efd = capfile_open_out(r->tmp, s->err);
 	s->ran = true;
 	if (ofd < 0 || efd < 0) {
 		s->sr.end = SPAWN_FAILED;
@@ -340,8 +286,8 @@ static char *
 sysctl_value(const char *dir, const char *rel, const char *name)
 {
 	struct strbuf text = STRBUF_INIT;
-	char *p = path_in(dir, rel);
-	slurp(p, &text);
+	char *p = capfile_path_in(dir, rel);
+	capfile_slurp(p, &text);
 	free(p);
 	size_t n = strlen(name);
 	char *v = NULL;
@@ -363,8 +309,8 @@ static char *
 sw_vers_field(const char *dir, const char *field)
 {
 	struct strbuf text = STRBUF_INIT;
-	char *p = path_in(dir, "host/sw_vers.txt");
-	slurp(p, &text);
+	char *p = capfile_path_in(dir, "host/sw_vers.txt");
+	capfile_slurp(p, &text);
 	free(p);
 	char *line = line_with(&text, field);
 	strbuf_release(&text);
@@ -516,64 +462,6 @@ name_target(struct run *r)
 
 /* --------------------------------------------------------- the bundle */
 
-static int
-remove_tree(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	DIR *d = opendir(path);
-	if (!d)
-		return -1;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		char *sub = path_in(path, e->d_name);
-		remove_tree(sub);
-		free(sub);
-	}
-	closedir(d);
-	return rmdir(path);
-}
-
-static int
-write_file_bytes(const char *path, const char *p, size_t n, struct diag *err)
-{
-	char *tmp = xmalloc(strlen(path) + 8);
-	memcpy(tmp, path, strlen(path));
-	memcpy(tmp + strlen(path), ".redact", 8);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int rc = -1;
-	if (fd < 0)
-		goto out;
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			break;
-		p += w;
-		n -= (size_t)w;
-	}
-	if (n == 0 && fsync(fd) == 0 && close(fd) == 0) {
-		fd = -1;
-		rc = rename(tmp, path);
-	}
-out:
-	if (rc < 0) {
-		int e = errno;
-		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s': %s", path, strerror(e));
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp);
-	}
-	free(tmp);
-	return rc;
-}
-
 struct file_hits {
 	uint64_t hits[REDACT_NRULES];
 };
@@ -596,15 +484,15 @@ redact_bundle(struct run *r, struct redactor *rd, json_t *rules, uint64_t *total
 	for (size_t pass = 0; pass < 2 && rc == 0; pass++) {
 		for (size_t f = 0; f < nfiles && rc == 0; f++) {
 			struct strbuf text = STRBUF_INIT;
-			char *p = path_in(r->tmp, names[f]);
-			slurp(p, &text);
+			char *p = capfile_path_in(r->tmp, names[f]);
+			capfile_slurp(p, &text);
 			if (pass == 0) {
 				redactor_collect(rd, text.buf, text.len);
 			} else {
 				struct strbuf out = STRBUF_INIT;
 				redactor_apply(rd, text.buf, text.len, &out, fh[f].hits);
 				if (out.len != text.len || memcmp(out.buf, text.buf, text.len) != 0)
-					rc = write_file_bytes(p, out.buf, out.len, err);
+					rc = capfile_write_bytes(p, out.buf, out.len, err);
 				strbuf_release(&out);
 			}
 			free(p);
@@ -637,7 +525,7 @@ file_json(const char *dir, const char *rel)
 	char hex[SHA256_HEX_SIZE];
 	uint64_t bytes;
 	struct diag e;
-	char *p = path_in(dir, rel);
+	char *p = capfile_path_in(dir, rel);
 	int rc = sha256_file_hex(p, hex, &bytes, &e);
 	free(p);
 	if (rc < 0)
@@ -756,12 +644,12 @@ write_manifest(struct run *r, struct redactor *rd, json_t *rules, json_t *series
 	json_object_set_new(m, "series", series ? series : json_null());
 	char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(m);
-	char *p = path_in(r->tmp, "manifest.json");
+	char *p = capfile_path_in(r->tmp, "manifest.json");
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, text);
 	strbuf_addch(&sb, '\n');
 	free(text);
-	int rc = write_file_bytes(p, sb.buf, sb.len, err);
+	int rc = capfile_write_bytes(p, sb.buf, sb.len, err);
 	strbuf_release(&sb);
 	free(p);
 	return rc;
@@ -872,27 +760,6 @@ report_steps(const struct run *r, struct capture_result *res)
 	}
 }
 
-static char *
-temp_beside(const char *dir, struct diag *err)
-{
-	char *slash = strrchr(dir, '/');
-	struct strbuf sb = STRBUF_INIT;
-	if (slash)
-		strbuf_addf(&sb, "%.*s/.%s.partial-XXXXXX", (int)(slash - dir), dir, slash + 1);
-	else
-		strbuf_addf(&sb, ".%s.partial-XXXXXX", dir);
-	char *t = strbuf_detach(&sb, NULL);
-	if (!mkdtemp(t)) {
-		int e = errno;
-		diag_set(err, e == ENOSPC ? DIAG_IOERR : CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
-			 "cannot create the bundle '%s' (its temporary folder beside it): %s", dir,
-			 strerror(e));
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
 /*
  * One bundle at `dir` (which must not exist): written in a temporary
  * folder beside it, renamed into place when complete.
@@ -906,7 +773,7 @@ capture_one(struct run *r, const char *dir, json_t *series, struct capture_resul
 	int rc = -1;
 
 	redactor_init(&rd);
-	r->tmp = temp_beside(dir, err);
+	r->tmp = capfile_temp_beside(dir, err);
 	if (!r->tmp) {
 		json_decref(rules);
 		json_decref(series);
@@ -945,7 +812,7 @@ capture_one(struct run *r, const char *dir, json_t *series, struct capture_resul
 	report_steps(r, res);
 out:
 	if (r->tmp) {
-		remove_tree(r->tmp);
+		capfile_remove_tree(r->tmp);
 		free(r->tmp);
 		r->tmp = NULL;
 	}
@@ -958,71 +825,6 @@ out:
 /* ------------------------------------------------------------- archive */
 
 static int
-archive_add_tree(struct archive *a, const char *root, const char *rel, const char *prefix)
-{
-	char *full = rel[0] ? path_in(root, rel) : xstrdup(root);
-	DIR *d = opendir(full);
-	int rc = 0;
-	if (!d) {
-		free(full);
-		return -1;
-	}
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		names = xgrow(names, &alloc, n + 1, sizeof(*names));
-		names[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	/* Sorted, so the archive's order does not depend on the file system. */
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-			char *t = names[j];
-			names[j] = names[j - 1];
-			names[j - 1] = t;
-		}
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *sub = rel[0] ? path_in(rel, names[i]) : xstrdup(names[i]);
-		char *path = path_in(root, sub);
-		char *member = path_in(prefix, sub);
-		struct stat st;
-		if (lstat(path, &st) < 0) {
-			rc = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			rc = archive_add_tree(a, root, sub, prefix);
-		} else if (S_ISREG(st.st_mode)) {
-			struct archive_entry *en = archive_entry_new();
-			archive_entry_set_pathname(en, member);
-			archive_entry_set_size(en, st.st_size);
-			archive_entry_set_filetype(en, AE_IFREG);
-			archive_entry_set_perm(en, 0644);
-			archive_entry_set_mtime(en, st.st_mtime, 0);
-			if (archive_write_header(a, en) != ARCHIVE_OK) {
-				rc = -1;
-			} else {
-				struct strbuf data = STRBUF_INIT;
-				slurp(path, &data);
-				if (data.len && archive_write_data(a, data.buf, data.len) < 0)
-					rc = -1;
-				strbuf_release(&data);
-			}
-			archive_entry_free(en);
-		}
-		free(sub);
-		free(path);
-		free(member);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(rel[0] ? full : full);
-	return rc;
-}
-
-static int
 write_archive(const char *dir, char **out, struct diag *err)
 {
 	struct strbuf name = STRBUF_INIT, tmp = STRBUF_INIT;
@@ -1030,24 +832,16 @@ write_archive(const char *dir, char **out, struct diag *err)
 	strbuf_addf(&tmp, "%s.tar.gz.partial", dir);
 	const char *base = strrchr(dir, '/');
 	base = base ? base + 1 : dir;
-	struct archive *a = archive_write_new();
-	archive_write_add_filter_gzip(a);
-	archive_write_set_format_pax_restricted(a);
-	int rc = -1;
-	if (archive_write_open_filename(a, tmp.buf) == ARCHIVE_OK &&
-	    archive_add_tree(a, dir, "", base) == 0 && archive_write_close(a) == ARCHIVE_OK &&
-	    rename(tmp.buf, name.buf) == 0)
-		rc = 0;
-	if (rc < 0) {
-		const char *why = archive_error_string(a);
+	int rc = capfile_write_archive(dir, base, tmp.buf, err);
+	if (rc == 0 && rename(tmp.buf, name.buf) < 0) {
 		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", name.buf,
-			 why ? why : strerror(errno));
+			 strerror(errno));
 		unlink(tmp.buf);
-		strbuf_release(&name);
-	} else {
-		*out = strbuf_detach(&name, NULL);
+		rc = -1;
 	}
-	archive_write_free(a);
+	if (rc == 0)
+		*out = strbuf_detach(&name, NULL);
+	strbuf_release(&name);
 	strbuf_release(&tmp);
 	return rc;
 }
@@ -1068,8 +862,8 @@ write_series_index(const char *dir, json_t *samples, bool complete, const struct
 	strbuf_addstr(&sb, text);
 	strbuf_addch(&sb, '\n');
 	free(text);
-	char *p = path_in(dir, "series.json");
-	int rc = write_file_bytes(p, sb.buf, sb.len, err);
+	char *p = capfile_path_in(dir, "series.json");
+	int rc = capfile_write_bytes(p, sb.buf, sb.len, err);
 	free(p);
 	strbuf_release(&sb);
 	return rc;

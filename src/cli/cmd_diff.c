@@ -9,6 +9,7 @@
 #include "cli/msgs.h"
 #include "cli/options.h"
 
+#include "ingest/bundle.h"
 #include "ingest/detect.h"
 #include "ingest/diff_read.h"
 #include "model/diff.h"
@@ -37,10 +38,13 @@ const char cmd_diff_help[] =
 	"Folders: files are paired by name and every pair is compared (its two\n"
 	"files must be of one kind). A file without a counterpart of its name is\n"
 	"listed on standard error (an error with --strict); subfolders and hidden\n"
-	"files are not read. Two bundle folders of 'iotally capture' are paired\n"
-	"capture by capture (the files their manifests name); a bundle archive\n"
-	"is unpacked first (tar -xzf). A closing line counts the pairs, the files\n"
-	"without a counterpart and the tripped gates.\n"
+	"files are not read. Two bundles of 'iotally capture' (folders or\n"
+	".tar.gz) are paired capture by capture (the files their manifests name),\n"
+	"each checked first against the sha256 and size its manifest records: a\n"
+	"file changed after the capture is a warning naming it (an error with\n"
+	"--strict). A series is compared sample by sample: name two of its\n"
+	"numbered folders. A closing line counts the pairs, the files without a\n"
+	"counterpart and the tripped gates.\n"
 	"\n"
 	"  classes IOKit instance counts (ioreg -l / -a, ioclasscount output):\n"
 	"          per class before, after and delta, largest change first, classes\n"
@@ -69,8 +73,9 @@ const char cmd_diff_help[] =
 	"                     skipped gates as <skipped/> cases. Written on every\n"
 	"                     run, errors included, replacing FILE whole; '-'\n"
 	"                     writes the XML to standard output instead of the report\n"
-	"  --strict           files without a counterpart and gates that no pair\n"
-	"                     answers are errors (exit 65), not notes\n"
+	"  --strict           files without a counterpart, gates that no pair\n"
+	"                     answers and bundle files that do not match their\n"
+	"                     manifest are errors (exit 65), not notes\n"
 	"  --format F         text (default), json (two files only) or markdown\n"
 	"  --snapshot N       compare dump (vmmap) or snapshot (classes) N of each\n"
 	"                     file (default the first); --dump N is the same\n"
@@ -140,10 +145,11 @@ const char cmd_diff_help[] =
 	"  64  usage error: an unknown option, a malformed gate (on the command\n"
 	"      line or in a gates file), a gate of an unknown kind, an option the\n"
 	"      kind does not take, a --dump N past the last dump, a folder\n"
-	"      compared with a file\n"
-	"  65  malformed input, two files of different kinds, a gate on something\n"
-	"      neither capture holds; with --strict, files without a counterpart\n"
-	"      and skipped gates\n"
+	"      compared with a file, a bundle with something else\n"
+	"  65  malformed input (a bundle manifest included), two files of\n"
+	"      different kinds, a gate on something neither capture holds; with\n"
+	"      --strict, files without a counterpart, skipped gates and bundle\n"
+	"      files that do not match their manifest\n"
 	"  66  an input, a folder or a gates file cannot be opened\n"
 	"  74  output or the JUnit file cannot be written\n";
 
@@ -562,6 +568,38 @@ check_skipped_gates(const struct diff_args *a, struct diff_run *run)
 	}
 }
 
+/*
+ * Bundles: each capture checked against the sha256 and size its manifest
+ * records; a mismatch is a warning naming the file (an error with --strict).
+ */
+static void
+check_bundles(const struct diff_args *a, struct diff_run *run)
+{
+	for (int side = 0; side < 2; side++) {
+		const struct bundle *b = run->pairs.bundles[side];
+		for (size_t i = 0; b && i < b->ncaptures; i++) {
+			struct diag_list w;
+			struct diag err;
+			diag_list_init(&w, 20);
+			if (bundle_verify_capture(&b->captures[i], &w, &err) < 0)
+				run_error(run, b->captures[i].path, &err, false);
+			for (size_t j = 0; j < w.len; j++) {
+				struct diag d = w.items[j];
+				if (!a->strict) {
+					cli_print_diag(&d);
+					continue;
+				}
+				d.code = DIAG_DATA;
+				d.severity = DIAG_ERROR;
+				size_t len = strlen(d.msg);
+				snprintf(d.msg + len, sizeof(d.msg) - len, " (--strict)");
+				run_error(run, d.path, &d, false);
+			}
+			diag_list_release(&w);
+		}
+	}
+}
+
 /* Files on one side only: listed (an error with --strict). */
 static void
 check_unpaired(const struct diff_args *a, struct diff_run *run)
@@ -730,6 +768,7 @@ cmd_diff(int argc, char **argv)
 		run_error(&run, "inputs", &err, err.code == DIAG_USAGE);
 		goto junit;
 	}
+	check_bundles(&a, &run);
 	run_pairs(&a, &run);
 	check_unpaired(&a, &run);
 	check_skipped_gates(&a, &run);

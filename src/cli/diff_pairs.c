@@ -2,9 +2,12 @@
 
 #include "ingest/bundle.h"
 #include "ingest/capture_dir.h"
+#include "util/arcread.h"
+#include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,25 +41,97 @@ add_unpaired(struct diff_pairs *p, size_t *alloc, char *path, bool in_before)
 	p->nunpaired++;
 }
 
-/* Walk both sorted name lists together. */
+/* A capture to pair: its name (inside the folder or bundle) and the path to open. */
+struct named {
+	const char *name;
+	char *path;        /* owned */
+};
+
+/* Walk both lists, sorted by name, together; the paths move into p. */
 static void
-pair_lists(struct diff_pairs *p, const char *bdir, const struct capture_dir *b,
-	   const char *adir, const struct capture_dir *a)
+pair_lists(struct diff_pairs *p, struct named *b, size_t nb, struct named *a, size_t na)
 {
 	size_t i = 0, j = 0, palloc = 0, ualloc = 0;
-	while (i < b->n || j < a->n) {
-		int c = i == b->n ? 1 : j == a->n ? -1 : strcmp(b->names[i], a->names[j]);
+	while (i < nb || j < na) {
+		int c = i == nb ? 1 : j == na ? -1 : strcmp(b[i].name, a[j].name);
 		if (c == 0) {
-			add_pair(p, &palloc, b->names[i], join(bdir, b->names[i]),
-				 join(adir, a->names[j]));
+			add_pair(p, &palloc, b[i].name, b[i].path, a[j].path);
 			i++;
 			j++;
 		} else if (c < 0) {
-			add_unpaired(p, &ualloc, join(bdir, b->names[i++]), true);
+			add_unpaired(p, &ualloc, b[i++].path, true);
 		} else {
-			add_unpaired(p, &ualloc, join(adir, a->names[j++]), false);
+			add_unpaired(p, &ualloc, a[j++].path, false);
 		}
 	}
+}
+
+static struct named *
+dir_named(const char *dir, const struct capture_dir *d)
+{
+	struct named *v = xcalloc(d->n ? d->n : 1, sizeof(*v));
+	for (size_t i = 0; i < d->n; i++)
+		v[i] = (struct named){ d->names[i], join(dir, d->names[i]) };
+	return v;
+}
+
+static int
+named_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
+}
+
+static struct named *
+bundle_named(const struct bundle *b)
+{
+	struct named *v = xcalloc(b->ncaptures ? b->ncaptures : 1, sizeof(*v));
+	for (size_t i = 0; i < b->ncaptures; i++)
+		v[i] = (struct named){ b->captures[i].member, xstrdup(b->captures[i].path) };
+	if (b->ncaptures)
+		qsort(v, b->ncaptures, sizeof(*v), named_cmp);
+	return v;
+}
+
+/* A bundle, or a tar archive (opening it says what is wrong when it is not one). */
+static bool
+is_bundle(const char *path, bool dir)
+{
+	return bundle_path_is_bundle(path) || (!dir && strcmp(path, "-") != 0 &&
+					       arc_is_tar_file(path));
+}
+
+/* A file that starts like gzip but is no tar archive: a bundle archive cut short? */
+static bool
+damaged_archive(const char *path)
+{
+	unsigned char magic[2];
+	FILE *fp = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
+	bool gz = fp && fread(magic, 1, 2, fp) == 2 && arc_is_gzip(magic, 2);
+	if (fp)
+		fclose(fp);
+	return gz;
+}
+
+/* Two bundles, folders or archives: paired capture by capture. */
+static int
+pair_bundles(struct diff_pairs *p, const char *before, const char *after, struct diag *err)
+{
+	const char *paths[2] = { before, after };
+	for (int side = 0; side < 2; side++) {
+		p->bundles[side] = xcalloc(1, sizeof(*p->bundles[side]));
+		if (bundle_open(paths[side], p->bundles[side], err) < 0)
+			return -1;
+		if (p->bundles[side]->series)
+			return diag_set(err, DIAG_USAGE, paths[side], 0, 0,
+					"is a series of captures: compare two of its samples (its "
+					"numbered folders)");
+	}
+	p->folders = true;
+	struct named *b = bundle_named(p->bundles[0]), *a = bundle_named(p->bundles[1]);
+	pair_lists(p, b, p->bundles[0]->ncaptures, a, p->bundles[1]->ncaptures);
+	free(b);
+	free(a);
+	return 0;
 }
 
 int
@@ -64,16 +139,23 @@ diff_pairs_build(struct diff_pairs *p, const char *before, const char *after,
 		 struct diag *err)
 {
 	bool bdir = capture_dir_is_dir(before), adir = capture_dir_is_dir(after);
+	bool bbundle = is_bundle(before, bdir), abundle = is_bundle(after, adir);
 	struct capture_dir b, a;
 	size_t alloc = 0;
 	memset(p, 0, sizeof(*p));
-	for (int side = 0; side < 2 && !bdir && !adir; side++) {
-		const char *path = side ? after : before;
-		if (bundle_path_is_bundle(path))
-			return diag_set(err, DIAG_USAGE, path, 0, 0,
-					"is a bundle archive: unpack it (tar -xzf) and compare the "
-					"bundle folders");
-	}
+	if (bbundle && abundle)
+		return pair_bundles(p, before, after, err);
+	if ((bbundle || abundle) && damaged_archive(bbundle ? after : before))
+		return diag_set(err, DIAG_DATA, bbundle ? after : before, 0, 0,
+				"is not a capture bundle (gzip that holds no readable tar archive: "
+				"a capture, or a bundle archive cut short or damaged), so it "
+				"cannot be compared with the bundle %s",
+				bbundle ? before : after);
+	if (bbundle || abundle)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"%s is a capture bundle and %s is not: compare a bundle with a "
+				"bundle (or the capture files themselves)",
+				bbundle ? "BEFORE" : "AFTER", bbundle ? "AFTER" : "BEFORE");
 	if (!bdir && !adir) {
 		add_pair(p, &alloc, NULL, xstrdup(before), xstrdup(after));
 		return 0;
@@ -90,7 +172,10 @@ diff_pairs_build(struct diff_pairs *p, const char *before, const char *after,
 		capture_dir_release(&b);
 		return -1;
 	}
-	pair_lists(p, before, &b, after, &a);
+	struct named *nb = dir_named(before, &b), *na = dir_named(after, &a);
+	pair_lists(p, nb, b.n, na, a.n);
+	free(nb);
+	free(na);
 	p->nskipped_dirs = b.nskipped_dirs + a.nskipped_dirs;
 	capture_dir_release(&b);
 	capture_dir_release(&a);
@@ -109,5 +194,12 @@ diff_pairs_release(struct diff_pairs *p)
 		free(p->unpaired[i].path);
 	free(p->pairs);
 	free(p->unpaired);
+	for (int side = 0; side < 2; side++) {
+		if (!p->bundles[side])
+			continue;
+		bundle_release(p->bundles[side]);
+		free(p->bundles[side]);
+		line_reader_unmap_all();
+	}
 	memset(p, 0, sizeof(*p));
 }

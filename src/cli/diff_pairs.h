@@ -7,12 +7,19 @@
  * them). A name on one side only is unpaired. Kinds are recognised when a
  * pair is opened, so two files of one name but different kinds are a
  * pair that fails to compare, said for that pair.
+ *
+ * Two capture bundles (folders or .tar.gz, ingest/bundle.h) pair capture
+ * by capture: the files their manifests name, by their paths inside the
+ * bundle. The bundles stay open in `bundles` (their captures are checked
+ * against the manifests' sha256 before they are compared).
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "util/diag.h"
+
+struct bundle;
 
 struct diff_pair {
 	char *name;             /* the file name within the folders; NULL for two files */
@@ -31,11 +38,14 @@ struct diff_pairs {
 	struct diff_unpaired *unpaired;
 	size_t nunpaired;
 	size_t nskipped_dirs;   /* subdirectories, which are not read */
+	struct bundle *bundles[2];   /* BEFORE and AFTER when both are bundles, else NULL */
 };
 
 /*
  * Pair BEFORE and AFTER. 0; -1 with DIAG_USAGE when one is a folder and
- * the other is not, DIAG_NOINPUT when a folder cannot be read.
+ * the other is not (or one is a bundle and the other is not, or a bundle
+ * is a series), DIAG_NOINPUT when a folder cannot be read, DIAG_DATA when
+ * a bundle's manifest cannot be read.
  */
 int diff_pairs_build(struct diff_pairs *p, const char *before, const char *after,
 		     struct diag *err);

@@ -1,6 +1,5 @@
 #include "ingest/capture_dir.h"
 
-#include "ingest/bundle.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -23,48 +22,12 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A bundle's captures are the files its manifest names (checked on opening). */
-static int
-list_bundle(const char *dir, struct capture_dir *out, struct diag *err)
-{
-	struct bundle b;
-	if (bundle_open(dir, &b, err) < 0)
-		return -1;
-	int rc = 0;
-	if (b.series) {
-		rc = diag_set(err, DIAG_USAGE, dir, 0, 0,
-			      "is a series of captures: compare two of its samples (its "
-			      "numbered folders)");
-	} else {
-		out->names = xcalloc(b.ncaptures ? b.ncaptures : 1, sizeof(*out->names));
-		for (size_t i = 0; i < b.ncaptures; i++)
-			out->names[out->n++] = xstrdup(b.captures[i].member);
-		if (out->n)
-			qsort(out->names, out->n, sizeof(*out->names), name_cmp);
-	}
-	bundle_release(&b);
-	return rc;
-}
-
-static bool
-has_manifest(const char *dir)
-{
-	struct strbuf path = STRBUF_INIT;
-	struct stat st;
-	strbuf_addf(&path, "%s/%s", dir, BUNDLE_MANIFEST);
-	bool yes = stat(path.buf, &st) == 0;
-	strbuf_release(&path);
-	return yes;
-}
-
 int
 capture_dir_list(const char *dir, struct capture_dir *out, struct diag *err)
 {
 	size_t alloc = 0;
 	struct dirent *e;
 	memset(out, 0, sizeof(*out));
-	if (has_manifest(dir) || bundle_path_is_bundle(dir))
-		return list_bundle(dir, out, err);
 	DIR *d = opendir(dir);
 	if (!d)
 		return diag_set(err, DIAG_NOINPUT, dir, 0, 0, "cannot be read: %s",

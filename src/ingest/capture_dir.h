@@ -9,10 +9,8 @@
  *
  * The list is the directory's regular files (symbolic links followed),
  * sorted by name byte for byte, without hidden files (a leading '.').
- * Subdirectories are not read; `nskipped_dirs` counts them. A bundle
- * (a directory with manifest.json, ingest/bundle.h) lists the captures its
- * manifest names, by their paths inside it ("target/vmmap.txt"), so two
- * bundles pair capture by capture; a series bundle is refused (DIAG_USAGE).
+ * Subdirectories are not read; `nskipped_dirs` counts them. (A capture
+ * bundle lists its captures in its manifest: ingest/bundle.h.)
  */
 
 #include <stdbool.h>

@@ -332,6 +332,16 @@ folded_name(const struct diff_track_frame *f, struct strbuf *out)
 		strbuf_addch(out, *name == ';' ? ':' : *name == '\t' ? ' ' : *name);
 }
 
+bool
+diff_track_frame_folded(const struct diff_track *d, uint32_t id, struct strbuf *out)
+{
+	const struct diff_track_frame *f = &d->frames[id];
+	if (f->metaclass)
+		return false;
+	folded_name(f, out);
+	return true;
+}
+
 void
 diff_track_site_folded(const struct diff_track *d, const struct diff_track_site *s,
 		       struct strbuf *out)

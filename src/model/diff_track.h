@@ -144,6 +144,11 @@ void diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbu
 /* The folded stack: outermost first, ';' separated, gMetaClass frames left out. */
 void diff_track_site_folded(const struct diff_track *d, const struct diff_track_site *s,
 			    struct strbuf *out);
+/*
+ * One frame's name in the folded stack (never empty, no ';'); false, nothing
+ * added, for a gMetaClass frame, which folded stacks leave out.
+ */
+bool diff_track_frame_folded(const struct diff_track *d, uint32_t id, struct strbuf *out);
 const char *diff_track_change_name(enum diff_track_change c);
 bool diff_track_changed(const struct diff_track *d);
 /* Sites by change (new, grown, shrunk, gone, same), then |byte delta|, label, frames. */

@@ -47,151 +47,232 @@ add_provenance(struct report *r, const struct track_capture *b, const struct tra
 
 /* ---- the icicle graph ----------------------------------------------------- */
 
-struct node {
-	char *name;
-	size_t parent;         /* SIZE_MAX: the root */
-	uint32_t depth;
+/*
+ * A node of the graph is a run of sites that share their first `depth`
+ * folded frames (tokens). Rather than a tree of every path (a node per
+ * frame of every distinct site: hundreds of megabytes for a capture whose
+ * sites all differ), the sites are kept as token ids, sorted, and each node
+ * is a range of that order, expanded only when it is drawn.
+ */
+struct icicle_site {
+	size_t tok;            /* offset of its first token in icicle.toks */
+	uint32_t ntok;
 	uint64_t width, before, after;
-	size_t *children;
-	size_t nchildren, children_alloc;
 };
 
-struct tree {
-	struct node *nodes;
-	size_t n, alloc;
-	struct strmap index;   /* "<parent>\x1f<name>" -> node */
-	struct strbuf key;
+struct icicle {
+	struct icicle_site *sites;
+	size_t nsites;
+	const struct icicle_site **order;   /* sites by token sequence */
+	uint32_t *toks;
+	size_t ntoks, toks_alloc;
+	char **names;          /* token id -> its text */
+	size_t nnames, names_alloc;
+	struct strmap index;   /* text -> token id */
 };
 
-static size_t
-tree_child(struct tree *t, size_t parent, const char *name, size_t len)
+/* frame id -> token: not looked up yet, or a frame folded stacks leave out. */
+#define ICICLE_UNSEEN UINT32_MAX
+#define ICICLE_LEFT_OUT (UINT32_MAX - 1)
+
+/* One node's children: consecutive ranges of the order. */
+struct icicle_child {
+	size_t lo, hi;
+	uint32_t tok;
+	uint64_t width, before, after;
+};
+
+static uint32_t
+icicle_token(struct icicle *ic, const char *name, size_t len)
 {
-	strbuf_reset(&t->key);
-	strbuf_addf(&t->key, "%zu\x1f", parent);
-	strbuf_add(&t->key, name, len);
 	bool created;
-	size_t *slot = strmap_put(&t->index, t->key.buf, t->key.len, &created);
-	if (!created)
-		return *slot;
-	t->nodes = xgrow(t->nodes, &t->alloc, t->n + 1, sizeof(*t->nodes));
-	struct node *n = &t->nodes[t->n];
-	memset(n, 0, sizeof(*n));
-	n->name = xmalloc(len + 1);
-	memcpy(n->name, name, len);
-	n->name[len] = '\0';
-	n->parent = parent;
-	n->depth = t->nodes[parent].depth + 1;
-	struct node *p = &t->nodes[parent];
-	p->children = xgrow(p->children, &p->children_alloc, p->nchildren + 1,
-			    sizeof(*p->children));
-	p->children[p->nchildren++] = t->n;
-	*slot = t->n;
-	return t->n++;
+	size_t *slot = strmap_put(&ic->index, name, len, &created);
+	if (created) {
+		ic->names = xgrow(ic->names, &ic->names_alloc, ic->nnames + 1,
+				  sizeof(*ic->names));
+		ic->names[ic->nnames] = xmemdup0(name, len);
+		*slot = ic->nnames++;
+	}
+	return (uint32_t)*slot;
 }
 
+/*
+ * Add one site: the folded names of its frames, outermost first (gMetaClass
+ * frames left out), cut at the depth limit; "[no frames]" when none is left.
+ * A frame's token is looked up once (frame_tok, by frame id).
+ */
 static void
-node_add(struct node *n, uint64_t width, uint64_t before, uint64_t after)
+icicle_add_site(struct icicle *ic, struct icicle_site *s, const struct diff_track *d,
+		const struct diff_track_site *site, uint32_t *frame_tok, struct strbuf *sb)
 {
-	/* Only drawn: a sum past BYTES_MAX (corrupt input) is drawn capped. */
-	bool capped = false;
-	bytes_add_capped(&n->width, width, &capped);
-	bytes_add_capped(&n->before, before, &capped);
-	bytes_add_capped(&n->after, after, &capped);
-}
-
-/* Add one site: its folded stack, outermost frame first. */
-static void
-tree_add_site(struct tree *t, const char *folded, uint64_t before, uint64_t after, bool pair)
-{
-	uint64_t width = pair && before > after ? before : after;
-	size_t at = 0;
-	node_add(&t->nodes[0], width, before, after);
-	for (const char *p = folded; *p && t->nodes[at].depth < ICICLE_MAX_DEPTH;) {
-		const char *end = strchr(p, ';');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		at = tree_child(t, at, p, len);
-		node_add(&t->nodes[at], width, before, after);
-		p += len + (end != NULL);
+	s->tok = ic->ntoks;
+	s->ntok = 0;
+	for (size_t i = site->nframes; i-- > 0 && s->ntok < ICICLE_MAX_DEPTH;) {
+		uint32_t f = diff_track_site_frame(site, i);
+		if (frame_tok[f] == ICICLE_UNSEEN) {
+			strbuf_reset(sb);
+			frame_tok[f] = diff_track_frame_folded(d, f, sb) ?
+				       icicle_token(ic, sb->buf, sb->len) : ICICLE_LEFT_OUT;
+		}
+		if (frame_tok[f] == ICICLE_LEFT_OUT)
+			continue;
+		ic->toks = xgrow(ic->toks, &ic->toks_alloc, ic->ntoks + 1, sizeof(*ic->toks));
+		ic->toks[ic->ntoks++] = frame_tok[f];
+		s->ntok++;
+	}
+	if (s->ntok == 0) {
+		static const char none[] = "[no frames]";
+		ic->toks = xgrow(ic->toks, &ic->toks_alloc, ic->ntoks + 1, sizeof(*ic->toks));
+		ic->toks[ic->ntoks++] = icicle_token(ic, none, sizeof(none) - 1);
+		s->ntok = 1;
 	}
 }
 
-static const struct tree *sort_tree;
+static const struct icicle *sort_icicle;
+
+/* Token sequences in lexicographic order of their ids, a prefix first. */
+static int
+cmp_icicle_site(const void *x, const void *y)
+{
+	const struct icicle_site *a = *(const struct icicle_site *const *)x;
+	const struct icicle_site *b = *(const struct icicle_site *const *)y;
+	const uint32_t *ta = sort_icicle->toks + a->tok, *tb = sort_icicle->toks + b->tok;
+	uint32_t n = a->ntok < b->ntok ? a->ntok : b->ntok;
+	for (uint32_t i = 0; i < n; i++)
+		if (ta[i] != tb[i])
+			return ta[i] < tb[i] ? -1 : 1;
+	if (a->ntok != b->ntok)
+		return a->ntok < b->ntok ? -1 : 1;
+	return (a > b) - (a < b);
+}
 
 static int
-cmp_child(const void *x, const void *y)
+cmp_icicle_child(const void *x, const void *y)
 {
-	const struct node *a = &sort_tree->nodes[*(const size_t *)x];
-	const struct node *b = &sort_tree->nodes[*(const size_t *)y];
+	const struct icicle_child *a = x, *b = y;
 	if (a->width != b->width)
 		return a->width > b->width ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return strcmp(sort_icicle->names[a->tok], sort_icicle->names[b->tok]);
+}
+
+static void
+child_add(struct icicle_child *ch, const struct icicle_site *s)
+{
+	/* Only drawn: a sum past BYTES_MAX (corrupt input) is drawn capped. */
+	bool capped = false;
+	bytes_add_capped(&ch->width, s->width, &capped);
+	bytes_add_capped(&ch->before, s->before, &capped);
+	bytes_add_capped(&ch->after, s->after, &capped);
+}
+
+/*
+ * The children of the node made of order[lo, hi) at `depth` (the sites of
+ * the range share their first `depth` tokens): one per distinct next token,
+ * widest first, then by name. Returns how many; *out is owned by the caller.
+ */
+static size_t
+icicle_children(const struct icicle *ic, size_t lo, size_t hi, uint32_t depth,
+		struct icicle_child **out)
+{
+	struct icicle_child *ch = NULL;
+	size_t n = 0, alloc = 0;
+	size_t i = lo;
+	while (i < hi && ic->order[i]->ntok == depth)
+		i++;      /* sites that end at this node come first */
+	while (i < hi) {
+		uint32_t tok = ic->toks[ic->order[i]->tok + depth];
+		ch = xgrow(ch, &alloc, n + 1, sizeof(*ch));
+		ch[n] = (struct icicle_child){ .lo = i, .tok = tok };
+		while (i < hi && ic->toks[ic->order[i]->tok + depth] == tok)
+			child_add(&ch[n], ic->order[i++]);
+		ch[n].hi = i;
+		n++;
+	}
+	sort_icicle = ic;
+	if (n > 1)
+		qsort(ch, n, sizeof(*ch), cmp_icicle_child);
+	*out = ch;
+	return n;
 }
 
 /* Depth first, widest child first, from `start` bytes; narrow nodes dropped. */
 static void
-tree_emit(struct tree *t, struct report_chart *c, size_t at, uint64_t start, uint64_t min)
+icicle_emit(const struct icicle *ic, struct report_chart *c, size_t lo, size_t hi,
+	    uint32_t depth, uint64_t start, uint64_t min)
 {
-	struct node *n = &t->nodes[at];
-	if (at != 0) {
-		struct report_chart_item *it = report_chart_add(c, n->name);
-		if (!it)
-			return;
-		it->depth = n->depth - 1;
-		it->start = report_i64(start);
-		it->v[0] = report_i64(n->width);
-		it->v[1] = report_delta(n->before, n->after);
-		it->v[2] = report_i64(n->after);
-		it->v[3] = report_i64(n->before);
-	}
-	sort_tree = t;
-	if (n->nchildren > 1)
-		qsort(n->children, n->nchildren, sizeof(*n->children), cmp_child);
-	for (size_t i = 0; i < n->nchildren; i++) {
-		struct node *ch = &t->nodes[n->children[i]];
-		if (ch->width < min || ch->width == 0) {
+	struct icicle_child *ch;
+	size_t n = icicle_children(ic, lo, hi, depth, &ch);
+	for (size_t i = 0; i < n; i++) {
+		if (ch[i].width < min || ch[i].width == 0) {
 			c->omitted++;
 			continue;
 		}
-		tree_emit(t, c, n->children[i], start, min);
-		start += t->nodes[n->children[i]].width;
+		struct report_chart_item *it = report_chart_add(c, ic->names[ch[i].tok]);
+		if (it) {
+			it->depth = depth;
+			it->start = report_i64(start);
+			it->v[0] = report_i64(ch[i].width);
+			it->v[1] = report_delta(ch[i].before, ch[i].after);
+			it->v[2] = report_i64(ch[i].after);
+			it->v[3] = report_i64(ch[i].before);
+			icicle_emit(ic, c, ch[i].lo, ch[i].hi, depth + 1, start, min);
+		}
+		start += ch[i].width;
 	}
+	free(ch);
+}
+
+static void
+icicle_release(struct icicle *ic)
+{
+	for (size_t i = 0; i < ic->nnames; i++)
+		free(ic->names[i]);
+	free(ic->names);
+	free(ic->sites);
+	free(ic->order);
+	free(ic->toks);
+	strmap_release(&ic->index);
 }
 
 static void
 add_icicle(struct report_section *s, const struct diff_track *d,
 	   const struct diff_track_site **sites, size_t n, bool pair)
 {
-	struct tree t = { 0 };
-	strmap_init(&t.index);
-	t.key = (struct strbuf)STRBUF_INIT;
-	t.nodes = xgrow(NULL, &t.alloc, 1, sizeof(*t.nodes));
-	memset(&t.nodes[0], 0, sizeof(t.nodes[0]));
-	t.nodes[0].parent = SIZE_MAX;
-	t.n = 1;
+	struct icicle ic = { 0 };
+	strmap_init(&ic.index);
+	ic.sites = xcalloc(n ? n : 1, sizeof(*ic.sites));
+	ic.order = xcalloc(n ? n : 1, sizeof(*ic.order));
+	ic.nsites = n;
+	struct icicle_child root = { 0 };
 	struct strbuf folded = STRBUF_INIT;
+	uint32_t *frame_tok = xmalloc((d->nframes ? d->nframes : 1) * sizeof(*frame_tok));
+	for (size_t i = 0; i < d->nframes; i++)
+		frame_tok[i] = ICICLE_UNSEEN;
 	for (size_t i = 0; i < n; i++) {
-		strbuf_reset(&folded);
-		diff_track_site_folded(d, sites[i], &folded);
-		tree_add_site(&t, folded.buf, sites[i]->side[0].bytes, sites[i]->side[1].bytes,
-			      pair);
+		struct icicle_site *is = &ic.sites[i];
+		uint64_t before = sites[i]->side[0].bytes, after = sites[i]->side[1].bytes;
+		is->width = pair && before > after ? before : after;
+		is->before = before;
+		is->after = after;
+		icicle_add_site(&ic, is, d, sites[i], frame_tok, &folded);
+		child_add(&root, is);
+		ic.order[i] = is;
 	}
 	strbuf_release(&folded);
-	if (t.nodes[0].width) {
+	free(frame_tok);
+	sort_icicle = &ic;
+	if (n > 1)
+		qsort(ic.order, n, sizeof(*ic.order), cmp_icicle_site);
+	if (root.width) {
 		struct report_chart *c = report_section_add_chart(s, REPORT_CHART_ICICLE,
 			pair ? "Call stacks, outermost caller on top (red grew, blue shrank)"
 			     : "Call stacks, outermost caller on top", "sites", true);
 		c->differential = pair;
-		c->total = report_i64(t.nodes[0].width);
+		c->total = report_i64(root.width);
 		report_chart_series(c, "bytes");
-		tree_emit(&t, c, 0, 0, t.nodes[0].width / ICICLE_MIN_SHARE);
+		icicle_emit(&ic, c, 0, n, 0, 0, root.width / ICICLE_MIN_SHARE);
 	}
-	for (size_t i = 0; i < t.n; i++) {
-		free(t.nodes[i].name);
-		free(t.nodes[i].children);
-	}
-	free(t.nodes);
-	strmap_release(&t.index);
-	strbuf_release(&t.key);
+	icicle_release(&ic);
 }
 
 /* ---- tables ------------------------------------------------------------- */

@@ -1,0 +1,232 @@
+#include "capture/files.h"
+
+#include "capture/capture.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *
+capfile_path_in(const char *dir, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", dir, rel);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* mkdir -p for the folders of `rel` under dir. */
+int
+capfile_make_parents(const char *dir, const char *rel)
+{
+	char *p = capfile_path_in(dir, rel);
+	size_t skip = strlen(dir) + 1;
+	for (char *s = p + skip; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	free(p);
+	return 0;
+}
+
+int
+capfile_open_out(const char *dir, const char *rel)
+{
+	if (capfile_make_parents(dir, rel) < 0)
+		return -1;
+	char *p = capfile_path_in(dir, rel);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	free(p);
+	return fd;
+}
+
+/* The whole of a small file (a tool's output), or an empty buffer. */
+void
+capfile_slurp(const char *path, struct strbuf *out)
+{
+	int fd = open(path, O_RDONLY);
+	char buf[1 << 16];
+	ssize_t n;
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		strbuf_add(out, buf, (size_t)n);
+	close(fd);
+}
+
+int
+capfile_remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *sub = capfile_path_in(path, e->d_name);
+		capfile_remove_tree(sub);
+		free(sub);
+	}
+	closedir(d);
+	return rmdir(path);
+}
+
+int
+capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err)
+{
+	char *tmp = xmalloc(strlen(path) + 8);
+	memcpy(tmp, path, strlen(path));
+	memcpy(tmp + strlen(path), ".redact", 8);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int rc = -1;
+	if (fd < 0)
+		goto out;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break;
+		p += w;
+		n -= (size_t)w;
+	}
+	if (n == 0 && fsync(fd) == 0 && close(fd) == 0) {
+		fd = -1;
+		rc = rename(tmp, path);
+	}
+out:
+	if (rc < 0) {
+		int e = errno;
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s': %s", path, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+char *
+capfile_temp_beside(const char *dir, struct diag *err)
+{
+	char *slash = strrchr(dir, '/');
+	struct strbuf sb = STRBUF_INIT;
+	if (slash)
+		strbuf_addf(&sb, "%.*s/.%s.partial-XXXXXX", (int)(slash - dir), dir, slash + 1);
+	else
+		strbuf_addf(&sb, ".%s.partial-XXXXXX", dir);
+	char *t = strbuf_detach(&sb, NULL);
+	if (!mkdtemp(t)) {
+		int e = errno;
+		diag_set(err, e == ENOSPC ? DIAG_IOERR : CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
+			 "cannot create '%s' (its temporary folder beside it): %s", dir,
+			 strerror(e));
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static int
+capfile_archive_add_tree(struct archive *a, const char *root, const char *rel, const char *prefix)
+{
+	char *full = rel[0] ? capfile_path_in(root, rel) : xstrdup(root);
+	DIR *d = opendir(full);
+	int rc = 0;
+	if (!d) {
+		free(full);
+		return -1;
+	}
+	char **names = NULL;
+	size_t n = 0, alloc = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		names = xgrow(names, &alloc, n + 1, sizeof(*names));
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	/* Sorted, so the archive's order does not depend on the file system. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			char *t = names[j];
+			names[j] = names[j - 1];
+			names[j - 1] = t;
+		}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *sub = rel[0] ? capfile_path_in(rel, names[i]) : xstrdup(names[i]);
+		char *path = capfile_path_in(root, sub);
+		char *member = prefix[0] ? capfile_path_in(prefix, sub) : xstrdup(sub);
+		struct stat st;
+		if (lstat(path, &st) < 0) {
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = capfile_archive_add_tree(a, root, sub, prefix);
+		} else if (S_ISREG(st.st_mode)) {
+			struct archive_entry *en = archive_entry_new();
+			archive_entry_set_pathname(en, member);
+			archive_entry_set_size(en, st.st_size);
+			archive_entry_set_filetype(en, AE_IFREG);
+			archive_entry_set_perm(en, 0644);
+			archive_entry_set_mtime(en, st.st_mtime, 0);
+			if (archive_write_header(a, en) != ARCHIVE_OK) {
+				rc = -1;
+			} else {
+				struct strbuf data = STRBUF_INIT;
+				capfile_slurp(path, &data);
+				if (data.len && archive_write_data(a, data.buf, data.len) < 0)
+					rc = -1;
+				strbuf_release(&data);
+			}
+			archive_entry_free(en);
+		}
+		free(sub);
+		free(path);
+		free(member);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(full);
+	return rc;
+}
+
+int
+capfile_write_archive(const char *dir, const char *prefix, const char *dest, struct diag *err)
+{
+	struct archive *a = archive_write_new();
+	archive_write_add_filter_gzip(a);
+	archive_write_set_format_pax_restricted(a);
+	int rc = -1;
+	if (archive_write_open_filename(a, dest) == ARCHIVE_OK &&
+	    capfile_archive_add_tree(a, dir, "", prefix) == 0 && archive_write_close(a) == ARCHIVE_OK)
+		rc = 0;
+	if (rc < 0) {
+		const char *why = archive_error_string(a);
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", dest,
+			 why ? why : strerror(errno));
+		unlink(dest);
+	}
+	archive_write_free(a);
+	return rc;
+}

@@ -1,0 +1,41 @@
+#ifndef IOTALLY_CAPTURE_FILES_H
+#define IOTALLY_CAPTURE_FILES_H
+
+/*
+ * Files of the bundles capture/ writes (`iotally capture`, `iotally
+ * redact`): paths inside a bundle, a temporary folder beside its final
+ * name, whole-file writes (temporary file, fsync, rename) and the
+ * .tar.gz of a folder (libarchive). POSIX only.
+ */
+
+#include <stddef.h>
+
+#include "util/diag.h"
+#include "util/strbuf.h"
+
+/* "DIR/REL", owned by the caller. */
+char *capfile_path_in(const char *dir, const char *rel);
+/* mkdir -p for the folders of `rel` under `dir`: 0 or -1 (errno). */
+int capfile_make_parents(const char *dir, const char *rel);
+/* DIR/REL opened for writing (created, truncated), its folders made: a descriptor or -1. */
+int capfile_open_out(const char *dir, const char *rel);
+/* The whole of a file appended to `out` (nothing when it cannot be read). */
+void capfile_slurp(const char *path, struct strbuf *out);
+/* rm -r: 0 or -1. */
+int capfile_remove_tree(const char *path);
+/* `path` replaced by the bytes (PATH.redact written, fsynced, renamed): 0 or -1 with DIAG_IOERR. */
+int capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err);
+/*
+ * A new folder ".NAME.partial-XXXXXX" beside `dir` (mkdtemp), owned by the
+ * caller, or NULL with 73 (74 for a full disk) in *err.
+ */
+char *capfile_temp_beside(const char *dir, struct diag *err);
+/*
+ * `dest` (a new file) holds the tar.gz of every file under `dir`, each
+ * named PREFIX/RELATIVE-PATH ("" prefix: the relative path), in sorted
+ * order. 0, or -1 with DIAG_IOERR (dest removed).
+ */
+int capfile_write_archive(const char *dir, const char *prefix, const char *dest,
+			  struct diag *err);
+
+#endif

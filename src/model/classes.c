@@ -165,8 +165,11 @@ fold(unsigned char c)
 int
 classes_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
-	size_t n = alen < blen ? alen : blen;
-	for (size_t i = 0; i < n; i++) {
+	size_t n = alen < blen ? alen : blen, i = 0;
+	/* Equal bytes fold equally: skip a shared prefix eight bytes at a time. */
+	while (i + 8 <= n && memcmp(a + i, b + i, 8) == 0)
+		i += 8;
+	for (; i < n; i++) {
 		unsigned char x = fold((unsigned char)a[i]), y = fold((unsigned char)b[i]);
 		if (x != y)
 			return x < y ? -1 : 1;

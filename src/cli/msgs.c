@@ -2,10 +2,12 @@
 
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static void
 print(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, va_list ap)
@@ -61,4 +63,18 @@ cli_print_warnings(const struct diag_list *w)
 		cli_print_diag(&w->items[i]);
 	if (w->dropped)
 		cli_note(NULL, 0, "%" PRIu64 " more warnings not shown", w->dropped);
+}
+
+char *
+cli_diag_line(const struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_format(d, &sb);
+	while (sb.len && sb.buf[sb.len - 1] == '\n')
+		sb.buf[--sb.len] = '\0';
+	const char *prefix = "iotally: ";
+	size_t skip = strncmp(sb.buf, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
+	char *line = xstrdup(sb.buf + skip);
+	strbuf_release(&sb);
+	return line;
 }

@@ -25,6 +25,9 @@ void cli_note(const char *path, uint64_t line, const char *fmt, ...) CLI_PRINTF(
 
 /* A diagnostic filled below cli/, in the same form (with its column). */
 void cli_print_diag(const struct diag *d);
+/* A diagnostic as one line without the program name ("PATH:LINE: error: ..."),
+ * for JUnit and NDJSON rows. The caller frees it. */
+char *cli_diag_line(const struct diag *d);
 /* Every warning and note of a list, then how many the list had to drop. */
 void cli_print_warnings(const struct diag_list *w);
 

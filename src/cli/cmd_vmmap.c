@@ -272,21 +272,27 @@ print_gpu_left_out(const struct vmmap_capture *cap, const struct vmmap_dump *d,
 	size_t n = vmmap_dump_gpu_left_out(d, &cap->filter, &lo);
 	if (n == 0)
 		return;
-	fprintf(stderr, "iotally: %s: note: the default types leave out GPU memory",
-		diag_display_path(path));
-	print_which_process(cap, d);
-	fputc(':', stderr);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(stderr, "%s '%s' %.2f MB", i ? ";" : "", lo[i].name,
-			(double)lo[i].vsize / 1048576.0);
-		if (lo[i].has_count)
-			fprintf(stderr, " in %" PRIu64 " region%s", lo[i].count,
-				lo[i].count == 1 ? "" : "s");
-		if (lo[i].from_summary)
-			fputs(" (summary table)", stderr);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "the default types leave out GPU memory");
+	if (cap->ndumps > 1) {
+		strbuf_addstr(&sb, " (process ");
+		vmmap_text_add_process(&sb, d);
+		strbuf_addch(&sb, ')');
 	}
-	fputs("; --types 'IOAccelerator,IOSurface,(graphics)' shows them too, "
-	      "--all-types every type\n", stderr);
+	strbuf_addch(&sb, ':');
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(&sb, "%s '%s' %.2f MB", i ? ";" : "", lo[i].name,
+			    (double)lo[i].vsize / 1048576.0);
+		if (lo[i].has_count)
+			strbuf_addf(&sb, " in %" PRIu64 " region%s", lo[i].count,
+				    lo[i].count == 1 ? "" : "s");
+		if (lo[i].from_summary)
+			strbuf_addstr(&sb, " (summary table)");
+	}
+	strbuf_addstr(&sb, "; --types 'IOAccelerator,IOSurface,(graphics)' shows them too, "
+		      "--all-types every type");
+	cli_note(path, 0, "%s", sb.buf);
+	strbuf_release(&sb);
 	free(lo);
 }
 

@@ -9,42 +9,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static void
-print(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, va_list ap)
+void
+cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
 	diag_format_prefix(&sb, sev, path, line, 0);
+	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
 	strbuf_addch(&sb, '\n');
 	fwrite(sb.buf, 1, sb.len, stderr);
 	strbuf_release(&sb);
-}
-
-void
-cli_error(const char *path, uint64_t line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	print(DIAG_ERROR, path, line, fmt, ap);
-	va_end(ap);
-}
-
-void
-cli_warn(const char *path, uint64_t line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	print(DIAG_WARNING, path, line, fmt, ap);
-	va_end(ap);
-}
-
-void
-cli_note(const char *path, uint64_t line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	print(DIAG_NOTE, path, line, fmt, ap);
-	va_end(ap);
 }
 
 void

@@ -7,6 +7,7 @@
 #include "cli/bundle_args.h"
 
 #include "cli/commands.h"
+#include "cli/msgs.h"
 #include "ingest/bundle.h"
 #include "util/diag.h"
 #include "util/linereader.h"
@@ -54,9 +55,8 @@ static void
 warn_partial(const struct bundle *b)
 {
 	if (!b->complete)
-		fprintf(stderr, "iotally: %s: warning: the capture did not complete (some steps "
-			"failed or were cut short; its manifest.json says which); reading what it "
-			"holds\n", diag_display_path(b->path));
+		cli_warn(b->path, 0, "the capture did not complete (some steps failed or were cut "
+			 "short; its manifest.json says which); reading what it holds");
 }
 
 /* Verify `c` and print what the check found. 0, or the exit status. */

@@ -7,13 +7,13 @@
 #include "cli/diff_kinds.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
+#include "cli/report_out.h"
 #include "cli/trend_inputs.h"
 
 #include "model/trend.h"
 #include "model/trend_gate.h"
 #include "report/trend_report.h"
 #include "util/diag.h"
-#include "util/outfile.h"
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -559,20 +559,17 @@ build_rows(const struct trend_input *in, size_t n, const struct order *o, size_t
 							      0, in[i].left_out };
 }
 
+static int
+junit_write(FILE *out, const void *rep, struct diag *err)
+{
+	return trend_junit_write(out, rep, err);
+}
+
 /* The JUnit file, replaced whole (temporary file + rename), or standard output. */
 static int
 write_junit(const char *path, const struct trend_report *rep, struct diag *err)
 {
-	struct outfile o;
-	if (outfile_open(&o, path, err) < 0)
-		return -1;
-	if (trend_junit_write(o.fp, rep, err) < 0) {
-		if (!err->path)
-			err->path = path;
-		outfile_abort(&o);
-		return -1;
-	}
-	return outfile_commit(&o, err);
+	return cli_write_output(path, junit_write, rep, err);
 }
 
 static int

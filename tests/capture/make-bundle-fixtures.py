@@ -81,15 +81,20 @@ def write_bundle(d, started, vmmap_status='ok'):
                  reason='vmmap: cannot examine process 4242 because you do not have '
                         'appropriate privileges; run with sudo')
         steps.append(s)
+    write_manifest(d, started, vmmap_status == 'ok', ['iotally', 'capture', '--pid', '4242'],
+                   ('14.0', '23A344'), 'shared_library_demo', steps)
+
+
+def write_manifest(d, started, complete, argv, os_version, target, steps):
     manifest = {
-        'schema': 'iotally.bundle/1', 'complete': vmmap_status == 'ok',
+        'schema': 'iotally.bundle/1', 'complete': complete,
         'iotally_version': '0.1.0', 'started_utc': started, 'finished_utc': started,
-        'argv': ['iotally', 'capture', '--pid', '4242'],
+        'argv': argv,
         'redaction': {'enabled': True, 'warning': None, 'rules': []},
-        'host': {'model': None, 'machine': None, 'os_version': '14.0', 'os_build': '23A344',
-                 'kernel_version': None, 'kernel_variant': None, 'page_size': None,
-                 'memsize': None},
-        'target': {'pid': 4242, 'name': 'shared_library_demo'},
+        'host': {'model': None, 'machine': None, 'os_version': os_version[0],
+                 'os_build': os_version[1], 'kernel_version': None, 'kernel_variant': None,
+                 'page_size': None, 'memsize': None},
+        'target': {'pid': 4242, 'name': target},
         'steps': steps, 'series': None,
     }
     with open(os.path.join(d, 'manifest.json'), 'w') as f:
@@ -116,20 +121,9 @@ def write_vmmap_sample(d, started, vmmap_src):
                                  'have appropriate privileges; run with sudo'))
     for st in steps:
         st['started_utc'] = started
-    manifest = {
-        'schema': 'iotally.bundle/1', 'complete': bool(vmmap_src),
-        'iotally_version': '0.1.0', 'started_utc': started, 'finished_utc': started,
-        'argv': ['iotally', 'capture', '--pid', '4242', '--count', '21'],
-        'redaction': {'enabled': True, 'warning': None, 'rules': []},
-        'host': {'model': None, 'machine': None, 'os_version': '26.6', 'os_build': '25G72',
-                 'kernel_version': None, 'kernel_variant': None, 'page_size': None,
-                 'memsize': None},
-        'target': {'pid': 4242, 'name': 'GPUStress'},
-        'steps': steps, 'series': None,
-    }
-    with open(os.path.join(d, 'manifest.json'), 'w') as f:
-        json.dump(manifest, f, indent=2, sort_keys=True)
-        f.write('\n')
+    write_manifest(d, started, bool(vmmap_src),
+                   ['iotally', 'capture', '--pid', '4242', '--count', '21'], ('26.6', '25G72'),
+                   'GPUStress', steps)
 
 
 def write_series_leak(d):

@@ -29,7 +29,6 @@ import tarfile
 import tempfile
 
 ARGS = None
-FAILURES = []
 CT = None   # capture-tests.py, for its stand-in environment
 
 # The planted values of tests/capture/data and of the files built below.
@@ -51,15 +50,8 @@ IOREG_TEXT = b'''+-o J375dAP  <class IOPlatformExpertDevice, id 0x100000284>
 '''
 
 
-def fail(case, msg):
-    FAILURES.append('%s: %s' % (case, msg))
-    print('FAIL %s: %s' % (case, msg))
-
-
 def check(case, cond, msg):
-    if not cond:
-        fail(case, msg)
-    return cond
+    return CT.check(case, cond, msg)   # capture-tests.py keeps the failures
 
 
 def run(*args, stdin=None, env=None):
@@ -456,10 +448,10 @@ def main():
     spec.loader.exec_module(CT)
     CT.ARGS = ARGS
     for name in ARGS.case or sorted(CASES):
-        before = len(FAILURES)
+        before = len(CT.FAILURES)
         CASES[name]()
-        print('%s %s' % ('ok  ' if len(FAILURES) == before else 'FAIL', name))
-    return 1 if FAILURES else 0
+        print('%s %s' % ('ok  ' if len(CT.FAILURES) == before else 'FAIL', name))
+    return 1 if CT.FAILURES else 0
 
 
 if __name__ == '__main__':

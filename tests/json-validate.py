@@ -8,6 +8,10 @@ additionalProperties (boolean or schema), items, minimum, maximum, $ref to
 silently promise more than is checked.
 
   json-validate.py SCHEMA -- COMMAND...   run COMMAND, validate its stdout
+  json-validate.py SCHEMA --rows STATUS -- COMMAND...
+                                          run COMMAND, expect exit status STATUS,
+                                          validate every line of its stdout (NDJSON
+                                          rows) and print how many there were
   json-validate.py SCHEMA FILE...         validate files
   json-validate.py SCHEMA --rejects MESSAGE FILE
                                           pass only when the schema rejects FILE
@@ -89,12 +93,39 @@ def rejects(schema, message, path):
     return 1
 
 
+def rows(schema, schema_path, expect, command):
+    proc = subprocess.run(command, stdout=subprocess.PIPE)
+    if proc.returncode != expect:
+        print('command exited with status %d, expected %d' % (proc.returncode, expect))
+        return 1
+    lines = proc.stdout.split(b'\n')
+    if lines[-1] != b'':
+        print('the output does not end in a newline')
+        return 1
+    lines = lines[:-1]
+    if not lines:
+        print('the command wrote no rows')
+        return 1
+    status = 0
+    for no, line in enumerate(lines, 1):
+        errors = []
+        check(schema, json.loads(line), schema, '$', errors)
+        for e in errors[:20]:
+            print('row %d: %s' % (no, e))
+        status |= bool(errors)
+    if not status:
+        print('%d rows valid against %s' % (len(lines), schema_path))
+    return status
+
+
 def main():
     schema_path = sys.argv[1]
     with open(schema_path) as f:
         schema = json.load(f)
     if len(sys.argv) == 5 and sys.argv[2] == '--rejects':
         return rejects(schema, sys.argv[3], sys.argv[4])
+    if len(sys.argv) > 5 and sys.argv[2] == '--rows' and sys.argv[4] == '--':
+        return rows(schema, schema_path, int(sys.argv[3]), sys.argv[5:])
     if len(sys.argv) > 2 and sys.argv[2] == '--':
         proc = subprocess.run(sys.argv[3:], stdout=subprocess.PIPE)
         if proc.returncode != 0:

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/dispatch.h"
+#include "cli/inputs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/report_classes.h"
@@ -15,6 +16,7 @@
 #include "model/pick.h"
 #include "model/hierarchy.h"
 #include "report/classes_json_write.h"
+#include "report/classes_ndjson_write.h"
 #include "report/classes_text.h"
 #include "util/array.h"
 #include "util/diag.h"
@@ -32,6 +34,7 @@
 
 const char cmd_classes_help[] =
 	"usage: iotally classes [options] FILE|- [CLASS...]\n"
+	"       iotally classes --format ndjson [options] FILE|FOLDER|BUNDLE|-...\n"
 	"\n"
 	"Prints what ioclasscount would have printed on the Mac the capture comes\n"
 	"from: every class 'Name = N', sorted as ioclasscount sorts (case-insensitive,\n"
@@ -51,9 +54,10 @@ const char cmd_classes_help[] =
 	"                     case); repeatable, a class matching any of them is kept\n"
 	"  --nonzero          leave out classes whose count is 0\n"
 	"  --top N            the N largest counts, largest first\n"
-	"  --format F         text (default), json (schema iotally.classes/1) or\n"
+	"  --format F         text (default), json (schema iotally.classes/1),\n"
 	"                     markdown (the listing by count as GitHub tables, as\n"
-	"                     'iotally report' writes it)\n"
+	"                     'iotally report' writes it) or ndjson (rows for DuckDB,\n"
+	"                     Spark or BigQuery: docs/json/classes-ndjson.md)\n"
 	"  --snapshot N       use the Nth snapshot of the input (default: the first);\n"
 	"                     --dump N is the same\n"
 	"  --strict           a capture that was cut short is an error (exit 65)\n"
@@ -69,6 +73,16 @@ const char cmd_classes_help[] =
 	"                     under each CLASS given, or whole (needs a hierarchy)\n"
 	"  -h, --help         show this help\n"
 	"\n"
+	"Several inputs: --format ndjson takes any number of files, folders of\n"
+	"captures (read in name order; captures of other kinds in them are\n"
+	"skipped with a note) and capture bundles, and writes one row per line:\n"
+	"an 'input' row per input, a 'snapshot' row (allocation totals) and one\n"
+	"'class' row per class shown (--match, --nonzero and --top apply). Every\n"
+	"operand is then an input (no CLASS names). An input that cannot be read\n"
+	"is said on standard error and gets an 'input' row with status 'error';\n"
+	"the others are still read, and the exit status is the first error's.\n"
+	"The other formats read one input (a folder is a usage error).\n"
+	"\n"
 	"A negative count (an over-released object) prints as the 64-bit tool prints\n"
 	"it (18446744073709551615 for -1) and gets a warning on standard error.\n"
 	"\n"
@@ -78,10 +92,12 @@ const char cmd_classes_help[] =
 	"  iotally classes --nonzero --match '^IOSurface' fixtures/classes/synthetic-ioreg-a-3000.plist\n"
 	"  iotally classes --tree --hierarchy fixtures/classes/synthetic-kextinfo-3000.plist fixtures/classes/synthetic-ioreg-a-3000.plist IONetworkController\n"
 	"  ioreg -l -w0 -d1 | iotally classes -\n"
+	"  iotally classes --format ndjson --nonzero fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"\n"
 	"Exit status: 0 success (a truncated capture too, with a warning), 64 usage\n"
 	"error, 65 malformed input (or truncated, with --strict),\n"
-	"66 input cannot be opened, 74 output cannot be written.\n";
+	"66 input cannot be opened, 74 output cannot be written; with several\n"
+	"inputs, the first error's.\n";
 
 enum {
 	OPT_ALLOC = 1,
@@ -117,8 +133,10 @@ static const struct cli_option classes_options[] = {
 #define WARN_LIMIT 10
 
 struct classes_args {
-	const char *path;
-	char **names;
+	const char *path;         /* the input being read */
+	struct cli_operands operands;
+	bool ndjson;
+	const char **names;
 	size_t nnames;
 	bool alloc, nonzero, strict, direct, tree, json, help;
 	const char **match;       /* --match patterns, in order */
@@ -135,7 +153,7 @@ static int
 check_combinations(const struct classes_args *a, struct diag *err)
 {
 	bool filters = a->nmatch || a->nonzero || a->has_top;
-	if (!a->path)
+	if (!a->operands.n)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no input given (an ioreg, ioclasscount or kext-info capture, "
 				"or '-' for standard input)");
@@ -149,6 +167,10 @@ check_combinations(const struct classes_args *a, struct diag *err)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"class names select their own line; --match, --nonzero, --top "
 				"and --direct apply to the full listing");
+	if (a->ndjson && (a->alloc || a->direct || a->tree))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--format ndjson writes the class counts and allocation totals "
+				"of each input; it takes no --alloc, --direct or --tree");
 	if (a->tree && (a->nmatch || a->has_top || a->json))
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--tree prints text and takes --nonzero only (not --match, "
@@ -178,15 +200,7 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 		case CLI_ERROR:
 			return -1;
 		case CLI_OPERAND:
-			if (!a->path) {
-				a->path = arg;
-			} else {
-				if (cli_check_extra_operand(&p, "classes", "class name", a->path,
-							    arg, err) < 0)
-					return -1;
-				a->names = xrealloc(a->names, (a->nnames + 1) * sizeof(*a->names));
-				a->names[a->nnames++] = (char *)arg;
-			}
+			cli_operands_add(&a->operands, &p, arg);
 			break;
 		case OPT_ALLOC:
 			a->alloc = true;
@@ -204,12 +218,13 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			a->has_top = true;
 			break;
 		case OPT_FORMAT: {
-			static const char *const formats[] = { "text", "json", "markdown" };
+			static const char *const formats[] = { "text", "json", "markdown", "ndjson" };
 			int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
 			if (f < 0)
 				return -1;
 			a->json = f == 1;
 			a->markdown = f == 2;
+			a->ndjson = f == 3;
 			break;
 		}
 		case OPT_SNAPSHOT:
@@ -235,6 +250,9 @@ parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 			return 0;
 		}
 	}
+	if (cli_operands_split(&a->operands, &p, "classes", "class name", a->ndjson, &a->path,
+			       &a->names, &a->nnames, err) < 0)
+		return -1;
 	return check_combinations(a, err);
 }
 
@@ -445,7 +463,14 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	} else if (!a->alloc && !a->tree) {
 		warn_counts(a->path, v, n);
 	}
-	if (a->markdown) {
+	if (a->ndjson) {
+		struct classes_ndjson_input in = {
+			.path = a->path, .index = a->snapshot ? (size_t)a->snapshot : 1,
+			.s = s, .v = v, .n = n,
+		};
+		if (classes_ndjson_write(stdout, &in) < 0)
+			rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+	} else if (a->markdown) {
 		struct report r;
 		report_init(&r, "classes", false);
 		classes_sort_by_count(v, n);
@@ -458,7 +483,7 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 		struct classes_json_opts jo = {
 			.path = a->path, .nsnapshots = cap->nsnapshots,
 			.index = a->snapshot ? (size_t)a->snapshot : 1,
-			.v = v, .n = n, .query = a->names, .nquery = a->nnames,
+			.v = v, .n = n, .query = (char *const *)a->names, .nquery = a->nnames,
 			.direct = a->direct ? h : NULL,
 		};
 		if (classes_json_write(stdout, s, &jo) < 0)
@@ -474,7 +499,7 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	} else if (a->direct) {
 		note_left_out(a, classes_text_direct(stdout, h, s, v, n));
 	} else if (a->nnames) {
-		classes_text_query(stdout, s, a->names, a->nnames);
+		classes_text_query(stdout, s, (char *const *)a->names, a->nnames);
 	} else if (s->query && !filtered) {
 		classes_text_saved_query(stdout, s);
 	} else {
@@ -492,24 +517,6 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	return rc;
 }
 
-/* Read the input, looking first at what it is (for a message that names it). */
-static int
-read_input(const char *path, struct classes_capture *cap, struct hierarchy *h,
-	   const struct classes_read_opts *ropts, struct diag_list *warnings,
-	   struct cli_input *in, struct diag *err)
-{
-	struct line_reader r;
-	if (line_reader_open(&r, path, CLASSES_MAX_LINE, err) < 0)
-		return -1;
-	int rc = cli_input_peek(&r, in, err);
-	if (rc == 0 && in->empty)
-		rc = diag_set(err, DIAG_DATA, path, 0, 0, "the input is empty");
-	else if (rc == 0)
-		rc = classes_read(&r, cap, h, ropts, warnings, err);
-	line_reader_close(&r);
-	return rc;
-}
-
 /* Every --match pattern compiled (*out has a.nmatch slots, NULL after a failure). */
 static int
 compile_matches(const struct classes_args *a, struct regex ***out, struct diag *err)
@@ -523,21 +530,86 @@ compile_matches(const struct classes_args *a, struct regex ***out, struct diag *
 	return 0;
 }
 
+/* What every input of a run is read with. */
+struct classes_run {
+	struct classes_args *a;
+	const struct regex *const *re;
+};
+
+/* The input's error, and what was read before a cut. The exit status. */
+static int
+print_failure(const struct classes_args *a, const struct cli_source *src,
+	      const struct classes_capture *cap, const struct diag *err)
+{
+	if (err->code == DIAG_USAGE)
+		return cli_usage_error(cli_find_command("classes"), err);
+	if (!src->refused || !cli_explain_input("classes", a->path, &src->in, err))
+		cli_print_diag(err);
+	if (cap->nsnapshots && cap->snapshots[cap->nsnapshots - 1]->truncated)
+		print_diag_at(DIAG_NOTE, a->path, 0,
+			      "without --strict the %zu classes read before the cut are "
+			      "printed, with a warning",
+			      cap->snapshots[cap->nsnapshots - 1]->nclasses);
+	return err->code;
+}
+
+/* One input: read it (and its hierarchy), write the chosen snapshot. */
+static int
+read_one(void *ctx, struct cli_source *src, struct diag *err)
+{
+	struct classes_run *run = ctx;
+	struct classes_args *a = run->a;
+	struct classes_capture cap;
+	struct hierarchy h;
+	struct diag_list warnings;
+	int status = 0;
+
+	a->path = src->path;
+	classes_capture_init(&cap);
+	hierarchy_init(&h);
+	diag_list_init(&warnings, 200);
+	struct classes_read_opts ropts = {
+		.partial = !a->strict,
+		.want_hierarchy = (a->direct || a->tree) && !a->hierarchy,
+		.need_counts = true,
+	};
+	int rc = classes_read(&src->reader, &cap, &h, &ropts, &warnings, err);
+	src->refused = rc < 0;
+	if (rc == 0 && (a->direct || a->tree))
+		rc = load_hierarchy(a, &h, &warnings, err);
+	cli_print_warnings(&warnings);
+	const struct classes_snapshot *s = rc == 0 ? choose_snapshot(a, &cap, err) : NULL;
+	if (!s) {
+		status = print_failure(a, src, &cap, err);
+		goto out;
+	}
+	if (a->direct || a->tree)
+		check_hierarchy(a->hierarchy ? a->hierarchy : a->path, &h, s);
+	if (write_output(a, &cap, s, &h, run->re, err) < 0) {
+		cli_print_diag(err);
+		status = err->code;
+	}
+	if (s->truncated)
+		print_diag_at(DIAG_WARNING, a->path, s->line,
+			      "results are partial: the capture was cut short");
+out:
+	diag_list_release(&warnings);
+	hierarchy_release(&h);
+	classes_capture_release(&cap);
+	return status;
+}
+
 int
 cmd_classes(int argc, char **argv)
 {
 	struct classes_args a = { 0 };
-	struct classes_capture cap;
-	struct hierarchy h;
-	struct diag_list warnings;
+	struct cli_sources sources;
 	struct regex **re = NULL;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
-	classes_capture_init(&cap);
-	hierarchy_init(&h);
-	diag_list_init(&warnings, 200);
+	cli_sources_init(&sources);
 	if (parse_args(argc, argv, &a, &err) < 0 ||
 	    (!a.help && compile_matches(&a, &re, &err) < 0)) {
 		status = cli_usage_error(cli_find_command("classes"), &err);
@@ -548,54 +620,24 @@ cmd_classes(int argc, char **argv)
 		goto out;
 	}
 	/* The same file (standard input above all) is read once, for both. */
-	if (a.hierarchy && strcmp(a.hierarchy, a.path) == 0) {
+	if (a.hierarchy && a.path && strcmp(a.hierarchy, a.path) == 0) {
 		a.hierarchy = NULL;
 		a.hierarchy_is_input = true;
 	}
-	struct classes_read_opts ropts = {
-		.partial = !a.strict,
-		.want_hierarchy = (a.direct || a.tree) && !a.hierarchy,
-		.need_counts = true,
-	};
-	struct cli_input in;
-	int rc = read_input(a.path, &cap, &h, &ropts, &warnings, &in, &err);
-	bool input_refused = rc < 0;
-	if (rc == 0 && (a.direct || a.tree))
-		rc = load_hierarchy(&a, &h, &warnings, &err);
-	cli_print_warnings(&warnings);
-	const struct classes_snapshot *s = rc == 0 ? choose_snapshot(&a, &cap, &err) : NULL;
-	if (!s) {
-		if (err.code == DIAG_USAGE) {
-			status = cli_usage_error(cli_find_command("classes"), &err);
-			goto out;
-		}
-		if (!input_refused || !cli_explain_input("classes", a.path, &in, &err))
-			cli_print_diag(&err);
-		status = err.code;
-		if (cap.nsnapshots && cap.snapshots[cap.nsnapshots - 1]->truncated)
-			print_diag_at(DIAG_NOTE, a.path, 0,
-				      "without --strict the %zu classes read before the cut are "
-				      "printed, with a warning",
-				      cap.snapshots[cap.nsnapshots - 1]->nclasses);
-		goto out;
-	}
-	if (a.direct || a.tree)
-		check_hierarchy(a.hierarchy ? a.hierarchy : a.path, &h, s);
-	if (write_output(&a, &cap, s, &h, (const struct regex *const *)re, &err) < 0) {
-		cli_print_diag(&err);
-		status = err.code;
-	}
-	if (s->truncated)
-		print_diag_at(DIAG_WARNING, a.path, s->line,
-			      "results are partial: the capture was cut short");
+	if (a.ndjson)
+		cli_sources_add_operands(&sources, "classes", &a.operands);
+	else
+		cli_sources_add_operand(&sources, "classes", a.path);
+	struct classes_run run = { .a = &a, .re = (const struct regex *const *)re };
+	status = cli_sources_read_each(&sources, "classes", CLASSES_MAX_LINE, read_one,
+				       a.ndjson ? classes_ndjson_write_error : NULL, &run);
 out:
 	for (size_t i = 0; re && i < a.nmatch; i++)
 		regex_free(re[i]);
 	free(re);
 	free(a.match);
 	free(a.names);
-	diag_list_release(&warnings);
-	hierarchy_release(&h);
-	classes_capture_release(&cap);
+	cli_operands_release(&a.operands);
+	cli_sources_release(&sources);
 	return status;
 }

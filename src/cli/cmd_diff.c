@@ -14,6 +14,7 @@
 #include "ingest/detect.h"
 #include "ingest/diff_read.h"
 #include "model/diff.h"
+#include "report/diff_ndjson_write.h"
 #include "report/diff_report.h"
 #include "util/array.h"
 #include "util/diag.h"
@@ -76,7 +77,9 @@ const char cmd_diff_help[] =
 	"  --strict           files without a counterpart, gates that no pair\n"
 	"                     answers and bundle files that do not match their\n"
 	"                     manifest are errors (exit 65), not notes\n"
-	"  --format F         text (default), json (two files only) or markdown\n"
+	"  --format F         text (default), json (two files only), markdown or\n"
+	"                     ndjson (one row per changed figure of each pair, for\n"
+	"                     DuckDB, Spark or BigQuery: docs/json/diff-ndjson.md)\n"
 	"  --snapshot N       compare dump (vmmap) or snapshot (classes) N of each\n"
 	"                     file (default the first); --dump N is the same\n"
 	"  --direct           classes: direct instance counts (a count minus its\n"
@@ -136,7 +139,7 @@ const char cmd_diff_help[] =
 	"  iotally diff --direct --format json fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"  iotally diff --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"  iotally diff --junit - --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
-	"  iotally diff --fail-if 'vmmap:gpu.dirty > +256M' --fail-if 'classes:* > +100' --fail-if 'track:new-bytes > +2M' fixtures/diff-folders/before fixtures/diff-folders/after\n"
+	"  iotally diff --fail-if 'vmmap:gpu.dirty > +256M' --fail-if 'classes:* > +100' --fail-if 'track:new-bytes > +2M' fixtures/diff-folders/before fixtures/diff-folders/after\n"	"  iotally diff --format ndjson --gates fixtures/diff-folders/gates-at-boundary.txt fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"\n"
 	"Exit status (the first error's, when there are several; an error wins\n"
 	"over a tripped gate):\n"
@@ -184,6 +187,7 @@ enum output_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
 	FORMAT_MARKDOWN,
+	FORMAT_NDJSON,
 };
 
 struct diff_args {
@@ -250,7 +254,7 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 		a->junit = arg;
 		return 0;
 	case OPT_FORMAT: {
-		static const char *const names[] = { "text", "json", "markdown" };
+		static const char *const names[] = { "text", "json", "markdown", "ndjson" };
 		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
 		if (f < 0)
 			return -1;
@@ -375,10 +379,15 @@ junit_to_stdout(const struct diff_args *a)
 
 static int
 write_output(const struct diff_args *a, const struct diff_kind *kind, const void *diff,
-	     const struct diff_report *rep, struct diag *err)
+	     const struct diff_report *rep, const char *name, struct diag *err)
 {
 	if (junit_to_stdout(a))
 		return 0;
+	if (a->format == FORMAT_NDJSON) {
+		if (diff_ndjson_write(stdout, rep, name, kind->json(diff)) < 0)
+			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+		return 0;
+	}
 	if (a->opts.folded) {
 		kind->write_folded(stdout, diff);
 		return 0;
@@ -465,7 +474,7 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		.ngates = res->ngates,
 		.changed = kind->changed(diff),
 	};
-	if ((rc = write_output(a, kind, diff, &rep, err)) == 0)
+	if ((rc = write_output(a, kind, diff, &rep, pair->name, err)) == 0)
 		res->compared = true;
 out:
 	for (int i = 0; i < 2; i++)
@@ -476,21 +485,6 @@ out:
 	diag_list_release(&notes);
 	diag_list_release(&warnings);
 	return rc;
-}
-
-/* A diagnostic as one line for JUnit: "PATH:LINE: error: ...", no program name. */
-static char *
-diag_line(const struct diag *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	diag_format(d, &sb);
-	while (sb.len && sb.buf[sb.len - 1] == '\n')
-		sb.buf[--sb.len] = '\0';
-	const char *prefix = "iotally: ";
-	size_t skip = strncmp(sb.buf, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
-	char *line = xstrdup(sb.buf + skip);
-	strbuf_release(&sb);
-	return line;
 }
 
 static void
@@ -512,7 +506,7 @@ run_error(struct diff_run *run, const char *name, const struct diag *err, bool u
 		cli_usage_error(cli_find_command("diff"), err);
 	else
 		cli_print_diag(err);
-	char *line = diag_line(err);
+	char *line = cli_diag_line(err);
 	run_add_case(run, name, DIFF_JUNIT_ERROR, line);
 	free(line);
 	if (!run->status)
@@ -530,8 +524,12 @@ run_pairs(const struct diff_args *a, struct diff_run *run)
 		diag_clear(&err);
 		if (run_pair(a, folders, &run->pairs.pairs[i], res, &err) == 0)
 			continue;
-		res->error = diag_line(&err);
+		res->error = cli_diag_line(&err);
 		res->status = err.code ? err.code : DIAG_SOFTWARE;
+		if (a->format == FORMAT_NDJSON && !junit_to_stdout(a))
+			diff_ndjson_write_error(stdout, run->pairs.pairs[i].name,
+						run->pairs.pairs[i].before, run->pairs.pairs[i].after,
+						res->kind ? res->kind->name : NULL, res->error);
 		if (err.code == DIAG_USAGE && !folders)
 			cli_usage_error(cli_find_command("diff"), &err);
 		else
@@ -648,7 +646,8 @@ static void
 write_summary(const struct diff_args *a, const struct diff_run *run)
 {
 	size_t compared = 0, failed = 0;
-	if (!run->pairs.folders || junit_to_stdout(a) || a->format == FORMAT_JSON)
+	if (!run->pairs.folders || junit_to_stdout(a) || a->format == FORMAT_JSON ||
+	    a->format == FORMAT_NDJSON)
 		return;
 	for (size_t i = 0; i < run->pairs.npairs; i++) {
 		compared += run->results[i].compared;

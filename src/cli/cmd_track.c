@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/dispatch.h"
+#include "cli/inputs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/diff_track.h"
@@ -15,11 +16,13 @@
 #include "model/track.h"
 #include "report/track_folded.h"
 #include "report/track_json_write.h"
+#include "report/track_ndjson_write.h"
 #include "report/track_text.h"
 #include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/size.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,6 +31,7 @@
 
 const char cmd_track_help[] =
 	"usage: iotally track [options] FILE|- [NAME...]\n"
+	"       iotally track --format ndjson [options] FILE|FOLDER|BUNDLE|-...\n"
 	"\n"
 	"Reads a saved 'ioclasscount --track', '--leaks' or '--maps=PID' capture\n"
 	"(every IOKitTools layout from 97 to 125) and prints its records again in\n"
@@ -53,8 +57,10 @@ const char cmd_track_help[] =
 	"  --folded         folded stacks for flame graphs: 'f;f;...;f BYTES',\n"
 	"                   outermost caller first, symbols without offsets\n"
 	"  --top N          only the N largest records, rows or stacks\n"
-	"  --format F       text (default), json or markdown (call sites and modules\n"
-	"                   as GitHub tables, as 'iotally report' writes them)\n"
+	"  --format F       text (default), json, markdown (call sites and modules\n"
+	"                   as GitHub tables, as 'iotally report' writes them) or\n"
+	"                   ndjson (rows for DuckDB, Spark or BigQuery:\n"
+	"                   docs/json/track-ndjson.md)\n"
 	"  --strict         a line that does not parse is an error (exit 65)\n"
 	"  --tag, --zsize   refused: they act inside the kernel at capture time\n"
 	"  -h, --help       show this help\n"
@@ -65,13 +71,27 @@ const char cmd_track_help[] =
 	"  iotally track --folded fixtures/track/ioclasscount-125-track-all.txt\n"
 	"  iotally track --site IOSurface --size 64K fixtures/track/ioclasscount-125-track-all.txt OSDictionary\n"
 	"\n"
+	"  iotally track --format ndjson --top 5 fixtures/diff-folders/before fixtures/diff-folders/after\n"
+	"\n"
+	"Several inputs: --format ndjson takes any number of files, folders of\n"
+	"captures (read in name order; captures of other kinds in them are\n"
+	"skipped with a note) and capture bundles, and writes one row per line:\n"
+	"an 'input' row per input, then one 'site' row per call site (records\n"
+	"with the same backtrace, matched as 'iotally diff' matches them), largest\n"
+	"first (--site, --ignore, --size, --suppress and --top apply). Every\n"
+	"operand is then an input (no NAME operands). An input that cannot be\n"
+	"read is said on standard error and gets an 'input' row with status\n"
+	"'error'; the others are still read, and the exit status is the first\n"
+	"error's. The other formats read one input (a folder is a usage error).\n"
+	"\n"
 	"Flame graph: iotally track --folded capture.txt | flamegraph.pl > allocations.svg\n"
 	"Records are listed largest first, so the listing keeps every shown record\n"
 	"in memory (one compact copy each); --by, --folded and --top N keep only\n"
 	"what they print.\n"
 	"\n"
 	"Exit status: 0 success (also when no record matches), 64 usage error,\n"
-	"65 malformed input, 66 input cannot be opened, 74 output cannot be written.\n";
+	"65 malformed input, 66 input cannot be opened, 74 output cannot be written;\n"
+	"with several inputs, the first error's.\n";
 
 enum {
 	OPT_SITE = 1,
@@ -106,7 +126,9 @@ static const struct cli_option track_options[] = {
 };
 
 struct track_args {
-	const char *path;
+	const char *path;         /* the input being read */
+	struct cli_operands operands;
+	bool ndjson;
 	const char *suppress_path;
 	bool json;
 	bool markdown;
@@ -177,10 +199,11 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 	case OPT_TOP:
 		return cli_positive_count("--top", arg, &a->top, err);
 	case OPT_FORMAT: {
-		static const char *const formats[] = { "text", "json", "markdown" };
+		static const char *const formats[] = { "text", "json", "markdown", "ndjson" };
 		int which = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
 		a->json = which == 1;
 		a->markdown = which == 2;
+		a->ndjson = which == 3;
 		return which < 0 ? -1 : 0;
 	}
 	case OPT_STRICT:
@@ -193,6 +216,21 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 	default:
 		return 0;
 	}
+}
+
+/* --format ndjson: every operand is an input; else FILE, then category NAMEs. */
+static int
+split_operands(struct cli_parser *p, struct track_args *a, struct track_capture *cap,
+	       struct diag *err)
+{
+	const char **names = NULL;
+	size_t n = 0;
+	int rc = cli_operands_split(&a->operands, p, "track", "category name", a->ndjson,
+				    &a->path, &names, &n, err);
+	for (size_t i = 0; i < n; i++)
+		track_filter_add(&cap->filter.names, &cap->filter.nnames, names[i]);
+	free(names);
+	return rc;
 }
 
 static int
@@ -213,22 +251,22 @@ parse_args(int argc, char **argv, struct track_args *a, struct track_capture *ca
 			return 0;
 		}
 		if (id == CLI_OPERAND) {
-			if (!a->path)
-				a->path = arg;
-			else if (cli_check_extra_operand(&p, "track", "category name", a->path,
-							 arg, err) < 0)
-				return -1;
-			else
-				track_filter_add(&cap->filter.names, &cap->filter.nnames, arg);
+			cli_operands_add(&a->operands, &p, arg);
 			continue;
 		}
 		if (handle_option(id, arg, a, cap, err) < 0)
 			return -1;
 	}
-	if (!a->path)
+	if (!a->operands.n)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no input given (a saved ioclasscount --track/--leaks/--maps "
 				"capture, or '-' for standard input)");
+	if (split_operands(&p, a, cap, err) < 0)
+		return -1;
+	if (a->ndjson && (a->folded || cap->by != TRACK_BY_NONE || cap->filter.exclude))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--format ndjson writes one row per call site: it does not "
+				"combine with --by, --folded or --exclude");
 	if (a->folded && (cap->by != TRACK_BY_NONE || a->json))
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--folded is an output of its own: it does not combine with --by "
@@ -239,7 +277,7 @@ parse_args(int argc, char **argv, struct track_args *a, struct track_capture *ca
 				"does not combine with --by or --folded");
 	if (a->folded)
 		cap->by = TRACK_BY_FOLDED;
-	cap->keep_records = cap->by == TRACK_BY_NONE;
+	cap->keep_records = cap->by == TRACK_BY_NONE && !a->ndjson;
 	cap->top = cap->keep_records ? a->top : 0;
 	return 0;
 }
@@ -342,22 +380,114 @@ write_report(const struct track_capture *cap, const struct track_args *a)
 	return 0;
 }
 
+/* What every input of a run is read with. */
+struct track_run {
+	struct track_args *a;
+	const struct track_capture *like;   /* filters and what to aggregate */
+	struct suppress_list *sup;
+};
+
+static void
+capture_like(struct track_capture *to, const struct track_capture *from)
+{
+	const struct track_filter *f = &from->filter;
+	track_capture_init(to);
+	for (size_t i = 0; i < f->nsites; i++)
+		track_filter_add(&to->filter.sites, &to->filter.nsites, f->sites[i]);
+	for (size_t i = 0; i < f->nignores; i++)
+		track_filter_add(&to->filter.ignores, &to->filter.nignores, f->ignores[i]);
+	for (size_t i = 0; i < f->nnames; i++)
+		track_filter_add(&to->filter.names, &to->filter.nnames, f->names[i]);
+	to->filter.exclude = f->exclude;
+	to->filter.min_bytes = f->min_bytes;
+	to->suppress = from->suppress;
+	to->by = from->by;
+	to->keep_records = from->keep_records;
+	to->top = from->top;
+}
+
+/* --format ndjson: every shown record goes to its call site. */
+static int
+add_to_sites(void *ctx, const struct track_record *r, const char *path, struct diag *err)
+{
+	return diff_track_add_record(ctx, 1, r, path, err);
+}
+
+static int
+write_rows(const struct track_capture *cap, const struct diff_track *sites,
+	   const struct track_args *a, struct diag *err)
+{
+	struct track_ndjson_input in = { .path = a->path, .cap = cap, .sites = sites,
+					 .top = a->top };
+	if (track_ndjson_write(stdout, &in) < 0)
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+	return 0;
+}
+
+/* One input: parse it, write its report or rows, then the notes. */
+static int
+read_one(void *ctx, struct cli_source *src, struct diag *err)
+{
+	struct track_run *run = ctx;
+	struct track_args *a = run->a;
+	struct track_capture cap;
+	struct diff_track sites;
+	struct diag_list warnings;
+	int rc;
+
+	a->path = src->path;
+	capture_like(&cap, run->like);
+	diff_track_init(&sites, false);
+	diag_list_init(&warnings, 200);
+	for (size_t i = 0; i < run->sup->len; i++)
+		run->sup->items[i].records = run->sup->items[i].bytes = 0;
+	if (a->ndjson) {
+		cap.on_record = add_to_sites;
+		cap.on_record_ctx = &sites;
+	}
+	struct track_parse_opts popts = { .strict = a->strict, .report_unparsed = 5 };
+	rc = track_parse(&src->reader, &cap, &popts, &warnings, err);
+	if (rc < 0) {
+		cli_print_warnings(&warnings);
+		src->refused = true;
+		goto out;
+	}
+	track_capture_check_total(&cap, a->path, &warnings);
+	cli_print_warnings(&warnings);
+	if (cap.keep_records)
+		track_capture_sort_kept(&cap);
+	if (a->ndjson) {
+		rc = write_rows(&cap, &sites, a, err);
+	} else {
+		int status = write_report(&cap, a);
+		if (status) {
+			diag_set(err, status, a->path, 0, 0, "could not be reported");
+			rc = status;
+		}
+	}
+	print_notes(&cap, a, run->sup);
+out:
+	diag_list_release(&warnings);
+	diff_track_release(&sites);
+	track_capture_release(&cap);
+	return rc;
+}
+
 int
 cmd_track(int argc, char **argv)
 {
 	struct track_args a = { 0 };
-	struct track_capture cap;
+	struct track_capture like;
 	struct suppress_list sup;
-	struct diag_list warnings;
-	struct line_reader reader;
+	struct cli_sources sources;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
-	track_capture_init(&cap);
+	track_capture_init(&like);
 	suppress_list_init(&sup);
-	diag_list_init(&warnings, 200);
-	if (parse_args(argc, argv, &a, &cap, &err) < 0) {
+	cli_sources_init(&sources);
+	if (parse_args(argc, argv, &a, &like, &err) < 0) {
 		status = cli_usage_error(cli_find_command("track"), &err);
 		goto out;
 	}
@@ -371,43 +501,19 @@ cmd_track(int argc, char **argv)
 			status = err.code;
 			goto out;
 		}
-		cap.suppress = &sup;
+		like.suppress = &sup;
 	}
-	struct cli_input in;
-	if (line_reader_open(&reader, a.path, 0, &err) < 0) {
-		cli_print_diag(&err);
-		status = err.code;
-		goto out;
-	}
-	if (cli_input_peek(&reader, &in, &err) < 0 || cli_refuse_empty("track", a.path, &in)) {
-		line_reader_close(&reader);
-		if (in.empty) {
-			status = DIAG_DATA;
-			goto out;
-		}
-		cli_print_diag(&err);
-		status = err.code;
-		goto out;
-	}
-	struct track_parse_opts popts = { .strict = a.strict, .report_unparsed = 5 };
-	int rc = track_parse(&reader, &cap, &popts, &warnings, &err);
-	line_reader_close(&reader);
-	if (rc < 0) {
-		cli_print_warnings(&warnings);
-		if (!cli_explain_input("track", a.path, &in, &err))
-			cli_print_diag(&err);
-		status = err.code;
-		goto out;
-	}
-	track_capture_check_total(&cap, a.path, &warnings);
-	cli_print_warnings(&warnings);
-	if (cap.keep_records)
-		track_capture_sort_kept(&cap);
-	status = write_report(&cap, &a);
-	print_notes(&cap, &a, &sup);
+	if (a.ndjson)
+		cli_sources_add_operands(&sources, "track", &a.operands);
+	else
+		cli_sources_add_operand(&sources, "track", a.path);
+	struct track_run run = { .a = &a, .like = &like, .sup = &sup };
+	status = cli_sources_read_each(&sources, "track", 0, read_one,
+				       a.ndjson ? track_ndjson_write_error : NULL, &run);
 out:
-	diag_list_release(&warnings);
-	track_capture_release(&cap);
+	cli_sources_release(&sources);
+	track_capture_release(&like);
 	suppress_list_release(&sup);
+	cli_operands_release(&a.operands);
 	return status;
 }

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/dispatch.h"
+#include "cli/inputs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/report_vmmap.h"
@@ -14,11 +15,13 @@
 #include "model/vmmap.h"
 #include "report/vmmap_csv.h"
 #include "report/vmmap_json_write.h"
+#include "report/vmmap_ndjson_write.h"
 #include "report/vmmap_text.h"
 #include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,6 +30,7 @@
 
 const char cmd_vmmap_help[] =
 	"usage: iotally vmmap [options] FILE|-\n"
+	"       iotally vmmap --format ndjson [options] FILE|FOLDER|BUNDLE|-...\n"
 	"\n"
 	"Groups the IOAccelerator and IOSurface regions of a saved vmmap dump\n"
 	"(vmmap -noCoalesce, -v, -w, -interleaved, -summary, -pages; every layout\n"
@@ -38,8 +42,9 @@ const char cmd_vmmap_help[] =
 	"  --types T[,T...]   region types to report, matched as substrings of the\n"
 	"                     type name; repeatable (default: IOAccelerator,IOSurface)\n"
 	"  --all-types        report every region type\n"
-	"  --format F         text (default), json, csv or markdown (GitHub tables,\n"
-	"                     as 'iotally report' writes them)\n"
+	"  --format F         text (default), json, csv, markdown (GitHub tables,\n"
+	"                     as 'iotally report' writes them) or ndjson (rows for\n"
+	"                     DuckDB, Spark or BigQuery: docs/json/vmmap-ndjson.md)\n"
 	"  --surfaces         also group IOSurface regions by dimensions and pixel\n"
 	"                     format, with page-rounding waste\n"
 	"  --snapshot N       only the Nth dump of a file holding several (default:\n"
@@ -58,14 +63,27 @@ const char cmd_vmmap_help[] =
 	"leaks report) is refused with what it is. On a Mac, a live process can be\n"
 	"piped in: 'vmmap -noCoalesce Safari | iotally vmmap -'.\n"
 	"\n"
+	"Several inputs: --format ndjson takes any number of files, folders of\n"
+	"captures (read in name order; captures of other kinds in them are\n"
+	"skipped with a note) and capture bundles (folders or archives, also\n"
+	"inside a folder), and writes one row per line: an 'input' row per\n"
+	"input, then per dump a 'dump' row (totals of the selected types), its\n"
+	"'group' rows (type and purge state) and its 'summary' rows (vmmap's\n"
+	"rounded summary table). An input that cannot be read is said on\n"
+	"standard error and gets an 'input' row with status 'error'; the others\n"
+	"are still read, and the exit status is the first error's. The other\n"
+	"formats read one input (a folder is a usage error).\n"
+	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
 	"  iotally vmmap fixtures/vmmap/synthetic-gpu-purge-states.txt\n"
 	"  iotally vmmap --types 'IOAccelerator (graphics)' --format json fixtures/vmmap/synthetic-three-dumps.txt\n"
 	"  iotally vmmap --surfaces --types IOSurface fixtures/vmmap/macos26-agentstudio-iosurface-wide-lines.txt\n"
 	"  iotally vmmap --all-types --format csv fixtures/vmmap/macos14.0-arm64-default-shared_library_demo.txt\n"
+	"  iotally vmmap --format ndjson fixtures/diff-folders/before fixtures/bundle/complete.tar.gz\n"
 	"\n"
 	"Exit status: 0 success (also when no region matches), 64 usage error,\n"
-	"65 malformed input, 66 input cannot be opened, 74 output cannot be written.\n";
+	"65 malformed input, 66 input cannot be opened, 74 output cannot be written;\n"
+	"with several inputs, the first error's.\n";
 
 enum {
 	OPT_TYPES = 1,
@@ -93,10 +111,12 @@ enum output_format {
 	FORMAT_JSON,
 	FORMAT_CSV,
 	FORMAT_MARKDOWN,
+	FORMAT_NDJSON,
 };
 
 struct vmmap_args {
-	const char *path;
+	struct cli_operands operands;
+	const char *path;     /* the one input, without --format ndjson */
 	enum output_format format;
 	bool strict;
 	bool surfaces;
@@ -126,7 +146,7 @@ add_types(struct vmmap_filter *f, const char *list, struct diag *err)
 static int
 parse_format(const char *s, enum output_format *fmt, struct diag *err)
 {
-	static const char *const names[] = { "text", "json", "csv", "markdown" };
+	static const char *const names[] = { "text", "json", "csv", "markdown", "ndjson" };
 	int i = cli_choice("format", s, names, ARRAY_SIZE(names), err);
 	if (i < 0)
 		return -1;
@@ -149,10 +169,7 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 		case CLI_ERROR:
 			return -1;
 		case CLI_OPERAND:
-			if (a->path)
-				return cli_check_extra_operand(&p, "vmmap", NULL, a->path, arg,
-							       err);
-			a->path = arg;
+			cli_operands_add(&a->operands, &p, arg);
 			break;
 		case OPT_TYPES:
 			if (add_types(f, arg, err) < 0)
@@ -180,9 +197,12 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 			return 0;
 		}
 	}
-	if (!a->path)
+	if (!a->operands.n)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no input given (a vmmap dump file, or '-' for standard input)");
+	if (cli_operands_split(&a->operands, &p, "vmmap", NULL, a->format == FORMAT_NDJSON,
+			       &a->path, NULL, NULL, err) < 0)
+		return -1;
 	if (f->ntypes == 0 && !f->all) {
 		a->default_types = true;
 		vmmap_filter_add(f, "IOAccelerator", strlen("IOAccelerator"));
@@ -252,21 +272,27 @@ print_gpu_left_out(const struct vmmap_capture *cap, const struct vmmap_dump *d,
 	size_t n = vmmap_dump_gpu_left_out(d, &cap->filter, &lo);
 	if (n == 0)
 		return;
-	fprintf(stderr, "iotally: %s: note: the default types leave out GPU memory",
-		diag_display_path(path));
-	print_which_process(cap, d);
-	fputc(':', stderr);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(stderr, "%s '%s' %.2f MB", i ? ";" : "", lo[i].name,
-			(double)lo[i].vsize / 1048576.0);
-		if (lo[i].has_count)
-			fprintf(stderr, " in %" PRIu64 " region%s", lo[i].count,
-				lo[i].count == 1 ? "" : "s");
-		if (lo[i].from_summary)
-			fputs(" (summary table)", stderr);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "the default types leave out GPU memory");
+	if (cap->ndumps > 1) {
+		strbuf_addstr(&sb, " (process ");
+		vmmap_text_add_process(&sb, d);
+		strbuf_addch(&sb, ')');
 	}
-	fputs("; --types 'IOAccelerator,IOSurface,(graphics)' shows them too, "
-	      "--all-types every type\n", stderr);
+	strbuf_addch(&sb, ':');
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(&sb, "%s '%s' %.2f MB", i ? ";" : "", lo[i].name,
+			    (double)lo[i].vsize / 1048576.0);
+		if (lo[i].has_count)
+			strbuf_addf(&sb, " in %" PRIu64 " region%s", lo[i].count,
+				    lo[i].count == 1 ? "" : "s");
+		if (lo[i].from_summary)
+			strbuf_addstr(&sb, " (summary table)");
+	}
+	strbuf_addstr(&sb, "; --types 'IOAccelerator,IOSurface,(graphics)' shows them too, "
+		      "--all-types every type");
+	cli_note(path, 0, "%s", sb.buf);
+	strbuf_release(&sb);
 	free(lo);
 }
 
@@ -289,14 +315,14 @@ write_text(const struct vmmap_capture *cap, const struct vmmap_args *a)
 
 /* One report per dump, as `iotally report` writes them. */
 static int
-write_markdown(const struct vmmap_capture *cap, const struct vmmap_args *a)
+write_markdown(const struct vmmap_capture *cap, const char *path)
 {
 	int status = 0;
 	for (size_t i = 0; i < cap->ndumps && status == 0; i++) {
 		struct report r;
 		report_init(&r, "vmmap", false);
 		report_add_vmmap(&r, cap->dumps[i]);
-		cli_report_provenance(&r, &a->path, 1);
+		cli_report_provenance(&r, &path, 1);
 		if (i > 0)
 			fputc('\n', stdout);
 		status = cli_report_write_markdown(&r);
@@ -306,22 +332,22 @@ write_markdown(const struct vmmap_capture *cap, const struct vmmap_args *a)
 }
 
 static int
-write_report(const struct vmmap_capture *cap, const struct vmmap_args *a)
+write_report(const struct vmmap_capture *cap, const struct vmmap_args *a, const char *path,
+	     struct diag *err)
 {
 	switch (a->format) {
 	case FORMAT_JSON: {
-		struct vmmap_json_opts jopts = { .path = a->path, .surfaces = a->surfaces };
-		if (vmmap_json_write(stdout, cap, &jopts) < 0) {
-			cli_error(NULL, 0, "cannot write JSON output");
-			return DIAG_IOERR;
-		}
+		struct vmmap_json_opts jopts = { .path = path, .surfaces = a->surfaces };
+		if (vmmap_json_write(stdout, cap, &jopts) < 0)
+			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
 		return 0;
 	}
 	case FORMAT_CSV:
 		vmmap_csv_write(stdout, cap);
 		return 0;
 	case FORMAT_MARKDOWN:
-		return write_markdown(cap, a);
+		return write_markdown(cap, path);
+	case FORMAT_NDJSON:
 	case FORMAT_TEXT:
 	default:
 		write_text(cap, a);
@@ -331,43 +357,93 @@ write_report(const struct vmmap_capture *cap, const struct vmmap_args *a)
 
 /* The report of every dump, or of the one --snapshot N names (the capture keeps them all). */
 static int
-write_chosen(struct vmmap_capture *cap, const struct vmmap_args *a)
+write_chosen(struct vmmap_capture *cap, const struct vmmap_args *a, const char *path,
+	     struct diag *err)
 {
-	struct diag err;
-	size_t i;
-	if (!a->snapshot)
-		return write_report(cap, a);
-	if (capture_pick_nth(cap->ndumps, a->snapshot, "--snapshot", "vmmap dump", a->path,
-			     &i, &err) < 0) {
-		if (err.code == DIAG_USAGE)
-			return cli_usage_error(cli_find_command("vmmap"), &err);
-		cli_print_diag(&err);
-		return err.code;
+	size_t i = 0;
+	if (a->snapshot && capture_pick_nth(cap->ndumps, a->snapshot, "--snapshot", "vmmap dump",
+					    path, &i, err) < 0)
+		return -1;
+	if (a->format == FORMAT_NDJSON) {
+		if (vmmap_ndjson_write(stdout, cap, path, a->snapshot ? i + 1 : 0) < 0)
+			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+		return 0;
 	}
+	if (!a->snapshot)
+		return write_report(cap, a, path, err);
 	struct vmmap_dump **all = cap->dumps;
 	size_t n = cap->ndumps;
 	cap->dumps = &all[i];
 	cap->ndumps = 1;
-	int status = write_report(cap, a);
+	int rc = write_report(cap, a, path, err);
 	cap->dumps = all;
 	cap->ndumps = n;
-	return status;
+	return rc;
+}
+
+/* What every input of a run is read with. */
+struct vmmap_run {
+	const struct vmmap_args *a;
+	const struct vmmap_filter *filter;
+};
+
+static void
+copy_filter(struct vmmap_filter *to, const struct vmmap_filter *from)
+{
+	to->all = from->all;
+	for (size_t i = 0; i < from->ntypes; i++)
+		vmmap_filter_add(to, from->types[i], strlen(from->types[i]));
+}
+
+/* One input: parse, check, write its report or rows. */
+static int
+read_one(void *ctx, struct cli_source *src, struct diag *err)
+{
+	const struct vmmap_run *run = ctx;
+	const struct vmmap_args *a = run->a;
+	struct vmmap_capture cap;
+	struct diag_list warnings;
+	int rc;
+
+	vmmap_capture_init(&cap);
+	copy_filter(&cap.filter, run->filter);
+	cap.want_surfaces = a->surfaces;
+	diag_list_init(&warnings, 200);
+	struct vmmap_parse_opts popts = { .strict = a->strict, .report_unparsed = 5 };
+	rc = vmmap_parse(&src->reader, &cap, &popts, &warnings, err);
+	if (rc < 0) {
+		cli_print_warnings(&warnings);
+		src->refused = true;
+		goto out;
+	}
+	for (size_t i = 0; i < cap.ndumps; i++)
+		vmmap_dump_crosscheck(cap.dumps[i], &cap.filter, src->path, &warnings);
+	cli_print_warnings(&warnings);
+	for (size_t i = 0; a->default_types && a->format != FORMAT_NDJSON && i < cap.ndumps; i++)
+		if (!a->snapshot || i + 1 == a->snapshot)
+			print_gpu_left_out(&cap, cap.dumps[i], src->path);
+	rc = write_chosen(&cap, a, src->path, err);
+	if (rc == 0 && cap.partial)
+		cli_warn(src->path, 0, "results are partial (see the warnings above)");
+out:
+	diag_list_release(&warnings);
+	vmmap_capture_release(&cap);
+	return rc;
 }
 
 int
 cmd_vmmap(int argc, char **argv)
 {
 	struct vmmap_args a = { 0 };
-	struct vmmap_capture cap;
-	struct diag_list warnings;
-	struct line_reader reader;
+	struct vmmap_filter filter;
+	struct cli_sources sources;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
-	vmmap_capture_init(&cap);
-	diag_list_init(&warnings, 200);
-	if (parse_args(argc, argv, &a, &cap.filter, &err) < 0) {
+	vmmap_filter_init(&filter);
+	cli_sources_init(&sources);
+	if (parse_args(argc, argv, &a, &filter, &err) < 0) {
 		status = cli_usage_error(cli_find_command("vmmap"), &err);
 		goto out;
 	}
@@ -375,44 +451,17 @@ cmd_vmmap(int argc, char **argv)
 		fputs(cmd_vmmap_help, stdout);
 		goto out;
 	}
-	cap.want_surfaces = a.surfaces;
-	struct cli_input in;
-	if (line_reader_open(&reader, a.path, 0, &err) < 0) {
-		cli_print_diag(&err);
-		status = err.code;
-		goto out;
-	}
-	if (cli_input_peek(&reader, &in, &err) < 0 || cli_refuse_empty("vmmap", a.path, &in)) {
-		line_reader_close(&reader);
-		if (in.empty) {
-			status = DIAG_DATA;
-			goto out;
-		}
-		cli_print_diag(&err);
-		status = err.code;
-		goto out;
-	}
-	struct vmmap_parse_opts popts = { .strict = a.strict, .report_unparsed = 5 };
-	int rc = vmmap_parse(&reader, &cap, &popts, &warnings, &err);
-	line_reader_close(&reader);
-	if (rc < 0) {
-		cli_print_warnings(&warnings);
-		if (!cli_explain_input("vmmap", a.path, &in, &err))
-			cli_print_diag(&err);
-		status = err.code;
-		goto out;
-	}
-	for (size_t i = 0; i < cap.ndumps; i++)
-		vmmap_dump_crosscheck(cap.dumps[i], &cap.filter, a.path, &warnings);
-	cli_print_warnings(&warnings);
-	for (size_t i = 0; a.default_types && i < cap.ndumps; i++)
-		if (!a.snapshot || i + 1 == a.snapshot)
-			print_gpu_left_out(&cap, cap.dumps[i], a.path);
-	status = write_chosen(&cap, &a);
-	if (cap.partial)
-		cli_warn(a.path, 0, "results are partial (see the warnings above)");
+	if (a.format == FORMAT_NDJSON)
+		cli_sources_add_operands(&sources, "vmmap", &a.operands);
+	else
+		cli_sources_add_operand(&sources, "vmmap", a.path);
+	struct vmmap_run run = { .a = &a, .filter = &filter };
+	status = cli_sources_read_each(&sources, "vmmap", 0, read_one,
+				       a.format == FORMAT_NDJSON ? vmmap_ndjson_write_error : NULL,
+				       &run);
 out:
-	diag_list_release(&warnings);
-	vmmap_capture_release(&cap);
+	cli_sources_release(&sources);
+	vmmap_filter_release(&filter);
+	cli_operands_release(&a.operands);
 	return status;
 }

@@ -2,47 +2,25 @@
 
 #include "util/diag.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
-static void
-print(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, va_list ap)
+void
+cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
 	diag_format_prefix(&sb, sev, path, line, 0);
+	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
 	strbuf_addch(&sb, '\n');
 	fwrite(sb.buf, 1, sb.len, stderr);
 	strbuf_release(&sb);
-}
-
-void
-cli_error(const char *path, uint64_t line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	print(DIAG_ERROR, path, line, fmt, ap);
-	va_end(ap);
-}
-
-void
-cli_warn(const char *path, uint64_t line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	print(DIAG_WARNING, path, line, fmt, ap);
-	va_end(ap);
-}
-
-void
-cli_note(const char *path, uint64_t line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	print(DIAG_NOTE, path, line, fmt, ap);
-	va_end(ap);
 }
 
 void
@@ -61,4 +39,18 @@ cli_print_warnings(const struct diag_list *w)
 		cli_print_diag(&w->items[i]);
 	if (w->dropped)
 		cli_note(NULL, 0, "%" PRIu64 " more warnings not shown", w->dropped);
+}
+
+char *
+cli_diag_line(const struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_format(d, &sb);
+	while (sb.len && sb.buf[sb.len - 1] == '\n')
+		sb.buf[--sb.len] = '\0';
+	const char *prefix = "iotally: ";
+	size_t skip = strncmp(sb.buf, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
+	char *line = xstrdup(sb.buf + skip);
+	strbuf_release(&sb);
+	return line;
 }

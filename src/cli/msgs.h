@@ -14,17 +14,22 @@
 
 #include <stdint.h>
 
-struct diag;
-struct diag_list;
+#include "util/diag.h"
 
 #define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-void cli_error(const char *path, uint64_t line, const char *fmt, ...) CLI_PRINTF(3, 4);
-void cli_warn(const char *path, uint64_t line, const char *fmt, ...) CLI_PRINTF(3, 4);
-void cli_note(const char *path, uint64_t line, const char *fmt, ...) CLI_PRINTF(3, 4);
+/* One message of severity `sev` (DIAG_ERROR, DIAG_WARNING, DIAG_NOTE). */
+void cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
+	CLI_PRINTF(4, 5);
+#define cli_error(...) cli_msg(DIAG_ERROR, __VA_ARGS__)
+#define cli_warn(...) cli_msg(DIAG_WARNING, __VA_ARGS__)
+#define cli_note(...) cli_msg(DIAG_NOTE, __VA_ARGS__)
 
 /* A diagnostic filled below cli/, in the same form (with its column). */
 void cli_print_diag(const struct diag *d);
+/* A diagnostic as one line without the program name ("PATH:LINE: error: ..."),
+ * for JUnit and NDJSON rows. The caller frees it. */
+char *cli_diag_line(const struct diag *d);
 /* Every warning and note of a list, then how many the list had to drop. */
 void cli_print_warnings(const struct diag_list *w);
 

@@ -1,6 +1,7 @@
 #include "ingest/track_read.h"
 
 #include "ingest/detect.h"
+#include "ingest/line_input.h"
 #include "ingest/track_command.h"
 #include "util/size.h"
 #include "util/view.h"
@@ -646,8 +647,6 @@ handle_line(struct parser *ps, const struct line *ln)
 	const char *p = ln->p;
 	size_t n = view_rtrim(p, ln->len);
 
-	if (ln->no == 1 && view_starts(p, n, "# SOURCE:"))
-		return 0;   /* the provenance line of fixtures, not part of the capture */
 	if (n == 0) {
 		ps->expect_dashes = false;
 		return finish_record(ps);
@@ -737,24 +736,25 @@ track_parse(struct line_reader *r, struct track_capture *cap,
 	    struct diag *err)
 {
 	struct parser ps;
+	struct line_input in;
 	struct line ln;
 	int rc;
 	bool blank = true;
 
+	if (line_input_begin(&in, r, err) < 0)
+		return -1;
 	memset(&ps, 0, sizeof(ps));
 	ps.cap = cap;
 	ps.opts = opts;
 	ps.warnings = warnings;
 	ps.err = err;
-	ps.path = r->path;
+	ps.path = in.path;
+	ps.kind = in.kind;
 	cap->layout = TRACK_LAYOUT_105;
 	track_record_init(&ps.rec);
 
-	if (input_detect_reader(r, &ps.kind, err) < 0)
-		return -1;
-
-	while (!ps.stopped && (rc = line_reader_next(r, &ln, err)) > 0) {
-		if (view_rtrim(ln.p, ln.len) && !(ln.no == 1 && view_starts(ln.p, ln.len, "# SOURCE:")))
+	while (!ps.stopped && (rc = line_input_next(&in, &ln, err)) > 0) {
+		if (view_rtrim(ln.p, ln.len))
 			blank = false;
 		if (handle_line(&ps, &ln) < 0)
 			goto fail;

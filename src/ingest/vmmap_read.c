@@ -8,6 +8,7 @@
 #include "ingest/vmmap_grammar.h"
 
 #include "ingest/detect.h"
+#include "ingest/line_input.h"
 #include "util/array.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -698,20 +699,21 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 	    struct diag *err)
 {
 	struct parser ps;
+	struct line_input in;
 	struct line ln;
 	int rc;
 
+	if (line_input_begin(&in, r, err) < 0)
+		return -1;
 	memset(&ps, 0, sizeof(ps));
 	ps.cap = cap;
 	ps.opts = opts;
 	ps.warnings = warnings;
 	ps.err = err;
-	ps.path = r->path;
+	ps.path = in.path;
+	ps.kind = in.kind;
 
-	if (input_detect_reader(r, &ps.kind, err) < 0)
-		return -1;
-
-	while ((rc = line_reader_next(r, &ln, err)) > 0) {
+	while ((rc = line_input_next(&in, &ln, err)) > 0) {
 		if (handle_line(&ps, &ln) < 0) {
 			close_dump(&ps);
 			return -1;

@@ -165,8 +165,11 @@ fold(unsigned char c)
 int
 classes_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
-	size_t n = alen < blen ? alen : blen;
-	for (size_t i = 0; i < n; i++) {
+	size_t n = alen < blen ? alen : blen, i = 0;
+	/* Equal bytes fold equally: skip a shared prefix eight bytes at a time. */
+	while (i + 8 <= n && memcmp(a + i, b + i, 8) == 0)
+		i += 8;
+	for (; i < n; i++) {
 		unsigned char x = fold((unsigned char)a[i]), y = fold((unsigned char)b[i]);
 		if (x != y)
 			return x < y ? -1 : 1;
@@ -177,23 +180,58 @@ classes_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
 	return c < 0 ? -1 : c > 0;
 }
 
+/*
+ * A class for sorting by name: the first sixteen bytes of its name, case
+ * folded and padded with NULs, as two big-endian numbers. Names never hold a
+ * NUL, so when two keys differ they order the names as classes_name_cmp()
+ * does (a name that is a prefix of the other within them pads with a NUL,
+ * and the shorter comes first); only equal keys need the full comparison.
+ * Most comparisons are then two integer compares on the sorted array
+ * itself, not two pointer chases into the names.
+ */
+struct name_key {
+	uint64_t hi, lo;
+	const struct class_count *c;
+};
+
+static struct name_key
+name_key_of(const struct class_count *c)
+{
+	struct name_key k = { 0, 0, c };
+	for (size_t i = 0; i < 16; i++) {
+		uint64_t byte = i < c->len ? fold((unsigned char)c->name[i]) : 0;
+		if (i < 8)
+			k.hi |= byte << (56 - 8 * i);
+		else
+			k.lo |= byte << (56 - 8 * (i - 8));
+	}
+	return k;
+}
+
 static int
 cmp_listing(const void *pa, const void *pb)
 {
-	const struct class_count *a = *(const struct class_count *const *)pa;
-	const struct class_count *b = *(const struct class_count *const *)pb;
-	return classes_name_cmp(a->name, a->len, b->name, b->len);
+	const struct name_key *a = pa, *b = pb;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return classes_name_cmp(a->c->name, a->c->len, b->c->name, b->c->len);
 }
 
 size_t
 classes_snapshot_sorted(const struct classes_snapshot *s,
 			const struct class_count ***out)
 {
-	const struct class_count **v = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof(*v));
-	size_t n = 0;
-	for (size_t i = 0; i < s->nclasses; i++)
-		v[n++] = &s->classes[i];
-	qsort(v, n, sizeof(*v), cmp_listing);
+	size_t n = s->nclasses;
+	const struct class_count **v = xmalloc((n ? n : 1) * sizeof(*v));
+	struct name_key *keys = xmalloc((n ? n : 1) * sizeof(*keys));
+	for (size_t i = 0; i < n; i++)
+		keys[i] = name_key_of(&s->classes[i]);
+	qsort(keys, n, sizeof(*keys), cmp_listing);
+	for (size_t i = 0; i < n; i++)
+		v[i] = keys[i].c;
+	free(keys);
 	*out = v;
 	return n;
 }

@@ -25,6 +25,8 @@
 
 /* The id of the JSON report (docs/json/classes.*): written by report/, read back by ingest/. */
 #define CLASSES_SCHEMA "iotally.classes/1"
+/* The id of the rows of `iotally classes --format ndjson` (docs/json/classes-ndjson.*). */
+#define CLASSES_NDJSON_SCHEMA "iotally.classes-ndjson/1"
 
 enum class_count_state {
 	CLASS_COUNT_OK,

@@ -29,6 +29,8 @@
 
 /* The id of the JSON report of `iotally diff` (docs/json/diff.*). */
 #define DIFF_SCHEMA "iotally.diff/1"
+/* The id of the rows of `iotally diff --format ndjson` (docs/json/diff-ndjson.*). */
+#define DIFF_NDJSON_SCHEMA "iotally.diff-ndjson/1"
 
 /* The options of one comparison; which kinds accept which is cli/'s table. */
 struct diff_options {

@@ -35,6 +35,8 @@
 
 /* The id of the JSON report (docs/json/track.*): written by report/, read back by ingest/. */
 #define TRACK_SCHEMA "iotally.track/1"
+/* The id of the rows of `iotally track --format ndjson` (docs/json/track-ndjson.*). */
+#define TRACK_NDJSON_SCHEMA "iotally.track-ndjson/1"
 
 enum track_kind {
 	TRACK_KIND_UNKNOWN,   /* no header says which command made the capture */

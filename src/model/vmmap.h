@@ -25,6 +25,8 @@
 
 /* The id of the JSON report (docs/json/vmmap.*): written by report/, read back by ingest/. */
 #define VMMAP_SCHEMA "iotally.vmmap/1"
+/* The id of the rows of `iotally vmmap --format ndjson` (docs/json/vmmap-ndjson.*). */
+#define VMMAP_NDJSON_SCHEMA "iotally.vmmap-ndjson/1"
 
 enum vmmap_purge {
 	VMMAP_PURGE_N,

@@ -11,14 +11,23 @@
 #define BAR_WIDTH 40
 
 void
+vmmap_text_add_process(struct strbuf *out, const struct vmmap_dump *d)
+{
+	strbuf_addf(out, "%s [", d->process ? d->process : "?");
+	if (d->has_pid)
+		strbuf_addf(out, "%" PRIu64, d->pid);
+	else
+		strbuf_addch(out, '?');
+	strbuf_addch(out, ']');
+}
+
+void
 vmmap_text_write_process(FILE *out, const struct vmmap_dump *d)
 {
-	fprintf(out, "%s [", d->process ? d->process : "?");
-	if (d->has_pid)
-		fprintf(out, "%" PRIu64, d->pid);
-	else
-		fputc('?', out);
-	fputc(']', out);
+	struct strbuf sb = STRBUF_INIT;
+	vmmap_text_add_process(&sb, d);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
 }
 
 static void

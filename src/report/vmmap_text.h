@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "model/vmmap.h"
+#include "util/strbuf.h"
 
 struct vmmap_text_opts {
 	bool heading;     /* "=== Process: NAME [PID] ===" before the report */
@@ -20,6 +21,8 @@ struct vmmap_text_opts {
 
 /* "NAME [PID]", with '?' for what the dump does not say. */
 void vmmap_text_write_process(FILE *out, const struct vmmap_dump *d);
+/* The same, appended to a buffer (for a message that names the process). */
+void vmmap_text_add_process(struct strbuf *out, const struct vmmap_dump *d);
 
 /* Summary rows shown are those `f` selects. */
 void vmmap_text_write_dump(FILE *out, const struct vmmap_dump *d,

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define BLOCK_SIZE (1u << 20)
+#define BLOCK_SIZE (1u << 17)
 
 static void
 reader_setup(struct line_reader *r, int fd, const char *path, size_t max_line)

@@ -12,12 +12,16 @@ construction: the sha256 values, sizes and archive layout are Python's.
   partial/         vmmap denied: no vmmap capture, "complete": false
   series/          series.json and two samples, listed out of time order
   complete.tar.gz  complete/ packed under the folder name iotally-fixture/
-  series-leak/     a series of 21 samples listed newest first: samples 1-20 hold
+
+and, under fixtures/series-bundle/ (apart, so that a folder of bundle
+archives stays what fixtures/bundle/ holds):
+
+  leak/            a series of 21 samples listed newest first: samples 1-20 hold
                    fixtures/trend/leak/sample-01..20.txt as target/vmmap.txt, each
                    started at that file's own Date/Time (so `iotally trend` of the
                    series must give what it gives for the 20 files); sample 21
                    (12 minutes later) has its vmmap step denied
-  series-leak.tar.gz  series-leak/ packed under the folder name series-leak/
+  leak.tar.gz      leak/ packed under the folder name leak/
 """
 import hashlib
 import io
@@ -188,9 +192,10 @@ def main():
         json.dump(index, f, indent=2, sort_keys=True)
         f.write('\n')
     pack(os.path.join(ROOT, 'complete'), 'iotally-fixture', os.path.join(ROOT, 'complete.tar.gz'))
-    write_series_leak(os.path.join(ROOT, 'series-leak'))
-    pack(os.path.join(ROOT, 'series-leak'), 'series-leak',
-         os.path.join(ROOT, 'series-leak.tar.gz'))
+    series_root = 'fixtures/series-bundle'
+    os.makedirs(series_root, exist_ok=True)
+    write_series_leak(os.path.join(series_root, 'leak'))
+    pack(os.path.join(series_root, 'leak'), 'leak', os.path.join(series_root, 'leak.tar.gz'))
 
 if __name__ == '__main__':
     main()

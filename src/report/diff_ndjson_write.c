@@ -1,0 +1,194 @@
+#include "report/diff_ndjson_write.h"
+
+#include "report/jsontext.h"
+#include "report/ndjson.h"
+
+#include <string.h>
+
+/* What a row says about its pair. */
+struct pair_cols {
+	const char *name, *before, *after, *kind, *status, *error;
+};
+
+static json_t *
+row_start(const char *row, const struct pair_cols *p)
+{
+	json_t *o = ndjson_row_new(DIFF_NDJSON_SCHEMA, row, p->after, p->kind);
+	ndjson_set(o, "baseline", json_text(p->before));
+	ndjson_set(o, "pair", ndjson_text_or_null(p->name));
+	ndjson_set(o, "status", json_string_nocheck(p->status));
+	ndjson_set(o, "error", ndjson_text_or_null(p->error));
+	return o;
+}
+
+/* The keys after the pair's: what changed, by how much, and the gate. */
+struct change_cols {
+	const char *table, *item, *module, *purge, *change, *metric;
+	json_t *before, *after, *delta;    /* taken; NULL: null */
+	bool rounded;
+	const char *gate;
+	json_t *tripped;                   /* taken; NULL: null */
+};
+
+static json_t *
+or_null(json_t *v)
+{
+	return v ? v : json_null();
+}
+
+static int
+write_row(FILE *out, const char *row, const struct pair_cols *p, const struct change_cols *c)
+{
+	json_t *o = row_start(row, p);
+	ndjson_set(o, "section", ndjson_text_or_null(c->table));
+	ndjson_set(o, "item", ndjson_text_or_null(c->item));
+	ndjson_set(o, "module", ndjson_text_or_null(c->module));
+	ndjson_set(o, "purge", ndjson_text_or_null(c->purge));
+	ndjson_set(o, "change", ndjson_text_or_null(c->change));
+	ndjson_set(o, "metric", ndjson_text_or_null(c->metric));
+	ndjson_set(o, "before", or_null(c->before));
+	ndjson_set(o, "after", or_null(c->after));
+	ndjson_set(o, "delta", or_null(c->delta));
+	ndjson_set(o, "rounded", json_boolean(c->rounded));
+	ndjson_set(o, "gate", ndjson_text_or_null(c->gate));
+	ndjson_set(o, "tripped", or_null(c->tripped));
+	return ndjson_row_write(out, o);
+}
+
+static const char *
+str_member(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* {"before", "after", "delta"} integers: a figure that changed hands. */
+static bool
+is_triple(const json_t *v)
+{
+	return json_is_object(v) && json_is_integer(json_object_get(v, "delta")) &&
+	       json_object_get(v, "before") && json_object_get(v, "after");
+}
+
+/* One change row for a triple, when it changed or its item is new or gone. */
+static int
+write_triple(FILE *out, const struct pair_cols *p, struct change_cols c, const json_t *t)
+{
+	bool moved = c.change && (strcmp(c.change, "new") == 0 || strcmp(c.change, "gone") == 0);
+	if (json_integer_value(json_object_get(t, "delta")) == 0 && !moved)
+		return 0;
+	c.before = json_copy(json_object_get(t, "before"));
+	c.after = json_copy(json_object_get(t, "after"));
+	c.delta = json_copy(json_object_get(t, "delta"));
+	return write_row(out, "change", p, &c);
+}
+
+/* A table of the kind's JSON: one item an element, its triples the metrics. */
+struct table {
+	const char *key;      /* member of the body */
+	const char *item;     /* the element's name member */
+	bool rounded;         /* vmmap's rounded summary figures */
+};
+
+static int
+write_table(FILE *out, const struct pair_cols *p, const json_t *body, const struct table *t)
+{
+	const json_t *arr = json_object_get(body, t->key);
+	size_t i;
+	const json_t *el;
+	json_array_foreach(arr, i, el) {
+		struct change_cols c = {
+			.table = t->key, .item = str_member(el, t->item),
+			.module = strcmp(t->item, "site") == 0 ? str_member(el, "module") : NULL,
+			.purge = str_member(el, "purge"), .change = str_member(el, "change"),
+			.rounded = t->rounded,
+		};
+		if (is_triple(el)) {        /* classes: the element is the count */
+			c.metric = "count";
+			if (write_triple(out, p, c, el) < 0)
+				return -1;
+			continue;
+		}
+		const char *key;
+		const json_t *v;
+		json_object_foreach((json_t *)el, key, v) {
+			c.metric = key;
+			if (is_triple(v) && write_triple(out, p, c, v) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Triples at the top of the body (footprint, total) or one level down (allocation). */
+static int
+write_totals(FILE *out, const struct pair_cols *p, const json_t *body)
+{
+	static const char *const tops[] = { "footprint", "total", "allocation" };
+	for (size_t i = 0; i < sizeof(tops) / sizeof(tops[0]); i++) {
+		const json_t *v = json_object_get(body, tops[i]);
+		struct change_cols c = { .table = tops[i], .metric = tops[i],
+					 .rounded = strcmp(tops[i], "footprint") == 0 };
+		if (is_triple(v)) {
+			if (write_triple(out, p, c, v) < 0)
+				return -1;
+			continue;
+		}
+		const char *key;
+		const json_t *t;
+		json_object_foreach((json_t *)v, key, t) {
+			c.item = key;
+			if (is_triple(t) && write_triple(out, p, c, t) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+write_gates(FILE *out, const struct pair_cols *p, const struct diff_report *r)
+{
+	for (size_t i = 0; i < r->ngates; i++) {
+		const struct diff_gate *g = &r->gates[i];
+		struct change_cols c = {
+			.item = g->subject, .metric = g->metric, .gate = g->text,
+			.before = json_integer(g->before), .after = json_integer(g->after),
+			.delta = json_integer(g->delta), .tripped = json_boolean(g->tripped),
+		};
+		if (write_row(out, "gate", p, &c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json_t *body)
+{
+	static const struct table tables[] = {
+		{ "rows", "type", false },
+		{ "summary_rows", "type", true },
+		{ "classes", "class", false },
+		{ "sites", "site", false },
+		{ "modules", "module", false },
+	};
+	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL };
+	struct change_cols c = { .change = r->changed ? "changed" : "same" };
+	int rc = write_row(out, "pair", &p, &c);
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
+		rc = write_table(out, &p, body, &tables[i]);
+	if (rc == 0)
+		rc = write_totals(out, &p, body);
+	if (rc == 0)
+		rc = write_gates(out, &p, r);
+	json_decref(body);
+	return rc;
+}
+
+int
+diff_ndjson_write_error(FILE *out, const char *name, const char *before, const char *after,
+			const char *kind, const char *error)
+{
+	struct pair_cols p = { name, before, after, kind, "error", error };
+	struct change_cols c = { 0 };
+	return write_row(out, "pair", &p, &c);
+}

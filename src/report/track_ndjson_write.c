@@ -1,0 +1,96 @@
+#include "report/track_ndjson_write.h"
+
+#include "report/jsontext.h"
+#include "report/ndjson.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+
+/* The keys every row has, up to the capture's own; cap NULL: an error row. */
+static json_t *
+row_start(const char *row, const char *path, const char *status, const char *error,
+	  const struct track_capture *cap)
+{
+	json_t *o = ndjson_row_new(TRACK_NDJSON_SCHEMA, row, path, "track");
+	const char *kind = cap ? track_kind_name(cap->kind) : NULL;
+	ndjson_set(o, "status", json_string_nocheck(status));
+	ndjson_set(o, "error", ndjson_text_or_null(error));
+	ndjson_set(o, "capture", ndjson_text_or_null(kind));
+	ndjson_set(o, "total", ndjson_uint_or_null(cap != NULL, cap ? track_capture_total(cap) : 0));
+	return o;
+}
+
+/* The site's own keys, null for the input row (site NULL). */
+static void
+set_site(json_t *o, const struct diff_track *d, const struct diff_track_site *s,
+	 struct strbuf *sb)
+{
+	if (!s) {
+		static const char *const keys[] = { "site", "module", "type", "frames", "stack" };
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			ndjson_set(o, keys[i], json_null());
+		return;
+	}
+	strbuf_reset(sb);
+	diff_track_site_label(d, s, sb);
+	ndjson_set(o, "site", json_textn(sb->buf, sb->len));
+	ndjson_set(o, "module", json_text(d->modules[s->module].name));
+	ndjson_set(o, "type", json_string_nocheck(s->mapping ? "mapping" : "allocation"));
+	ndjson_set(o, "frames", json_uint(s->nframes));
+	strbuf_reset(sb);
+	diff_track_site_folded(d, s, sb);
+	ndjson_set(o, "stack", json_textn(sb->buf, sb->len));
+}
+
+static void
+set_figures(json_t *o, uint64_t sites, uint64_t bytes, int64_t count, uint64_t records,
+	    bool has_count)
+{
+	ndjson_set(o, "sites", json_uint(sites));
+	ndjson_set(o, "bytes", json_uint(bytes));
+	ndjson_set(o, "count", has_count ? json_integer((json_int_t)count) : json_null());
+	ndjson_set(o, "records", json_uint(records));
+}
+
+int
+track_ndjson_write(FILE *out, const struct track_ndjson_input *in)
+{
+	const struct track_capture *cap = in->cap;
+	const struct diff_track *d = in->sites;
+	const char *status = cap->partial ? "partial" : "ok";
+	const struct diff_track_site **v;
+	size_t n = diff_track_sorted_sites(d, &v);
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+
+	if (in->top && n > in->top)
+		n = (size_t)in->top;
+	json_t *o = row_start("input", in->path, status, NULL, cap);
+	set_site(o, d, NULL, &sb);
+	set_figures(o, d->nsites_side[1], cap->shown_bytes, 0, cap->shown_records, false);
+	rc = ndjson_row_write(out, o);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct diff_track_figures *f = &v[i]->side[1];
+		o = row_start("site", in->path, status, NULL, cap);
+		set_site(o, d, v[i], &sb);
+		set_figures(o, 1, f->bytes, f->count, f->records, true);
+		rc = ndjson_row_write(out, o);
+	}
+	strbuf_release(&sb);
+	free(v);
+	return rc;
+}
+
+int
+track_ndjson_write_error(FILE *out, const char *path, const char *error)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *o = row_start("input", path, "error", error, NULL);
+	set_site(o, NULL, NULL, &sb);
+	ndjson_set(o, "sites", json_null());
+	ndjson_set(o, "bytes", json_null());
+	ndjson_set(o, "count", json_null());
+	ndjson_set(o, "records", json_null());
+	strbuf_release(&sb);
+	return ndjson_row_write(out, o);
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Load iotally's NDJSON rows of the fixtures into DuckDB and check the queries
+of docs/fleet.md against figures known from how the fixtures were made.
+
+  duckdb-fleet.py IOTALLY ROOT NODE_MODULES
+
+The SQL is taken from docs/fleet.md itself (every ```sql block whose first line
+is '-- fleet-test: NAME'), so the documented queries are the tested ones. Each
+runs in DuckDB through npm @duckdb/node-api (tests/duckdb-run.cjs; tools/dev
+installs it into .deps/node). A missing Node.js or DuckDB is a failure, not a
+skip: CI installs both, and a test that cannot run proves nothing.
+
+The expected figures do not come from iotally: they come from the edits that
+built the AFTER captures (fixtures/diff/README.md, fixtures/diff/*.edits,
+fixtures/diff-folders/README.md) and from numbers printed in the capture files
+themselves (read here with a regular expression).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+MiB = 1 << 20
+BEFORE = 'fixtures/diff-folders/before'
+AFTER = 'fixtures/diff-folders/after'
+EMPTY = 'fixtures/vmmap/empty.txt'
+
+
+def fail(msg):
+    print('FAIL: ' + msg)
+    sys.exit(1)
+
+
+def doc_queries(root):
+    with open(os.path.join(root, 'docs', 'fleet.md'), encoding='utf-8') as f:
+        text = f.read()
+    queries = {}
+    for block in re.findall(r'```sql\n(.*?)```', text, re.S):
+        m = re.match(r'-- fleet-test: (\S+)\n', block)
+        if m:
+            queries[m.group(1)] = block[m.end():]
+    return queries
+
+
+def emit(iotally, root, out, args, expect_status):
+    with open(out, 'wb') as f:
+        proc = subprocess.run([iotally] + args, cwd=root, stdout=f, stderr=subprocess.PIPE)
+    if proc.returncode != expect_status:
+        fail('%s exited %d, expected %d:\n%s' % (' '.join(args), proc.returncode,
+                                                  expect_status, proc.stderr.decode()))
+
+
+def printed(root, path, pattern):
+    """A number as the capture file itself prints it."""
+    with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
+        m = re.search(pattern, f.read())
+    if not m:
+        fail('%s: no match for %s' % (path, pattern))
+    return int(m.group(1), 0)
+
+
+def expected(root):
+    alloc = {}
+    for side, path in (('before', 'fixtures/diff/classes-before.txt'),
+                       ('after', 'fixtures/diff/classes-after.txt')):
+        alloc[side] = [printed(root, path, r'"%s allocation"=(\d+)' % k)
+                       for k in ('Instance', 'Container', 'IOMalloc', 'Pageable')]
+    # fixtures/diff/README.md: Instance allocation +1048576, IOMalloc +65536.
+    if [a - b for a, b in zip(alloc['after'], alloc['before'])] != [MiB, 0, 65536, 0]:
+        fail('classes fixtures do not hold the documented allocation edits')
+    total_before = printed(root, 'fixtures/diff/track-before.txt', r'(0x[0-9a-f]+) bytes total')
+    total_after = printed(root, 'fixtures/diff/track-after.txt', r'(0x[0-9a-f]+) bytes total')
+    # fixtures/diff-folders/README.md: net total +1044480 bytes.
+    if total_after - total_before != 1044480:
+        fail('track fixtures do not hold the documented total')
+    return {
+        # Three vmmap dumps given: the two app-vmmap.txt of the folders and one
+        # empty file (the folders' ioreg.txt and track.txt are other kinds).
+        'inputs': [['error', 1], ['ok', 2]],
+        'errors': [[EMPTY, EMPTY + ': error: the input is empty']],
+        # vmmap-after.edits: + 3 IOAccelerator (graphics) regions of 128 MiB,
+        # PURGE=N, all resident, none dirty; + 5 IOSurface regions of 1 MiB,
+        # PURGE=N, resident and dirty. Nothing else changed.
+        'gpu-growth': [['IOAccelerator (graphics)', 'N', 3, 3 * 128 * MiB],
+                       ['IOSurface', 'N', 5, 5 * MiB]],
+        # fixtures/diff/README.md, classes-after.txt: OSDictionary +100,
+        # IOSurface +5, IOSurfaceRootUserClient 0 -> 5, AGXGLContext new = 3,
+        # IOPCIDevice +2, IOService 4 -> 5, IOUserClient 0 -> 1,
+        # OSValueObject<void*> (2) gone.
+        'class-growth': [['OSDictionary', 100], ['IOSurface', 5],
+                         ['IOSurfaceRootUserClient', 5], ['AGXGLContext', 3],
+                         ['IOPCIDevice', 2], ['IOService', 1], ['IOUserClient', 1],
+                         ['OSValueObject<void*>', -2]],
+        'allocations': [[AFTER + '/ioreg.txt'] + alloc['after'],
+                        [BEFORE + '/ioreg.txt'] + alloc['before']],
+        # track-after.txt: one new 1 MiB call site, NewCache::grow, 4 calls.
+        'new-sites': [['com.example.driver.NewCache',
+                       'com.example.driver.NewCache: NewCache::grow(unsigned long)',
+                       MiB, 4]],
+        # fixtures/diff-folders/gates-past-boundary.txt: every gate set one step
+        # past the growth built in, so each trips with exactly that growth.
+        'tripped-gates': [['app-vmmap.txt', 'vmmap:IOAccelerator (graphics):N.vsize >= +384M',
+                           3 * 128 * MiB],
+                          ['app-vmmap.txt', 'vmmap:IOSurface.count >= +5', 5],
+                          ['ioreg.txt', 'alloc:instance >= +1MiB', MiB],
+                          ['ioreg.txt', 'classes:IOSurface >= +5', 5],
+                          ['track.txt', 'track:total >= +1044480', 1044480]],
+        # The largest changes built in (diff README): +3 x 128 MiB of
+        # IOAccelerator (graphics) (N), +5 x 1 MiB of IOSurface (N), then the
+        # Instance allocation +1 MiB and the new 1 MiB call site (a tie, by
+        # kind), then the IOMalloc allocation +65536.
+        'diff-changes': [['vmmap', 'rows', 'IOAccelerator (graphics)', 'N', 'vsize',
+                          3 * 128 * MiB],
+                         ['vmmap', 'rows', 'IOSurface', 'N', 'vsize', 5 * MiB],
+                         ['classes', 'allocation', 'instance', None, 'allocation', MiB],
+                         ['track', 'sites',
+                          'com.example.driver.NewCache: NewCache::grow(unsigned long)', None,
+                          'bytes', MiB],
+                         ['classes', 'allocation', 'iomalloc', None, 'allocation', 65536]],
+        # Every byte of both captures is in some module's row.
+        'modules-total': total_before + total_after,
+    }
+
+
+def normalise(rows):
+    """DuckDB's JSON gives 64- and 128-bit integers as strings: compare as ints."""
+    out = []
+    for row in rows:
+        out.append([int(v) if isinstance(v, str) and re.fullmatch(r'-?\d+', v) else v
+                    for v in row])
+    return out
+
+
+def check_gpu_per_capture(rows):
+    """The per-capture GPU rows of AFTER minus BEFORE: the same edits, per purge state."""
+    delta = {}
+    for source, process, captured, purge, regions, vsize, dirty in rows:
+        sign = 1 if '/after/' in source else -1
+        d = delta.setdefault(purge, [0, 0, 0])
+        for i, v in enumerate((regions, vsize, dirty)):
+            d[i] += sign * v
+        if process != 'GPUStress':
+            fail('gpu-per-capture: process %r' % process)
+    want = {'N': [8, 3 * 128 * MiB + 5 * MiB, 5 * MiB]}
+    got = {k: v for k, v in delta.items() if v != [0, 0, 0]}
+    if got != want:
+        fail('gpu-per-capture: AFTER - BEFORE is %r, expected %r' % (got, want))
+
+
+def main():
+    iotally, root, modules = sys.argv[1:4]
+    iotally = os.path.abspath(iotally)
+    root = os.path.abspath(root)
+    modules = os.path.abspath(modules)
+    runner = os.path.join(root, 'tests', 'duckdb-run.cjs')
+    if not os.path.isdir(os.path.join(modules, '@duckdb', 'node-api')):
+        fail('DuckDB (npm @duckdb/node-api) is not installed in %s: run tools/dev test, '
+             'which installs it' % modules)
+    queries = doc_queries(root)
+    want = expected(root)
+    for name in list(want) + ['gpu-per-capture']:
+        if name != 'modules-total' and name not in queries:
+            fail('docs/fleet.md has no query "-- fleet-test: %s"' % name)
+    with tempfile.TemporaryDirectory() as tmp:
+        emit(iotally, root, os.path.join(tmp, 'vmmap.ndjson'),
+             ['vmmap', '--format', 'ndjson', '--all-types', BEFORE, AFTER, EMPTY], 65)
+        emit(iotally, root, os.path.join(tmp, 'classes.ndjson'),
+             ['classes', '--format', 'ndjson', BEFORE, AFTER], 0)
+        emit(iotally, root, os.path.join(tmp, 'track.ndjson'),
+             ['track', '--format', 'ndjson', BEFORE, AFTER], 0)
+        emit(iotally, root, os.path.join(tmp, 'diff.ndjson'),
+             ['diff', '--format', 'ndjson', '--gates',
+              'fixtures/diff-folders/gates-past-boundary.txt', BEFORE, AFTER], 1)
+        proc = subprocess.run(['node', runner, modules], cwd=tmp, input=json.dumps(queries),
+                              stdout=subprocess.PIPE, universal_newlines=True)
+        if proc.returncode != 0:
+            fail('DuckDB could not run the queries of docs/fleet.md')
+        got = {k: normalise(v) for k, v in json.loads(proc.stdout).items()}
+    status = 0
+    for name, rows in sorted(want.items()):
+        if name == 'modules-total':
+            total = sum(r[2] for r in got['modules'])
+            if total != rows:
+                print('modules: the bytes add up to %d, expected %d' % (total, rows))
+                status = 1
+            else:
+                print('modules: the bytes add up to both captures\' printed totals')
+            continue
+        if got[name] != rows:
+            print('%s: got %r\n  expected %r' % (name, got[name], rows))
+            status = 1
+        else:
+            print('%s: %d rows as expected' % (name, len(rows)))
+    check_gpu_per_capture(got['gpu-per-capture'])
+    print('gpu-per-capture: AFTER - BEFORE as built')
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main())

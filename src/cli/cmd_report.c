@@ -429,8 +429,10 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 	struct report r;
 	size_t used = 0;
 	struct strbuf files = STRBUF_INIT;
-	if (bundle_open(a->paths[0], &b, err) < 0)
+	if (bundle_open(a->paths[0], &b, err) < 0) {
+		bundle_release(&b);
 		return -1;
+	}
 	int rc = 0;
 	if (b.series)
 		rc = diag_set(err, DIAG_USAGE, a->paths[0], 0, 0, "is a series of %zu samples: "

@@ -117,19 +117,24 @@ def no_partial_left(case, parent):
     check(case, not left, 'temporary folders left behind: %s' % left)
 
 
-def hangers():
-    """stand-in `sleep 1000` processes still alive (Linux /proc only)."""
+def hangers(env):
+    """this Env's stand-in `sleep 1000` processes still alive (Linux /proc only).
+
+    Only those started with this Env's STANDIN_LOG count: other test runs on
+    the same machine have hung stand-ins of their own."""
     if not os.path.isdir('/proc'):
         return []
+    mark = ('STANDIN_LOG=%s' % env.log).encode() + b'\0'
     found = []
     for p in os.listdir('/proc'):
         if not p.isdigit():
             continue
         try:
             cmd = open('/proc/%s/cmdline' % p, 'rb').read()
+            environ = open('/proc/%s/environ' % p, 'rb').read() + b'\0'
         except OSError:
             continue
-        if cmd == b'sleep\x001000\x00':
+        if cmd == b'sleep\x001000\x00' and mark in environ:
             found.append(p)
     return found
 
@@ -285,7 +290,7 @@ def case_hung_tool():
             s = step(m, 'kernel.ioclasscount')
             check(c, s['status'] == 'timeout' and s['exit_status'] is None, 'step %r' % s)
             check(c, step(m, 'target.vmmap')['status'] == 'ok', 'capture did not go on')
-        check(c, not hangers(), 'the hung tool is still running')
+        check(c, not hangers(e), 'the hung tool is still running')
     finally:
         e.close()
 
@@ -306,7 +311,7 @@ def interrupt(c, sig, want):
         check(c, not os.path.exists(e.out()), 'the bundle folder exists after an interrupt')
         no_partial_left(c, e.dir)
         time.sleep(0.2)
-        check(c, not hangers(), 'the running tool was not stopped')
+        check(c, not hangers(e), 'the running tool was not stopped')
     finally:
         e.close()
 

@@ -29,7 +29,7 @@ import yaml
 # meson dependency name -> Homebrew formula (None: part of macOS).
 BREW_FORMULA = {
     'libxml-2.0': 'libxml2', 'jansson': 'jansson', 'libpcre2-8': 'pcre2', 'cmocka': 'cmocka',
-    'libarchive': 'libarchive', 'libcrypto': 'openssl@3', 'zlib': None,
+    'libarchive': 'libarchive', 'nettle': 'nettle', 'zlib': None,
 }
 # Programs the test suite runs that macOS lacks (or ships too old: bash 3.2).
 TEST_PROGRAMS = ['fish', 'bash', 'cmark-gfm', 'meson', 'ninja', 'pkg-config']

@@ -187,69 +187,64 @@ check_combinations(const struct classes_args *a, struct diag *err)
 }
 
 static int
+take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct classes_args *a = ctx;
+	switch (id) {
+	case CLI_OPERAND:
+		cli_operands_add(&a->operands, p, arg);
+		return 0;
+	case OPT_ALLOC:
+		a->alloc = true;
+		return 0;
+	case OPT_MATCH:
+		a->match = xrealloc(a->match, (a->nmatch + 1) * sizeof(*a->match));
+		a->match[a->nmatch++] = arg;
+		return 0;
+	case OPT_NONZERO:
+		a->nonzero = true;
+		return 0;
+	case OPT_TOP:
+		a->has_top = true;
+		return cli_positive_count("--top", arg, &a->top, err);
+	case OPT_FORMAT: {
+		static const char *const formats[] = { "text", "json", "markdown", "ndjson" };
+		int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
+		a->json = f == 1;
+		a->markdown = f == 2;
+		a->ndjson = f == 3;
+		return f < 0 ? -1 : 0;
+	}
+	case OPT_SNAPSHOT:
+		return cli_positive_count("--snapshot", arg, &a->snapshot, err);
+	case OPT_STRICT:
+		a->strict = true;
+		return 0;
+	case OPT_HIERARCHY:
+		a->hierarchy = arg;
+		return 0;
+	case OPT_DIRECT:
+		a->direct = true;
+		return 0;
+	case OPT_TREE:
+		a->tree = true;
+		return 0;
+	case OPT_PARTIAL:
+	default:
+		return 0;
+	}
+}
+
+static int
 parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
 {
 	struct cli_parser p;
-	const char *arg;
-	int id;
 
-	cli_parser_init(&p, classes_options,
-			ARRAY_SIZE(classes_options), argc, argv);
-	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
-		switch (id) {
-		case CLI_ERROR:
-			return -1;
-		case CLI_OPERAND:
-			cli_operands_add(&a->operands, &p, arg);
-			break;
-		case OPT_ALLOC:
-			a->alloc = true;
-			break;
-		case OPT_MATCH:
-			a->match = xrealloc(a->match, (a->nmatch + 1) * sizeof(*a->match));
-			a->match[a->nmatch++] = arg;
-			break;
-		case OPT_NONZERO:
-			a->nonzero = true;
-			break;
-		case OPT_TOP:
-			if (cli_positive_count("--top", arg, &a->top, err) < 0)
-				return -1;
-			a->has_top = true;
-			break;
-		case OPT_FORMAT: {
-			static const char *const formats[] = { "text", "json", "markdown", "ndjson" };
-			int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
-			if (f < 0)
-				return -1;
-			a->json = f == 1;
-			a->markdown = f == 2;
-			a->ndjson = f == 3;
-			break;
-		}
-		case OPT_SNAPSHOT:
-			if (cli_positive_count("--snapshot", arg, &a->snapshot, err) < 0)
-				return -1;
-			break;
-		case OPT_PARTIAL:
-			break;
-		case OPT_STRICT:
-			a->strict = true;
-			break;
-		case OPT_HIERARCHY:
-			a->hierarchy = arg;
-			break;
-		case OPT_DIRECT:
-			a->direct = true;
-			break;
-		case OPT_TREE:
-			a->tree = true;
-			break;
-		case OPT_HELP:
-			a->help = true;
-			return 0;
-		}
-	}
+	if (cli_parse(&p, classes_options, ARRAY_SIZE(classes_options), argc, argv, OPT_HELP,
+		      &a->help, take_arg, a, err) < 0)
+		return -1;
+	if (a->help)
+		return 0;
 	if (cli_operands_split(&a->operands, &p, "classes", "class name", a->ndjson, &a->path,
 			       &a->names, &a->nnames, err) < 0)
 		return -1;

@@ -233,30 +233,34 @@ split_operands(struct cli_parser *p, struct track_args *a, struct track_capture 
 	return rc;
 }
 
+struct track_parse {
+	struct track_args *a;
+	struct track_capture *cap;
+};
+
+static int
+take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct track_parse *tp = ctx;
+	if (id == CLI_OPERAND) {
+		cli_operands_add(&tp->a->operands, p, arg);
+		return 0;
+	}
+	return handle_option(id, arg, tp->a, tp->cap, err);
+}
+
 static int
 parse_args(int argc, char **argv, struct track_args *a, struct track_capture *cap,
 	   struct diag *err)
 {
 	struct cli_parser p;
-	const char *arg;
-	int id;
+	struct track_parse tp = { a, cap };
 
-	cli_parser_init(&p, track_options, ARRAY_SIZE(track_options),
-			argc, argv);
-	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
-		if (id == CLI_ERROR)
-			return -1;
-		if (id == OPT_HELP) {
-			a->help = true;
-			return 0;
-		}
-		if (id == CLI_OPERAND) {
-			cli_operands_add(&a->operands, &p, arg);
-			continue;
-		}
-		if (handle_option(id, arg, a, cap, err) < 0)
-			return -1;
-	}
+	if (cli_parse(&p, track_options, ARRAY_SIZE(track_options), argc, argv, OPT_HELP,
+		      &a->help, take_arg, &tp, err) < 0)
+		return -1;
+	if (a->help)
+		return 0;
 	if (!a->operands.n)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no input given (a saved ioclasscount --track/--leaks/--maps "

@@ -154,52 +154,59 @@ parse_format(const char *s, enum output_format *fmt, struct diag *err)
 	return 0;
 }
 
+struct vmmap_parse {
+	struct vmmap_args *a;
+	struct vmmap_filter *f;
+};
+
+static int
+take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct vmmap_args *a = ((struct vmmap_parse *)ctx)->a;
+	struct vmmap_filter *f = ((struct vmmap_parse *)ctx)->f;
+	switch (id) {
+	case CLI_OPERAND:
+		cli_operands_add(&a->operands, p, arg);
+		return 0;
+	case OPT_TYPES:
+		return add_types(f, arg, err);
+	case OPT_ALL_TYPES:
+		f->all = true;
+		return 0;
+	case OPT_FORMAT:
+		return parse_format(arg, &a->format, err);
+	case OPT_STRICT:
+		a->strict = true;
+		return 0;
+	case OPT_SNAPSHOT:
+		return cli_positive_count("--snapshot", arg, &a->snapshot, err);
+	case OPT_SURFACES:
+		a->surfaces = true;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 static int
 parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 	   struct diag *err)
 {
 	struct cli_parser p;
-	const char *arg;
-	int id;
+	struct vmmap_parse vp = { a, f };
 
-	cli_parser_init(&p, vmmap_options, ARRAY_SIZE(vmmap_options),
-			argc, argv);
-	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
-		switch (id) {
-		case CLI_ERROR:
-			return -1;
-		case CLI_OPERAND:
-			cli_operands_add(&a->operands, &p, arg);
-			break;
-		case OPT_TYPES:
-			if (add_types(f, arg, err) < 0)
-				return -1;
-			break;
-		case OPT_ALL_TYPES:
-			f->all = true;
-			break;
-		case OPT_FORMAT:
-			if (parse_format(arg, &a->format, err) < 0)
-				return -1;
-			break;
-		case OPT_STRICT:
-			a->strict = true;
-			break;
-		case OPT_SNAPSHOT:
-			if (cli_positive_count("--snapshot", arg, &a->snapshot, err) < 0)
-				return -1;
-			break;
-		case OPT_SURFACES:
-			a->surfaces = true;
-			break;
-		case OPT_HELP:
-			a->help = true;
-			return 0;
-		}
-	}
+	if (cli_parse(&p, vmmap_options, ARRAY_SIZE(vmmap_options), argc, argv, OPT_HELP,
+		      &a->help, take_arg, &vp, err) < 0)
+		return -1;
+	if (a->help)
+		return 0;
 	if (!a->operands.n)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no input given (a vmmap dump file, or '-' for standard input)");
+	if (a->format == FORMAT_NDJSON && a->surfaces)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--surfaces is not part of the rows of --format ndjson (use "
+				"--format json for the IOSurface groups)");
 	if (cli_operands_split(&a->operands, &p, "vmmap", NULL, a->format == FORMAT_NDJSON,
 			       &a->path, NULL, NULL, err) < 0)
 		return -1;

@@ -124,6 +124,27 @@ cli_next(struct cli_parser *p, const char **arg, struct diag *err)
 }
 
 int
+cli_parse(struct cli_parser *p, const struct cli_option *opts, size_t nopts,
+	  int argc, char **argv, int help_id, bool *help, cli_take_fn *take,
+	  void *ctx, struct diag *err)
+{
+	const char *arg;
+	int id;
+	cli_parser_init(p, opts, nopts, argc, argv);
+	while ((id = cli_next(p, &arg, err)) != CLI_DONE) {
+		if (id == CLI_ERROR)
+			return -1;
+		if (id == help_id) {
+			*help = true;
+			return 0;
+		}
+		if (take(ctx, p, id, arg, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
 cli_choice(const char *what, const char *value, const char *const *names,
 	   size_t n, struct diag *err)
 {

@@ -44,6 +44,25 @@ void cli_parser_init(struct cli_parser *p, const struct cli_option *opts,
 int cli_next(struct cli_parser *p, const char **arg, struct diag *err);
 
 /*
+ * What a command does with one option (`id`, its value in `arg`) or operand
+ * (`id` CLI_OPERAND, the operand in `arg`; `p` for cli_operands_add or
+ * cli_check_extra_operand). 0, or -1 with a usage error in *err.
+ */
+typedef int cli_take_fn(void *ctx, struct cli_parser *p, int id, const char *arg,
+			struct diag *err);
+
+/*
+ * The option loop of every command: walk argv with `opts`, handing each
+ * option and operand to `take` in command-line order. The option `help_id`
+ * stops the walk with *help set, so "--help" wins over what follows it. *p
+ * is left for checks after the loop. 0, or -1 with *err set by the parser
+ * (an unknown option, a missing value) or by `take`.
+ */
+int cli_parse(struct cli_parser *p, const struct cli_option *opts, size_t nopts,
+	      int argc, char **argv, int help_id, bool *help, cli_take_fn *take,
+	      void *ctx, struct diag *err);
+
+/*
  * `value` as one of `names` (an option's keyword: --format, --by). Returns
  * its index, or -1 with "unknown WHAT 'value' (expected a, b or c)".
  */

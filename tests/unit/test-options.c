@@ -71,12 +71,67 @@ test_errors(void **state)
 	assert_string_equal(err.msg, "unknown option '-z'");
 }
 
+struct taken {
+	int ids[8];
+	const char *args[8];
+	size_t n;
+	int fail_on;          /* take() refuses this id */
+};
+
+static int
+take(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct taken *t = ctx;
+	(void)p;
+	if (id == t->fail_on)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "refused");
+	t->ids[t->n] = id;
+	t->args[t->n++] = arg;
+	return 0;
+}
+
+static void
+test_parse_loop(void **state)
+{
+	(void)state;
+	struct cli_parser p;
+	struct diag err;
+	bool help = false;
+	/* Options and operands in order; --gamma (the help id here) stops the walk. */
+	char *argv[] = { (char *)"cmd", (char *)"in", (char *)"-b", (char *)"2", (char *)"--gamma",
+			 (char *)"--delta", NULL };
+	struct taken t = { .fail_on = -100 };
+	assert_int_equal(cli_parse(&p, opts, 3, 6, argv, C, &help, take, &t, &err), 0);
+	assert_true(help);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.ids[0], CLI_OPERAND);
+	assert_string_equal(t.args[0], "in");
+	assert_int_equal(t.ids[1], B);
+	assert_string_equal(t.args[1], "2");
+
+	/* Without the help id the unknown --delta is an error. */
+	help = false;
+	memset(&t, 0, sizeof(t));
+	t.fail_on = -100;
+	assert_int_equal(cli_parse(&p, opts, 3, 6, argv, -100, &help, take, &t, &err), -1);
+	assert_false(help);
+	assert_string_equal(err.msg, "unknown option '--delta'");
+
+	/* take() refusing stops the walk with its error. */
+	memset(&t, 0, sizeof(t));
+	t.fail_on = B;
+	assert_int_equal(cli_parse(&p, opts, 3, 6, argv, C, &help, take, &t, &err), -1);
+	assert_string_equal(err.msg, "refused");
+	assert_int_equal(t.n, 1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mixed_options_and_operands),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_parse_loop),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

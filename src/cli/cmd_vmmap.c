@@ -203,6 +203,10 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 	if (!a->operands.n)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no input given (a vmmap dump file, or '-' for standard input)");
+	if (a->format == FORMAT_NDJSON && a->surfaces)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--surfaces is not part of the rows of --format ndjson (use "
+				"--format json for the IOSurface groups)");
 	if (cli_operands_split(&a->operands, &p, "vmmap", NULL, a->format == FORMAT_NDJSON,
 			       &a->path, NULL, NULL, err) < 0)
 		return -1;

@@ -288,8 +288,12 @@ cli_operands_split(const struct cli_operands *o, struct cli_parser *p, const cha
 		return cli_folder_needs_ndjson(*path, err);
 	for (size_t i = 1; i < o->n; i++) {
 		p->only_operands = o->after_dashes[i];
-		if (cli_check_extra_operand(p, command, what, *path, o->v[i], err) < 0)
+		if (cli_check_extra_operand(p, command, what, *path, o->v[i], err) < 0) {
+			size_t n = strlen(err->msg);
+			snprintf(err->msg + n, sizeof(err->msg) - n,
+				 "; --format ndjson reads several inputs in one run");
 			return -1;
+		}
 		*names = xrealloc(*names, (*nnames + 1) * sizeof(**names));
 		(*names)[(*nnames)++] = o->v[i];
 	}

@@ -95,17 +95,50 @@ classes_capture_move(struct classes_capture *to, struct classes_capture *from)
 	from->nsnapshots = 0;
 }
 
+/* Byte order: memcmp over the shorter length, then the shorter first. */
+static int
+name_bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+	if (c)
+		return c;
+	return alen < blen ? -1 : alen > blen;
+}
+
+static void
+index_all(struct classes_snapshot *s)
+{
+	bool created;
+	for (size_t i = 0; i < s->nclasses; i++)
+		*strmap_put(&s->index, s->classes[i].name, s->classes[i].len, &created) = i;
+	s->indexed = true;
+}
+
+/* A new name's place in the index; false for a name already there. */
+static bool
+index_new_name(struct classes_snapshot *s, const char *name, size_t len)
+{
+	if (!s->indexed) {
+		const struct class_count *last = s->nclasses ? &s->classes[s->nclasses - 1] : NULL;
+		if (!last || name_bytes_cmp(last->name, last->len, name, len) < 0)
+			return true;   /* still ascending: cannot be a repeat */
+		index_all(s);
+	}
+	bool created;
+	size_t *slot = strmap_put(&s->index, name, len, &created);
+	if (created)
+		*slot = s->nclasses;
+	return created;
+}
+
 struct class_count *
 classes_snapshot_add(struct classes_snapshot *s, const char *name, size_t len,
 		     int64_t value, enum class_count_state state, uint64_t line)
 {
-	bool created;
-	size_t *slot = strmap_put(&s->index, name, len, &created);
-	if (!created) {
+	if (!index_new_name(s, name, len)) {
 		s->duplicates++;
 		return NULL;
 	}
-	*slot = s->nclasses;
 	s->classes = xgrow(s->classes, &s->classes_alloc, s->nclasses + 1,
 			   sizeof(*s->classes));
 	struct class_count *c = &s->classes[s->nclasses++];
@@ -120,8 +153,23 @@ classes_snapshot_add(struct classes_snapshot *s, const char *name, size_t len,
 const struct class_count *
 classes_snapshot_find(const struct classes_snapshot *s, const char *name, size_t len)
 {
-	size_t *i = strmap_get(&s->index, name, len);
-	return i ? &s->classes[*i] : NULL;
+	if (s->indexed) {
+		size_t *i = strmap_get(&s->index, name, len);
+		return i ? &s->classes[*i] : NULL;
+	}
+	size_t lo = 0, hi = s->nclasses;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct class_count *c = &s->classes[mid];
+		int cmp = name_bytes_cmp(c->name, c->len, name, len);
+		if (cmp == 0)
+			return c;
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 bool

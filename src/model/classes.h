@@ -74,7 +74,14 @@ struct classes_snapshot {
 
 	struct class_count *classes; /* in input order */
 	size_t nclasses, classes_alloc;
-	struct strmap index;         /* name -> index in classes */
+	/*
+	 * Lookups by name: while every name so far came in strictly increasing
+	 * byte order (ioreg writes them sorted), `indexed` is false, the index
+	 * is empty and a lookup is a binary search of classes; the first name
+	 * out of order puts every class into the index, which then answers.
+	 */
+	bool indexed;
+	struct strmap index;         /* name -> index in classes, when indexed */
 
 	int64_t alloc[ALLOC_KINDS];
 	bool alloc_present[ALLOC_KINDS];

@@ -122,6 +122,16 @@ report_add_provenance(struct report *r, const char *key, const char *fmt, ...)
 }
 
 void
+report_add_provenance_pair(struct report *r, const char *key, const char *before,
+			   const char *after)
+{
+	if (before && strcmp(before, after) != 0)
+		report_add_provenance(r, key, "%s \u2192 %s", before, after);
+	else
+		report_add_provenance(r, key, "%s", after);
+}
+
+void
 report_add_warning(struct report *r, const char *fmt, ...)
 {
 	va_list ap;

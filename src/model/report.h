@@ -130,6 +130,12 @@ void report_add_verdict(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void report_add_provenance(struct report *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Provenance of a report on one capture (before NULL) or on a pair: the
+ * after side's value, or "BEFORE → AFTER" when the two differ.
+ */
+void report_add_provenance_pair(struct report *r, const char *key, const char *before,
+				const char *after);
 void report_add_warning(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

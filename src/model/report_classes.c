@@ -14,11 +14,8 @@ static void
 add_provenance(struct report *r, const struct classes_snapshot *b,
 	       const struct classes_snapshot *a)
 {
-	if (b && b->source != a->source)
-		report_add_provenance(r, "Capture", "%s \u2192 %s", classes_source_name(b->source),
-				      classes_source_name(a->source));
-	else
-		report_add_provenance(r, "Capture", "%s", classes_source_name(a->source));
+	report_add_provenance_pair(r, "Capture", b ? classes_source_name(b->source) : NULL,
+				   classes_source_name(a->source));
 	if (a->query || (b && b->query))
 		report_add_provenance(r, "Classes", "only the classes the capture names");
 }

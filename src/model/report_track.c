@@ -35,10 +35,7 @@ add_provenance(struct report *r, const struct track_capture *b, const struct tra
 	if (b)
 		capture_text(b, &sb);
 	capture_text(a, &sa);
-	if (b && strcmp(sb.buf, sa.buf) != 0)
-		report_add_provenance(r, "Capture", "%s \u2192 %s", sb.buf, sa.buf);
-	else
-		report_add_provenance(r, "Capture", "%s", sa.buf);
+	report_add_provenance_pair(r, "Capture", b ? sb.buf : NULL, sa.buf);
 	strbuf_release(&sb);
 	strbuf_release(&sa);
 	if (a->command)

@@ -56,11 +56,9 @@ add_field(struct report *r, const char *key, const struct vmmap_dump *b,
 {
 	const char *bv = b ? vmmap_dump_field(b, field) : NULL;
 	const char *av = vmmap_dump_field(a, field);
-	if (b && (bv || av) && !(bv && av && strcmp(bv, av) == 0))
-		report_add_provenance(r, key, "%s \u2192 %s", bv ? bv : "(not recorded)",
-				      av ? av : "(not recorded)");
-	else if (av)
-		report_add_provenance(r, key, "%s", av);
+	if (bv || av)
+		report_add_provenance_pair(r, key, b ? (bv ? bv : "(not recorded)") : NULL,
+					   av ? av : "(not recorded)");
 }
 
 static void
@@ -78,10 +76,7 @@ add_provenance(struct report *r, const struct vmmap_dump *b, const struct vmmap_
 	if (b)
 		process_text(b, &sb);
 	process_text(a, &sa);
-	if (b && strcmp(sb.buf, sa.buf) != 0)
-		report_add_provenance(r, "Process", "%s \u2192 %s", sb.buf, sa.buf);
-	else
-		report_add_provenance(r, "Process", "%s", sa.buf);
+	report_add_provenance_pair(r, "Process", b ? sb.buf : NULL, sa.buf);
 	strbuf_release(&sb);
 	strbuf_release(&sa);
 	add_field(r, "OS version", b, a, "OS Version");

@@ -16,24 +16,7 @@
 
 #include "model/diff_track.h"
 #include "model/track.h"
-
-/* A small deterministic generator (no libc rand state shared with anything). */
-static uint32_t
-next_random(uint32_t *s)
-{
-	*s = *s * 1103515245u + 12345u;
-	return *s >> 16;
-}
-
-static void
-add_text_frame(struct track_record *r, const char *module, const char *symbol)
-{
-	struct track_frame *f = track_record_add_frame(r);
-	f->index = r->nframes - 1;
-	f->address = 0xfffffff000001000ULL;
-	f->module = track_record_add_text(r, module, strlen(module));
-	f->symbol = track_record_add_text(r, symbol, strlen(symbol));
-}
+#include "track-records.h"
 
 /* A record charged to frame 0 of one of two kexts, then 1..6 kernel frames. */
 static void

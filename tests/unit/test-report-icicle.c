@@ -22,27 +22,11 @@
 #include "model/report.h"
 #include "model/report_track.h"
 #include "model/track.h"
+#include "track-records.h"
 #include "util/bytes.h"
 
 #define REF_MAX_DEPTH 48
 #define REF_MIN_SHARE 500
-
-static uint32_t
-next_random(uint32_t *s)
-{
-	*s = *s * 1103515245u + 12345u;
-	return *s >> 16;
-}
-
-static void
-add_text_frame(struct track_record *r, const char *module, const char *symbol)
-{
-	struct track_frame *f = track_record_add_frame(r);
-	f->index = r->nframes - 1;
-	f->address = 0xfffffff000001000ULL + r->nframes;
-	f->module = track_record_add_text(r, module, strlen(module));
-	f->symbol = track_record_add_text(r, symbol, strlen(symbol));
-}
 
 /*
  * Few distinct frames, so paths share prefixes; sizes over five orders of

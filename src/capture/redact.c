@@ -22,7 +22,8 @@ static const struct {
 		"/var/folders/<xx>/<random>/ paths become /var/folders/REDACTED/" },
 	[REDACT_BOOTARGS] = { "bootargs", "kern.bootargs reduced to its io= and debug= flags" },
 	[REDACT_KNOWN_VALUE] = { "known-value",
-		"other occurrences of a user name or serial number found by the rules above" },
+		"other whole-word occurrences of a user name or serial number found by the "
+		"rules above, or of a --word" },
 };
 
 static const struct {
@@ -216,15 +217,6 @@ keyed_spans(const char *text, size_t n, size_t *count)
 	return v;
 }
 
-void
-redactor_collect(struct redactor *rd, const char *text, size_t n)
-{
-	size_t count;
-	struct span *v = keyed_spans(text, n, &count);
-	for (size_t i = 0; i < count; i++)
-		redactor_add_value(rd, text + v[i].start, v[i].end - v[i].start);
-	free(v);
-}
 
 static void
 pass_keyed(const char *text, size_t n, struct strbuf *out, uint64_t *hits)
@@ -232,9 +224,12 @@ pass_keyed(const char *text, size_t n, struct strbuf *out, uint64_t *hits)
 	size_t count, at = 0;
 	struct span *v = keyed_spans(text, n, &count);
 	for (size_t i = 0; i < count; i++) {
+		size_t len = v[i].end - v[i].start;
 		strbuf_add(out, text + at, v[i].start - at);
 		strbuf_addstr(out, REDACT_MARK);
-		hits[v[i].rule]++;
+		/* A value redacted before is no new hit: redacting again changes nothing. */
+		if (len != strlen(REDACT_MARK) || memcmp(text + v[i].start, REDACT_MARK, len) != 0)
+			hits[v[i].rule]++;
 		at = v[i].end;
 	}
 	strbuf_add(out, text + at, n - at);
@@ -248,27 +243,56 @@ path_end(char c)
 	       c == '<' || c == '>' || c == ')' || c == ',' || c == ';' || c == '\\';
 }
 
+/* The NAME of "/Users/NAME" (not Shared or USER), or NULL; *len its length. */
+static const char *
+user_path_name(const char *k, const char *end, size_t *len)
+{
+	const char *ns = k + 7, *ne = ns;
+	while (ne < end && !path_end(*ne))
+		ne++;
+	*len = (size_t)(ne - ns);
+	if (*len == 0 || (*len == 6 && memcmp(ns, "Shared", 6) == 0) ||
+	    (*len == 4 && memcmp(ns, "USER", 4) == 0))
+		return NULL;
+	return ns;
+}
+
 /* "/Users/NAME" -> "/Users/USER" (NAME not Shared or USER). */
 static void
 pass_user_paths(const char *text, size_t n, struct strbuf *out, uint64_t *hits)
 {
 	const char *p = text, *end = text + n, *k;
 	while ((k = find(p, end, "/Users/", 7)) != NULL) {
-		const char *ns = k + 7, *ne = ns;
-		while (ne < end && !path_end(*ne))
-			ne++;
-		strbuf_add(out, p, (size_t)(ns - p));
-		size_t len = (size_t)(ne - ns);
-		if (len == 0 || (len == 6 && memcmp(ns, "Shared", 6) == 0) ||
-		    (len == 4 && memcmp(ns, "USER", 4) == 0)) {
-			strbuf_add(out, ns, len);
-		} else {
+		size_t len;
+		const char *name = user_path_name(k, end, &len);
+		strbuf_add(out, p, (size_t)(k + 7 - p));
+		if (name) {
 			strbuf_addstr(out, "USER");
 			hits[REDACT_USER_PATH]++;
+		} else {
+			strbuf_add(out, k + 7, len);
 		}
-		p = ne;
+		p = k + 7 + len;
 	}
 	strbuf_add(out, p, (size_t)(end - p));
+}
+
+void
+redactor_collect(struct redactor *rd, const char *text, size_t n)
+{
+	size_t count, len;
+	struct span *v = keyed_spans(text, n, &count);
+	for (size_t i = 0; i < count; i++)
+		redactor_add_value(rd, text + v[i].start, v[i].end - v[i].start);
+	free(v);
+	/* A home folder's name is a user name: removed wherever else it appears. */
+	const char *p = text, *end = text + n, *k;
+	while ((k = find(p, end, "/Users/", 7)) != NULL) {
+		const char *name = user_path_name(k, end, &len);
+		if (name)
+			redactor_add_value(rd, name, len);
+		p = k + 7 + len;
+	}
 }
 
 /* "/var/folders/xx/RANDOM" -> "/var/folders/REDACTED". */
@@ -303,11 +327,11 @@ pass_bootargs(const char *text, size_t n, struct strbuf *out, uint64_t *hits)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		bool bootargs = starts(p, le, "kern.bootargs:") || starts(p, le, "kern.bootargs =");
-		if (!bootargs) {
+		size_t key = starts(p, le, "kern.bootargs:") ? 14 : starts(p, le, "kern.bootargs =") ? 15 : 0;
+		if (!key) {
 			strbuf_add(out, p, (size_t)(le - p));
 		} else {
-			const char *v = p + 14;
+			const char *v = p + key;
 			strbuf_add(out, p, (size_t)(v - p));
 			bool dropped = false;
 			while (v < le) {

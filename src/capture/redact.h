@@ -10,8 +10,9 @@
  *   user-path      /Users/<name>/ -> /Users/USER/ (not Shared, not USER)
  *   temp-path      /private/var/folders/xx/<random>/ -> /private/var/folders/REDACTED/
  *   bootargs       kern.bootargs reduced to its io= and debug= flags
- *   known-value    every other occurrence of a value the rules above found
- *                  (a user name or a serial number printed elsewhere)
+ *   known-value    every other whole-word occurrence of a value the rules
+ *                  above found (a user name or a serial number printed
+ *                  elsewhere, the NAME of /Users/NAME/) or that was added
  *
  * Values are replaced, keys kept, so a reader tells "redacted" from
  * "absent". The rules count their hits; values are never kept anywhere

@@ -7,9 +7,11 @@
 #include "cli/bundle_args.h"
 
 #include "cli/commands.h"
+#include "cli/msgs.h"
 #include "ingest/bundle.h"
 #include "util/diag.h"
 #include "util/linereader.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -54,9 +56,8 @@ static void
 warn_partial(const struct bundle *b)
 {
 	if (!b->complete)
-		fprintf(stderr, "iotally: %s: warning: the capture did not complete (some steps "
-			"failed or were cut short; its manifest.json says which); reading what it "
-			"holds\n", diag_display_path(b->path));
+		cli_warn(b->path, 0, "the capture did not complete (some steps failed or were cut "
+			 "short; its manifest.json says which); reading what it holds");
 }
 
 /* Verify `c` and print what the check found. 0, or the exit status. */
@@ -126,6 +127,109 @@ cli_bundle_operands(const char *kind, int argc, char **argv, struct cli_bundles 
 		argv[i] = c->path;
 	}
 	return 0;
+}
+
+/* The kind a trend of these bundles follows: the first the first bundle holds. */
+static const char *
+trend_kind(const struct bundle *b)
+{
+	const struct bundle *first = b->series ? (b->nsamples ? &b->samples[0] : NULL) : b;
+	for (size_t k = 0; first && k < sizeof(bundle_commands) / sizeof(bundle_commands[0]); k++)
+		if (bundle_capture_of_kind(first, bundle_commands[k]))
+			return bundle_commands[k];
+	return NULL;
+}
+
+static void
+add_input(struct cli_bundle_input **v, size_t *n, size_t *alloc, const char *path,
+	  const char *time, char *missing)
+{
+	*v = xgrow(*v, alloc, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = (struct cli_bundle_input){ path, time, missing, NULL };
+}
+
+/* A sample's name: its folder, or "ARCHIVE:top/NNN" inside an archive. */
+static char *
+sample_name(const struct bundle *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (!b->archive) {
+		strbuf_addstr(&sb, b->path);
+	} else {
+		size_t n = strlen(b->archive_top);
+		strbuf_addf(&sb, "%s:%.*s", b->path, (int)(n && b->archive_top[n - 1] == '/' ? n - 1 : n),
+			    b->archive_top);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* One sample (or bundle): its capture of `kind`, checked, or why it has none. */
+static int
+add_sample(const struct bundle *b, const char *kind, struct cli_bundle_input **v, size_t *n,
+	   size_t *alloc)
+{
+	const struct bundle_capture *c = bundle_capture_of_kind(b, kind);
+	if (!c) {
+		const struct bundle_step_note *m = bundle_missed_of_kind(b, kind);
+		struct strbuf sb = STRBUF_INIT;
+		if (m)
+			strbuf_addf(&sb, "holds no %s capture: its step %s was %s%s%s", kind, m->step,
+				    m->status, m->reason ? ": " : "", m->reason ? m->reason : "");
+		else
+			strbuf_addf(&sb, "holds no %s capture", kind);
+		char *name = sample_name(b);
+		add_input(v, n, alloc, name, b->started_utc, strbuf_detach(&sb, NULL));
+		(*v)[*n - 1].sample = name;
+		return 0;
+	}
+	int rc = verify(c);
+	if (rc == 0)
+		add_input(v, n, alloc, c->path, b->started_utc, NULL);
+	return rc;
+}
+
+int
+cli_bundle_trend_inputs(const char *const *paths, size_t n, struct cli_bundles *bs,
+			struct cli_bundle_input **out, size_t *nout)
+{
+	const char *kind = NULL;
+	size_t alloc = 0;
+	int rc = 0;
+	*out = NULL;
+	*nout = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (strcmp(paths[i], "-") == 0 || !bundle_path_is_bundle(paths[i])) {
+			add_input(out, nout, &alloc, paths[i], NULL, NULL);
+			continue;
+		}
+		struct diag err;
+		struct bundle *b = keep_open(bs, paths[i], &err);
+		if (!b) {
+			cli_print_diag(&err);
+			return err.code;
+		}
+		if (!kind && !(kind = trend_kind(b))) {
+			cli_error(paths[i], 0, "holds no capture iotally reads ('iotally %s' lists "
+				  "its steps)", paths[i]);
+			return DIAG_NOINPUT;
+		}
+		warn_partial(b);
+		if (!b->series)
+			rc = add_sample(b, kind, out, nout, &alloc);
+		for (size_t k = 0; b->series && k < b->nsamples && rc == 0; k++)
+			rc = add_sample(&b->samples[k], kind, out, nout, &alloc);
+	}
+	return rc;
+}
+
+void
+cli_bundle_inputs_free(struct cli_bundle_input *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].missing);
+		free(v[i].sample);
+	}
+	free(v);
 }
 
 static void

@@ -31,6 +31,27 @@ bool cli_command_reads_bundles(const char *name);
  */
 int cli_bundle_operands(const char *kind, int argc, char **argv, struct cli_bundles *bs);
 
+/* One `iotally trend` input a bundle operand stands for. */
+struct cli_bundle_input {
+	const char *path;        /* a capture's path; the sample folder when it gives none */
+	const char *time;        /* the manifest's start time ("2026-11-30T06:00:00Z"), or NULL */
+	char *missing;           /* why the sample gives no capture (owned), or NULL */
+	char *sample;            /* the sample's name when it gives none (owned; `path`) */
+};
+
+/*
+ * The inputs of `iotally trend`: each operand that is a bundle or a series
+ * becomes its captures of one kind (a series: one per sample, in time
+ * order), each checked against its manifest's sha256 (a mismatch is a
+ * warning naming the file); other operands stay as they are. The kind is
+ * the first of vmmap, classes and track that the first bundle holds. The
+ * list (*out, *nout) is freed with cli_bundle_inputs_free(). 0, or an exit
+ * status after printing why.
+ */
+int cli_bundle_trend_inputs(const char *const *paths, size_t n, struct cli_bundles *bs,
+			    struct cli_bundle_input **out, size_t *nout);
+void cli_bundle_inputs_free(struct cli_bundle_input *v, size_t n);
+
 /*
  * `iotally BUNDLE`: what the bundle holds, then each command that reads a
  * capture in it; a series lists its samples in time order.

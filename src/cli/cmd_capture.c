@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 
 #include "capture/capture.h"
+#include "cli/msgs.h"
 #include "cli/options.h"
 #include "util/diag.h"
 #include "util/size.h"
@@ -57,10 +58,12 @@ const char cmd_capture_help[] =
 	"\n"
 	"Redaction (on by default): IOConsoleUsers user names, IOPlatformSerialNumber,\n"
 	"IOPlatformUUID and serial-number values become REDACTED (keys kept), and so\n"
-	"does every other occurrence of those values; /Users/<name>/ becomes\n"
-	"/Users/USER/; /var/folders/<xx>/<random>/ becomes /var/folders/REDACTED/;\n"
+	"does every other whole-word occurrence of those values and of the <name>\n"
+	"of /Users/<name>/, which becomes /Users/USER/; /var/folders/<xx>/<random>/\n"
+	"becomes /var/folders/REDACTED/;\n"
 	"kern.bootargs keeps only io= and debug=. No host name is collected. The\n"
-	"manifest lists each rule with its hit count, never the values.\n"
+	"manifest lists each rule with its hit count, never the values. 'iotally\n"
+	"redact' applies the same rules to a bundle or to captures saved by hand.\n"
 	"\n"
 	"The bundle is written beside DIR under a temporary name and renamed into\n"
 	"place when complete: an interrupted capture (Ctrl-C, SIGTERM) stops the\n"
@@ -225,18 +228,21 @@ print_summary(const struct capture_opts *o, const struct capture_result *res)
 		const struct capture_step_report *s = &res->steps[i];
 		if (strcmp(s->status, "ok") == 0)
 			continue;
-		bool bad = strcmp(s->status, "skipped") != 0;
-		fprintf(stderr, "iotally: capture: %s: %s: %s%s%s\n", s->id,
-			bad ? "warning" : "note", s->status, s->reason ? ": " : "",
-			s->reason ? s->reason : "");
+		/* The step's id in place of a file name: "iotally: target.vmmap: warning: ..." */
+		if (strcmp(s->status, "skipped") != 0)
+			cli_warn(s->id, 0, "%s%s%s", s->status, s->reason ? ": " : "",
+				 s->reason ? s->reason : "");
+		else
+			cli_note(s->id, 0, "%s%s%s", s->status, s->reason ? ": " : "",
+				 s->reason ? s->reason : "");
 		if (strcmp(s->status, "denied") == 0)
-			fprintf(stderr, "iotally: capture: %s: note: run the capture with sudo to "
-				"examine a process of another user\n", s->id);
+			cli_note(s->id, 0, "run the capture with sudo to examine a process of "
+				 "another user");
 	}
 	if (!o->redact)
-		fputs("iotally: capture: WARNING: redaction is OFF (--no-redact): the bundle may "
-		      "hold user names, serial numbers and home paths; review it before sharing it\n",
-		      stderr);
+		cli_warn(NULL, 0, "redaction is OFF (--no-redact): the bundle may hold user names, "
+			 "serial numbers and home paths; review it before sharing it (or run "
+			 "'iotally redact' on it)");
 	if (o->count)
 		printf("%s: series of %zu sample%s (%s)\n", res->dir, res->nsamples,
 		       res->nsamples == 1 ? "" : "s", res->complete ? "complete" : "partial");
@@ -280,10 +286,10 @@ cmd_capture(int argc, char **argv)
 
 	int rc = capture_run(&o, &res, &err);
 	if (stop_signal) {
-		fprintf(stderr, "iotally: capture: interrupted by signal %d; %s\n", stop_signal,
-			o.count && res.nsamples
-				? "the complete samples are kept"
-				: "the running tool was stopped and nothing was left behind");
+		cli_error(NULL, 0, "capture interrupted by signal %d; %s", stop_signal,
+			  o.count && res.nsamples
+				  ? "the complete samples are kept"
+				  : "the running tool was stopped and nothing was left behind");
 		status = 128 + stop_signal;
 	} else if (rc < 0) {
 		if (err.code == DIAG_USAGE) {

@@ -8,6 +8,7 @@
 #include "cli/diff_pairs.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
+#include "cli/report_out.h"
 
 #include "ingest/bundle.h"
 #include "ingest/detect.h"
@@ -17,7 +18,6 @@
 #include "report/diff_report.h"
 #include "util/array.h"
 #include "util/diag.h"
-#include "util/outfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -665,6 +665,18 @@ suite_name(const struct diff_pair *p)
 	return strbuf_detach(&sb, NULL);
 }
 
+struct junit_suites {
+	const struct diff_junit_suite *v;
+	size_t n;
+};
+
+static int
+junit_write(FILE *out, const void *ctx, struct diag *err)
+{
+	const struct junit_suites *s = ctx;
+	return diff_junit_write(out, s->v, s->n, err);
+}
+
 /* The JUnit XML of the whole run, replaced whole (or standard output). */
 static int
 write_junit(const char *path, const struct diff_run *run, struct diag *err)
@@ -672,8 +684,6 @@ write_junit(const char *path, const struct diff_run *run, struct diag *err)
 	size_t n = run->pairs.npairs, ns = 0;
 	struct diff_junit_suite *suites = xcalloc(n + 1, sizeof(*suites));
 	struct diff_junit_case *errs = xcalloc(n ? n : 1, sizeof(*errs));
-	struct outfile o;
-	int rc = -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct pair_result *res = &run->results[i];
 		struct diff_junit_suite *su = &suites[ns++];
@@ -691,15 +701,8 @@ write_junit(const char *path, const struct diff_run *run, struct diag *err)
 	if (run->ncases)
 		suites[ns++] = (struct diff_junit_suite){ .name = "iotally diff",
 			.cases = run->cases, .ncases = run->ncases };
-	if (outfile_open(&o, path, err) == 0) {
-		if (diff_junit_write(o.fp, suites, ns, err) < 0) {
-			if (!err->path)
-				err->path = path;
-			outfile_abort(&o);
-		} else {
-			rc = outfile_commit(&o, err);
-		}
-	}
+	struct junit_suites all = { suites, ns };
+	int rc = cli_write_output(path, junit_write, &all, err);
 	for (size_t i = 0; i < n; i++)
 		free((char *)suites[i].name);
 	free(suites);

@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "cli/report_out.h"
 
+#include "ingest/bundle.h"
 #include "ingest/classes_read.h"
 #include "ingest/classes_json_read.h"
 #include "ingest/detect.h"
@@ -25,7 +26,7 @@
 #include "report/report_md_write.h"
 #include "util/diag.h"
 #include "util/array.h"
-#include "util/outfile.h"
+#include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -36,11 +37,20 @@
 
 const char cmd_report_help[] =
 	"usage: iotally report [options] INPUT [AFTER]\n"
+	"       iotally report [options] BUNDLE\n"
 	"\n"
 	"One report to attach to a bug: a vmmap dump, IOKit class counts (ioreg,\n"
 	"ioclasscount) or an ioclasscount --track capture, or iotally's JSON of\n"
 	"one. With two inputs of the same kind it reports what changed between\n"
 	"them (the figures of 'iotally diff').\n"
+	"\n"
+	"A capture bundle of 'iotally capture' (a folder or its .tar.gz) gives one\n"
+	"report of every capture it holds (vmmap, IOKit classes, track), each file\n"
+	"checked against its manifest's sha256 first, with what the manifest says\n"
+	"about the capture: target, host, kernel, when and by which iotally,\n"
+	"whether it was redacted, and every step that failed, was denied or was\n"
+	"skipped (with the tool's own message). A series is refused: 'iotally\n"
+	"trend' follows it over time.\n"
 	"\n"
 	"In order, leaving out what the input does not hold: a one-line verdict;\n"
 	"provenance (process, OS version, capture time, page size, inputs, the\n"
@@ -71,10 +81,12 @@ const char cmd_report_help[] =
 	"  iotally report fixtures/diff/vmmap-before.txt fixtures/diff/vmmap-after.txt\n"
 	"  iotally report --format html fixtures/diff/track-before.txt fixtures/diff/track-after.txt > /tmp/iotally-report.html && echo written\n"
 	"  iotally report --fail-if 'classes:IOSurface > +10' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
+	"  iotally report fixtures/bundle/partial\n"
 	"\n"
-	"Exit status: 0 success, 1 a gate tripped, 64 usage error, 65 malformed\n"
-	"input or inputs of different kinds, 66 input cannot be opened, 74 output\n"
-	"cannot be written.\n";
+	"Exit status: 0 success, 1 a gate tripped, 64 usage error (a series, or a\n"
+	"bundle with another input), 65 malformed input (a bundle manifest\n"
+	"included) or inputs of different kinds, 66 input cannot be opened (a\n"
+	"bundle without a capture iotally reads), 74 output cannot be written.\n";
 
 enum {
 	OPT_FORMAT = 1,
@@ -313,27 +325,164 @@ build_pair(struct report *r, struct report_args *a, struct diff_input in[2],
 	return rc;
 }
 
+/* ---- a capture bundle -------------------------------------------------------- */
+
+static int write_report(const struct report_args *a, const struct report *r,
+			struct diag *err);
+
+/* What the manifest says about the capture: when, where, by what, redacted or not. */
+/* "16: 14 ok, 1 denied, 1 skipped", statuses in the order they first appear. */
+static const char *
+steps_summary(const struct bundle *b, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%zu: %zu ok", b->nsteps, b->nsteps - b->nmissed);
+	for (size_t i = 0; i < b->nmissed; i++) {
+		size_t n = 0;
+		bool seen = false;
+		for (size_t j = 0; j < b->nmissed; j++) {
+			seen |= j < i && strcmp(b->missed[j].status, b->missed[i].status) == 0;
+			n += strcmp(b->missed[j].status, b->missed[i].status) == 0;
+		}
+		if (!seen)
+			strbuf_addf(sb, ", %zu %s", n, b->missed[i].status);
+	}
+	if (!b->complete)
+		strbuf_addstr(sb, " (the capture is partial)");
+	return sb->buf;
+}
+
+static void
+bundle_provenance(struct report *r, const struct bundle *b, const char *files)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (b->target_name)
+		report_add_provenance(r, "Target", "%s [%" PRId64 "]", b->target_name,
+				      b->target_pid);
+	else
+		report_add_provenance(r, "Target", "none (a system-wide capture)");
+	if (b->host_model || b->host_os_version)
+		report_add_provenance(r, "Host", "%s, macOS %s%s%s%s", b->host_model ? b->host_model
+				      : "(model not recorded)", b->host_os_version ?
+				      b->host_os_version : "(version not recorded)",
+				      b->host_os_build ? " (" : "", b->host_os_build ?
+				      b->host_os_build : "", b->host_os_build ? ")" : "");
+	if (b->host_kernel_variant)
+		report_add_provenance(r, "Kernel", "%s", b->host_kernel_variant);
+	report_add_provenance(r, "Captures", "%s", files);
+	report_add_provenance(r, "Capture run", "%s \u2192 %s by iotally %s",
+			      b->started_utc ? b->started_utc : "(not recorded)",
+			      b->finished_utc ? b->finished_utc : "(not recorded)",
+			      b->iotally_version ? b->iotally_version : "(unknown)");
+	if (b->redaction_enabled)
+		report_add_provenance(r, "Redaction", "on: %" PRIu64 " value%s removed (the "
+				      "manifest counts them per rule and file)", b->redaction_hits,
+				      b->redaction_hits == 1 ? "" : "s");
+	else
+		report_add_provenance(r, "Redaction", "OFF: the capture may hold user names, "
+				      "serial numbers and home paths ('iotally redact' makes a "
+				      "redacted copy)");
+	report_add_provenance(r, "Steps", "%s", steps_summary(b, &sb));
+	strbuf_release(&sb);
+	for (size_t i = 0; i < b->nmissed; i++) {
+		const struct bundle_step_note *m = &b->missed[i];
+		if (strcmp(m->status, "skipped") == 0)
+			report_add_provenance(r, "Skipped", "%s: %s", m->step,
+					      m->reason ? m->reason : "(no reason recorded)");
+		else
+			report_add_warning(r, "step %s %s%s%s", m->step, m->status,
+					   m->reason ? ": " : "", m->reason ? m->reason : "");
+	}
+	if (!b->complete)
+		report_add_warning(r, "the capture did not complete: the report covers the "
+				   "captures it holds");
+	if (!b->redaction_enabled)
+		report_add_warning(r, "redaction was OFF for this capture: review it before "
+				   "sharing it");
+}
+
+/* One capture of the bundle into the report, after its checksum is checked. */
+static int
+bundle_capture(struct report *r, const struct bundle_capture *c, struct diag_list *notes,
+	       struct diag *err)
+{
+	struct diff_input in;
+	const struct diff_kind *k;
+	char schema[64];
+	enum input_kind raw;
+	memset(&in, 0, sizeof(in));
+	in.reader.fd = -1;
+	if (bundle_verify_capture(c, notes, err) < 0)
+		return -1;
+	if (diff_kind_open(&in, c->path, "report", &k, schema, sizeof(schema), &raw, err) < 0)
+		return -1;
+	int rc = build_single(r, k, &in, notes, err);
+	line_reader_close(&in.reader);
+	return rc;
+}
+
+/* `iotally report BUNDLE`: one report of every capture the bundle holds. */
+static int
+run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
+{
+	static const char *const kinds[] = { "vmmap", "classes", "track" };
+	struct bundle b;
+	struct report r;
+	size_t used = 0;
+	struct strbuf files = STRBUF_INIT;
+	if (bundle_open(a->paths[0], &b, err) < 0) {
+		bundle_release(&b);
+		return -1;
+	}
+	int rc = 0;
+	if (b.series)
+		rc = diag_set(err, DIAG_USAGE, a->paths[0], 0, 0, "is a series of %zu samples: "
+			      "'iotally trend %s' follows it over time, 'iotally report %s/NNN' "
+			      "reports one sample", b.nsamples, a->paths[0], a->paths[0]);
+	report_init(&r, "bundle", false);
+	for (size_t i = 0; i < ARRAY_SIZE(kinds) && rc == 0; i++) {
+		const struct bundle_capture *c = bundle_capture_of_kind(&b, kinds[i]);
+		if (c && (rc = bundle_capture(&r, c, notes, err)) == 0 && ++used)
+			strbuf_addf(&files, "%s%s (%s)", files.len ? ", " : "", c->member, c->kind);
+	}
+	if (rc == 0 && used == 0)
+		rc = diag_set(err, DIAG_NOINPUT, a->paths[0], 0, 0,
+			      "the bundle holds no capture iotally reads ('iotally %s' lists its "
+			      "steps)", a->paths[0]);
+	cli_print_warnings(notes);
+	if (rc == 0) {
+		bundle_provenance(&r, &b, files.buf);
+		add_diag_warnings(&r, notes);
+		cli_report_provenance(&r, a->paths, 1);
+		rc = write_report(a, &r, err);
+	}
+	report_release(&r);
+	strbuf_release(&files);
+	bundle_release(&b);
+	line_reader_unmap_all();
+	return rc;
+}
+
 /* ---- output ---------------------------------------------------------------- */
+
+static int
+html_write(FILE *out, const void *r, struct diag *err)
+{
+	(void)err;
+	return report_html_write(out, r);
+}
+
+static int
+md_write(FILE *out, const void *r, struct diag *err)
+{
+	(void)err;
+	return report_md_write(out, r);
+}
 
 static int
 write_report(const struct report_args *a, const struct report *r, struct diag *err)
 {
-	struct outfile of = { 0 };
-	FILE *out = stdout;
-	if (a->output) {
-		if (outfile_open(&of, a->output, err) < 0)
-			return -1;
-		out = of.fp;
-	}
-	int rc = a->format == FORMAT_HTML ? report_html_write(out, r)
-					   : report_md_write(out, r);
-	if (!a->output)
-		return rc < 0 ? diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output") : 0;
-	if (rc < 0) {
-		outfile_abort(&of);
-		return diag_set(err, DIAG_IOERR, a->output, 0, 0, "cannot write");
-	}
-	return outfile_commit(&of, err);
+	return cli_write_output(a->output, a->format == FORMAT_HTML ? html_write : md_write, r,
+				err);
 }
 
 static int
@@ -346,6 +495,13 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 
 	memset(in, 0, sizeof(in));
 	in[0].reader.fd = in[1].reader.fd = -1;
+	if (a->npaths == 1 && strcmp(a->paths[0], "-") != 0 && bundle_path_is_bundle(a->paths[0]))
+		return run_bundle(a, notes, err);
+	for (size_t i = 0; i < a->npaths; i++)
+		if (strcmp(a->paths[i], "-") != 0 && bundle_path_is_bundle(a->paths[i]))
+			return diag_set(err, DIAG_USAGE, a->paths[i], 0, 0,
+					"is a capture bundle: a report takes one bundle ('iotally "
+					"diff BEFORE AFTER' compares two)");
 	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
 		char schema[64];
 		enum input_kind raw;

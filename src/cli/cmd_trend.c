@@ -3,17 +3,18 @@
  * of captures of one kind; CI gates on the verdicts and the slopes.
  */
 
+#include "cli/bundle_args.h"
 #include "cli/commands.h"
 #include "cli/diff_kinds.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
+#include "cli/report_out.h"
 #include "cli/trend_inputs.h"
 
 #include "model/trend.h"
 #include "model/trend_gate.h"
 #include "report/trend_report.h"
 #include "util/diag.h"
-#include "util/outfile.h"
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -46,6 +47,11 @@ const char cmd_trend_help[] =
 	"  track   the total and the bytes charged to each module\n"
 	"Samples are ordered by the captures' own times (vmmap 'Date/Time:') when\n"
 	"every capture has one, else by argument order; the report says which.\n"
+	"A capture series of 'iotally capture --count N' (its folder or .tar.gz)\n"
+	"gives its samples in time order, each timed by its manifest's start time\n"
+	"and checked against its sha256; the kind is the first the first sample\n"
+	"holds of vmmap, classes and track, and a sample without it is left out\n"
+	"with its step's reason. A single bundle gives its capture.\n"
 	"Inputs that cannot be read, or end in the middle, are left out and\n"
 	"listed. Metrics with the same value in every sample are counted, not shown.\n"
 	"\n"
@@ -396,7 +402,9 @@ order_samples(const struct trend_input *in, size_t n, struct order *o, struct di
 		for (size_t k = 0; k < used; k++)
 			o->hours[k] = (double)(in[o->perm[k]].ms - in[o->perm[0]].ms) / 3.6e6;
 		o->span = o->hours[used - 1];
-		snprintf(o->note, sizeof(o->note), "capture-time order (vmmap Date/Time)%s",
+		snprintf(o->note, sizeof(o->note), "capture-time order (%s)%s",
+			 in[o->perm[0]].manifest_time ? "the bundle manifests' start times"
+						      : "vmmap Date/Time",
 			 in_order ? "" : "; the arguments were not in that order");
 	} else if (timed) {
 		snprintf(o->note, sizeof(o->note), "argument order (%zu of %zu captures carry "
@@ -559,20 +567,17 @@ build_rows(const struct trend_input *in, size_t n, const struct order *o, size_t
 							      0, in[i].left_out };
 }
 
+static int
+junit_write(FILE *out, const void *rep, struct diag *err)
+{
+	return trend_junit_write(out, rep, err);
+}
+
 /* The JUnit file, replaced whole (temporary file + rename), or standard output. */
 static int
 write_junit(const char *path, const struct trend_report *rep, struct diag *err)
 {
-	struct outfile o;
-	if (outfile_open(&o, path, err) < 0)
-		return -1;
-	if (trend_junit_write(o.fp, rep, err) < 0) {
-		if (!err->path)
-			err->path = path;
-		outfile_abort(&o);
-		return -1;
-	}
-	return outfile_commit(&o, err);
+	return cli_write_output(path, junit_write, rep, err);
 }
 
 static int
@@ -667,9 +672,13 @@ cmd_trend(int argc, char **argv)
 	struct diag_list notes, warnings;
 	struct diag err;
 	struct order o = { 0 };
+	struct cli_bundles bundles;
+	struct cli_bundle_input *bin = NULL;
+	size_t nbin = 0;
 	int status = 0;
 
 	diag_clear(&err);
+	cli_bundles_init(&bundles);
 	trend_series_init(&s);
 	diag_list_init(&notes, 200);
 	diag_list_init(&warnings, 100);
@@ -681,14 +690,27 @@ cmd_trend(int argc, char **argv)
 		fputs(cmd_trend_help, stdout);
 		goto out;
 	}
-	in = xcalloc(a.npaths, sizeof(*in));
-	for (size_t i = 0; i < a.npaths; i++)
-		in[i].path = a.paths[i];
+	if ((status = cli_bundle_trend_inputs(a.paths, a.npaths, &bundles, &bin, &nbin)) != 0)
+		goto out;
+	/* A bundle operand stands for its captures: one input each. */
+	a.paths = xrealloc(a.paths, (nbin ? nbin : 1) * sizeof(*a.paths));
+	a.npaths = nbin;
+	in = xcalloc(a.npaths ? a.npaths : 1, sizeof(*in));
+	for (size_t i = 0; i < a.npaths; i++) {
+		a.paths[i] = in[i].path = bin[i].path;
+		in[i].manifest_time = bin[i].time;
+		if (bin[i].missing) {
+			in[i].left_out = xstrdup(bin[i].missing);
+			in[i].left_out_code = DIAG_NOINPUT;
+		}
+	}
 	status = run(&a, in, &s, &notes, &warnings, &o);
 out:
 	for (size_t i = 0; in && i < a.npaths; i++)
 		trend_input_release(&in[i]);
 	free(in);
+	cli_bundle_inputs_free(bin, nbin);
+	cli_bundles_release(&bundles);
 	free(o.perm);
 	free(o.hours);
 	trend_series_release(&s);

@@ -101,27 +101,27 @@ add_archive(struct cli_sources *s, const char *kind, const char *path)
 	s->bundles = xgrow(s->bundles, &s->bundles_alloc, s->nbundles + 1, sizeof(*s->bundles));
 	s->bundles[s->nbundles++] = b;
 	const struct bundle_capture *c = b->series ? NULL : bundle_capture_of_kind(b, kind);
+	const struct bundle_step_note *m = b->series || c ? NULL : bundle_missed_of_kind(b, kind);
+	if (!b->series && !c && (!m || strcmp(m->status, "skipped") == 0)) {
+		/* Not captured by choice: like a capture of another kind, not an error. */
+		s->nnot_captured++;
+		return;
+	}
 	if (c && verify_capture(c, &err) == 0) {
 		add_source(s, c->path, true);
 		return;
 	}
 	struct cli_source *src = add_source(s, path, true);
 	src->failed_early = true;
-	if (c) {
+	if (c)
 		src->error = err;
-		return;
-	}
-	const struct bundle_step_note *m = b->series ? NULL : bundle_missed_of_kind(b, kind);
-	if (b->series)
+	else if (b->series)
 		diag_set(&src->error, DIAG_USAGE, path, 0, 0, "is a series of %zu samples: "
 			 "name its sample folders", b->nsamples);
-	else if (m)
+	else
 		diag_set(&src->error, DIAG_NOINPUT, path, 0, 0, "the bundle holds no %s capture: "
 			 "its step %s was %s%s%s", kind, m->step, m->status, m->reason ? ": " : "",
 			 m->reason ? m->reason : "");
-	else
-		diag_set(&src->error, DIAG_NOINPUT, path, 0, 0, "the bundle holds no %s capture",
-			 kind);
 }
 
 static void
@@ -212,13 +212,15 @@ say_run_summary(const struct cli_sources *s, const char *command)
 		cli_note(NULL, 0, "%zu subfolder%s not read: a folder's captures are its files "
 			 "(bundle archives among them included)", s->nskipped_dirs,
 			 s->nskipped_dirs == 1 ? "" : "s");
-	if (s->nother_kind)
-		cli_note(NULL, 0, "%zu file%s in folders %s captures of another kind, not read by "
-			 "'iotally %s'", s->nother_kind, s->nother_kind == 1 ? "" : "s",
-			 s->nother_kind == 1 ? "is a capture" : "are", command);
-	if (s->nfailed && s->n > 1)
+	size_t skipped = s->nother_kind + s->nnot_captured;
+	if (skipped)
+		cli_note(NULL, 0, "%zu file%s in folders hold%s no %s capture (captures of another "
+			 "kind, bundles that did not capture one): not read", skipped,
+			 skipped == 1 ? "" : "s", skipped == 1 ? "s" : "", command);
+	size_t ninputs = s->n - s->nother_kind;   /* the inputs of this command's kind */
+	if (s->nfailed && ninputs > 1)
 		cli_warn(NULL, 0, "results are partial: %zu of %zu inputs could not be read "
-			 "(see the errors above)", s->nfailed, s->n);
+			 "(see the errors above)", s->nfailed, ninputs);
 }
 
 int

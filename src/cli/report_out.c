@@ -5,6 +5,7 @@
 #include "iotally-config.h"
 #include "report/report_md_write.h"
 #include "util/diag.h"
+#include "util/outfile.h"
 
 #include <stdio.h>
 
@@ -27,4 +28,27 @@ cli_report_write_markdown(const struct report *r)
 		return DIAG_IOERR;
 	}
 	return 0;
+}
+
+int
+cli_write_output(const char *path, cli_write_fn write, const void *ctx, struct diag *err)
+{
+	struct outfile o;
+	diag_clear(err);
+	if (!path) {
+		if (write(stdout, ctx, err) == 0)
+			return 0;
+		return err->code ? -1 : diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+	}
+	if (outfile_open(&o, path, err) < 0)
+		return -1;
+	if (write(o.fp, ctx, err) < 0) {
+		if (!err->code)
+			diag_set(err, DIAG_IOERR, path, 0, 0, "cannot write");
+		else if (!err->path)
+			err->path = path;
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, err);
 }

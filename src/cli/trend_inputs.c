@@ -236,6 +236,34 @@ read_track(struct trend_input *in, struct line_reader *r, bool json, struct tren
 	track_capture_release(&cap);
 }
 
+/* A manifest's "2026-11-30T06:00:00Z" as the capture time (it wins over vmmap's Date/Time). */
+static void
+use_manifest_time(struct trend_input *in, struct diag_list *notes)
+{
+	char text[40];
+	size_t n = strlen(in->manifest_time);
+	if (n >= sizeof(text) || n < 2 || in->manifest_time[n - 1] != 'Z') {
+		diag_list_add(notes, DIAG_WARNING, in->path, 0, "the bundle's start time '%s' is "
+			      "not a UTC time iotally reads", in->manifest_time);
+		return;
+	}
+	memcpy(text, in->manifest_time, n - 1);
+	text[n - 1] = '\0';
+	char *t = strchr(text, 'T');
+	if (t)
+		*t = ' ';
+	int64_t ms;
+	if (!datetime_parse(text, &ms)) {
+		diag_list_add(notes, DIAG_WARNING, in->path, 0, "the bundle's start time '%s' is "
+			      "not a UTC time iotally reads", in->manifest_time);
+		return;
+	}
+	in->has_time = true;
+	in->ms = ms;
+	free(in->time_text);
+	in->time_text = xstrdup(in->manifest_time);
+}
+
 void
 trend_input_read(struct trend_input *in, const char *want, struct trend_series *s,
 		 struct diag_list *notes)
@@ -245,6 +273,8 @@ trend_input_read(struct trend_input *in, const char *want, struct trend_series *
 	char schema[64];
 	enum input_kind raw;
 	struct diag err;
+	if (in->left_out)
+		return;
 	memset(&din, 0, sizeof(din));
 	din.reader.fd = -1;
 	diag_clear(&err);
@@ -260,4 +290,6 @@ trend_input_read(struct trend_input *in, const char *want, struct trend_series *
 		read_track(in, &din.reader, din.json, s, notes);
 	}
 	line_reader_close(&din.reader);
+	if (in->used && in->manifest_time)
+		use_manifest_time(in, notes);
 }

@@ -10,9 +10,9 @@
  * An input that cannot be opened or read, or that ends in the middle
  * (partial), is left out with the reason kept; the others become samples.
  *
- * Bundles (a capture series with manifest times) slot in here: an input
- * that is a bundle would add one sample per capture it holds, each with
- * the manifest's time.
+ * A capture of a bundle (cli/bundle_args.h) comes with its manifest's
+ * start time, which is then its capture time; one that a sample does not
+ * hold comes already left out, with the reason.
  */
 
 #include <stdbool.h>
@@ -28,6 +28,7 @@ struct trend_input {
 	size_t sample;              /* its sample in the series, when used */
 	char *left_out;             /* why it is not used (owned), when not */
 	int left_out_code;          /* DIAG_NOINPUT or DIAG_DATA */
+	const char *manifest_time;  /* a bundle's start time: the capture time, when set */
 	bool has_time;
 	int64_t ms;                 /* capture time, ms since 1970 UTC */
 	char *time_text;            /* as the capture prints it (owned) */
@@ -37,7 +38,8 @@ void trend_input_release(struct trend_input *in);
 
 /*
  * Open and recognise `in->path`; when its kind is `want` (or `want` is
- * NULL), read it into a new sample of `s`. Sets in->kind (even when it is
+ * NULL), read it into a new sample of `s` (an input already left out is
+ * not read). Sets in->kind (even when it is
  * not `want`, so the caller can name mixed kinds), in->used or
  * in->left_out. Notes about the input (several dumps, lines not
  * understood) go to `notes`.

@@ -252,6 +252,30 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 	return 0;
 }
 
+/* What a report shows about the capture: when, by which iotally, on what host, redacted. */
+static void
+read_facts(struct bundle *b, const json_t *root)
+{
+	const json_t *host = json_object_get(root, "host");
+	const json_t *red = json_object_get(root, "redaction");
+	size_t i;
+	const json_t *rule;
+	b->finished_utc = opt_str(root, "finished_utc");
+	b->iotally_version = opt_str(root, "iotally_version");
+	b->host_model = opt_str(host, "model");
+	b->host_os_version = opt_str(host, "os_version");
+	b->host_os_build = opt_str(host, "os_build");
+	b->host_kernel_variant = opt_str(host, "kernel_variant");
+	b->redaction_enabled = json_is_true(json_object_get(red, "enabled"));
+	json_array_foreach(json_object_get(red, "rules"), i, rule) {
+		const json_t *hits = json_object_get(rule, "hits");
+		if (json_is_integer(hits) && json_integer_value(hits) > 0 &&
+		    b->redaction_hits <= UINT64_MAX - (uint64_t)json_integer_value(hits))
+			b->redaction_hits += (uint64_t)json_integer_value(hits);
+	}
+	b->nsteps = json_array_size(json_object_get(root, "steps"));
+}
+
 static int
 read_manifest(struct bundle *b, const struct where *w, struct diag *err)
 {
@@ -275,6 +299,7 @@ read_manifest(struct bundle *b, const struct where *w, struct diag *err)
 	}
 	b->complete = json_is_true(complete);
 	b->started_utc = opt_str(root, "started_utc");
+	read_facts(b, root);
 	const json_t *target = json_object_get(root, "target");
 	if (json_is_object(target)) {
 		b->target_name = opt_str(target, "name");
@@ -533,6 +558,12 @@ bundle_release(struct bundle *b)
 	free(b->samples);
 	free(b->path);
 	free(b->started_utc);
+	free(b->finished_utc);
+	free(b->iotally_version);
+	free(b->host_model);
+	free(b->host_os_version);
+	free(b->host_os_build);
+	free(b->host_kernel_variant);
 	free(b->target_name);
 	free(b->archive_top);
 	memset(b, 0, sizeof(*b));

@@ -55,6 +55,13 @@ struct bundle {
 	bool series;           /* a series: see samples */
 	bool complete;         /* manifest "complete" (series: every sample written) */
 	char *started_utc;     /* "2026-11-30T06:00:00Z" */
+	char *finished_utc;    /* NULL when not recorded */
+	char *iotally_version; /* the iotally that wrote it, or NULL */
+	/* Host facts the manifest records (NULL when the tool gave nothing). */
+	char *host_model, *host_os_version, *host_os_build, *host_kernel_variant;
+	bool redaction_enabled;     /* "redaction": {"enabled": true} */
+	uint64_t redaction_hits;    /* every rule's hits added up */
+	size_t nsteps;              /* steps the manifest lists */
 	char *target_name;     /* NULL: a system-wide capture */
 	int64_t target_pid;    /* -1: none */
 	struct bundle_capture *captures;   /* in manifest step order */

@@ -12,6 +12,16 @@ construction: the sha256 values, sizes and archive layout are Python's.
   partial/         vmmap denied: no vmmap capture, "complete": false
   series/          series.json and two samples, listed out of time order
   complete.tar.gz  complete/ packed under the folder name iotally-fixture/
+
+and, under fixtures/series-bundle/ (apart, so that a folder of bundle
+archives stays what fixtures/bundle/ holds):
+
+  leak/            a series of 21 samples listed newest first: samples 1-20 hold
+                   fixtures/trend/leak/sample-01..20.txt as target/vmmap.txt, each
+                   started at that file's own Date/Time (so `iotally trend` of the
+                   series must give what it gives for the 20 files); sample 21
+                   (12 minutes later) has its vmmap step denied
+  leak.tar.gz      leak/ packed under the folder name leak/
 """
 import hashlib
 import io
@@ -75,20 +85,86 @@ def write_bundle(d, started, vmmap_status='ok'):
                  reason='vmmap: cannot examine process 4242 because you do not have '
                         'appropriate privileges; run with sudo')
         steps.append(s)
+    write_manifest(d, started, vmmap_status == 'ok', ['iotally', 'capture', '--pid', '4242'],
+                   ('14.0', '23A344'), 'shared_library_demo', steps)
+
+
+def write_manifest(d, started, complete, argv, os_version, target, steps):
     manifest = {
-        'schema': 'iotally.bundle/1', 'complete': vmmap_status == 'ok',
+        'schema': 'iotally.bundle/1', 'complete': complete,
         'iotally_version': '0.1.0', 'started_utc': started, 'finished_utc': started,
-        'argv': ['iotally', 'capture', '--pid', '4242'],
+        'argv': argv,
         'redaction': {'enabled': True, 'warning': None, 'rules': []},
-        'host': {'model': None, 'machine': None, 'os_version': '14.0', 'os_build': '23A344',
-                 'kernel_version': None, 'kernel_variant': None, 'page_size': None,
-                 'memsize': None},
-        'target': {'pid': 4242, 'name': 'shared_library_demo'},
+        'host': {'model': None, 'machine': None, 'os_version': os_version[0],
+                 'os_build': os_version[1], 'kernel_version': None, 'kernel_variant': None,
+                 'page_size': None, 'memsize': None},
+        'target': {'pid': 4242, 'name': target},
         'steps': steps, 'series': None,
     }
     with open(os.path.join(d, 'manifest.json'), 'w') as f:
         json.dump(manifest, f, indent=2, sort_keys=True)
         f.write('\n')
+
+
+def write_vmmap_sample(d, started, vmmap_src):
+    """A small sample: sw_vers and a vmmap of the target (or the vmmap step denied)."""
+    shutil.rmtree(d, ignore_errors=True)
+    for sub in ('host', 'target', 'logs'):
+        os.makedirs(os.path.join(d, sub))
+    open(os.path.join(d, 'host/sw_vers.txt'), 'wb').write(SW_VERS)
+    steps = [step(d, 'host.sw_vers', ['sw_vers'], None, 'host/sw_vers.txt')]
+    argv = ['vmmap', '-w', '-noCoalesce', '4242']
+    if vmmap_src:
+        open(os.path.join(d, 'target/vmmap.txt'), 'wb').write(open(vmmap_src, 'rb').read())
+        steps.append(step(d, 'target.vmmap', argv, 'vmmap', 'target/vmmap.txt'))
+    else:
+        open(os.path.join(d, 'target/vmmap.txt'), 'wb').close()
+        steps.append(step(d, 'target.vmmap', argv, 'vmmap', 'target/vmmap.txt',
+                          status='denied', exit_status=255,
+                          reason='vmmap: cannot examine process 4242 because you do not '
+                                 'have appropriate privileges; run with sudo'))
+    for st in steps:
+        st['started_utc'] = started
+    write_manifest(d, started, bool(vmmap_src),
+                   ['iotally', 'capture', '--pid', '4242', '--count', '21'], ('26.6', '25G72'),
+                   'GPUStress', steps)
+
+
+def write_series_leak(d):
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    samples = []
+    for i in range(1, 22):
+        minute = 5 * (i - 1) if i <= 20 else 5 * 19 + 12
+        started = '2026-09-05T%02d:%02d:00Z' % (12 + minute // 60, minute % 60)
+        src = 'fixtures/trend/leak/sample-%02d.txt' % i if i <= 20 else None
+        write_vmmap_sample(os.path.join(d, '%03d' % i), started, src)
+        samples.append({'index': i, 'dir': '%03d' % i, 'started_utc': started,
+                        'complete': src is not None})
+    index = {'schema': 'iotally.series/1', 'complete': True, 'count': 21, 'interval_s': 300,
+             'started_utc': samples[0]['started_utc'], 'samples': samples[::-1]}
+    with open(os.path.join(d, 'series.json'), 'w') as f:
+        json.dump(index, f, indent=2, sort_keys=True)
+        f.write('\n')
+
+
+def pack(src, top, tgz):
+    """src/ as a reproducible .tar.gz whose members sit under top/."""
+    import gzip
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode='w', format=tarfile.PAX_FORMAT) as t:
+        for dirpath, dirnames, filenames in sorted(os.walk(src)):
+            dirnames.sort()
+            for name in sorted(filenames):
+                full = os.path.join(dirpath, name)
+                info = t.gettarinfo(full, top + '/' + os.path.relpath(full, src))
+                info.mtime = 0
+                info.uid = info.gid = 0
+                info.uname = info.gname = ''
+                with open(full, 'rb') as f:
+                    t.addfile(info, f)
+    with open(tgz, 'wb') as f:
+        f.write(gzip.compress(buf.getvalue(), mtime=0))
 
 
 def main():
@@ -115,24 +191,11 @@ def main():
     with open(os.path.join(series, 'series.json'), 'w') as f:
         json.dump(index, f, indent=2, sort_keys=True)
         f.write('\n')
-    tgz = os.path.join(ROOT, 'complete.tar.gz')
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode='w', format=tarfile.PAX_FORMAT) as t:
-        src = os.path.join(ROOT, 'complete')
-        for dirpath, dirnames, filenames in sorted(os.walk(src)):
-            dirnames.sort()
-            for name in sorted(filenames):
-                full = os.path.join(dirpath, name)
-                info = t.gettarinfo(full, 'iotally-fixture/' + os.path.relpath(full, src))
-                info.mtime = 0
-                info.uid = info.gid = 0
-                info.uname = info.gname = ''
-                with open(full, 'rb') as f:
-                    t.addfile(info, f)
-    import gzip
-    with open(tgz, 'wb') as f:
-        f.write(gzip.compress(buf.getvalue(), mtime=0))
-
+    pack(os.path.join(ROOT, 'complete'), 'iotally-fixture', os.path.join(ROOT, 'complete.tar.gz'))
+    series_root = 'fixtures/series-bundle'
+    os.makedirs(series_root, exist_ok=True)
+    write_series_leak(os.path.join(series_root, 'leak'))
+    pack(os.path.join(series_root, 'leak'), 'leak', os.path.join(series_root, 'leak.tar.gz'))
 
 if __name__ == '__main__':
     main()

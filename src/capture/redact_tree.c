@@ -1,0 +1,819 @@
+#include "capture/redact_tree.h"
+
+#include "capture/capture.h"
+#include "capture/files.h"
+#include "util/arcread.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define MANIFEST_NAME "manifest.json"
+#define BUNDLE_SCHEMA_1 "iotally.bundle/1"
+
+/* One file of the input: its bytes, then its redacted bytes. */
+struct member {
+	char *name;                 /* relative to the tree's top */
+	struct strbuf in, out;
+	char in_sha[SHA256_HEX_SIZE], out_sha[SHA256_HEX_SIZE];
+	uint64_t hits[REDACT_NRULES];
+	json_t *manifest;           /* a bundle manifest, updated instead of rewritten */
+};
+
+struct tree {
+	struct member *v;
+	size_t n, alloc;
+	char *top;                  /* archives: the folder every member is under ("X/"), or "" */
+};
+
+static void
+tree_release(struct tree *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].name);
+		strbuf_release(&t->v[i].in);
+		strbuf_release(&t->v[i].out);
+		json_decref(t->v[i].manifest);
+	}
+	free(t->v);
+	free(t->top);
+	memset(t, 0, sizeof(*t));
+}
+
+static struct member *
+tree_add(struct tree *t, const char *name)
+{
+	t->v = xgrow(t->v, &t->alloc, t->n + 1, sizeof(*t->v));
+	struct member *m = &t->v[t->n++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	strbuf_init(&m->in);
+	strbuf_init(&m->out);
+	return m;
+}
+
+static int
+member_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct member *)a)->name, ((const struct member *)b)->name);
+}
+
+static void
+sha_hex(const struct strbuf *sb, char hex[SHA256_HEX_SIZE])
+{
+	struct sha256 h;
+	sha256_begin(&h);
+	sha256_add(&h, sb->buf, sb->len);
+	sha256_end_hex(&h, hex);
+}
+
+/* ------------------------------------------------------------- reading */
+
+static int
+read_fd(int fd, struct strbuf *out, const char *path, struct diag *err)
+{
+	char buf[1 << 16];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n == 0)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be read: %s",
+					strerror(errno));
+		strbuf_add(out, buf, (size_t)n);
+	}
+}
+
+static int
+read_path(const char *path, struct strbuf *out, struct diag *err)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be opened: %s",
+				strerror(errno));
+	int rc = read_fd(fd, out, path, err);
+	close(fd);
+	return rc;
+}
+
+/* Every regular file under root/rel, in name order; links and devices refused. */
+static int
+read_folder(const char *given, const char *root, const char *rel, struct tree *t,
+	    struct diag *err)
+{
+	char *dir = rel[0] ? capfile_path_in(root, rel) : xstrdup(root);
+	DIR *d = opendir(dir);
+	if (!d) {
+		int e = errno;
+		free(dir);
+		return diag_set(err, DIAG_NOINPUT, given, 0, 0, "%s%scannot be read: %s", rel,
+				rel[0] ? ": " : "", strerror(e));
+	}
+	struct dirent *e;
+	struct tree names = { 0 };
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			tree_add(&names, e->d_name);
+	closedir(d);
+	if (names.n)
+		qsort(names.v, names.n, sizeof(*names.v), member_cmp);
+	int rc = 0;
+	for (size_t i = 0; i < names.n && rc == 0; i++) {
+		char *sub = rel[0] ? capfile_path_in(rel, names.v[i].name) : xstrdup(names.v[i].name);
+		char *full = capfile_path_in(root, sub);
+		struct stat st;
+		if (lstat(full, &st) < 0)
+			rc = diag_set(err, DIAG_NOINPUT, given, 0, 0, "%s cannot be read: %s", sub,
+				      strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			rc = read_folder(given, root, sub, t, err);
+		else if (S_ISREG(st.st_mode))
+			rc = read_path(full, &tree_add(t, sub)->in, err);
+		else
+			rc = diag_set(err, DIAG_DATA, given, 0, 0,
+				      "%s is %s, not a file: a bundle holds only files and folders",
+				      sub, S_ISLNK(st.st_mode) ? "a symbolic link" : "a special file");
+		free(sub);
+		free(full);
+	}
+	tree_release(&names);
+	free(dir);
+	return rc;
+}
+
+/* A member name that stays inside the archive's folder: relative, no "..". */
+static bool
+safe_name(const char *name)
+{
+	if (!name[0] || name[0] == '/')
+		return false;
+	for (const char *p = name; *p;) {
+		const char *e = strchr(p, '/');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == 2 && p[0] == '.' && p[1] == '.')
+			return false;
+		p += len + (e != NULL);
+	}
+	return true;
+}
+
+struct archive_ctx {
+	const char *given;
+	struct tree *t;
+};
+
+static int
+take_member(void *ctx, const char *name, struct arc_reader *data, struct diag *err)
+{
+	struct archive_ctx *c = ctx;
+	if (!safe_name(name))
+		return diag_set(err, DIAG_DATA, c->given, 0, 0,
+				"the member '%s' leaves the archive's folder (an absolute path or "
+				"'..'): not extracted", name);
+	for (size_t i = 0; i < c->t->n; i++)
+		if (strcmp(c->t->v[i].name, name) == 0)
+			return diag_set(err, DIAG_DATA, c->given, 0, 0,
+					"the member '%s' is in the archive twice", name);
+	struct member *m = tree_add(c->t, name);
+	char buf[1 << 16];
+	for (;;) {
+		ssize_t n = arc_reader_read(data, buf, sizeof(buf), err);
+		if (n < 0) {
+			err->path = c->given;
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		strbuf_add(&m->in, buf, (size_t)n);
+	}
+}
+
+/* The folder every member is under, "X/", so a folder copy does not nest it. */
+static void
+strip_top(struct tree *t)
+{
+	const char *slash = t->n ? strchr(t->v[0].name, '/') : NULL;
+	size_t len = slash ? (size_t)(slash - t->v[0].name) + 1 : 0;
+	for (size_t i = 0; i < t->n && len; i++)
+		if (strncmp(t->v[i].name, t->v[0].name, len) != 0 || !t->v[i].name[len])
+			len = 0;
+	t->top = xmemdup0(t->n ? t->v[0].name : "", len);
+	for (size_t i = 0; i < t->n && len; i++)
+		memmove(t->v[i].name, t->v[i].name + len, strlen(t->v[i].name + len) + 1);
+}
+
+static int
+read_archive(const char *path, struct tree *t, struct diag *err)
+{
+	struct archive_ctx c = { path, t };
+	if (arc_for_each_member(path, take_member, &c, err) < 0) {
+		if (!err->path)
+			err->path = path;
+		return -1;
+	}
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), member_cmp);
+	strip_top(t);
+	return 0;
+}
+
+/* One capture file (or standard input), gzip decompressed. */
+static int
+read_single(const char *path, struct tree *t, struct diag *err)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+	if (fd < 0)
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be opened: %s",
+				strerror(errno));
+	struct member *m = tree_add(t, path);
+	unsigned char magic[2];
+	size_t have = 0;
+	int rc = 0;
+	while (have < 2 && rc == 0) {
+		ssize_t n = read(fd, magic + have, 2 - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			rc = diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be read: %s",
+				      strerror(errno));
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+	}
+	if (rc == 0 && arc_is_gzip(magic, have)) {
+		struct arc_reader *a = arc_reader_gunzip_fd(fd, magic, have, path, err);
+		char buf[1 << 16];
+		ssize_t n = a ? 1 : -1;
+		while (a && (n = arc_reader_read(a, buf, sizeof(buf), err)) > 0)
+			strbuf_add(&m->in, buf, (size_t)n);
+		arc_reader_free(a);
+		rc = n < 0 ? -1 : 0;
+	} else if (rc == 0) {
+		strbuf_add(&m->in, magic, have);
+		rc = read_fd(fd, &m->in, path, err);
+	}
+	if (!is_stdin)
+		close(fd);
+	return rc;
+}
+
+static bool
+is_folder(const char *path)
+{
+	struct stat st;
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int
+read_input(const char *path, struct redact_result *res, struct tree *t, struct diag *err)
+{
+	if (is_folder(path)) {
+		res->input = REDACT_IN_FOLDER;
+		t->top = xstrdup("");
+		return read_folder(path, path, "", t, err);
+	}
+	if (strcmp(path, "-") != 0 && access(path, R_OK) < 0)
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be opened: %s",
+				strerror(errno));
+	if (strcmp(path, "-") != 0 && arc_is_tar_file(path)) {
+		res->input = REDACT_IN_ARCHIVE;
+		return read_archive(path, t, err);
+	}
+	res->input = REDACT_IN_FILE;
+	t->top = xstrdup("");
+	return read_single(path, t, err);
+}
+
+/* ------------------------------------------------------------ manifests */
+
+static const char *
+base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* A bundle manifest is parsed, to be updated; a manifest.json that is no JSON is refused. */
+static int
+load_manifests(const char *given, struct tree *t, struct diag *err)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct member *m = &t->v[i];
+		if (strcmp(base_name(m->name), MANIFEST_NAME) != 0)
+			continue;
+		json_error_t jerr;
+		json_t *root = json_loadb(m->in.buf, m->in.len, JSON_REJECT_DUPLICATES, &jerr);
+		if (!root)
+			return diag_set(err, DIAG_DATA, given, 0, 0,
+					"%s is not readable JSON (line %d, column %d): %s", m->name,
+					jerr.line, jerr.column, jerr.text);
+		const json_t *schema = json_object_get(root, "schema");
+		if (json_is_string(schema) && strcmp(json_string_value(schema), BUNDLE_SCHEMA_1) == 0)
+			m->manifest = root;
+		else
+			json_decref(root);
+	}
+	return 0;
+}
+
+/* The folder a manifest describes: its name without "manifest.json" ("" or "001/"). */
+static size_t
+manifest_dir_len(const struct member *m)
+{
+	return strlen(m->name) - strlen(MANIFEST_NAME);
+}
+
+static struct member *
+tree_find(struct tree *t, const char *dir, size_t dirlen, const char *rel)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const char *n = t->v[i].name;
+		if (strncmp(n, dir, dirlen) == 0 && strcmp(n + dirlen, rel) == 0)
+			return &t->v[i];
+	}
+	return NULL;
+}
+
+/* The manifest whose folder holds `m` most closely, or NULL. */
+static const struct member *
+owner_of(const struct tree *t, const struct member *m)
+{
+	const struct member *best = NULL;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct member *o = &t->v[i];
+		size_t len = o->manifest ? manifest_dir_len(o) : 0;
+		if (o->manifest && strncmp(m->name, o->name, len) == 0 &&
+		    (!best || len > manifest_dir_len(best)))
+			best = o;
+	}
+	return best;
+}
+
+static void
+redact_json_string(const struct redactor *rd, json_t *s, uint64_t *hits)
+{
+	if (!json_is_string(s))
+		return;
+	struct strbuf out = STRBUF_INIT;
+	redactor_apply(rd, json_string_value(s), json_string_length(s), &out, hits);
+	json_string_setn(s, out.buf, out.len);
+	strbuf_release(&out);
+}
+
+static void
+redact_json_strings(const struct redactor *rd, json_t *v, uint64_t *hits)
+{
+	size_t i;
+	const char *key;
+	json_t *x;
+	if (json_is_array(v))
+		json_array_foreach(v, i, x)
+			redact_json_string(rd, x, hits);
+	else if (json_is_object(v))
+		json_object_foreach(v, key, x)
+			redact_json_string(rd, x, hits);
+}
+
+/* The values a manifest records: argv, step argv and reasons, the target, the host. */
+static void
+redact_manifest_values(const struct redactor *rd, json_t *root, uint64_t *hits)
+{
+	size_t i;
+	json_t *step;
+	redact_json_strings(rd, json_object_get(root, "argv"), hits);
+	redact_json_strings(rd, json_object_get(root, "host"), hits);
+	redact_json_string(rd, json_object_get(json_object_get(root, "target"), "name"), hits);
+	json_array_foreach(json_object_get(root, "steps"), i, step) {
+		redact_json_strings(rd, json_object_get(step, "argv"), hits);
+		redact_json_string(rd, json_object_get(step, "reason"), hits);
+	}
+}
+
+/* One step's {path, bytes, sha256}: the redacted file's, when the old record held. */
+static int
+update_file_record(const char *given, struct tree *t, const struct member *man, json_t *rec,
+		   struct diag_list *warnings, struct diag *err)
+{
+	const json_t *path = json_object_get(rec, "path");
+	if (!json_is_object(rec))
+		return 0;
+	if (!json_is_string(path) || !safe_name(json_string_value(path)))
+		return diag_set(err, DIAG_DATA, given, 0, 0,
+				"%s: a step's file path leaves the bundle (or is missing)", man->name);
+	struct member *f = tree_find(t, man->name, manifest_dir_len(man), json_string_value(path));
+	if (!f) {
+		diag_list_add(warnings, DIAG_WARNING, given, 0, "%s names %.*s%s, which the bundle "
+			      "does not hold", man->name, (int)manifest_dir_len(man), man->name,
+			      json_string_value(path));
+		return 0;
+	}
+	const json_t *sha = json_object_get(rec, "sha256");
+	const json_t *bytes = json_object_get(rec, "bytes");
+	bool held = json_is_string(sha) && strcmp(json_string_value(sha), f->in_sha) == 0 &&
+		    json_is_integer(bytes) && (uint64_t)json_integer_value(bytes) == f->in.len;
+	if (!held) {
+		diag_list_add(warnings, DIAG_WARNING, given, 0,
+			      "%s does not match its manifest (changed after the capture): its "
+			      "record is left as it was, so readers still warn about it", f->name);
+		return 0;
+	}
+	json_object_set_new(rec, "sha256", json_string(f->out_sha));
+	json_object_set_new(rec, "bytes", json_integer((json_int_t)f->out.len));
+	return 0;
+}
+
+static json_t *
+rule_entry(json_t *rules, const char *name)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(rules, i, r) {
+		const json_t *n = json_object_get(r, "rule");
+		if (json_is_string(n) && strcmp(json_string_value(n), name) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static uint64_t
+json_count(const json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+}
+
+/* "redaction": enabled, no warning, each rule's hits added to what was recorded. */
+static void
+update_rules(const struct tree *t, const struct member *man, json_t *root)
+{
+	json_t *red = json_object_get(root, "redaction");
+	if (!json_is_object(red)) {
+		red = json_object();
+		json_object_set_new(root, "redaction", red);
+	}
+	json_t *old = json_object_get(red, "rules");
+	json_t *rules = json_array();
+	size_t dirlen = manifest_dir_len(man);
+	for (int r = 0; r < REDACT_NRULES; r++) {
+		const char *name = redact_rule_name((enum redact_rule)r);
+		json_t *was = json_is_array(old) ? rule_entry(old, name) : NULL;
+		json_t *files = json_object();
+		const char *key;
+		json_t *v;
+		json_object_foreach(json_object_get(was, "files"), key, v)
+			json_object_set_new(files, key, json_integer((json_int_t)json_count(v)));
+		uint64_t hits = json_count(json_object_get(was, "hits"));
+		for (size_t i = 0; i < t->n; i++) {
+			const struct member *m = &t->v[i];
+			if (!m->hits[r] || owner_of(t, m) != man)
+				continue;
+			const char *rel = m->name + dirlen;
+			uint64_t before = json_count(json_object_get(files, rel));
+			json_object_set_new(files, rel, json_integer((json_int_t)(before + m->hits[r])));
+			hits += m->hits[r];
+		}
+		json_array_append_new(rules, json_pack("{s:s, s:s, s:I, s:o}", "rule", name,
+			"description", redact_rule_description((enum redact_rule)r),
+			"hits", (json_int_t)hits, "files", files));
+	}
+	size_t i;
+	json_t *r;
+	json_array_foreach(old, i, r) {
+		const json_t *n = json_object_get(r, "rule");
+		if (json_is_string(n) && !rule_entry(rules, json_string_value(n)))
+			json_array_append(rules, r);   /* a rule a later iotally added */
+	}
+	json_object_set_new(red, "enabled", json_true());
+	json_object_set_new(red, "warning", json_null());
+	json_object_set_new(red, "rules", rules);
+}
+
+static int
+update_manifest(const char *given, struct tree *t, struct member *man,
+		const struct redactor *rd, struct diag_list *warnings, struct diag *err)
+{
+	size_t i;
+	json_t *step;
+	redact_manifest_values(rd, man->manifest, man->hits);
+	json_array_foreach(json_object_get(man->manifest, "steps"), i, step) {
+		if (update_file_record(given, t, man, json_object_get(step, "stdout"), warnings,
+				       err) < 0 ||
+		    update_file_record(given, t, man, json_object_get(step, "stderr"), warnings,
+				       err) < 0)
+			return -1;
+	}
+	update_rules(t, man, man->manifest);
+	char *text = json_dumps(man->manifest, JSON_INDENT(2) | JSON_SORT_KEYS);
+	strbuf_addstr(&man->out, text);
+	strbuf_addch(&man->out, '\n');
+	free(text);
+	sha_hex(&man->out, man->out_sha);
+	return 0;
+}
+
+/* ------------------------------------------------------------ redacting */
+
+static int
+redact_tree(const struct redact_opts *o, struct tree *t, struct redact_result *res,
+	    struct diag_list *warnings, struct diag *err)
+{
+	struct redactor rd;
+	int rc = 0;
+	redactor_init(&rd);
+	for (size_t i = 0; i < o->nwords; i++)
+		redactor_add_value(&rd, o->words[i], strlen(o->words[i]));
+	for (size_t i = 0; i < t->n; i++) {
+		redactor_collect(&rd, t->v[i].in.buf, t->v[i].in.len);
+		sha_hex(&t->v[i].in, t->v[i].in_sha);
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		struct member *m = &t->v[i];
+		if (m->manifest)
+			continue;
+		redactor_apply(&rd, m->in.buf, m->in.len, &m->out, m->hits);
+		sha_hex(&m->out, m->out_sha);
+	}
+	for (size_t i = 0; i < t->n && rc == 0; i++)
+		if (t->v[i].manifest) {
+			rc = update_manifest(o->input, t, &t->v[i], &rd, warnings, err);
+			res->nmanifests++;
+		}
+	redactor_release(&rd);
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		const struct member *m = &t->v[i];
+		uint64_t any = 0;
+		for (int r = 0; r < REDACT_NRULES; r++) {
+			res->total[r] += m->hits[r];
+			any += m->hits[r];
+		}
+		if (!any)
+			continue;
+		res->hits = xgrow(res->hits, &res->hits_alloc, res->nhits + 1, sizeof(*res->hits));
+		struct redact_file_hits *h = &res->hits[res->nhits++];
+		h->name = xstrdup(m->name);
+		memcpy(h->hits, m->hits, sizeof(h->hits));
+	}
+	res->nfiles = t->n;
+	return rc;
+}
+
+/* -------------------------------------------------------------- writing */
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int
+cantcreat(const char *out, const char *why, struct diag *err)
+{
+	return diag_set(err, CAPTURE_EXIT_CANTCREAT, out, 0, 0, "%s", why);
+}
+
+static const char exists_msg[] = "exists: redact never replaces a file or folder (name "
+				  "another with -o)";
+
+static int
+exists(const char *out, struct diag *err)
+{
+	struct stat st;
+	return lstat(out, &st) == 0 ? cantcreat(out, exists_msg, err) : 0;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The bytes as one gzip member (zlib; its CRC-32 and length checked by any reader). */
+static int
+write_gzip(int fd, const char *p, size_t n)
+{
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	unsigned char buf[1 << 16];
+	int zrc = Z_OK, rc = 0;
+	z.next_in = (unsigned char *)p;
+	while (zrc != Z_STREAM_END && rc == 0) {
+		if (z.avail_in == 0 && n) {
+			size_t chunk = n > (1u << 30) ? (1u << 30) : n;
+			z.avail_in = (uInt)chunk;
+			n -= chunk;
+		}
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
+		zrc = deflate(&z, n ? Z_NO_FLUSH : Z_FINISH);
+		if (zrc == Z_STREAM_ERROR)
+			rc = -1;
+		else
+			rc = write_all(fd, (const char *)buf, sizeof(buf) - z.avail_out);
+	}
+	deflateEnd(&z);
+	return rc;
+}
+
+static int
+io_error(const char *path, struct diag *err)
+{
+	int e = errno;
+	return diag_set(err, e == ENOSPC || e == EIO || e == EDQUOT ? DIAG_IOERR
+				: CAPTURE_EXIT_CANTCREAT, path, 0, 0, "cannot be written: %s",
+			strerror(e));
+}
+
+/* Every redacted member under the new folder `dir`. */
+static int
+write_members(const struct tree *t, const char *dir, const char *out, struct diag *err)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		int fd = capfile_open_out(dir, t->v[i].name);
+		if (fd < 0 || write_all(fd, t->v[i].out.buf, t->v[i].out.len) < 0 || fsync(fd) < 0) {
+			io_error(out, err);
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		if (close(fd) < 0)
+			return io_error(out, err);
+	}
+	return 0;
+}
+
+/* The archive's folder: the input archive's, else the copy's name without .tar.gz. */
+static char *
+archive_prefix(const struct tree *t, const char *out)
+{
+	if (t->top && t->top[0])
+		return xmemdup0(t->top, strlen(t->top) - 1);
+	const char *b = base_name(out);
+	size_t n = strlen(b);
+	n -= ends_with(b, ".tar.gz") ? 7 : ends_with(b, ".tgz") ? 4 : 0;
+	return xmemdup0(b, n);
+}
+
+/* A new file is put at `out` without replacing one that appeared meanwhile. */
+static int
+place_file(const char *tmp, const char *out, struct diag *err)
+{
+	if (link(tmp, out) == 0)
+		return 0;
+	if (errno == EEXIST)
+		return cantcreat(out, exists_msg, err);
+	if (exists(out, err) < 0)
+		return -1;
+	return rename(tmp, out) == 0 ? 0 : io_error(out, err);
+}
+
+static int
+write_tree(const struct tree *t, const char *out, bool archive, struct diag *err)
+{
+	if (exists(out, err) < 0)
+		return -1;
+	char *tmp = capfile_temp_beside(out, err);
+	if (!tmp)
+		return -1;
+	int rc = write_members(t, tmp, out, err);
+	if (rc == 0 && !archive) {
+		/* POSIX has no rename that refuses an existing folder: checked just before. */
+		rc = exists(out, err);
+		if (rc == 0 && rename(tmp, out) < 0)
+			rc = io_error(out, err);
+	} else if (rc == 0) {
+		struct strbuf file = STRBUF_INIT;
+		char *prefix = archive_prefix(t, out);
+		strbuf_addf(&file, "%s.tar.gz", tmp);
+		rc = capfile_write_archive(tmp, prefix, file.buf, err);
+		if (rc == 0)
+			rc = place_file(file.buf, out, err);
+		unlink(file.buf);
+		strbuf_release(&file);
+		free(prefix);
+	}
+	capfile_remove_tree(tmp);
+	free(tmp);
+	return rc;
+}
+
+static int
+write_single(const struct member *m, const char *out, bool gzip, struct diag *err)
+{
+	if (strcmp(out, "-") == 0) {
+		if (write_all(STDOUT_FILENO, m->out.buf, m->out.len) < 0)
+			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write standard output: %s",
+					strerror(errno));
+		return 0;
+	}
+	if (exists(out, err) < 0)
+		return -1;
+	struct strbuf tmp = STRBUF_INIT;
+	const char *slash = strrchr(out, '/');
+	if (slash)
+		strbuf_addf(&tmp, "%.*s/.%s.partial-XXXXXX", (int)(slash - out), out, slash + 1);
+	else
+		strbuf_addf(&tmp, ".%s.partial-XXXXXX", out);
+	int fd = mkstemp(tmp.buf);
+	int rc = 0;
+	if (fd < 0) {
+		rc = io_error(out, err);
+	} else {
+		if ((gzip ? write_gzip(fd, m->out.buf, m->out.len)
+			  : write_all(fd, m->out.buf, m->out.len)) < 0 || fsync(fd) < 0)
+			rc = io_error(out, err);
+		if (close(fd) < 0 && rc == 0)
+			rc = io_error(out, err);
+		if (rc == 0)
+			rc = place_file(tmp.buf, out, err);
+		unlink(tmp.buf);
+	}
+	strbuf_release(&tmp);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ run */
+
+char *
+redact_default_output(const char *input)
+{
+	if (strcmp(input, "-") == 0)
+		return xstrdup("-");
+	size_t n = strlen(input);
+	while (n > 1 && input[n - 1] == '/')
+		n--;
+	const char *base = input;
+	for (size_t i = 0; i < n; i++)
+		if (input[i] == '/')
+			base = input + i + 1;
+	const char *dot = base;
+	while (dot < input + n && *dot == '.')
+		dot++;
+	dot = memchr(dot, '.', (size_t)(input + n - dot));
+	if (!dot)
+		dot = input + n;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%.*s-redacted%.*s", (int)(dot - input), input,
+		    (int)(input + n - dot), dot);
+	return strbuf_detach(&sb, NULL);
+}
+
+int
+redact_run(const struct redact_opts *o, struct redact_result *res,
+	   struct diag_list *warnings, struct diag *err)
+{
+	struct tree t = { 0 };
+	memset(res, 0, sizeof(*res));
+	diag_clear(err);
+	int rc = read_input(o->input, res, &t, err);
+	if (rc == 0 && res->input != REDACT_IN_FILE && strcmp(o->output, "-") == 0)
+		rc = diag_set(err, DIAG_USAGE, o->input, 0, 0,
+			      "a bundle's copy is a folder or a .tar.gz, not standard output: name "
+			      "it with -o");
+	if (rc == 0 && res->input != REDACT_IN_FILE)
+		rc = load_manifests(o->input, &t, err);
+	if (rc == 0)
+		rc = redact_tree(o, &t, res, warnings, err);
+	if (rc == 0 && res->input == REDACT_IN_FILE) {
+		res->gzip_out = ends_with(o->output, ".gz");
+		rc = write_single(&t.v[0], o->output, res->gzip_out, err);
+	} else if (rc == 0) {
+		res->archive_out = ends_with(o->output, ".tar.gz") || ends_with(o->output, ".tgz");
+		rc = write_tree(&t, o->output, res->archive_out, err);
+	}
+	tree_release(&t);
+	return rc;
+}
+
+void
+redact_result_release(struct redact_result *res)
+{
+	for (size_t i = 0; i < res->nhits; i++)
+		free(res->hits[i].name);
+	free(res->hits);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,198 @@
+/*
+ * iotally redact: a redacted copy of a capture bundle or of one capture
+ * saved by hand (capture/redact_tree.h), never in place.
+ */
+
+#include "cli/commands.h"
+
+#include "capture/redact_tree.h"
+#include "cli/msgs.h"
+#include "cli/options.h"
+#include "util/diag.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_redact_help[] =
+	"usage: iotally redact [-o OUTPUT] [--word VALUE]... BUNDLE|FILE|-\n"
+	"\n"
+	"Writes a redacted copy of a capture bundle (a folder, or its .tar.gz) or\n"
+	"of one capture saved by hand (vmmap, ioreg, ioclasscount output; plain or\n"
+	"gzip; '-' reads standard input), with the rules 'iotally capture' applies:\n"
+	"IOConsoleUsers user names, IOPlatformSerialNumber, IOPlatformUUID and\n"
+	"serial-number values become REDACTED (keys kept), and so does every other\n"
+	"whole-word occurrence of those values and of the NAME in /Users/NAME/;\n"
+	"/Users/<name>/ becomes /Users/USER/; /var/folders/<xx>/<random>/ becomes\n"
+	"/var/folders/REDACTED/; kern.bootargs keeps only io= and debug=. The values\n"
+	"are found in the input itself (every file of a bundle is read first, so a\n"
+	"serial number found in the ioreg capture is removed from all of them);\n"
+	"--word adds values of your own (a host or project name).\n"
+	"\n"
+	"A bundle's manifest.json is updated: each file's size and sha256, the hit\n"
+	"count of every rule per file (added to what the capture recorded; never the\n"
+	"values), redaction marked enabled, and the values in its command lines,\n"
+	"step messages, target and host. A file that no longer matched its manifest\n"
+	"keeps its old record (a warning names it), so readers still warn about it.\n"
+	"Redacting a redacted copy changes nothing. What was removed, per rule and\n"
+	"file, is said on standard error.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output OUTPUT  the copy (default: the input's name with -redacted\n"
+	"                       before its first '.': BUNDLE-redacted,\n"
+	"                       BUNDLE-redacted.tar.gz, vmmap-redacted.txt.gz;\n"
+	"                       standard output for '-'). Never an existing file or\n"
+	"                       folder; a bundle's copy is a .tar.gz when OUTPUT ends\n"
+	"                       in .tar.gz or .tgz, else a folder; a file's copy is\n"
+	"                       gzip-compressed when OUTPUT ends in .gz; '-' writes a\n"
+	"                       file's copy to standard output\n"
+	"  --word VALUE         also remove VALUE wherever it appears as a whole word\n"
+	"                       (at least 3 characters); repeatable\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"The copy is written beside OUTPUT under a temporary name and moved into\n"
+	"place when whole, so OUTPUT either does not exist or is complete.\n"
+	"\n"
+	"Exit status: 0 written; 64 usage error; 65 malformed input (a damaged\n"
+	"archive, a path leaving the bundle, a manifest that is not JSON, a symbolic\n"
+	"link in a bundle folder); 66 the input cannot be read; 73 OUTPUT exists or\n"
+	"cannot be created there; 74 write error.\n"
+	"\n"
+	"Examples (the files are iotally's test fixtures):\n"
+	"  iotally redact -o /tmp/iotally-redacted-$$.tar.gz fixtures/bundle/complete.tar.gz && rm /tmp/iotally-redacted-$$.tar.gz\n"
+	"  iotally redact --word Planted-Example -o - fixtures/vmmap/macos10.12.6-i386-vmmap32.txt\n";
+
+enum {
+	OPT_OUTPUT = 1,
+	OPT_WORD,
+	OPT_HELP,
+};
+
+static const struct cli_option options[] = {
+	{ "output", 'o', true, OPT_OUTPUT },
+	{ "word", 0, true, OPT_WORD },
+	{ "help", 'h', false, OPT_HELP },
+};
+
+struct redact_args {
+	const char *input;
+	const char *output;
+	const char **words;
+	size_t nwords, words_alloc;
+	bool help;
+};
+
+static int
+parse_args(int argc, char **argv, struct redact_args *a, struct diag *err)
+{
+	struct cli_parser p;
+	const char *arg;
+	int id;
+
+	cli_parser_init(&p, options, sizeof(options) / sizeof(options[0]), argc, argv);
+	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
+		switch (id) {
+		case CLI_ERROR:
+			return -1;
+		case CLI_OPERAND:
+			if (a->input)
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+						"one input expected, got a second: '%s'", arg);
+			a->input = arg;
+			break;
+		case OPT_OUTPUT:
+			if (!arg[0])
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0, "-o wants a name");
+			a->output = arg;
+			break;
+		case OPT_WORD:
+			if (strlen(arg) < REDACT_WORD_MIN)
+				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+						"--word '%s' is shorter than %d characters: too common "
+						"to remove everywhere", arg, REDACT_WORD_MIN);
+			a->words = xgrow(a->words, &a->words_alloc, a->nwords + 1,
+					 sizeof(*a->words));
+			a->words[a->nwords++] = arg;
+			break;
+		case OPT_HELP:
+			a->help = true;
+			return 0;
+		}
+	}
+	if (!a->input)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "an input expected: BUNDLE, FILE or -");
+	return 0;
+}
+
+/* What was removed: one line per rule that hit, with the files it hit in. */
+static void
+print_removed(const char *out, const struct redact_result *res)
+{
+	uint64_t all = 0;
+	for (int r = 0; r < REDACT_NRULES; r++)
+		all += res->total[r];
+	const char *shown = strcmp(out, "-") == 0 ? NULL : out;
+	if (!all) {
+		cli_note(shown, 0, "nothing to redact in %zu file%s (already redacted?); the copy "
+			 "has the same content", res->nfiles, res->nfiles == 1 ? "" : "s");
+		return;
+	}
+	for (int r = 0; r < REDACT_NRULES; r++) {
+		if (!res->total[r])
+			continue;
+		struct strbuf files = STRBUF_INIT;
+		for (size_t i = 0; i < res->nhits; i++)
+			if (res->hits[i].hits[r])
+				strbuf_addf(&files, "%s%s %" PRIu64, files.len ? ", " : "",
+					    res->input == REDACT_IN_FILE ? "in the file"
+									: res->hits[i].name,
+					    res->hits[i].hits[r]);
+		cli_note(shown, 0, "removed %" PRIu64 " (%s: %s): %s", res->total[r],
+			 redact_rule_name((enum redact_rule)r),
+			 redact_rule_description((enum redact_rule)r), files.buf);
+		strbuf_release(&files);
+	}
+}
+
+int
+cmd_redact(int argc, char **argv)
+{
+	struct redact_args a = { 0 };
+	struct redact_result res;
+	struct diag_list warnings;
+	struct diag err;
+	int status = 0;
+
+	diag_clear(&err);
+	if (parse_args(argc, argv, &a, &err) < 0) {
+		free(a.words);
+		return cli_usage_error(cli_find_command("redact"), &err);
+	}
+	if (a.help) {
+		free(a.words);
+		fputs(cmd_redact_help, stdout);
+		return 0;
+	}
+	char *output = a.output ? xstrdup(a.output) : redact_default_output(a.input);
+	struct redact_opts o = { a.input, output, a.words, a.nwords };
+	diag_list_init(&warnings, 50);
+	int rc = redact_run(&o, &res, &warnings, &err);
+	cli_print_warnings(&warnings);
+	if (rc < 0) {
+		status = err.code == DIAG_USAGE
+			? cli_usage_error(cli_find_command("redact"), &err)
+			: (cli_print_diag(&err), err.code);
+	} else {
+		print_removed(output, &res);
+		if (strcmp(output, "-") != 0)
+			printf("%s\n", output);
+	}
+	redact_result_release(&res);
+	diag_list_release(&warnings);
+	free(output);
+	free(a.words);
+	return status;
+}

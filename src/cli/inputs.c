@@ -84,7 +84,7 @@ verify_capture(const struct bundle_capture *c, struct diag *err)
 	return rc;
 }
 
-/* A bundle archive in a folder: its capture of `kind`, or why there is none. */
+/* A bundle (archive or folder) in a folder: its capture of `kind`, or why there is none. */
 static void
 add_archive(struct cli_sources *s, const char *kind, const char *path)
 {
@@ -101,57 +101,70 @@ add_archive(struct cli_sources *s, const char *kind, const char *path)
 	s->bundles = xgrow(s->bundles, &s->bundles_alloc, s->nbundles + 1, sizeof(*s->bundles));
 	s->bundles[s->nbundles++] = b;
 	const struct bundle_capture *c = b->series ? NULL : bundle_capture_of_kind(b, kind);
+	const struct bundle_step_note *m = b->series || c ? NULL : bundle_missed_of_kind(b, kind);
+	if (!b->series && !c && (!m || strcmp(m->status, "skipped") == 0)) {
+		/* Not captured by choice: like a capture of another kind, not an error. */
+		s->nnot_captured++;
+		return;
+	}
 	if (c && verify_capture(c, &err) == 0) {
 		add_source(s, c->path, true);
 		return;
 	}
 	struct cli_source *src = add_source(s, path, true);
 	src->failed_early = true;
-	if (c) {
+	if (c)
 		src->error = err;
-		return;
-	}
-	const struct bundle_step_note *m = b->series ? NULL : bundle_missed_of_kind(b, kind);
-	if (b->series)
+	else if (b->series)
 		diag_set(&src->error, DIAG_USAGE, path, 0, 0, "is a series of %zu samples: "
 			 "name its sample folders", b->nsamples);
-	else if (m)
+	else
 		diag_set(&src->error, DIAG_NOINPUT, path, 0, 0, "the bundle holds no %s capture: "
 			 "its step %s was %s%s%s", kind, m->step, m->status, m->reason ? ": " : "",
 			 m->reason ? m->reason : "");
-	else
-		diag_set(&src->error, DIAG_NOINPUT, path, 0, 0, "the bundle holds no %s capture",
-			 kind);
 }
 
+static const char *
+folder_path(struct cli_sources *s, const char *dir, const char *name)
+{
+	struct strbuf full = STRBUF_INIT;
+	size_t len = strlen(dir);
+	strbuf_addf(&full, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+	return keep_path(s, strbuf_detach(&full, NULL));
+}
+
+/*
+ * A folder's files and its subfolders that are capture bundles, merged in
+ * name order; other subfolders are not read (counted).
+ */
 static void
 add_folder(struct cli_sources *s, const char *kind, const char *dir)
 {
 	struct capture_dir d;
 	struct diag err;
+	size_t i = 0, j = 0, n = s->n;
 	if (capture_dir_list(dir, &d, &err) < 0) {
 		struct cli_source *src = add_source(s, dir, false);
 		src->failed_early = true;
 		src->error = err;
 		return;
 	}
-	s->nskipped_dirs += d.nskipped_dirs;
-	if (d.n == 0) {
+	while (i < d.n || j < d.nskipped_dirs) {
+		bool file = j == d.nskipped_dirs ||
+			    (i < d.n && strcmp(d.names[i], d.subdirs[j]) < 0);
+		const char *path = folder_path(s, dir, file ? d.names[i++] : d.subdirs[j++]);
+		if (bundle_path_is_bundle(path))
+			add_archive(s, kind, path);
+		else if (file)
+			add_source(s, path, true);
+		else
+			s->nskipped_dirs++;
+	}
+	if (s->n == n && d.n == 0) {
 		struct cli_source *src = add_source(s, dir, false);
 		src->failed_early = true;
 		diag_set(&src->error, DIAG_NOINPUT, dir, 0, 0, "the folder holds no capture "
 			 "files%s", d.nskipped_dirs ? " (its subfolders are not read)" : "");
-	}
-	for (size_t i = 0; i < d.n; i++) {
-		struct strbuf full = STRBUF_INIT;
-		size_t len = strlen(dir);
-		strbuf_addf(&full, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/",
-			    d.names[i]);
-		const char *path = keep_path(s, strbuf_detach(&full, NULL));
-		if (bundle_path_is_bundle(path))
-			add_archive(s, kind, path);
-		else
-			add_source(s, path, true);
 	}
 	capture_dir_release(&d);
 }
@@ -210,15 +223,17 @@ say_run_summary(const struct cli_sources *s, const char *command)
 {
 	if (s->nskipped_dirs)
 		cli_note(NULL, 0, "%zu subfolder%s not read: a folder's captures are its files "
-			 "(bundle archives among them included)", s->nskipped_dirs,
+			 "and the capture bundles in it", s->nskipped_dirs,
 			 s->nskipped_dirs == 1 ? "" : "s");
-	if (s->nother_kind)
-		cli_note(NULL, 0, "%zu file%s in folders %s captures of another kind, not read by "
-			 "'iotally %s'", s->nother_kind, s->nother_kind == 1 ? "" : "s",
-			 s->nother_kind == 1 ? "is a capture" : "are", command);
-	if (s->nfailed && s->n > 1)
+	size_t skipped = s->nother_kind + s->nnot_captured;
+	if (skipped)
+		cli_note(NULL, 0, "%zu file%s in folders hold%s no %s capture (captures of another "
+			 "kind, bundles that did not capture one): not read", skipped,
+			 skipped == 1 ? "" : "s", skipped == 1 ? "s" : "", command);
+	size_t ninputs = s->n - s->nother_kind;   /* the inputs of this command's kind */
+	if (s->nfailed && ninputs > 1)
 		cli_warn(NULL, 0, "results are partial: %zu of %zu inputs could not be read "
-			 "(see the errors above)", s->nfailed, s->n);
+			 "(see the errors above)", s->nfailed, ninputs);
 }
 
 int

@@ -50,6 +50,8 @@ struct cli_sources {
 	struct bundle **bundles;   /* archives in folders, kept open */
 	size_t nbundles, bundles_alloc;
 	size_t nother_kind;        /* folder captures of another kind, not read */
+	size_t nnot_captured;      /* bundle archives in folders whose step of this
+				    * kind was skipped (or never ran), not read */
 	size_t nskipped_dirs;      /* subfolders of folders, not read */
 	size_t nfailed;            /* operands and sources that could not be read */
 	int status;                /* the first error's exit status, 0 when none */

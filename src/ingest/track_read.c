@@ -641,6 +641,50 @@ all_dashes(const char *p, size_t n)
 	return n > 0;
 }
 
+/* "Binary Images:" (the images section starts) or "No binary images". */
+static int
+start_images(struct parser *ps, const char *p, size_t n)
+{
+	if (finish_record(ps) < 0)
+		return -1;
+	ps->in_images = view_starts(p, n, "Binary Images:");
+	ps->cap->has_images_section = true;
+	ps->saw_structure = true;
+	return 0;
+}
+
+/*
+ * A line that is no section, total or image: a record header, a line of
+ * the current record, or a line before the capture (the preamble).
+ */
+static int
+handle_record_part(struct parser *ps, const struct line *ln, const char *p, size_t n)
+{
+	struct track_header_view h;
+	const char *why = NULL;
+	int hr = track_parse_record_header(p, n, &h, &why);
+	if (hr > 0 && header_too_large(&h, &why))
+		hr = -1;
+	if (hr > 0)
+		return start_record(ps, ln, &h);
+	if (hr < 0) {
+		if (finish_record(ps) < 0)
+			return -1;
+		ps->skipping_record = true;
+		ps->saw_structure = true;
+		return unparsed(ps, ln, why, false);
+	}
+	if (ps->in_record)
+		return handle_record_line(ps, ln, p, n);
+	if (ps->skipping_record)
+		return unparsed(ps, ln, "part of a record whose header was not understood", true);
+	if (!ps->saw_structure) {
+		ps->preamble_lines++;
+		return 0;
+	}
+	return unparsed(ps, ln, "not part of a tracking capture", false);
+}
+
 static int
 handle_line(struct parser *ps, const struct line *ln)
 {
@@ -665,40 +709,11 @@ handle_line(struct parser *ps, const struct line *ln)
 		return handle_header_line(ps, ln, p, n);
 	if (is_total_line(p, n))
 		return handle_total(ps, ln, p, n);
-	if (view_starts(p, n, "Binary Images:") || view_starts(p, n, "No binary images")) {
-		if (finish_record(ps) < 0)
-			return -1;
-		ps->in_images = view_starts(p, n, "Binary Images:");
-		ps->cap->has_images_section = true;
-		ps->saw_structure = true;
-		return 0;
-	}
+	if (view_starts(p, n, "Binary Images:") || view_starts(p, n, "No binary images"))
+		return start_images(ps, p, n);
 	if (ps->in_images && view_starts(p, n, "0x"))
 		return handle_image(ps, ln, p, n);
-
-	struct track_header_view h;
-	const char *why = NULL;
-	int hr = track_parse_record_header(p, n, &h, &why);
-	if (hr > 0 && header_too_large(&h, &why))
-		hr = -1;
-	if (hr > 0)
-		return start_record(ps, ln, &h);
-	if (hr < 0) {
-		if (finish_record(ps) < 0)
-			return -1;
-		ps->skipping_record = true;
-		ps->saw_structure = true;
-		return unparsed(ps, ln, why, false);
-	}
-	if (ps->in_record)
-		return handle_record_line(ps, ln, p, n);
-	if (ps->skipping_record)
-		return unparsed(ps, ln, "part of a record whose header was not understood", true);
-	if (!ps->saw_structure) {
-		ps->preamble_lines++;
-		return 0;
-	}
-	return unparsed(ps, ln, "not part of a tracking capture", false);
+	return handle_record_part(ps, ln, p, n);
 }
 
 static int

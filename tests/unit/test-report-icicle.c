@@ -125,7 +125,8 @@ ref_emit(struct ref_node *n, struct ref_out *o, int64_t start, uint64_t min, boo
 			{ (int64_t)n->width, (int64_t)n->after - (int64_t)n->before,
 			  (int64_t)n->after, (int64_t)n->before } };
 	}
-	qsort(n->kids, n->nkids, sizeof(*n->kids), ref_cmp);
+	if (n->nkids)
+		qsort(n->kids, n->nkids, sizeof(*n->kids), ref_cmp);
 	for (size_t i = 0; i < n->nkids; i++) {
 		if (n->kids[i]->width < min || n->kids[i]->width == 0) {
 			o->omitted++;

@@ -84,7 +84,7 @@ verify_capture(const struct bundle_capture *c, struct diag *err)
 	return rc;
 }
 
-/* A bundle archive in a folder: its capture of `kind`, or why there is none. */
+/* A bundle (archive or folder) in a folder: its capture of `kind`, or why there is none. */
 static void
 add_archive(struct cli_sources *s, const char *kind, const char *path)
 {
@@ -124,34 +124,47 @@ add_archive(struct cli_sources *s, const char *kind, const char *path)
 			 m->reason ? m->reason : "");
 }
 
+static const char *
+folder_path(struct cli_sources *s, const char *dir, const char *name)
+{
+	struct strbuf full = STRBUF_INIT;
+	size_t len = strlen(dir);
+	strbuf_addf(&full, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+	return keep_path(s, strbuf_detach(&full, NULL));
+}
+
+/*
+ * A folder's files and its subfolders that are capture bundles, merged in
+ * name order; other subfolders are not read (counted).
+ */
 static void
 add_folder(struct cli_sources *s, const char *kind, const char *dir)
 {
 	struct capture_dir d;
 	struct diag err;
+	size_t i = 0, j = 0, n = s->n;
 	if (capture_dir_list(dir, &d, &err) < 0) {
 		struct cli_source *src = add_source(s, dir, false);
 		src->failed_early = true;
 		src->error = err;
 		return;
 	}
-	s->nskipped_dirs += d.nskipped_dirs;
-	if (d.n == 0) {
+	while (i < d.n || j < d.nskipped_dirs) {
+		bool file = j == d.nskipped_dirs ||
+			    (i < d.n && strcmp(d.names[i], d.subdirs[j]) < 0);
+		const char *path = folder_path(s, dir, file ? d.names[i++] : d.subdirs[j++]);
+		if (bundle_path_is_bundle(path))
+			add_archive(s, kind, path);
+		else if (file)
+			add_source(s, path, true);
+		else
+			s->nskipped_dirs++;
+	}
+	if (s->n == n && d.n == 0) {
 		struct cli_source *src = add_source(s, dir, false);
 		src->failed_early = true;
 		diag_set(&src->error, DIAG_NOINPUT, dir, 0, 0, "the folder holds no capture "
 			 "files%s", d.nskipped_dirs ? " (its subfolders are not read)" : "");
-	}
-	for (size_t i = 0; i < d.n; i++) {
-		struct strbuf full = STRBUF_INIT;
-		size_t len = strlen(dir);
-		strbuf_addf(&full, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/",
-			    d.names[i]);
-		const char *path = keep_path(s, strbuf_detach(&full, NULL));
-		if (bundle_path_is_bundle(path))
-			add_archive(s, kind, path);
-		else
-			add_source(s, path, true);
 	}
 	capture_dir_release(&d);
 }
@@ -210,7 +223,7 @@ say_run_summary(const struct cli_sources *s, const char *command)
 {
 	if (s->nskipped_dirs)
 		cli_note(NULL, 0, "%zu subfolder%s not read: a folder's captures are its files "
-			 "(bundle archives among them included)", s->nskipped_dirs,
+			 "and the capture bundles in it", s->nskipped_dirs,
 			 s->nskipped_dirs == 1 ? "" : "s");
 	size_t skipped = s->nother_kind + s->nnot_captured;
 	if (skipped)

@@ -25,7 +25,7 @@ name_cmp(const void *a, const void *b)
 int
 capture_dir_list(const char *dir, struct capture_dir *out, struct diag *err)
 {
-	size_t alloc = 0;
+	size_t alloc = 0, dirs_alloc = 0;
 	struct dirent *e;
 	memset(out, 0, sizeof(*out));
 	DIR *d = opendir(dir);
@@ -41,7 +41,9 @@ capture_dir_list(const char *dir, struct capture_dir *out, struct diag *err)
 		int rc = stat(full.buf, &st);
 		strbuf_release(&full);
 		if (rc == 0 && S_ISDIR(st.st_mode)) {
-			out->nskipped_dirs++;
+			out->subdirs = xgrow(out->subdirs, &dirs_alloc, out->nskipped_dirs + 1,
+					     sizeof(*out->subdirs));
+			out->subdirs[out->nskipped_dirs++] = xstrdup(e->d_name);
 			continue;
 		}
 		/* Unreadable entries are listed: opening them says why. */
@@ -51,6 +53,8 @@ capture_dir_list(const char *dir, struct capture_dir *out, struct diag *err)
 	closedir(d);
 	if (out->n)
 		qsort(out->names, out->n, sizeof(*out->names), name_cmp);
+	if (out->nskipped_dirs)
+		qsort(out->subdirs, out->nskipped_dirs, sizeof(*out->subdirs), name_cmp);
 	return 0;
 }
 
@@ -60,5 +64,8 @@ capture_dir_release(struct capture_dir *d)
 	for (size_t i = 0; i < d->n; i++)
 		free(d->names[i]);
 	free(d->names);
+	for (size_t i = 0; i < d->nskipped_dirs; i++)
+		free(d->subdirs[i]);
+	free(d->subdirs);
 	memset(d, 0, sizeof(*d));
 }

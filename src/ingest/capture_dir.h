@@ -9,8 +9,10 @@
  *
  * The list is the directory's regular files (symbolic links followed),
  * sorted by name byte for byte, without hidden files (a leading '.').
- * Subdirectories are not read; `nskipped_dirs` counts them. (A capture
- * bundle lists its captures in its manifest: ingest/bundle.h.)
+ * Subdirectories are not read; `nskipped_dirs` counts them and `subdirs`
+ * names them, sorted the same way, for a caller that takes capture bundles
+ * among them. (A capture bundle lists its captures in its manifest:
+ * ingest/bundle.h.)
  */
 
 #include <stdbool.h>
@@ -22,6 +24,7 @@ struct capture_dir {
 	char **names;            /* owned; relative to the directory */
 	size_t n;
 	size_t nskipped_dirs;
+	char **subdirs;          /* owned; the nskipped_dirs subdirectories */
 };
 
 /* Is `path` a directory (symbolic links followed)? */

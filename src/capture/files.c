@@ -67,6 +67,26 @@ capfile_slurp(const char *path, struct strbuf *out)
 	close(fd);
 }
 
+/* A file's bytes into the archive's current entry, a buffer at a time. */
+static int
+archive_copy_file(struct archive *a, const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	char buf[1 << 16];
+	ssize_t n;
+	int rc = 0;
+	if (fd < 0)
+		return -1;
+	while (rc == 0 && (n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || archive_write_data(a, buf, (size_t)n) < 0)
+			rc = -1;
+	}
+	close(fd);
+	return rc;
+}
+
 int
 capfile_remove_tree(const char *path)
 {
@@ -192,11 +212,7 @@ capfile_archive_add_tree(struct archive *a, const char *root, const char *rel, c
 			if (archive_write_header(a, en) != ARCHIVE_OK) {
 				rc = -1;
 			} else {
-				struct strbuf data = STRBUF_INIT;
-				capfile_slurp(path, &data);
-				if (data.len && archive_write_data(a, data.buf, data.len) < 0)
-					rc = -1;
-				strbuf_release(&data);
+				rc = archive_copy_file(a, path);
 			}
 			archive_entry_free(en);
 		}

@@ -278,21 +278,117 @@ pass_user_paths(const char *text, size_t n, struct strbuf *out, uint64_t *hits)
 }
 
 void
-redactor_collect(struct redactor *rd, const char *text, size_t n)
+redact_found_init(struct redact_found *f)
+{
+	redactor_init(&f->keyed);
+	redactor_init(&f->names);
+}
+
+void
+redact_found_collect(struct redact_found *f, const char *text, size_t n)
 {
 	size_t count, len;
 	struct span *v = keyed_spans(text, n, &count);
 	for (size_t i = 0; i < count; i++)
-		redactor_add_value(rd, text + v[i].start, v[i].end - v[i].start);
+		redactor_add_value(&f->keyed, text + v[i].start, v[i].end - v[i].start);
 	free(v);
 	/* A home folder's name is a user name: removed wherever else it appears. */
 	const char *p = text, *end = text + n, *k;
 	while ((k = find(p, end, "/Users/", 7)) != NULL) {
 		const char *name = user_path_name(k, end, &len);
 		if (name)
-			redactor_add_value(rd, name, len);
+			redactor_add_value(&f->names, name, len);
 		p = k + 7 + len;
 	}
+}
+
+void
+redact_found_add_to(const struct redact_found *f, struct redactor *rd)
+{
+	for (size_t i = 0; i < f->keyed.nvalues; i++)
+		redactor_add_value(rd, f->keyed.values[i], strlen(f->keyed.values[i]));
+	for (size_t i = 0; i < f->names.nvalues; i++)
+		redactor_add_value(rd, f->names.values[i], strlen(f->names.values[i]));
+}
+
+void
+redact_found_release(struct redact_found *f)
+{
+	redactor_release(&f->keyed);
+	redactor_release(&f->names);
+}
+
+void
+redactor_collect(struct redactor *rd, const char *text, size_t n)
+{
+	struct redact_found f;
+	redact_found_init(&f);
+	redact_found_collect(&f, text, n);
+	redact_found_add_to(&f, rd);
+	redact_found_release(&f);
+}
+
+/* Is the XML value after the key at k still open at `end` (no close before it)? */
+static bool
+value_open(const char *k, size_t klen, const char *end)
+{
+	const char *p = k + klen;
+	if (!starts(p, end, "</key>"))
+		return false;
+	p = skip_space(p + 6, end);
+	if (p == end)
+		return true;
+	const char *close;
+	if (starts(p, end, "<string>")) {
+		p += 8;
+		close = "</string>";
+	} else if (starts(p, end, "<data>")) {
+		p += 6;
+		close = "</data>";
+	} else {
+		return false;
+	}
+	return find(p, end, close, strlen(close)) == NULL;
+}
+
+static size_t
+line_start(const char *text, size_t at)
+{
+	while (at && text[at - 1] != '\n')
+		at--;
+	return at;
+}
+
+size_t
+redactor_safe_cut(const char *text, size_t n)
+{
+	size_t end = line_start(text, n);
+	bool moved = end > 0;
+	while (moved) {
+		moved = false;
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && end; i++) {
+			size_t klen = strlen(keys[i].key);
+			const char *p = text, *k;
+			while (end && (k = find(p, text + end, keys[i].key, klen)) != NULL) {
+				p = k + klen;
+				if (value_open(k, klen, text + end)) {
+					end = line_start(text, (size_t)(k - text));
+					moved = true;
+					p = text;
+				}
+			}
+		}
+	}
+	return end;
+}
+
+bool
+redactor_line_local(const struct redactor *rd)
+{
+	for (size_t i = 0; i < rd->nvalues; i++)
+		if (strchr(rd->values[i], '\n'))
+			return false;
+	return true;
 }
 
 /* "/var/folders/xx/RANDOM" -> "/var/folders/REDACTED". */

@@ -19,6 +19,7 @@
  * but in the redactor's memory while it runs.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,44 @@ void redactor_init(struct redactor *rd);
 void redactor_add_value(struct redactor *rd, const char *v, size_t n);
 /* First pass: collect the values the key rules will remove from `text`. */
 void redactor_collect(struct redactor *rd, const char *text, size_t n);
+
+/*
+ * The first pass over one file read in chunks: the keyed values and the
+ * /Users/NAME names are kept apart while the file is read and added to the
+ * redactor when it is whole (keyed values first), in the order
+ * redactor_collect() adds them, since the order values are replaced in
+ * decides the output when one contains another.
+ */
+struct redact_found {
+	struct redactor keyed, names;
+};
+void redact_found_init(struct redact_found *f);
+void redact_found_collect(struct redact_found *f, const char *text, size_t n);
+void redact_found_add_to(const struct redact_found *f, struct redactor *rd);
+void redact_found_release(struct redact_found *f);
+
+/*
+ * Chunks. Redacting a file chunk by chunk gives the same bytes as
+ * redacting it whole when every chunk ends where no rule sees across:
+ *   - the user-path, temp-path and bootargs rules, the ioreg text form of
+ *     the keyed rules (`"K" = "V"`, `"K" = <...>`) and the known values
+ *     without a newline in them stop at a newline: a cut after a newline
+ *     is safe for them;
+ *   - the XML keyed rule spans lines: `<key>K</key>`, blanks and newlines,
+ *     then `<string>V</string>` or a `<data>` of several lines. A cut is
+ *     safe only where no such value of a redacted key is open, so it moves
+ *     back to the start of the key's line;
+ *   - a known value holding a newline (a multi-line <data> serial number)
+ *     can match across any line: then the file is redacted whole.
+ * redactor_safe_cut() gives the length of the longest prefix of text[0..n)
+ * ending on such a cut, 0 when there is none: the caller reads more and
+ * asks again (the chunk grows: a value that never closes makes it grow to
+ * the end of the file, which then is redacted whole). At the end of a file
+ * the rest is one chunk. The collect pass has the same needs.
+ */
+size_t redactor_safe_cut(const char *text, size_t n);
+/* Whether cuts after newlines are safe for the known values (none holds a newline). */
+bool redactor_line_local(const struct redactor *rd);
 /* Second pass: rewrite `text` into `out`; hits[rule] += replacements. */
 void redactor_apply(const struct redactor *rd, const char *text, size_t n, struct strbuf *out,
 		    uint64_t hits[REDACT_NRULES]);

@@ -2,7 +2,9 @@
 
 #include "capture/capture.h"
 #include "capture/files.h"
+#include "capture/redact_stream.h"
 #include "util/arcread.h"
+#include "util/spill.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -21,12 +23,19 @@
 #define MANIFEST_NAME "manifest.json"
 #define BUNDLE_SCHEMA_1 "iotally.bundle/1"
 
-/* One file of the input: its bytes, then its redacted bytes. */
+/*
+ * One file of the input, read twice (collect, then redact) and never held
+ * whole: its sizes and digests, its hits, the values found in it. Only a
+ * manifest.json is kept, to be parsed and updated.
+ */
 struct member {
 	char *name;                 /* relative to the tree's top */
-	struct strbuf in, out;
+	char *path;                 /* a folder's file: where to open it */
+	struct strbuf in;           /* a manifest.json's bytes */
+	uint64_t in_len, out_len;
 	char in_sha[SHA256_HEX_SIZE], out_sha[SHA256_HEX_SIZE];
 	uint64_t hits[REDACT_NRULES];
+	struct redact_found found;  /* the values collected from it */
 	json_t *manifest;           /* a bundle manifest, updated instead of rewritten */
 };
 
@@ -34,6 +43,10 @@ struct tree {
 	struct member *v;
 	size_t n, alloc;
 	char *top;                  /* archives: the folder every member is under ("X/"), or "" */
+	size_t chunk;               /* redact_stream()'s chunk size */
+	bool whole;                 /* a value holds a newline: each file redacted whole */
+	int fd;                     /* a single file's (standard input's spill), or -1 */
+	struct spill spill;         /* standard input, kept to be read twice */
 };
 
 static void
@@ -41,13 +54,18 @@ tree_release(struct tree *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->v[i].name);
+		free(t->v[i].path);
 		strbuf_release(&t->v[i].in);
-		strbuf_release(&t->v[i].out);
+		redact_found_release(&t->v[i].found);
 		json_decref(t->v[i].manifest);
 	}
 	free(t->v);
 	free(t->top);
+	if (t->fd >= 0 && t->fd != STDIN_FILENO && t->spill.fd < 0)
+		close(t->fd);
+	spill_release(&t->spill);
 	memset(t, 0, sizeof(*t));
+	t->fd = -1;
 }
 
 static struct member *
@@ -58,7 +76,7 @@ tree_add(struct tree *t, const char *name)
 	memset(m, 0, sizeof(*m));
 	m->name = xstrdup(name);
 	strbuf_init(&m->in);
-	strbuf_init(&m->out);
+	redact_found_init(&m->found);
 	return m;
 }
 
@@ -79,38 +97,91 @@ sha_hex(const struct strbuf *sb, char hex[SHA256_HEX_SIZE])
 
 /* ------------------------------------------------------------- reading */
 
-static int
-read_fd(int fd, struct strbuf *out, const char *path, struct diag *err)
+static const char *
+base_name(const char *path)
 {
-	char buf[1 << 16];
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* Where a file's bytes come from: a file descriptor (after a peeked prefix) or an archive. */
+struct source {
+	int fd;
+	struct arc_reader *arc;
+	const char *path;           /* named in messages */
+	unsigned char pre[2];       /* bytes read to tell gzip, given first */
+	size_t npre;
+};
+
+static ssize_t
+source_read(void *ctx, void *buf, size_t n, struct diag *err)
+{
+	struct source *s = ctx;
+	if (s->arc)
+		return arc_reader_read(s->arc, buf, n, err);
+	if (s->npre && n) {
+		size_t k = n < s->npre ? n : s->npre;
+		memcpy(buf, s->pre, k);
+		memmove(s->pre, s->pre + k, s->npre - k);
+		s->npre -= k;
+		return (ssize_t)k;
+	}
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-		if (n == 0)
-			return 0;
-		if (n < 0 && errno == EINTR)
+		ssize_t r = read(s->fd, buf, n);
+		if (r < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be read: %s",
+		if (r < 0)
+			return diag_set(err, DIAG_NOINPUT, s->path, 0, 0, "cannot be read: %s",
 					strerror(errno));
-		strbuf_add(out, buf, (size_t)n);
+		return r;
 	}
 }
 
+/* The first pass over one file: its values, digest and size (and a manifest's bytes). */
+struct collect_ctx {
+	struct member *m;
+	struct sha256 sha;
+	bool keep;
+};
+
 static int
-read_path(const char *path, struct strbuf *out, struct diag *err)
+collect_chunk(void *ctx, const char *p, size_t n, struct diag *err)
 {
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
+	struct collect_ctx *c = ctx;
+	(void)err;
+	redact_found_collect(&c->m->found, p, n);
+	sha256_add(&c->sha, p, n);
+	c->m->in_len += n;
+	if (c->keep)
+		strbuf_add(&c->m->in, p, n);
+	return 0;
+}
+
+static int
+collect_member(const struct tree *t, struct member *m, struct source *src, struct diag *err)
+{
+	struct collect_ctx c = { .m = m, .keep = strcmp(base_name(m->name), MANIFEST_NAME) == 0 };
+	sha256_begin(&c.sha);
+	int rc = redact_stream(source_read, src, t->chunk, false, collect_chunk, &c, err);
+	sha256_end_hex(&c.sha, m->in_sha);
+	return rc;
+}
+
+static int
+open_path(const char *path, struct source *src, struct diag *err)
+{
+	memset(src, 0, sizeof(*src));
+	src->path = path;
+	src->fd = open(path, O_RDONLY);
+	if (src->fd < 0)
 		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be opened: %s",
 				strerror(errno));
-	int rc = read_fd(fd, out, path, err);
-	close(fd);
-	return rc;
+	return 0;
 }
 
 /* Every regular file under root/rel, in name order; links and devices refused. */
 static int
-read_folder(const char *given, const char *root, const char *rel, struct tree *t,
+list_folder(const char *given, const char *root, const char *rel, struct tree *t,
 	    struct diag *err)
 {
 	char *dir = rel[0] ? capfile_path_in(root, rel) : xstrdup(root);
@@ -123,6 +194,8 @@ read_folder(const char *given, const char *root, const char *rel, struct tree *t
 	}
 	struct dirent *e;
 	struct tree names = { 0 };
+	names.fd = -1;
+	spill_init(&names.spill);
 	while ((e = readdir(d)) != NULL)
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
 			tree_add(&names, e->d_name);
@@ -138,9 +211,9 @@ read_folder(const char *given, const char *root, const char *rel, struct tree *t
 			rc = diag_set(err, DIAG_NOINPUT, given, 0, 0, "%s cannot be read: %s", sub,
 				      strerror(errno));
 		else if (S_ISDIR(st.st_mode))
-			rc = read_folder(given, root, sub, t, err);
+			rc = list_folder(given, root, sub, t, err);
 		else if (S_ISREG(st.st_mode))
-			rc = read_path(full, &tree_add(t, sub)->in, err);
+			tree_add(t, sub)->path = xstrdup(full);
 		else
 			rc = diag_set(err, DIAG_DATA, given, 0, 0,
 				      "%s is %s, not a file: a bundle holds only files and folders",
@@ -150,6 +223,21 @@ read_folder(const char *given, const char *root, const char *rel, struct tree *t
 	}
 	tree_release(&names);
 	free(dir);
+	return rc;
+}
+
+static int
+read_folder(const char *given, struct tree *t, struct diag *err)
+{
+	int rc = list_folder(given, given, "", t, err);
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		struct source src;
+		rc = open_path(t->v[i].path, &src, err);
+		if (rc == 0) {
+			rc = collect_member(t, &t->v[i], &src, err);
+			close(src.fd);
+		}
+	}
 	return rc;
 }
 
@@ -186,18 +274,12 @@ take_member(void *ctx, const char *name, struct arc_reader *data, struct diag *e
 		if (strcmp(c->t->v[i].name, name) == 0)
 			return diag_set(err, DIAG_DATA, c->given, 0, 0,
 					"the member '%s' is in the archive twice", name);
-	struct member *m = tree_add(c->t, name);
-	char buf[1 << 16];
-	for (;;) {
-		ssize_t n = arc_reader_read(data, buf, sizeof(buf), err);
-		if (n < 0) {
-			err->path = c->given;
-			return -1;
-		}
-		if (n == 0)
-			return 0;
-		strbuf_add(&m->in, buf, (size_t)n);
+	struct source src = { .fd = -1, .arc = data, .path = c->given };
+	if (collect_member(c->t, tree_add(c->t, name), &src, err) < 0) {
+		err->path = c->given;
+		return -1;
 	}
+	return 0;
 }
 
 /* The folder every member is under, "X/", so a folder copy does not nest it. */
@@ -229,6 +311,73 @@ read_archive(const char *path, struct tree *t, struct diag *err)
 	return 0;
 }
 
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Standard input (or a pipe named) into an unlinked temporary file, to be read twice. */
+static int
+spill_input(const char *path, int in, struct tree *t, struct diag *err)
+{
+	if (spill_open(&t->spill, err) < 0)
+		return -1;
+	t->fd = t->spill.fd;
+	char buf[1 << 16];
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+		if (n == 0)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be read: %s",
+					strerror(errno));
+		if (write_all(t->fd, buf, (size_t)n) < 0)
+			return diag_set(err, DIAG_IOERR, path, 0, 0,
+					"cannot be kept in a temporary file: %s", strerror(errno));
+	}
+}
+
+/* The single file from its start, gzip decompressed: *src to read it, arc_reader_free after. */
+static int
+open_single(const struct tree *t, const char *path, struct source *src, struct diag *err)
+{
+	memset(src, 0, sizeof(*src));
+	src->fd = t->fd;
+	src->path = path;
+	if (lseek(t->fd, 0, SEEK_SET) < 0)
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be read: %s",
+				strerror(errno));
+	while (src->npre < 2) {
+		ssize_t n = read(t->fd, src->pre + src->npre, 2 - src->npre);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be read: %s",
+					strerror(errno));
+		if (n == 0)
+			break;
+		src->npre += (size_t)n;
+	}
+	if (arc_is_gzip(src->pre, src->npre)) {
+		src->arc = arc_reader_gunzip_fd(t->fd, src->pre, src->npre, path, err);
+		if (!src->arc)
+			return -1;
+	}
+	return 0;
+}
+
 /* One capture file (or standard input), gzip decompressed. */
 static int
 read_single(const char *path, struct tree *t, struct diag *err)
@@ -238,35 +387,22 @@ read_single(const char *path, struct tree *t, struct diag *err)
 	if (fd < 0)
 		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be opened: %s",
 				strerror(errno));
-	struct member *m = tree_add(t, path);
-	unsigned char magic[2];
-	size_t have = 0;
 	int rc = 0;
-	while (have < 2 && rc == 0) {
-		ssize_t n = read(fd, magic + have, 2 - have);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			rc = diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be read: %s",
-				      strerror(errno));
-		if (n <= 0)
-			break;
-		have += (size_t)n;
+	if (is_stdin || lseek(fd, 0, SEEK_CUR) < 0) {
+		rc = spill_input(path, fd, t, err);
+		if (!is_stdin)
+			close(fd);
+	} else {
+		t->fd = fd;
 	}
-	if (rc == 0 && arc_is_gzip(magic, have)) {
-		struct arc_reader *a = arc_reader_gunzip_fd(fd, magic, have, path, err);
-		char buf[1 << 16];
-		ssize_t n = a ? 1 : -1;
-		while (a && (n = arc_reader_read(a, buf, sizeof(buf), err)) > 0)
-			strbuf_add(&m->in, buf, (size_t)n);
-		arc_reader_free(a);
-		rc = n < 0 ? -1 : 0;
-	} else if (rc == 0) {
-		strbuf_add(&m->in, magic, have);
-		rc = read_fd(fd, &m->in, path, err);
-	}
-	if (!is_stdin)
-		close(fd);
+	struct member *m = tree_add(t, path);
+	struct source src = { .fd = -1 };
+	if (rc == 0)
+		rc = open_single(t, path, &src, err);
+	if (rc == 0)
+		rc = collect_member(t, m, &src, err);
+	if (src.arc)
+		arc_reader_free(src.arc);
 	return rc;
 }
 
@@ -277,13 +413,14 @@ is_folder(const char *path)
 	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The input's files, listed, with the first pass over each. */
 static int
 read_input(const char *path, struct redact_result *res, struct tree *t, struct diag *err)
 {
 	if (is_folder(path)) {
 		res->input = REDACT_IN_FOLDER;
 		t->top = xstrdup("");
-		return read_folder(path, path, "", t, err);
+		return read_folder(path, t, err);
 	}
 	if (strcmp(path, "-") != 0 && access(path, R_OK) < 0)
 		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be opened: %s",
@@ -298,13 +435,6 @@ read_input(const char *path, struct redact_result *res, struct tree *t, struct d
 }
 
 /* ------------------------------------------------------------ manifests */
-
-static const char *
-base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
 
 /* A bundle manifest is parsed, to be updated; a manifest.json that is no JSON is refused. */
 static int
@@ -402,6 +532,33 @@ redact_manifest_values(const struct redactor *rd, json_t *root, uint64_t *hits)
 	}
 }
 
+/* A step's file record names a file inside the bundle (or is no record). */
+static int
+check_record(const char *given, const struct member *man, const json_t *rec, struct diag *err)
+{
+	const json_t *path = json_object_get(rec, "path");
+	if (json_is_object(rec) && (!json_is_string(path) || !safe_name(json_string_value(path))))
+		return diag_set(err, DIAG_DATA, given, 0, 0,
+				"%s: a step's file path leaves the bundle (or is missing)", man->name);
+	return 0;
+}
+
+/* Every manifest's file records, checked before anything is written. */
+static int
+check_manifests(const char *given, const struct tree *t, struct diag *err)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		size_t k;
+		const json_t *step;
+		json_array_foreach(json_object_get(t->v[i].manifest, "steps"), k, step) {
+			if (check_record(given, &t->v[i], json_object_get(step, "stdout"), err) < 0 ||
+			    check_record(given, &t->v[i], json_object_get(step, "stderr"), err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* One step's {path, bytes, sha256}: the redacted file's, when the old record held. */
 static int
 update_file_record(const char *given, struct tree *t, const struct member *man, json_t *rec,
@@ -410,9 +567,8 @@ update_file_record(const char *given, struct tree *t, const struct member *man, 
 	const json_t *path = json_object_get(rec, "path");
 	if (!json_is_object(rec))
 		return 0;
-	if (!json_is_string(path) || !safe_name(json_string_value(path)))
-		return diag_set(err, DIAG_DATA, given, 0, 0,
-				"%s: a step's file path leaves the bundle (or is missing)", man->name);
+	if (check_record(given, man, rec, err) < 0)
+		return -1;
 	struct member *f = tree_find(t, man->name, manifest_dir_len(man), json_string_value(path));
 	if (!f) {
 		diag_list_add(warnings, DIAG_WARNING, given, 0, "%s names %.*s%s, which the bundle "
@@ -423,7 +579,7 @@ update_file_record(const char *given, struct tree *t, const struct member *man, 
 	const json_t *sha = json_object_get(rec, "sha256");
 	const json_t *bytes = json_object_get(rec, "bytes");
 	bool held = json_is_string(sha) && strcmp(json_string_value(sha), f->in_sha) == 0 &&
-		    json_is_integer(bytes) && (uint64_t)json_integer_value(bytes) == f->in.len;
+		    json_is_integer(bytes) && (uint64_t)json_integer_value(bytes) == f->in_len;
 	if (!held) {
 		diag_list_add(warnings, DIAG_WARNING, given, 0,
 			      "%s does not match its manifest (changed after the capture): its "
@@ -431,7 +587,7 @@ update_file_record(const char *given, struct tree *t, const struct member *man, 
 		return 0;
 	}
 	json_object_set_new(rec, "sha256", json_string(f->out_sha));
-	json_object_set_new(rec, "bytes", json_integer((json_int_t)f->out.len));
+	json_object_set_new(rec, "bytes", json_integer((json_int_t)f->out_len));
 	return 0;
 }
 
@@ -500,9 +656,11 @@ update_rules(const struct tree *t, const struct member *man, json_t *root)
 	json_object_set_new(red, "rules", rules);
 }
 
+/* The manifest updated, as its new bytes in `out`. */
 static int
 update_manifest(const char *given, struct tree *t, struct member *man,
-		const struct redactor *rd, struct diag_list *warnings, struct diag *err)
+		const struct redactor *rd, struct strbuf *out, struct diag_list *warnings,
+		struct diag *err)
 {
 	size_t i;
 	json_t *step;
@@ -516,57 +674,12 @@ update_manifest(const char *given, struct tree *t, struct member *man,
 	}
 	update_rules(t, man, man->manifest);
 	char *text = json_dumps(man->manifest, JSON_INDENT(2) | JSON_SORT_KEYS);
-	strbuf_addstr(&man->out, text);
-	strbuf_addch(&man->out, '\n');
+	strbuf_addstr(out, text);
+	strbuf_addch(out, '\n');
 	free(text);
-	sha_hex(&man->out, man->out_sha);
+	sha_hex(out, man->out_sha);
+	man->out_len = out->len;
 	return 0;
-}
-
-/* ------------------------------------------------------------ redacting */
-
-static int
-redact_tree(const struct redact_opts *o, struct tree *t, struct redact_result *res,
-	    struct diag_list *warnings, struct diag *err)
-{
-	struct redactor rd;
-	int rc = 0;
-	redactor_init(&rd);
-	for (size_t i = 0; i < o->nwords; i++)
-		redactor_add_value(&rd, o->words[i], strlen(o->words[i]));
-	for (size_t i = 0; i < t->n; i++) {
-		redactor_collect(&rd, t->v[i].in.buf, t->v[i].in.len);
-		sha_hex(&t->v[i].in, t->v[i].in_sha);
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		struct member *m = &t->v[i];
-		if (m->manifest)
-			continue;
-		redactor_apply(&rd, m->in.buf, m->in.len, &m->out, m->hits);
-		sha_hex(&m->out, m->out_sha);
-	}
-	for (size_t i = 0; i < t->n && rc == 0; i++)
-		if (t->v[i].manifest) {
-			rc = update_manifest(o->input, t, &t->v[i], &rd, warnings, err);
-			res->nmanifests++;
-		}
-	redactor_release(&rd);
-	for (size_t i = 0; i < t->n && rc == 0; i++) {
-		const struct member *m = &t->v[i];
-		uint64_t any = 0;
-		for (int r = 0; r < REDACT_NRULES; r++) {
-			res->total[r] += m->hits[r];
-			any += m->hits[r];
-		}
-		if (!any)
-			continue;
-		res->hits = xgrow(res->hits, &res->hits_alloc, res->nhits + 1, sizeof(*res->hits));
-		struct redact_file_hits *h = &res->hits[res->nhits++];
-		h->name = xstrdup(m->name);
-		memcpy(h->hits, m->hits, sizeof(h->hits));
-	}
-	res->nfiles = t->n;
-	return rc;
 }
 
 /* -------------------------------------------------------------- writing */
@@ -595,51 +708,6 @@ exists(const char *out, struct diag *err)
 }
 
 static int
-write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* The bytes as one gzip member (zlib; its CRC-32 and length checked by any reader). */
-static int
-write_gzip(int fd, const char *p, size_t n)
-{
-	z_stream z;
-	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		return -1;
-	unsigned char buf[1 << 16];
-	int zrc = Z_OK, rc = 0;
-	z.next_in = (unsigned char *)p;
-	while (zrc != Z_STREAM_END && rc == 0) {
-		if (z.avail_in == 0 && n) {
-			size_t chunk = n > (1u << 30) ? (1u << 30) : n;
-			z.avail_in = (uInt)chunk;
-			n -= chunk;
-		}
-		z.next_out = buf;
-		z.avail_out = sizeof(buf);
-		zrc = deflate(&z, n ? Z_NO_FLUSH : Z_FINISH);
-		if (zrc == Z_STREAM_ERROR)
-			rc = -1;
-		else
-			rc = write_all(fd, (const char *)buf, sizeof(buf) - z.avail_out);
-	}
-	deflateEnd(&z);
-	return rc;
-}
-
-static int
 io_error(const char *path, struct diag *err)
 {
 	int e = errno;
@@ -648,22 +716,207 @@ io_error(const char *path, struct diag *err)
 			strerror(e));
 }
 
-/* Every redacted member under the new folder `dir`. */
+/* Where redacted bytes go: a descriptor, plain or as one gzip member; their digest and size. */
+struct sink {
+	int fd;
+	bool gzip;
+	z_stream z;
+	struct sha256 sha;
+	uint64_t len;
+};
+
 static int
-write_members(const struct tree *t, const char *dir, const char *out, struct diag *err)
+sink_begin(struct sink *s, int fd, bool gzip)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		int fd = capfile_open_out(dir, t->v[i].name);
-		if (fd < 0 || write_all(fd, t->v[i].out.buf, t->v[i].out.len) < 0 || fsync(fd) < 0) {
-			io_error(out, err);
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
-		if (close(fd) < 0)
-			return io_error(out, err);
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->gzip = gzip;
+	sha256_begin(&s->sha);
+	if (gzip && deflateInit2(&s->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+				 Z_DEFAULT_STRATEGY) != Z_OK) {
+		s->gzip = false;
+		errno = ENOMEM;
+		return -1;
 	}
 	return 0;
+}
+
+/* Bytes through zlib (its CRC-32 and length checked by any reader), Z_FINISH at the end. */
+static int
+sink_deflate(struct sink *s, const char *p, size_t n, int flush)
+{
+	unsigned char buf[1 << 16];
+	do {
+		size_t piece = n > (1u << 30) ? (1u << 30) : n;
+		s->z.next_in = (unsigned char *)p;
+		s->z.avail_in = (uInt)piece;
+		p += piece;
+		n -= piece;
+		int f = n ? Z_NO_FLUSH : flush;
+		do {
+			s->z.next_out = buf;
+			s->z.avail_out = sizeof(buf);
+			if (deflate(&s->z, f) == Z_STREAM_ERROR) {
+				errno = EIO;
+				return -1;
+			}
+			if (write_all(s->fd, (const char *)buf, sizeof(buf) - s->z.avail_out) < 0)
+				return -1;
+		} while (s->z.avail_out == 0);
+	} while (n);
+	return 0;
+}
+
+static int
+sink_write(struct sink *s, const char *p, size_t n)
+{
+	if (!n)
+		return 0;
+	sha256_add(&s->sha, p, n);
+	s->len += n;
+	return s->gzip ? sink_deflate(s, p, n, Z_NO_FLUSH) : write_all(s->fd, p, n);
+}
+
+/* The end: the gzip trailer written; the digest in hex. */
+static int
+sink_end(struct sink *s, char hex[SHA256_HEX_SIZE])
+{
+	int rc = 0;
+	if (s->gzip) {
+		rc = sink_deflate(s, "", 0, Z_FINISH);
+		deflateEnd(&s->z);
+		s->gzip = false;
+	}
+	sha256_end_hex(&s->sha, hex);
+	return rc;
+}
+
+/* The second pass over one file: redacted chunk by chunk into a sink. */
+struct apply_ctx {
+	const struct redactor *rd;
+	struct member *m;
+	struct sink *sink;
+	const char *out;            /* named in messages */
+};
+
+static int
+apply_chunk(void *ctx, const char *p, size_t n, struct diag *err)
+{
+	struct apply_ctx *c = ctx;
+	struct strbuf red = STRBUF_INIT;
+	redactor_apply(c->rd, p, n, &red, c->m->hits);
+	int rc = sink_write(c->sink, red.buf, red.len);
+	strbuf_release(&red);
+	return rc < 0 ? io_error(c->out, err) : 0;
+}
+
+/* `m` read from `src`, redacted into `fd` (closed here); its new digest and size kept. */
+static int
+apply_member(const struct tree *t, const struct redactor *rd, struct member *m,
+	     struct source *src, int fd, bool gzip, const char *out, struct diag *err)
+{
+	struct sink sink;
+	struct apply_ctx c = { rd, m, &sink, out };
+	int rc = sink_begin(&sink, fd, gzip) < 0 ? io_error(out, err) : 0;
+	if (rc == 0)
+		rc = redact_stream(source_read, src, t->chunk, t->whole, apply_chunk, &c, err);
+	if (sink_end(&sink, m->out_sha) < 0 && rc == 0)
+		rc = io_error(out, err);
+	m->out_len = sink.len;
+	if (fd != STDOUT_FILENO) {
+		if (rc == 0 && fsync(fd) < 0)
+			rc = io_error(out, err);
+		if (close(fd) < 0 && rc == 0)
+			rc = io_error(out, err);
+	}
+	return rc;
+}
+
+/* A new file for `m` under the new folder `dir`, written redacted from `src`. */
+static int
+apply_into(const struct tree *t, const struct redactor *rd, struct member *m,
+	   struct source *src, const char *dir, const char *out, struct diag *err)
+{
+	int fd = capfile_open_out(dir, m->name);
+	if (fd < 0)
+		return io_error(out, err);
+	return apply_member(t, rd, m, src, fd, false, out, err);
+}
+
+struct rewrite_ctx {
+	const struct tree *t;
+	const struct redactor *rd;
+	const char *dir, *out;
+};
+
+static int
+rewrite_member(void *ctx, const char *name, struct arc_reader *data, struct diag *err)
+{
+	struct rewrite_ctx *c = ctx;
+	size_t top = strlen(c->t->top);
+	struct member *m = NULL;
+	for (size_t i = 0; i < c->t->n && !m; i++)
+		if (strncmp(name, c->t->top, top) == 0 && strcmp(c->t->v[i].name, name + top) == 0)
+			m = &c->t->v[i];
+	if (!m)
+		return diag_set(err, DIAG_DATA, NULL, 0, 0,
+				"the member '%s' was not there when the archive was first read", name);
+	if (m->manifest)
+		return 0;
+	struct source src = { .fd = -1, .arc = data, .path = NULL };
+	return apply_into(c->t, c->rd, m, &src, c->dir, c->out, err);
+}
+
+/* Every member but the bundle manifests, redacted under the new folder `dir`. */
+static int
+write_members(const char *given, const struct tree *t, const struct redactor *rd,
+	      const char *dir, const char *out, bool archive, struct diag *err)
+{
+	if (archive) {
+		struct rewrite_ctx c = { t, rd, dir, out };
+		int rc = arc_for_each_member(given, rewrite_member, &c, err);
+		if (rc < 0 && !err->path)
+			err->path = given;
+		return rc;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		struct source src;
+		if (t->v[i].manifest)
+			continue;
+		rc = open_path(t->v[i].path, &src, err);
+		if (rc == 0)
+			rc = apply_into(t, rd, &t->v[i], &src, dir, out, err);
+		if (src.fd >= 0)
+			close(src.fd);
+	}
+	return rc;
+}
+
+/* The bundle manifests, updated once every file they describe is written. */
+static int
+write_manifests(const char *given, struct tree *t, const struct redactor *rd,
+		struct redact_result *res, const char *dir, const char *out,
+		struct diag_list *warnings, struct diag *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		struct member *m = &t->v[i];
+		if (!m->manifest)
+			continue;
+		struct strbuf text = STRBUF_INIT;
+		rc = update_manifest(given, t, m, rd, &text, warnings, err);
+		res->nmanifests++;
+		if (rc == 0) {
+			int fd = capfile_open_out(dir, m->name);
+			if (fd < 0 || write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0)
+				rc = io_error(out, err);
+			if (fd >= 0 && close(fd) < 0 && rc == 0)
+				rc = io_error(out, err);
+		}
+		strbuf_release(&text);
+	}
+	return rc;
 }
 
 /* The archive's folder: the input archive's, else the copy's name without .tar.gz. */
@@ -692,14 +945,19 @@ place_file(const char *tmp, const char *out, struct diag *err)
 }
 
 static int
-write_tree(const struct tree *t, const char *out, bool archive, struct diag *err)
+write_tree(const char *given, struct tree *t, const struct redactor *rd,
+	   struct redact_result *res, const char *out, struct diag_list *warnings,
+	   struct diag *err)
 {
+	bool archive = res->archive_out;
 	if (exists(out, err) < 0)
 		return -1;
 	char *tmp = capfile_temp_beside(out, err);
 	if (!tmp)
 		return -1;
-	int rc = write_members(t, tmp, out, err);
+	int rc = write_members(given, t, rd, tmp, out, res->input == REDACT_IN_ARCHIVE, err);
+	if (rc == 0)
+		rc = write_manifests(given, t, rd, res, tmp, out, warnings, err);
 	if (rc == 0 && !archive) {
 		/* POSIX has no rename that refuses an existing folder: checked just before. */
 		rc = exists(out, err);
@@ -722,37 +980,80 @@ write_tree(const struct tree *t, const char *out, bool archive, struct diag *err
 }
 
 static int
-write_single(const struct member *m, const char *out, bool gzip, struct diag *err)
+write_single(const char *given, struct tree *t, const struct redactor *rd, const char *out,
+	     bool gzip, struct diag *err)
 {
-	if (strcmp(out, "-") == 0) {
-		if (write_all(STDOUT_FILENO, m->out.buf, m->out.len) < 0)
-			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write standard output: %s",
-					strerror(errno));
-		return 0;
+	struct source src = { .fd = -1 };
+	int rc = open_single(t, given, &src, err);
+	if (rc == 0 && strcmp(out, "-") == 0) {
+		rc = apply_member(t, rd, &t->v[0], &src, STDOUT_FILENO, false, out, err);
+		if (rc < 0 && err->code != DIAG_NOINPUT)
+			diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write standard output: %s",
+				 strerror(errno));
+		arc_reader_free(src.arc);
+		return rc;
 	}
-	if (exists(out, err) < 0)
-		return -1;
+	if (rc == 0)
+		rc = exists(out, err);
 	struct strbuf tmp = STRBUF_INIT;
 	const char *slash = strrchr(out, '/');
 	if (slash)
 		strbuf_addf(&tmp, "%.*s/.%s.partial-XXXXXX", (int)(slash - out), out, slash + 1);
 	else
 		strbuf_addf(&tmp, ".%s.partial-XXXXXX", out);
-	int fd = mkstemp(tmp.buf);
-	int rc = 0;
-	if (fd < 0) {
+	int fd = rc == 0 ? mkstemp(tmp.buf) : -1;
+	if (rc == 0 && fd < 0) {
 		rc = io_error(out, err);
-	} else {
-		if ((gzip ? write_gzip(fd, m->out.buf, m->out.len)
-			  : write_all(fd, m->out.buf, m->out.len)) < 0 || fsync(fd) < 0)
-			rc = io_error(out, err);
-		if (close(fd) < 0 && rc == 0)
-			rc = io_error(out, err);
+	} else if (rc == 0) {
+		rc = apply_member(t, rd, &t->v[0], &src, fd, gzip, out, err);
 		if (rc == 0)
 			rc = place_file(tmp.buf, out, err);
 		unlink(tmp.buf);
 	}
+	if (src.arc)
+		arc_reader_free(src.arc);
 	strbuf_release(&tmp);
+	return rc;
+}
+
+/* ------------------------------------------------------------ redacting */
+
+/* Every file redacted and written, with the values collected from all of them. */
+static int
+redact_tree(const struct redact_opts *o, struct tree *t, struct redact_result *res,
+	    struct diag_list *warnings, struct diag *err)
+{
+	struct redactor rd;
+	int rc;
+	redactor_init(&rd);
+	for (size_t i = 0; i < o->nwords; i++)
+		redactor_add_value(&rd, o->words[i], strlen(o->words[i]));
+	for (size_t i = 0; i < t->n; i++)
+		redact_found_add_to(&t->v[i].found, &rd);
+	t->whole = !redactor_line_local(&rd);
+	if (res->input == REDACT_IN_FILE) {
+		res->gzip_out = ends_with(o->output, ".gz");
+		rc = write_single(o->input, t, &rd, o->output, res->gzip_out, err);
+	} else {
+		res->archive_out = ends_with(o->output, ".tar.gz") || ends_with(o->output, ".tgz");
+		rc = write_tree(o->input, t, &rd, res, o->output, warnings, err);
+	}
+	redactor_release(&rd);
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		const struct member *m = &t->v[i];
+		uint64_t any = 0;
+		for (int r = 0; r < REDACT_NRULES; r++) {
+			res->total[r] += m->hits[r];
+			any += m->hits[r];
+		}
+		if (!any)
+			continue;
+		res->hits = xgrow(res->hits, &res->hits_alloc, res->nhits + 1, sizeof(*res->hits));
+		struct redact_file_hits *h = &res->hits[res->nhits++];
+		h->name = xstrdup(m->name);
+		memcpy(h->hits, m->hits, sizeof(h->hits));
+	}
+	res->nfiles = t->n;
 	return rc;
 }
 
@@ -787,6 +1088,9 @@ redact_run(const struct redact_opts *o, struct redact_result *res,
 	   struct diag_list *warnings, struct diag *err)
 {
 	struct tree t = { 0 };
+	t.fd = -1;
+	spill_init(&t.spill);
+	t.chunk = o->chunk ? o->chunk : REDACT_CHUNK;
 	memset(res, 0, sizeof(*res));
 	diag_clear(err);
 	int rc = read_input(o->input, res, &t, err);
@@ -797,14 +1101,9 @@ redact_run(const struct redact_opts *o, struct redact_result *res,
 	if (rc == 0 && res->input != REDACT_IN_FILE)
 		rc = load_manifests(o->input, &t, err);
 	if (rc == 0)
+		rc = check_manifests(o->input, &t, err);
+	if (rc == 0)
 		rc = redact_tree(o, &t, res, warnings, err);
-	if (rc == 0 && res->input == REDACT_IN_FILE) {
-		res->gzip_out = ends_with(o->output, ".gz");
-		rc = write_single(&t.v[0], o->output, res->gzip_out, err);
-	} else if (rc == 0) {
-		res->archive_out = ends_with(o->output, ".tar.gz") || ends_with(o->output, ".tgz");
-		rc = write_tree(&t, o->output, res->archive_out, err);
-	}
 	tree_release(&t);
 	return rc;
 }

@@ -6,7 +6,10 @@
  * tar or tar.gz file) or of one capture saved by hand (plain, gzip, or
  * standard input), with the rules of capture/redact.h.
  *
- * Two passes over every file of the input: the first collects the values
+ * Two passes over every file of the input, each reading it in chunks
+ * (capture/redact_stream.h), so memory does not grow with the files (a
+ * bundle manifest is the one file kept whole; standard input is kept in an
+ * unlinked temporary file to be read twice): the first collects the values
  * the key rules find anywhere (serial numbers, console user names, the
  * NAME of /Users/NAME/) and the words given, the second rewrites every
  * file, so a value found in one file is removed from all of them. A
@@ -41,6 +44,7 @@ struct redact_opts {
 	const char *output;              /* never NULL: see redact_default_output() */
 	const char *const *words;        /* more values to remove wherever they appear */
 	size_t nwords;
+	size_t chunk;                    /* bytes read at a time; 0: REDACT_CHUNK */
 };
 
 struct redact_file_hits {

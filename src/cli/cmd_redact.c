@@ -177,7 +177,7 @@ cmd_redact(int argc, char **argv)
 		return 0;
 	}
 	char *output = a.output ? xstrdup(a.output) : redact_default_output(a.input);
-	struct redact_opts o = { a.input, output, a.words, a.nwords };
+	struct redact_opts o = { a.input, output, a.words, a.nwords, 0 };
 	diag_list_init(&warnings, 50);
 	int rc = redact_run(&o, &res, &warnings, &err);
 	cli_print_warnings(&warnings);

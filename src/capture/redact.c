@@ -118,6 +118,30 @@ struct span {
 };
 
 /*
+ * After a key's text: `</key>`, blanks and newlines, then `<string>` or
+ * `<data>`: the value's start and *close its closing tag, or NULL. *to_end
+ * says whether only blanks came before `end` after `</key>`.
+ */
+static const char *
+xml_value_start(const char *p, const char *end, const char **close, bool *to_end)
+{
+	*to_end = false;
+	if (!starts(p, end, "</key>"))
+		return NULL;
+	p = skip_space(p + 6, end);
+	*to_end = p == end;
+	if (starts(p, end, "<string>")) {
+		*close = "</string>";
+		return p + 8;
+	}
+	if (starts(p, end, "<data>")) {
+		*close = "</data>";
+		return p + 6;
+	}
+	return NULL;
+}
+
+/*
  * The value after a key occurrence `k` (pointing at the key's text):
  * XML `<key>K</key> <string>V</string>` / `<data>V</data>`, or ioreg text
  * `"K" = "V"`, `"K" = <"V">` or `"K" = <hex>`. 0 with the value's bounds, or -1.
@@ -129,17 +153,11 @@ value_after(const char *text, const char *end, const char *k, size_t klen, const
 	const char *p = k + klen;
 	(void)text;
 	if (starts(p, end, "</key>")) {
-		p = skip_space(p + 6, end);
 		const char *close;
-		if (starts(p, end, "<string>")) {
-			p += 8;
-			close = "</string>";
-		} else if (starts(p, end, "<data>")) {
-			p += 6;
-			close = "</data>";
-		} else {
+		bool to_end;
+		p = xml_value_start(p, end, &close, &to_end);
+		if (!p)
 			return -1;
-		}
 		const char *e = find(p, end, close, strlen(close));
 		if (!e)
 			return -1;
@@ -280,8 +298,7 @@ pass_user_paths(const char *text, size_t n, struct strbuf *out, uint64_t *hits)
 void
 redact_found_init(struct redact_found *f)
 {
-	redactor_init(&f->keyed);
-	redactor_init(&f->names);
+	memset(f, 0, sizeof(*f));   /* two empty redactors, as redactor_init() makes */
 }
 
 void
@@ -302,13 +319,18 @@ redact_found_collect(struct redact_found *f, const char *text, size_t n)
 	}
 }
 
+static void
+add_values(struct redactor *rd, const struct redactor *from)
+{
+	for (size_t i = 0; i < from->nvalues; i++)
+		redactor_add_value(rd, from->values[i], strlen(from->values[i]));
+}
+
 void
 redact_found_add_to(const struct redact_found *f, struct redactor *rd)
 {
-	for (size_t i = 0; i < f->keyed.nvalues; i++)
-		redactor_add_value(rd, f->keyed.values[i], strlen(f->keyed.values[i]));
-	for (size_t i = 0; i < f->names.nvalues; i++)
-		redactor_add_value(rd, f->names.values[i], strlen(f->names.values[i]));
+	add_values(rd, &f->keyed);
+	add_values(rd, &f->names);
 }
 
 void
@@ -332,23 +354,10 @@ redactor_collect(struct redactor *rd, const char *text, size_t n)
 static bool
 value_open(const char *k, size_t klen, const char *end)
 {
-	const char *p = k + klen;
-	if (!starts(p, end, "</key>"))
-		return false;
-	p = skip_space(p + 6, end);
-	if (p == end)
-		return true;
 	const char *close;
-	if (starts(p, end, "<string>")) {
-		p += 8;
-		close = "</string>";
-	} else if (starts(p, end, "<data>")) {
-		p += 6;
-		close = "</data>";
-	} else {
-		return false;
-	}
-	return find(p, end, close, strlen(close)) == NULL;
+	bool to_end;
+	const char *p = xml_value_start(k + klen, end, &close, &to_end);
+	return to_end || (p && find(p, end, close, strlen(close)) == NULL);
 }
 
 static size_t

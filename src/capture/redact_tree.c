@@ -987,7 +987,7 @@ write_single(const char *given, struct tree *t, const struct redactor *rd, const
 	int rc = open_single(t, given, &src, err);
 	if (rc == 0 && strcmp(out, "-") == 0) {
 		rc = apply_member(t, rd, &t->v[0], &src, STDOUT_FILENO, false, out, err);
-		if (rc < 0 && err->code != DIAG_NOINPUT)
+		if (rc < 0 && (err->code == DIAG_IOERR || err->code == CAPTURE_EXIT_CANTCREAT))
 			diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write standard output: %s",
 				 strerror(errno));
 		arc_reader_free(src.arc);

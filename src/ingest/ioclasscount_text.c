@@ -1,5 +1,7 @@
 #include "ingest/ioclasscount_text.h"
 
+#include "ingest/line_input.h"
+
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/view.h"
@@ -248,10 +250,13 @@ ioclasscount_text_read(struct line_reader *r, struct classes_capture *cap,
 		       struct diag_list *warnings, struct diag *err)
 {
 	struct reader rd = { .cap = cap, .path = r->path, .warnings = warnings, .err = err };
+	struct line_input in;
 	struct line ln;
 	int rc;
 	(void)opts;
-	while ((rc = line_reader_next(r, &ln, err)) > 0) {
+	if (line_input_begin(&in, r, err) < 0)
+		return -1;
+	while ((rc = line_input_next(&in, &ln, err)) > 0) {
 		if (ln.overlong || ln.has_nul) {
 			diag_list_add(warnings, DIAG_WARNING, r->path, ln.no, "%s; skipped",
 				      ln.overlong ? "an overlong line" : "a line holding a NUL byte");

@@ -1,5 +1,7 @@
 #include "ingest/ioreg_text.h"
 
+#include "ingest/line_input.h"
+
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/view.h"
@@ -517,12 +519,15 @@ ioreg_text_read(struct line_reader *r, struct classes_capture *cap,
 		struct diag_list *warnings, struct diag *err)
 {
 	struct chain_state cs = { 0 };
+	struct line_input in;
 	struct line ln;
 	int rc;
-	while ((rc = line_reader_next(r, &ln, err)) > 0) {
+	if (line_input_begin(&in, r, err) < 0)
+		return -1;
+	while ((rc = line_input_next(&in, &ln, err)) > 0) {
 		size_t off = diagnostics_property(ln.p, ln.len);
 		if (off) {
-			if (read_diagnostics_line(&ln, off, cap, opts, r->path, warnings, err) < 0) {
+			if (read_diagnostics_line(&ln, off, cap, opts, in.path, warnings, err) < 0) {
 				rc = -1;
 				break;
 			}

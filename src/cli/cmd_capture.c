@@ -8,8 +8,10 @@
 #include "capture/capture.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/size.h"
+#include "util/xalloc.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -123,85 +125,112 @@ bad:
 	return diag_set(err, DIAG_USAGE, NULL, 0, 0, "%s wants a whole number, not '%s'", opt, v);
 }
 
+struct capture_parse {
+	struct capture_opts *o;
+	bool *help;
+	char **names;        /* the class names after --track */
+	size_t n;
+	bool have_interval;
+};
+
+/* --pid, --timeout, --count, --interval. */
+static int
+take_number(struct capture_parse *c, int id, const char *arg, struct diag *err)
+{
+	struct capture_opts *o = c->o;
+	uint64_t v;
+	switch (id) {
+	case OPT_PID:
+		if (parse_uint("--pid", arg, &v, err) < 0 || v == 0)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"--pid wants a process id, not '%s'", arg);
+		o->pid = (int64_t)v;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_uint("--timeout", arg, &v, err) < 0)
+			return -1;
+		if (v == 0)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--timeout must be at least 1");
+		o->timeout_ms = v * 1000;
+		return 0;
+	case OPT_COUNT:
+		if (parse_uint("--count", arg, &v, err) < 0)
+			return -1;
+		if (v == 0 || v > 999)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"--count must be between 1 and 999");
+		o->count = v;
+		return 0;
+	case OPT_INTERVAL:
+		if (parse_uint("--interval", arg, &v, err) < 0)
+			return -1;
+		o->interval_ms = v * 1000;
+		c->have_interval = true;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* One option or operand (cli_take_fn). */
+static int
+take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct capture_parse *c = ctx;
+	struct capture_opts *o = c->o;
+	(void)p;
+	switch (id) {
+	case CLI_OPERAND:
+		if (!o->track)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"unexpected operand '%s' (class names follow --track)", arg);
+		c->names[c->n++] = (char *)arg;
+		return 0;
+	case OPT_PROCESS:
+		o->process = arg;
+		return 0;
+	case OPT_OUTPUT:
+		if (!arg[0])
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "-o wants a folder name");
+		o->output = arg;
+		return 0;
+	case OPT_TRACK:
+		o->track = true;
+		return 0;
+	case OPT_NO_REDACT:
+		o->redact = false;
+		return 0;
+	case OPT_ARCHIVE:
+		o->archive = true;
+		return 0;
+	case OPT_HELP:
+		*c->help = true;
+		return 0;
+	default:
+		return take_number(c, id, arg, err);
+	}
+}
+
 static int
 parse_args(int argc, char **argv, struct capture_opts *o, bool *help, char ***names,
 	   struct diag *err)
 {
 	struct cli_parser p;
-	const char *arg;
-	int id;
-	uint64_t v;
-	size_t n = 0;
-	bool have_interval = false;
+	struct capture_parse c = { .o = o, .help = help };
+	bool stopped_at_help = false;
 
-	*names = calloc((size_t)argc + 1, sizeof(**names));
-	cli_parser_init(&p, options, sizeof(options) / sizeof(options[0]), argc, argv);
-	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
-		switch (id) {
-		case CLI_ERROR:
-			return -1;
-		case CLI_OPERAND:
-			if (!o->track)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"unexpected operand '%s' (class names follow --track)",
-						arg);
-			(*names)[n++] = (char *)arg;
-			break;
-		case OPT_PID:
-			if (parse_uint("--pid", arg, &v, err) < 0 || v == 0)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"--pid wants a process id, not '%s'", arg);
-			o->pid = (int64_t)v;
-			break;
-		case OPT_PROCESS:
-			o->process = arg;
-			break;
-		case OPT_OUTPUT:
-			if (!arg[0])
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0, "-o wants a folder name");
-			o->output = arg;
-			break;
-		case OPT_TRACK:
-			o->track = true;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_uint("--timeout", arg, &v, err) < 0)
-				return -1;
-			if (v == 0)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--timeout must be at least 1");
-			o->timeout_ms = v * 1000;
-			break;
-		case OPT_COUNT:
-			if (parse_uint("--count", arg, &v, err) < 0)
-				return -1;
-			if (v == 0 || v > 999)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"--count must be between 1 and 999");
-			o->count = v;
-			break;
-		case OPT_INTERVAL:
-			if (parse_uint("--interval", arg, &v, err) < 0)
-				return -1;
-			o->interval_ms = v * 1000;
-			have_interval = true;
-			break;
-		case OPT_NO_REDACT:
-			o->redact = false;
-			break;
-		case OPT_ARCHIVE:
-			o->archive = true;
-			break;
-		case OPT_HELP:
-			*help = true;
-			break;
-		}
-	}
+	*names = c.names = xcalloc((size_t)argc + 1, sizeof(*c.names));
+	/* --help is taken like any option (CLI_DONE is no option's id): every
+	 * option is still checked, and a usage error wins over the help. */
+	if (cli_parse(&p, options, ARRAY_SIZE(options), argc, argv, CLI_DONE,
+		      &stopped_at_help, take_arg, &c, err) < 0)
+		return -1;
 	if (o->pid >= 0 && o->process)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "give --pid or --process, not both");
-	if (have_interval && !o->count)
+	if (c.have_interval && !o->count)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--interval goes with --count");
 	o->track_names = *names;
-	o->ntrack_names = n;
+	o->ntrack_names = c.n;
 	return 0;
 }
 

@@ -146,33 +146,30 @@ handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
 	}
 }
 
+/* One option or operand (cli_take_fn). */
+static int
+take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct report_args *a = ctx;
+	(void)p;
+	if (id != CLI_OPERAND)
+		return handle_option(id, arg, a, err);
+	if (a->npaths == 2)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"one input or two (BEFORE AFTER) expected, got a third: '%s'", arg);
+	a->paths[a->npaths++] = arg;
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 {
 	struct cli_parser p;
-	const char *arg;
-	int id;
-
-	cli_parser_init(&p, report_options, ARRAY_SIZE(report_options),
-			argc, argv);
-	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
-		if (id == CLI_ERROR)
-			return -1;
-		if (id == OPT_HELP) {
-			a->help = true;
-			return 0;
-		}
-		if (id == CLI_OPERAND) {
-			if (a->npaths == 2)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"one input or two (BEFORE AFTER) expected, got a "
-						"third: '%s'", arg);
-			a->paths[a->npaths++] = arg;
-			continue;
-		}
-		if (handle_option(id, arg, a, err) < 0)
-			return -1;
-	}
+	if (cli_parse(&p, report_options, ARRAY_SIZE(report_options), argc, argv, OPT_HELP,
+		      &a->help, take_arg, a, err) < 0)
+		return -1;
+	if (a->help)
+		return 0;
 	if (a->npaths == 0)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "an input expected: INPUT [AFTER]");
 	if (a->npaths == 2 && strcmp(a->paths[0], "-") == 0 && strcmp(a->paths[1], "-") == 0)

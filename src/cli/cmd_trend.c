@@ -14,6 +14,7 @@
 #include "model/trend.h"
 #include "model/trend_gate.h"
 #include "report/trend_report.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -218,7 +219,7 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 		return parse_alpha(arg, a, err);
 	case OPT_FAIL_ON: {
 		static const char *const names[] = { "leak" };
-		if (cli_choice("fail-on", arg, names, 1, err) < 0)
+		if (cli_choice("fail-on", arg, names, ARRAY_SIZE(names), err) < 0)
 			return -1;
 		a->fail_on_leak = true;
 		return 0;
@@ -236,7 +237,7 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 		return 0;
 	case OPT_FORMAT: {
 		static const char *const names[] = { "text", "json", "markdown" };
-		int f = cli_choice("format", arg, names, 3, err);
+		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
 		if (f < 0)
 			return -1;
 		a->format = (enum output_format)f;
@@ -247,36 +248,41 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 	}
 }
 
+struct trend_parse {
+	struct trend_args *a;
+	size_t alloc;        /* of a->paths */
+	size_t stdin_uses;   /* operands "-" */
+};
+
+/* One option or operand (cli_take_fn). */
+static int
+take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct trend_parse *t = ctx;
+	struct trend_args *a = t->a;
+	(void)p;
+	if (id != CLI_OPERAND)
+		return handle_option(id, arg, a, err);
+	a->paths = xgrow(a->paths, &t->alloc, a->npaths + 1, sizeof(*a->paths));
+	a->paths[a->npaths++] = arg;
+	t->stdin_uses += strcmp(arg, "-") == 0;
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv, struct trend_args *a, struct diag *err)
 {
 	struct cli_parser p;
-	const char *arg;
-	int id;
-	size_t alloc = 0, stdin_uses = 0;
-
-	cli_parser_init(&p, trend_options, sizeof(trend_options) / sizeof(trend_options[0]),
-			argc, argv);
-	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
-		if (id == CLI_ERROR)
-			return -1;
-		if (id == OPT_HELP) {
-			a->help = true;
-			return 0;
-		}
-		if (id == CLI_OPERAND) {
-			a->paths = xgrow(a->paths, &alloc, a->npaths + 1, sizeof(*a->paths));
-			a->paths[a->npaths++] = arg;
-			stdin_uses += strcmp(arg, "-") == 0;
-			continue;
-		}
-		if (handle_option(id, arg, a, err) < 0)
-			return -1;
-	}
+	struct trend_parse t = { .a = a };
+	if (cli_parse(&p, trend_options, ARRAY_SIZE(trend_options), argc, argv, OPT_HELP,
+		      &a->help, take_arg, &t, err) < 0)
+		return -1;
+	if (a->help)
+		return 0;
 	if (a->npaths == 0)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"no inputs: a trend needs at least 3 captures of one kind");
-	if (stdin_uses > 1)
+	if (t.stdin_uses > 1)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"only one input can be standard input");
 	return 0;

@@ -1,4 +1,5 @@
 #include "cli/diff_kinds.h"
+#include "cli/dispatch.h"
 #include "cli/msgs.h"
 
 #include "ingest/diff_read.h"
@@ -12,7 +13,6 @@
 #include "report/diff_report.h"
 #include "report/diff_track_write.h"
 #include "report/diff_vmmap_write.h"
-#include "util/array.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -402,17 +402,16 @@ diff_kind_open(struct diff_input *in, const char *path, const char *command,
 	       const struct diff_kind **kind, char *schema, size_t schema_size,
 	       enum input_kind *raw, struct diag *err)
 {
-	const char *p;
-	size_t n;
+	struct cli_input peek;
 	in->path = path;
 	if (line_reader_open(&in->reader, path, 0, err) < 0)
 		return -1;
-	if (line_reader_peek(&in->reader, INPUT_DETECT_BYTES, &p, &n, err) < 0)
+	if (cli_input_peek(&in->reader, &peek, err) < 0)
 		return -1;
-	*raw = input_detect(p, n);
-	schema[0] = '\0';
-	if (*raw == INPUT_IOTALLY_JSON && input_iotally_schema(p, n, schema, schema_size) < 0)
-		snprintf(schema, schema_size, "(no schema)");
+	/* Only blank and leading comment lines: empty, as in every command. */
+	*raw = peek.empty ? INPUT_EMPTY : peek.kind;
+	snprintf(schema, schema_size, "%s", *raw == INPUT_IOTALLY_JSON && !peek.schema[0] ?
+		 "(no schema)" : peek.schema);
 	*kind = diff_kind_for_input(*raw, schema);
 	in->json = *raw == INPUT_IOTALLY_JSON;
 	if (!*kind)

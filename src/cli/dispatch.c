@@ -9,6 +9,7 @@
 #include "cli/diff_kinds.h"
 #include "cli/msgs.h"
 #include "ingest/detect.h"
+#include "ingest/line_input.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 
@@ -50,9 +51,8 @@ cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err)
 	if (line_reader_peek(r, INPUT_DETECT_BYTES, &p, &n, err) < 0)
 		return -1;
 	in->kind = input_detect(p, n);
-	in->empty = n < INPUT_DETECT_BYTES;
-	for (size_t i = 0; i < n && in->empty; i++)
-		in->empty = p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r';
+	/* Past INPUT_DETECT_BYTES of comments, the reader's own rule applies. */
+	in->empty = n < INPUT_DETECT_BYTES && line_input_is_empty(p, n);
 	in->foreign = input_foreign_detect(p, n);
 	if (in->kind == INPUT_IOTALLY_JSON &&
 	    input_iotally_schema(p, n, in->schema, sizeof(in->schema)) < 0)

@@ -29,7 +29,7 @@ struct cli_input {
 	enum input_kind kind;
 	enum foreign_kind foreign;   /* another tool's report iotally does not read */
 	char schema[64];             /* iotally JSON: its "schema" value */
-	bool empty;                  /* no bytes, or only blank lines */
+	bool empty;                  /* no bytes, or only blank and leading comment lines */
 };
 
 struct line_reader;
@@ -38,7 +38,8 @@ struct diag;
 int cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err);
 
 /*
- * The one rule for an empty input (no bytes or only blank lines), in every
+ * The one rule for an empty input (no bytes, or only blank lines and
+ * leading comment lines: ingest/line_input.h), in every
  * command: exit 65 "the input is empty", since an empty file cannot be told
  * from a capture that failed before it wrote anything. Prints the error and
  * returns true when the input is empty.

@@ -114,7 +114,7 @@ print_main_help(FILE *out)
 	      "file that holds several (--dump N is the same; past the last is exit 64);\n"
 	      "a capture cut short is read up to the cut with a warning and marked\n"
 	      "partial, and is exit 65 with --strict; an empty input (no bytes, or only\n"
-	      "blank lines) is exit 65.\n"
+	      "blank lines and leading '#' comment lines) is exit 65.\n"
 	      "\n"
 	      "Environment: TMPDIR is where 'iotally -' keeps piped standard input while\n"
 	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"

@@ -4,6 +4,34 @@
 
 #include <string.h>
 
+/* A leading comment line: its first byte is '#'. */
+static bool
+is_comment(const char *p, size_t len)
+{
+	return len && p[0] == '#';
+}
+
+/* Nothing but spaces, tabs and a CR. */
+static bool
+is_blank(const char *p, size_t len)
+{
+	return view_rtrim(p, len) == 0;
+}
+
+bool
+line_input_is_empty(const char *p, size_t n)
+{
+	const char *end = p + n;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+		if (!is_comment(p, len) && !is_blank(p, len))
+			return false;
+		p = nl ? nl + 1 : end;
+	}
+	return true;
+}
+
 int
 line_input_begin(struct line_input *in, struct line_reader *r, struct diag *err)
 {
@@ -20,9 +48,9 @@ line_input_next(struct line_input *in, struct line *ln, struct diag *err)
 	while ((rc = line_reader_next(in->reader, ln, err)) > 0) {
 		if (in->past_comments)
 			return 1;
-		if (ln->len && ln->p[0] == '#')
+		if (is_comment(ln->p, ln->len))
 			continue;
-		if (view_rtrim(ln->p, ln->len))
+		if (!is_blank(ln->p, ln->len))
 			in->past_comments = true;
 		return 1;
 	}

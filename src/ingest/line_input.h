@@ -39,6 +39,12 @@ struct line_input {
 /* 0, or -1 with *err set (a read error). */
 int line_input_begin(struct line_input *in, struct line_reader *r, struct diag *err);
 /*
+ * Do the n bytes at p, the whole of an input, hold nothing but blank lines
+ * and leading comment lines (by the rule above)? Such an input holds no
+ * capture: every command calls it empty (cli/dispatch.h, cli_refuse_empty).
+ */
+bool line_input_is_empty(const char *p, size_t n);
+/*
  * 1: *ln holds the next line that is not a leading comment; 0: end of
  * input; -1: read error in *err.
  */

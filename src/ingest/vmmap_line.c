@@ -174,52 +174,107 @@ scan_size_token(const char **pp, const char *end, uint64_t *v, bool *rounded)
 	return size_parse_vmmap(t, (size_t)(p - t), v);
 }
 
+#define SIZE_SLOTS_LEN 27    /* "%6s %6s %6s %6s" */
+
+/* One right-aligned six-byte size slot; *fraction when it was rounded. */
+static bool
+parse_size_slot(const char *f, uint64_t *v, bool *fraction)
+{
+	const char *fe = f + 6;
+	while (f < fe && *f == ' ')
+		f++;
+	if (f == fe)
+		return false;
+	uint64_t whole = 0;
+	const char *d = f;
+	while (d < fe && (unsigned)(*d - '0') <= 9)
+		whole = whole * 10 + (uint64_t)(*d++ - '0');
+	if (d == f)
+		return false;
+	*fraction = false;
+	if (d == fe) {
+		*v = whole;
+	} else if (d + 1 == fe && *d == 'K') {
+		*v = whole << 10;
+	} else if (d + 3 == fe && *d == '.' && (unsigned)(d[1] - '0') <= 9 &&
+		   (d[2] == 'M' || d[2] == 'G' || d[2] == 'T')) {
+		/* "%.1f" with a unit, computed as size_parse_vmmap() does:
+		 * digits / 10 as a double, times the unit, truncated. */
+		static const double unit[] = { 1048576.0, 1073741824.0, 1099511627776.0 };
+		double mant = (double)(whole * 10 + (uint64_t)(d[1] - '0'));
+		*v = (uint64_t)(mant / 10.0 * unit[d[2] == 'M' ? 0 : d[2] == 'G' ? 1 : 2]);
+		*fraction = true;
+	} else {
+		if (size_parse_vmmap(f, (size_t)(fe - f), v) != SIZE_OK)
+			return false;
+		*fraction = true;
+	}
+	return true;
+}
+
+/*
+ * A dump repeats a few size texts ("    0K", "   16K") on most of its
+ * lines: the slots read last are kept by their six bytes, so a repeated
+ * slot is one load and compare instead of a scan. The key is the slot's
+ * bytes with bit 63 set (an empty entry never matches) and bit 62 for a
+ * rounded size.
+ */
+#define SLOT_MEMO_BITS 7
+#define SLOT_KEY_SET (UINT64_C(1) << 63)
+#define SLOT_KEY_FRACTION (UINT64_C(1) << 62)
+
+struct slot_memo {
+	uint64_t key;
+	uint64_t value;
+};
+
+static _Thread_local struct slot_memo slot_memo[1u << SLOT_MEMO_BITS];
+
+static uint64_t
+slot_bytes(const char *f)
+{
+	uint32_t lo;
+	uint16_t hi;
+	memcpy(&lo, f, sizeof(lo));
+	memcpy(&hi, f + 4, sizeof(hi));
+	return (uint64_t)lo | (uint64_t)hi << 32 | SLOT_KEY_SET;
+}
+
+static bool
+read_size_slot(const char *f, uint64_t *v, bool *fraction)
+{
+	uint64_t key = slot_bytes(f);
+	struct slot_memo *m =
+		&slot_memo[(key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - SLOT_MEMO_BITS)];
+	if ((m->key & ~SLOT_KEY_FRACTION) == key) {
+		*v = m->value;
+		*fraction = (m->key & SLOT_KEY_FRACTION) != 0;
+		return true;
+	}
+	if (!parse_size_slot(f, v, fraction))
+		return false;
+	m->key = key | (*fraction ? SLOT_KEY_FRACTION : 0);
+	m->value = *v;
+	return true;
+}
+
 /*
  * vmmap prints the four sizes as "%6s %6s %6s %6s". When the bracket holds
  * exactly that shape, each field is a right-aligned six-byte slot: parse
  * the slots directly. Returns false (nothing consumed) for any other shape,
  * which the general tokenizer below handles.
  */
-#define SIZE_SLOTS_LEN 27    /* "%6s %6s %6s %6s" */
-
 static bool
 parse_size_slots(const char *p, const char *end, uint64_t *dst[4], bool *fraction)
 {
 	if (end - p != SIZE_SLOTS_LEN || p[6] != ' ' || p[13] != ' ' || p[20] != ' ')
 		return false;
 	uint64_t v[4];
-	for (int i = 0; i < 4; i++) {
-		const char *f = p + 7 * i, *fe = f + 6;
-		while (f < fe && *f == ' ')
-			f++;
-		if (f == fe)
+	bool rounded[4];
+	for (int i = 0; i < 4; i++)
+		if (!read_size_slot(p + 7 * i, &v[i], &rounded[i]))
 			return false;
-		uint64_t whole = 0;
-		const char *d = f;
-		while (d < fe && (unsigned)(*d - '0') <= 9)
-			whole = whole * 10 + (uint64_t)(*d++ - '0');
-		if (d == f)
-			return false;
-		if (d == fe) {
-			v[i] = whole;
-		} else if (d + 1 == fe && *d == 'K') {
-			v[i] = whole << 10;
-		} else if (d + 3 == fe && *d == '.' && (unsigned)(d[1] - '0') <= 9 &&
-			   (d[2] == 'M' || d[2] == 'G' || d[2] == 'T')) {
-			/* "%.1f" with a unit, computed as size_parse_vmmap() does:
-			 * digits / 10 as a double, times the unit, truncated. */
-			static const double unit[] = { 1048576.0, 1073741824.0, 1099511627776.0 };
-			double mant = (double)(whole * 10 + (uint64_t)(d[1] - '0'));
-			v[i] = (uint64_t)(mant / 10.0 * unit[d[2] == 'M' ? 0 : d[2] == 'G' ? 1 : 2]);
-			if (i == 0)
-				*fraction = true;
-		} else {
-			if (size_parse_vmmap(f, (size_t)(fe - f), &v[i]) != SIZE_OK)
-				return false;
-			if (i == 0)
-				*fraction = true;
-		}
-	}
+	*fraction = rounded[0];
 	for (int i = 0; i < 4; i++)
 		*dst[i] = v[i];
 	return true;

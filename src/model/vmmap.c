@@ -183,14 +183,23 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 	return &d->types[*idx];
 }
 
-/* a += b, all fields; false (a unchanged) when any sum would pass BYTES_MAX. */
+/*
+ * a += b, all fields; false (a unchanged) when any sum would pass BYTES_MAX
+ * (2^63 - 1). Branch-free: x + y wraps or passes BYTES_MAX exactly when
+ * bit 63 is set in x, y or their wrapped sum, so one test covers the five
+ * sums (this runs twice for every counted region line).
+ */
 static bool
 amounts_add(struct vmmap_amounts *a, const struct vmmap_amounts *b)
 {
-	struct vmmap_amounts s = *a;
-	if (!bytes_add(&s.count, b->count) || !bytes_add(&s.vsize, b->vsize) ||
-	    !bytes_add(&s.resident, b->resident) || !bytes_add(&s.dirty, b->dirty) ||
-	    !bytes_add(&s.swapped, b->swapped))
+	struct vmmap_amounts s = {
+		a->count + b->count, a->vsize + b->vsize, a->resident + b->resident,
+		a->dirty + b->dirty, a->swapped + b->swapped,
+	};
+	uint64_t high = (a->count | b->count | s.count) | (a->vsize | b->vsize | s.vsize) |
+			(a->resident | b->resident | s.resident) |
+			(a->dirty | b->dirty | s.dirty) | (a->swapped | b->swapped | s.swapped);
+	if (high > BYTES_MAX)
 		return false;
 	*a = s;
 	return true;

@@ -32,11 +32,8 @@ regex_compile_n(const char *pattern, size_t len, unsigned flags, char *msg,
 	struct regex *re = xmalloc(sizeof(*re));
 	re->code = code;
 	re->md = pcre2_match_data_create_from_pattern(code, NULL);
-	if (!re->md) {
-		/* PCRE2 allocates with malloc: out of memory, like xmalloc. */
-		fprintf(stderr, "iotally: fatal: out of memory (PCRE2 match data)\n");
-		abort();
-	}
+	if (!re->md)   /* PCRE2 allocates with malloc: out of memory, like xmalloc. */
+		xdie("out of memory (PCRE2 match data)");
 	return re;
 }
 

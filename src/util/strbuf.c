@@ -36,10 +36,8 @@ strbuf_reset(struct strbuf *sb)
 void
 strbuf_grow(struct strbuf *sb, size_t extra)
 {
-	if (extra > SIZE_MAX - sb->len - 1) {
-		fprintf(stderr, "iotally: fatal: buffer size overflow\n");
-		abort();
-	}
+	if (extra > SIZE_MAX - sb->len - 1)
+		xdie("buffer size overflow");
 	size_t need = sb->len + extra + 1;
 	if (need <= sb->alloc)
 		return;

@@ -1,15 +1,27 @@
 #include "util/xalloc.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+void
+xdie(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("iotally: fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
 static void
 die_oom(size_t size)
 {
-	fprintf(stderr, "iotally: fatal: out of memory allocating %zu bytes\n", size);
-	abort();
+	xdie("out of memory allocating %zu bytes", size);
 }
 
 void *

@@ -9,6 +9,14 @@
  */
 
 #include <stddef.h>
+#include <stdnoreturn.h>
+
+/*
+ * The one fatal message below cli/: "iotally: fatal: MESSAGE" on stderr,
+ * then abort(). Only for states the program cannot go on from (out of
+ * memory, a buffer size past SIZE_MAX); bad input is never fatal.
+ */
+noreturn void xdie(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);

@@ -4,6 +4,7 @@
  * numbers in the file.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ingest/line_input.h"
+#include "util/array.h"
 
 struct want {
 	uint64_t no;
@@ -93,6 +95,52 @@ test_kind_seen_past_comments(void **state)
 	line_reader_close(&r);
 }
 
+/*
+ * line_input_is_empty() says what line_input_next() does: an input is empty
+ * when no line it delivers holds anything but spaces, tabs and a CR. The
+ * expected answers are written by hand from the rule.
+ */
+static void
+test_is_empty_agrees_with_next(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *data;
+		size_t n;
+		bool empty;
+	} cases[] = {
+#define C(s, e) { s, sizeof(s) - 1, e }
+		C("", true),
+		C("\n", true),
+		C(" \t\r\n\n", true),
+		C("# a\r\n#\0b\n# c", true),
+		C("# SOURCE: x\n\n# after a blank\n \t\n#", true),
+		C("A", false),
+		C(" # x\n", false),
+		C("# a\n\nX\n# b\n", false),
+		C("\f\n", false),
+		C("# a\n\0\n", false),
+		C("\n\n#\n  x", false),
+#undef C
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct line_reader r;
+		struct line_input in;
+		struct line ln;
+		struct diag err = { 0 };
+		bool delivered_text = false;
+		int rc;
+		assert_int_equal(line_input_is_empty(cases[i].data, cases[i].n), cases[i].empty);
+		line_reader_from_memory(&r, cases[i].data, cases[i].n, "t", 0);
+		assert_int_equal(line_input_begin(&in, &r, &err), 0);
+		while ((rc = line_input_next(&in, &ln, &err)) > 0)
+			delivered_text |= in.past_comments;
+		assert_int_equal(rc, 0);
+		assert_int_equal(delivered_text, !cases[i].empty);
+		line_reader_close(&r);
+	}
+}
+
 int
 main(void)
 {
@@ -102,6 +150,7 @@ main(void)
 		cmocka_unit_test(test_only_comments),
 		cmocka_unit_test(test_no_comments),
 		cmocka_unit_test(test_kind_seen_past_comments),
+		cmocka_unit_test(test_is_empty_agrees_with_next),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

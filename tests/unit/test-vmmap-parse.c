@@ -75,6 +75,46 @@ test_unmapped_uses_printed_size(void **state)
 	assert_int_equal(r.purge, VMMAP_PURGE_V);
 }
 
+/*
+ * Size slots are kept by their text between lines: a slot seen before must
+ * give the same figure and rounding, in any column, and a slot that differs
+ * in one byte (a unit, a digit, a blank) must not be taken for it. A VSIZE
+ * with an M/G/T unit is rounded ("%.1f" or a whole number of the unit).
+ */
+static void
+test_repeated_size_slots(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		uint64_t vsize, resident, dirty, swapped;
+		bool rounded;
+	} cases[] = {
+		{ "owned unmapped   unmapped-unmapped     [  1.5M   16K  1.5M    0K] rw-/rw- SM=PRV",
+		  1572864, 16384, 1572864, 0, true },
+		{ "owned unmapped   unmapped-unmapped     [   16K  1.5M    0K   16K] rw-/rw- SM=PRV",
+		  16384, 1572864, 0, 16384, false },
+		{ "owned unmapped   unmapped-unmapped     [   16M  1.5G   16    1.5K] rw-/rw- SM=PRV",
+		  16777216, 1610612736, 16, 1536, true },
+		{ "owned unmapped   unmapped-unmapped     [  1.5M   16K   160K   0K] rw-/rw- SM=PRV",
+		  1572864, 16384, 163840, 0, true },
+		{ "owned unmapped   unmapped-unmapped     [   16    16K  1.5G  1.5M] rw-/rw- SM=PRV",
+		  16, 16384, 1610612736, 1572864, false },
+	};
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct vmmap_region r;
+			const char *why;
+			assert_int_equal(parse(cases[i].line, &r, &why), VMMAP_LINE_REGION);
+			assert_int_equal(r.vsize, cases[i].vsize);
+			assert_int_equal(r.resident, cases[i].resident);
+			assert_int_equal(r.dirty, cases[i].dirty);
+			assert_int_equal(r.swapped, cases[i].swapped);
+			assert_int_equal(r.vsize_rounded, cases[i].rounded);
+		}
+	}
+}
+
 static void
 test_shifted_and_prefixed_lines(void **state)
 {
@@ -304,6 +344,7 @@ main(void)
 		cmocka_unit_test(test_modern_line),
 		cmocka_unit_test(test_exact_size_beats_rounded),
 		cmocka_unit_test(test_unmapped_uses_printed_size),
+		cmocka_unit_test(test_repeated_size_slots),
 		cmocka_unit_test(test_shifted_and_prefixed_lines),
 		cmocka_unit_test(test_legacy_layouts),
 		cmocka_unit_test(test_malformed_lines),

@@ -8,6 +8,7 @@
 #include "capture/redact_tree.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -85,44 +86,44 @@ struct redact_args {
 	bool help;
 };
 
+/* One option or operand of the command line into *a (cli_take_fn). */
+static int
+take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct redact_args *a = ctx;
+	(void)p;
+	switch (id) {
+	case CLI_OPERAND:
+		if (a->input)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"one input expected, got a second: '%s'", arg);
+		a->input = arg;
+		return 0;
+	case OPT_OUTPUT:
+		if (!arg[0])
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "-o wants a name");
+		a->output = arg;
+		return 0;
+	case OPT_WORD:
+		if (strlen(arg) < REDACT_WORD_MIN)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"--word '%s' is shorter than %d characters: too common "
+					"to remove everywhere", arg, REDACT_WORD_MIN);
+		a->words = xgrow(a->words, &a->words_alloc, a->nwords + 1, sizeof(*a->words));
+		a->words[a->nwords++] = arg;
+		return 0;
+	}
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv, struct redact_args *a, struct diag *err)
 {
 	struct cli_parser p;
-	const char *arg;
-	int id;
-
-	cli_parser_init(&p, options, sizeof(options) / sizeof(options[0]), argc, argv);
-	while ((id = cli_next(&p, &arg, err)) != CLI_DONE) {
-		switch (id) {
-		case CLI_ERROR:
-			return -1;
-		case CLI_OPERAND:
-			if (a->input)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"one input expected, got a second: '%s'", arg);
-			a->input = arg;
-			break;
-		case OPT_OUTPUT:
-			if (!arg[0])
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0, "-o wants a name");
-			a->output = arg;
-			break;
-		case OPT_WORD:
-			if (strlen(arg) < REDACT_WORD_MIN)
-				return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-						"--word '%s' is shorter than %d characters: too common "
-						"to remove everywhere", arg, REDACT_WORD_MIN);
-			a->words = xgrow(a->words, &a->words_alloc, a->nwords + 1,
-					 sizeof(*a->words));
-			a->words[a->nwords++] = arg;
-			break;
-		case OPT_HELP:
-			a->help = true;
-			return 0;
-		}
-	}
-	if (!a->input)
+	if (cli_parse(&p, options, ARRAY_SIZE(options), argc, argv, OPT_HELP, &a->help, take_arg,
+		      a, err) < 0)
+		return -1;
+	if (!a->help && !a->input)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "an input expected: BUNDLE, FILE or -");
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/msgs.h"
 #include "ingest/bundle.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
@@ -80,7 +81,7 @@ verify(const struct bundle_capture *c)
 bool
 cli_command_reads_bundles(const char *name)
 {
-	for (size_t i = 0; i < sizeof(bundle_commands) / sizeof(bundle_commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bundle_commands); i++)
 		if (strcmp(bundle_commands[i], name) == 0)
 			return true;
 	return false;
@@ -134,7 +135,7 @@ static const char *
 trend_kind(const struct bundle *b)
 {
 	const struct bundle *first = b->series ? (b->nsamples ? &b->samples[0] : NULL) : b;
-	for (size_t k = 0; first && k < sizeof(bundle_commands) / sizeof(bundle_commands[0]); k++)
+	for (size_t k = 0; first && k < ARRAY_SIZE(bundle_commands); k++)
 		if (bundle_capture_of_kind(first, bundle_commands[k]))
 			return bundle_commands[k];
 	return NULL;
@@ -189,10 +190,9 @@ add_sample(const struct bundle *b, const char *kind, struct cli_bundle_input **v
 }
 
 int
-cli_bundle_trend_inputs(const char *const *paths, size_t n, struct cli_bundles *bs,
-			struct cli_bundle_input **out, size_t *nout)
+cli_bundle_trend_inputs(const char *const *paths, size_t n, const char *kind,
+			struct cli_bundles *bs, struct cli_bundle_input **out, size_t *nout)
 {
-	const char *kind = NULL;
 	size_t alloc = 0;
 	int rc = 0;
 	*out = NULL;
@@ -280,7 +280,7 @@ cli_run_bundle(int argc, char **argv)
 		goto out;
 	}
 	print_listing(b, "");
-	for (size_t k = 0; k < sizeof(bundle_commands) / sizeof(bundle_commands[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(bundle_commands); k++) {
 		const struct bundle_capture *c = bundle_capture_of_kind(b, bundle_commands[k]);
 		if (!c)
 			continue;

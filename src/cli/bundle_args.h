@@ -44,12 +44,13 @@ struct cli_bundle_input {
  * becomes its captures of one kind (a series: one per sample, in time
  * order), each checked against its manifest's sha256 (a mismatch is a
  * warning naming the file); other operands stay as they are. The kind is
- * the first of vmmap, classes and track that the first bundle holds. The
+ * `kind` (trend --kind), or when NULL the first of vmmap, classes and track
+ * that the first bundle holds. The
  * list (*out, *nout) is freed with cli_bundle_inputs_free(). 0, or an exit
  * status after printing why.
  */
-int cli_bundle_trend_inputs(const char *const *paths, size_t n, struct cli_bundles *bs,
-			    struct cli_bundle_input **out, size_t *nout);
+int cli_bundle_trend_inputs(const char *const *paths, size_t n, const char *kind,
+			    struct cli_bundles *bs, struct cli_bundle_input **out, size_t *nout);
 void cli_bundle_inputs_free(struct cli_bundle_input *v, size_t n);
 
 /*

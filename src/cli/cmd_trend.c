@@ -50,9 +50,9 @@ const char cmd_trend_help[] =
 	"every capture has one, else by argument order; the report says which.\n"
 	"A capture series of 'iotally capture --count N' (its folder or .tar.gz)\n"
 	"gives its samples in time order, each timed by its manifest's start time\n"
-	"and checked against its sha256; the kind is the first the first sample\n"
-	"holds of vmmap, classes and track, and a sample without it is left out\n"
-	"with its step's reason. A single bundle gives its capture.\n"
+	"and checked against its sha256; the kind is --kind's, else the first the\n"
+	"first sample holds of vmmap, classes and track, and a sample without it is\n"
+	"left out with its step's reason. A single bundle gives its capture.\n"
 	"Inputs that cannot be read, or end in the middle, are left out and\n"
 	"listed. Metrics with the same value in every sample are counted, not shown.\n"
 	"\n"
@@ -78,6 +78,9 @@ const char cmd_trend_help[] =
 	"                     and one for --fail-on); '-': only the XML, on standard\n"
 	"                     output\n"
 	"  --format F         text (default), json or markdown\n"
+	"  --kind K           follow the vmmap, classes or track captures of a\n"
+	"                     series (default: the first kind its first sample\n"
+	"                     holds); inputs of another kind are an error\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Gates: METRIC names a metric as the report does, or as 'iotally diff'\n"
@@ -110,6 +113,7 @@ enum {
 	OPT_FAIL_IF,
 	OPT_JUNIT,
 	OPT_FORMAT,
+	OPT_KIND,
 	OPT_HELP,
 };
 
@@ -122,6 +126,7 @@ static const struct cli_option trend_options[] = {
 	{ "fail-if", 0, true, OPT_FAIL_IF },
 	{ "junit", 0, true, OPT_JUNIT },
 	{ "format", 0, true, OPT_FORMAT },
+	{ "kind", 0, true, OPT_KIND },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -135,6 +140,7 @@ struct trend_args {
 	const char **paths;
 	size_t npaths;
 	enum output_format format;
+	const char *kind;      /* --kind, NULL: the first input's */
 	const char *junit;
 	bool has_warmup;
 	uint64_t warmup;
@@ -235,6 +241,14 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 	case OPT_JUNIT:
 		a->junit = arg;
 		return 0;
+	case OPT_KIND: {
+		static const char *const names[] = { "vmmap", "classes", "track" };
+		int k = cli_choice("kind", arg, names, ARRAY_SIZE(names), err);
+		if (k < 0)
+			return -1;
+		a->kind = names[k];
+		return 0;
+	}
 	case OPT_FORMAT: {
 		static const char *const names[] = { "text", "json", "markdown" };
 		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
@@ -316,13 +330,16 @@ describe_kinds(const struct trend_input *in, size_t n, struct strbuf *out)
 	}
 }
 
-/* Read every input; -1 with *err for mixed kinds. */
+/*
+ * Read every input; *kind is `forced` (--kind) or the first input's. -1
+ * with *err when an input is of another kind.
+ */
 static int
-read_inputs(struct trend_input *in, size_t n, struct trend_series *s, const char **kind,
-	    struct diag_list *notes, struct diag *err)
+read_inputs(struct trend_input *in, size_t n, const char *forced, struct trend_series *s,
+	    const char **kind, struct diag_list *notes, struct diag *err)
 {
 	bool mixed = false;
-	*kind = NULL;
+	*kind = forced;
 	for (size_t i = 0; i < n; i++) {
 		trend_input_read(&in[i], *kind, s, notes);
 		if (in[i].kind && !*kind)
@@ -334,9 +351,13 @@ read_inputs(struct trend_input *in, size_t n, struct trend_series *s, const char
 		return 0;
 	struct strbuf sb = STRBUF_INIT;
 	describe_kinds(in, n, &sb);
-	diag_set(err, DIAG_DATA, NULL, 0, 0,
-		 "the inputs are captures of different kinds: %s; a trend needs one kind",
-		 sb.buf);
+	if (forced)
+		diag_set(err, DIAG_DATA, NULL, 0, 0,
+			 "--kind %s, but the inputs are captures of %s", forced, sb.buf);
+	else
+		diag_set(err, DIAG_DATA, NULL, 0, 0,
+			 "the inputs are captures of different kinds: %s; a trend needs one kind",
+			 sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
@@ -609,7 +630,7 @@ run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
 	struct diag err;
 	const char *kind;
 	diag_clear(&err);
-	int rc = read_inputs(in, a->npaths, s, &kind, notes, &err);
+	int rc = read_inputs(in, a->npaths, a->kind, s, &kind, notes, &err);
 	cli_print_warnings(notes);
 	if (rc == 0 && kind)
 		rc = check_gate_kinds(a, kind, &err);
@@ -696,7 +717,7 @@ cmd_trend(int argc, char **argv)
 		fputs(cmd_trend_help, stdout);
 		goto out;
 	}
-	if ((status = cli_bundle_trend_inputs(a.paths, a.npaths, &bundles, &bin, &nbin)) != 0)
+	if ((status = cli_bundle_trend_inputs(a.paths, a.npaths, a.kind, &bundles, &bin, &nbin)) != 0)
 		goto out;
 	/* A bundle operand stands for its captures: one input each. */
 	a.paths = xrealloc(a.paths, (nbin ? nbin : 1) * sizeof(*a.paths));

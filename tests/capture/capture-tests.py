@@ -398,6 +398,21 @@ def case_series():
         listing = e.run(e.out())
         check(c, listing.returncode == 0 and b'series of 3 samples' in listing.stdout,
               'iotally SERIES: %s' % listing.stdout.decode())
+        # Each sample holds a vmmap and an ioreg capture: trend follows vmmap
+        # unless --kind names the other; track was not captured (skipped).
+        for kind, want in ((None, 'vmmap'), ('classes', 'classes')):
+            args = ['trend', '--format', 'json'] + (['--kind', kind] if kind else []) + [e.out()]
+            t = e.run(*args)
+            try:
+                doc = json.loads(t.stdout)
+            except ValueError:
+                doc = {}
+            check(c, t.returncode == 0 and doc.get('kind') == want and doc.get('samples') == 3,
+                  'trend %s: exit %d, kind %r, samples %r: %s' % (kind, t.returncode, doc.get('kind'),
+                  doc.get('samples'), t.stderr.decode(errors='replace')))
+        t = e.run('trend', '--kind', 'track', e.out())
+        check(c, t.returncode != 0 and t.stderr.count(b'holds no track capture: its step') == 3,
+              'trend --kind track: exit %d: %s' % (t.returncode, t.stderr.decode(errors='replace')))
     finally:
         e.close()
 

@@ -4,6 +4,7 @@
 #include "capture/redact.h"
 #include "capture/toolrun.h"
 #include "iotally-config.h"
+#include "util/array.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -69,7 +70,7 @@ struct step_run {
 };
 
 struct host_facts {
-	char *sysctl[sizeof(sysctl_names) / sizeof(sysctl_names[0])];
+	char *sysctl[ARRAY_SIZE(sysctl_names)];
 	char *os_version, *os_build;
 };
 
@@ -327,7 +328,7 @@ sw_vers_field(const char *dir, const char *field)
 static const char *
 host_sysctl(const struct run *r, const char *name)
 {
-	for (size_t i = 0; i < sizeof(sysctl_names) / sizeof(sysctl_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sysctl_names); i++)
 		if (strcmp(sysctl_names[i], name) == 0)
 			return r->host.sysctl[i];
 	return NULL;
@@ -673,7 +674,7 @@ steps_release(struct run *r)
 	free(r->steps);
 	r->steps = NULL;
 	r->nsteps = r->alloc = 0;
-	for (size_t i = 0; i < sizeof(sysctl_names) / sizeof(sysctl_names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sysctl_names); i++) {
 		free(r->host.sysctl[i]);
 		r->host.sysctl[i] = NULL;
 	}
@@ -695,7 +696,7 @@ run_steps(struct run *r)
 	static const char *const sw_vers[] = { "sw_vers", NULL };
 	struct step_run *s = add_step(r, "host.sw_vers", sw_vers, NULL);
 	run_step(r, s, "host/sw_vers.txt");
-	for (size_t i = 0; i < sizeof(sysctl_names) / sizeof(sysctl_names[0]) && !stopped(r); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sysctl_names) && !stopped(r); i++) {
 		const char *argv[] = { "sysctl", sysctl_names[i], NULL };
 		struct strbuf id = STRBUF_INIT, out = STRBUF_INIT;
 		strbuf_addf(&id, "host.sysctl.%s", sysctl_names[i]);
@@ -709,7 +710,7 @@ run_steps(struct run *r)
 	}
 	r->host.os_version = sw_vers_field(r->tmp, "ProductVersion");
 	r->host.os_build = sw_vers_field(r->tmp, "BuildVersion");
-	for (size_t i = 0; i < sizeof(later_steps) / sizeof(later_steps[0]) && !stopped(r); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(later_steps) && !stopped(r); i++) {
 		const struct step_def *d = &later_steps[i];
 		if (d->when == WHEN_TARGET && r->pid < 0)
 			continue;

@@ -1,5 +1,6 @@
 #include "capture/redact.h"
 
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #include <stdbool.h>
@@ -212,7 +213,7 @@ keyed_spans(const char *text, size_t n, size_t *count)
 	struct span *v = NULL;
 	size_t len = 0, alloc = 0;
 	const char *end = text + n;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		size_t klen = strlen(keys[i].key);
 		const char *p = text;
 		const char *k;
@@ -375,7 +376,7 @@ redactor_safe_cut(const char *text, size_t n)
 	bool moved = end > 0;
 	while (moved) {
 		moved = false;
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && end; i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(keys) && end; i++) {
 			size_t klen = strlen(keys[i].key);
 			const char *p = text, *k;
 			while (end && (k = find(p, text + end, keys[i].key, klen)) != NULL) {

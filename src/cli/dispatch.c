@@ -10,6 +10,7 @@
 #include "cli/msgs.h"
 #include "ingest/detect.h"
 #include "ingest/line_input.h"
+#include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 
@@ -36,7 +37,7 @@ static const struct {
 const char *
 cli_command_for_kind(enum input_kind kind)
 {
-	for (size_t i = 0; i < sizeof(command_for_kind) / sizeof(command_for_kind[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(command_for_kind); i++)
 		if (command_for_kind[i].kind == kind)
 			return command_for_kind[i].command;
 	return NULL;

@@ -1,6 +1,7 @@
 #include "ingest/bundle.h"
 
 #include "util/arcread.h"
+#include "util/array.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -196,7 +197,7 @@ opt_str(const json_t *obj, const char *key)
 static bool
 known_kind(const char *k)
 {
-	for (size_t i = 0; i < sizeof(capture_kinds) / sizeof(capture_kinds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(capture_kinds); i++)
 		if (strcmp(capture_kinds[i], k) == 0)
 			return true;
 	return false;

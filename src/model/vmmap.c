@@ -1,5 +1,6 @@
 #include "model/vmmap.h"
 
+#include "util/array.h"
 #include "util/size.h"
 #include "util/xalloc.h"
 
@@ -98,7 +99,7 @@ vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
 {
 	struct vmmap_dump *d = xcalloc(1, sizeof(*d));
 	d->first_line = line;
-	for (size_t i = 0; i < sizeof(d->type_cache) / sizeof(d->type_cache[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(d->type_cache); i++)
 		d->type_cache[i] = SIZE_MAX;
 	strmap_init(&d->type_index);
 	cap->dumps = xgrow(cap->dumps, &cap->dumps_alloc, cap->ndumps + 1,

@@ -2,6 +2,7 @@
 
 #include "report/jsontext.h"
 #include "report/ndjson.h"
+#include "util/array.h"
 
 #include <string.h>
 
@@ -125,7 +126,7 @@ static int
 write_totals(FILE *out, const struct pair_cols *p, const json_t *body)
 {
 	static const char *const tops[] = { "footprint", "total", "allocation" };
-	for (size_t i = 0; i < sizeof(tops) / sizeof(tops[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(tops); i++) {
 		const json_t *v = json_object_get(body, tops[i]);
 		struct change_cols c = { .table = tops[i], .metric = tops[i],
 					 .rounded = strcmp(tops[i], "footprint") == 0 };
@@ -174,7 +175,7 @@ diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json
 	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL };
 	struct change_cols c = { .change = r->changed ? "changed" : "same" };
 	int rc = write_row(out, "pair", &p, &c);
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(tables) && rc == 0; i++)
 		rc = write_table(out, &p, body, &tables[i]);
 	if (rc == 0)
 		rc = write_totals(out, &p, body);

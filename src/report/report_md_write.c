@@ -2,6 +2,7 @@
 
 #include "report/report_html_write.h"
 #include "report/report_text.h"
+#include "util/array.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -23,7 +24,7 @@ static const struct md_budget budgets[] = {
 	{ 0, 40, 0 },
 };
 
-#define NBUDGETS (sizeof(budgets) / sizeof(budgets[0]))
+#define NBUDGETS (ARRAY_SIZE(budgets))
 
 void
 report_md_escape(const char *s, size_t max_chars, struct strbuf *out)

@@ -2,6 +2,7 @@
 
 #include "report/jsontext.h"
 #include "report/ndjson.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -27,7 +28,7 @@ set_site(json_t *o, const struct diff_track *d, const struct diff_track_site *s,
 {
 	if (!s) {
 		static const char *const keys[] = { "site", "module", "type", "frames", "stack" };
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 			ndjson_set(o, keys[i], json_null());
 		return;
 	}

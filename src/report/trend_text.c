@@ -7,6 +7,7 @@
 #include "report/trend_report.h"
 
 #include "report/texttable.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -38,7 +39,7 @@ trend_format_amount(char out[48], double v, enum trend_unit unit, bool sign)
 	}
 	double a = fabs(v);
 	size_t u = 0;
-	while (a >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+	while (a >= 1024 && u + 1 < ARRAY_SIZE(units)) {
 		a /= 1024;
 		u++;
 	}

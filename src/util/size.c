@@ -1,3 +1,4 @@
+#include "util/array.h"
 #include "util/size.h"
 
 #include <inttypes.h>
@@ -93,7 +94,7 @@ parse_decimal_double(const char *p, size_t n, double *out)
 	}
 	if (digits == 0)
 		return SIZE_SYNTAX;
-	if (!big && mant < (1ull << 53) && frac < sizeof(pow10) / sizeof(pow10[0])) {
+	if (!big && mant < (1ull << 53) && frac < ARRAY_SIZE(pow10)) {
 		*out = (double)mant / pow10[frac];
 		return SIZE_OK;
 	}

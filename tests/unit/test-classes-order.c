@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "model/classes.h"
+#include "util/array.h"
 
 static uint32_t
 next_random(uint32_t *s)
@@ -94,10 +95,10 @@ test_find_and_repeats(void **state)
 	struct classes_capture cap;
 	classes_capture_init(&cap);
 	struct classes_snapshot *s = classes_capture_add(&cap, CLASSES_SRC_IOREG_XML, 1);
-	for (size_t i = 0; i < sizeof(ascending) / sizeof(*ascending); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ascending); i++) {
 		assert_non_null(classes_snapshot_add(s, ascending[i], strlen(ascending[i]), 1,
 						     CLASS_COUNT_OK, i + 1));
-		check_finds(s, probe, sizeof(probe) / sizeof(*probe));
+		check_finds(s, probe, ARRAY_SIZE(probe));
 	}
 	assert_false(s->indexed);
 	/* A repeat of the last name while ascending: refused, counted. */
@@ -111,7 +112,7 @@ test_find_and_repeats(void **state)
 	assert_null(classes_snapshot_add(s, "b", 1, 4, CLASS_COUNT_OK, 25));
 	assert_int_equal(s->duplicates, 4);
 	assert_int_equal(s->nclasses, 11);
-	check_finds(s, probe, sizeof(probe) / sizeof(*probe));
+	check_finds(s, probe, ARRAY_SIZE(probe));
 	/* The first value of a repeated name is the one kept. */
 	assert_int_equal(classes_snapshot_find(s, "AB", 2)->line, 2);
 	classes_capture_release(&cap);

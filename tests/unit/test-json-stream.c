@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "report/json_stream.h"
+#include "util/array.h"
 
 static json_t *
 element(void *ctx, size_t i, struct diag *err)
@@ -93,7 +94,7 @@ test_same_bytes_as_jansson(void **state)
 {
 	(void)state;
 	static const size_t counts[] = { 0, 1, 2, 7, 100 };
-	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(counts); k++) {
 		size_t la, lb;
 		char *a = capture(write_whole, counts[k], &la);
 		char *b = capture(write_streamed, counts[k], &lb);

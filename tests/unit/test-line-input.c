@@ -44,7 +44,7 @@ check_lines(const char *data, size_t n, const struct want *want, size_t nwant)
 	line_reader_close(&r);
 }
 
-#define CHECK(s, w) check_lines(s, sizeof(s) - 1, w, sizeof(w) / sizeof(w[0]))
+#define CHECK(s, w) check_lines(s, sizeof(s) - 1, w, ARRAY_SIZE(w))
 
 static void
 test_leading_comments_skipped(void **state)

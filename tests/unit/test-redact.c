@@ -8,6 +8,7 @@
 
 #include "capture/redact.h"
 #include "capture/redact_stream.h"
+#include "util/array.h"
 
 /* Redact `in` (collecting values from it first) and compare with `want`. */
 static void
@@ -218,7 +219,7 @@ test_chunks_equal_whole(void **state)
 {
 	(void)state;
 	const char *ins[] = { plist_in, text_in, multiline_value_in, unclosed_in };
-	for (size_t i = 0; i < sizeof(ins) / sizeof(ins[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ins); i++) {
 		size_t len = strlen(ins[i]);
 		for (size_t chunk = 1; chunk <= len + 1; chunk++)
 			expect_chunked(ins[i], chunk, chunk % 3 ? chunk : 5);

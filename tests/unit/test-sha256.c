@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "util/array.h"
 #include "util/sha256.h"
 
 static void
@@ -84,7 +85,7 @@ test_padding_edges(void **state)
 	};
 	char a[128];
 	memset(a, 'a', sizeof(a));
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		check(a, cases[i].n, cases[i].want);
 }
 

@@ -16,6 +16,7 @@
 
 #include "model/track.h"
 #include "model/track_listing.h"
+#include "util/array.h"
 #include "util/spill.h"
 
 /* A blob whose bytes say where they are, so any misplaced byte shows. */
@@ -36,7 +37,7 @@ test_spill_round_trip(void **state)
 	assert_int_equal(spill_open(&s, &err), 0);
 	/* Sizes chosen so that blobs land in the file, in the buffer and across. */
 	static const size_t sizes[] = { 1, 1000, 700000, 500000, 3, 1 << 20, 12345, 0, 9 };
-	enum { N = sizeof(sizes) / sizeof(sizes[0]) };
+	enum { N = ARRAY_SIZE(sizes) };
 	uint64_t off[N];
 	for (size_t i = 0; i < N; i++) {
 		unsigned char *b = malloc(sizes[i] + 1);

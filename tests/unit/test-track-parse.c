@@ -8,6 +8,7 @@
 
 #include "ingest/track_command.h"
 #include "ingest/track_read.h"
+#include "util/array.h"
 
 static void
 assert_view(const char *p, size_t n, const char *want)
@@ -95,7 +96,7 @@ test_frame_digits_and_paren_only(void **state)
 		" 0 kernel.development                      0xfffffff00a6079a2 12345678)",
 		" 0 kernel.development                      0xfffffff00a6079a2 :1234)",
 	};
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
 		size_t n = strlen(lines[i]);
 		char *copy = test_malloc(n);
 		memcpy(copy, lines[i], n);

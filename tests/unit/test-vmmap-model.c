@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "model/vmmap.h"
+#include "util/array.h"
 
 static struct vmmap_region
 region(const char *type, uint64_t vsize, uint64_t resident, enum vmmap_purge purge)
@@ -51,7 +52,7 @@ test_breakdown_and_histogram(void **state)
 		region("IOAccelerator", 16384, 16384, VMMAP_PURGE_NONE),
 		region("MALLOC_SMALL", 8388608, 8388608, VMMAP_PURGE_NONE), /* not selected */
 	};
-	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++)
 		assert_int_equal(vmmap_dump_add_region(&cap, d, &rs[i], "t", &err), 0);
 
 	const struct vmmap_type_stats **types;

@@ -6,8 +6,9 @@
 
 #include <cmocka.h>
 
-#include "ingest/vmmap_read.h"
 #include "ingest/vmmap_grammar.h"
+#include "ingest/vmmap_read.h"
+#include "util/array.h"
 
 #include <stdlib.h>
 
@@ -102,7 +103,7 @@ test_repeated_size_slots(void **state)
 		  16, 16384, 1610612736, 1572864, false },
 	};
 	for (int round = 0; round < 2; round++) {
-		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 			struct vmmap_region r;
 			const char *why;
 			assert_int_equal(parse(cases[i].line, &r, &why), VMMAP_LINE_REGION);
@@ -187,7 +188,7 @@ test_blanks_around_prot(void **state)
 		"IOSurface  123e8c000-123e90000  [   16K     0K     0K     0K] r--/r--\t SM=SHM PURGE=N",
 		"IOSurface\t123e8c000-123e90000\t[   16K     0K     0K     0K]   r--/r--   SM=SHM PURGE=N",
 	};
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
 		struct vmmap_region r;
 		const char *why;
 		assert_int_equal(parse(lines[i], &r, &why), VMMAP_LINE_REGION);
@@ -245,7 +246,7 @@ test_line_evidence(void **state)
 		{ "  \"vmRegionInfo\" : \"0x0 is not in any region.\\n      __TEXT  1040c4000-104594000    [ 4928K] r-x/r-x SM=COW  x\",",
 		  VMMAP_EVIDENCE_NONE },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		assert_int_equal(vmmap_line_evidence(cases[i].line, strlen(cases[i].line)),
 				 cases[i].want);
 	const char buf[] = "Process: leaks-demo [1]\nAnalysis Tool: /usr/bin/leaks\n";

@@ -6,6 +6,7 @@
 #include "iotally-config.h"
 #include "util/array.h"
 #include "util/sha256.h"
+#include "util/spill.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -372,11 +373,9 @@ track_unavailable(const struct run *r)
 static int
 probe(char *const argv[], struct strbuf *out, volatile const int *stop)
 {
-	char tmpl[] = "/tmp/iotally-probe-XXXXXX";
-	int fd = mkstemp(tmpl);
+	int fd = temp_file_open("probe");
 	if (fd < 0)
 		return -1;
-	unlink(tmpl);
 	int nul = open("/dev/null", O_WRONLY);
 	struct spawn_result sr;
 	spawn_run(argv, fd, nul >= 0 ? nul : fd, PROBE_TIMEOUT_MS, stop, &sr);

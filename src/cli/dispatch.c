@@ -13,6 +13,7 @@
 #include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
+#include "util/spill.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -168,27 +169,15 @@ make_stdin_rereadable(off_t *start, struct diag *err)
 	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
 	    (*start = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0)
 		return 0;
-	const char *dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
-	size_t len = strlen(dir) + sizeof("/iotally-stdin-XXXXXX");
-	char *tmpl = malloc(len);
-	if (!tmpl)
-		return diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "out of memory");
-	snprintf(tmpl, len, "%s/iotally-stdin-XXXXXX", dir);
-	int fd = mkstemp(tmpl);
-	int saved = errno;
-	if (fd >= 0)
-		unlink(tmpl);
-	free(tmpl);
+	int fd = temp_file_open("stdin");
 	if (fd < 0)
 		return diag_set(err, DIAG_NOINPUT, "-", 0, 0,
 				"cannot keep standard input to recognise it: a temporary file "
-				"in %s: %s (set TMPDIR, or name the command)", dir,
-				strerror(saved));
+				"in %s: %s (set TMPDIR, or name the command)", temp_dir(),
+				strerror(errno));
 	if (copy_fd(STDIN_FILENO, fd) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
 	    dup2(fd, STDIN_FILENO) < 0) {
-		saved = errno;
+		int saved = errno;
 		close(fd);
 		return diag_set(err, DIAG_NOINPUT, "-", 0, 0,
 				"cannot keep standard input to recognise it: %s",

@@ -18,7 +18,7 @@ spill_init(struct spill *s)
 	strbuf_init(&s->pending);
 }
 
-static const char *
+const char *
 temp_dir(void)
 {
 	const char *dir = getenv("TMPDIR");
@@ -26,21 +26,27 @@ temp_dir(void)
 }
 
 int
-spill_open(struct spill *s, struct diag *err)
+temp_file_open(const char *stem)
 {
 	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/iotally-spill.XXXXXX", temp_dir());
-	s->fd = mkstemp(path.buf);
-	if (s->fd < 0) {
-		int e = errno;
-		diag_set(err, DIAG_IOERR, NULL, 0, 0,
-			 "cannot create a temporary file in '%s' (set TMPDIR to a writable folder): %s",
-			 temp_dir(), strerror(e));
-		strbuf_release(&path);
-		return -1;
-	}
-	unlink(path.buf);
+	strbuf_addf(&path, "%s/iotally-%s.XXXXXX", temp_dir(), stem);
+	int fd = mkstemp(path.buf);
+	int saved = errno;
+	if (fd >= 0)
+		unlink(path.buf);
 	strbuf_release(&path);
+	errno = saved;
+	return fd;
+}
+
+int
+spill_open(struct spill *s, struct diag *err)
+{
+	s->fd = temp_file_open("spill");
+	if (s->fd < 0)
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0,
+				"cannot create a temporary file in '%s' (set TMPDIR to a writable "
+				"folder): %s", temp_dir(), strerror(errno));
 	return 0;
 }
 

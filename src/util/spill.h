@@ -27,6 +27,17 @@ struct spill {
 	struct strbuf pending; /* appended, not yet written */
 };
 
+/*
+ * The folder temporary files go in: $TMPDIR when set and not empty, else
+ * /tmp. Every temporary file iotally makes is made by temp_file_open().
+ */
+const char *temp_dir(void);
+/*
+ * A new, already unlinked file "<temp_dir()>/iotally-<stem>.XXXXXX", open
+ * for reading and writing: its fd, or -1 with errno set.
+ */
+int temp_file_open(const char *stem);
+
 void spill_init(struct spill *s);
 /* 0, or -1 with DIAG_IOERR in *err (no temporary file could be made). */
 int spill_open(struct spill *s, struct diag *err);

@@ -248,21 +248,28 @@ type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
 }
 
 /*
- * The record of a type. Every region line looks one up and a dump has few
- * types, so a direct-mapped cache answers almost every call, inline.
+ * The record of a type if the cache holds it, else NULL. Every region line
+ * looks one up and a dump has few types, so this answers almost every one.
  */
 static inline struct vmmap_type_stats *
-type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
-	   const char *name, size_t len)
+type_cached(struct vmmap_dump *d, const char *name, size_t len)
 {
-	size_t slot = type_slot(name, len);
-	size_t cached = d->type_cache[slot];
+	size_t cached = d->type_cache[type_slot(name, len)];
 	if (cached < d->ntypes) {
 		struct vmmap_type_stats *t = &d->types[cached];
 		if (t->name_len == len && bytes_equal(t->name, name, len))
 			return t;
 	}
-	return type_stats_lookup(d, f, name, len, slot);
+	return NULL;
+}
+
+/* The record of a type, created on first sight. */
+static inline struct vmmap_type_stats *
+type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
+	   const char *name, size_t len)
+{
+	struct vmmap_type_stats *t = type_cached(d, name, len);
+	return t ? t : type_stats_lookup(d, f, name, len, type_slot(name, len));
 }
 
 /*
@@ -382,26 +389,37 @@ amounts_add_region(struct vmmap_amounts *a, const struct vmmap_region *r)
 }
 
 /*
- * The sums of one region line when none of them can pass BYTES_MAX; false
- * (nothing changed) when one might, for region_sums_checked() to decide.
- * Every region line adds to its type's lines; a counted one also to its
- * state and to the dump's total.
+ * The sums of one region line: every line adds to its type's lines, a
+ * counted one also to its state and to the dump's total. When none of
+ * them can pass BYTES_MAX (region_sums_fit) they are added without a test
+ * each (region_sums_add); when one might, region_sums_checked() decides.
  *
  * Why no sum needs its own test:
- * - m, the OR of the region's amounts (and of the count's 1), is at least
- *   each of them. When m is within a headroom, so is every field's growth;
+ * - m, region_growth(): the OR of the region's amounts (and of the count's
+ *   1), is at least each of them. When m is within a headroom, so is every field's growth;
  *   spending m keeps the headroom's promise for the next line.
  * - The state needs no headroom: counted_add() and this function are the
  *   only writers of by_purge[] and d->counted, and add the same amounts to
  *   both, so no field of by_purge[p] is above that of d->counted.
  */
-static bool
-region_sums_fast(struct vmmap_dump *d, struct vmmap_type_stats *t,
-		 const struct vmmap_region *r, bool counts)
+static inline uint64_t
+region_growth(const struct vmmap_region *r)
 {
-	uint64_t m = r->vsize | r->resident | r->dirty | r->swapped | 1;
-	if (m > t->lines_headroom || (counts && m > d->counted_headroom))
-		return false;
+	return r->vsize | r->resident | r->dirty | r->swapped | 1;
+}
+
+static inline bool
+region_sums_fit(const struct vmmap_dump *d, const struct vmmap_type_stats *t,
+		uint64_t m, bool counts)
+{
+	return m <= t->lines_headroom && (!counts || m <= d->counted_headroom);
+}
+
+/* Adds the region's amounts once region_sums_fit() said they fit. */
+static inline void
+region_sums_add(struct vmmap_dump *d, struct vmmap_type_stats *t,
+		const struct vmmap_region *r, uint64_t m, bool counts)
+{
 	t->lines_headroom -= m;
 	amounts_add_region(&t->lines, r);
 	t->lines_rounded |= r->vsize_rounded;
@@ -410,7 +428,6 @@ region_sums_fast(struct vmmap_dump *d, struct vmmap_type_stats *t,
 		amounts_add_region(&d->counted, r);
 		amounts_add_region(&t->by_purge[r->purge], r);
 	}
-	return true;
 }
 
 /* The hint of vsize missed: the bucket from the map, created empty if new. */
@@ -429,26 +446,47 @@ hist_bucket_lookup(struct vmmap_type_stats *t, uint64_t vsize, size_t *hint)
 	return *idx;
 }
 
+/*
+ * The slot of t->hist_hint for vsize. Fibonacci hashing (the top bits of a
+ * product by 2^64 / phi) mixes every bit of the size: sizes are multiples
+ * of the page size.
+ */
+static inline size_t *
+hist_hint(struct vmmap_type_stats *t, uint64_t vsize)
+{
+	return &t->hist_hint[(vsize * 0x9e3779b97f4a7c15ull) >> (64 - VMMAP_HIST_HINT_BITS)];
+}
+
+/* The bucket for vsize if the hint holds it, else NULL. */
+static inline struct vmmap_hist_bucket *
+hist_hinted(struct vmmap_type_stats *t, uint64_t vsize)
+{
+	size_t i = *hist_hint(t, vsize);
+	return i < t->nhist && t->hist[i].vsize == vsize ? &t->hist[i] : NULL;
+}
+
 /* The index in t->hist of the bucket for vsize, created empty if new. */
-static inline size_t
+static size_t
 hist_bucket(struct vmmap_type_stats *t, uint64_t vsize)
 {
-	/* Fibonacci hashing (the top bits of a product by 2^64 / phi) mixes
-	 * every bit of the size: sizes are multiples of the page size. */
-	size_t *hint = &t->hist_hint[(vsize * 0x9e3779b97f4a7c15ull) >>
-				     (64 - VMMAP_HIST_HINT_BITS)];
-	if (*hint < t->nhist && t->hist[*hint].vsize == vsize)
-		return *hint;
-	return hist_bucket_lookup(t, vsize, hint);
+	struct vmmap_hist_bucket *b = hist_hinted(t, vsize);
+	if (b)
+		return (size_t)(b - t->hist);
+	return hist_bucket_lookup(t, vsize, hist_hint(t, vsize));
+}
+
+static inline void
+bucket_add(struct vmmap_hist_bucket *b, const struct vmmap_region *r)
+{
+	b->count++;
+	b->purge[r->purge]++;
 }
 
 static void
 hist_add(struct vmmap_type_stats *t, const struct vmmap_region *r)
 {
 	size_t i = hist_bucket(t, r->vsize);   /* first: it may move t->hist */
-	struct vmmap_hist_bucket *b = &t->hist[i];
-	b->count++;
-	b->purge[r->purge]++;
+	bucket_add(&t->hist[i], r);
 }
 
 static COLD void
@@ -490,19 +528,35 @@ purgeable_add(struct vmmap_dump *d, const struct vmmap_type_stats *t,
 		r->start, r->vsize, (uint32_t)(t - d->types), (uint8_t)r->purge };
 }
 
-int
-vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
-		      const struct vmmap_region *r, const char *path,
-		      struct diag *err)
+/* Does the dump keep more of the region than its sums and histogram? */
+static inline bool
+region_wants_more(const struct vmmap_capture *cap, const struct vmmap_region *r)
 {
-	struct vmmap_type_stats *t = type_stats(d, &cap->filter, r->type, r->type_len);
+	return (cap->want_surfaces && r->has_surface) ||
+	       (cap->want_purgeable && r->has_range && r->purge != VMMAP_PURGE_NONE &&
+		!r->purge_unknown);
+}
 
+static inline void
+region_line_seen(struct vmmap_dump *d, const struct vmmap_region *r)
+{
 	d->region_lines++;
 	if (r->size_columns > d->max_size_columns)
 		d->max_size_columns = r->size_columns;
+}
+
+/* Any region line: the type or size may be new, sums near BYTES_MAX. */
+static COLD int
+region_add(struct vmmap_capture *cap, struct vmmap_dump *d,
+	   const struct vmmap_region *r, const char *path, struct diag *err)
+{
+	struct vmmap_type_stats *t = type_stats(d, &cap->filter, r->type, r->type_len);
+	region_line_seen(d, r);
 	bool counts = t->selected && region_counts(r);
-	if (!region_sums_fast(d, t, r, counts) &&
-	    region_sums_checked(d, t, r, counts, path, err) < 0)
+	uint64_t m = region_growth(r);
+	if (region_sums_fit(d, t, m, counts))
+		region_sums_add(d, t, r, m, counts);
+	else if (region_sums_checked(d, t, r, counts, path, err) < 0)
 		return -1;
 	if (!counts)
 		return 0;
@@ -513,6 +567,43 @@ vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
 	    !r->purge_unknown)
 		purgeable_add(d, t, r);
 	return 0;
+}
+
+/*
+ * The common region line, all in caches: its type and size seen before,
+ * sums far from BYTES_MAX, nothing kept but sums and histogram. Adds it
+ * as region_add() would and returns true; else false with nothing changed.
+ * It calls nothing, so the common path saves no registers.
+ */
+static inline bool
+region_add_cached(struct vmmap_capture *cap, struct vmmap_dump *d,
+		  const struct vmmap_region *r)
+{
+	struct vmmap_type_stats *t = type_cached(d, r->type, r->type_len);
+	if (!t)
+		return false;
+	bool counts = t->selected && region_counts(r);
+	uint64_t m = region_growth(r);
+	if (!region_sums_fit(d, t, m, counts))
+		return false;
+	struct vmmap_hist_bucket *b = NULL;
+	if (counts && (region_wants_more(cap, r) || !(b = hist_hinted(t, r->vsize))))
+		return false;
+	region_line_seen(d, r);
+	region_sums_add(d, t, r, m, counts);
+	if (counts)
+		bucket_add(b, r);
+	return true;
+}
+
+int
+vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
+		      const struct vmmap_region *r, const char *path,
+		      struct diag *err)
+{
+	if (region_add_cached(cap, d, r))
+		return 0;
+	return region_add(cap, d, r, path, err);
 }
 
 int

@@ -200,13 +200,15 @@ struct vmmap_dump {
 	/* Sum of every counted amount (all types, all states); bounds every
 	 * sum a query makes over them, so none passes BYTES_MAX. */
 	struct vmmap_amounts counted;
-	/* No field of `counted` is above BYTES_MAX - counted_headroom. */
-	uint64_t counted_headroom;
 
 	/* With vmmap_capture.want_purgeable: every N/V/E region with an address. */
 	struct vmmap_purgeable_region *purgeable;
 	size_t npurgeable, purgeable_alloc;
 
+	/* No field of `counted` is above BYTES_MAX - counted_headroom. (Not
+	 * next to `counted`: there gcc pairs the two in vector code that
+	 * costs the per-line update more than the scalar one.) */
+	uint64_t counted_headroom;
 	uint64_t lines;           /* input lines that belong to this dump */
 	uint64_t region_lines;    /* lines parsed as regions (any type) */
 	uint64_t unparsed_lines;  /* lines that looked like regions but did not parse */

@@ -21,11 +21,15 @@ vmmap_purge_char(enum vmmap_purge p)
 int
 vmmap_purge_from_char(char c)
 {
-	/* Once per region line: a look-up loop, not a library call. */
+	/* Once per region line, and the states of neighbouring lines vary at
+	 * random: arithmetic instead of an early return, which the branch
+	 * predictor would miss on about every other line (1.1 ms of CPU on a
+	 * 250,000-region dump, tools/bench-vmmap). The characters differ, so
+	 * at most one term is not zero. */
+	int state = -1;
 	for (int i = 0; i < VMMAP_PURGE_STATES; i++)
-		if (purge_chars[i] == c)
-			return i;
-	return -1;
+		state += (purge_chars[i] == c) * (i + 1);
+	return state;
 }
 
 const enum vmmap_purge vmmap_purge_order[VMMAP_PURGE_STATES] = {

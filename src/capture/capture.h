@@ -24,7 +24,7 @@
 #include "util/diag.h"
 
 /* Exit statuses of `iotally capture` beyond util/diag.h. */
-#define CAPTURE_EXIT_UNAVAILABLE 69   /* no such process; or steps failed (bundle written) */
+#define CAPTURE_EXIT_UNAVAILABLE DIAG_UNAVAILABLE /* 69: no such process; or steps failed (bundle written) */
 #define CAPTURE_EXIT_CANTCREAT 73     /* DIR exists, or its folder is not writable */
 #define CAPTURE_EXIT_NOPERM 77        /* a step was denied (bundle written): run with sudo */
 

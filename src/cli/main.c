@@ -120,8 +120,9 @@ print_main_help(FILE *out)
 	      "it is read (default /tmp). Output does not depend on the locale or time zone.\n"
 	      "\n"
 	      "Exit status: 0 success, 1 a diff gate tripped, 64 usage error, 65 malformed\n"
-	      "input, 66 input cannot be opened, 70 internal error, 74 output cannot be\n"
-	      "written ('iotally help diff' lists its causes).\n",
+	      "input, 66 input cannot be opened, 69 a library iotally loads when it is\n"
+	      "first needed (libxml2, libarchive) cannot be loaded, 70 internal error, 74\n"
+	      "output cannot be written ('iotally help diff' lists its causes).\n",
 	      out);
 }
 

@@ -9,6 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The rare paths of the per-region-line update, kept out of line so that
+ * the common path stays small: a type or size not seen yet, sums near
+ * BYTES_MAX, options that keep more than the breakdown.
+ */
+#define COLD __attribute__((noinline, cold))
+
 /* Indexed by enum vmmap_purge. */
 static const char purge_chars[VMMAP_PURGE_STATES + 1] = "NVE-";
 
@@ -103,6 +110,7 @@ vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
 {
 	struct vmmap_dump *d = xcalloc(1, sizeof(*d));
 	d->first_line = line;
+	d->counted_headroom = BYTES_MAX;
 	for (size_t i = 0; i < ARRAY_SIZE(d->type_cache); i++)
 		d->type_cache[i] = SIZE_MAX;
 	strmap_init(&d->type_index);
@@ -159,19 +167,73 @@ vmmap_dump_field(const struct vmmap_dump *d, const char *key)
 	return NULL;
 }
 
-static struct vmmap_type_stats *
-type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
-	   const char *name, size_t len)
+/* Unaligned loads of 8 and 4 bytes: one instruction each, no library call. */
+static inline uint64_t
+load64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t
+load32(const char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The bits in which the 8 bytes at a + i and at b + i differ. */
+static inline uint64_t
+word_diff(const char *a, const char *b, size_t i)
+{
+	return load64(a + i) ^ load64(b + i);
+}
+
+/*
+ * Are the n bytes at a and at b the same? Every region line compares its
+ * type name with a cached one, and names are short, so a memcmp() call
+ * costs more than the comparison itself. Reads stay inside [0, n) of both:
+ * the first and the last word (which may overlap), and any words between.
+ */
+static inline bool
+bytes_equal(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		for (size_t i = 8; i + 8 < n; i += 8)
+			if (word_diff(a, b, i))
+				return false;
+		return (word_diff(a, b, 0) | word_diff(a, b, n - 8)) == 0;
+	}
+	if (n >= 4)
+		return ((load32(a) ^ load32(b)) | (load32(a + n - 4) ^ load32(b + n - 4))) == 0;
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/*
+ * A name's slot in vmmap_dump.type_cache: its length, last and middle
+ * bytes. Cheap rather than thorough: two types of a dump that share a slot
+ * cost only hash map look-ups, when their lines alternate.
+ */
+static inline size_t
+type_slot(const char *name, size_t len)
+{
+	if (!len)
+		return 0;
+	return (len ^ (unsigned char)name[len - 1] ^ ((unsigned char)name[len / 2] << 1)) &
+	       ((1u << VMMAP_TYPE_CACHE_BITS) - 1);
+}
+
+/* The cache missed: the type's record from the map, created on first sight. */
+static COLD struct vmmap_type_stats *
+type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
+		  const char *name, size_t len, size_t slot)
 {
 	bool created;
-	size_t slot = len ? (len ^ (unsigned char)name[len - 1] ^
-			     ((unsigned char)name[len / 2] << 1)) & 15 : 0;
-	size_t cached = d->type_cache[slot];
-	if (cached < d->ntypes) {
-		struct vmmap_type_stats *t = &d->types[cached];
-		if (t->name_len == len && memcmp(t->name, name, len) == 0)
-			return t;
-	}
 	size_t *idx = strmap_put(&d->type_index, name, len, &created);
 	if (created) {
 		d->types = xgrow(d->types, &d->types_alloc, d->ntypes + 1,
@@ -181,6 +243,7 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 		t->name = xmemdup0(name, len);
 		t->name_len = len;
 		t->selected = vmmap_filter_selects(f, name, len);
+		t->lines_headroom = BYTES_MAX;
 		u64map_init(&t->hist_index);
 		*idx = d->ntypes++;
 	}
@@ -189,10 +252,35 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 }
 
 /*
+ * The record of a type if the cache holds it, else NULL. Every region line
+ * looks one up and a dump has few types, so this answers almost every one.
+ */
+static inline struct vmmap_type_stats *
+type_cached(struct vmmap_dump *d, const char *name, size_t len)
+{
+	size_t cached = d->type_cache[type_slot(name, len)];
+	if (cached < d->ntypes) {
+		struct vmmap_type_stats *t = &d->types[cached];
+		if (t->name_len == len && bytes_equal(t->name, name, len))
+			return t;
+	}
+	return NULL;
+}
+
+/* The record of a type, created on first sight. */
+static inline struct vmmap_type_stats *
+type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
+	   const char *name, size_t len)
+{
+	struct vmmap_type_stats *t = type_cached(d, name, len);
+	return t ? t : type_stats_lookup(d, f, name, len, type_slot(name, len));
+}
+
+/*
  * a += b, all fields; false (a unchanged) when any sum would pass BYTES_MAX
  * (2^63 - 1). Branch-free: x + y wraps or passes BYTES_MAX exactly when
  * bit 63 is set in x, y or their wrapped sum, so one test covers the five
- * sums (this runs twice for every counted region line).
+ * sums.
  */
 static bool
 amounts_add(struct vmmap_amounts *a, const struct vmmap_amounts *b)
@@ -245,8 +333,9 @@ counted_add(struct vmmap_dump *d, struct vmmap_type_stats *t, enum vmmap_purge p
 	return 0;
 }
 
-bool
-vmmap_region_counts(const struct vmmap_region *r)
+/* vmmap_region_counts(), inline for the per-line path. */
+static inline bool
+region_counts(const struct vmmap_region *r)
 {
 	if (r->purge != VMMAP_PURGE_NONE || r->purge_unknown)
 		return true;
@@ -255,23 +344,156 @@ vmmap_region_counts(const struct vmmap_region *r)
 	return r->resident != 0 || r->dirty != 0 || r->swapped != 0;
 }
 
+bool
+vmmap_region_counts(const struct vmmap_region *r)
+{
+	return region_counts(r);
+}
+
+/*
+ * How much every field of a can still grow without passing BYTES_MAX, or
+ * less: the OR of the fields is at least the largest of them, and at most
+ * BYTES_MAX since each field is.
+ */
+static uint64_t
+headroom(const struct vmmap_amounts *a)
+{
+	return BYTES_MAX - (a->count | a->vsize | a->resident | a->dirty | a->swapped);
+}
+
+/*
+ * The sums of one region line, checked one by one, each with its own
+ * message: the type's lines, then (when it counts) the type's state and
+ * the dump's total. On an error the sums checked before it keep the line.
+ */
+static COLD int
+region_sums_checked(struct vmmap_dump *d, struct vmmap_type_stats *t,
+		    const struct vmmap_region *r, bool counts, const char *path,
+		    struct diag *err)
+{
+	struct vmmap_amounts a = region_amounts(r);
+	if (!amounts_add(&t->lines, &a))
+		return type_overflow(t, path, r->line, err);
+	t->lines_rounded |= r->vsize_rounded;
+	t->lines_headroom = headroom(&t->lines);
+	if (counts && counted_add(d, t, r->purge, &a, path, r->line, err) < 0)
+		return -1;
+	d->counted_headroom = headroom(&d->counted);
+	return 0;
+}
+
 static void
-hist_add(struct vmmap_type_stats *t, const struct vmmap_region *r)
+amounts_add_region(struct vmmap_amounts *a, const struct vmmap_region *r)
+{
+	a->count++;
+	a->vsize += r->vsize;
+	a->resident += r->resident;
+	a->dirty += r->dirty;
+	a->swapped += r->swapped;
+}
+
+/*
+ * The sums of one region line: every line adds to its type's lines, a
+ * counted one also to its state and to the dump's total. When none of
+ * them can pass BYTES_MAX (region_sums_fit) they are added without a test
+ * each (region_sums_add); when one might, region_sums_checked() decides.
+ *
+ * Why no sum needs its own test:
+ * - m, region_growth(): the OR of the region's amounts (and of the count's
+ *   1), is at least each of them. When m is within a headroom, so is every field's growth;
+ *   spending m keeps the headroom's promise for the next line.
+ * - The state needs no headroom: counted_add() and this function are the
+ *   only writers of by_purge[] and d->counted, and add the same amounts to
+ *   both, so no field of by_purge[p] is above that of d->counted.
+ */
+static inline uint64_t
+region_growth(const struct vmmap_region *r)
+{
+	return r->vsize | r->resident | r->dirty | r->swapped | 1;
+}
+
+static inline bool
+region_sums_fit(const struct vmmap_dump *d, const struct vmmap_type_stats *t,
+		uint64_t m, bool counts)
+{
+	return m <= t->lines_headroom && (!counts || m <= d->counted_headroom);
+}
+
+/* Adds the region's amounts once region_sums_fit() said they fit. */
+static inline void
+region_sums_add(struct vmmap_dump *d, struct vmmap_type_stats *t,
+		const struct vmmap_region *r, uint64_t m, bool counts)
+{
+	t->lines_headroom -= m;
+	amounts_add_region(&t->lines, r);
+	t->lines_rounded |= r->vsize_rounded;
+	if (counts) {
+		d->counted_headroom -= m;
+		amounts_add_region(&d->counted, r);
+		amounts_add_region(&t->by_purge[r->purge], r);
+	}
+}
+
+/* The hint of vsize missed: the bucket from the map, created empty if new. */
+static COLD size_t
+hist_bucket_lookup(struct vmmap_type_stats *t, uint64_t vsize, size_t *hint)
 {
 	bool created;
-	size_t *idx = u64map_put(&t->hist_index, r->vsize, &created);
+	size_t *idx = u64map_put(&t->hist_index, vsize, &created);
 	if (created) {
 		t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
 		memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
-		t->hist[t->nhist].vsize = r->vsize;
+		t->hist[t->nhist].vsize = vsize;
 		*idx = t->nhist++;
 	}
-	struct vmmap_hist_bucket *b = &t->hist[*idx];
+	*hint = *idx;
+	return *idx;
+}
+
+/*
+ * The slot of t->hist_hint for vsize. Fibonacci hashing (the top bits of a
+ * product by 2^64 / phi) mixes every bit of the size: sizes are multiples
+ * of the page size.
+ */
+static inline size_t *
+hist_hint(struct vmmap_type_stats *t, uint64_t vsize)
+{
+	return &t->hist_hint[(vsize * 0x9e3779b97f4a7c15ull) >> (64 - VMMAP_HIST_HINT_BITS)];
+}
+
+/* The bucket for vsize if the hint holds it, else NULL. */
+static inline struct vmmap_hist_bucket *
+hist_hinted(struct vmmap_type_stats *t, uint64_t vsize)
+{
+	size_t i = *hist_hint(t, vsize);
+	return i < t->nhist && t->hist[i].vsize == vsize ? &t->hist[i] : NULL;
+}
+
+/* The index in t->hist of the bucket for vsize, created empty if new. */
+static size_t
+hist_bucket(struct vmmap_type_stats *t, uint64_t vsize)
+{
+	struct vmmap_hist_bucket *b = hist_hinted(t, vsize);
+	if (b)
+		return (size_t)(b - t->hist);
+	return hist_bucket_lookup(t, vsize, hist_hint(t, vsize));
+}
+
+static inline void
+bucket_add(struct vmmap_hist_bucket *b, const struct vmmap_region *r)
+{
 	b->count++;
 	b->purge[r->purge]++;
 }
 
 static void
+hist_add(struct vmmap_type_stats *t, const struct vmmap_region *r)
+{
+	size_t i = hist_bucket(t, r->vsize);   /* first: it may move t->hist */
+	bucket_add(&t->hist[i], r);
+}
+
+static COLD void
 surface_add(struct vmmap_dump *d, const struct vmmap_region *r)
 {
 	const struct vmmap_surface *s = &r->surface;
@@ -300,35 +522,92 @@ surface_add(struct vmmap_dump *d, const struct vmmap_region *r)
 	g->rounded |= s->bytes_rounded;
 }
 
+static COLD void
+purgeable_add(struct vmmap_dump *d, const struct vmmap_type_stats *t,
+	      const struct vmmap_region *r)
+{
+	d->purgeable = xgrow(d->purgeable, &d->purgeable_alloc, d->npurgeable + 1,
+			     sizeof(*d->purgeable));
+	d->purgeable[d->npurgeable++] = (struct vmmap_purgeable_region){
+		r->start, r->vsize, (uint32_t)(t - d->types), (uint8_t)r->purge };
+}
+
+/* Does the dump keep more of the region than its sums and histogram? */
+static inline bool
+region_wants_more(const struct vmmap_capture *cap, const struct vmmap_region *r)
+{
+	return (cap->want_surfaces && r->has_surface) ||
+	       (cap->want_purgeable && r->has_range && r->purge != VMMAP_PURGE_NONE &&
+		!r->purge_unknown);
+}
+
+static inline void
+region_line_seen(struct vmmap_dump *d, const struct vmmap_region *r)
+{
+	d->region_lines++;
+	if (r->size_columns > d->max_size_columns)
+		d->max_size_columns = r->size_columns;
+}
+
+/* Any region line: the type or size may be new, sums near BYTES_MAX. */
+static COLD int
+region_add(struct vmmap_capture *cap, struct vmmap_dump *d,
+	   const struct vmmap_region *r, const char *path, struct diag *err)
+{
+	struct vmmap_type_stats *t = type_stats(d, &cap->filter, r->type, r->type_len);
+	region_line_seen(d, r);
+	bool counts = t->selected && region_counts(r);
+	uint64_t m = region_growth(r);
+	if (region_sums_fit(d, t, m, counts))
+		region_sums_add(d, t, r, m, counts);
+	else if (region_sums_checked(d, t, r, counts, path, err) < 0)
+		return -1;
+	if (!counts)
+		return 0;
+	hist_add(t, r);
+	if (cap->want_surfaces && r->has_surface)
+		surface_add(d, r);
+	if (cap->want_purgeable && r->has_range && r->purge != VMMAP_PURGE_NONE &&
+	    !r->purge_unknown)
+		purgeable_add(d, t, r);
+	return 0;
+}
+
+/*
+ * The common region line, all in caches: its type and size seen before,
+ * sums far from BYTES_MAX, nothing kept but sums and histogram. Adds it
+ * as region_add() would and returns true; else false with nothing changed.
+ * It calls nothing, so the common path saves no registers.
+ */
+static inline bool
+region_add_cached(struct vmmap_capture *cap, struct vmmap_dump *d,
+		  const struct vmmap_region *r)
+{
+	struct vmmap_type_stats *t = type_cached(d, r->type, r->type_len);
+	if (!t)
+		return false;
+	bool counts = t->selected && region_counts(r);
+	uint64_t m = region_growth(r);
+	if (!region_sums_fit(d, t, m, counts))
+		return false;
+	struct vmmap_hist_bucket *b = NULL;
+	if (counts && (region_wants_more(cap, r) || !(b = hist_hinted(t, r->vsize))))
+		return false;
+	region_line_seen(d, r);
+	region_sums_add(d, t, r, m, counts);
+	if (counts)
+		bucket_add(b, r);
+	return true;
+}
+
 int
 vmmap_dump_add_region(struct vmmap_capture *cap, struct vmmap_dump *d,
 		      const struct vmmap_region *r, const char *path,
 		      struct diag *err)
 {
-	struct vmmap_type_stats *t = type_stats(d, &cap->filter, r->type, r->type_len);
-
-	d->region_lines++;
-	if (r->size_columns > d->max_size_columns)
-		d->max_size_columns = r->size_columns;
-	struct vmmap_amounts a = region_amounts(r);
-	if (!amounts_add(&t->lines, &a))
-		return type_overflow(t, path, r->line, err);
-	t->lines_rounded |= r->vsize_rounded;
-	if (!t->selected || !vmmap_region_counts(r))
+	if (region_add_cached(cap, d, r))
 		return 0;
-	if (counted_add(d, t, r->purge, &a, path, r->line, err) < 0)
-		return -1;
-	hist_add(t, r);
-	if (cap->want_surfaces && r->has_surface)
-		surface_add(d, r);
-	if (cap->want_purgeable && r->has_range && r->purge != VMMAP_PURGE_NONE &&
-	    !r->purge_unknown) {
-		d->purgeable = xgrow(d->purgeable, &d->purgeable_alloc, d->npurgeable + 1,
-				     sizeof(*d->purgeable));
-		d->purgeable[d->npurgeable++] = (struct vmmap_purgeable_region){
-			r->start, r->vsize, (uint32_t)(t - d->types), (uint8_t)r->purge };
-	}
-	return 0;
+	return region_add(cap, d, r, path, err);
 }
 
 int
@@ -340,6 +619,8 @@ vmmap_dump_add_group(struct vmmap_capture *cap, struct vmmap_dump *d,
 	if (counted_add(d, t, p, a, path, 0, err) < 0)
 		return -1;
 	t->lines = t->by_purge[p];
+	t->lines_headroom = headroom(&t->lines);
+	d->counted_headroom = headroom(&d->counted);
 	return 0;
 }
 
@@ -350,20 +631,13 @@ vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 		      struct diag *err)
 {
 	struct vmmap_type_stats *t = type_stats(d, &cap->filter, type, len);
-	bool created;
-	size_t *idx = u64map_put(&t->hist_index, vsize, &created);
-	if (created) {
-		t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
-		memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
-		t->hist[t->nhist].vsize = vsize;
-		*idx = t->nhist++;
-	}
-	struct vmmap_hist_bucket b = t->hist[*idx];
+	size_t i = hist_bucket(t, vsize);
+	struct vmmap_hist_bucket b = t->hist[i];
 	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
 		if (!bytes_add(&b.purge[p], purge[p]) || !bytes_add(&b.count, purge[p]))
 			return diag_set(err, DIAG_DATA, path, 0, 0,
 					"region counts of '%s' add up past 2^63", t->name);
-	t->hist[*idx] = b;
+	t->hist[i] = b;
 	return 0;
 }
 

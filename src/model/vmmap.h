@@ -105,14 +105,25 @@ struct vmmap_hist_bucket {
 	uint64_t purge[VMMAP_PURGE_STATES];
 };
 
+/* Slots of vmmap_dump.type_cache and vmmap_type_stats.hist_hint: 2^6. */
+#define VMMAP_TYPE_CACHE_BITS 6
+#define VMMAP_HIST_HINT_BITS 6
+
 struct vmmap_type_stats {
 	char *name;
 	size_t name_len;
 	bool selected;
 	struct vmmap_amounts lines;      /* every parsed region line of the type */
+	/* No field of `lines` is above BYTES_MAX - lines_headroom: a region
+	 * whose amounts are all within it adds without a check. */
+	uint64_t lines_headroom;
 	bool lines_rounded;              /* some vsize in `lines` was not exact */
 	struct vmmap_amounts by_purge[VMMAP_PURGE_STATES]; /* what the breakdown counts */
 	struct u64map hist_index;        /* vsize -> index in hist */
+	/* A direct-mapped hint in front of hist_index (most region sizes
+	 * repeat): an index in hist, used only when that bucket's vsize is
+	 * the one looked up, so a stale or zeroed slot is merely a miss. */
+	size_t hist_hint[1 << VMMAP_HIST_HINT_BITS];
 	struct vmmap_hist_bucket *hist;
 	size_t nhist, hist_alloc;
 };
@@ -174,8 +185,9 @@ struct vmmap_dump {
 
 	struct strmap type_index; /* name -> index in types */
 	/* A small direct-mapped cache in front of type_index: a dump has few
-	 * types and every region line looks one up. SIZE_MAX = empty slot. */
-	size_t type_cache[16];
+	 * types (some 30 in a real one) and every region line looks one up.
+	 * SIZE_MAX = empty slot. */
+	size_t type_cache[1 << VMMAP_TYPE_CACHE_BITS];
 	struct vmmap_type_stats *types;
 	size_t ntypes, types_alloc;
 
@@ -193,6 +205,10 @@ struct vmmap_dump {
 	struct vmmap_purgeable_region *purgeable;
 	size_t npurgeable, purgeable_alloc;
 
+	/* No field of `counted` is above BYTES_MAX - counted_headroom. (Not
+	 * next to `counted`: there gcc pairs the two in vector code that
+	 * costs the per-line update more than the scalar one.) */
+	uint64_t counted_headroom;
 	uint64_t lines;           /* input lines that belong to this dump */
 	uint64_t region_lines;    /* lines parsed as regions (any type) */
 	uint64_t unparsed_lines;  /* lines that looked like regions but did not parse */

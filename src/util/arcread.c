@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -270,9 +271,93 @@ arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx, struc
 	return rc < 0 ? -1 : 0;
 }
 
+#define TAR_BLOCK 512u
+#define TAR_CHKSUM_AT 148u
+#define TAR_CHKSUM_LEN 8u
+
+/*
+ * tar's rule for a header block: the checksum field holds octal digits
+ * (space or NUL padded) equal to the sum of the block's bytes with the
+ * field itself counted as spaces; bytes summed unsigned, or signed as some
+ * old tars did. libarchive's tar reader takes an input only if its first
+ * block passes this (an all-zero block, the end mark, does not: there is
+ * no member to read).
+ */
+static bool
+tar_checksum_ok(const unsigned char *h)
+{
+	long want = 0, sum_u = 0, sum_s = 0;
+	size_t i = TAR_CHKSUM_AT, end = TAR_CHKSUM_AT + TAR_CHKSUM_LEN;
+
+	for (size_t j = i; j < end; j++)
+		if (h[j] != ' ' && h[j] != '\0' && (h[j] < '0' || h[j] > '7'))
+			return false;
+	while (i < end && h[i] == ' ')
+		i++;
+	while (i < end && h[i] >= '0' && h[i] <= '7')
+		want = want * 8 + (h[i++] - '0');
+	for (i = 0; i < TAR_BLOCK; i++) {
+		bool field = i >= TAR_CHKSUM_AT && i < end;
+		sum_u += field ? ' ' : h[i];
+		sum_s += field ? ' ' : (signed char)h[i];
+	}
+	return want == sum_u || want == sum_s;
+}
+
+/* Up to `n` decoded bytes from the start of `r`: the count, or -1 on an error. */
+static ssize_t
+read_start(struct arc_reader *r, unsigned char *buf, size_t n)
+{
+	struct diag err;
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = arc_reader_read(r, buf + got, n - got, &err);
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+/*
+ * Can `path` be a tar or tar.gz archive at all? Decided here for regular
+ * files, without libarchive (loaded on first use, util/lazylib.h), which
+ * every plain or gzip-compressed text capture is then read without: a tar
+ * archive's first block (after gzip decoding) is 512 bytes whose checksum
+ * holds. Only a file that passes, or one this cannot tell (not a regular
+ * file, a gzip stream that fails early), goes on to libarchive.
+ */
+static bool
+may_be_tar(const char *path)
+{
+	unsigned char head[TAR_BLOCK];
+	struct stat st;
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;   /* nor could libarchive open it */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return true;
+	}
+	got = pread(fd, head, TAR_BLOCK, 0);
+	if (got >= 2 && arc_is_gzip(head, (size_t)got)) {
+		struct arc_reader *gz = arc_reader_gunzip_fd(fd, NULL, 0, path, NULL);
+		got = gz ? read_start(gz, head, TAR_BLOCK) : -1;
+		arc_reader_free(gz);
+	}
+	close(fd);
+	return got < 0 || ((size_t)got == TAR_BLOCK && tar_checksum_ok(head));
+}
+
 bool
 arc_is_tar_file(const char *path)
 {
+	if (!may_be_tar(path))
+		return false;
 	struct archive *a = archive_read_new();
 	struct archive_entry *e;
 	bool is_tar = false;

@@ -26,6 +26,7 @@ enum diag_code {
 	DIAG_USAGE = 64,     /* EX_USAGE */
 	DIAG_DATA = 65,      /* EX_DATAERR: malformed input */
 	DIAG_NOINPUT = 66,   /* EX_NOINPUT: cannot open input */
+	DIAG_UNAVAILABLE = 69, /* EX_UNAVAILABLE: a library or step the work needs is not there */
 	DIAG_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
 	DIAG_IOERR = 74,     /* EX_IOERR: cannot write output */
 };

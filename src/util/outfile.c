@@ -9,9 +9,41 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Temporary files neither committed nor aborted yet: removed if the program exits first. */
+static struct outfile *pending;
+
+static void
+remove_pending(void)
+{
+	for (struct outfile *o = pending; o; o = o->next_pending)
+		unlink(o->tmp);
+}
+
+static void
+pending_add(struct outfile *o)
+{
+	static bool registered;
+	if (!registered)
+		registered = atexit(remove_pending) == 0;
+	o->next_pending = pending;
+	pending = o;
+}
+
+static void
+pending_remove(struct outfile *o)
+{
+	for (struct outfile **p = &pending; *p; p = &(*p)->next_pending) {
+		if (*p == o) {
+			*p = o->next_pending;
+			break;
+		}
+	}
+}
+
 static void
 outfile_clear(struct outfile *o)
 {
+	pending_remove(o);
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;
@@ -69,6 +101,7 @@ outfile_open(struct outfile *o, const char *path, struct diag *err)
 		outfile_clear(o);
 		return diag_set(err, DIAG_IOERR, path, 0, 0, "cannot be written: %s", strerror(e));
 	}
+	pending_add(o);
 	return 0;
 }
 

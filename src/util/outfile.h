@@ -11,7 +11,9 @@
  * regular file where a device was. The path "-" is standard output,
  * written directly (commit flushes it, and leaves it open).
  *
- * outfile_commit() or outfile_abort() ends every opened outfile.
+ * outfile_commit() or outfile_abort() ends every opened outfile. A
+ * temporary file still open when the program exits (a library that cannot
+ * be loaded stops it: util/lazylib.h) is removed by an atexit handler.
  */
 
 #include <stdbool.h>
@@ -24,6 +26,7 @@ struct outfile {
 	char *path;          /* owned */
 	char *tmp;           /* owned; NULL for standard output or in place */
 	bool in_place;       /* opened directly: not a regular file */
+	struct outfile *next_pending;  /* the list of open temporary files */
 };
 
 /* 0 with o->fp open, or -1 with DIAG_IOERR in *err (the directory is not writable). */

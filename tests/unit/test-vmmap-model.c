@@ -126,6 +126,238 @@ test_dump_total_overflow_is_an_error(void **state)
 	vmmap_capture_release(&cap);
 }
 
+static const char type_message[] = "byte counts of 'IOSurface' regions add up past 2^63 bytes";
+static const char dump_message[] = "byte counts of the dump's regions add up past 2^63 bytes";
+
+/*
+ * Sums may reach BYTES_MAX exactly, by any route, and never pass it: each
+ * expected figure is the arithmetic of the regions added.
+ */
+static void
+test_sums_reach_the_limit_exactly(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	struct vmmap_region big = region("IOSurface", BYTES_MAX - 5, 0, VMMAP_PURGE_N);
+	struct vmmap_region one = region("IOSurface", 1, 0, VMMAP_PURGE_N);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &big, "t", &err), 0);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(vmmap_dump_add_region(&cap, d, &one, "t", &err), 0);
+	one.line = 7;
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &one, "t", &err), -1);
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(err.line, 7);
+	assert_string_equal(err.msg, type_message);
+
+	const struct vmmap_type_stats *t = &d->types[0];
+	assert_true(t->lines.vsize == BYTES_MAX);
+	assert_int_equal(t->lines.count, 6);
+	assert_true(t->by_purge[VMMAP_PURGE_N].vsize == BYTES_MAX);
+	assert_true(d->counted.vsize == BYTES_MAX);
+	const struct vmmap_hist_bucket **b;
+	assert_int_equal(vmmap_type_sorted_hist(t, &b), 2);
+	assert_int_equal(b[0]->count, 5);       /* the refused region is in no bucket */
+	free(b);
+	vmmap_capture_release(&cap);
+}
+
+/* Resident, dirty and swapped bytes are summed and refused alike. */
+static void
+test_every_amount_is_checked(void **state)
+{
+	(void)state;
+	for (int field = 0; field < 3; field++) {
+		struct vmmap_capture cap;
+		struct diag err;
+		setup_capture(&cap);
+		struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+		struct vmmap_region r = region("IOSurface", 16384, 0, VMMAP_PURGE_NONE);
+		uint64_t *amount = field == 0 ? &r.resident : field == 1 ? &r.dirty : &r.swapped;
+		*amount = BYTES_MAX / 2 + 1;
+		assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+		assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), -1);
+		assert_string_equal(err.msg, type_message);
+		assert_int_equal(d->types[0].lines.count, 1);
+		assert_int_equal(d->counted.count, 1);
+		vmmap_capture_release(&cap);
+	}
+}
+
+/*
+ * A single amount past BYTES_MAX (no parser makes one; the model must not
+ * trust that) and a type that is not selected: refused all the same.
+ */
+static void
+test_hostile_amounts_are_refused(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	struct vmmap_region r = region("IOSurface", 16384, 0, VMMAP_PURGE_V);
+	r.dirty = UINT64_MAX;
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), -1);
+	assert_string_equal(err.msg, type_message);
+	assert_int_equal(d->types[0].lines.count, 0);
+	assert_int_equal(d->counted.count, 0);
+
+	struct vmmap_region m = region("MALLOC_SMALL", BYTES_MAX / 2 + 1, 0, VMMAP_PURGE_NONE);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &m, "t", &err), 0);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &m, "t", &err), -1);
+	assert_string_equal(err.msg, "byte counts of 'MALLOC_SMALL' regions add up past 2^63 bytes");
+	assert_int_equal(d->counted.count, 0);
+	vmmap_capture_release(&cap);
+}
+
+/*
+ * The dump's total reaches BYTES_MAX over two types; one byte more is the
+ * dump's error. The type's lines keep the refused region (they were summed
+ * first), its breakdown does not.
+ */
+static void
+test_dump_total_reaches_the_limit(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	struct vmmap_region s = region("IOSurface", BYTES_MAX - 10, 0, VMMAP_PURGE_N);
+	struct vmmap_region a = region("IOAccelerator", 10, 0, VMMAP_PURGE_E);
+	struct vmmap_region one = region("IOAccelerator", 1, 0, VMMAP_PURGE_E);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &s, "t", &err), 0);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &a, "t", &err), 0);
+	assert_true(vmmap_dump_total(d).vsize == BYTES_MAX);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &one, "t", &err), -1);
+	assert_string_equal(err.msg, dump_message);
+	assert_true(vmmap_dump_total(d).vsize == BYTES_MAX);
+	assert_int_equal(d->types[1].lines.count, 2);
+	assert_int_equal(d->types[1].lines.vsize, 11);
+	assert_int_equal(d->types[1].by_purge[VMMAP_PURGE_E].count, 1);
+	vmmap_capture_release(&cap);
+}
+
+/* Grouped amounts (JSON reports) leave room only for what still fits. */
+static void
+test_region_after_group_near_the_limit(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	struct vmmap_amounts g = { 1, BYTES_MAX - 3, 0, 0, 0 };
+	assert_int_equal(vmmap_dump_add_group(&cap, d, "IOSurface", 9, VMMAP_PURGE_N, &g,
+					      "t", &err), 0);
+	struct vmmap_region r = region("IOSurface", 3, 0, VMMAP_PURGE_N);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+	assert_true(d->types[0].by_purge[VMMAP_PURGE_N].vsize == BYTES_MAX);
+	struct vmmap_region one = region("IOSurface", 1, 0, VMMAP_PURGE_N);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &one, "t", &err), -1);
+	assert_string_equal(err.msg, type_message);
+
+	/* A count at the limit: one more region line is one too many. */
+	struct vmmap_amounts c = { BYTES_MAX, 0, 0, 0, 0 };
+	assert_int_equal(vmmap_dump_add_group(&cap, d, "IOAccelerator", 13, VMMAP_PURGE_V, &c,
+					      "t", &err), -1);   /* the total has 2 already */
+	vmmap_capture_release(&cap);
+	setup_capture(&cap);
+	d = vmmap_capture_new_dump(&cap, 1);
+	assert_int_equal(vmmap_dump_add_group(&cap, d, "IOSurface", 9, VMMAP_PURGE_V, &c,
+					      "t", &err), 0);
+	struct vmmap_region z = region("IOSurface", 0, 0, VMMAP_PURGE_V);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &z, "t", &err), -1);
+	assert_string_equal(err.msg, type_message);
+	vmmap_capture_release(&cap);
+}
+
+/*
+ * Names of every length up to 40 that differ in one byte, anywhere, are
+ * different types; so are lengths. Lines of all of them interleave, so
+ * they meet in the type cache: each type's count is the number of lines
+ * added with its name.
+ */
+static void
+test_similar_type_names_stay_apart(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	vmmap_capture_init(&cap);
+	cap.filter.all = true;
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	static char names[41][40][41];   /* [length][position of the 'b'][...] */
+	for (size_t len = 1; len <= 40; len++)
+		for (size_t pos = 0; pos < len; pos++) {
+			memset(names[len][pos], 'a', len);
+			names[len][pos][len] = '\0';
+			names[len][pos][pos] = 'b';
+		}
+	for (int round = 0; round < 3; round++)
+		for (size_t len = 1; len <= 40; len++)
+			for (size_t pos = 0; pos <= len; pos++) {
+				/* pos == len: the all-'a' name of that length */
+				char all_a[41];
+				memset(all_a, 'a', len);
+				all_a[len] = '\0';
+				const char *name = pos < len ? names[len][pos] : all_a;
+				struct vmmap_region r = region(name, 16384 * (pos + 1), 16384,
+							       VMMAP_PURGE_NONE);
+				assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+			}
+	/* 40 all-'a' names and 1 + 2 + ... + 40 with one 'b'. */
+	assert_int_equal(d->ntypes, 40 + 40 * 41 / 2);
+	for (size_t i = 0; i < d->ntypes; i++) {
+		const struct vmmap_type_stats *t = &d->types[i];
+		assert_int_equal(t->lines.count, 3);
+		const char *b = memchr(t->name, 'b', t->name_len);
+		size_t pos = b ? (size_t)(b - t->name) : t->name_len;
+		assert_int_equal(t->lines.vsize, 3 * 16384 * (pos + 1));
+		assert_int_equal(t->nhist, 1);
+	}
+	vmmap_capture_release(&cap);
+}
+
+/*
+ * Many sizes in one type, interleaved, so that they meet in the bucket
+ * hints: every bucket counts the lines of its size, by state.
+ */
+static void
+test_many_sizes_count_in_their_buckets(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	enum { SIZES = 300, ROUNDS = 4 };
+	for (int round = 0; round < ROUNDS; round++)
+		for (uint64_t i = 0; i < SIZES; i++) {
+			/* Sizes in an order that is not their sorted one. */
+			uint64_t k = (i * 7) % SIZES;
+			enum vmmap_purge p = (enum vmmap_purge)((k + (uint64_t)round) % 3);
+			struct vmmap_region r = region("IOSurface", 16384 * (k + 1), 0, p);
+			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+		}
+	const struct vmmap_hist_bucket **b;
+	size_t n = vmmap_type_sorted_hist(&d->types[0], &b);
+	assert_int_equal(n, SIZES);
+	for (uint64_t k = 0; k < SIZES; k++) {
+		assert_int_equal(b[k]->vsize, 16384 * (k + 1));
+		assert_int_equal(b[k]->count, ROUNDS);
+		/* Rounds 0..3 give states k, k+1, k+2, k+3 (mod 3): one twice. */
+		assert_int_equal(b[k]->purge[k % 3], 2);
+		assert_int_equal(b[k]->purge[(k + 1) % 3], 1);
+		assert_int_equal(b[k]->purge[(k + 2) % 3], 1);
+	}
+	free(b);
+	vmmap_capture_release(&cap);
+}
+
 static struct vmmap_summary_row
 row(const char *name, const char *virtual_text, uint64_t count)
 {
@@ -214,6 +446,13 @@ main(void)
 		cmocka_unit_test(test_breakdown_and_histogram),
 		cmocka_unit_test(test_overflow_is_an_error),
 		cmocka_unit_test(test_dump_total_overflow_is_an_error),
+		cmocka_unit_test(test_sums_reach_the_limit_exactly),
+		cmocka_unit_test(test_every_amount_is_checked),
+		cmocka_unit_test(test_hostile_amounts_are_refused),
+		cmocka_unit_test(test_dump_total_reaches_the_limit),
+		cmocka_unit_test(test_region_after_group_near_the_limit),
+		cmocka_unit_test(test_similar_type_names_stay_apart),
+		cmocka_unit_test(test_many_sizes_count_in_their_buckets),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_purge_from_char),

@@ -16,6 +16,12 @@
  */
 #define COLD __attribute__((noinline, cold))
 
+/*
+ * The hints of every type that has one size: all 0, the index of its one
+ * bucket. Never written (hist_bucket_lookup() checks), so it is shared.
+ */
+static size_t single_size_hints[(size_t)1 << VMMAP_HIST_HINT_BITS];
+
 /* Indexed by enum vmmap_purge. */
 static const char purge_chars[VMMAP_PURGE_STATES + 1] = "NVE-";
 
@@ -135,6 +141,8 @@ vmmap_dump_free(struct vmmap_dump *d)
 	for (size_t i = 0; i < d->ntypes; i++) {
 		free(d->types[i].name);
 		u64map_release(&d->types[i].hist_index);
+		if (d->types[i].hist_hint != single_size_hints)
+			free(d->types[i].hist_hint);
 		free(d->types[i].hist);
 	}
 	free(d->types);
@@ -244,6 +252,7 @@ type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
 		t->name_len = len;
 		t->selected = vmmap_filter_selects(f, name, len);
 		t->lines_headroom = BYTES_MAX;
+		t->hist_hint = single_size_hints;
 		u64map_init(&t->hist_index);
 		*idx = d->ntypes++;
 	}
@@ -434,49 +443,58 @@ region_sums_add(struct vmmap_dump *d, struct vmmap_type_stats *t,
 	}
 }
 
-/* The hint of vsize missed: the bucket from the map, created empty if new. */
-static COLD size_t
-hist_bucket_lookup(struct vmmap_type_stats *t, uint64_t vsize, size_t *hint)
-{
-	bool created;
-	size_t *idx = u64map_put(&t->hist_index, vsize, &created);
-	if (created) {
-		t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
-		memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
-		t->hist[t->nhist].vsize = vsize;
-		*idx = t->nhist++;
-	}
-	*hint = *idx;
-	return *idx;
-}
-
 /*
- * The slot of t->hist_hint for vsize. Fibonacci hashing (the top bits of a
+ * The slot of a hint array for vsize. Fibonacci hashing (the top bits of a
  * product by 2^64 / phi) mixes every bit of the size: sizes are multiples
  * of the page size.
  */
-static inline size_t *
-hist_hint(struct vmmap_type_stats *t, uint64_t vsize)
+static inline size_t
+hist_hint_slot(uint64_t vsize)
 {
-	return &t->hist_hint[(vsize * 0x9e3779b97f4a7c15ull) >> (64 - VMMAP_HIST_HINT_BITS)];
+	return (size_t)((vsize * 0x9e3779b97f4a7c15ull) >> (64 - VMMAP_HIST_HINT_BITS));
 }
 
 /* The bucket for vsize if the hint holds it, else NULL. */
 static inline struct vmmap_hist_bucket *
-hist_hinted(struct vmmap_type_stats *t, uint64_t vsize)
+hist_hinted(const struct vmmap_type_stats *t, uint64_t vsize)
 {
-	size_t i = *hist_hint(t, vsize);
+	size_t i = t->hist_hint[hist_hint_slot(vsize)];
 	return i < t->nhist && t->hist[i].vsize == vsize ? &t->hist[i] : NULL;
+}
+
+/* A new, empty bucket for vsize; its index. A second size brings the hints. */
+static size_t
+hist_new_bucket(struct vmmap_type_stats *t, uint64_t vsize)
+{
+	t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
+	memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
+	t->hist[t->nhist].vsize = vsize;
+	if (t->hist_hint == single_size_hints && t->nhist == 1)
+		t->hist_hint = xcalloc((size_t)1 << VMMAP_HIST_HINT_BITS, sizeof(*t->hist_hint));
+	return t->nhist++;
+}
+
+/* The hint of vsize missed: the bucket from the map, created if new. */
+static COLD size_t
+hist_bucket_lookup(struct vmmap_type_stats *t, uint64_t vsize)
+{
+	bool created;
+	size_t *idx = u64map_put(&t->hist_index, vsize, &created);
+	if (created)
+		*idx = hist_new_bucket(t, vsize);
+	if (t->hist_hint != single_size_hints)
+		t->hist_hint[hist_hint_slot(vsize)] = *idx;
+	return *idx;
 }
 
 /* The index in t->hist of the bucket for vsize, created empty if new. */
 static size_t
 hist_bucket(struct vmmap_type_stats *t, uint64_t vsize)
 {
-	struct vmmap_hist_bucket *b = hist_hinted(t, vsize);
+	const struct vmmap_hist_bucket *b = hist_hinted(t, vsize);
 	if (b)
 		return (size_t)(b - t->hist);
-	return hist_bucket_lookup(t, vsize, hist_hint(t, vsize));
+	return hist_bucket_lookup(t, vsize);
 }
 
 static inline void

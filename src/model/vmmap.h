@@ -105,8 +105,8 @@ struct vmmap_hist_bucket {
 	uint64_t purge[VMMAP_PURGE_STATES];
 };
 
-/* Slots of vmmap_dump.type_cache and vmmap_type_stats.hist_hint: 2^6. */
-#define VMMAP_TYPE_CACHE_BITS 6
+/* Slots of vmmap_dump.type_cache (2^5) and vmmap_type_stats.hist_hint (2^6). */
+#define VMMAP_TYPE_CACHE_BITS 5
 #define VMMAP_HIST_HINT_BITS 6
 
 struct vmmap_type_stats {
@@ -121,9 +121,12 @@ struct vmmap_type_stats {
 	struct vmmap_amounts by_purge[VMMAP_PURGE_STATES]; /* what the breakdown counts */
 	struct u64map hist_index;        /* vsize -> index in hist */
 	/* A direct-mapped hint in front of hist_index (most region sizes
-	 * repeat): an index in hist, used only when that bucket's vsize is
-	 * the one looked up, so a stale or zeroed slot is merely a miss. */
-	size_t hist_hint[1 << VMMAP_HIST_HINT_BITS];
+	 * repeat): 2^VMMAP_HIST_HINT_BITS indexes in hist, each used only
+	 * when that bucket's vsize is the one looked up, so a stale or zeroed
+	 * slot is merely a miss. Until the type has a second size, a shared
+	 * array of zeros: a type of one size, the most common kind, costs no
+	 * memory for hints. */
+	size_t *hist_hint;
 	struct vmmap_hist_bucket *hist;
 	size_t nhist, hist_alloc;
 };

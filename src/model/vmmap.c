@@ -20,7 +20,7 @@
  * The hints of every type that has one size: all 0, the index of its one
  * bucket. Never written (hist_bucket_lookup() checks), so it is shared.
  */
-static size_t single_size_hints[(size_t)1 << VMMAP_HIST_HINT_BITS];
+static uint32_t single_size_hints[(size_t)1 << VMMAP_HIST_HINT_BITS];
 
 /* Indexed by enum vmmap_purge. */
 static const char purge_chars[VMMAP_PURGE_STATES + 1] = "NVE-";
@@ -462,16 +462,27 @@ hist_hinted(const struct vmmap_type_stats *t, uint64_t vsize)
 	return i < t->nhist && t->hist[i].vsize == vsize ? &t->hist[i] : NULL;
 }
 
-/* A new, empty bucket for vsize; its index. A second size brings the hints. */
+/* A new, empty bucket for vsize; its index. */
 static size_t
 hist_new_bucket(struct vmmap_type_stats *t, uint64_t vsize)
 {
 	t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
 	memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
 	t->hist[t->nhist].vsize = vsize;
-	if (t->hist_hint == single_size_hints && t->nhist == 1)
-		t->hist_hint = xcalloc((size_t)1 << VMMAP_HIST_HINT_BITS, sizeof(*t->hist_hint));
 	return t->nhist++;
+}
+
+/*
+ * Does the type get its own hints now? Once its misses (each a hash map
+ * look-up on the general path) are as many as the hints' slots: the array
+ * then costs at most 4 bytes per region line of the type.
+ */
+static bool
+hist_hints_due(struct vmmap_type_stats *t)
+{
+	if (t->hist_hint != single_size_hints)
+		return false;
+	return ++t->hist_misses >= (uint64_t)1 << VMMAP_HIST_HINT_BITS;
 }
 
 /* The hint of vsize missed: the bucket from the map, created if new. */
@@ -482,8 +493,10 @@ hist_bucket_lookup(struct vmmap_type_stats *t, uint64_t vsize)
 	size_t *idx = u64map_put(&t->hist_index, vsize, &created);
 	if (created)
 		*idx = hist_new_bucket(t, vsize);
-	if (t->hist_hint != single_size_hints)
-		t->hist_hint[hist_hint_slot(vsize)] = *idx;
+	if (hist_hints_due(t))
+		t->hist_hint = xcalloc((size_t)1 << VMMAP_HIST_HINT_BITS, sizeof(*t->hist_hint));
+	if (t->hist_hint != single_size_hints && *idx <= UINT32_MAX)
+		t->hist_hint[hist_hint_slot(vsize)] = (uint32_t)*idx;
 	return *idx;
 }
 

@@ -42,12 +42,10 @@ line_input_begin(struct line_input *in, struct line_reader *r, struct diag *err)
 }
 
 int
-line_input_next(struct line_input *in, struct line *ln, struct diag *err)
+line_input_next_leading(struct line_input *in, struct line *ln, struct diag *err)
 {
 	int rc;
 	while ((rc = line_reader_next(in->reader, ln, err)) > 0) {
-		if (in->past_comments)
-			return 1;
 		if (is_comment(ln->p, ln->len))
 			continue;
 		if (!is_blank(ln->p, ln->len))

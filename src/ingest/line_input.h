@@ -46,8 +46,17 @@ int line_input_begin(struct line_input *in, struct line_reader *r, struct diag *
 bool line_input_is_empty(const char *p, size_t n);
 /*
  * 1: *ln holds the next line that is not a leading comment; 0: end of
- * input; -1: read error in *err.
+ * input; -1: read error in *err. (line_input_next_leading is its part
+ * before the first line that is neither blank nor a comment.)
  */
-int line_input_next(struct line_input *in, struct line *ln, struct diag *err);
+int line_input_next_leading(struct line_input *in, struct line *ln, struct diag *err);
+static inline int
+line_input_next(struct line_input *in, struct line *ln, struct diag *err)
+{
+	/* Past the leading comments every line is delivered: no call per line. */
+	if (in->past_comments)
+		return line_reader_next(in->reader, ln, err);
+	return line_input_next_leading(in, ln, err);
+}
 
 #endif

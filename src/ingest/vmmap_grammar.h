@@ -15,6 +15,9 @@
 #include <stdint.h>
 
 #include "model/vmmap.h"
+#include "util/view.h"
+
+#include <string.h>
 
 /*
  * vmmap_parse_region_line() over a line whose end is trimmed and whose
@@ -23,8 +26,26 @@
 enum vmmap_line_result vmmap_parse_region_view(const char *p, const char *end,
 					       struct vmmap_region *r, const char **why);
 
-/* Skip an indent, "> " mail quotes and the crash-report "--->" marker. */
-const char *vmmap_line_skip_prefix(const char *p, const char *end);
+/*
+ * Skip an indent, "> " mail quotes and the crash-report "--->" marker.
+ * Inline: it runs on every line, and nearly every line starts with none.
+ */
+static inline const char *
+vmmap_line_skip_prefix(const char *p, const char *end)
+{
+	for (;;) {
+		p = view_ltrim(p, end);
+		if (p < end && *p == '>') {
+			p++;
+			continue;
+		}
+		if (end - p >= 4 && memcmp(p, "--->", 4) == 0) {
+			p += 4;
+			continue;
+		}
+		return p;
+	}
+}
 /* The reason given for a region line of the layout before report format 2.0. */
 extern const char vmmap_why_before_2_0[];
 /* For a line that failed the grammar: was it meant as a region line? */

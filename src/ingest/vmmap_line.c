@@ -8,6 +8,7 @@
 #include "ingest/vmmap_grammar.h"
 
 #include "util/bytes.h"
+#include "util/scan.h"
 #include "util/size.h"
 #include "util/view.h"
 
@@ -50,24 +51,6 @@ prot_block_end(const char *rb, const char *end)
 	if (p == b || end - p < 3 || memcmp(p, "SM=", 3) != 0)
 		return NULL;
 	return p + 3;
-}
-
-/* Skip an indent, "> " mail quotes and the crash-report "--->" marker. */
-const char *
-vmmap_line_skip_prefix(const char *p, const char *end)
-{
-	for (;;) {
-		p = view_ltrim(p, end);
-		if (p < end && *p == '>') {
-			p++;
-			continue;
-		}
-		if (end - p >= 4 && memcmp(p, "--->", 4) == 0) {
-			p += 4;
-			continue;
-		}
-		return p;
-	}
 }
 
 /* "START-END": hex (optionally 0x-prefixed) or the unmapped/kernel tokens. */
@@ -626,7 +609,7 @@ vmmap_parse_region_view(const char *p, const char *end, struct vmmap_region *r,
 	region_clear(r);
 	*why = NULL;
 	for (;;) {
-		rb = memchr(rb, ']', (size_t)(end - rb));
+		rb = scan_byte(rb, end, ']');
 		if (!rb)
 			goto not_region;
 		if ((sm = prot_block_end(rb, end)) != NULL)

@@ -629,7 +629,8 @@ handle_line(struct parser *ps, const struct line *ln)
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
 	}
-	if (n == 0 || vmmap_line_is_json(p, n))
+	/* Most lines are not JSON by their first byte: no call for them. */
+	if (n == 0 || ((*p == '{' || *p == '"') && vmmap_line_is_json(p, n)))
 		return 0;
 
 	enum vmmap_line_result res = vmmap_parse_region_view(p, p + n, &r, &why);

@@ -105,9 +105,9 @@ struct vmmap_hist_bucket {
 	uint64_t purge[VMMAP_PURGE_STATES];
 };
 
-/* Slots of vmmap_dump.type_cache and vmmap_type_stats.hist_hint: 2^6. */
-#define VMMAP_TYPE_CACHE_BITS 6
-#define VMMAP_HIST_HINT_BITS 6
+/* Slots of vmmap_dump.type_cache (2^4) and vmmap_type_stats.hist_hint (2^7). */
+#define VMMAP_TYPE_CACHE_BITS 4
+#define VMMAP_HIST_HINT_BITS 7
 
 struct vmmap_type_stats {
 	char *name;
@@ -121,9 +121,14 @@ struct vmmap_type_stats {
 	struct vmmap_amounts by_purge[VMMAP_PURGE_STATES]; /* what the breakdown counts */
 	struct u64map hist_index;        /* vsize -> index in hist */
 	/* A direct-mapped hint in front of hist_index (most region sizes
-	 * repeat): an index in hist, used only when that bucket's vsize is
-	 * the one looked up, so a stale or zeroed slot is merely a miss. */
-	size_t hist_hint[1 << VMMAP_HIST_HINT_BITS];
+	 * repeat): 2^VMMAP_HIST_HINT_BITS indexes in hist (32 bits: a bucket
+	 * past 2^32 - 1 goes unhinted), each used only when that bucket's
+	 * vsize is the one looked up, so a stale or zeroed slot is merely a
+	 * miss. A type's own array comes after as many misses as it has
+	 * slots (at most 4 bytes per region line); until then a shared array
+	 * of zeros, which answers for a type of one size. */
+	uint32_t *hist_hint;
+	uint64_t hist_misses;
 	struct vmmap_hist_bucket *hist;
 	size_t nhist, hist_alloc;
 };

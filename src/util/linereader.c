@@ -1,6 +1,7 @@
 #include "util/linereader.h"
 
 #include "util/arcread.h"
+#include "util/scan.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -301,7 +302,7 @@ line_reader_next(struct line_reader *r, struct line *ln, struct diag *err)
 			strip_bom(r);
 		size_t avail = r->end - r->pos;
 		size_t scan = avail < r->max_line + 1 ? avail : r->max_line + 1;
-		char *nl = memchr(r->buf + r->pos, '\n', scan);
+		char *nl = (char *)scan_byte(r->buf + r->pos, r->buf + r->pos + scan, '\n');
 		if (nl) {
 			size_t start = r->pos;
 			r->pos = (size_t)(nl - r->buf) + 1;

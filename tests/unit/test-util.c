@@ -15,6 +15,7 @@
 #include "util/diag.h"
 #include "util/hashmap.h"
 #include "util/outfile.h"
+#include "util/scan.h"
 #include "util/strbuf.h"
 
 static void
@@ -193,6 +194,42 @@ test_outfile(void **state)
 	rmdir(dir);
 }
 
+/*
+ * scan_byte() against a plain loop: every span length up to 70 bytes (past
+ * four 16-byte steps), the byte at every position, twice (the first one
+ * counts) or not at all. Each span is its own allocation of exactly its
+ * length, so a read past its end is an ASan error in the sanitizer builds.
+ */
+static void
+test_scan_byte(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= 70; len++) {
+		for (size_t at = 0; at <= len; at++) {
+			char *buf = malloc(len ? len : 1);
+			assert_non_null(buf);
+			for (size_t i = 0; i < len; i++)
+				buf[i] = (char)('a' + i % 26);
+			if (at < len) {
+				buf[at] = ']';
+				if (at + 5 < len)
+					buf[at + 5] = ']';
+			}
+			const char *want = NULL;
+			for (size_t i = 0; i < len && !want; i++)
+				if (buf[i] == ']')
+					want = buf + i;
+			assert_ptr_equal(scan_byte(buf, buf + len, ']'), want);
+			/* A span that starts inside the buffer: no byte before p is read. */
+			if (len > 3)
+				assert_ptr_equal(scan_byte(buf + 3, buf + len, ']'),
+						 want && want >= buf + 3 ? want :
+						 at + 5 < len && at + 5 >= 3 ? buf + at + 5 : NULL);
+			free(buf);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -203,6 +240,7 @@ main(void)
 		cmocka_unit_test(test_diag_list_is_bounded),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_outfile),
+		cmocka_unit_test(test_scan_byte),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

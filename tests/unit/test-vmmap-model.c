@@ -425,6 +425,20 @@ test_filter(void **state)
 	vmmap_filter_release(&f);
 }
 
+/* vmmap's PURGE= letters, and '-' for none; every other byte is no state. */
+static void
+test_purge_from_char(void **state)
+{
+	(void)state;
+	for (int c = 0; c < 256; c++) {
+		int want = c == 'N' ? VMMAP_PURGE_N : c == 'V' ? VMMAP_PURGE_V :
+			   c == 'E' ? VMMAP_PURGE_E : c == '-' ? VMMAP_PURGE_NONE : -1;
+		assert_int_equal(vmmap_purge_from_char((char)c), want);
+		if (want >= 0)
+			assert_int_equal(vmmap_purge_char((enum vmmap_purge)want), c);
+	}
+}
+
 int
 main(void)
 {
@@ -441,6 +455,7 @@ main(void)
 		cmocka_unit_test(test_many_sizes_count_in_their_buckets),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_purge_from_char),
 	};
 	return cmocka_run_group_tests_name("vmmap-model", tests, NULL, NULL);
 }

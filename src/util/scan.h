@@ -1,0 +1,42 @@
+#ifndef IOTALLY_UTIL_SCAN_H
+#define IOTALLY_UTIL_SCAN_H
+
+/*
+ * scan_byte(): memchr() for the short spans of the line-by-line hot paths
+ * (the end of a line, the "]" of a vmmap region line: typically 80 to 150
+ * bytes). A library call costs more than the search on spans this short:
+ * on a 250,000-line dump the inline SSE2 loop below took 1.1 ms less CPU
+ * than two memchr() calls per line (tools/bench-vmmap). Where SSE2 is not
+ * part of the target, it is memchr().
+ */
+
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* The first byte c in [p, end), or NULL. Reads no byte outside the span. */
+static inline const char *
+scan_byte(const char *p, const char *end, char c)
+{
+#if defined(__SSE2__)
+	const __m128i needle = _mm_set1_epi8(c);
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, needle));
+		if (hits)
+			return p + __builtin_ctz(hits);
+		p += 16;
+	}
+	for (; p < end; p++)
+		if (*p == c)
+			return p;
+	return NULL;
+#else
+	return p < end ? memchr(p, c, (size_t)(end - p)) : NULL;
+#endif
+}
+
+#endif

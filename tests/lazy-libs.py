@@ -12,7 +12,7 @@
 2. A library that cannot be loaded: a folder on LD_LIBRARY_PATH holds a
    file of each soname that is not a library (a binary linked with them
    does not start at all). The runs that do not need them succeed with the
-   same output as without; classes of XML and of a tar.gz bundle stop with
+   same output as without (vmmap of a pipe too); classes of XML and of a tar.gz bundle stop with
    one message naming the library and the loader's reason, status 69; a
    diff --junit FILE stopped while writing leaves no file behind. The same
    for a real library under libxml2's soname that lacks its functions.
@@ -41,12 +41,12 @@ def check(ok, what):
         failures.append(what)
 
 
-def run(args, root, env_extra=None):
+def run(args, root, env_extra=None, stdin=None):
     env = dict(os.environ, LC_ALL='C', TZ='UTC')
     env.pop('LD_DEBUG', None)
     env.pop('LD_LIBRARY_PATH', None)
     env.update(env_extra or {})
-    return subprocess.run(args, cwd=root, env=env, capture_output=True)
+    return subprocess.run(args, cwd=root, env=env, capture_output=True, input=stdin)
 
 
 def linker_log(binary, args, root):
@@ -99,6 +99,14 @@ def check_unloadable(binary, root, xml, archive, tmp):
         good, res = run([binary] + args, root), run([binary] + args, root, broken)
         check(res.returncode == 0 and (res.stdout, res.stderr) == (good.stdout, good.stderr),
               f'iotally {" ".join(args)} runs without them (status {res.returncode})')
+
+    # A pipe is not looked into for a tar archive (that would consume it).
+    with open(os.path.join(root, VMMAP), 'rb') as f:
+        dump = f.read()
+    good = run([binary, 'vmmap', VMMAP], root)
+    res = run([binary, 'vmmap', '/dev/stdin'], root, broken, stdin=dump)
+    check(res.returncode == 0 and res.stdout == good.stdout,
+          f'iotally vmmap /dev/stdin (a pipe) runs without them (status {res.returncode})')
 
     def stops(args, soname, libdir=libdir, reason=r'[^\n]+'):
         res = run([binary] + args, root, {'LD_LIBRARY_PATH': libdir})

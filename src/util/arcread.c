@@ -322,12 +322,14 @@ read_start(struct arc_reader *r, unsigned char *buf, size_t n)
 }
 
 /*
- * Can `path` be a tar or tar.gz archive at all? Decided here for regular
- * files, without libarchive (loaded on first use, util/lazylib.h), which
- * every plain or gzip-compressed text capture is then read without: a tar
- * archive's first block (after gzip decoding) is 512 bytes whose checksum
- * holds. Only a file that passes, or one this cannot tell (not a regular
- * file, a gzip stream that fails early), goes on to libarchive.
+ * Can `path` be a tar or tar.gz archive at all? Decided without libarchive
+ * (loaded on first use, util/lazylib.h), so that every plain or
+ * gzip-compressed text capture is read without it: a tar archive is a
+ * regular file whose first block (after gzip decoding) is 512 bytes whose
+ * checksum holds. Only a file that passes, or a gzip stream that fails
+ * early (libarchive says why), goes on to libarchive. A pipe or device is
+ * never taken for an archive: looking would consume the bytes that reading
+ * it as a capture needs (`iotally vmmap <(cat dump)`).
  */
 static bool
 may_be_tar(const char *path)
@@ -335,14 +337,13 @@ may_be_tar(const char *path)
 	unsigned char head[TAR_BLOCK];
 	struct stat st;
 	ssize_t got;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;   /* nor could libarchive open it */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return true;
-	}
 	got = pread(fd, head, TAR_BLOCK, 0);
 	if (got >= 2 && arc_is_gzip(head, (size_t)got)) {
 		struct arc_reader *gz = arc_reader_gunzip_fd(fd, NULL, 0, path, NULL);

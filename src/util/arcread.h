@@ -57,7 +57,10 @@ typedef int (*arc_member_fn)(void *ctx, const char *name, struct arc_reader *dat
 int arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx,
 			struct diag *err);
 
-/* Does `path` look like a tar archive (plain or gzip-compressed)? Reads its start. */
+/*
+ * Does `path` look like a tar archive (plain or gzip-compressed)? Reads the
+ * start of a regular file; a pipe or device is not read (it is not one).
+ */
 bool arc_is_tar_file(const char *path);
 
 #endif

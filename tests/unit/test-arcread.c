@@ -2,7 +2,7 @@
  * arc_is_tar_file: a regular file is a tar archive only if its first
  * 512-byte block (after gzip decoding) is a header whose checksum holds,
  * which is decided without libarchive; libarchive then agrees on the ones
- * that pass. The archives are built here byte by byte (POSIX ustar), with
+ * that pass. A pipe is never read to find out. The archives are built here byte by byte (POSIX ustar), with
  * the checksum summed unsigned (the standard) or signed (old tars).
  */
 #include <setjmp.h>
@@ -137,6 +137,26 @@ test_not_tar_files(void **state)
 	assert_false(arc_is_tar_file("/nonexistent/iotally.tar"));
 }
 
+/* A pipe holding a tar archive is not one, and is left unread. */
+static void
+test_pipe_is_not_read(void **state)
+{
+	(void)state;
+	unsigned char img[4 * BLOCK], back[4 * BLOCK];
+	char path[64];
+	int fds[2];
+	size_t n = tar_image(img, "a.txt", false);
+
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], img, n), (ssize_t)n);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+	assert_false(arc_is_tar_file(path));
+	assert_int_equal(read(fds[0], back, n), (ssize_t)n);
+	assert_memory_equal(back, img, n);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 static int
 setup(void **state)
 {
@@ -166,6 +186,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tar_files),
 		cmocka_unit_test(test_not_tar_files),
+		cmocka_unit_test(test_pipe_is_not_read),
 	};
 	return cmocka_run_group_tests_name("arcread", tests, setup, teardown);
 }

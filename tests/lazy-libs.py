@@ -14,7 +14,8 @@
    does not start at all). The runs that do not need them succeed with the
    same output as without; classes of XML and of a tar.gz bundle stop with
    one message naming the library and the loader's reason, status 69; a
-   diff --junit FILE stopped while writing leaves no file behind.
+   diff --junit FILE stopped while writing leaves no file behind. The same
+   for a real library under libxml2's soname that lacks its functions.
 """
 import argparse
 import os
@@ -48,13 +49,19 @@ def run(args, root, env_extra=None):
     return subprocess.run(args, cwd=root, env=env, capture_output=True)
 
 
-def loaded(binary, args, root, sonames):
-    """The sonames of `sonames` that the run's dynamic linker looked for."""
+def linker_log(binary, args, root):
+    """What the dynamic linker says it did (LD_DEBUG=libs) in a run."""
     res = run([binary] + args, root, {'LD_DEBUG': 'libs'})
     log = res.stderr.decode(errors='replace')
     if not re.search(r'calling init: \S*libc\.so', log):
         print('LD_DEBUG=libs says nothing (not glibc?): skipped')
         sys.exit(77)
+    return log
+
+
+def loaded(binary, args, root, sonames):
+    """The sonames of `sonames` that the run's dynamic linker looked for."""
+    log = linker_log(binary, args, root)
     # "find library=libxml2.so.2 [0]; searching" for a DT_NEEDED entry or a dlopen.
     return {s for s in sonames if re.search(r'find library=' + re.escape(s) + r' ', log)}
 
@@ -93,12 +100,12 @@ def check_unloadable(binary, root, xml, archive, tmp):
         check(res.returncode == 0 and (res.stdout, res.stderr) == (good.stdout, good.stderr),
               f'iotally {" ".join(args)} runs without them (status {res.returncode})')
 
-    def stops(args, soname, env=broken):
-        res = run([binary] + args, root, env)
+    def stops(args, soname, libdir=libdir, reason=r'[^\n]+'):
+        res = run([binary] + args, root, {'LD_LIBRARY_PATH': libdir})
         err = res.stderr.decode(errors='replace')
         # dlerror() names the file it refused.
         pattern = (r'iotally: error: cannot load ' + re.escape(soname) + r' \(for [^)]+\): ' +
-                   re.escape(os.path.join(libdir, soname)) + r': [^\n]+\n')
+                   re.escape(os.path.join(libdir, soname)) + r': ' + reason + r'\n')
         check(res.returncode == 69 and re.fullmatch(pattern, err) is not None,
               f'iotally {" ".join(args)} stops: status {res.returncode}, {err.strip()!r}')
 
@@ -109,6 +116,15 @@ def check_unloadable(binary, root, xml, archive, tmp):
     os.mkdir(outdir)
     stops(['diff', '--junit', os.path.join(outdir, 'gates.xml')] + DIFF, xml)
     check(os.listdir(outdir) == [], f'no file left behind in the --junit folder: {os.listdir(outdir)}')
+
+    # A library of that name without the functions (zlib under libxml2's soname).
+    libz = re.search(r'calling init: (\S*/libz\.so\.1)\n', linker_log(binary, ['--version'], root))
+    check(libz is not None, 'iotally is linked with zlib (the stand-in library)')
+    if libz:
+        other = os.path.join(tmp, 'other')
+        os.mkdir(other)
+        shutil.copy(libz.group(1), os.path.join(other, xml))
+        stops(['classes', CLASSES_XML], xml, other, r'undefined symbol: xml\w+')
 
 
 def main():

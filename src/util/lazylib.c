@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 
 struct lazylib lazylib_libxml2 = {
 	IOTALLY_LIBXML2_SONAME, "for XML property lists and JUnit XML", NULL,
@@ -16,7 +17,7 @@ struct lazylib lazylib_libarchive = {
 };
 
 /* The message of every load failure, and its exit status. */
-static _Noreturn void
+static noreturn void
 unavailable(const struct lazylib *lib, const char *why)
 {
 	struct diag d;

@@ -409,11 +409,14 @@ amounts_add_region(struct vmmap_amounts *a, const struct vmmap_region *r)
  *
  * Why no sum needs its own test:
  * - m, region_growth(): the OR of the region's amounts (and of the count's
- *   1), is at least each of them. When m is within a headroom, so is every field's growth;
- *   spending m keeps the headroom's promise for the next line.
- * - The state needs no headroom: counted_add() and this function are the
- *   only writers of by_purge[] and d->counted, and add the same amounts to
- *   both, so no field of by_purge[p] is above that of d->counted.
+ *   1), is at least each of them. When m is within a headroom, so is every
+ *   field's growth, and the new sums stay at or below BYTES_MAX (so none
+ *   wraps either); spending m keeps the headroom's promise for the next
+ *   line. region_sums_checked() and vmmap_dump_add_group() set headrooms
+ *   anew from the sums they change.
+ * - The state needs no headroom: counted_add() and region_sums_add() are
+ *   the only writers of by_purge[] and d->counted, and add the same amounts
+ *   to both, so no field of by_purge[p] is above that of d->counted.
  */
 static inline uint64_t
 region_growth(const struct vmmap_region *r)

@@ -3,9 +3,10 @@
 
 /*
  * SHA-256 (FIPS 180-4) of bytes and files, as lowercase hex. Used for the
- * per-file checksums of capture bundles. The digest is nettle's: libarchive
- * already loads nettle into every run, so it costs no start-up time, where
- * libcrypto cost every command about a millisecond of dynamic loading.
+ * per-file checksums of capture bundles. The digest is nettle's: a small
+ * library (libarchive loads it too), where libcrypto cost every command
+ * about a millisecond of dynamic loading. nettle is linked as usual, not
+ * loaded on first use (util/lazylib.h).
  */
 
 #include <stddef.h>

@@ -42,7 +42,6 @@ struct line_reader {
 	size_t max_line;
 	uint64_t lineno;
 	uint64_t bytes_read;
-	size_t nul_at;      /* offset in buf of the first NUL at or after pos; SIZE_MAX: none in buf */
 	bool eof;
 	bool skipping;      /* discarding the tail of an overlong line */
 	bool started;       /* the BOM check has been done */

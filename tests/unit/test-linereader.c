@@ -131,6 +131,36 @@ test_nul_flags_across_blocks(void **state)
 	free(data);
 }
 
+/*
+ * An overlong line is flagged by the NUL bytes of its first max_line bytes
+ * only (the cut one), and the last line without a newline by its own.
+ */
+static void
+test_nul_flag_at_the_cut_and_at_the_end(void **state)
+{
+	(void)state;
+	struct line_reader r;
+	struct line ln;
+	struct diag err;
+	for (size_t at = 4094; at <= 4097; at++) {
+		char data[8192];
+		memset(data, 'A', sizeof(data));
+		data[at] = '\0';
+		memcpy(data + 6000, "\nlast\0x", 7);
+		open_bytes(&r, data, 6007, 4096);
+		assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+		assert_true(ln.overlong);
+		assert_int_equal(ln.len, 4096);
+		assert_int_equal(ln.has_nul, at < 4096);
+		assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+		assert_true(ln.unterminated);
+		assert_true(ln.has_nul);
+		assert_int_equal(ln.len, 6);
+		assert_int_equal(line_reader_next(&r, &ln, &err), 0);
+		line_reader_close(&r);
+	}
+}
+
 static void
 test_open_errors(void **state)
 {
@@ -289,6 +319,7 @@ main(void)
 		cmocka_unit_test(test_overlong_line_is_cut_and_skipped),
 		cmocka_unit_test(test_nul_flag),
 		cmocka_unit_test(test_nul_flags_across_blocks),
+		cmocka_unit_test(test_nul_flag_at_the_cut_and_at_the_end),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_peek_does_not_consume),
 		cmocka_unit_test(test_gzip_input_read_as_text),

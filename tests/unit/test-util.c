@@ -230,6 +230,32 @@ test_scan_byte(void **state)
 	}
 }
 
+/* scan_byte2() against a plain loop, spans and placements as above. */
+static void
+test_scan_byte2(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= 70; len++) {
+		for (size_t a = 0; a <= len; a++) {
+			for (size_t b = 0; b <= len; b += 7) {
+				char *buf = malloc(len ? len : 1);
+				assert_non_null(buf);
+				memset(buf, 'x', len);
+				if (a < len)
+					buf[a] = '\n';
+				if (b < len)
+					buf[b] = '\0';
+				const char *want = NULL;
+				for (size_t i = 0; i < len && !want; i++)
+					if (buf[i] == '\n' || buf[i] == '\0')
+						want = buf + i;
+				assert_ptr_equal(scan_byte2(buf, buf + len, '\n', '\0'), want);
+				free(buf);
+			}
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -241,6 +267,7 @@ main(void)
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_outfile),
 		cmocka_unit_test(test_scan_byte),
+		cmocka_unit_test(test_scan_byte2),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

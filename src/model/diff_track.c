@@ -14,21 +14,18 @@ diff_track_init(struct diff_track *d, bool match_offsets)
 {
 	memset(d, 0, sizeof(*d));
 	d->match_offsets = match_offsets;
-	strmap_init(&d->site_index);
-	strmap_init(&d->frame_index);
 	strmap_init(&d->module_index);
 	strmap_init(&d->label_index);
 	d->vias = xcalloc(1, sizeof(*d->vias));
-	strbuf_init(&d->key);
-	strbuf_init(&d->frame_key);
 }
 
 void
 diff_track_release(struct diff_track *d)
 {
-	for (size_t i = 0; i < d->nsites; i++)
-		free(d->sites[i].frames);
 	free(d->sites);
+	for (size_t i = 0; i < d->pool.nblocks; i++)
+		free(d->pool.blocks[i]);
+	free(d->pool.blocks);
 	for (size_t i = 0; i < d->nframes; i++) {
 		free(d->frames[i].module);
 		free(d->frames[i].symbol);
@@ -37,54 +34,181 @@ diff_track_release(struct diff_track *d)
 	for (size_t i = 0; i < d->nmodules; i++)
 		free(d->modules[i].name);
 	free(d->modules);
-	strmap_release(&d->site_index);
-	strmap_release(&d->frame_index);
+	free(d->site_index.slots);
+	free(d->frame_index.slots);
 	strmap_release(&d->module_index);
 	strmap_release(&d->label_index);
+	free(d->label_first);
 	if (d->vias)
 		free(d->vias->via);
 	free(d->vias);
-	strbuf_release(&d->key);
-	strbuf_release(&d->frame_key);
+	free(d->ids);
 	memset(d, 0, sizeof(*d));
 }
 
-/* Length-prefixed pieces: no byte a name may hold can make two keys collide. */
-static void
-key_add(struct strbuf *key, const void *p, size_t n)
+/* ---- id tables ---------------------------------------------------------- */
+
+/* Where a lookup of hash h starts (the table is never full: see ids_reserve). */
+static size_t
+ids_start(const struct diff_track_ids *t, uint32_t h)
 {
-	uint64_t len = n;
-	strbuf_add(key, &len, sizeof(len));
-	strbuf_add(key, p, n);
+	return h & (t->cap - 1);
 }
 
-/* The id of a frame as the diff matches it, added when new. */
-static uint32_t
-frame_id(struct diff_track *d, const struct track_record *r, const struct track_frame *f)
+/* Room for one more id, below 3/4 full so every probe ends at an empty slot. */
+static void
+ids_reserve(struct diff_track_ids *t)
 {
-	struct diff_track_frame fr = { 0 };
-	const char *cls;
-	size_t cl;
+	if ((t->len + 1) * 4 <= t->cap * 3)
+		return;
+	struct diff_track_ids old = *t;
+	t->cap = old.cap ? old.cap * 2 : 64;
+	t->slots = xcalloc(t->cap, sizeof(*t->slots));
+	for (size_t i = 0; i < old.cap; i++) {
+		if (!old.slots[i].id1)
+			continue;
+		size_t j = ids_start(t, old.slots[i].hash);
+		while (t->slots[j].id1)
+			j = (j + 1) & (t->cap - 1);
+		t->slots[j] = old.slots[i];
+	}
+	free(old.slots);
+}
+
+/* Fill the empty slot a lookup ended at with a new id. */
+static void
+ids_fill(struct diff_track_ids *t, struct diff_track_idslot *slot, uint32_t h, size_t id)
+{
+	slot->hash = h;
+	slot->id1 = (uint32_t)(id + 1);
+	t->len++;
+}
+
+/* Ids stay below UINT32_MAX so that id + 1 fits a slot. */
+static int
+ids_full(size_t n, const char *what, const char *path, const struct track_record *r,
+	 struct diag *err)
+{
+	if (n < UINT32_MAX - 1)
+		return 0;
+	return diag_set(err, DIAG_DATA, path, r->line, 0,
+			"more than 2^32 - 2 distinct %s: the capture is too large to compare", what);
+}
+
+static uint64_t
+mix64(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 31);
+}
+
+/* ---- frames --------------------------------------------------------------- */
+
+/* A frame of a record as the diff matches it: the fields that make its identity. */
+struct frame_key {
+	const char *module, *symbol;
+	size_t module_len, symbol_len;
+	uint64_t address, offset;
+	bool has_offset;
+};
+
+static struct frame_key
+frame_key_of(const struct diff_track *d, const struct track_record *r,
+	     const struct track_frame *f)
+{
+	struct frame_key k;
+	k.module = track_str(r, f->module);
+	k.module_len = f->module.len;
+	k.symbol = track_str(r, f->symbol);
+	k.symbol_len = f->symbol.len;
+	k.has_offset = d->match_offsets && f->has_offset && f->symbol.len;
+	k.offset = k.has_offset ? f->offset : 0;
+	k.address = f->symbol.len ? 0 : f->address;
+	return k;
+}
+
+static uint32_t
+frame_hash(const struct frame_key *k)
+{
+	uint64_t h = mix64(hash_bytes(k->module, k->module_len), hash_bytes(k->symbol, k->symbol_len));
+	h = mix64(h, k->address);
+	h = mix64(h, k->offset ^ ((uint64_t)k->has_offset << 63));
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Every field compared: two frames that share a hash (or an address) stay apart. */
+static bool
+frame_equal(const struct diff_track_frame *f, const struct frame_key *k)
+{
+	return f->module_len == k->module_len && f->symbol_len == k->symbol_len &&
+	       f->address == k->address && f->has_offset == k->has_offset &&
+	       f->offset == k->offset && memcmp(f->module, k->module, k->module_len) == 0 &&
+	       (!k->symbol_len || memcmp(f->symbol, k->symbol, k->symbol_len) == 0);
+}
+
+static void base_label_of_frame(const struct diff_track_frame *f, struct strbuf *out);
+
+/* The label group of a text, a new one when no frame (or empty site) had it. */
+static uint32_t
+label_group(struct diff_track *d, const char *text, size_t n)
+{
 	bool created;
-	fr.has_offset = d->match_offsets && f->has_offset && f->symbol.len;
-	fr.offset = fr.has_offset ? f->offset : 0;
-	fr.address = f->symbol.len ? 0 : f->address;
-	fr.metaclass = track_frame_metaclass(r, f, &cls, &cl);
-	strbuf_reset(&d->frame_key);
-	key_add(&d->frame_key, track_str(r, f->module), f->module.len);
-	key_add(&d->frame_key, track_str(r, f->symbol), f->symbol.len);
-	key_add(&d->frame_key, &fr.address, sizeof(fr.address));
-	strbuf_addch(&d->frame_key, fr.has_offset);
-	key_add(&d->frame_key, &fr.offset, sizeof(fr.offset));
-	size_t *idx = strmap_put(&d->frame_index, d->frame_key.buf, d->frame_key.len, &created);
+	size_t *idx = strmap_put(&d->label_index, text, n, &created);
 	if (created) {
-		fr.module = xmemdup0(track_str(r, f->module), f->module.len);
-		fr.symbol = f->symbol.len ? xmemdup0(track_str(r, f->symbol), f->symbol.len) : NULL;
-		d->frames = xgrow(d->frames, &d->frames_alloc, d->nframes + 1, sizeof(*d->frames));
-		d->frames[d->nframes] = fr;
-		*idx = d->nframes++;
+		d->label_first = xgrow(d->label_first, &d->labels_alloc, d->nlabels + 1,
+				       sizeof(*d->label_first));
+		d->label_first[d->nlabels] = SIZE_MAX;
+		*idx = d->nlabels++;
 	}
 	return (uint32_t)*idx;
+}
+
+/* A new frame: its strings copied, its label group found (once per distinct frame). */
+static void
+frame_add(struct diff_track *d, const struct track_record *r, const struct track_frame *tf,
+	  const struct frame_key *k)
+{
+	struct diff_track_frame f = { 0 };
+	struct strbuf label = STRBUF_INIT;
+	const char *cls;
+	size_t cl;
+	f.module = xmemdup0(k->module, k->module_len);
+	f.module_len = k->module_len;
+	f.symbol = k->symbol_len ? xmemdup0(k->symbol, k->symbol_len) : NULL;
+	f.symbol_len = k->symbol_len;
+	f.address = k->address;
+	f.has_offset = k->has_offset;
+	f.offset = k->offset;
+	f.metaclass = track_frame_metaclass(r, tf, &cls, &cl);
+	base_label_of_frame(&f, &label);
+	f.label = label_group(d, label.buf, label.len);
+	strbuf_release(&label);
+	d->frames = xgrow(d->frames, &d->frames_alloc, d->nframes + 1, sizeof(*d->frames));
+	d->frames[d->nframes++] = f;
+}
+
+/* The id of a frame as the diff matches it, added when new; -1 past 2^32 - 2 frames. */
+static int
+frame_id(struct diff_track *d, const struct track_record *r, const struct track_frame *tf,
+	 uint32_t *id, const char *path, struct diag *err)
+{
+	struct frame_key k = frame_key_of(d, r, tf);
+	uint32_t h = frame_hash(&k);
+	struct diff_track_ids *t = &d->frame_index;
+	ids_reserve(t);
+	size_t i = ids_start(t, h);
+	for (; t->slots[i].id1; i = (i + 1) & (t->cap - 1)) {
+		if (t->slots[i].hash == h && frame_equal(&d->frames[t->slots[i].id1 - 1], &k)) {
+			*id = t->slots[i].id1 - 1;
+			return 0;
+		}
+	}
+	if (ids_full(d->nframes, "frames", path, r, err) < 0)
+		return -1;
+	frame_add(d, r, tf, &k);
+	ids_fill(t, &t->slots[i], h, d->nframes - 1);
+	*id = (uint32_t)(d->nframes - 1);
+	return 0;
 }
 
 /* The frame a site is charged to (as track_record_module), else the innermost. */
@@ -118,61 +242,118 @@ module_get(struct diff_track *d, const char *name, size_t n, size_t *index)
 	return &d->modules[*idx];
 }
 
-static void base_label(const struct diff_track *d, const struct diff_track_site *s,
-		       struct strbuf *out);
+/* ---- sites ---------------------------------------------------------------- */
 
-/* Chain a new site to the sites that have its label (first one kept in label_index). */
+/* A copy of n frame ids in the pool: one allocation per block of sites, not per site. */
+static uint32_t *
+pool_copy(struct diff_track_pool *p, const uint32_t *ids, size_t n)
+{
+	if (n == 0)
+		return NULL;
+	if (p->nblocks == 0 || p->size - p->used < n) {
+		size_t size = n > 16384 ? n : 16384;
+		p->blocks = xgrow(p->blocks, &p->blocks_alloc, p->nblocks + 1, sizeof(*p->blocks));
+		p->blocks[p->nblocks++] = xmalloc(size * sizeof(*ids));
+		p->size = size;
+		p->used = 0;
+	}
+	uint32_t *dst = p->blocks[p->nblocks - 1] + p->used;
+	memcpy(dst, ids, n * sizeof(*ids));
+	p->used += n;
+	return dst;
+}
+
+/* Chain a new site to the sites that have its label (the group's first one kept). */
 static void
 link_twins(struct diff_track *d, size_t site)
 {
-	struct strbuf label = STRBUF_INIT;
-	bool created;
-	d->sites[site].twin = SIZE_MAX;
-	base_label(d, &d->sites[site], &label);
-	size_t *first = strmap_put(&d->label_index, label.buf, label.len, &created);
-	if (created) {
+	struct diff_track_site *s = &d->sites[site];
+	uint32_t group = s->charged == SIZE_MAX
+			 ? label_group(d, "[no frames]", strlen("[no frames]"))
+			 : d->frames[s->frames[s->charged]].label;
+	size_t *first = &d->label_first[group];
+	s->twin = SIZE_MAX;
+	if (*first == SIZE_MAX) {
 		*first = site;
 	} else {
-		d->sites[site].twin = d->sites[*first].twin;
+		s->twin = d->sites[*first].twin;
 		d->sites[*first].twin = site;
 	}
-	strbuf_release(&label);
 }
 
-static struct diff_track_site *
-site_get(struct diff_track *d, const struct track_record *r)
+static uint32_t
+site_hash(const uint32_t *ids, size_t n, bool mapping)
 {
-	bool created;
-	strbuf_reset(&d->key);
-	strbuf_addch(&d->key, r->type == TRACK_RECORD_MAP ? 'M' : 'A');
-	for (size_t i = 0; i < r->nframes; i++) {
-		uint32_t id = frame_id(d, r, &r->frames[i]);
-		strbuf_add(&d->key, &id, sizeof(id));
+	uint64_t h = hash_bytes(ids, n * sizeof(*ids));
+	return (uint32_t)mix64(h, mapping);
+}
+
+static bool
+site_equal(const struct diff_track_site *s, const uint32_t *ids, size_t n, bool mapping)
+{
+	return s->nframes == n && s->mapping == mapping &&
+	       (n == 0 || memcmp(s->frames, ids, n * sizeof(*ids)) == 0);
+}
+
+static void
+site_add(struct diff_track *d, const struct track_record *r, const uint32_t *ids)
+{
+	struct diff_track_site s = { 0 };
+	size_t mlen;
+	const char *m = track_record_module(r, &mlen);
+	s.nframes = r->nframes;
+	s.frames = pool_copy(&d->pool, ids, r->nframes);
+	s.charged = charged_frame(r);
+	s.mapping = r->type == TRACK_RECORD_MAP;
+	module_get(d, m, mlen, &s.module);
+	d->sites = xgrow(d->sites, &d->sites_alloc, d->nsites + 1, sizeof(*d->sites));
+	d->sites[d->nsites++] = s;
+	link_twins(d, d->nsites - 1);
+}
+
+/* The frame ids of a record, into d->ids. */
+static int
+record_ids(struct diff_track *d, const struct track_record *r, const char *path,
+	   struct diag *err)
+{
+	d->ids = xgrow(d->ids, &d->ids_alloc, r->nframes + 1, sizeof(*d->ids));
+	for (size_t i = 0; i < r->nframes; i++)
+		if (frame_id(d, r, &r->frames[i], &d->ids[i], path, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* The site of a record (its type and frame ids), added when new. */
+static struct diff_track_site *
+site_get(struct diff_track *d, const struct track_record *r, const char *path,
+	 struct diag *err)
+{
+	bool mapping = r->type == TRACK_RECORD_MAP;
+	if (record_ids(d, r, path, err) < 0)
+		return NULL;
+	uint32_t h = site_hash(d->ids, r->nframes, mapping);
+	struct diff_track_ids *t = &d->site_index;
+	ids_reserve(t);
+	size_t i = ids_start(t, h);
+	for (; t->slots[i].id1; i = (i + 1) & (t->cap - 1)) {
+		struct diff_track_site *s = &d->sites[t->slots[i].id1 - 1];
+		if (t->slots[i].hash == h && site_equal(s, d->ids, r->nframes, mapping))
+			return s;
 	}
-	size_t *idx = strmap_put(&d->site_index, d->key.buf, d->key.len, &created);
-	if (created) {
-		struct diff_track_site s = { 0 };
-		size_t mlen;
-		const char *m = track_record_module(r, &mlen);
-		s.nframes = r->nframes;
-		s.frames = xmalloc(d->key.len);
-		memcpy(s.frames, d->key.buf + 1, d->key.len - 1);
-		s.charged = charged_frame(r);
-		s.mapping = r->type == TRACK_RECORD_MAP;
-		module_get(d, m, mlen, &s.module);
-		d->sites = xgrow(d->sites, &d->sites_alloc, d->nsites + 1, sizeof(*d->sites));
-		d->sites[d->nsites] = s;
-		*idx = d->nsites++;
-		link_twins(d, *idx);
-	}
-	return &d->sites[*idx];
+	if (ids_full(d->nsites, "call sites", path, r, err) < 0)
+		return NULL;
+	site_add(d, r, d->ids);
+	ids_fill(t, &t->slots[i], h, d->nsites - 1);
+	return &d->sites[d->nsites - 1];
 }
 
 int
 diff_track_add_record(struct diff_track *d, int side, const struct track_record *r,
 		      const char *path, struct diag *err)
 {
-	struct diff_track_site *s = site_get(d, r);
+	struct diff_track_site *s = site_get(d, r, path, err);
+	if (!s)
+		return -1;
 	struct diff_track_module *mod = &d->modules[s->module];
 	int64_t c = r->type == TRACK_RECORD_MAP ? 1 : r->count;
 	if (s->side[side].records == 0)
@@ -190,25 +371,66 @@ diff_track_add_record(struct diff_track *d, int side, const struct track_record 
 
 /* ---- text of a site ---------------------------------------------------- */
 
-uint32_t
-diff_track_site_frame(const struct diff_track_site *s, size_t i)
+/* "0x" and v in lowercase hex, as "0x%" PRIx64 prints it. */
+static void
+add_hex(struct strbuf *out, uint64_t v)
 {
-	uint32_t id;
-	memcpy(&id, (const char *)s->frames + i * sizeof(id), sizeof(id));
-	return id;
+	char buf[18];
+	size_t n = sizeof(buf);
+	do {
+		buf[--n] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	buf[--n] = 'x';
+	buf[--n] = '0';
+	strbuf_add(out, buf + n, sizeof(buf) - n);
 }
 
+/* v in decimal, as "%zu" prints it. */
+static void
+add_dec(struct strbuf *out, size_t v)
+{
+	char buf[24];
+	size_t n = sizeof(buf);
+	do {
+		buf[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(out, buf + n, sizeof(buf) - n);
+}
+
+/*
+ * Labels are written once per reported site and compared while sorting,
+ * so they are put together with memcpy and the digit writers above rather
+ * than printf.
+ */
 void
 diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *out)
 {
 	const struct diff_track_frame *f = &d->frames[id];
 	if (f->symbol)
-		strbuf_addstr(out, f->symbol);
+		strbuf_add(out, f->symbol, f->symbol_len);
 	else
-		strbuf_addf(out, "0x%" PRIx64, f->address);
-	if (f->has_offset)
-		strbuf_addf(out, " + 0x%" PRIx64, f->offset);
-	strbuf_addf(out, " (%s)", f->module);
+		add_hex(out, f->address);
+	if (f->has_offset) {
+		strbuf_add(out, " + ", 3);
+		add_hex(out, f->offset);
+	}
+	strbuf_add(out, " (", 2);
+	strbuf_add(out, f->module, f->module_len);
+	strbuf_addch(out, ')');
+}
+
+/* "module: symbol", or "module: 0xADDR" for an unsymbolicated frame. */
+static void
+base_label_of_frame(const struct diff_track_frame *f, struct strbuf *out)
+{
+	strbuf_add(out, f->module, f->module_len);
+	strbuf_add(out, ": ", 2);
+	if (f->symbol)
+		strbuf_add(out, f->symbol, f->symbol_len);
+	else
+		add_hex(out, f->address);
 }
 
 static void
@@ -218,12 +440,7 @@ base_label(const struct diff_track *d, const struct diff_track_site *s, struct s
 		strbuf_addstr(out, "[no frames]");
 		return;
 	}
-	const struct diff_track_frame *f = &d->frames[diff_track_site_frame(s, s->charged)];
-	strbuf_addf(out, "%s: ", f->module);
-	if (f->symbol)
-		strbuf_addstr(out, f->symbol);
-	else
-		strbuf_addf(out, "0x%" PRIx64, f->address);
+	base_label_of_frame(&d->frames[diff_track_site_frame(s, s->charged)], out);
 }
 
 /* The first frame index where two backtraces differ (the shorter length when one
@@ -313,11 +530,13 @@ diff_track_site_label(const struct diff_track *d, const struct diff_track_site *
 	size_t via = d->vias->via[s - d->sites];
 	if (via == SIZE_MAX)
 		return;
+	strbuf_add(out, " via frame ", 11);
+	add_dec(out, via);
 	if (via < s->nframes) {
-		strbuf_addf(out, " via frame %zu: ", via);
+		strbuf_add(out, ": ", 2);
 		diff_track_frame_text(d, diff_track_site_frame(s, via), out);
 	} else {
-		strbuf_addf(out, " via frame %zu: (the backtrace ends)", via);
+		strbuf_addstr(out, ": (the backtrace ends)");
 	}
 }
 

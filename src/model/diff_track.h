@@ -52,10 +52,12 @@ enum diff_track_change {
 struct diff_track_frame {
 	char *module;
 	char *symbol;          /* NULL: unsymbolicated, matched by its address */
+	size_t module_len, symbol_len;   /* no NUL inside: the parsers reject one */
 	uint64_t address;
 	bool has_offset;       /* match_offsets and the capture printed one */
 	uint64_t offset;
 	bool metaclass;        /* a "<Class>::gMetaClass" marker frame */
+	uint32_t label;        /* its label group: frames whose base label text is equal */
 };
 
 struct diff_track_site {
@@ -76,6 +78,27 @@ struct diff_track_module {
 };
 
 /*
+ * A hash table of ids into an array the diff owns: the caller checks a
+ * candidate against its own record, so no key is built or copied. Slot:
+ * the hash's low 32 bits and id + 1 (0: empty).
+ */
+struct diff_track_idslot {
+	uint32_t hash, id1;
+};
+
+struct diff_track_ids {
+	struct diff_track_idslot *slots;
+	size_t cap, len;
+};
+
+/* Frame ids of the sites, in blocks that never move (a site points into one). */
+struct diff_track_pool {
+	uint32_t **blocks;
+	size_t nblocks, blocks_alloc;
+	size_t used, size;     /* ids used of the last block, and its size */
+};
+
+/*
  * "via frame N" of every site, worked out once when a label is first asked
  * for after new sites came in (a label never walks its twins: that was
  * quadratic in the sites that share a frame).
@@ -88,13 +111,16 @@ struct diff_track_vias {
 
 struct diff_track {
 	bool match_offsets;
-	struct strmap site_index;
+	struct diff_track_ids site_index;
 	struct diff_track_site *sites;
 	size_t nsites, sites_alloc;
-	struct strmap frame_index;
+	struct diff_track_pool pool;   /* the sites' frame ids */
+	struct diff_track_ids frame_index;
 	struct diff_track_frame *frames;
 	size_t nframes, frames_alloc;
-	struct strmap label_index;   /* a site's label (without "via") -> first site with it */
+	struct strmap label_index;   /* a base label's text -> its label group */
+	size_t *label_first;         /* per label group: its first site; SIZE_MAX: none yet */
+	size_t nlabels, labels_alloc;
 	struct diff_track_vias *vias;   /* owned; filled on demand (labels of a const diff) */
 	struct strmap module_index;
 	struct diff_track_module *modules;
@@ -102,12 +128,16 @@ struct diff_track {
 	uint64_t total[2];
 	uint64_t nsites_side[2];
 	uint64_t records[2];
-	struct strbuf key, frame_key;   /* scratch */
+	uint32_t *ids;               /* scratch: the frame ids of the record being added */
+	size_t ids_alloc;
 };
 
 void diff_track_init(struct diff_track *d, bool match_offsets);
 void diff_track_release(struct diff_track *d);
-/* Add one record to a side. -1 with DIAG_DATA when a sum passes BYTES_MAX. */
+/*
+ * Add one record to a side. -1 with DIAG_DATA when a sum passes BYTES_MAX
+ * or the distinct frames or sites pass 2^32 - 1.
+ */
 int diff_track_add_record(struct diff_track *d, int side, const struct track_record *r,
 			  const char *path, struct diag *err);
 /* Add the kept records of a capture (made with keep_records) as one side. */
@@ -138,7 +168,11 @@ enum diff_track_change diff_track_site_change(const struct diff_track_site *s);
 void diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
 			   struct strbuf *out);
 /* The id of frame i of a site (innermost first). */
-uint32_t diff_track_site_frame(const struct diff_track_site *s, size_t i);
+static inline uint32_t
+diff_track_site_frame(const struct diff_track_site *s, size_t i)
+{
+	return s->frames[i];
+}
 /* One frame as "symbol (module)", "0xADDR (module)", " + 0x.." with offsets. */
 void diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *out);
 /* The folded stack: outermost first, ';' separated, gMetaClass frames left out. */

@@ -11,6 +11,7 @@
 #include "model/diff_track.h"
 #include "model/diff_vmmap.h"
 #include "model/pick.h"
+#include "track-records.h"
 
 /* ---- vmmap ---------------------------------------------------------------- */
 
@@ -205,21 +206,6 @@ test_vmmap_selection(void **state)
 /* ---- track ---------------------------------------------------------------- */
 
 static void
-frame(struct track_record *r, const char *module, uint64_t address, const char *symbol,
-      uint64_t offset)
-{
-	struct track_text m = track_record_add_text(r, module, strlen(module));
-	struct track_text s = track_record_add_text(r, symbol, strlen(symbol));
-	struct track_frame *f = track_record_add_frame(r);
-	f->index = r->nframes - 1;
-	f->module = m;
-	f->address = address;
-	f->symbol = s;
-	f->offset = offset;
-	f->has_offset = true;
-}
-
-static void
 record(struct track_capture *cap, uint64_t bytes, int64_t count, const char *kext,
        const char *symbol, uint64_t offset, uint64_t seq)
 {
@@ -230,8 +216,8 @@ record(struct track_capture *cap, uint64_t bytes, int64_t count, const char *kex
 	r.bytes = r.size[0] = bytes;
 	r.count = count;
 	r.seq = seq;
-	frame(&r, "kernel.development", 0xfffffff0077a0010ULL, "IOMalloc_external(unsigned long)", 0x24);
-	frame(&r, kext, 0xfffffff009140000ULL + offset, symbol, offset);
+	add_frame_at(&r, "kernel.development", 0xfffffff0077a0010ULL, "IOMalloc_external(unsigned long)", 0x24);
+	add_frame_at(&r, kext, 0xfffffff009140000ULL + offset, symbol, offset);
 	assert_int_equal(track_capture_add_record(cap, &r, NULL, &err), 0);
 	track_record_release(&r);
 }
@@ -319,7 +305,7 @@ test_track_sum_overflow(void **state)
 	r.bytes = r.size[0] = 0x7000000000000000ull;
 	r.count = 1;
 	r.line = 7;
-	frame(&r, "com.apple.AGXG13X", 0xfffffff009140000ULL, "AGX::grow()", 0x10);
+	add_frame_at(&r, "com.apple.AGXG13X", 0xfffffff009140000ULL, "AGX::grow()", 0x10);
 	assert_int_equal(diff_track_add_record(&d, 1, &r, "a", &err), 0);
 	assert_int_equal(diff_track_add_record(&d, 0, &r, "b", &err), 0);   /* other side: fine */
 	assert_int_equal(diff_track_add_record(&d, 1, &r, "a", &err), -1);

@@ -29,4 +29,21 @@ add_text_frame(struct track_record *r, const char *module, const char *symbol)
 	f->symbol = track_record_add_text(r, symbol, strlen(symbol));
 }
 
+/* A frame printed with its address and " + 0xOFFSET". */
+static inline struct track_frame *
+add_frame_at(struct track_record *r, const char *module, uint64_t address, const char *symbol,
+	     uint64_t offset)
+{
+	struct track_text m = track_record_add_text(r, module, strlen(module));
+	struct track_text s = track_record_add_text(r, symbol, strlen(symbol));
+	struct track_frame *f = track_record_add_frame(r);
+	f->index = r->nframes - 1;
+	f->module = m;
+	f->address = address;
+	f->symbol = s;
+	f->offset = offset;
+	f->has_offset = true;
+	return f;
+}
+
 #endif

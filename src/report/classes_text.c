@@ -6,17 +6,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define COUNT_TEXT_MAX 40
+
+/* v in decimal, written to end at `end`; returns where it starts. */
+static char *
+u64_text_backward(uint64_t v, char *end)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/*
+ * What ioclasscount prints for a count, in buf (not terminated); returns
+ * its start and sets *len. By hand rather than printf: a listing prints
+ * one per class (20,000 in a big capture).
+ */
+static const char *
+count_text(const struct class_count *c, char buf[COUNT_TEXT_MAX], size_t *len)
+{
+	static const char absent[] = "<no such class>";
+	static const char bad[] = "?? (error reading/converting value)";
+	int32_t v;
+	if (c->state == CLASS_COUNT_ABSENT) {
+		*len = sizeof(absent) - 1;
+		return absent;
+	}
+	if (!class_count_as_int32(c, &v)) {
+		*len = sizeof(bad) - 1;
+		return bad;
+	}
+	/* printf("%lu", (unsigned long)num32) on LP64: sign extension. */
+	char *start = u64_text_backward((uint64_t)(int64_t)v, buf + COUNT_TEXT_MAX);
+	*len = (size_t)(buf + COUNT_TEXT_MAX - start);
+	return start;
+}
+
 void
 classes_text_count(FILE *out, const struct class_count *c)
 {
-	int32_t v;
-	if (c->state == CLASS_COUNT_ABSENT)
-		fputs("<no such class>", out);
-	else if (!class_count_as_int32(c, &v))
-		fputs("?? (error reading/converting value)", out);
-	else
-		/* printf("%lu", (unsigned long)num32) on LP64: sign extension. */
-		fprintf(out, "%" PRIu64, (uint64_t)(int64_t)v);
+	char buf[COUNT_TEXT_MAX];
+	size_t len;
+	const char *t = count_text(c, buf, &len);
+	fwrite(t, 1, len, out);
 }
 
 static void
@@ -28,11 +62,17 @@ put_name(FILE *out, const char *name, size_t len)
 void
 classes_text_listing(FILE *out, const struct class_count *const *v, size_t n)
 {
+	/* " = COUNT\n" of each row assembled first: two writes a row. */
+	char row[3 + COUNT_TEXT_MAX + 1];
 	for (size_t i = 0; i < n; i++) {
+		char buf[COUNT_TEXT_MAX];
+		size_t len;
+		const char *t = count_text(v[i], buf, &len);
+		memcpy(row, " = ", 3);
+		memcpy(row + 3, t, len);
+		row[3 + len] = '\n';
 		put_name(out, v[i]->name, v[i]->len);
-		fputs(" = ", out);
-		classes_text_count(out, v[i]);
-		fputc('\n', out);
+		fwrite(row, 1, 3 + len + 1, out);
 	}
 }
 

@@ -17,6 +17,7 @@ diff_track_init(struct diff_track *d, bool match_offsets)
 	strmap_init(&d->module_index);
 	strmap_init(&d->label_index);
 	d->vias = xcalloc(1, sizeof(*d->vias));
+	strbuf_init(&d->vias->labels);
 }
 
 void
@@ -39,8 +40,11 @@ diff_track_release(struct diff_track *d)
 	strmap_release(&d->module_index);
 	strmap_release(&d->label_index);
 	free(d->label_first);
-	if (d->vias)
+	if (d->vias) {
 		free(d->vias->via);
+		free(d->vias->label_at);
+		strbuf_release(&d->vias->labels);
+	}
 	free(d->vias);
 	free(d->ids);
 	memset(d, 0, sizeof(*d));
@@ -520,13 +524,11 @@ compute_vias(const struct diff_track *d)
 	free(seen);
 }
 
-void
-diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
-		      struct strbuf *out)
+/* The label of a site worked out from its frames (the vias up to date). */
+static void
+build_label(const struct diff_track *d, const struct diff_track_site *s, struct strbuf *out)
 {
 	base_label(d, s, out);
-	if (d->vias->n != d->nsites)
-		compute_vias(d);
 	size_t via = d->vias->via[s - d->sites];
 	if (via == SIZE_MAX)
 		return;
@@ -538,6 +540,53 @@ diff_track_site_label(const struct diff_track *d, const struct diff_track_site *
 	} else {
 		strbuf_addstr(out, ": (the backtrace ends)");
 	}
+}
+
+/* Every site's label, written once into the kept buffer. */
+static void
+keep_labels(const struct diff_track *d)
+{
+	struct diff_track_vias *v = d->vias;
+	if (v->n != d->nsites)
+		compute_vias(d);
+	strbuf_reset(&v->labels);
+	v->label_at = xrealloc(v->label_at, (d->nsites ? d->nsites : 1) * sizeof(*v->label_at));
+	for (size_t i = 0; i < d->nsites; i++) {
+		v->label_at[i] = v->labels.len;
+		build_label(d, &d->sites[i], &v->labels);
+		strbuf_addch(&v->labels, '\0');
+	}
+	v->nlabels = d->nsites;
+}
+
+/* keep_labels() ran since the last new site. */
+static bool
+labels_kept(const struct diff_track *d)
+{
+	return d->vias->label_at && d->vias->nlabels == d->nsites;
+}
+
+/* A kept label, else NULL. */
+static const char *
+kept_label(const struct diff_track *d, const struct diff_track_site *s)
+{
+	if (!labels_kept(d))
+		return NULL;
+	return d->vias->labels.buf + d->vias->label_at[s - d->sites];
+}
+
+void
+diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
+		      struct strbuf *out)
+{
+	const char *kept = kept_label(d, s);
+	if (kept) {
+		strbuf_addstr(out, kept);
+		return;
+	}
+	if (d->vias->n != d->nsites)
+		compute_vias(d);
+	build_label(d, s, out);
 }
 
 /* As track_frame_folded_name(): symbol, else module, else "[unknown]". */
@@ -632,7 +681,7 @@ abs_delta(uint64_t b, uint64_t a)
 struct site_sort {
 	const struct diff_track *d;
 	const struct diff_track_site *s;
-	char *label;
+	const char *label;
 };
 
 static int
@@ -680,16 +729,13 @@ diff_track_sorted_sites(const struct diff_track *d, const struct diff_track_site
 {
 	struct site_sort *v = xcalloc(d->nsites + 1, sizeof(*v));
 	const struct diff_track_site **r = xcalloc(d->nsites + 1, sizeof(*r));
-	for (size_t i = 0; i < d->nsites; i++) {
-		struct strbuf sb = STRBUF_INIT;
-		diff_track_site_label(d, &d->sites[i], &sb);
-		v[i] = (struct site_sort){ d, &d->sites[i], strbuf_detach(&sb, NULL) };
-	}
+	if (!labels_kept(d))
+		keep_labels(d);
+	for (size_t i = 0; i < d->nsites; i++)
+		v[i] = (struct site_sort){ d, &d->sites[i], kept_label(d, &d->sites[i]) };
 	qsort(v, d->nsites, sizeof(*v), cmp_site);
-	for (size_t i = 0; i < d->nsites; i++) {
+	for (size_t i = 0; i < d->nsites; i++)
 		r[i] = v[i].s;
-		free(v[i].label);
-	}
 	free(v);
 	*out = r;
 	return d->nsites;

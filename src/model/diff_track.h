@@ -101,12 +101,18 @@ struct diff_track_pool {
 /*
  * "via frame N" of every site, worked out once when a label is first asked
  * for after new sites came in (a label never walks its twins: that was
- * quadratic in the sites that share a frame).
+ * quadratic in the sites that share a frame). The labels themselves are
+ * kept too once the sites are sorted (the sort compares them and every
+ * report then writes them): NUL-separated in one buffer, not one
+ * allocation each.
  */
 struct diff_track_vias {
 	size_t *via;           /* per site: the frame index where it parts from its
 				* twins; SIZE_MAX: it has none */
 	size_t n;              /* sites covered; != nsites: out of date */
+	struct strbuf labels;  /* every site's label, each followed by a NUL */
+	size_t *label_at;      /* per site: where its label starts in `labels` */
+	size_t nlabels;        /* sites whose labels are kept; != nsites: out of date */
 };
 
 struct diff_track {

@@ -186,6 +186,48 @@ test_same_address_other_symbol(void **state)
 	diff_track_release(&d);
 }
 
+/* A two-frame record charged to its first frame. */
+static void
+add_two(struct diff_track *d, const char *outer)
+{
+	struct track_record r;
+	struct diag err;
+	track_record_init(&r);
+	r.type = TRACK_RECORD_ALLOC;
+	r.bytes = r.size[0] = 1;
+	r.count = 1;
+	frame_at(&r, "com.example.k", "K::alloc()", 0x1000, 0x10);
+	frame_at(&r, "kernel.development", outer, 0x2000, 0x20);
+	assert_int_equal(diff_track_add_record(d, 1, &r, "t", &err), 0);
+	track_record_release(&r);
+}
+
+/* Labels kept by a sort are not used once a new site changes them. */
+static void
+test_kept_labels_follow_new_sites(void **state)
+{
+	(void)state;
+	struct diff_track d;
+	struct strbuf sb = STRBUF_INIT;
+	const struct diff_track_site **s;
+	diff_track_init(&d, false);
+	add_two(&d, "f()");
+	assert_int_equal(diff_track_sorted_sites(&d, &s), 1);
+	free(s);
+	label_of(&d, 0, &sb);
+	assert_string_equal(sb.buf, "com.example.k: K::alloc()");
+	add_two(&d, "g()");
+	label_of(&d, 0, &sb);
+	assert_string_equal(sb.buf, "com.example.k: K::alloc() via frame 1: f() (kernel.development)");
+	assert_int_equal(diff_track_sorted_sites(&d, &s), 2);
+	assert_ptr_equal(s[0], &d.sites[0]);   /* the labels sort f() before g() */
+	free(s);
+	label_of(&d, 1, &sb);
+	assert_string_equal(sb.buf, "com.example.k: K::alloc() via frame 1: g() (kernel.development)");
+	strbuf_release(&sb);
+	diff_track_release(&d);
+}
+
 int
 main(void)
 {
@@ -193,6 +235,7 @@ main(void)
 		cmocka_unit_test(test_sites_match_reference),
 		cmocka_unit_test(test_sites_match_reference_with_offsets),
 		cmocka_unit_test(test_same_address_other_symbol),
+		cmocka_unit_test(test_kept_labels_follow_new_sites),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,7 @@ write_section(FILE *out, const struct diff_track *dt, const struct diff_track_si
 	      size_t n, enum diff_track_change which, bool markdown)
 {
 	static const char *const headers[] = { "BEFORE", "AFTER", "DELTA", "COUNT", "SITE" };
+	struct strbuf label = STRBUF_INIT;   /* one buffer for every row's label */
 	struct text_table t;
 	text_table_init(&t, 5, headers, "rrrrl");
 	for (size_t i = 0; i < n; i++) {
@@ -49,13 +50,13 @@ write_section(FILE *out, const struct diff_track *dt, const struct diff_track_si
 		text_table_addf(&t, "%" PRIu64, a->bytes);
 		text_table_add(&t, d);
 		text_table_add(&t, c);
-		struct strbuf label = STRBUF_INIT;
+		strbuf_reset(&label);
 		if (s[i]->mapping)
 			strbuf_addstr(&label, "[map] ");
 		diff_track_site_label(dt, s[i], &label);
 		text_table_add(&t, label.buf);
-		strbuf_release(&label);
 	}
+	strbuf_release(&label);
 	char title[64];
 	snprintf(title, sizeof(title), "%s (%zu)", section_titles[which], text_table_rows(&t));
 	text_table_write_section(out, &t, markdown, title);

@@ -39,7 +39,6 @@ diff_track_release(struct diff_track *d)
 	free(d->frame_index.slots);
 	strmap_release(&d->module_index);
 	strmap_release(&d->label_index);
-	free(d->label_first);
 	if (d->vias) {
 		free(d->vias->via);
 		free(d->vias->label_at);
@@ -158,12 +157,8 @@ label_group(struct diff_track *d, const char *text, size_t n)
 {
 	bool created;
 	size_t *idx = strmap_put(&d->label_index, text, n, &created);
-	if (created) {
-		d->label_first = xgrow(d->label_first, &d->labels_alloc, d->nlabels + 1,
-				       sizeof(*d->label_first));
-		d->label_first[d->nlabels] = SIZE_MAX;
-		*idx = d->nlabels++;
-	}
+	if (created)
+		*idx = d->label_index.len - 1;
 	return (uint32_t)*idx;
 }
 
@@ -267,22 +262,13 @@ pool_copy(struct diff_track_pool *p, const uint32_t *ids, size_t n)
 	return dst;
 }
 
-/* Chain a new site to the sites that have its label (the group's first one kept). */
-static void
-link_twins(struct diff_track *d, size_t site)
+/* A site's label group: its charged frame's, or that of sites without frames. */
+static uint32_t
+site_label(struct diff_track *d, const struct diff_track_site *s)
 {
-	struct diff_track_site *s = &d->sites[site];
-	uint32_t group = s->charged == SIZE_MAX
-			 ? label_group(d, "[no frames]", strlen("[no frames]"))
-			 : d->frames[s->frames[s->charged]].label;
-	size_t *first = &d->label_first[group];
-	s->twin = SIZE_MAX;
-	if (*first == SIZE_MAX) {
-		*first = site;
-	} else {
-		s->twin = d->sites[*first].twin;
-		d->sites[*first].twin = site;
-	}
+	if (s->charged == SIZE_MAX)
+		return label_group(d, "[no frames]", strlen("[no frames]"));
+	return d->frames[s->frames[s->charged]].label;
 }
 
 static uint32_t
@@ -310,9 +296,9 @@ site_add(struct diff_track *d, const struct track_record *r, const uint32_t *ids
 	s.charged = charged_frame(r);
 	s.mapping = r->type == TRACK_RECORD_MAP;
 	module_get(d, m, mlen, &s.module);
+	s.label = site_label(d, &s);
 	d->sites = xgrow(d->sites, &d->sites_alloc, d->nsites + 1, sizeof(*d->sites));
 	d->sites[d->nsites++] = s;
-	link_twins(d, d->nsites - 1);
 }
 
 /* The frame ids of a record, into d->ids. */
@@ -471,20 +457,48 @@ cmp_backtraces(const void *a, const void *b)
 	return s->nframes < t->nframes ? -1 : s->nframes > t->nframes;
 }
 
-/* Twins of one kind (allocation or mapping) from the chain starting at head. */
+/* Which part of sites_by_group() a site goes to. */
 static size_t
-collect_twins(const struct diff_track *d, size_t head, bool mapping, bool *seen,
-	      const struct diff_track_site ***group, size_t *alloc)
+group_key(const struct diff_track_site *s)
 {
-	size_t n = 0;
-	for (size_t t = head; t != SIZE_MAX; t = d->sites[t].twin) {
-		if (d->sites[t].mapping != mapping)
-			continue;
-		seen[t] = true;
-		*group = xgrow(*group, alloc, n + 1, sizeof(**group));
-		(*group)[n++] = &d->sites[t];
+	return 2 * (size_t)s->label + s->mapping;
+}
+
+/*
+ * The sites in order of (label group, allocation before mapping), by a
+ * counting sort: passes over the sites, not a walk from site to site.
+ * Part k is order[start[k] .. start[k + 1]), its sites in index order.
+ */
+static size_t *
+sites_by_group(const struct diff_track *d, size_t **start_out)
+{
+	size_t nkeys = 2 * d->label_index.len;
+	size_t *start = xcalloc(nkeys + 1, sizeof(*start));
+	size_t *next = xmalloc((nkeys ? nkeys : 1) * sizeof(*next));
+	size_t *order = xmalloc((d->nsites ? d->nsites : 1) * sizeof(*order));
+	for (size_t i = 0; i < d->nsites; i++)
+		start[group_key(&d->sites[i]) + 1]++;
+	for (size_t k = 1; k <= nkeys; k++)
+		start[k] += start[k - 1];
+	memcpy(next, start, nkeys * sizeof(*next));
+	for (size_t i = 0; i < d->nsites; i++)
+		order[next[group_key(&d->sites[i])]++] = i;
+	free(next);
+	*start_out = start;
+	return order;
+}
+
+/* The vias of one part (sites of one label group and kind), sorted by backtrace. */
+static void
+group_vias(const struct diff_track *d, const struct diff_track_site **group, size_t n)
+{
+	qsort(group, n, sizeof(*group), cmp_backtraces);
+	for (size_t k = 0; k < n; k++) {
+		size_t best = k ? first_difference(group[k], group[k - 1]) : 0;
+		if (k + 1 < n && first_difference(group[k], group[k + 1]) > best)
+			best = first_difference(group[k], group[k + 1]);
+		d->vias->via[group[k] - d->sites] = best;
 	}
-	return n;
 }
 
 /*
@@ -496,32 +510,25 @@ static void
 compute_vias(const struct diff_track *d)
 {
 	struct diff_track_vias *v = d->vias;
-	bool *seen = xcalloc(d->nsites ? d->nsites : 1, sizeof(*seen));
-	const struct diff_track_site **group = NULL;
-	size_t alloc = 0;
+	size_t *start, nkeys = 2 * d->label_index.len;
+	size_t *order = sites_by_group(d, &start);
+	const struct diff_track_site **group = xmalloc((d->nsites ? d->nsites : 1) *
+						       sizeof(*group));
 	v->via = xrealloc(v->via, (d->nsites ? d->nsites : 1) * sizeof(*v->via));
 	for (size_t i = 0; i < d->nsites; i++)
 		v->via[i] = SIZE_MAX;
-	/* A chain's first site has the lowest index: the first unseen one is a head. */
-	for (size_t i = 0; i < d->nsites; i++) {
-		if (seen[i])
+	for (size_t k = 0; k < nkeys; k++) {
+		size_t n = start[k + 1] - start[k];
+		if (n < 2)
 			continue;
-		for (int mapping = 0; mapping < 2; mapping++) {
-			size_t n = collect_twins(d, i, mapping, seen, &group, &alloc);
-			if (n < 2)
-				continue;
-			qsort(group, n, sizeof(*group), cmp_backtraces);
-			for (size_t k = 0; k < n; k++) {
-				size_t best = k ? first_difference(group[k], group[k - 1]) : 0;
-				if (k + 1 < n && first_difference(group[k], group[k + 1]) > best)
-					best = first_difference(group[k], group[k + 1]);
-				v->via[group[k] - d->sites] = best;
-			}
-		}
+		for (size_t j = 0; j < n; j++)
+			group[j] = &d->sites[order[start[k] + j]];
+		group_vias(d, group, n);
 	}
 	v->n = d->nsites;
 	free(group);
-	free(seen);
+	free(start);
+	free(order);
 }
 
 /* The label of a site worked out from its frames (the vias up to date). */

@@ -66,8 +66,8 @@ struct diff_track_site {
 	size_t charged;        /* frames[] index the site is charged to; SIZE_MAX: none */
 	size_t module;         /* index in diff_track.modules */
 	bool mapping;
-	size_t twin;           /* the next site with the same label (charged to the same
-				* frame text); SIZE_MAX: none */
+	uint32_t label;        /* its label group: sites whose labels (without "via")
+				* read alike, charged to the same frame text */
 	struct diff_track_figures side[2];
 };
 
@@ -100,8 +100,8 @@ struct diff_track_pool {
 
 /*
  * "via frame N" of every site, worked out once when a label is first asked
- * for after new sites came in (a label never walks its twins: that was
- * quadratic in the sites that share a frame). The labels themselves are
+ * for after new sites came in (a label never walks the other sites of its
+ * label group: that was quadratic in the sites that share a frame). The labels themselves are
  * kept too once the sites are sorted (the sort compares them and every
  * report then writes them): NUL-separated in one buffer, not one
  * allocation each.
@@ -125,8 +125,6 @@ struct diff_track {
 	struct diff_track_frame *frames;
 	size_t nframes, frames_alloc;
 	struct strmap label_index;   /* a base label's text -> its label group */
-	size_t *label_first;         /* per label group: its first site; SIZE_MAX: none yet */
-	size_t nlabels, labels_alloc;
 	struct diff_track_vias *vias;   /* owned; filled on demand (labels of a const diff) */
 	struct strmap module_index;
 	struct diff_track_module *modules;

@@ -131,16 +131,23 @@ test_sites_match_reference_with_offsets(void **state)
 	check_identity(true);
 }
 
+/* A new allocation record of one byte, no frames yet. */
+static void
+one_byte_record(struct track_record *r)
+{
+	track_record_init(r);
+	r->type = TRACK_RECORD_ALLOC;
+	r->bytes = r->size[0] = 1;
+	r->count = 1;
+}
+
 /* One record of one frame, added to side 0. */
 static void
 add_one(struct diff_track *d, const char *module, const char *symbol, uint64_t address)
 {
 	struct track_record r;
 	struct diag err;
-	track_record_init(&r);
-	r.type = TRACK_RECORD_ALLOC;
-	r.bytes = r.size[0] = 1;
-	r.count = 1;
+	one_byte_record(&r);
 	frame_at(&r, module, symbol, address, 0);
 	assert_int_equal(diff_track_add_record(d, 0, &r, "t", &err), 0);
 	track_record_release(&r);
@@ -192,10 +199,7 @@ add_two(struct diff_track *d, const char *outer)
 {
 	struct track_record r;
 	struct diag err;
-	track_record_init(&r);
-	r.type = TRACK_RECORD_ALLOC;
-	r.bytes = r.size[0] = 1;
-	r.count = 1;
+	one_byte_record(&r);
 	frame_at(&r, "com.example.k", "K::alloc()", 0x1000, 0x10);
 	frame_at(&r, "kernel.development", outer, 0x2000, 0x20);
 	assert_int_equal(diff_track_add_record(d, 1, &r, "t", &err), 0);

@@ -276,7 +276,7 @@ take_member(void *ctx, const char *name, struct arc_reader *data, struct diag *e
 					"the member '%s' is in the archive twice", name);
 	struct source src = { .fd = -1, .arc = data, .path = c->given };
 	if (collect_member(c->t, tree_add(c->t, name), &src, err) < 0) {
-		err->path = c->given;
+		diag_set_path(err, c->given);
 		return -1;
 	}
 	return 0;
@@ -301,8 +301,7 @@ read_archive(const char *path, struct tree *t, struct diag *err)
 {
 	struct archive_ctx c = { path, t };
 	if (arc_for_each_member(path, take_member, &c, err) < 0) {
-		if (!err->path)
-			err->path = path;
+		diag_set_path_if_unset(err, path);
 		return -1;
 	}
 	if (t->n)
@@ -875,8 +874,8 @@ write_members(const char *given, const struct tree *t, const struct redactor *rd
 	if (archive) {
 		struct rewrite_ctx c = { t, rd, dir, out };
 		int rc = arc_for_each_member(given, rewrite_member, &c, err);
-		if (rc < 0 && !err->path)
-			err->path = given;
+		if (rc < 0)
+			diag_set_path_if_unset(err, given);
 		return rc;
 	}
 	int rc = 0;

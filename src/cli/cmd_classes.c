@@ -262,7 +262,7 @@ print_diag_at(enum diag_severity sev, const char *path, uint64_t line, const cha
 	va_list ap;
 	diag_clear(&d);
 	d.severity = sev;
-	d.path = path;
+	diag_set_path(&d, path);
 	d.line = line;
 	va_start(ap, fmt);
 	vsnprintf(d.msg, sizeof(d.msg), fmt, ap);

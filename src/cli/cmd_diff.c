@@ -588,7 +588,7 @@ check_bundles(const struct diff_args *a, struct diff_run *run)
 				d.severity = DIAG_ERROR;
 				size_t len = strlen(d.msg);
 				snprintf(d.msg + len, sizeof(d.msg) - len, " (--strict)");
-				run_error(run, d.path, &d, false);
+				run_error(run, diag_path(&d), &d, false);
 			}
 			diag_list_release(&w);
 		}

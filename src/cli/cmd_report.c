@@ -280,11 +280,11 @@ add_diag_warnings(struct report *r, const struct diag_list *w)
 {
 	for (size_t i = 0; i < w->len; i++) {
 		const struct diag *d = &w->items[i];
-		if (d->path && d->line)
-			report_add_warning(r, "%s:%" PRIu64 ": %s", diag_display_path(d->path),
+		if (diag_path(d) && d->line)
+			report_add_warning(r, "%s:%" PRIu64 ": %s", diag_display_path(diag_path(d)),
 					   d->line, d->msg);
-		else if (d->path)
-			report_add_warning(r, "%s: %s", diag_display_path(d->path), d->msg);
+		else if (diag_path(d))
+			report_add_warning(r, "%s: %s", diag_display_path(diag_path(d)), d->msg);
 		else
 			report_add_warning(r, "%s", d->msg);
 	}

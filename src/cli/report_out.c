@@ -45,8 +45,7 @@ cli_write_output(const char *path, cli_write_fn write, const void *ctx, struct d
 	if (write(o.fp, ctx, err) < 0) {
 		if (!err->code)
 			diag_set(err, DIAG_IOERR, path, 0, 0, "cannot write");
-		else if (!err->path)
-			err->path = path;
+		else diag_set_path_if_unset(err, path);
 		outfile_abort(&o);
 		return -1;
 	}

@@ -156,7 +156,7 @@ where_load_json(const struct where *w, const char *member, const char *shown, js
 		arc_reader_free(a);
 		if (rc < 0) {
 			strbuf_release(&sb);
-			err->path = w->given;
+			diag_set_path(err, w->given);
 			return -1;
 		}
 		*out = json_loadb(sb.buf, sb.len, JSON_REJECT_DUPLICATES, &jerr);

@@ -101,7 +101,7 @@ diff_gates_read(struct line_reader *r, struct diff_gate **gates, size_t *n, size
 		rc = diff_gate_list_add(gates, n, alloc, text, err);
 		free(text);
 		if (rc < 0) {
-			err->path = r->path;
+			diag_set_path(err, r->path);
 			err->line = ln.no;
 			return -1;
 		}

@@ -503,7 +503,7 @@ read_diagnostics_line(const struct line *ln, size_t off, struct classes_capture 
 		s->truncated = truncated;
 		if (!truncated || !opts->partial)
 			return -1;
-		diag_list_add(warnings, DIAG_WARNING, err->path, err->line, "%s", err->msg);
+		diag_list_add(warnings, DIAG_WARNING, diag_path(err), err->line, "%s", err->msg);
 		diag_clear(err);
 	}
 	if (s->duplicates)

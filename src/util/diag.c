@@ -7,12 +7,48 @@
 #include <string.h>
 
 static void
+copy_path(struct diag *d, const char *path)
+{
+	if (!path) {
+		d->file[0] = '\0';
+		return;
+	}
+	size_t n = strlen(path);
+	if (n < sizeof(d->file)) {
+		memcpy(d->file, path, n + 1);
+		return;
+	}
+	memcpy(d->file, path, sizeof(d->file) - 4);
+	memcpy(d->file + sizeof(d->file) - 4, "...", 4);
+}
+
+const char *
+diag_path(const struct diag *d)
+{
+	return d->file[0] ? d->file : NULL;
+}
+
+void
+diag_set_path(struct diag *d, const char *path)
+{
+	if (d)
+		copy_path(d, path);
+}
+
+void
+diag_set_path_if_unset(struct diag *d, const char *path)
+{
+	if (d && !d->file[0])
+		copy_path(d, path);
+}
+
+static void
 diag_vset(struct diag *d, int code, const char *path, uint64_t line,
 	  uint64_t col, const char *fmt, va_list ap)
 {
 	d->code = code;
 	d->severity = DIAG_ERROR;
-	d->path = path;
+	copy_path(d, path);
 	d->line = line;
 	d->col = col;
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
@@ -34,7 +70,13 @@ diag_set(struct diag *d, int code, const char *path, uint64_t line,
 void
 diag_clear(struct diag *d)
 {
-	memset(d, 0, sizeof(*d));
+	/* Field by field: the message and path buffers need only their first byte. */
+	d->code = 0;
+	d->severity = DIAG_ERROR;
+	d->file[0] = '\0';
+	d->line = 0;
+	d->col = 0;
+	d->msg[0] = '\0';
 }
 
 const char *
@@ -79,7 +121,7 @@ diag_format_prefix(struct strbuf *out, enum diag_severity sev, const char *path,
 void
 diag_format(const struct diag *d, struct strbuf *out)
 {
-	diag_format_prefix(out, d->severity, d->path, d->line, d->col);
+	diag_format_prefix(out, d->severity, diag_path(d), d->line, d->col);
 	strbuf_addf(out, "%s\n", d->msg);
 }
 

@@ -10,8 +10,10 @@
  * Codes follow sysexits.h so that the exit status of the program is the
  * code of its first error.
  *
- * `path` is borrowed: it must outlive the diag (it is the input's name as
- * given on the command line, "-" meaning standard input).
+ * A diag keeps its own copy of the path it names (the input's name as given
+ * on the command line, "-" meaning standard input, or a bundle member), so
+ * an error can outlive the input, bundle or output file it is about: the
+ * error is printed after they are released. Read it with diag_path().
  */
 
 #include <stdarg.h>
@@ -38,11 +40,13 @@ enum diag_severity {
 };
 
 #define DIAG_MSG_MAX 768
+/* Longer paths are kept cut, ending in "..." (they are only ever shown). */
+#define DIAG_PATH_MAX 4096
 
 struct diag {
 	int code;
 	enum diag_severity severity;
-	const char *path;
+	char file[DIAG_PATH_MAX]; /* "" = not about a file; see diag_path() */
 	uint64_t line;   /* 1-based; 0 = not about a line */
 	uint64_t col;    /* 1-based; 0 = not about a column */
 	char msg[DIAG_MSG_MAX];
@@ -53,6 +57,12 @@ int diag_set(struct diag *d, int code, const char *path, uint64_t line,
 	     uint64_t col, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 void diag_clear(struct diag *d);
+/* The path the diag names, or NULL when it names none. */
+const char *diag_path(const struct diag *d);
+/* Name `path` (copied; NULL = none) in the diag. */
+void diag_set_path(struct diag *d, const char *path);
+/* The same, in a diag that named no file yet. */
+void diag_set_path_if_unset(struct diag *d, const char *path);
 
 /* "iotally: PATH:LINE:COL: error: MSG\n"; parts that are unknown are left out. */
 void diag_format(const struct diag *d, struct strbuf *out);

@@ -110,13 +110,17 @@ outfile_commit(struct outfile *o, struct diag *err)
 {
 	int rc = 0;
 	if (!o->tmp) {
+		errno = 0;
 		bool ok = fflush(o->fp) == 0 && !ferror(o->fp);
-		if (o->in_place)
+		int e = errno;
+		if (o->in_place) {
 			ok &= fclose(o->fp) == 0;
+			e = e ? e : errno;
+		}
 		if (!ok)
-			rc = diag_set(err, DIAG_IOERR, o->in_place ? o->path : NULL, 0, 0,
-				      o->in_place ? "cannot be written"
-						  : "cannot write standard output");
+			rc = diag_set(err, DIAG_IOERR, o->in_place ? o->path : NULL, 0, 0, "%s: %s",
+				      o->in_place ? "cannot be written" : "cannot write standard output",
+				      e ? strerror(e) : "write error");
 		outfile_clear(o);
 		return rc;
 	}

@@ -483,7 +483,7 @@ test_classes_pair_direct(void **state)
 	chain_side(&p.after, 13, 4, 1, false);
 	assert_int_equal(diff_classes_pair_compare(&p, "b", "a", &opts, &notes, &err), -1);
 	assert_int_equal(err.code, DIAG_DATA);
-	assert_string_equal(err.path, "b");
+	assert_string_equal(diag_path(&err), "b");
 	diff_classes_pair_release(&p);
 	diag_list_release(&notes);
 }

@@ -827,22 +827,23 @@ out:
 static int
 write_archive(const char *dir, char **out, struct diag *err)
 {
-	struct strbuf name = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT;
 	strbuf_addf(&name, "%s.tar.gz", dir);
-	strbuf_addf(&tmp, "%s.tar.gz.partial", dir);
 	const char *base = strrchr(dir, '/');
 	base = base ? base + 1 : dir;
-	int rc = capfile_write_archive(dir, base, tmp.buf, err);
-	if (rc == 0 && rename(tmp.buf, name.buf) < 0) {
+	char *tmp = capfile_write_archive(dir, base, name.buf, err);
+	int rc = tmp ? 0 : -1;
+	/* rename() replaces a link at the final name; it never writes through one. */
+	if (tmp && rename(tmp, name.buf) < 0) {
 		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", name.buf,
 			 strerror(errno));
-		unlink(tmp.buf);
+		unlink(tmp);
 		rc = -1;
 	}
+	free(tmp);
 	if (rc == 0)
 		*out = strbuf_detach(&name, NULL);
 	strbuf_release(&name);
-	strbuf_release(&tmp);
 	return rc;
 }
 

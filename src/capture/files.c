@@ -2,6 +2,7 @@
 
 #include "capture/capture.h"
 #include "util/strbuf.h"
+#include "util/tempfile.h"
 #include "util/xalloc.h"
 
 #include <archive.h>
@@ -148,20 +149,12 @@ out:
 char *
 capfile_temp_beside(const char *dir, struct diag *err)
 {
-	char *slash = strrchr(dir, '/');
-	struct strbuf sb = STRBUF_INIT;
-	if (slash)
-		strbuf_addf(&sb, "%.*s/.%s.partial-XXXXXX", (int)(slash - dir), dir, slash + 1);
-	else
-		strbuf_addf(&sb, ".%s.partial-XXXXXX", dir);
-	char *t = strbuf_detach(&sb, NULL);
-	if (!mkdtemp(t)) {
+	char *t = tempdir_beside(dir, "partial");
+	if (!t) {
 		int e = errno;
 		diag_set(err, e == ENOSPC ? DIAG_IOERR : CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
 			 "cannot create '%s' (its temporary folder beside it): %s", dir,
 			 strerror(e));
-		free(t);
-		return NULL;
 	}
 	return t;
 }
@@ -227,22 +220,38 @@ capfile_archive_add_tree(struct archive *a, const char *root, const char *rel, c
 	return rc;
 }
 
-int
-capfile_write_archive(const char *dir, const char *prefix, const char *dest, struct diag *err)
+char *
+capfile_write_archive(const char *dir, const char *prefix, const char *beside, struct diag *err)
 {
+	char *tmp;
+	int fd = tempfile_beside(beside, "partial", &tmp);
+	if (fd < 0) {
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", beside,
+			 strerror(errno));
+		return NULL;
+	}
 	struct archive *a = archive_write_new();
 	archive_write_add_filter_gzip(a);
 	archive_write_set_format_pax_restricted(a);
 	int rc = -1;
-	if (archive_write_open_filename(a, dest) == ARCHIVE_OK &&
+	if (archive_write_open_fd(a, fd) == ARCHIVE_OK &&
 	    capfile_archive_add_tree(a, dir, "", prefix) == 0 && archive_write_close(a) == ARCHIVE_OK)
 		rc = 0;
 	if (rc < 0) {
 		const char *why = archive_error_string(a);
-		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", dest,
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", beside,
 			 why ? why : strerror(errno));
-		unlink(dest);
 	}
 	archive_write_free(a);
-	return rc;
+	if (close(fd) < 0 && rc == 0) {
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", beside,
+			 strerror(errno));
+		rc = -1;
+	}
+	if (rc < 0) {
+		unlink(tmp);
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
 }

@@ -31,11 +31,13 @@ int capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *
  */
 char *capfile_temp_beside(const char *dir, struct diag *err);
 /*
- * `dest` (a new file) holds the tar.gz of every file under `dir`, each
- * named PREFIX/RELATIVE-PATH ("" prefix: the relative path), in sorted
- * order. 0, or -1 with DIAG_IOERR (dest removed).
+ * The tar.gz of every file under `dir`, each named PREFIX/RELATIVE-PATH
+ * ("" prefix: the relative path), in sorted order, written to a new
+ * temporary file beside the path `beside` (util/tempfile.h: exclusive,
+ * never through a link). Its name (owned: the caller renames it into
+ * place), or NULL with DIAG_IOERR (nothing left behind).
  */
-int capfile_write_archive(const char *dir, const char *prefix, const char *dest,
-			  struct diag *err);
+char *capfile_write_archive(const char *dir, const char *prefix, const char *beside,
+			    struct diag *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include "util/spill.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/tempfile.h"
 #include "util/xalloc.h"
 
 #include <dirent.h>
@@ -963,14 +964,12 @@ write_tree(const char *given, struct tree *t, const struct redactor *rd,
 		if (rc == 0 && rename(tmp, out) < 0)
 			rc = io_error(out, err);
 	} else if (rc == 0) {
-		struct strbuf file = STRBUF_INIT;
 		char *prefix = archive_prefix(t, out);
-		strbuf_addf(&file, "%s.tar.gz", tmp);
-		rc = capfile_write_archive(tmp, prefix, file.buf, err);
-		if (rc == 0)
-			rc = place_file(file.buf, out, err);
-		unlink(file.buf);
-		strbuf_release(&file);
+		char *file = capfile_write_archive(tmp, prefix, out, err);
+		rc = file ? place_file(file, out, err) : -1;
+		if (file)
+			unlink(file);
+		free(file);
 		free(prefix);
 	}
 	capfile_remove_tree(tmp);
@@ -994,24 +993,19 @@ write_single(const char *given, struct tree *t, const struct redactor *rd, const
 	}
 	if (rc == 0)
 		rc = exists(out, err);
-	struct strbuf tmp = STRBUF_INIT;
-	const char *slash = strrchr(out, '/');
-	if (slash)
-		strbuf_addf(&tmp, "%.*s/.%s.partial-XXXXXX", (int)(slash - out), out, slash + 1);
-	else
-		strbuf_addf(&tmp, ".%s.partial-XXXXXX", out);
-	int fd = rc == 0 ? mkstemp(tmp.buf) : -1;
+	char *tmp = NULL;
+	int fd = rc == 0 ? tempfile_beside(out, "partial", &tmp) : -1;
 	if (rc == 0 && fd < 0) {
 		rc = io_error(out, err);
 	} else if (rc == 0) {
 		rc = apply_member(t, rd, &t->v[0], &src, fd, gzip, out, err);
 		if (rc == 0)
-			rc = place_file(tmp.buf, out, err);
-		unlink(tmp.buf);
+			rc = place_file(tmp, out, err);
+		unlink(tmp);
 	}
 	if (src.arc)
 		arc_reader_free(src.arc);
-	strbuf_release(&tmp);
+	free(tmp);
 	return rc;
 }
 

@@ -37,7 +37,7 @@ IMPORT(const char *, archive_error_string, (struct archive *a), (a))
 IMPORT(struct archive *, archive_write_new, (void), ())
 IMPORT(int, archive_write_add_filter_gzip, (struct archive *a), (a))
 IMPORT(int, archive_write_set_format_pax_restricted, (struct archive *a), (a))
-IMPORT(int, archive_write_open_filename, (struct archive *a, const char *file), (a, file))
+IMPORT(int, archive_write_open_fd, (struct archive *a, int fd), (a, fd))
 IMPORT(int, archive_write_header, (struct archive *a, struct archive_entry *e), (a, e))
 IMPORT(la_ssize_t, archive_write_data, (struct archive *a, const void *buf, size_t size),
        (a, buf, size))

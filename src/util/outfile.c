@@ -1,6 +1,6 @@
 #include "util/outfile.h"
 
-#include "util/strbuf.h"
+#include "util/tempfile.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -77,14 +77,7 @@ outfile_open(struct outfile *o, const char *path, struct diag *err)
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return open_in_place(o, path, err);
-	const char *slash = strrchr(path, '/');
-	struct strbuf t = STRBUF_INIT;
-	if (slash)
-		strbuf_addf(&t, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-	else
-		strbuf_addf(&t, ".%s.XXXXXX", path);
-	o->tmp = strbuf_detach(&t, NULL);
-	int fd = mkstemp(o->tmp);
+	int fd = tempfile_beside(path, NULL, &o->tmp);
 	if (fd < 0) {
 		int e = errno;
 		outfile_clear(o);

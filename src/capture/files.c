@@ -160,6 +160,12 @@ capfile_temp_beside(const char *dir, struct diag *err)
 }
 
 static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
 capfile_archive_add_tree(struct archive *a, const char *root, const char *rel, const char *prefix)
 {
 	char *full = rel[0] ? capfile_path_in(root, rel) : xstrdup(root);
@@ -173,19 +179,15 @@ capfile_archive_add_tree(struct archive *a, const char *root, const char *rel, c
 	size_t n = 0, alloc = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		names = xgrow(names, &alloc, n + 1, sizeof(*names));
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
 	/* Sorted, so the archive's order does not depend on the file system. */
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-			char *t = names[j];
-			names[j] = names[j - 1];
-			names[j - 1] = t;
-		}
+	if (n)
+		qsort(names, n, sizeof(*names), compare_names);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *sub = rel[0] ? capfile_path_in(rel, names[i]) : xstrdup(names[i]);
 		char *path = capfile_path_in(root, sub);

@@ -5,6 +5,7 @@
 #include "capture/redact_stream.h"
 #include "util/arcread.h"
 #include "util/spill.h"
+#include "util/member_name.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/tempfile.h"
@@ -231,6 +232,8 @@ static int
 read_folder(const char *given, struct tree *t, struct diag *err)
 {
 	int rc = list_folder(given, given, "", t, err);
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), member_cmp);   /* for tree_lookup() */
 	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		struct source src;
 		rc = open_path(t->v[i].path, &src, err);
@@ -242,22 +245,6 @@ read_folder(const char *given, struct tree *t, struct diag *err)
 	return rc;
 }
 
-/* A member name that stays inside the archive's folder: relative, no "..". */
-static bool
-safe_name(const char *name)
-{
-	if (!name[0] || name[0] == '/')
-		return false;
-	for (const char *p = name; *p;) {
-		const char *e = strchr(p, '/');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len == 2 && p[0] == '.' && p[1] == '.')
-			return false;
-		p += len + (e != NULL);
-	}
-	return true;
-}
-
 struct archive_ctx {
 	const char *given;
 	struct tree *t;
@@ -267,14 +254,7 @@ static int
 take_member(void *ctx, const char *name, struct arc_reader *data, struct diag *err)
 {
 	struct archive_ctx *c = ctx;
-	if (!safe_name(name))
-		return diag_set(err, DIAG_DATA, c->given, 0, 0,
-				"the member '%s' leaves the archive's folder (an absolute path or "
-				"'..'): not extracted", name);
-	for (size_t i = 0; i < c->t->n; i++)
-		if (strcmp(c->t->v[i].name, name) == 0)
-			return diag_set(err, DIAG_DATA, c->given, 0, 0,
-					"the member '%s' is in the archive twice", name);
+	/* `name` is in normal form, and the only member of that name (util/arcread.h). */
 	struct source src = { .fd = -1, .arc = data, .path = c->given };
 	if (collect_member(c->t, tree_add(c->t, name), &src, err) < 0) {
 		diag_set_path(err, c->given);
@@ -466,30 +446,47 @@ manifest_dir_len(const struct member *m)
 	return strlen(m->name) - strlen(MANIFEST_NAME);
 }
 
+/* The member named `name` (t->v is sorted by name, util/member_name.h names), or NULL. */
+static struct member *
+tree_lookup(const struct tree *t, const char *name)
+{
+	struct member key = { .name = (char *)name };
+	return t->n ? bsearch(&key, t->v, t->n, sizeof(*t->v), member_cmp) : NULL;
+}
+
 static struct member *
 tree_find(struct tree *t, const char *dir, size_t dirlen, const char *rel)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		const char *n = t->v[i].name;
-		if (strncmp(n, dir, dirlen) == 0 && strcmp(n + dirlen, rel) == 0)
-			return &t->v[i];
-	}
-	return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add(&sb, dir, dirlen);
+	strbuf_addstr(&sb, rel);
+	struct member *m = tree_lookup(t, sb.buf);
+	strbuf_release(&sb);
+	return m;
 }
 
-/* The manifest whose folder holds `m` most closely, or NULL. */
+/*
+ * The manifest whose folder holds `m` most closely, or NULL: the folders
+ * above it, deepest first, looked up (not every member compared: an
+ * archive may hold 100,000 of them).
+ */
 static const struct member *
 owner_of(const struct tree *t, const struct member *m)
 {
-	const struct member *best = NULL;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct member *o = &t->v[i];
-		size_t len = o->manifest ? manifest_dir_len(o) : 0;
-		if (o->manifest && strncmp(m->name, o->name, len) == 0 &&
-		    (!best || len > manifest_dir_len(best)))
-			best = o;
+	struct strbuf sb = STRBUF_INIT;
+	const struct member *found = NULL;
+	for (size_t len = strlen(m->name) + 1; len-- > 0 && !found;) {
+		if (len && m->name[len - 1] != '/')
+			continue;
+		strbuf_reset(&sb);
+		strbuf_add(&sb, m->name, len);
+		strbuf_addstr(&sb, MANIFEST_NAME);
+		const struct member *o = tree_lookup(t, sb.buf);
+		if (o && o->manifest)
+			found = o;
 	}
-	return best;
+	strbuf_release(&sb);
+	return found;
 }
 
 static void
@@ -537,9 +534,15 @@ static int
 check_record(const char *given, const struct member *man, const json_t *rec, struct diag *err)
 {
 	const json_t *path = json_object_get(rec, "path");
-	if (json_is_object(rec) && (!json_is_string(path) || !safe_name(json_string_value(path))))
-		return diag_set(err, DIAG_DATA, given, 0, 0,
-				"%s: a step's file path leaves the bundle (or is missing)", man->name);
+	if (!json_is_object(rec))
+		return 0;
+	const char *why = "is missing";
+	char *normal = json_is_string(path) ? member_name_normal(json_string_value(path), &why)
+					    : NULL;
+	free(normal);
+	if (!normal)
+		return diag_set(err, DIAG_DATA, given, 0, 0, "%s: a step's file path %s",
+				man->name, why);
 	return 0;
 }
 
@@ -569,7 +572,9 @@ update_file_record(const char *given, struct tree *t, const struct member *man, 
 		return 0;
 	if (check_record(given, man, rec, err) < 0)
 		return -1;
-	struct member *f = tree_find(t, man->name, manifest_dir_len(man), json_string_value(path));
+	char *rel = member_name_normal(json_string_value(path), &(const char *){ NULL });
+	struct member *f = tree_find(t, man->name, manifest_dir_len(man), rel);
+	free(rel);
 	if (!f) {
 		diag_list_add(warnings, DIAG_WARNING, given, 0, "%s names %.*s%s, which the bundle "
 			      "does not hold", man->name, (int)manifest_dir_len(man), man->name,
@@ -854,10 +859,8 @@ rewrite_member(void *ctx, const char *name, struct arc_reader *data, struct diag
 {
 	struct rewrite_ctx *c = ctx;
 	size_t top = strlen(c->t->top);
-	struct member *m = NULL;
-	for (size_t i = 0; i < c->t->n && !m; i++)
-		if (strncmp(name, c->t->top, top) == 0 && strcmp(c->t->v[i].name, name + top) == 0)
-			m = &c->t->v[i];
+	struct member *m = strncmp(name, c->t->top, top) == 0 ? tree_lookup(c->t, name + top)
+							       : NULL;
 	if (!m)
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,
 				"the member '%s' was not there when the archive was first read", name);

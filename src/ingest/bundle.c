@@ -1,15 +1,18 @@
 #include "ingest/bundle.h"
 
 #include "util/arcread.h"
+#include "util/beneath.h"
 #include "util/array.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A manifest larger than this is not one iotally wrote. */
 #define BUNDLE_JSON_MAX (16u << 20)
@@ -91,7 +94,9 @@ bundle_path_is_bundle(const char *path)
 		return false;
 	struct top_scan t = { 0 };
 	struct diag err;
-	bool ok = arc_for_each_member(path, scan_top, &t, &err) == 0 && t.found;
+	/* A manifest seen before a member the name rule refuses: a bundle, refused when opened. */
+	(void)arc_for_each_member(path, scan_top, &t, &err);
+	bool ok = t.found;
 	free(t.top);
 	return ok;
 }
@@ -99,6 +104,8 @@ bundle_path_is_bundle(const char *path)
 /* Where a bundle's files are: a directory, or a folder inside an archive. */
 struct where {
 	const char *path;     /* directory or archive */
+	const char *root;     /* a folder bundle: the folder the user named (files open beneath it) */
+	const char *prefix;   /* a folder bundle: "" or the series sample's folder with a '/' */
 	bool archive;
 	const char *top;      /* archive member prefix, "" or ending in '/' */
 	const char *given;    /* the path the user gave: messages name it (it outlives them) */
@@ -135,6 +142,25 @@ read_all(struct arc_reader *a, struct strbuf *out, const char *name, struct diag
 	}
 }
 
+static int
+read_fd_all(int fd, struct strbuf *out, const char *name, struct diag *err)
+{
+	char buf[1 << 15];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return diag_set(err, DIAG_NOINPUT, name, 0, 0, "cannot read: %s",
+					strerror(errno));
+		if (n == 0)
+			return 0;
+		if (out->len + (size_t)n > BUNDLE_JSON_MAX)
+			return diag_set(err, DIAG_DATA, name, 0, 0, "too large for a bundle manifest");
+		strbuf_add(out, buf, (size_t)n);
+	}
+}
+
 /* Load `member` as JSON; `shown` names it in messages (owned by the caller). */
 static int
 where_load_json(const struct where *w, const char *member, const char *shown, json_t **out,
@@ -142,9 +168,20 @@ where_load_json(const struct where *w, const char *member, const char *shown, js
 {
 	json_error_t jerr;
 	if (!w->archive) {
-		char *p = join(w->path, member);
-		*out = json_load_file(p, JSON_REJECT_DUPLICATES, &jerr);
-		free(p);
+		char *rel = join(w->prefix, member);
+		int fd = open_beneath(w->root, rel, shown, err);
+		free(rel);
+		if (fd < 0)
+			return -1;
+		struct strbuf sb = STRBUF_INIT;
+		int rc = read_fd_all(fd, &sb, shown, err);
+		close(fd);
+		if (rc < 0) {
+			strbuf_release(&sb);
+			return -1;
+		}
+		*out = json_loadb(sb.buf, sb.len, JSON_REJECT_DUPLICATES, &jerr);
+		strbuf_release(&sb);
 	} else {
 		char *m = join(w->top[0] ? w->top : "", member);
 		struct arc_reader *a = arc_reader_member(w->path, w->top[0] ? m : member, err);
@@ -249,6 +286,10 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 		c->archive = xstrdup(w->path);
 		c->archive_member = w->top[0] ? join(w->top, member) : xstrdup(member);
 		line_reader_map_member(c->path, c->archive, c->archive_member);
+	} else {
+		char *rel = join(w->prefix, member);
+		line_reader_map_folder_file(c->path, w->root, rel);
+		free(rel);
 	}
 	return 0;
 }
@@ -387,6 +428,7 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 			sub = xstrdup(w->path);
 		} else {
 			sw.path = sub;
+			sw.prefix = sample;
 		}
 		int src = open_at(&b->samples[b->nsamples], sub, &sw, err);
 		if (src == 0)
@@ -435,7 +477,8 @@ collect_name(void *ctx, const char *name, struct arc_reader *data, struct diag *
 int
 bundle_open(const char *path, struct bundle *b, struct diag *err)
 {
-	struct where w = { .path = path, .archive = false, .top = "", .given = path, .sample = "" };
+	struct where w = { .path = path, .root = path, .prefix = "", .archive = false, .top = "",
+			   .given = path, .sample = "" };
 	struct name_list names = { 0 };
 	struct top_scan t = { 0 };
 	int rc = -1;
@@ -498,7 +541,8 @@ bundle_verify_capture(const struct bundle_capture *c, struct diag_list *warnings
 		return 0;
 	}
 	if (!c->archive) {
-		if (sha256_file_hex(c->path, hex, &total, err) < 0)
+		int fd = line_reader_open_mapped_fd(c->path, err);
+		if (fd < 0 || sha256_fd_hex(fd, c->path, hex, &total, err) < 0)
 			return -1;
 	} else {
 		struct arc_reader *a = arc_reader_member(c->archive, c->archive_member, err);

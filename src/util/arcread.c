@@ -1,5 +1,7 @@
 #include "util/arcread.h"
 
+#include "util/member_name.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <archive.h>
@@ -166,11 +168,16 @@ static const char *
 member_name(struct archive_entry *e)
 {
 	const char *name = archive_entry_pathname(e);
-	if (!name)
-		return "";
-	while (name[0] == '.' && name[1] == '/')
-		name += 2;
-	return name;
+	return name ? name : "";
+}
+
+/* A member name for a message: quoted, control bytes as \xNN, cut when long. */
+static const char *
+shown_member(struct strbuf *sb, const char *name)
+{
+	strbuf_reset(sb);
+	diag_quote(sb, name, strlen(name), 200);
+	return sb->buf;
 }
 
 /*
@@ -196,28 +203,40 @@ next_regular(struct archive *a, const char *archive_path, const char **name, str
 struct arc_reader *
 arc_reader_member(const char *archive_path, const char *member, struct diag *err)
 {
+	const char *why;
+	struct strbuf sb = STRBUF_INIT;
+	char *want = member_name_normal(member, &why);
+	if (!want) {
+		diag_set(err, DIAG_DATA, archive_path, 0, 0, "the member '%s' %s",
+			 shown_member(&sb, member), why);
+		strbuf_release(&sb);
+		return NULL;
+	}
 	struct archive *a = tar_open(archive_path, err);
 	const char *name;
-	int rc;
-
-	if (!a)
-		return NULL;
-	while (member[0] == '.' && member[1] == '/')
-		member += 2;
-	while ((rc = next_regular(a, archive_path, &name, err)) > 0) {
-		if (strcmp(name, member) == 0) {
+	int rc = -1;
+	while (a && (rc = next_regular(a, archive_path, &name, err)) > 0) {
+		char *normal = member_name_normal(name, &why);
+		bool same = normal && strcmp(normal, want) == 0;
+		free(normal);
+		if (same) {
 			struct arc_reader *r = xcalloc(1, sizeof(*r));
 			r->a = a;
 			r->owns = true;
 			r->path = archive_path;
 			r->fd = -1;
+			free(want);
+			strbuf_release(&sb);
 			return r;
 		}
 	}
 	if (rc == 0)
 		diag_set(err, DIAG_NOINPUT, archive_path, 0, 0,
-			 "the archive holds no file '%s'", member);
-	archive_read_free(a);
+			 "the archive holds no file '%s'", shown_member(&sb, member));
+	if (a)
+		archive_read_free(a);
+	free(want);
+	strbuf_release(&sb);
 	return NULL;
 }
 
@@ -247,11 +266,30 @@ arc_reader_free(struct arc_reader *r)
 	free(r);
 }
 
+/* The member's normal name (owned), or NULL with DIAG_DATA when the rule refuses it. */
+static char *
+take_name(struct member_set *seen, const char *archive_path, const char *name, struct diag *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *why;
+	char *normal = member_name_normal(name, &why);
+	if (normal && (why = member_set_add_file(seen, normal)) != NULL) {
+		free(normal);
+		normal = NULL;
+	}
+	if (!normal)
+		diag_set(err, DIAG_DATA, archive_path, 0, 0, "the member '%s' %s: not read",
+			 shown_member(&sb, name), why);
+	strbuf_release(&sb);
+	return normal;
+}
+
 int
 arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx, struct diag *err)
 {
 	struct archive *a = tar_open(archive_path, err);
 	struct arc_reader view;
+	struct member_set seen;
 	const char *name;
 	int rc;
 
@@ -261,12 +299,16 @@ arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx, struc
 	view.a = a;
 	view.path = archive_path;
 	view.fd = -1;
+	member_set_init(&seen);
 	while ((rc = next_regular(a, archive_path, &name, err)) > 0) {
-		if (fn(ctx, name, &view, err) < 0) {
+		char *normal = take_name(&seen, archive_path, name, err);
+		if (!normal || fn(ctx, normal, &view, err) < 0)
 			rc = -1;
+		free(normal);
+		if (rc < 0)
 			break;
-		}
 	}
+	member_set_release(&seen);
 	archive_read_free(a);
 	return rc < 0 ? -1 : 0;
 }

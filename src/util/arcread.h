@@ -34,9 +34,10 @@ struct arc_reader *arc_reader_gunzip_fd(int fd, const void *prefix, size_t prefi
 					const char *path, struct diag *err);
 
 /*
- * The regular file `member` (a relative path, "./" prefixes ignored) of the
- * tar or tar.gz file `archive_path`. NULL with DIAG_NOINPUT when it is not
- * there.
+ * The regular file `member` of the tar or tar.gz file `archive_path`,
+ * names compared in their normal form (util/member_name.h: "./b//x" is
+ * "b/x"). NULL with DIAG_NOINPUT when it is not there, DIAG_DATA when
+ * `member` breaks the name rule.
  */
 struct arc_reader *arc_reader_member(const char *archive_path, const char *member,
 				     struct diag *err);
@@ -48,9 +49,11 @@ void arc_reader_free(struct arc_reader *a);
 
 /*
  * Call `fn` for every regular file of the tar or tar.gz `archive_path`, in
- * archive order, with its name (no "./" prefix) and a reader positioned at
- * its data (valid only during the call). `fn` returns 0 to go on or -1 to
- * stop (its error in *err). 0 or -1.
+ * archive order, with its name in normal form (util/member_name.h) and a
+ * reader positioned at its data (valid only during the call). `fn` returns
+ * 0 to go on or -1 to stop (its error in *err). 0 or -1; a member whose
+ * name the rule refuses (absolute, "..", a second spelling of a name seen
+ * before, a file that is also a folder) stops the walk with DIAG_DATA.
  */
 typedef int (*arc_member_fn)(void *ctx, const char *name, struct arc_reader *data,
 			     struct diag *err);

@@ -1,6 +1,7 @@
 #include "util/linereader.h"
 
 #include "util/arcread.h"
+#include "util/beneath.h"
 #include "util/scan.h"
 #include "util/xalloc.h"
 
@@ -57,11 +58,15 @@ line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
 	r->eof = true;
 }
 
+/* A name standing for an archive's member, or for a file beneath a bundle folder. */
 struct member_map {
 	char *name, *archive, *member;
+	char *root;   /* a folder's file: open_beneath(root, member); archive is NULL */
 };
 static struct member_map *member_maps;
 static size_t nmember_maps, member_maps_alloc;
+
+static const struct member_map *find_member_map(const char *path);
 
 void
 line_reader_map_member(const char *name, const char *archive, const char *member)
@@ -71,7 +76,32 @@ line_reader_map_member(const char *name, const char *archive, const char *member
 	member_maps[nmember_maps].name = xstrdup(name);
 	member_maps[nmember_maps].archive = xstrdup(archive);
 	member_maps[nmember_maps].member = xstrdup(member);
+	member_maps[nmember_maps].root = NULL;
 	nmember_maps++;
+}
+
+void
+line_reader_map_folder_file(const char *name, const char *root, const char *rel)
+{
+	member_maps = xgrow(member_maps, &member_maps_alloc, nmember_maps + 1,
+			    sizeof(*member_maps));
+	member_maps[nmember_maps].name = xstrdup(name);
+	member_maps[nmember_maps].archive = NULL;
+	member_maps[nmember_maps].member = xstrdup(rel);
+	member_maps[nmember_maps].root = xstrdup(root);
+	nmember_maps++;
+}
+
+int
+line_reader_open_mapped_fd(const char *path, struct diag *err)
+{
+	const struct member_map *m = find_member_map(path);
+	if (m && m->root)
+		return open_beneath(m->root, m->member, path, err);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+	return fd;
 }
 
 void
@@ -81,6 +111,7 @@ line_reader_unmap_all(void)
 		free(member_maps[i].name);
 		free(member_maps[i].archive);
 		free(member_maps[i].member);
+		free(member_maps[i].root);
 	}
 	free(member_maps);
 	member_maps = NULL;
@@ -106,6 +137,14 @@ line_reader_open(struct line_reader *r, const char *path, size_t max_line,
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 	const struct member_map *m = find_member_map(path);
+	if (m && m->root) {
+		fd = open_beneath(m->root, m->member, path, err);
+		if (fd < 0)
+			return -1;
+		reader_setup(r, fd, path, max_line);
+		r->owns_fd = true;
+		return 0;
+	}
 	if (m) {
 		struct arc_reader *arc = arc_reader_member(m->archive, m->member, err);
 		if (!arc)

@@ -57,6 +57,13 @@ struct line_reader {
  * of the same name win. line_reader_unmap_all() frees the table.
  */
 void line_reader_map_member(const char *name, const char *archive, const char *member);
+/*
+ * Make line_reader_open(name) open the file `rel` beneath the bundle
+ * folder `root` (util/beneath.h: no link followed, a regular file only).
+ */
+void line_reader_map_folder_file(const char *name, const char *root, const char *rel);
+/* A descriptor for a name mapped to a folder's file, else open(path); -1 with *err. */
+int line_reader_open_mapped_fd(const char *path, struct diag *err);
 void line_reader_unmap_all(void);
 
 /* Open `path` ("-" = stdin). Fails with DIAG_NOINPUT for a missing file or a directory. */

@@ -33,12 +33,19 @@ sha256_end_hex(struct sha256 *h, char hex[SHA256_HEX_SIZE])
 int
 sha256_file_hex(const char *path, char hex[SHA256_HEX_SIZE], uint64_t *bytes, struct diag *err)
 {
-	char buf[1 << 16];
-	struct sha256 h;
-	uint64_t total = 0;
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+	return sha256_fd_hex(fd, path, hex, bytes, err);
+}
+
+int
+sha256_fd_hex(int fd, const char *path, char hex[SHA256_HEX_SIZE], uint64_t *bytes,
+	      struct diag *err)
+{
+	char buf[1 << 16];
+	struct sha256 h;
+	uint64_t total = 0;
 	sha256_begin(&h);
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof(buf));

@@ -436,6 +436,29 @@ def case_archive():
         e.close()
 
 
+def case_archive_planted_link():
+    """A link planted where the old fixed temporary name was, and at the final
+    name, must not be written through: `sudo iotally capture --archive` would
+    overwrite any file its target names."""
+    c = 'archive-planted-link'
+    e = Env()
+    try:
+        victim = os.path.join(e.dir, 'victim')
+        with open(victim, 'w') as f:
+            f.write('precious\n')
+        os.symlink(victim, e.out() + '.tar.gz.partial')
+        r = e.capture('--pid', str(e.target.pid), '-o', e.out(), '--archive')
+        check(c, r.returncode == 0, 'exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        check(c, open(victim).read() == 'precious\n', 'the file behind the planted link was written')
+        check(c, os.path.islink(e.out() + '.tar.gz.partial'), 'the planted link was replaced')
+        check(c, os.path.isfile(e.out() + '.tar.gz') and not os.path.islink(e.out() + '.tar.gz'),
+              'no archive at the final name')
+        left = [n for n in os.listdir(e.dir) if '.partial-' in n]
+        check(c, not left, 'temporary files left behind: %r' % left)
+    finally:
+        e.close()
+
+
 def case_process_name():
     c = 'process-name'
     e = Env()

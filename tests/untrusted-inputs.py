@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""Hostile attachments: each case builds its input from a fixture plus one
+known defect, runs the real binary (under ASan/UBSan in the sanitizer
+builds, where a use-after-free or leak aborts the run) and checks the exit
+status and the exact message: the truth is the defect the case planted.
+
+  untrusted-inputs.py IOTALLY ROOT [--case NAME]...
+"""
+
+import argparse
+import gzip
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+ARGS = None
+FAILURES = []
+
+
+def fail(case, msg):
+    FAILURES.append('%s: %s' % (case, msg))
+    print('FAIL %s: %s' % (case, msg))
+
+
+def check(case, cond, msg):
+    if not cond:
+        fail(case, msg)
+    return cond
+
+
+def run(args, timeout=60, stdin=None, cwd=None):
+    env = dict(os.environ, LC_ALL='C', TZ='UTC')
+    try:
+        return subprocess.run([ARGS.bin] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                              timeout=timeout, env=env, cwd=cwd or ARGS.root)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def fixture(*parts):
+    return os.path.join(ARGS.root, 'fixtures', *parts)
+
+
+def expect(case, r, status, stderr_has=None, stderr_is=None):
+    """The run ended (no hang), with `status`, and its stderr says what was planted."""
+    if not check(case, r is not None, 'the run did not end within its time limit'):
+        return False
+    err = r.stderr.decode('utf-8', 'replace')
+    ok = check(case, r.returncode == status, 'exit %d, want %d; stderr: %s' %
+               (r.returncode, status, err[:600]))
+    if stderr_has is not None:
+        ok &= check(case, stderr_has in err, 'stderr lacks %r: %s' % (stderr_has, err[:600]))
+    if stderr_is is not None:
+        ok &= check(case, err == stderr_is, 'stderr %r, want %r' % (err[:600], stderr_is))
+    return ok
+
+
+class Scratch:
+    def __enter__(self):
+        self.dir = tempfile.mkdtemp(prefix='iotally-untrusted-')
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    def bundle(self, name='b'):
+        """A copy of the complete fixture bundle, to plant one defect in."""
+        dst = self.path(name)
+        shutil.copytree(fixture('bundle', 'complete'), dst, symlinks=True)
+        return dst
+
+
+# ---- memory safety: messages that outlive what they name -------------------
+
+def case_report_bundle_missing_capture():
+    """The manifest lists target/vmmap.txt; the folder lacks it. The message
+    names the file after the bundle was released (read freed memory)."""
+    c = 'report-bundle-missing-capture'
+    with Scratch() as s:
+        b = s.bundle()
+        os.unlink(os.path.join(b, 'target', 'vmmap.txt'))
+        r = run(['report', b])
+        expect(c, r, 66, stderr_is='iotally: %s/target/vmmap.txt: error: cannot open: '
+               'No such file or directory\n' % b)
+
+
+def case_report_archive_missing_capture():
+    """The same in a .tar.gz bundle whose archive lacks the listed member."""
+    c = 'report-archive-missing-capture'
+    with Scratch() as s:
+        src = fixture('bundle', 'complete.tar.gz')
+        out = s.path('b.tar.gz')
+        with tarfile.open(src) as tin, tarfile.open(out, 'w:gz') as tout:
+            for m in tin.getmembers():
+                if m.name.endswith('target/vmmap.txt'):
+                    continue
+                tout.addfile(m, tin.extractfile(m) if m.isfile() else None)
+        r = run(['report', out])
+        expect(c, r, 66, stderr_has='vmmap.txt')
+        if r is not None:
+            check(c, r.stderr.decode('utf-8', 'replace').startswith('iotally: %s:' % out),
+                  'the message does not name the archive: %r' % r.stderr[:300])
+
+
+def case_output_dev_full():
+    """-o/--junit on a device that cannot be written: the name and the reason."""
+    c = 'output-dev-full'
+    if not os.path.exists('/dev/full'):
+        print('skip %s: this system has no /dev/full' % c)
+        return
+    want = 'iotally: /dev/full: error: cannot be written: No space left on device\n'
+    sample = fixture('vmmap', 'synthetic-gpu-purge-states.txt')
+    expect(c + '/report', run(['report', '-o', '/dev/full', sample]), 74, stderr_is=want)
+    r = run(['diff', '--junit', '/dev/full', fixture('diff', 'vmmap-before.txt'),
+             fixture('diff', 'vmmap-after.txt')])
+    expect(c + '/diff-junit', r, 74, stderr_has=want)
+    leak = sorted(os.path.join(fixture('trend', 'leak'), f)
+                  for f in os.listdir(fixture('trend', 'leak')))
+    expect(c + '/trend-junit', run(['trend', '--junit', '/dev/full'] + leak), 74,
+           stderr_has=want)
+
+
+# ---- bundle folders: nothing outside them, nothing that is not a file -------
+
+def planted_member(c, make, want):
+    """A folder bundle whose target/vmmap.txt `make` replaces; report and vmmap
+    end at once (no hang on a pipe or /dev/zero) with exit 65 and `want`."""
+    with Scratch() as s:
+        b = s.bundle()
+        vm = os.path.join(b, 'target', 'vmmap.txt')
+        make(s, b, vm)
+        for cmd in (['report', b], ['vmmap', b], [b], ['vmmap', '--format', 'ndjson', b]):
+            r = run(cmd, timeout=20)
+            expect('%s/%s' % (c, cmd[0]), r, 65, stderr_has='%s: error: %s' % (vm, want))
+            if r is not None and cmd in (['report', b], ['vmmap', b]):
+                check(c, not r.stdout, '%s wrote output: %r' % (cmd[0], r.stdout[:200]))
+
+
+def case_bundle_member_fifo():
+    def make(s, b, vm):
+        os.unlink(vm)
+        os.mkfifo(vm)
+    planted_member('bundle-member-fifo', make, 'is a named pipe, not a file')
+
+
+def case_bundle_member_link_to_fifo():
+    def make(s, b, vm):
+        os.unlink(vm)
+        os.mkfifo(s.path('fifo'))
+        os.symlink(s.path('fifo'), vm)
+    planted_member('bundle-member-link-to-fifo', make, 'is a symbolic link, not a file')
+
+
+def case_bundle_member_link_to_dev_zero():
+    def make(s, b, vm):
+        os.unlink(vm)
+        os.symlink('/dev/zero', vm)
+    planted_member('bundle-member-link-to-dev-zero', make, 'is a symbolic link, not a file')
+
+
+def case_bundle_member_link_outside():
+    """A link to a copy of the real capture outside the bundle: never opened
+    (the checksum would even match)."""
+    def make(s, b, vm):
+        shutil.move(vm, s.path('outside.txt'))
+        os.symlink(s.path('outside.txt'), vm)
+    planted_member('bundle-member-link-outside', make, 'is a symbolic link, not a file')
+
+
+def case_bundle_folder_link_outside():
+    def make(s, b, vm):
+        shutil.move(os.path.join(b, 'target'), s.path('elsewhere'))
+        os.symlink(s.path('elsewhere'), os.path.join(b, 'target'))
+    planted_member('bundle-folder-link-outside', make,
+                   "is not read: the folder 'target' on its way is a symbolic link")
+
+
+def case_bundle_manifest_link():
+    c = 'bundle-manifest-link'
+    with Scratch() as s:
+        b = s.bundle()
+        m = os.path.join(b, 'manifest.json')
+        shutil.move(m, s.path('manifest.json'))
+        os.symlink(s.path('manifest.json'), m)
+        expect(c, run(['report', b], timeout=20), 65,
+               stderr_has='%s: error: is a symbolic link, not a file' % m)
+
+
+# ---- archive member names: one rule, no second spelling ---------------------
+
+def tar_with(path, members):
+    """A .tar.gz of (name, bytes) in the order given, names written as they are."""
+    with tarfile.open(path, 'w:gz') as t:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 0
+            t.addfile(info, io.BytesIO(data))
+
+
+def complete_members():
+    """The complete fixture bundle's files as (name under 'b/', bytes)."""
+    root = fixture('bundle', 'complete')
+    out = []
+    for d, _, files in sorted(os.walk(root)):
+        for f in sorted(files):
+            full = os.path.join(d, f)
+            out.append(('b/' + os.path.relpath(full, root), open(full, 'rb').read()))
+    return out
+
+
+def case_archive_second_spelling():
+    """b//target/vmmap.txt and b/./target/vmmap.txt after the real one: the
+    last (7 bytes) used to replace the capture in the redacted copy, whose
+    manifest still recorded the original's size and sha256."""
+    c = 'archive-second-spelling'
+    for spelling in ('b//target/vmmap.txt', 'b/./target/vmmap.txt', './b/target/vmmap.txt',
+                     'b/target/./vmmap.txt'):
+        with Scratch() as s:
+            arc = s.path('in.tar.gz')
+            tar_with(arc, complete_members() + [(spelling, b'forged\n')])
+            want = "iotally: %s: error: the member '%s' is there twice: not read\n" % (arc, spelling)
+            expect('%s/redact %s' % (c, spelling), run(['redact', arc, '-o', s.path('out.tar.gz')]),
+                   65, stderr_is=want)
+            check(c, not os.path.exists(s.path('out.tar.gz')), 'redact wrote an output')
+            check(c, os.listdir(s.dir) == ['in.tar.gz'], 'files left: %r' % os.listdir(s.dir))
+            expect('%s/report %s' % (c, spelling), run(['report', arc]), 65, stderr_is=want)
+            expect('%s/vmmap %s' % (c, spelling), run(['vmmap', arc]), 65, stderr_is=want)
+
+
+def case_archive_file_and_folder():
+    """A member that is a file and a folder at once is an input defect (65), not 73."""
+    c = 'archive-file-and-folder'
+    with Scratch() as s:
+        arc = s.path('in.tar.gz')
+        tar_with(arc, complete_members() + [('b/target/vmmap.txt/x', b'x\n')])
+        want = ("iotally: %s: error: the member 'b/target/vmmap.txt/x' is both a file and a "
+                "folder: not read\n" % arc)
+        expect(c, run(['redact', arc, '-o', s.path('out')]), 65, stderr_is=want)
+
+
+def case_archive_leaves_folder():
+    c = 'archive-leaves-folder'
+    for name, why in (('b/../../etc/x', "leaves its folder ('..')"),
+                      ('/etc/x', 'is an absolute path')):
+        with Scratch() as s:
+            arc = s.path('in.tar.gz')
+            tar_with(arc, complete_members() + [(name, b'x\n')])
+            want = "iotally: %s: error: the member '%s' %s: not read\n" % (arc, name, why)
+            expect('%s/%s' % (c, name), run(['redact', arc, '-o', s.path('out')]), 65,
+                   stderr_is=want)
+
+
+def case_archive_many_members_redacted():
+    """5,000 members (the duplicate check is a hash set; every name is looked
+    up, not compared with every other): all of them in the redacted copy."""
+    c = 'archive-many-members'
+    with Scratch() as s:
+        arc = s.path('in.tar.gz')
+        extra = [('b/extra/%05d.txt' % i, b'%d\n' % i) for i in range(5000)]
+        tar_with(arc, complete_members() + extra)
+        out = s.path('out.tar.gz')
+        r = run(['redact', arc, '-o', out], timeout=240)
+        if expect(c, r, 0):
+            with tarfile.open(out) as t:
+                names = set(t.getnames())
+            check(c, all(n in names for n, _ in extra), 'members missing from the copy')
+
+
+CASES = {name[5:].replace('_', '-'): fn for name, fn in list(globals().items())
+         if name.startswith('case_')}
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument('bin')
+    ap.add_argument('root')
+    ap.add_argument('--case', action='append')
+    ARGS = ap.parse_args()
+    ARGS.bin = os.path.abspath(ARGS.bin)
+    ARGS.root = os.path.abspath(ARGS.root)
+    names = ARGS.case or sorted(CASES)
+    for name in names:
+        before = len(FAILURES)
+        CASES[name]()
+        print('%s %s' % ('ok  ' if len(FAILURES) == before else 'FAIL', name))
+    passed = sum(1 for n in names) - len({f.split(':')[0].split('/')[0] for f in FAILURES})
+    print('%d passed, %d failed' % (passed, len(names) - passed))
+    return 1 if FAILURES else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -277,6 +277,39 @@ def case_archive_many_members_redacted():
             check(c, all(n in names for n, _ in extra), 'members missing from the copy')
 
 
+# ---- output bounded by the input's size -------------------------------------
+
+def case_classes_tree_deep_chain():
+    """A 5,000-deep superclass chain (one ioreg -i line): every class printed
+    once, the indent capped at 32 levels (64 spaces) with the level written
+    out, so the output grows with the input, not with the square of the depth."""
+    c = 'classes-tree-deep-chain'
+    n = 5000
+    names = ['C%d' % i for i in range(n)]
+    text = ('+-o Root  <class IORegistryEntry, id 0x100000100, retain 16>\n'
+            '  | {\n'
+            '  |   "IOKitDiagnostics" = {"Classes"={%s}}\n'
+            '  | }\n'
+            '  | \n'
+            '  +-o Deep  <class %s, id 0x100000110, registered, matched, active, busy 0 (1 ms), '
+            'retain 3>\n' % (','.join('"%s"=1' % x for x in names), ':'.join(names)))
+    with Scratch() as s:
+        path = s.path('deep.txt')
+        with open(path, 'w') as f:
+            f.write(text)
+        r = run(['classes', '--tree', path])
+        if not expect(c, r, 0):
+            return
+        lines = r.stdout.decode().splitlines()
+        by_name = {l.strip().split('] ')[-1].split(' = ')[0]: l for l in lines}
+        check(c, all(x in by_name for x in names), 'a class of the chain is missing')
+        check(c, len(lines) == n + 2, '%d lines for %d classes, OSObject and IORegistryEntry' % (len(lines), n))
+        want = ' ' * 64 + '[level %d] C%d = 1 (direct 1)' % (n, n - 1)
+        check(c, by_name['C%d' % (n - 1)] == want, 'deepest line %r' % by_name['C%d' % (n - 1)][:120])
+        check(c, by_name['C31'] == ' ' * 64 + 'C31 = 1 (direct 0)', 'C31 line %r' % by_name['C31'])
+        check(c, len(r.stdout) < 100 * n, '%d bytes of output for %d classes' % (len(r.stdout), n))
+
+
 CASES = {name[5:].replace('_', '-'): fn for name, fn in list(globals().items())
          if name.startswith('case_')}
 

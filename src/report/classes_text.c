@@ -149,8 +149,11 @@ tree_line(const struct hierarchy *h, size_t cls, size_t depth, void *vctx)
 	const struct hier_class *c = &h->classes[cls];
 	if (t->keep && !t->keep[cls])
 		return;
-	for (size_t i = 0; i < depth; i++)
+	size_t indent = depth < CLASSES_TREE_MAX_INDENT ? depth : CLASSES_TREE_MAX_INDENT;
+	for (size_t i = 0; i < indent; i++)
 		fputs("  ", t->out);
+	if (depth > indent)
+		fprintf(t->out, "[level %zu] ", depth);
 	put_name(t->out, c->name, c->len);
 	const struct class_count *cc = classes_snapshot_find(t->s, c->name, c->len);
 	int32_t v;

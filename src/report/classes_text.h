@@ -46,9 +46,15 @@ size_t classes_text_direct(FILE *out, const struct hierarchy *h,
 
 /*
  * The inheritance tree under `root` (HIER_NONE: every root), two spaces
- * of indent per level: "Name = COUNT (direct D)". With `nonzero`, subtrees
+ * of indent per level: "Name = COUNT (direct D)". Past
+ * CLASSES_TREE_MAX_INDENT levels the indent stops growing and the line
+ * says its level ("[level 40] Name = ..."): a hostile chain of 200,000
+ * classes would otherwise print 40 GB of spaces (output quadratic in the
+ * depth); IOKit's real hierarchies are about 15 levels deep. With `nonzero`, subtrees
  * with no nonzero count are left out.
  */
+#define CLASSES_TREE_MAX_INDENT 32
+
 void classes_text_tree(FILE *out, const struct hierarchy *h,
 		       const struct classes_snapshot *s, size_t root, bool nonzero);
 

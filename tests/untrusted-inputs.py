@@ -310,6 +310,59 @@ def case_classes_tree_deep_chain():
         check(c, len(r.stdout) < 100 * n, '%d bytes of output for %d classes' % (len(r.stdout), n))
 
 
+def zeros_gz(path, nbytes, tar_member=None):
+    """A gzip (or tar.gz with one member) of `nbytes` zero bytes: about 1,000
+    times smaller than what it decodes to."""
+    block = bytes(1 << 20)
+    if tar_member is None:
+        with gzip.open(path, 'wb', compresslevel=6) as f:
+            for _ in range(nbytes >> 20):
+                f.write(block)
+        return
+
+    class Zeros(io.RawIOBase):
+        def __init__(self, n):
+            self.left = n
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            k = min(len(b), self.left)
+            b[:k] = bytes(k)
+            self.left -= k
+            return k
+
+    with tarfile.open(path, 'w:gz') as t:
+        info = tarfile.TarInfo(tar_member)
+        info.size = nbytes
+        t.addfile(info, io.BufferedReader(Zeros(nbytes)))
+
+
+def case_redact_expansion_limit():
+    """257 MiB of zeros in a ~260 KB .tar.gz and .gz: refused (65) before a
+    byte is written, past max(64 x its size, 256 MiB)."""
+    c = 'redact-expansion-limit'
+    n = 257 << 20
+    with Scratch() as s:
+        for name, member in (('bomb.tar.gz', 'b/target/vmmap.txt'), ('bomb.txt.gz', None)):
+            src = s.path(name)
+            zeros_gz(src, n, member)
+            size = os.path.getsize(src)
+            out = s.path('out-' + name)
+            r = run(['redact', src, '-o', out], timeout=120)
+            want = ('iotally: %s: error: expands to more than %d bytes (64 times its %d bytes): '
+                    'no capture bundle compresses that well; not copied (--max-expansion RATIO '
+                    'raises the limit)\n' % (src, 256 << 20, size))
+            expect('%s/%s' % (c, name), r, 65, stderr_is=want)
+            check(c, sorted(os.listdir(s.dir)) == sorted(x for x in os.listdir(s.dir)
+                                                           if x.startswith('bomb')),
+                  'something was written: %r' % os.listdir(s.dir))
+        r = run(['redact', '--max-expansion', '0', s.path('bomb.txt.gz')])
+        expect(c + '/usage', r, 64, stderr_has="--max-expansion takes a whole number from 1 to "
+               "4294967295, not '0'")
+
+
 CASES = {name[5:].replace('_', '-'): fn for name, fn in list(globals().items())
          if name.startswith('case_')}
 

@@ -41,7 +41,21 @@ struct member {
 	json_t *manifest;           /* a bundle manifest, updated instead of rewritten */
 };
 
+/*
+ * How many decoded bytes a compressed input may expand to: the copy is
+ * written to disk, so a small archive holding a 2 GB member (or a gzip
+ * bomb) would otherwise fill it. Counted in the first pass, before
+ * anything is written.
+ */
+struct budget {
+	uint64_t limit;             /* UINT64_MAX: no limit (an input that is not compressed) */
+	uint64_t used;
+	uint64_t input_size;        /* the compressed input's size, for the message */
+	uint32_t ratio;
+};
+
 struct tree {
+	struct budget *budget;      /* owned by redact_run(); shared by every member */
 	struct member *v;
 	size_t n, alloc;
 	char *top;                  /* archives: the folder every member is under ("X/"), or "" */
@@ -143,6 +157,7 @@ source_read(void *ctx, void *buf, size_t n, struct diag *err)
 struct collect_ctx {
 	struct member *m;
 	struct sha256 sha;
+	struct budget *budget;
 	bool keep;
 };
 
@@ -150,7 +165,13 @@ static int
 collect_chunk(void *ctx, const char *p, size_t n, struct diag *err)
 {
 	struct collect_ctx *c = ctx;
-	(void)err;
+	struct budget *b = c->budget;
+	if (b && (b->used += n) > b->limit)
+		return diag_set(err, DIAG_DATA, NULL, 0, 0,
+				"expands to more than %llu bytes (%u times its %llu bytes): no capture "
+				"bundle compresses that well; not copied (--max-expansion RATIO raises "
+				"the limit)", (unsigned long long)b->limit, b->ratio,
+				(unsigned long long)b->input_size);
 	redact_found_collect(&c->m->found, p, n);
 	sha256_add(&c->sha, p, n);
 	c->m->in_len += n;
@@ -162,7 +183,8 @@ collect_chunk(void *ctx, const char *p, size_t n, struct diag *err)
 static int
 collect_member(const struct tree *t, struct member *m, struct source *src, struct diag *err)
 {
-	struct collect_ctx c = { .m = m, .keep = strcmp(base_name(m->name), MANIFEST_NAME) == 0 };
+	struct collect_ctx c = { .m = m, .budget = t->budget,
+				 .keep = strcmp(base_name(m->name), MANIFEST_NAME) == 0 };
 	sha256_begin(&c.sha);
 	int rc = redact_stream(source_read, src, t->chunk, false, collect_chunk, &c, err);
 	sha256_end_hex(&c.sha, m->in_sha);
@@ -379,8 +401,8 @@ read_single(const char *path, struct tree *t, struct diag *err)
 	struct source src = { .fd = -1 };
 	if (rc == 0)
 		rc = open_single(t, path, &src, err);
-	if (rc == 0)
-		rc = collect_member(t, m, &src, err);
+	if (rc == 0 && (rc = collect_member(t, m, &src, err)) < 0)
+		diag_set_path_if_unset(err, path);
 	if (src.arc)
 		arc_reader_free(src.arc);
 	return rc;
@@ -391,6 +413,33 @@ is_folder(const char *path)
 {
 	struct stat st;
 	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The expansion limit of a compressed file (its first bytes are gzip's):
+ * RATIO times its size, and never less than REDACT_EXPANSION_FLOOR, so that
+ * a small bundle that compresses well is still copied. Standard input and
+ * uncompressed files have no limit (their bytes are all there already).
+ */
+static void
+budget_for(const char *path, struct budget *b)
+{
+	unsigned char magic[2];
+	struct stat st;
+	b->limit = UINT64_MAX;
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	bool gz = fd >= 0 && read(fd, magic, 2) == 2 && arc_is_gzip(magic, 2);
+	if (fd >= 0)
+		close(fd);
+	if (!gz)
+		return;
+	b->input_size = (uint64_t)st.st_size;
+	unsigned __int128 lim = (unsigned __int128)b->input_size * b->ratio;
+	b->limit = lim > UINT64_MAX ? UINT64_MAX : (uint64_t)lim;
+	if (b->limit < REDACT_EXPANSION_FLOOR)
+		b->limit = REDACT_EXPANSION_FLOOR;
 }
 
 /* The input's files, listed, with the first pass over each. */
@@ -407,8 +456,10 @@ read_input(const char *path, struct redact_result *res, struct tree *t, struct d
 				strerror(errno));
 	if (strcmp(path, "-") != 0 && arc_is_tar_file(path)) {
 		res->input = REDACT_IN_ARCHIVE;
+		budget_for(path, t->budget);
 		return read_archive(path, t, err);
 	}
+	budget_for(path, t->budget);
 	res->input = REDACT_IN_FILE;
 	t->top = xstrdup("");
 	return read_single(path, t, err);
@@ -1084,6 +1135,9 @@ redact_run(const struct redact_opts *o, struct redact_result *res,
 	   struct diag_list *warnings, struct diag *err)
 {
 	struct tree t = { 0 };
+	struct budget budget = { .ratio = o->max_expansion ? o->max_expansion
+							   : REDACT_EXPANSION_DEFAULT };
+	t.budget = &budget;
 	t.fd = -1;
 	spill_init(&t.spill);
 	t.chunk = o->chunk ? o->chunk : REDACT_CHUNK;

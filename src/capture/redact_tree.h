@@ -45,7 +45,17 @@ struct redact_opts {
 	const char *const *words;        /* more values to remove wherever they appear */
 	size_t nwords;
 	size_t chunk;                    /* bytes read at a time; 0: REDACT_CHUNK */
+	uint32_t max_expansion;          /* 0: REDACT_EXPANSION_DEFAULT */
 };
+
+/*
+ * A compressed input (.tar.gz, .gz) is refused (65) when its files decode
+ * to more than max_expansion times its size, and at least
+ * REDACT_EXPANSION_FLOOR bytes: the copy goes to disk. Real bundles
+ * compress 5 to 20 times; gzip's own limit is about 1,032.
+ */
+#define REDACT_EXPANSION_DEFAULT 64u
+#define REDACT_EXPANSION_FLOOR (256ull << 20)
 
 struct redact_file_hits {
 	char *name;                      /* path inside the bundle; the input for a file */

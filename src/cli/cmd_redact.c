@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/size.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -52,14 +53,19 @@ const char cmd_redact_help[] =
 	"                       file's copy to standard output\n"
 	"  --word VALUE         also remove VALUE wherever it appears as a whole word\n"
 	"                       (at least 3 characters); repeatable\n"
+	"  --max-expansion RATIO  a compressed input (.tar.gz, .gz) whose files decode\n"
+	"                       to more than RATIO times its size (and more than 256 MiB)\n"
+	"                       is refused before anything is written (default 64;\n"
+	"                       real bundles compress 5 to 20 times)\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"The copy is written beside OUTPUT under a temporary name and moved into\n"
 	"place when whole, so OUTPUT either does not exist or is complete.\n"
 	"\n"
 	"Exit status: 0 written; 64 usage error; 65 malformed input (a damaged\n"
-	"archive, a path leaving the bundle, a manifest that is not JSON, a symbolic\n"
-	"link in a bundle folder); 66 the input cannot be read; 73 OUTPUT exists or\n"
+	"archive, a path leaving the bundle, a member name given twice, a manifest\n"
+	"that is not JSON, a symbolic link in a bundle folder, an input that expands\n"
+	"past --max-expansion); 66 the input cannot be read; 73 OUTPUT exists or\n"
 	"cannot be created there; 74 write error.\n"
 	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
@@ -69,12 +75,14 @@ const char cmd_redact_help[] =
 enum {
 	OPT_OUTPUT = 1,
 	OPT_WORD,
+	OPT_MAX_EXPANSION,
 	OPT_HELP,
 };
 
 static const struct cli_option options[] = {
 	{ "output", 'o', true, OPT_OUTPUT },
 	{ "word", 0, true, OPT_WORD },
+	{ "max-expansion", 0, true, OPT_MAX_EXPANSION },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -83,6 +91,7 @@ struct redact_args {
 	const char *output;
 	const char **words;
 	size_t nwords, words_alloc;
+	uint32_t max_expansion;
 	bool help;
 };
 
@@ -112,6 +121,15 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 		a->words = xgrow(a->words, &a->words_alloc, a->nwords + 1, sizeof(*a->words));
 		a->words[a->nwords++] = arg;
 		return 0;
+	case OPT_MAX_EXPANSION: {
+		uint64_t v;
+		if (parse_u64_dec(arg, strlen(arg), &v) < 0 || v < 1 || v > UINT32_MAX)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"--max-expansion takes a whole number from 1 to %u, not '%s'",
+					UINT32_MAX, arg);
+		a->max_expansion = (uint32_t)v;
+		return 0;
+	}
 	}
 	return 0;
 }
@@ -178,7 +196,7 @@ cmd_redact(int argc, char **argv)
 		return 0;
 	}
 	char *output = a.output ? xstrdup(a.output) : redact_default_output(a.input);
-	struct redact_opts o = { a.input, output, a.words, a.nwords, 0 };
+	struct redact_opts o = { a.input, output, a.words, a.nwords, 0, a.max_expansion };
 	diag_list_init(&warnings, 50);
 	int rc = redact_run(&o, &res, &warnings, &err);
 	cli_print_warnings(&warnings);

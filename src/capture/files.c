@@ -1,6 +1,7 @@
 #include "capture/files.h"
 
 #include "capture/capture.h"
+#include "util/cleanup.h"
 #include "util/strbuf.h"
 #include "util/tempfile.h"
 #include "util/xalloc.h"
@@ -33,8 +34,15 @@ capfile_make_parents(const char *dir, const char *rel)
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+		cleanup_hold();
+		int made = mkdir(p, 0755);
+		int e = errno;
+		if (made == 0)
+			cleanup_add_dir(p);
+		cleanup_release();
+		if (made < 0 && e != EEXIST) {
 			free(p);
+			errno = e;
 			return -1;
 		}
 		*s = '/';
@@ -49,8 +57,14 @@ capfile_open_out(const char *dir, const char *rel)
 	if (capfile_make_parents(dir, rel) < 0)
 		return -1;
 	char *p = capfile_path_in(dir, rel);
+	cleanup_hold();
 	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int e = errno;
+	if (fd >= 0)
+		cleanup_add_file(p);
+	cleanup_release();
 	free(p);
+	errno = e;
 	return fd;
 }
 
@@ -63,8 +77,14 @@ capfile_slurp(const char *path, struct strbuf *out)
 	ssize_t n;
 	if (fd < 0)
 		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
 		strbuf_add(out, buf, (size_t)n);
+	}
 	close(fd);
 }
 
@@ -92,6 +112,7 @@ int
 capfile_remove_tree(const char *path)
 {
 	struct stat st;
+	cleanup_forget(path);
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
@@ -117,7 +138,11 @@ capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err)
 	char *tmp = xmalloc(strlen(path) + 8);
 	memcpy(tmp, path, strlen(path));
 	memcpy(tmp + strlen(path), ".redact", 8);
+	cleanup_hold();
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0)
+		cleanup_add_file(tmp);
+	cleanup_release();
 	int rc = -1;
 	if (fd < 0)
 		goto out;
@@ -142,6 +167,7 @@ out:
 			close(fd);
 		unlink(tmp);
 	}
+	cleanup_forget(tmp);
 	free(tmp);
 	return rc;
 }
@@ -250,6 +276,7 @@ capfile_write_archive(const char *dir, const char *prefix, const char *beside, s
 	}
 	if (rc < 0) {
 		unlink(tmp);
+		cleanup_forget(tmp);
 		free(tmp);
 		return NULL;
 	}

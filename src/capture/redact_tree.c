@@ -4,6 +4,7 @@
 #include "capture/files.h"
 #include "capture/redact_stream.h"
 #include "util/arcread.h"
+#include "util/cleanup.h"
 #include "util/spill.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -967,12 +968,14 @@ write_tree(const char *given, struct tree *t, const struct redactor *rd,
 		char *prefix = archive_prefix(t, out);
 		char *file = capfile_write_archive(tmp, prefix, out, err);
 		rc = file ? place_file(file, out, err) : -1;
-		if (file)
+		if (file) {
 			unlink(file);
+			cleanup_forget(file);
+		}
 		free(file);
 		free(prefix);
 	}
-	capfile_remove_tree(tmp);
+	capfile_remove_tree(tmp);   /* renamed away when it worked; forgotten either way */
 	free(tmp);
 	return rc;
 }
@@ -1002,6 +1005,7 @@ write_single(const char *given, struct tree *t, const struct redactor *rd, const
 		if (rc == 0)
 			rc = place_file(tmp, out, err);
 		unlink(tmp);
+		cleanup_forget(tmp);
 	}
 	if (src.arc)
 		arc_reader_free(src.arc);

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""`iotally capture` end to end, with stand-in tools first on PATH.
+"""`iotally capture` end to end, with stand-in tools named by --tools-dir.
 
 tests/capture/bin/standin plays Apple's tools (linked under their names
-into a fresh folder per case) and replays tests/capture/data plus Apple's
-documented failure texts. Each case runs the real binary against a live
+into a fresh folder per case, which `capture --tools-dir` names; their
+behaviour is in that folder's standin.conf, since iotally gives its tools a
+minimal environment) and replays tests/capture/data plus Apple's
+documented failure texts, on standard error with Apple's exit statuses. Each case runs the real binary against a live
 target (a `sleep` started here) and checks the bundle from outside:
 manifest.json against docs/json/bundle.schema.json, every sha256 recomputed
 with hashlib, the planted user name and serial number searched in every
@@ -42,10 +44,13 @@ def check(case, cond, msg):
     return cond
 
 
-class Env:
-    """A scratch folder, a stand-in bin folder and a live target process."""
+HANG_SEQ = [0]
 
-    def __init__(self, missing=(), mode='', pids=None):
+
+class Env:
+    """A scratch folder, a stand-in tools folder and a live target process."""
+
+    def __init__(self, missing=(), mode='', pids=None, **conf):
         self.dir = tempfile.mkdtemp(prefix='iotally-capture-test-')
         self.bin = os.path.join(self.dir, 'bin')
         os.mkdir(self.bin)
@@ -55,23 +60,52 @@ class Env:
                 os.symlink(standin, os.path.join(self.bin, t))
         self.target = subprocess.Popen(['sleep', '300'])
         self.log = os.path.join(self.dir, 'calls.log')
-        self.env = dict(os.environ)
-        self.env.update({
-            'PATH': self.bin + os.pathsep + '/usr/bin:/bin',
+        # `hang` sleeps this long: a number no other run uses, to find them by
+        HANG_SEQ[0] += 1
+        self.hang = '1000.%d%03d' % (os.getpid(), HANG_SEQ[0])
+        self.conf = {
             'STANDIN_DATA': os.path.join(ARGS.root, 'tests', 'capture', 'data'),
             'STANDIN_MODE': mode,
             'STANDIN_LOG': self.log,
             'STANDIN_PIDS': str(self.target.pid) if pids is None else pids,
-            'LC_ALL': 'C', 'TZ': 'UTC',
-        })
+            'STANDIN_HANG': self.hang,
+        }
+        self.conf.update(conf)
+        self.write_conf()
+        # iotally's own environment: the stand-ins are NOT on PATH; only --tools-dir finds them
+        self.env = dict(os.environ)
+        self.env.update({'PATH': '/usr/bin:/bin', 'LC_ALL': 'C', 'TZ': 'UTC'})
+
+    def write_conf(self):
+        with open(os.path.join(self.bin, 'standin.conf'), 'wb') as f:
+            for k, v in sorted(self.conf.items()):
+                if isinstance(v, str):
+                    v = v.encode()
+                # printf keeps any byte (a name that is not UTF-8) exactly
+                f.write(b"%s=$(printf '%%b' '%s')\n" % (k.encode(), b''.join(
+                    b'\\0%03o' % c for c in v)))
 
     def out(self, name='bundle'):
         return os.path.join(self.dir, name)
 
     def capture(self, *args, **kw):
-        return subprocess.run([ARGS.bin, 'capture'] + list(args), env=self.env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        return subprocess.run([ARGS.bin, 'capture', '--tools-dir', self.bin] + list(args),
+                              env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               timeout=kw.get('timeout', 120))
+
+    def popen(self, *args):
+        return subprocess.Popen([ARGS.bin, 'capture', '--tools-dir', self.bin] + list(args),
+                                env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def wait_call(self, tool, timeout=20):
+        """Wait until the stand-in `tool` has been started."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if os.path.exists(self.log) and any(
+                    l.split()[:1] == [tool] for l in open(self.log)):
+                return True
+            time.sleep(0.01)
+        return False
 
     def run(self, *args):
         return subprocess.run([ARGS.bin] + list(args), env=self.env, stdout=subprocess.PIPE,
@@ -118,23 +152,23 @@ def no_partial_left(case, parent):
 
 
 def hangers(env):
-    """this Env's stand-in `sleep 1000` processes still alive (Linux /proc only).
+    """this Env's stand-in `sleep HANG` processes still alive (Linux /proc only).
 
-    Only those started with this Env's STANDIN_LOG count: other test runs on
-    the same machine have hung stand-ins of their own."""
+    Each Env sleeps a number of seconds of its own: other test runs on the
+    same machine have hung stand-ins of their own."""
     if not os.path.isdir('/proc'):
         return []
-    mark = ('STANDIN_LOG=%s' % env.log).encode() + b'\0'
+    want = b'sleep\x00' + env.hang.encode() + b'\x00'
     found = []
     for p in os.listdir('/proc'):
         if not p.isdigit():
             continue
         try:
             cmd = open('/proc/%s/cmdline' % p, 'rb').read()
-            environ = open('/proc/%s/environ' % p, 'rb').read() + b'\0'
+            stat = open('/proc/%s/stat' % p, 'rb').read()
         except OSError:
             continue
-        if cmd == b'sleep\x001000\x00' and mark in environ:
+        if cmd == want and b') Z ' not in stat:
             found.append(p)
     return found
 
@@ -156,11 +190,11 @@ def case_complete():
             check(c, m['host']['kernel_variant'] == 'RELEASE', 'kernel_variant')
             check(c, m['host']['page_size'] == 16384, 'page_size')
             v = step(m, 'target.vmmap')
-            check(c, v and v['status'] == 'ok' and v['argv'][:3] == ['vmmap', '-w', '-noCoalesce'],
+            check(c, v and v['status'] == 'ok' and
+                  v['argv'][:3] == [os.path.join(e.bin, 'vmmap'), '-w', '-noCoalesce'],
                   'vmmap step %r' % v)
-            # footprint is left off PATH here; macOS has its own in /usr/bin
-            real_footprint = shutil.which('footprint', path='/usr/bin:/bin')
-            check(c, real_footprint or step(m, 'target.footprint')['status'] == 'skipped',
+            # footprint is not in the tools folder: skipped, never looked up elsewhere
+            check(c, step(m, 'target.footprint')['status'] == 'skipped',
                   'footprint not skipped')
             t = step(m, 'kernel.track')
             check(c, t['status'] == 'skipped' and t['stdout'] is None, 'track %r' % t)
@@ -268,7 +302,7 @@ def case_tool_missing():
         m = manifest(c, e.out())
         if m:
             s = step(m, 'kernel.ioalloccount')
-            check(c, s['status'] == 'failed' and 'not on PATH' in s['reason'], 'step %r' % s)
+            check(c, s['status'] == 'failed' and 'not in --tools-dir' in s['reason'], 'step %r' % s)
             check(c, m['target'] is None and step(m, 'target.vmmap') is None,
                   'system-wide capture ran target steps')
             check(c, step(m, 'kernel.ioclasscount')['status'] == 'ok', 'others lost')
@@ -298,16 +332,14 @@ def case_hung_tool():
 def interrupt(c, sig, want):
     e = Env(mode='ioclasscount=hang')
     try:
-        p = subprocess.Popen([ARGS.bin, 'capture', '--pid', str(e.target.pid), '-o', e.out()],
-                             env=e.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for _ in range(400):
-            if os.path.exists(e.log) and 'ioclasscount' in open(e.log).read():
-                break
-            time.sleep(0.05)
+        p = e.popen('--pid', str(e.target.pid), '-o', e.out())
+        e.wait_call('ioclasscount')
         time.sleep(0.2)
         p.send_signal(sig)
         out, err = p.communicate(timeout=30)
-        check(c, p.returncode == want, 'exit %d (%s)' % (p.returncode, err.decode()))
+        # killed by the signal itself (the shell's 128+N), after saying what is left
+        check(c, p.returncode == -sig, 'exit %d (%s)' % (p.returncode, err.decode()))
+        check(c, b'nothing was left behind' in err, 'stderr %r' % err)
         check(c, not os.path.exists(e.out()), 'the bundle folder exists after an interrupt')
         no_partial_left(c, e.dir)
         time.sleep(0.2)
@@ -322,6 +354,10 @@ def case_sigint():
 
 def case_sigterm():
     interrupt('sigterm', signal.SIGTERM, 143)
+
+
+def case_sighup():
+    interrupt('sighup', signal.SIGHUP, 129)
 
 
 def case_existing_dir():
@@ -444,11 +480,13 @@ def case_process_name():
         m = manifest(c, e.out())
         check(c, r.returncode == 0 and m and m['target']['pid'] == e.target.pid,
               'exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
-        e.env['STANDIN_PIDS'] = '101 202'
+        e.conf['STANDIN_PIDS'] = '101 202'
+        e.write_conf()
         r = e.capture('--process', 'Dup', '-o', e.out('dup'))
         check(c, r.returncode == 64 and b'101 202' in r.stderr and not os.path.exists(e.out('dup')),
               'ambiguous: exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
-        e.env['STANDIN_PIDS'] = ''
+        e.conf['STANDIN_PIDS'] = ''
+        e.write_conf()
         r = e.capture('--process', 'Nope', '-o', e.out('none'))
         check(c, r.returncode == 69 and b'no running process' in r.stderr,
               'unknown: exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
@@ -466,7 +504,8 @@ def case_track_skipped():
             t = step(m, 'kernel.track')
             check(c, t['status'] == 'skipped' and 'RELEASE kernel' in t['reason'],
                   'track %r' % t)
-            check(c, t['argv'] == ['ioclasscount', '--track', 'IOSurface'], 'argv %r' % t['argv'])
+            check(c, t['argv'] == [os.path.join(e.bin, 'ioclasscount'), '--track', 'IOSurface'],
+                  'argv %r' % t['argv'])
         check(c, r.returncode == 0, 'exit %d' % r.returncode)
         calls = open(e.log).read()
         check(c, '--track' not in calls, 'ioclasscount --track ran on a RELEASE kernel')

@@ -58,7 +58,7 @@ capfile_open_out(const char *dir, const char *rel)
 		return -1;
 	char *p = capfile_path_in(dir, rel);
 	cleanup_hold();
-	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int e = errno;
 	if (fd >= 0)
 		cleanup_add_file(p);

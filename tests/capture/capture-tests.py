@@ -88,14 +88,20 @@ class Env:
     def out(self, name='bundle'):
         return os.path.join(self.dir, name)
 
+    def argv(self, args):
+        if getattr(ARGS, 'legacy_path', False):
+            # a build older than --tools-dir found its tools on PATH
+            self.env['PATH'] = self.bin + os.pathsep + '/usr/bin:/bin'
+            return [ARGS.bin, 'capture'] + list(args)
+        return [ARGS.bin, 'capture', '--tools-dir', self.bin] + list(args)
+
     def capture(self, *args, **kw):
-        return subprocess.run([ARGS.bin, 'capture', '--tools-dir', self.bin] + list(args),
-                              env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              timeout=kw.get('timeout', 120))
+        return subprocess.run(self.argv(args), env=self.env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=kw.get('timeout', 120))
 
     def popen(self, *args):
-        return subprocess.Popen([ARGS.bin, 'capture', '--tools-dir', self.bin] + list(args),
-                                env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return subprocess.Popen(self.argv(args), env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
 
     def wait_call(self, tool, timeout=20):
         """Wait until the stand-in `tool` has been started."""
@@ -513,6 +519,230 @@ def case_track_skipped():
         e.close()
 
 
+def case_ok_with_denial_words():
+    """A successful vmmap (exit 0) whose output holds denial words is ok, not denied."""
+    c = 'ok-with-denial-words'
+    e = Env(mode='vmmap=wordy', missing=('footprint',))
+    try:
+        r = e.capture('--pid', str(e.target.pid), '-o', e.out())
+        check(c, r.returncode == 0, 'exit %d: %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        m = manifest(c, e.out())
+        if m:
+            v = step(m, 'target.vmmap')
+            check(c, v['status'] == 'ok' and v['reason'] is None, 'vmmap %r' % v)
+            check(c, m['complete'] is True, 'not complete')
+        vm = open(os.path.join(e.out(), 'target', 'vmmap.txt'), 'rb').read()
+        check(c, b'Operation not permitted' in vm, 'the stand-in did not print the words')
+    finally:
+        e.close()
+
+
+def case_denied_texts():
+    """Apple's other denial texts, on stderr with a non-zero status."""
+    c = 'denied-texts'
+    for mode, sid in (('vmmap=unknown', 'target.vmmap'), ('footprint=denied', 'target.footprint')):
+        e = Env(mode=mode)
+        try:
+            r = e.capture('--pid', str(e.target.pid), '-o', e.out())
+            check(c, r.returncode == 77, '%s: exit %d' % (mode, r.returncode))
+            m = manifest(c, e.out())
+            if m:
+                s = step(m, sid)
+                check(c, s['status'] == 'denied' and s['exit_status'] != 0, '%s: %r' % (mode, s))
+        finally:
+            e.close()
+
+
+def case_name_not_utf8():
+    """A target name that is not UTF-8 keeps `target` in the manifest, escaped."""
+    c = 'name-not-utf8'
+    e = Env(STANDIN_PS=b'/Applications/Demo\xff\xfe.app/demo\xc3(\x1b')
+    try:
+        r = e.capture('--pid', str(e.target.pid), '-o', e.out())
+        check(c, r.returncode == 0, 'exit %d: %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        m = manifest(c, e.out())
+        if m:
+            check(c, m.get('target') == {'pid': e.target.pid, 'name': 'demo\\xC3(\x1b'},
+                  'target %r' % m.get('target'))
+        # the default folder name keeps only [A-Za-z0-9_-] of it
+        r = subprocess.run(e.argv(['--pid', str(e.target.pid)]), cwd=e.dir, env=e.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        made = [n for n in os.listdir(e.dir) if n.startswith('iotally-')]
+        check(c, r.returncode == 0 and len(made) == 1 and
+              made[0].endswith('-demo___-%d' % e.target.pid), 'default name %r' % made)
+    finally:
+        e.close()
+
+
+def case_pgrep_not_pids():
+    """pgrep's answer is parsed like --pid: anything else is refused (65), nothing runs."""
+    c = 'pgrep-not-pids'
+    e = Env()
+    try:
+        for answer in ('12abc', '-1', '0', '99999999999999999999', '2147483648', '+5', '7 x'):
+            e.conf['STANDIN_PIDS'] = answer
+            e.write_conf()
+            open(e.log, 'w').close()
+            r = e.capture('--process', 'Demo', '-o', e.out('p'))
+            err = r.stderr.decode(errors='replace')
+            check(c, r.returncode == 65 and 'not a process id' in err,
+                  '%r: exit %d %s' % (answer, r.returncode, err))
+            check(c, not os.path.exists(e.out('p')), '%r: a bundle was written' % answer)
+            calls = [l.split()[0] for l in open(e.log)]
+            check(c, calls == ['pgrep'], '%r: tools ran after pgrep: %s' % (answer, calls))
+        e.conf['STANDIN_PIDS'] = '2147483647'
+        e.write_conf()
+        r = e.capture('--process', 'Demo', '-o', e.out('p'))
+        check(c, r.returncode == 69 and b'no process has pid 2147483647' in r.stderr,
+              'INT32_MAX: exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
+    finally:
+        e.close()
+
+
+def case_trailing_slash():
+    """-o DIR/ names DIR, and DIR.tar.gz beside it."""
+    c = 'trailing-slash'
+    e = Env()
+    try:
+        r = e.capture('-o', e.out() + '/', '--archive')
+        check(c, r.returncode == 0, 'exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        check(c, os.path.isfile(os.path.join(e.out(), 'manifest.json')), 'no bundle at DIR')
+        check(c, os.path.isfile(e.out() + '.tar.gz'), 'no DIR.tar.gz: %s' % os.listdir(e.dir))
+        check(c, not os.path.exists(os.path.join(e.out(), '.tar.gz')), 'DIR/.tar.gz written')
+        no_partial_left(c, e.dir)
+    finally:
+        e.close()
+
+
+def case_tools_not_from_path():
+    """Without --tools-dir nothing on PATH runs; tools get LC_ALL=C and a minimal environment."""
+    c = 'tools-not-from-path'
+    e = Env()
+    try:
+        env = dict(e.env)
+        env['PATH'] = e.bin + os.pathsep + env['PATH']
+        r = subprocess.run([ARGS.bin, 'capture', '-o', e.out('p')], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        check(c, not os.path.exists(e.log), 'a stand-in on PATH ran: %s' % (
+            open(e.log).read() if os.path.exists(e.log) else ''))
+        m = manifest(c, e.out('p')) if os.path.exists(e.out('p')) else None
+        if m:
+            for s in m['steps']:
+                check(c, s['argv'][0].startswith(('/usr/bin/', '/usr/sbin/', '/bin/')) or
+                      s['status'] in ('failed', 'skipped'), 'step %r' % s)
+        envlog = os.path.join(e.dir, 'env.log')
+        e.conf['STANDIN_ENVLOG'] = envlog
+        e.write_conf()
+        env = dict(e.env)
+        env.update({'LC_ALL': 'fr_FR.UTF-8', 'IOTALLY_PLANTED_VAR': 'x', 'DYLD_INSERT_LIBRARIES': 'x'})
+        r = e.capture('-o', e.out('q'))
+        r = subprocess.run([ARGS.bin, 'capture', '--tools-dir', e.bin, '-o', e.out('r')], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        seen = open(envlog).read().split('\n') if os.path.exists(envlog) else []
+        check(c, 'LC_ALL=C' in seen, 'LC_ALL not C: %r' % seen)
+        check(c, not [l for l in seen if l.startswith(('IOTALLY_PLANTED_VAR=', 'DYLD_', 'HOME='))],
+                 'the environment leaked: %r' % seen)
+    finally:
+        e.close()
+
+
+def case_late_interrupt():
+    """A signal after the tools ran: either the bundle is complete and the message says
+    so, or nothing is left and the message says that; never a bundle and "nothing"."""
+    c = 'late-interrupt'
+    e = Env(mode='vmmap=big', STANDIN_BIG='20000000', missing=('footprint',))
+    try:
+        outcomes = {}
+        for i, delay in enumerate((0, 0.01, 0.02, 0.04, 0.08, 0.12, 0.16, 0.2, 0.3, 0.4, 0.6,
+                                   0.8, 1.0, 1.5)):
+            open(e.log, 'w').close()
+            out = e.out('late%d' % i)
+            p = e.popen('--pid', str(e.target.pid), '-o', out, '--archive')
+            e.wait_call('vmmap')
+            time.sleep(delay)
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=60)
+            kept = os.path.exists(out)
+            if p.returncode == 0:
+                outcome = 'finished'
+                check(c, kept and b'complete bundle' in _, 'exit 0 without a complete bundle')
+            elif kept:
+                outcome = 'kept'
+                check(c, b'complete and is kept' in err and b'nothing was left' not in err,
+                      'delay %s: a bundle is left, the message says %r' % (delay, err))
+                manifest(c, out)
+                check(c, json.load(open(os.path.join(out, 'manifest.json')))['complete'],
+                      'delay %s: the kept bundle is not complete' % delay)
+            else:
+                outcome = 'nothing'
+                check(c, b'nothing was left behind' in err,
+                      'delay %s: nothing left, the message says %r' % (delay, err))
+                check(c, not os.path.exists(out + '.tar.gz'), 'an archive without its bundle')
+            check(c, p.returncode in (0, -signal.SIGTERM), 'exit %d' % p.returncode)
+            no_partial_left(c, e.dir)
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        print('  late-interrupt outcomes: %r' % outcomes)
+    finally:
+        e.close()
+
+
+def case_sigkill_leaves_no_raw_bytes():
+    """SIGKILL while a tool runs: what is on disk is already redacted; the tool dies too."""
+    c = 'sigkill'
+    e = Env(mode='vmmap=stall')
+    try:
+        p = e.popen('--pid', str(e.target.pid), '-o', e.out())
+        e.wait_call('vmmap')
+        time.sleep(0.5)   # vmmap's output is written; it now stalls
+        p.kill()
+        p.wait()
+        left = [n for n in os.listdir(e.dir) if '.partial' in n]
+        check(c, len(left) == 1, 'private folder %r' % left)
+        nfiles = 0
+        for root, _, files in os.walk(e.dir):
+            if '.partial' not in root:
+                continue
+            for f in files:
+                nfiles += 1
+                data = open(os.path.join(root, f), 'rb').read()
+                for planted in PLANTED:
+                    check(c, planted not in data, '%r on disk in %s' % (planted, f))
+        vm = [os.path.join(r, f) for r, _, fs in os.walk(e.dir) for f in fs
+              if f == 'vmmap.txt' and '.partial' in r]
+        check(c, vm and b'/Users/USER/' in open(vm[0], 'rb').read(),
+              'the stalled vmmap output is not on disk (nothing checked)')
+        if sys.platform.startswith('linux'):
+            time.sleep(0.3)
+            check(c, not hangers(e), 'the tool outlived iotally (PR_SET_PDEATHSIG)')
+        os.kill(0, 0)
+    finally:
+        for h in hangers(e):
+            os.kill(int(h), signal.SIGKILL)
+        e.close()
+
+
+def case_memory():
+    """Peak RSS of a capture stays flat whatever vmmap prints (64 MB here; --measure-memory
+    for the 265 MB benchmark)."""
+    c = 'memory'
+    size = getattr(ARGS, 'big', None) or 64000000
+    e = Env(mode='vmmap=big', STANDIN_BIG=str(size), missing=('footprint',))
+    try:
+        p = e.popen('--pid', str(e.target.pid), '-o', e.out())
+        _, _, ru = os.wait4(p.pid, 0)
+        p.returncode = 0
+        vm = os.path.getsize(os.path.join(e.out(), 'target', 'vmmap.txt'))
+        peak = ru.ru_maxrss * (1 if sys.platform == 'darwin' else 1024)
+        print('  memory: vmmap output %d bytes, peak RSS %.1f MiB' % (vm, peak / 1048576.0))
+        check(c, vm >= size * 0.9, 'vmmap output only %d bytes' % vm)
+        check(c, peak <= 32 * 1048576, 'peak RSS %.1f MiB > 32 MiB' % (peak / 1048576.0))
+        m = manifest(c, e.out())
+        if m:
+            hits = {x['rule']: x['hits'] for x in m['redaction']['rules']}
+            check(c, hits.get('user-path', 0) > size // 200, 'big output not redacted: %r' % hits)
+    finally:
+        e.close()
+
+
 def measure():
     """iotally's own time besides the tools, from 10 captures with stand-ins."""
     e = Env(missing=('footprint',))
@@ -546,6 +776,9 @@ def main():
     ap.add_argument('--root', required=True)
     ap.add_argument('--case', action='append')
     ap.add_argument('--measure', action='store_true')
+    ap.add_argument('--big', type=int, help='bytes vmmap prints in the memory case')
+    ap.add_argument('--legacy-path', action='store_true',
+                    help='stand-ins on PATH, no --tools-dir: to show a case fails on an older build')
     ARGS = ap.parse_args()
     ARGS.bin = os.path.abspath(ARGS.bin)
     ARGS.root = os.path.abspath(ARGS.root)

@@ -112,6 +112,7 @@ struct run {
 	size_t nsteps, alloc;
 	struct host_facts host;
 	struct redactor rd;
+	struct strbuf redacted;     /* one chunk's redacted bytes, reused: memory stays flat */
 	int64_t pid;
 	char *target_name;
 	bool target_other_user;
@@ -247,12 +248,12 @@ static int
 out_emit(struct out_file *f, const char *p, size_t n, struct diag *err)
 {
 	struct redactor *rd = &f->r->rd;
+	struct strbuf *red = &f->r->redacted;
 	if (f->collect)
 		redactor_collect(rd, p, n);
-	struct strbuf red = STRBUF_INIT;
-	redactor_apply(rd, p, n, &red, f->hits);
-	int rc = out_write(f, red.buf, red.len, err);
-	strbuf_release(&red);
+	strbuf_reset(red);
+	redactor_apply(rd, p, n, red, f->hits);
+	int rc = out_write(f, red->buf, red->len, err);
 	f->values_seen = rd->nvalues;
 	return rc;
 }
@@ -1385,6 +1386,7 @@ capture_run(const struct capture_opts *o, struct capture_result *res, struct dia
 		rc = write_archive(dir, &res->archive, err);
 out:
 	free(r.target_name);
+	strbuf_release(&r.redacted);
 	res->tools_ms = r.tools_ms;
 	res->total_ms = spawn_now_ms() - start;
 	return rc;

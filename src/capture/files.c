@@ -68,26 +68,6 @@ capfile_open_out(const char *dir, const char *rel)
 	return fd;
 }
 
-/* The whole of a small file (a tool's output), or an empty buffer. */
-void
-capfile_slurp(const char *path, struct strbuf *out)
-{
-	int fd = open(path, O_RDONLY);
-	char buf[1 << 16];
-	ssize_t n;
-	if (fd < 0)
-		return;
-	for (;;) {
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		strbuf_add(out, buf, (size_t)n);
-	}
-	close(fd);
-}
-
 /* A file's bytes into the archive's current entry, a buffer at a time. */
 static int
 archive_copy_file(struct archive *a, const char *path)
@@ -108,11 +88,10 @@ archive_copy_file(struct archive *a, const char *path)
 	return rc;
 }
 
-int
-capfile_remove_tree(const char *path)
+static int
+remove_tree(const char *path)
 {
 	struct stat st;
-	cleanup_forget(path);
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
@@ -125,11 +104,19 @@ capfile_remove_tree(const char *path)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		char *sub = capfile_path_in(path, e->d_name);
-		capfile_remove_tree(sub);
+		remove_tree(sub);
 		free(sub);
 	}
 	closedir(d);
 	return rmdir(path);
+}
+
+int
+capfile_remove_tree(const char *path)
+{
+	/* Gone, or about to be: a signal has nothing under it to remove (one forget for the tree). */
+	cleanup_forget(path);
+	return remove_tree(path);
 }
 
 int

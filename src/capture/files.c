@@ -114,9 +114,10 @@ remove_tree(const char *path)
 int
 capfile_remove_tree(const char *path)
 {
-	/* Gone, or about to be: a signal has nothing under it to remove (one forget for the tree). */
+	/* Registered until gone, so a signal meanwhile finishes the job; then one forget for the tree. */
+	int rc = remove_tree(path);
 	cleanup_forget(path);
-	return remove_tree(path);
+	return rc;
 }
 
 int

@@ -123,17 +123,14 @@ capfile_remove_tree(const char *path)
 int
 capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err)
 {
-	char *tmp = xmalloc(strlen(path) + 8);
-	memcpy(tmp, path, strlen(path));
-	memcpy(tmp + strlen(path), ".redact", 8);
-	cleanup_hold();
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0)
-		cleanup_add_file(tmp);
-	cleanup_release();
-	int rc = -1;
+	/* Exclusive and unpredictable (util/tempfile.h), registered for the signals. */
+	char *tmp = NULL;
+	int fd = tempfile_beside(path, "write", &tmp);
 	if (fd < 0)
-		goto out;
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s': %s", path,
+				strerror(errno));
+	(void)fchmod(fd, 0644);   /* a manifest or an index: readable like the outputs */
+	int rc = -1;
 	while (n) {
 		ssize_t w = write(fd, p, n);
 		if (w < 0 && errno == EINTR)
@@ -147,7 +144,6 @@ capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err)
 		fd = -1;
 		rc = rename(tmp, path);
 	}
-out:
 	if (rc < 0) {
 		int e = errno;
 		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s': %s", path, strerror(e));

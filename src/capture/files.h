@@ -21,7 +21,7 @@ int capfile_make_parents(const char *dir, const char *rel);
 int capfile_open_out(const char *dir, const char *rel);
 /* rm -r: 0 or -1. */
 int capfile_remove_tree(const char *path);
-/* `path` replaced by the bytes (PATH.redact written, fsynced, renamed): 0 or -1 with DIAG_IOERR. */
+/* `path` replaced by the bytes (a new ".NAME.write-XXXXXX" beside it, fsynced, renamed): 0 or -1 with DIAG_IOERR. */
 int capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err);
 /*
  * A new folder ".NAME.partial-XXXXXX" beside `dir` (mkdtemp), owned by the

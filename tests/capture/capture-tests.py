@@ -698,7 +698,16 @@ def case_sigkill_leaves_no_raw_bytes():
     try:
         p = e.popen('--pid', str(e.target.pid), '-o', e.out())
         e.wait_call('vmmap')
-        time.sleep(0.5)   # vmmap's output is written; it now stalls
+
+        def vmmap_written():
+            """the stalled vmmap's output, as far as it is on disk (redacted chunks)"""
+            for root, _, files in os.walk(e.dir):
+                if '.partial' in root and 'vmmap.txt' in files:
+                    return os.path.getsize(os.path.join(root, 'vmmap.txt'))
+            return 0
+        end = time.monotonic() + 30
+        while vmmap_written() < 1000000 and time.monotonic() < end:
+            time.sleep(0.02)
         p.kill()
         p.wait()
         left = [n for n in os.listdir(e.dir) if '.partial' in n]

@@ -489,6 +489,46 @@ def case_signal_removes_temporary():
 
 
 
+def case_output_signal():
+    """SIGTERM/SIGINT/SIGHUP while `report -o` and `diff --junit` hold their temporary
+    file (rename() held back by a test shim): the temporary file is removed."""
+    c = 'output-signal'
+    if not ARGS.slow_rename:
+        print('  output-signal: no rename shim on this system (Linux only): skipped')
+        return
+    s = Scratch()
+    try:
+        env = dict(os.environ)
+        env['LD_PRELOAD'] = ARGS.slow_rename
+        env['IOTALLY_TEST_SLOW_RENAME'] = '30'
+        # an ASan build wants its runtime first; the shim is only rename()
+        env['ASAN_OPTIONS'] = env.get('ASAN_OPTIONS', '') + ':verify_asan_link_order=0'
+        vm = os.path.join(ARGS.root, 'tests', 'capture', 'data', 'vmmap.txt')
+        runs = (
+            (['report', '-o', s.path('report.md'), vm], signal.SIGTERM),
+            (['report', '--format', 'html', '-o', s.path('report.html'), vm], signal.SIGINT),
+            (['diff', '--junit', s.path('junit.xml'), '--fail-if', 'IOSurface.dirty > 1GiB', vm, vm],
+             signal.SIGHUP),
+        )
+        for args, sig in runs:
+            p = subprocess.Popen([ARGS.bin] + args, env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+            seen = False
+            end = time.monotonic() + 60
+            while time.monotonic() < end and p.poll() is None and not seen:
+                seen = any(n.startswith('.') for n in os.listdir(s.dir))
+                if not seen:
+                    time.sleep(0.01)
+            check(c, seen, '%s: no temporary file seen (exit %r)' % (args[0], p.poll()))
+            p.send_signal(sig)
+            _, err = p.communicate(timeout=60)
+            check(c, p.returncode == -sig, '%s: exit %d %s' % (args[0], p.returncode, err.decode()))
+            left = os.listdir(s.dir)
+            check(c, not left, '%s: left %s' % (args[0], left))
+    finally:
+        s.close()
+
+
 CASES = {name[5:].replace('_', '-'): fn for name, fn in globals().items()
          if name.startswith('case_')}
 
@@ -499,6 +539,7 @@ def main():
     ap.add_argument('--bin', required=True)
     ap.add_argument('--root', required=True)
     ap.add_argument('--case', action='append')
+    ap.add_argument('--slow-rename', help='tests/capture/slow-rename.c built as a shared library')
     ARGS = ap.parse_args()
     ARGS.bin = os.path.abspath(ARGS.bin)
     ARGS.root = os.path.abspath(ARGS.root)

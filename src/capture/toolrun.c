@@ -165,13 +165,31 @@ fail:;
 	_exit(127);
 }
 
+/*
+ * fd moved above the standard three (close-on-exec). iotally may have been
+ * started with standard input or output closed: a pipe could then be fd 0
+ * or 1, and the child's dup2() onto 0, 1, 2 would overwrite one with another.
+ */
+static int
+above_std(int fd)
+{
+	if (fd < 0 || fd > STDERR_FILENO)
+		return fd;
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+	close(fd);
+	return high;
+}
+
 static int
 cloexec_pipe(int fds[2])
 {
 	if (pipe(fds) < 0)
 		return -1;
-	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	for (int i = 0; i < 2; i++) {
+		fds[i] = above_std(fds[i]);
+		if (fds[i] < 0 || fcntl(fds[i], F_SETFD, FD_CLOEXEC) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -321,7 +339,7 @@ spawn_run(const char *path, char *const argv[], spawn_sink_fn out, void *out_ctx
 	static char env_path[] = "PATH=" TOOLRUN_ENV_PATH, env_lc[] = "LC_ALL=C";
 	char *envp[] = { env_path, env_lc, NULL };
 	int opipe[2] = { -1, -1 }, epipe[2] = { -1, -1 }, rpipe[2] = { -1, -1 };
-	int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int nul = above_std(open("/dev/null", O_RDONLY | O_CLOEXEC));
 
 	memset(res, 0, sizeof(*res));
 	uint64_t start = spawn_now_ms();

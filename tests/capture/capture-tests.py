@@ -546,7 +546,8 @@ def case_ok_with_denial_words():
 def case_denied_texts():
     """Apple's other denial texts, on stderr with a non-zero status."""
     c = 'denied-texts'
-    for mode, sid in (('vmmap=unknown', 'target.vmmap'), ('footprint=denied', 'target.footprint')):
+    for mode, sid in (('vmmap=unknown', 'target.vmmap'), ('vmmap=oldperm', 'target.vmmap'),
+                      ('footprint=denied', 'target.footprint')):
         e = Env(mode=mode)
         try:
             r = e.capture('--pid', str(e.target.pid), '-o', e.out())
@@ -731,6 +732,55 @@ def case_sigkill_leaves_no_raw_bytes():
     finally:
         for h in hangers(e):
             os.kill(int(h), signal.SIGKILL)
+        e.close()
+
+
+def case_value_learnt_later():
+    """A value that only a later output reveals (the console user, in ioreg) is removed
+    from the files written before it was known, and their records follow."""
+    c = 'value-learnt-later'
+    e = Env(mode='sw_vers=leak', missing=('footprint',))
+    try:
+        r = e.capture('--pid', str(e.target.pid), '-o', e.out())
+        check(c, r.returncode == 0, 'exit %d: %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        m = manifest(c, e.out())   # sizes and sha256 checked against the rewritten files
+        for rel in ('host/sw_vers.txt', 'logs/host.sw_vers.stderr'):
+            data = open(os.path.join(e.out(), rel), 'rb').read()
+            check(c, b'alice' not in data and b'REDACTED' in data, '%s: %r' % (rel, data))
+        if m:
+            kv = [x for x in m['redaction']['rules'] if x['rule'] == 'known-value'][0]
+            check(c, kv['files'].get('host/sw_vers.txt') == 1 and
+                  kv['files'].get('logs/host.sw_vers.stderr') == 1, 'known-value %r' % kv)
+        no_partial_left(c, e.dir)
+    finally:
+        e.close()
+
+
+def case_series_interrupt():
+    """SIGTERM between samples: the complete samples stay, series.json says partial."""
+    c = 'series-interrupt'
+    e = Env(missing=('footprint',))
+    try:
+        p = e.popen('--pid', str(e.target.pid), '-o', e.out(), '--count', '3', '--interval', '30')
+        end = time.monotonic() + 60
+        idx = os.path.join(e.out(), 'series.json')
+        while time.monotonic() < end:
+            if os.path.exists(idx) and json.load(open(idx))['samples']:
+                break
+            time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=30)
+        check(c, p.returncode == -signal.SIGTERM, 'exit %d' % p.returncode)
+        check(c, b'the complete samples are kept' in err, 'stderr %r' % err)
+        doc = json.load(open(idx))
+        check(c, doc['complete'] is False and [s['dir'] for s in doc['samples']] == ['001'],
+              'series.json %r' % doc)
+        manifest(c, os.path.join(e.out(), '001'))
+        check(c, sorted(os.listdir(e.out())) == ['001', 'series.json'],
+              'series folder %r' % os.listdir(e.out()))
+        no_partial_left(c, e.dir)
+        no_partial_left(c, e.out())
+    finally:
         e.close()
 
 

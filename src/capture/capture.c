@@ -233,8 +233,8 @@ out_write(struct out_file *f, const char *p, size_t n, struct diag *err)
 {
 	if (write_all(f->fd, p, n) < 0) {
 		int e = errno;
-		return diag_set(err, e == ENOSPC ? DIAG_IOERR : DIAG_IOERR, NULL, 0, 0,
-				"cannot write '%s' of the bundle: %s", f->rel, strerror(e));
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s' of the bundle: %s",
+				f->rel, strerror(e));
 	}
 	sha256_add(&f->sha, p, n);
 	f->bytes += n;
@@ -438,8 +438,8 @@ run_step(struct run *r, struct step_run *s, const char *out_rel, struct diag *er
 	if (out_open(r, &s->out, r->tmp, out_rel, true) < 0 ||
 	    out_open(r, &s->err, r->tmp, err_rel.buf, true) < 0) {
 		int e = errno;
-		rc = diag_set(err, e == ENOSPC ? DIAG_IOERR : CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
-			      "cannot write the bundle's file '%s': %s",
+		/* Inside the private folder iotally just made: a full or failing disk. */
+		rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the bundle's file '%s': %s",
 			      s->out.fd < 0 ? out_rel : err_rel.buf, strerror(e));
 		strbuf_release(&err_rel);
 		return rc;

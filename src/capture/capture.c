@@ -2,11 +2,13 @@
 
 #include "capture/files.h"
 #include "capture/redact.h"
+#include "capture/redact_stream.h"
 #include "capture/toolrun.h"
 #include "iotally-config.h"
 #include "util/array.h"
+#include "util/cleanup.h"
+#include "util/jsonstr.h"
 #include "util/sha256.h"
-#include "util/spill.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -23,6 +25,10 @@
 #include <unistd.h>
 
 #define PROBE_TIMEOUT_MS 10000
+/* A probe's answer (pgrep's pids, ps's name) longer than this is not believed. */
+#define PROBE_MAX (1u << 20)
+/* The first bytes of each output kept in memory (as written) to classify and read host facts. */
+#define HEAD_MAX (64u * 1024u)
 
 /* ---------------------------------------------------------------- steps */
 
@@ -57,12 +63,36 @@ static const struct step_def later_steps[] = {
 	  { "vmmap", "-w", "-noCoalesce", "{pid}", NULL } },
 };
 
+struct run;
+
+/*
+ * One file of the bundle as a tool writes it: bytes come in from the
+ * pipe, are redacted chunk by chunk (cut where no rule sees across:
+ * capture/redact.h) and written; size, sha256 and the first HEAD_MAX
+ * bytes are kept on the way.
+ */
+struct out_file {
+	char *rel;              /* bundle-relative, owned */
+	int fd;
+	struct run *r;
+	bool collect;           /* learn values from the text (not on a rewrite) */
+	struct strbuf pend;     /* received, not yet redacted */
+	size_t want;            /* redact when pend holds this much */
+	bool whole;             /* a known value spans lines: redact at the end */
+	struct strbuf head;     /* the first bytes written */
+	struct sha256 sha;
+	char hex[SHA256_HEX_SIZE];
+	uint64_t bytes;
+	uint64_t hits[REDACT_NRULES];
+	size_t values_seen;     /* the redactor's values when its last bytes were written */
+	bool written;           /* finished: bytes, hex valid */
+};
+
 struct step_run {
 	char *id;
-	char **argv;            /* owned, NULL-terminated */
+	char **argv;            /* owned, NULL-terminated; argv[0] the resolved path */
 	const char *kind;
-	char *out;              /* bundle-relative stdout file, or NULL when not run */
-	char *err;              /* bundle-relative stderr file */
+	struct out_file out, err;
 	char started[32];
 	struct spawn_result sr;
 	const char *status;
@@ -81,6 +111,8 @@ struct run {
 	struct step_run *steps;
 	size_t nsteps, alloc;
 	struct host_facts host;
+	struct redactor rd;
+	struct strbuf redacted;     /* one chunk's redacted bytes, reused: memory stays flat */
 	int64_t pid;
 	char *target_name;
 	bool target_other_user;
@@ -105,12 +137,15 @@ add_step(struct run *r, const char *id, const char *const *argv, const char *kin
 	memset(s, 0, sizeof(*s));
 	s->id = xstrdup(id);
 	s->kind = kind;
+	s->out.fd = s->err.fd = -1;
 	size_t n = 0;
 	while (argv[n])
 		n++;
 	size_t extra = strcmp(id, "kernel.track") == 0 ? r->o->ntrack_names : 0;
 	s->argv = xcalloc(n + extra + 1, sizeof(*s->argv));
-	for (size_t i = 0; i < n; i++) {
+	char *path = toolrun_resolve(r->o->tools_dir, argv[0]);
+	s->argv[0] = path ? path : xstrdup(argv[0]);
+	for (size_t i = 1; i < n; i++) {
 		if (strcmp(argv[i], "{pid}") == 0) {
 			struct strbuf sb = STRBUF_INIT;
 			strbuf_addf(&sb, "%lld", (long long)r->pid);
@@ -176,146 +211,403 @@ pid_alive(int64_t pid)
 	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+/* ------------------------------------------------------ writing an output */
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int
+out_write(struct out_file *f, const char *p, size_t n, struct diag *err)
+{
+	if (write_all(f->fd, p, n) < 0) {
+		int e = errno;
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s' of the bundle: %s",
+				f->rel, strerror(e));
+	}
+	sha256_add(&f->sha, p, n);
+	f->bytes += n;
+	if (f->head.len < HEAD_MAX)
+		strbuf_add(&f->head, p, n < HEAD_MAX - f->head.len ? n : HEAD_MAX - f->head.len);
+	return 0;
+}
+
+/* One chunk that ends on a safe cut: its values learnt, then redacted, then written. */
+static int
+out_emit(struct out_file *f, const char *p, size_t n, struct diag *err)
+{
+	struct redactor *rd = &f->r->rd;
+	struct strbuf *red = &f->r->redacted;
+	if (f->collect)
+		redactor_collect(rd, p, n);
+	strbuf_reset(red);
+	redactor_apply(rd, p, n, red, f->hits);
+	int rc = out_write(f, red->buf, red->len, err);
+	f->values_seen = rd->nvalues;
+	return rc;
+}
+
+/* spawn_sink_fn: bytes from the tool. */
+static int
+out_sink(void *ctx, const char *p, size_t n, struct diag *err)
+{
+	struct out_file *f = ctx;
+	if (!f->r->o->redact)
+		return out_write(f, p, n, err);
+	strbuf_add(&f->pend, p, n);
+	while (!f->whole && f->pend.len >= f->want) {
+		if (!redactor_line_local(&f->r->rd)) {
+			f->whole = true;   /* a value holding a newline: only the whole text is safe */
+			break;
+		}
+		size_t cut = redactor_safe_cut(f->pend.buf, f->pend.len);
+		if (cut == 0) {
+			f->want = f->pend.len + REDACT_CHUNK;   /* no safe cut yet: the chunk grows */
+			break;
+		}
+		int rc = out_emit(f, f->pend.buf, cut, err);
+		memmove(f->pend.buf, f->pend.buf + cut, f->pend.len - cut);
+		f->pend.len -= cut;
+		f->pend.buf[f->pend.len] = '\0';
+		f->want = REDACT_CHUNK;
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* DIR/REL created (registered with util/cleanup.h), ready for out_sink. */
+static int
+out_open(struct run *r, struct out_file *f, const char *dir, const char *rel, bool collect)
+{
+	free(f->rel);
+	memset(f, 0, sizeof(*f));
+	f->rel = xstrdup(rel);
+	f->r = r;
+	f->collect = collect;
+	f->want = REDACT_CHUNK;
+	sha256_begin(&f->sha);
+	f->fd = capfile_open_out(dir, rel);
+	return f->fd < 0 ? -1 : 0;
+}
+
+/* The rest redacted and written, synced to the disk, closed. */
+static int
+out_finish(struct out_file *f, struct diag *err)
+{
+	int rc = 0;
+	if (f->pend.len)
+		rc = out_emit(f, f->pend.buf, f->pend.len, err);
+	strbuf_release(&f->pend);
+	if (rc == 0 && fsync(f->fd) < 0 && errno != EINVAL)
+		rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s' of the bundle: %s",
+			      f->rel, strerror(errno));
+	if (close(f->fd) < 0 && rc == 0)
+		rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s' of the bundle: %s",
+			      f->rel, strerror(errno));
+	f->fd = -1;
+	sha256_end_hex(&f->sha, f->hex);
+	f->written = rc == 0;
+	return rc;
+}
+
+static void
+out_release(struct out_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->rel);
+	strbuf_release(&f->pend);
+	strbuf_release(&f->head);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+/* ------------------------------------------------------ classifying a step */
+
 /*
- * Apple's failure texts (docs/capture.md): "do not have appropriate
+ * Apple's failure texts (docs/capture.md), looked for on standard error
+ * only and only when the tool exited non-zero: a path or a name in a
+ * successful output may hold any of these words. "do not have appropriate
  * privileges", "Operation not permitted", "(try as root?)" are denials;
  * "no longer appears to be running" means the target ended; "for unknown
  * reasons, even though it appears to exist" is a denial while the target
  * lives and the target ending otherwise.
  */
 static void
-classify(struct run *r, struct step_run *s, const char *dir)
+classify_exit(struct run *r, struct step_run *s)
 {
-	struct strbuf text = STRBUF_INIT;
-	char *p = capfile_path_in(dir, s->err);
-	capfile_slurp(p, &text);
-	free(p);
-	if (s->out) {
-		p = capfile_path_in(dir, s->out);
-		capfile_slurp(p, &text);
-		free(p);
-	}
-	const struct spawn_result *sr = &s->sr;
+	const struct strbuf *text = &s->err.head;
 	bool target = strncmp(s->id, "target.", 7) == 0;
+	int status = s->sr.exit_status;
+	if (status == 0) {
+		s->status = "ok";
+		return;
+	}
+	bool unknown = contains(text, "even though it appears to exist");
+	if (contains(text, "no longer appears to be running") ||
+	    (target && !pid_alive(r->pid))) {
+		s->status = "target-gone";
+		s->reason = line_with(text, "no longer appears to be running");
+		if (!s->reason)
+			s->reason = xstrdup("the target process ended");
+	} else if (contains(text, "do not have appropriate privileges") ||
+		   contains(text, "Operation not permitted") || contains(text, "try as root") ||
+		   unknown) {
+		s->status = "denied";
+		s->reason = line_with(text, unknown ? "even though it appears to exist"
+						    : contains(text, "privileges") ? "privileges"
+						    : contains(text, "Operation not permitted")
+						    ? "Operation not permitted" : "try as root");
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+		char *first = line_with(text, NULL);
+		strbuf_addf(&sb, "exit status %d%s%s", status, first ? ": " : "",
+			    first ? first : "");
+		free(first);
+		s->status = "failed";
+		s->reason = strbuf_detach(&sb, NULL);
+	}
+}
+
+static void
+classify(struct run *r, struct step_run *s, const struct diag *sink_err)
+{
+	const struct spawn_result *sr = &s->sr;
+	struct strbuf sb = STRBUF_INIT;
 	switch (sr->end) {
 	case SPAWN_NOT_FOUND:
 		s->status = "failed";
-		s->reason = xstrdup("the tool is not on PATH");
+		if (r->o->tools_dir)
+			strbuf_addf(&sb, "the tool is not in --tools-dir %s", r->o->tools_dir);
+		else
+			strbuf_addstr(&sb, "the tool is not in " TOOLRUN_SYSTEM_DIRS);
+		s->reason = strbuf_detach(&sb, NULL);
 		break;
 	case SPAWN_FAILED:
 		s->status = "failed";
 		s->reason = xstrdup(strerror(sr->errno_value));
 		break;
-	case SPAWN_TIMED_OUT: {
-		struct strbuf sb = STRBUF_INIT;
+	case SPAWN_SINK_FAILED:
+		s->status = "failed";
+		s->reason = xstrdup(sink_err->msg);
+		break;
+	case SPAWN_TIMED_OUT:
 		strbuf_addf(&sb, "no result within %llu s; the tool was stopped",
 			    (unsigned long long)(r->o->timeout_ms / 1000));
 		s->status = "timeout";
 		s->reason = strbuf_detach(&sb, NULL);
 		break;
-	}
-	case SPAWN_INTERRUPTED:
-		s->status = "failed";
-		s->reason = xstrdup("interrupted");
-		break;
-	case SPAWN_SIGNALED: {
-		struct strbuf sb = STRBUF_INIT;
+	case SPAWN_SIGNALED:
 		strbuf_addf(&sb, "the tool was killed by signal %d", sr->signal);
 		s->status = "failed";
 		s->reason = strbuf_detach(&sb, NULL);
 		break;
-	}
 	case SPAWN_EXITED:
-		if (contains(&text, "no longer appears to be running") ||
-		    (target && !pid_alive(r->pid))) {
-			s->status = "target-gone";
-			s->reason = line_with(&text, "no longer appears to be running");
-			if (!s->reason)
-				s->reason = xstrdup("the target process ended");
-		} else if (contains(&text, "do not have appropriate privileges") ||
-			   contains(&text, "Operation not permitted") ||
-			   contains(&text, "try as root") ||
-			   contains(&text, "even though it appears to exist")) {
-			s->status = "denied";
-			s->reason = line_with(&text, "privileges");
-			if (!s->reason)
-				s->reason = line_with(&text, NULL);
-		} else if (sr->exit_status != 0) {
-			struct strbuf sb = STRBUF_INIT;
-			char *first = line_with(&text, NULL);
-			strbuf_addf(&sb, "exit status %d%s%s", sr->exit_status,
-				    first ? ": " : "", first ? first : "");
-			free(first);
-			s->status = "failed";
-			s->reason = strbuf_detach(&sb, NULL);
-		} else {
-			s->status = "ok";
-		}
+		classify_exit(r, s);
 		break;
 	}
-	strbuf_release(&text);
+	strbuf_release(&sb);
 }
 
-static void
-run_step(struct run *r, struct step_run *s, const char *out_rel)
+/*
+ * One step: the tool's standard output into out_rel and its standard
+ * error into logs/ID.stderr, both redacted as they arrive. -1 with *err
+ * when the bundle cannot be written (the capture stops); a tool that fails
+ * is a step's status, not an error.
+ */
+static int
+run_step(struct run *r, struct step_run *s, const char *out_rel, struct diag *err)
 {
 	struct strbuf err_rel = STRBUF_INIT;
 	strbuf_addf(&err_rel, "logs/%s.stderr", s->id);
-	s->err = strbuf_detach(&err_rel, NULL);
-	s->out = xstrdup(out_rel);
 	utc_now(s->started);
-	int ofd = capfile_open_out(r->tmp, s->out);
-	int efd = capfile_open_out(r->tmp, s->err);
 	s->ran = true;
-	if (ofd < 0 || efd < 0) {
-		s->sr.end = SPAWN_FAILED;
-		s->sr.errno_value = errno;
+	int rc = 0;
+	if (out_open(r, &s->out, r->tmp, out_rel, true) < 0 ||
+	    out_open(r, &s->err, r->tmp, err_rel.buf, true) < 0) {
+		int e = errno;
+		/* Inside the private folder iotally just made: a full or failing disk. */
+		rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the bundle's file '%s': %s",
+			      s->out.fd < 0 ? out_rel : err_rel.buf, strerror(e));
+		strbuf_release(&err_rel);
+		return rc;
+	}
+	strbuf_release(&err_rel);
+	struct diag sink_err;
+	diag_clear(&sink_err);
+	if (!strchr(s->argv[0], '/')) {
+		s->sr.end = SPAWN_NOT_FOUND;
+		s->sr.errno_value = ENOENT;
 	} else {
-		spawn_run(s->argv, ofd, efd, r->o->timeout_ms, r->o->stop, &s->sr);
+		spawn_run(s->argv[0], s->argv, out_sink, &s->out, out_sink, &s->err,
+			  r->o->timeout_ms, &s->sr, &sink_err);
 		r->tools_ms += s->sr.duration_ms;
 	}
-	if (ofd >= 0)
-		close(ofd);
-	if (efd >= 0)
-		close(efd);
-	classify(r, s, r->tmp);
+	if (out_finish(&s->out, err) < 0 || out_finish(&s->err, err) < 0)
+		return -1;
+	if (s->sr.end == SPAWN_SINK_FAILED) {
+		*err = sink_err;
+		return -1;
+	}
+	classify(r, s, &sink_err);
+	return 0;
+}
+
+/*
+ * A value learnt from a later output (a user name that only vmmap's paths
+ * show) may sit as a bare word in a file written before it was known: such
+ * files are redacted again (the rules change nothing already redacted),
+ * through a temporary file in the private folder, a chunk at a time.
+ */
+struct file_reader {
+	int fd;
+	const char *rel;
+};
+
+static ssize_t
+file_read(void *ctx, void *buf, size_t n, struct diag *err)
+{
+	struct file_reader *fr = ctx;
+	for (;;) {
+		ssize_t got = read(fr->fd, buf, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot read '%s' of the bundle: %s",
+					fr->rel, strerror(errno));
+		return got;
+	}
+}
+
+static int
+rewrite_chunk(void *ctx, const char *p, size_t n, struct diag *err)
+{
+	return out_emit(ctx, p, n, err);
+}
+
+static int
+rewrite_file(struct run *r, struct out_file *f, struct diag *err)
+{
+	struct strbuf tmp_rel = STRBUF_INIT;
+	strbuf_addf(&tmp_rel, "%s.redact", f->rel);
+	struct out_file nf;
+	memset(&nf, 0, sizeof(nf));
+	nf.fd = -1;
+	char *path = capfile_path_in(r->tmp, f->rel);
+	char *tmp = capfile_path_in(r->tmp, tmp_rel.buf);
+	struct file_reader fr = { open(path, O_RDONLY | O_CLOEXEC), f->rel };
+	int rc = -1;
+	if (fr.fd < 0 || out_open(r, &nf, r->tmp, tmp_rel.buf, false) < 0) {
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot redact '%s' of the bundle again: %s",
+			 f->rel, strerror(errno));
+		goto out;
+	}
+	rc = redact_stream(file_read, &fr, REDACT_CHUNK, !redactor_line_local(&r->rd),
+			   rewrite_chunk, &nf, err);
+	if (out_finish(&nf, err) < 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s' of the bundle: %s",
+			      f->rel, strerror(errno));
+	if (rc == 0) {
+		memcpy(f->hex, nf.hex, sizeof(f->hex));
+		f->bytes = nf.bytes;
+		for (int i = 0; i < REDACT_NRULES; i++)
+			f->hits[i] += nf.hits[i];
+		f->values_seen = r->rd.nvalues;
+	}
+out:
+	if (fr.fd >= 0)
+		close(fr.fd);
+	if (rc < 0)
+		unlink(tmp);
+	cleanup_forget(tmp);
+	out_release(&nf);
+	free(path);
+	free(tmp);
+	strbuf_release(&tmp_rel);
+	return rc;
+}
+
+static int
+redact_again(struct run *r, struct diag *err)
+{
+	if (!r->o->redact)
+		return 0;
+	for (size_t i = 0; i < r->nsteps; i++) {
+		struct step_run *s = &r->steps[i];
+		if (!s->ran)
+			continue;
+		if (s->out.written && s->out.values_seen < r->rd.nvalues &&
+		    rewrite_file(r, &s->out, err) < 0)
+			return -1;
+		if (s->err.written && s->err.values_seen < r->rd.nvalues &&
+		    rewrite_file(r, &s->err, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Values known before any tool runs: the names of the home folders in
+ * /Users (each is what the user-path rule learns from a /Users/NAME/
+ * path), so a bare user name is redacted even in outputs written before a
+ * path showed it.
+ */
+static void
+seed_values(struct redactor *rd)
+{
+	DIR *d = opendir("/Users");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+		if (n[0] == '.' || strcmp(n, "Shared") == 0 || strcmp(n, "USER") == 0 ||
+		    strcmp(n, "Guest") == 0)
+			continue;
+		redactor_add_value(rd, n, strlen(n));
+	}
+	closedir(d);
 }
 
 /* ------------------------------------------------------------ host facts */
 
-/* "name: value" of one sysctl output, trimmed, or NULL. */
+/* "name: value" of one sysctl output (as written), trimmed, or NULL. */
 static char *
-sysctl_value(const char *dir, const char *rel, const char *name)
+sysctl_value(const struct strbuf *text, const char *name)
 {
-	struct strbuf text = STRBUF_INIT;
-	char *p = capfile_path_in(dir, rel);
-	capfile_slurp(p, &text);
-	free(p);
 	size_t n = strlen(name);
-	char *v = NULL;
-	if (text.len > n + 1 && memcmp(text.buf, name, n) == 0 &&
-	    (text.buf[n] == ':' || text.buf[n] == ' ')) {
-		const char *s = text.buf + n + 1;
-		while (*s == ' ' || *s == '=' || *s == '\t')
-			s++;
-		const char *e = text.buf + text.len;
-		while (e > s && (e[-1] == '\n' || e[-1] == ' '))
-			e--;
-		v = xmemdup0(s, (size_t)(e - s));
-	}
-	strbuf_release(&text);
-	return v;
+	if (text->len <= n + 1 || memcmp(text->buf, name, n) != 0 ||
+	    (text->buf[n] != ':' && text->buf[n] != ' '))
+		return NULL;
+	const char *s = text->buf + n + 1;
+	const char *e = memchr(s, '\n', text->len - (size_t)(s - text->buf));
+	if (!e)
+		e = text->buf + text->len;
+	while (s < e && (*s == ' ' || *s == '=' || *s == '\t'))
+		s++;
+	while (e > s && e[-1] == ' ')
+		e--;
+	return xmemdup0(s, (size_t)(e - s));
 }
 
 static char *
-sw_vers_field(const char *dir, const char *field)
+sw_vers_field(const struct strbuf *text, const char *field)
 {
-	struct strbuf text = STRBUF_INIT;
-	char *p = capfile_path_in(dir, "host/sw_vers.txt");
-	capfile_slurp(p, &text);
-	free(p);
-	char *line = line_with(&text, field);
-	strbuf_release(&text);
+	char *line = line_with(text, field);
 	if (!line)
 		return NULL;
 	const char *v = line + strlen(field);
@@ -369,75 +661,137 @@ track_unavailable(const struct run *r)
 
 /* ----------------------------------------------------------- the target */
 
-/* Run a small probe (pgrep, ps) and keep its standard output. */
+struct probe_out {
+	struct strbuf text;
+	bool too_long;
+};
+
 static int
-probe(char *const argv[], struct strbuf *out, volatile const int *stop)
+probe_sink(void *ctx, const char *p, size_t n, struct diag *err)
 {
-	int fd = temp_file_open("probe");
-	if (fd < 0)
+	struct probe_out *po = ctx;
+	(void)err;
+	if (po->text.len + n > PROBE_MAX)
+		po->too_long = true;
+	else
+		strbuf_add(&po->text, p, n);
+	return 0;
+}
+
+static int
+discard_sink(void *ctx, const char *p, size_t n, struct diag *err)
+{
+	(void)ctx;
+	(void)p;
+	(void)n;
+	(void)err;
+	return 0;
+}
+
+/*
+ * Run a small probe (pgrep, ps) found like the tools, and keep its standard
+ * output: its exit status, or -1 when it did not run or said too much.
+ */
+static int
+probe(const struct run *r, const char *tool, char *args[], struct strbuf *out)
+{
+	char *path = toolrun_resolve(r->o->tools_dir, tool);
+	if (!path)
 		return -1;
-	int nul = open("/dev/null", O_WRONLY);
+	args[0] = path;
+	struct probe_out po = { STRBUF_INIT, false };
 	struct spawn_result sr;
-	spawn_run(argv, fd, nul >= 0 ? nul : fd, PROBE_TIMEOUT_MS, stop, &sr);
-	if (nul >= 0)
-		close(nul);
-	lseek(fd, 0, SEEK_SET);
-	char buf[4096];
-	ssize_t n;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		strbuf_add(out, buf, (size_t)n);
-	close(fd);
-	if (sr.end != SPAWN_EXITED)
+	struct diag unused;
+	diag_clear(&unused);
+	spawn_run(path, args, probe_sink, &po, discard_sink, NULL, PROBE_TIMEOUT_MS, &sr, &unused);
+	free(path);
+	args[0] = NULL;
+	strbuf_add(out, po.text.buf, po.text.len);
+	strbuf_release(&po.text);
+	if (sr.end != SPAWN_EXITED || po.too_long)
 		return -1;
 	return sr.exit_status;
+}
+
+/*
+ * One pid of pgrep's answer, parsed like --pid: decimal digits only, 1 to
+ * INT32_MAX (pid_t is 32 bits on macOS and Linux). 0 when the word is not
+ * one: never 0 or -1, which kill() takes as "the group" or "every
+ * process".
+ */
+static int64_t
+parse_pid_word(const char *p, size_t n)
+{
+	if (n == 0 || n > 10)
+		return 0;
+	int64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v >= 1 && v <= INT32_MAX ? v : 0;
+}
+
+/* pgrep's lines as pids: their count, or -1 with the first bad word in *bad. */
+static long
+parse_pgrep(const struct strbuf *out, int64_t *first, struct strbuf *bad)
+{
+	long count = 0;
+	const char *p = out->buf, *end = out->buf + out->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		if (le > p) {
+			int64_t v = parse_pid_word(p, (size_t)(le - p));
+			if (!v) {
+				diag_quote(bad, p, (size_t)(le - p), 40);
+				return -1;
+			}
+			if (count++ == 0)
+				*first = v;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return count;
 }
 
 static int
 resolve_process(struct run *r, const char *name, struct diag *err)
 {
-	char pgrep[] = "pgrep", exact[] = "-x";
-	char *argv[] = { pgrep, exact, (char *)name, NULL };
-	struct strbuf out = STRBUF_INIT;
-	int rc = probe(argv, &out, r->o->stop);
+	char exact[] = "-x";
+	char *argv[] = { NULL, exact, (char *)name, NULL };
+	struct strbuf out = STRBUF_INIT, bad = STRBUF_INIT;
+	int rc = probe(r, "pgrep", argv, &out);
 	int64_t first = -1;
-	size_t count = 0;
-	const char *p = out.buf;
-	while (*p) {
-		char *end;
-		long long v = strtoll(p, &end, 10);
-		if (end == p)
-			break;
-		if (count++ == 0)
-			first = v;
-		p = end;
-		while (*p == '\n' || *p == ' ')
-			p++;
-	}
-	if (rc < 0 && count == 0) {
-		strbuf_release(&out);
-		return diag_set(err, CAPTURE_EXIT_UNAVAILABLE, NULL, 0, 0,
-				"cannot look up process '%s': pgrep did not run", name);
-	}
-	if (count == 0) {
-		strbuf_release(&out);
-		return diag_set(err, CAPTURE_EXIT_UNAVAILABLE, NULL, 0, 0,
-				"no running process is named '%s'", name);
-	}
-	if (count > 1) {
+	long count = rc < 0 ? 0 : parse_pgrep(&out, &first, &bad);
+	int ret = -1;
+	if (rc < 0) {
+		diag_set(err, CAPTURE_EXIT_UNAVAILABLE, NULL, 0, 0,
+			 "cannot look up process '%s': pgrep did not run (or said too much)", name);
+	} else if (count < 0) {
+		diag_set(err, DIAG_DATA, NULL, 0, 0,
+			 "cannot look up process '%s': pgrep answered %s, which is not a process id "
+			 "(1 to %ld); give --pid instead", name, bad.buf, (long)INT32_MAX);
+	} else if (count == 0) {
+		diag_set(err, CAPTURE_EXIT_UNAVAILABLE, NULL, 0, 0,
+			 "no running process is named '%s'", name);
+	} else if (count > 1) {
 		for (size_t i = 0; i < out.len; i++)
 			if (out.buf[i] == '\n')
 				out.buf[i] = ' ';
 		diag_set(err, DIAG_USAGE, NULL, 0, 0,
-			 "%zu processes are named '%s' (pids %.*s); choose one with --pid", count,
+			 "%ld processes are named '%s' (pids %.*s); choose one with --pid", count,
 			 name, (int)(out.len && out.buf[out.len - 1] == ' ' ? out.len - 1 : out.len),
 			 out.buf);
-		strbuf_release(&out);
-		return -1;
+	} else {
+		r->pid = first;
+		r->target_name = xstrdup(name);
+		ret = 0;
 	}
 	strbuf_release(&out);
-	r->pid = first;
-	r->target_name = xstrdup(name);
-	return 0;
+	strbuf_release(&bad);
+	return ret;
 }
 
 /* The target's name from `ps -o comm= -p PID` (its last path component). */
@@ -446,9 +800,9 @@ name_target(struct run *r)
 {
 	struct strbuf pid = STRBUF_INIT, out = STRBUF_INIT;
 	strbuf_addf(&pid, "%lld", (long long)r->pid);
-	char ps[] = "ps", o[] = "-o", comm[] = "comm=", p[] = "-p";
-	char *argv[] = { ps, o, comm, p, pid.buf, NULL };
-	if (probe(argv, &out, r->o->stop) == 0) {
+	char o[] = "-o", comm[] = "comm=", p[] = "-p";
+	char *argv[] = { NULL, o, comm, p, pid.buf, NULL };
+	if (probe(r, "ps", argv, &out) == 0) {
 		char *line = line_with(&out, NULL);
 		if (line) {
 			const char *base = strrchr(line, '/');
@@ -460,84 +814,15 @@ name_target(struct run *r)
 	strbuf_release(&out);
 }
 
-/* --------------------------------------------------------- the bundle */
-
-struct file_hits {
-	uint64_t hits[REDACT_NRULES];
-};
-
-/* Redact every file the steps wrote; hits per file and rule. */
-static int
-redact_bundle(struct run *r, struct redactor *rd, json_t *rules, uint64_t *total,
-	      struct diag *err)
-{
-	struct file_hits *fh = xcalloc(2 * r->nsteps + 1, sizeof(*fh));
-	const char **names = xcalloc(2 * r->nsteps + 1, sizeof(*names));
-	size_t nfiles = 0;
-	int rc = 0;
-	for (size_t i = 0; i < r->nsteps; i++) {
-		if (!r->steps[i].ran)
-			continue;
-		names[nfiles++] = r->steps[i].out;
-		names[nfiles++] = r->steps[i].err;
-	}
-	for (size_t pass = 0; pass < 2 && rc == 0; pass++) {
-		for (size_t f = 0; f < nfiles && rc == 0; f++) {
-			struct strbuf text = STRBUF_INIT;
-			char *p = capfile_path_in(r->tmp, names[f]);
-			capfile_slurp(p, &text);
-			if (pass == 0) {
-				redactor_collect(rd, text.buf, text.len);
-			} else {
-				struct strbuf out = STRBUF_INIT;
-				redactor_apply(rd, text.buf, text.len, &out, fh[f].hits);
-				if (out.len != text.len || memcmp(out.buf, text.buf, text.len) != 0)
-					rc = capfile_write_bytes(p, out.buf, out.len, err);
-				strbuf_release(&out);
-			}
-			free(p);
-			strbuf_release(&text);
-		}
-	}
-	for (int rule = 0; rule < REDACT_NRULES; rule++) {
-		uint64_t sum = 0;
-		json_t *files = json_object();
-		for (size_t f = 0; f < nfiles; f++) {
-			if (!fh[f].hits[rule])
-				continue;
-			sum += fh[f].hits[rule];
-			json_object_set_new(files, names[f], json_integer((json_int_t)fh[f].hits[rule]));
-		}
-		*total += sum;
-		json_array_append_new(rules, json_pack("{s:s, s:s, s:I, s:o}",
-			"rule", redact_rule_name((enum redact_rule)rule),
-			"description", redact_rule_description((enum redact_rule)rule),
-			"hits", (json_int_t)sum, "files", files));
-	}
-	free(fh);
-	free(names);
-	return rc;
-}
+/* --------------------------------------------------------- the manifest */
 
 static json_t *
-file_json(const char *dir, const char *rel)
+file_json(const struct out_file *f)
 {
-	char hex[SHA256_HEX_SIZE];
-	uint64_t bytes;
-	struct diag e;
-	char *p = capfile_path_in(dir, rel);
-	int rc = sha256_file_hex(p, hex, &bytes, &e);
-	free(p);
-	if (rc < 0)
+	if (!f->written)
 		return json_null();
-	return json_pack("{s:s, s:I, s:s}", "path", rel, "bytes", (json_int_t)bytes,
-			 "sha256", hex);
-}
-
-static json_t *
-nullable_str(const char *s)
-{
-	return s ? json_string(s) : json_null();
+	return json_pack("{s:o, s:I, s:s}", "path", json_string_safe(f->rel), "bytes",
+			 (json_int_t)f->bytes, "sha256", f->hex);
 }
 
 static json_t *
@@ -556,27 +841,41 @@ argv_json(const struct redactor *rd, char **argv, int argc, bool redact)
 	json_t *a = json_array();
 	for (int i = 0; argv[i] && (argc < 0 || i < argc); i++) {
 		if (!redact) {
-			json_array_append_new(a, json_string(argv[i]));
+			json_array_append_new(a, json_string_safe(argv[i]));
 			continue;
 		}
 		uint64_t hits[REDACT_NRULES] = { 0 };
 		struct strbuf out = STRBUF_INIT;
 		redactor_apply(rd, argv[i], strlen(argv[i]), &out, hits);
-		json_array_append_new(a, json_string(out.buf));
+		json_array_append_new(a, json_string_safe(out.buf));
 		strbuf_release(&out);
 	}
 	return a;
 }
 
+/* A text of the outside (a reason, a name) as the manifest records it: redacted when asked. */
 static json_t *
-steps_json(const struct run *r, const struct redactor *rd)
+text_json(const struct run *r, const char *s)
+{
+	if (!s || !r->o->redact)
+		return json_string_safe(s);
+	uint64_t hits[REDACT_NRULES] = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	redactor_apply(&r->rd, s, strlen(s), &out, hits);
+	json_t *j = json_string_safe(out.buf);
+	strbuf_release(&out);
+	return j;
+}
+
+static json_t *
+steps_json(const struct run *r)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < r->nsteps; i++) {
 		const struct step_run *s = &r->steps[i];
 		json_t *st = json_object();
-		json_object_set_new(st, "id", json_string(s->id));
-		json_object_set_new(st, "argv", argv_json(rd, s->argv, -1, r->o->redact));
+		json_object_set_new(st, "id", json_string_safe(s->id));
+		json_object_set_new(st, "argv", argv_json(&r->rd, s->argv, -1, r->o->redact));
 		json_object_set_new(st, "started_utc", s->ran ? json_string(s->started) : json_null());
 		json_object_set_new(st, "duration_ms", json_integer((json_int_t)s->sr.duration_ms));
 		json_object_set_new(st, "exit_status", s->ran && s->sr.end == SPAWN_EXITED
@@ -584,10 +883,10 @@ steps_json(const struct run *r, const struct redactor *rd)
 		json_object_set_new(st, "signal", s->ran && s->sr.end == SPAWN_SIGNALED
 				    ? json_integer(s->sr.signal) : json_null());
 		json_object_set_new(st, "status", json_string(s->status));
-		json_object_set_new(st, "reason", nullable_str(s->reason));
-		json_object_set_new(st, "capture_kind", nullable_str(s->kind));
-		json_object_set_new(st, "stdout", s->ran ? file_json(r->tmp, s->out) : json_null());
-		json_object_set_new(st, "stderr", s->ran ? file_json(r->tmp, s->err) : json_null());
+		json_object_set_new(st, "reason", text_json(r, s->reason));
+		json_object_set_new(st, "capture_kind", json_string_safe(s->kind));
+		json_object_set_new(st, "stdout", s->ran ? file_json(&s->out) : json_null());
+		json_object_set_new(st, "stderr", s->ran ? file_json(&s->err) : json_null());
 		json_array_append_new(a, st);
 	}
 	return a;
@@ -597,14 +896,41 @@ static json_t *
 host_json(const struct run *r)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"model", nullable_str(host_sysctl(r, "hw.model")),
-		"machine", nullable_str(host_sysctl(r, "hw.machine")),
-		"os_version", nullable_str(r->host.os_version),
-		"os_build", nullable_str(r->host.os_build),
-		"kernel_version", nullable_str(host_sysctl(r, "kern.version")),
-		"kernel_variant", nullable_str(kernel_variant(host_sysctl(r, "kern.version"))),
+		"model", json_string_safe(host_sysctl(r, "hw.model")),
+		"machine", json_string_safe(host_sysctl(r, "hw.machine")),
+		"os_version", json_string_safe(r->host.os_version),
+		"os_build", json_string_safe(r->host.os_build),
+		"kernel_version", json_string_safe(host_sysctl(r, "kern.version")),
+		"kernel_variant", json_string_safe(kernel_variant(host_sysctl(r, "kern.version"))),
 		"page_size", nullable_int(host_sysctl(r, "hw.pagesize")),
 		"memsize", nullable_int(host_sysctl(r, "hw.memsize")));
+}
+
+/* Per rule: its hits, in total and per file. */
+static json_t *
+rules_json(const struct run *r, uint64_t *total)
+{
+	json_t *rules = json_array();
+	for (int rule = 0; rule < REDACT_NRULES; rule++) {
+		uint64_t sum = 0;
+		json_t *files = json_object();
+		for (size_t i = 0; i < r->nsteps; i++) {
+			const struct out_file *fs[2] = { &r->steps[i].out, &r->steps[i].err };
+			for (int k = 0; k < 2; k++) {
+				if (!r->steps[i].ran || !fs[k]->hits[rule])
+					continue;
+				sum += fs[k]->hits[rule];
+				json_object_set_new(files, fs[k]->rel,
+						    json_integer((json_int_t)fs[k]->hits[rule]));
+			}
+		}
+		*total += sum;
+		json_array_append_new(rules, json_pack("{s:s, s:s, s:I, s:o}",
+			"rule", redact_rule_name((enum redact_rule)rule),
+			"description", redact_rule_description((enum redact_rule)rule),
+			"hits", (json_int_t)sum, "files", files));
+	}
+	return rules;
 }
 
 static bool
@@ -617,38 +943,42 @@ all_ok(const struct run *r)
 }
 
 static int
-write_manifest(struct run *r, struct redactor *rd, json_t *rules, json_t *series,
-	       struct diag *err)
+write_manifest(struct run *r, json_t *series, uint64_t *hits, struct diag *err)
 {
 	json_t *redaction = json_object();
 	json_object_set_new(redaction, "enabled", json_boolean(r->o->redact));
 	json_object_set_new(redaction, "warning", r->o->redact ? json_null() : json_string(
 		"REDACTION WAS TURNED OFF (--no-redact): this bundle may hold user names, "
 		"serial numbers and home folder paths; review it before sharing it"));
-	json_object_set_new(redaction, "rules", rules);
-	json_t *target = r->pid >= 0
-		? json_pack("{s:I, s:o}", "pid", (json_int_t)r->pid, "name",
-			    nullable_str(r->target_name))
-		: json_null();
+	json_object_set_new(redaction, "rules", rules_json(r, hits));
+	json_t *target = json_null();
+	if (r->pid >= 0) {
+		target = json_object();
+		json_object_set_new(target, "pid", json_integer((json_int_t)r->pid));
+		json_object_set_new(target, "name", text_json(r, r->target_name));
+	}
 	json_t *m = json_object();
 	json_object_set_new(m, "schema", json_string("iotally.bundle/1"));
 	json_object_set_new(m, "complete", json_boolean(all_ok(r)));
 	json_object_set_new(m, "iotally_version", json_string(IOTALLY_VERSION));
 	json_object_set_new(m, "started_utc", json_string(r->started));
 	json_object_set_new(m, "finished_utc", json_string(r->finished));
-	json_object_set_new(m, "argv", argv_json(rd, r->o->argv, r->o->argc, r->o->redact));
+	json_object_set_new(m, "argv", argv_json(&r->rd, r->o->argv, r->o->argc, r->o->redact));
 	json_object_set_new(m, "redaction", redaction);
 	json_object_set_new(m, "host", host_json(r));
 	json_object_set_new(m, "target", target);
-	json_object_set_new(m, "steps", steps_json(r, rd));
+	json_object_set_new(m, "steps", steps_json(r));
 	json_object_set_new(m, "series", series ? series : json_null());
 	char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(m);
+	if (!text)
+		return diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot write the manifest");
 	char *p = capfile_path_in(r->tmp, "manifest.json");
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, text);
 	strbuf_addch(&sb, '\n');
 	free(text);
+	cleanup_add_file(p);
 	int rc = capfile_write_bytes(p, sb.buf, sb.len, err);
 	strbuf_release(&sb);
 	free(p);
@@ -666,8 +996,8 @@ steps_release(struct run *r)
 		for (size_t j = 0; s->argv[j]; j++)
 			free(s->argv[j]);
 		free(s->argv);
-		free(s->out);
-		free(s->err);
+		out_release(&s->out);
+		out_release(&s->err);
 		free(s->reason);
 	}
 	free(r->steps);
@@ -682,34 +1012,31 @@ steps_release(struct run *r)
 	r->host.os_version = r->host.os_build = NULL;
 }
 
-static bool
-stopped(const struct run *r)
-{
-	return r->o->stop && *r->o->stop;
-}
-
-/* Run every step into r->tmp. */
-static void
-run_steps(struct run *r)
+/* Run every step into r->tmp: 0, or -1 with *err when the bundle cannot be written. */
+static int
+run_steps(struct run *r, struct diag *err)
 {
 	static const char *const sw_vers[] = { "sw_vers", NULL };
 	struct step_run *s = add_step(r, "host.sw_vers", sw_vers, NULL);
-	run_step(r, s, "host/sw_vers.txt");
-	for (size_t i = 0; i < ARRAY_SIZE(sysctl_names) && !stopped(r); i++) {
+	if (run_step(r, s, "host/sw_vers.txt", err) < 0)
+		return -1;
+	r->host.os_version = sw_vers_field(&s->out.head, "ProductVersion");
+	r->host.os_build = sw_vers_field(&s->out.head, "BuildVersion");
+	for (size_t i = 0; i < ARRAY_SIZE(sysctl_names); i++) {
 		const char *argv[] = { "sysctl", sysctl_names[i], NULL };
 		struct strbuf id = STRBUF_INIT, out = STRBUF_INIT;
 		strbuf_addf(&id, "host.sysctl.%s", sysctl_names[i]);
 		strbuf_addf(&out, "host/sysctl/%s.txt", sysctl_names[i]);
 		s = add_step(r, id.buf, argv, NULL);
-		run_step(r, s, out.buf);
-		if (strcmp(s->status, "ok") == 0)
-			r->host.sysctl[i] = sysctl_value(r->tmp, out.buf, sysctl_names[i]);
+		int rc = run_step(r, s, out.buf, err);
 		strbuf_release(&id);
 		strbuf_release(&out);
+		if (rc < 0)
+			return -1;
+		if (strcmp(s->status, "ok") == 0)
+			r->host.sysctl[i] = sysctl_value(&s->out.head, sysctl_names[i]);
 	}
-	r->host.os_version = sw_vers_field(r->tmp, "ProductVersion");
-	r->host.os_build = sw_vers_field(r->tmp, "BuildVersion");
-	for (size_t i = 0; i < ARRAY_SIZE(later_steps) && !stopped(r); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(later_steps); i++) {
 		const struct step_def *d = &later_steps[i];
 		if (d->when == WHEN_TARGET && r->pid < 0)
 			continue;
@@ -732,13 +1059,15 @@ run_steps(struct run *r)
 			s->reason = xstrdup("the target process ended before this step");
 			continue;
 		}
-		run_step(r, s, d->out);
+		if (run_step(r, s, d->out, err) < 0)
+			return -1;
 		if (strcmp(d->id, "target.footprint") == 0 && s->sr.end == SPAWN_NOT_FOUND) {
 			free(s->reason);
 			s->reason = NULL;
-			skip_step(s, "footprint is not on PATH");
+			skip_step(s, "footprint is not installed");
 		}
 	}
+	return 0;
 }
 
 static void
@@ -756,58 +1085,94 @@ report_steps(const struct run *r, struct capture_result *res)
 		struct capture_step_report *s = &res->steps[res->nsteps++];
 		s->id = xstrdup(r->steps[i].id);
 		s->status = xstrdup(r->steps[i].status);
-		s->reason = r->steps[i].reason ? xstrdup(r->steps[i].reason) : NULL;
+		s->reason = NULL;
+		if (r->steps[i].reason) {
+			/* What the command prints is what the manifest records. */
+			json_t *j = text_json(r, r->steps[i].reason);
+			s->reason = xstrdup(json_string_value(j));
+			json_decref(j);
+		}
 	}
 }
 
+/* ------------------------------------------------ what a signal leaves */
+
+/* The handler's line (util/cleanup.h): "iotally: capture interrupted (...): WHAT\n". */
+static void
+say_on_signal(const char *what, const char *dir, const char *after)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "iotally: error: capture interrupted by a signal: ");
+	strbuf_addstr(&sb, what);
+	if (dir) {
+		strbuf_addstr(&sb, " '");
+		diag_quote(&sb, dir, strlen(dir), 400);
+		strbuf_addch(&sb, '\'');
+	}
+	if (after)
+		strbuf_addstr(&sb, after);
+	strbuf_addch(&sb, '\n');
+	cleanup_set_message(sb.buf);
+	strbuf_release(&sb);
+}
+
 /*
- * One bundle at `dir` (which must not exist): written in a temporary
- * folder beside it, renamed into place when complete.
+ * Publish: rename the private folder to `dir`, with the signals held so
+ * that the handler's message is true whichever side of the rename a
+ * signal lands on.
  */
 static int
-capture_one(struct run *r, const char *dir, json_t *series, struct capture_result *res,
-	    struct diag *err)
+publish(struct run *r, const char *dir, bool in_series, struct diag *err)
 {
-	struct redactor rd;
-	json_t *rules = json_array();
-	int rc = -1;
-
-	redactor_init(&rd);
-	r->tmp = capfile_temp_beside(dir, err);
-	if (!r->tmp) {
-		json_decref(rules);
-		json_decref(series);
-		return -1;
-	}
-	utc_now(r->started);
-	run_steps(r);
-	if (stopped(r)) {
-		json_decref(series);
-		series = NULL;
-		res->interrupted = true;
-		goto out;
-	}
-	if (r->o->redact && redact_bundle(r, &rd, rules, &res->redaction_hits, err) < 0) {
-		json_decref(series);
-		series = NULL;
-		goto out;
-	}
-	utc_now(r->finished);
-	rc = write_manifest(r, &rd, rules, series, err);
-	rules = NULL;
-	series = NULL;
-	if (rc < 0)
-		goto out;
 	struct stat st;
+	int rc = 0;
+	cleanup_hold();
 	if (lstat(dir, &st) == 0 || rename(r->tmp, dir) < 0) {
 		int e = errno;
 		rc = diag_set(err, CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
 			      "cannot put the bundle '%s' in place: %s", dir,
 			      lstat(dir, &st) == 0 ? "it exists now" : strerror(e));
+	} else {
+		cleanup_forget(r->tmp);
+		free(r->tmp);
+		r->tmp = NULL;
+		if (!in_series)
+			say_on_signal("the bundle was complete and is kept:", dir,
+				      r->o->archive ? " (its archive was not written)" : NULL);
+	}
+	cleanup_release();
+	return rc;
+}
+
+/*
+ * One bundle at `dir` (which must not exist): written in a private folder
+ * beside it, renamed into place when complete.
+ */
+static int
+capture_one(struct run *r, const char *dir, json_t *series, struct capture_result *res,
+	    struct diag *err)
+{
+	int rc = -1;
+
+	redactor_init(&r->rd);
+	seed_values(&r->rd);
+	r->tmp = capfile_temp_beside(dir, err);
+	if (!r->tmp) {
+		json_decref(series);
+		redactor_release(&r->rd);
+		return -1;
+	}
+	utc_now(r->started);
+	if (run_steps(r, err) < 0 || redact_again(r, err) < 0) {
+		json_decref(series);
 		goto out;
 	}
-	free(r->tmp);
-	r->tmp = NULL;
+	utc_now(r->finished);
+	rc = write_manifest(r, series, &res->redaction_hits, err);
+	if (rc == 0)
+		rc = publish(r, dir, r->o->count > 0, err);
+	if (rc < 0)
+		goto out;
 	res->complete = all_ok(r);
 	report_steps(r, res);
 out:
@@ -816,8 +1181,7 @@ out:
 		free(r->tmp);
 		r->tmp = NULL;
 	}
-	json_decref(rules);
-	redactor_release(&rd);
+	redactor_release(&r->rd);
 	steps_release(r);
 	return rc;
 }
@@ -834,11 +1198,19 @@ write_archive(const char *dir, char **out, struct diag *err)
 	char *tmp = capfile_write_archive(dir, base, name.buf, err);
 	int rc = tmp ? 0 : -1;
 	/* rename() replaces a link at the final name; it never writes through one. */
-	if (tmp && rename(tmp, name.buf) < 0) {
-		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", name.buf,
-			 strerror(errno));
-		unlink(tmp);
-		rc = -1;
+	if (tmp) {
+		cleanup_hold();
+		if (rename(tmp, name.buf) < 0) {
+			diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s",
+				 name.buf, strerror(errno));
+			unlink(tmp);
+			rc = -1;
+		} else {
+			say_on_signal("the bundle was complete and is kept:", dir,
+				      " (and its archive)");
+		}
+		cleanup_forget(tmp);
+		cleanup_release();
 	}
 	free(tmp);
 	if (rc == 0)
@@ -870,15 +1242,12 @@ write_series_index(const char *dir, json_t *samples, bool complete, const struct
 	return rc;
 }
 
-/* Sleep up to ms, waking early on a stop request. */
 static void
-wait_interval(const struct run *r, uint64_t ms)
+wait_interval(uint64_t ms)
 {
-	uint64_t until = spawn_now_ms() + ms;
-	while (!stopped(r) && spawn_now_ms() < until) {
-		struct timespec ts = { 0, 20 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 static int
@@ -889,6 +1258,9 @@ capture_series(struct run *r, const char *dir, struct capture_result *res, struc
 		return diag_set(err, e == ENOSPC ? DIAG_IOERR : CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
 				"cannot create the series folder '%s': %s", dir, strerror(e));
 	}
+	/* What a signal leaves: the complete samples, listed by series.json (complete: false). */
+	say_on_signal("the complete samples are kept in", dir,
+		      " (series.json lists them); the sample being taken was removed");
 	char started[32];
 	utc_now(started);
 	json_t *samples = json_array();
@@ -896,11 +1268,7 @@ capture_series(struct run *r, const char *dir, struct capture_result *res, struc
 	bool complete = true;
 	for (uint64_t k = 1; k <= r->o->count && rc == 0; k++) {
 		if (k > 1)
-			wait_interval(r, r->o->interval_ms);
-		if (stopped(r)) {
-			res->interrupted = true;
-			break;
-		}
+			wait_interval(r->o->interval_ms);
 		struct strbuf sub = STRBUF_INIT, name = STRBUF_INIT;
 		strbuf_addf(&name, "%03llu", (unsigned long long)k);
 		strbuf_addf(&sub, "%s/%s", dir, name.buf);
@@ -919,18 +1287,17 @@ capture_series(struct run *r, const char *dir, struct capture_result *res, struc
 		strbuf_release(&sub);
 		strbuf_release(&name);
 	}
-	if (res->interrupted) {
-		diag_clear(err);
-		write_series_index(dir, samples, false, r->o, started, err);
-		rc = -1;
-	}
-	res->complete = complete && !res->interrupted && rc == 0;
+	res->complete = complete && rc == 0;
+	if (rc == 0)
+		say_on_signal("the series was complete and is kept:", dir,
+			      r->o->archive ? " (its archive was not written)" : NULL);
 	json_decref(samples);
 	return rc;
 }
 
 /* ------------------------------------------------------------ capture_run */
 
+/* The default folder name: only [A-Za-z0-9_-] of the target's name, whatever bytes ps gave. */
 static char *
 default_dir(const struct run *r)
 {
@@ -942,8 +1309,12 @@ default_dir(const struct run *r)
 	struct strbuf sb = STRBUF_INIT;
 	if (r->pid >= 0) {
 		strbuf_addf(&sb, "iotally-%s-", now);
-		for (const char *p = r->target_name ? r->target_name : "process"; *p; p++)
-			strbuf_addch(&sb, (*p == '/' || *p == ' ' || *p == '.') ? '_' : *p);
+		for (const char *p = r->target_name ? r->target_name : "process"; *p; p++) {
+			char c = *p;
+			bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				    (c >= '0' && c <= '9') || c == '-' || c == '_';
+			strbuf_addch(&sb, keep ? c : '_');
+		}
 		strbuf_addf(&sb, "-%lld", (long long)r->pid);
 	} else {
 		strbuf_addf(&sb, "iotally-%s-system", now);
@@ -951,6 +1322,16 @@ default_dir(const struct run *r)
 	if (r->o->count)
 		strbuf_addstr(&sb, "-series");
 	return strbuf_detach(&sb, NULL);
+}
+
+/* -o DIR as given, without its trailing slashes ("out/" names "out"; "/" stays). */
+static char *
+output_dir(const char *given)
+{
+	size_t len = strlen(given);
+	while (len > 1 && given[len - 1] == '/')
+		len--;
+	return xmemdup0(given, len);
 }
 
 int
@@ -964,6 +1345,7 @@ capture_run(const struct capture_opts *o, struct capture_result *res, struct dia
 	memset(res, 0, sizeof(*res));
 	r.o = o;
 	r.pid = o->pid;
+	say_on_signal("the running tool was stopped and nothing was left behind", NULL, NULL);
 	if (o->process && resolve_process(&r, o->process, err) < 0)
 		goto out;
 	if (r.pid >= 0) {
@@ -976,7 +1358,7 @@ capture_run(const struct capture_opts *o, struct capture_result *res, struct dia
 		if (!r.target_name)
 			name_target(&r);
 	}
-	char *dir = o->output ? xstrdup(o->output) : default_dir(&r);
+	char *dir = o->output ? output_dir(o->output) : default_dir(&r);
 	struct stat st;
 	struct strbuf tgz = STRBUF_INIT;
 	strbuf_addf(&tgz, "%s.tar.gz", dir);
@@ -990,6 +1372,8 @@ capture_run(const struct capture_opts *o, struct capture_result *res, struct dia
 	}
 	strbuf_release(&tgz);
 	res->dir = dir;
+	say_on_signal("the running tool was stopped and nothing was left behind;", dir,
+		      " was not written");
 	if (o->count)
 		rc = capture_series(&r, dir, res, err);
 	else
@@ -1002,6 +1386,7 @@ capture_run(const struct capture_opts *o, struct capture_result *res, struct dia
 		rc = write_archive(dir, &res->archive, err);
 out:
 	free(r.target_name);
+	strbuf_release(&r.redacted);
 	res->tools_ms = r.tools_ms;
 	res->total_ms = spawn_now_ms() - start;
 	return rc;

@@ -2,14 +2,31 @@
 #define IOTALLY_CAPTURE_CAPTURE_H
 
 /*
- * `iotally capture`: run Apple's tools (found through PATH) and write one
- * bundle directory (docs/json/bundle.md) read back by every command.
+ * `iotally capture`: run Apple's tools (capture/toolrun.h: from
+ * /usr/bin:/usr/sbin:/bin, or a --tools-dir of stand-ins when testing) and
+ * write one bundle directory (docs/json/bundle.md) read back by every
+ * command.
  *
- * The bundle is written under a temporary name beside DIR
- * (".NAME.partial-XXXXXX") and renamed into place when complete, so DIR
- * either does not exist or holds a whole bundle. A series (count > 0)
- * makes DIR itself and renames one sample NNN/ into it at a time, then
- * rewrites DIR/series.json (temp file + rename).
+ * The pipeline of one bundle: each tool is spawned with its standard
+ * output and standard error on pipes; every byte is redacted as it
+ * arrives (capture/redact.h, cut on its safe cuts) and only then written,
+ * into a private folder (0700) beside DIR (".NAME.partial-XXXXXX"), its
+ * size and sha256 counted on the way, so no output is ever read whole and
+ * no unredacted byte reaches the disk (a value that only a later output
+ * reveals is removed from the earlier files by a rewrite before the
+ * manifest: docs/capture.md). A step is classified from its exit status
+ * and, when that is not 0, its standard error. Then manifest.json, then
+ * one rename publishes DIR, so DIR either does not exist or holds a whole
+ * bundle.
+ *
+ * Signals (util/cleanup.h): SIGINT, SIGTERM or SIGHUP before the rename
+ * kill the running tool's group and remove the private folder, and the
+ * message says nothing was left; after it, the bundle is complete and
+ * kept, and the message says so (an unfinished --archive is removed). The
+ * process then dies of the signal.
+ *
+ * A series (count > 0) makes DIR itself and renames one sample NNN/ into
+ * it at a time, then rewrites DIR/series.json (temp file + rename).
  *
  * POSIX only: process names and owners are resolved with `pgrep` and
  * `ps`, run like the other tools, so the same code runs on macOS and on
@@ -42,7 +59,7 @@ struct capture_opts {
 	bool archive;
 	int argc;                   /* the command line, recorded (redacted) */
 	char **argv;
-	volatile const int *stop;   /* non-zero: stop now (SIGINT/SIGTERM) */
+	const char *tools_dir;      /* testing: run the tools found here, not Apple's; or NULL */
 };
 
 /* One step's outcome, for the summary the command prints. */
@@ -55,7 +72,6 @@ struct capture_step_report {
 struct capture_result {
 	char *dir;                   /* the bundle (or series) written, or NULL */
 	char *archive;               /* DIR.tar.gz when asked for */
-	bool interrupted;
 	bool complete;
 	size_t nsamples;             /* series: samples written */
 	struct capture_step_report *steps;   /* the last sample's steps */
@@ -69,8 +85,8 @@ struct capture_result {
  * 0 when the bundle was written (complete or not: see res->complete and
  * the steps), or -1 with *err: DIAG_USAGE (an ambiguous --process name),
  * CAPTURE_EXIT_UNAVAILABLE (no such process), CAPTURE_EXIT_CANTCREAT,
- * DIAG_IOERR. An interrupt gives -1 with res->interrupted set and nothing
- * left under DIR (a series keeps its complete samples).
+ * DIAG_IOERR, or DIAG_DATA (pgrep answered something that is not a
+ * process id). An interrupt does not return (util/cleanup.h).
  */
 int capture_run(const struct capture_opts *o, struct capture_result *res, struct diag *err);
 void capture_result_release(struct capture_result *res);

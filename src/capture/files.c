@@ -1,6 +1,7 @@
 #include "capture/files.h"
 
 #include "capture/capture.h"
+#include "util/cleanup.h"
 #include "util/strbuf.h"
 #include "util/tempfile.h"
 #include "util/xalloc.h"
@@ -33,8 +34,15 @@ capfile_make_parents(const char *dir, const char *rel)
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+		cleanup_hold();
+		int made = mkdir(p, 0755);
+		int e = errno;
+		if (made == 0)
+			cleanup_add_dir(p);
+		cleanup_release();
+		if (made < 0 && e != EEXIST) {
 			free(p);
+			errno = e;
 			return -1;
 		}
 		*s = '/';
@@ -49,23 +57,15 @@ capfile_open_out(const char *dir, const char *rel)
 	if (capfile_make_parents(dir, rel) < 0)
 		return -1;
 	char *p = capfile_path_in(dir, rel);
-	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cleanup_hold();
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int e = errno;
+	if (fd >= 0)
+		cleanup_add_file(p);
+	cleanup_release();
 	free(p);
+	errno = e;
 	return fd;
-}
-
-/* The whole of a small file (a tool's output), or an empty buffer. */
-void
-capfile_slurp(const char *path, struct strbuf *out)
-{
-	int fd = open(path, O_RDONLY);
-	char buf[1 << 16];
-	ssize_t n;
-	if (fd < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		strbuf_add(out, buf, (size_t)n);
-	close(fd);
 }
 
 /* A file's bytes into the archive's current entry, a buffer at a time. */
@@ -88,8 +88,8 @@ archive_copy_file(struct archive *a, const char *path)
 	return rc;
 }
 
-int
-capfile_remove_tree(const char *path)
+static int
+remove_tree(const char *path)
 {
 	struct stat st;
 	if (lstat(path, &st) < 0)
@@ -104,7 +104,7 @@ capfile_remove_tree(const char *path)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		char *sub = capfile_path_in(path, e->d_name);
-		capfile_remove_tree(sub);
+		remove_tree(sub);
 		free(sub);
 	}
 	closedir(d);
@@ -112,15 +112,25 @@ capfile_remove_tree(const char *path)
 }
 
 int
+capfile_remove_tree(const char *path)
+{
+	/* Registered until gone, so a signal meanwhile finishes the job; then one forget for the tree. */
+	int rc = remove_tree(path);
+	cleanup_forget(path);
+	return rc;
+}
+
+int
 capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err)
 {
-	char *tmp = xmalloc(strlen(path) + 8);
-	memcpy(tmp, path, strlen(path));
-	memcpy(tmp + strlen(path), ".redact", 8);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int rc = -1;
+	/* Exclusive and unpredictable (util/tempfile.h), registered for the signals. */
+	char *tmp = NULL;
+	int fd = tempfile_beside(path, "write", &tmp);
 	if (fd < 0)
-		goto out;
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s': %s", path,
+				strerror(errno));
+	(void)fchmod(fd, 0644);   /* a manifest or an index: readable like the outputs */
+	int rc = -1;
 	while (n) {
 		ssize_t w = write(fd, p, n);
 		if (w < 0 && errno == EINTR)
@@ -134,7 +144,6 @@ capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err)
 		fd = -1;
 		rc = rename(tmp, path);
 	}
-out:
 	if (rc < 0) {
 		int e = errno;
 		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s': %s", path, strerror(e));
@@ -142,6 +151,7 @@ out:
 			close(fd);
 		unlink(tmp);
 	}
+	cleanup_forget(tmp);
 	free(tmp);
 	return rc;
 }
@@ -252,6 +262,7 @@ capfile_write_archive(const char *dir, const char *prefix, const char *beside, s
 	}
 	if (rc < 0) {
 		unlink(tmp);
+		cleanup_forget(tmp);
 		free(tmp);
 		return NULL;
 	}

@@ -19,11 +19,9 @@ char *capfile_path_in(const char *dir, const char *rel);
 int capfile_make_parents(const char *dir, const char *rel);
 /* DIR/REL opened for writing (created, truncated), its folders made: a descriptor or -1. */
 int capfile_open_out(const char *dir, const char *rel);
-/* The whole of a file appended to `out` (nothing when it cannot be read). */
-void capfile_slurp(const char *path, struct strbuf *out);
 /* rm -r: 0 or -1. */
 int capfile_remove_tree(const char *path);
-/* `path` replaced by the bytes (PATH.redact written, fsynced, renamed): 0 or -1 with DIAG_IOERR. */
+/* `path` replaced by the bytes (a new ".NAME.write-XXXXXX" beside it, fsynced, renamed): 0 or -1 with DIAG_IOERR. */
 int capfile_write_bytes(const char *path, const char *p, size_t n, struct diag *err);
 /*
  * A new folder ".NAME.partial-XXXXXX" beside `dir` (mkdtemp), owned by the

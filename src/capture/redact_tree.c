@@ -4,6 +4,7 @@
 #include "capture/files.h"
 #include "capture/redact_stream.h"
 #include "util/arcread.h"
+#include "util/cleanup.h"
 #include "util/spill.h"
 #include "util/member_name.h"
 #include "util/sha256.h"
@@ -1021,12 +1022,14 @@ write_tree(const char *given, struct tree *t, const struct redactor *rd,
 		char *prefix = archive_prefix(t, out);
 		char *file = capfile_write_archive(tmp, prefix, out, err);
 		rc = file ? place_file(file, out, err) : -1;
-		if (file)
+		if (file) {
 			unlink(file);
+			cleanup_forget(file);
+		}
 		free(file);
 		free(prefix);
 	}
-	capfile_remove_tree(tmp);
+	capfile_remove_tree(tmp);   /* renamed away when it worked; forgotten either way */
 	free(tmp);
 	return rc;
 }
@@ -1056,6 +1059,7 @@ write_single(const char *given, struct tree *t, const struct redactor *rd, const
 		if (rc == 0)
 			rc = place_file(tmp, out, err);
 		unlink(tmp);
+		cleanup_forget(tmp);
 	}
 	if (src.arc)
 		arc_reader_free(src.arc);
@@ -1135,7 +1139,8 @@ redact_run(const struct redact_opts *o, struct redact_result *res,
 	   struct diag_list *warnings, struct diag *err)
 {
 	struct tree t = { 0 };
-	struct budget budget = { .ratio = o->max_expansion ? o->max_expansion
+	struct budget budget = { .limit = UINT64_MAX,
+				 .ratio = o->max_expansion ? o->max_expansion
 							   : REDACT_EXPANSION_DEFAULT };
 	t.budget = &budget;
 	t.fd = -1;

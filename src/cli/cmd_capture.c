@@ -13,7 +13,6 @@
 #include "util/size.h"
 #include "util/xalloc.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +20,11 @@
 const char cmd_capture_help[] =
 	"usage: iotally capture [--pid PID | --process NAME] [-o DIR] [--track [NAME...]]\n"
 	"                       [--timeout SECONDS] [--count N --interval SECONDS]\n"
-	"                       [--no-redact] [--archive]\n"
+	"                       [--no-redact] [--archive] [--tools-dir DIR]\n"
 	"\n"
-	"Runs Apple's tools on this Mac (found through PATH, each as its own process,\n"
-	"never through a shell) and writes one bundle folder: their raw outputs, and\n"
+	"Runs Apple's tools on this Mac (from /usr/bin, /usr/sbin and /bin only, never\n"
+	"through PATH or a shell, each as its own process with LC_ALL=C and a minimal\n"
+	"environment) and writes one bundle folder: their outputs, and\n"
 	"manifest.json (schema iotally.bundle/1) recording what ran, for how long, how\n"
 	"it ended, and the size and sha256 of every file. Every iotally command reads\n"
 	"the bundle (or its .tar.gz) on any machine.\n"
@@ -35,19 +35,20 @@ const char cmd_capture_help[] =
 	"ioalloccount; ioclasscount --track (only with --track, as root, on a\n"
 	"DEVELOPMENT or DEBUG kernel booted with io=0x00400000; otherwise recorded as\n"
 	"skipped with the reason); with a target, footprint -f bytes -p PID (when on\n"
-	"PATH) and last vmmap -w -noCoalesce PID, which pauses the target.\n"
+	"installed) and last vmmap -w -noCoalesce PID, which pauses the target.\n"
 	"\n"
-	"Each step ends as ok, failed (the tool is missing, or exited non-zero),\n"
-	"denied (\"do not have appropriate privileges\": run with sudo),\n"
-	"target-gone (\"no longer appears to be running\"), timeout (stopped after\n"
-	"--timeout) or skipped; a failed step does not lose the others.\n"
+	"Each step ends as ok (exit status 0), failed (the tool is missing, or exited\n"
+	"non-zero), denied (it exited non-zero saying \"do not have appropriate\n"
+	"privileges\" on standard error: run with sudo), target-gone (\"no longer\n"
+	"appears to be running\"), timeout (stopped after --timeout) or skipped; a\n"
+	"failed step does not lose the others.\n"
 	"\n"
 	"Options:\n"
 	"  --pid PID          capture this process too (vmmap, footprint)\n"
 	"  --process NAME     the one process named exactly NAME (pgrep -x); several\n"
 	"                     matches are an error that lists their pids\n"
 	"  -o, --output DIR   the bundle folder (default iotally-<UTC time>-<name>-<pid>\n"
-	"                     in this folder; never an existing one)\n"
+	"                     in this folder; never an existing one; DIR/ names DIR)\n"
 	"  --track [NAME...]  also ioclasscount --track NAME... where it can work\n"
 	"  --timeout SECONDS  per step (default 120); a hung tool is stopped\n"
 	"  --count N          a series of N samples (DIR/001, DIR/002, ...) with\n"
@@ -56,6 +57,9 @@ const char cmd_capture_help[] =
 	"  --no-redact        keep user names, serial numbers and home paths (the\n"
 	"                     manifest and this command say so loudly)\n"
 	"  --archive          also write DIR.tar.gz, to attach to a bug report\n"
+	"  --tools-dir DIR    for testing: run the stand-ins in DIR (named vmmap,\n"
+	"                     ioreg, sysctl, pgrep, ps, ...) instead of Apple's tools;\n"
+	"                     the manifest records the paths that ran\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Redaction (on by default): IOConsoleUsers user names, IOPlatformSerialNumber,\n"
@@ -67,16 +71,18 @@ const char cmd_capture_help[] =
 	"manifest lists each rule with its hit count, never the values. 'iotally\n"
 	"redact' applies the same rules to a bundle or to captures saved by hand.\n"
 	"\n"
-	"The bundle is written beside DIR under a temporary name and renamed into\n"
-	"place when complete: an interrupted capture (Ctrl-C, SIGTERM) stops the\n"
-	"running tool and leaves nothing under DIR (a series keeps its complete\n"
-	"samples).\n"
+	"Each output is redacted as the tool writes it, so no unredacted byte reaches\n"
+	"the disk, into a private folder beside DIR that is renamed into place when\n"
+	"complete. Ctrl-C, SIGTERM or SIGHUP stops the running tool; before the\n"
+	"rename nothing is left under DIR, after it the bundle is complete and kept\n"
+	"(a series keeps its complete samples); the last line says which.\n"
 	"\n"
 	"Exit status: 0 every step ok or skipped; 77 a step was denied (bundle\n"
 	"written; run with sudo); 69 a step failed, timed out or lost its target\n"
 	"(bundle written), or no such process; 64 usage error or an ambiguous\n"
-	"--process; 73 DIR exists or its folder is not writable; 74 write error;\n"
-	"130 interrupted (SIGINT), 143 terminated (SIGTERM).\n"
+	"--process; 65 pgrep answered something that is not a process id; 73 DIR\n"
+	"exists or its folder is not writable; 74 write error. Interrupted, the\n"
+	"command dies of the signal (the shell shows 130 for SIGINT, 143 SIGTERM).\n"
 	"\n"
 	"Examples (the first two on a Mac; the bundle reads anywhere):\n"
 	"  sudo iotally capture --process WindowServer --archive\n"
@@ -86,7 +92,7 @@ const char cmd_capture_help[] =
 
 enum {
 	OPT_PID = 1, OPT_PROCESS, OPT_OUTPUT, OPT_TRACK, OPT_TIMEOUT, OPT_COUNT,
-	OPT_INTERVAL, OPT_NO_REDACT, OPT_ARCHIVE, OPT_HELP,
+	OPT_INTERVAL, OPT_NO_REDACT, OPT_ARCHIVE, OPT_TOOLS_DIR, OPT_HELP,
 };
 
 static const struct cli_option options[] = {
@@ -99,16 +105,9 @@ static const struct cli_option options[] = {
 	{ "interval", 0, true, OPT_INTERVAL },
 	{ "no-redact", 0, false, OPT_NO_REDACT },
 	{ "archive", 0, false, OPT_ARCHIVE },
+	{ "tools-dir", 0, true, OPT_TOOLS_DIR },
 	{ "help", 'h', false, OPT_HELP },
 };
-
-static volatile int stop_signal;
-
-static void
-on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 static int
 parse_uint(const char *opt, const char *v, uint64_t *out, struct diag *err)
@@ -202,6 +201,11 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 		return 0;
 	case OPT_ARCHIVE:
 		o->archive = true;
+		return 0;
+	case OPT_TOOLS_DIR:
+		if (!arg[0])
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--tools-dir wants a folder");
+		o->tools_dir = arg;
 		return 0;
 	case OPT_HELP:
 		*c->help = true;
@@ -304,23 +308,10 @@ cmd_capture(int argc, char **argv)
 	}
 	o.argc = argc;
 	o.argv = argv;
-	o.stop = &stop_signal;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 
+	/* A signal is util/cleanup.h's: it says what is left, and the command dies of it. */
 	int rc = capture_run(&o, &res, &err);
-	if (stop_signal) {
-		cli_error(NULL, 0, "capture interrupted by signal %d; %s", stop_signal,
-			  o.count && res.nsamples
-				  ? "the complete samples are kept"
-				  : "the running tool was stopped and nothing was left behind");
-		status = 128 + stop_signal;
-	} else if (rc < 0) {
+	if (rc < 0) {
 		if (err.code == DIAG_USAGE) {
 			status = cli_usage_error(cli_find_command("capture"), &err);
 		} else {

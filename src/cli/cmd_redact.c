@@ -60,7 +60,8 @@ const char cmd_redact_help[] =
 	"  -h, --help           show this help\n"
 	"\n"
 	"The copy is written beside OUTPUT under a temporary name and moved into\n"
-	"place when whole, so OUTPUT either does not exist or is complete.\n"
+	"place when whole, so OUTPUT either does not exist or is complete; SIGINT,\n"
+	"SIGTERM or SIGHUP removes the temporary copy. OUTPUT/ names OUTPUT.\n"
 	"\n"
 	"Exit status: 0 written; 64 usage error; 65 malformed input (a damaged\n"
 	"archive, a path leaving the bundle, a member name given twice, a manifest\n"
@@ -176,6 +177,16 @@ print_removed(const char *out, const struct redact_result *res)
 	}
 }
 
+/* -o OUTPUT as given, without trailing slashes: "out/" names "out", "x.tar.gz/" the archive. */
+static char *
+output_name(const char *given)
+{
+	size_t len = strlen(given);
+	while (len > 1 && given[len - 1] == '/')
+		len--;
+	return xmemdup0(given, len);
+}
+
 int
 cmd_redact(int argc, char **argv)
 {
@@ -195,7 +206,7 @@ cmd_redact(int argc, char **argv)
 		fputs(cmd_redact_help, stdout);
 		return 0;
 	}
-	char *output = a.output ? xstrdup(a.output) : redact_default_output(a.input);
+	char *output = a.output ? output_name(a.output) : redact_default_output(a.input);
 	struct redact_opts o = { a.input, output, a.words, a.nwords, 0, a.max_expansion };
 	diag_list_init(&warnings, 50);
 	int rc = redact_run(&o, &res, &warnings, &err);

@@ -1,5 +1,6 @@
 #include "util/outfile.h"
 
+#include "util/cleanup.h"
 #include "util/tempfile.h"
 #include "util/xalloc.h"
 
@@ -44,6 +45,9 @@ static void
 outfile_clear(struct outfile *o)
 {
 	pending_remove(o);
+	/* Renamed into place or removed by now: a signal has nothing left to remove. */
+	if (o->tmp)
+		cleanup_forget(o->tmp);
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;

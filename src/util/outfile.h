@@ -13,7 +13,8 @@
  *
  * outfile_commit() or outfile_abort() ends every opened outfile. A
  * temporary file still open when the program exits (a library that cannot
- * be loaded stops it: util/lazylib.h) is removed by an atexit handler.
+ * be loaded stops it: util/lazylib.h) is removed by an atexit handler, and
+ * one still open on SIGINT, SIGTERM or SIGHUP by util/cleanup.h.
  */
 
 #include <stdbool.h>

@@ -1,5 +1,6 @@
 #include "util/tempfile.h"
 
+#include "util/cleanup.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -35,9 +36,14 @@ int
 tempfile_beside(const char *path, const char *tag, char **tmp)
 {
 	char *t = template_beside(path, tag);
+	/* Registered before a signal can come between its making and its registration. */
+	cleanup_hold();
 	int fd = mkstemp(t);
+	int e = errno;
+	if (fd >= 0)
+		cleanup_add_file(t);
+	cleanup_release();
 	if (fd < 0) {
-		int e = errno;
 		free(t);
 		*tmp = NULL;
 		errno = e;
@@ -51,8 +57,13 @@ char *
 tempdir_beside(const char *path, const char *tag)
 {
 	char *t = template_beside(path, tag);
-	if (!mkdtemp(t)) {
-		int e = errno;
+	cleanup_hold();
+	char *made = mkdtemp(t);
+	int e = errno;
+	if (made)
+		cleanup_add_dir(t);
+	cleanup_release();
+	if (!made) {
 		free(t);
 		errno = e;
 		return NULL;

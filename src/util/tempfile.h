@@ -13,6 +13,11 @@
  * make iotally (run as root by `sudo iotally capture`) write through a
  * link or into a file they prepared. Files are created 0600, folders 0700.
  *
+ * What is made here is registered with util/cleanup.h, so SIGINT, SIGTERM
+ * or SIGHUP removes it; the caller calls cleanup_forget() once it has
+ * renamed it into place or removed it (files it makes inside a temporary
+ * folder it registers itself: cleanup_add_file()).
+ *
  * Trailing slashes of the output's path are ignored ("-o out/" names the
  * output "out", and the temporary name lands beside it, not inside).
  */

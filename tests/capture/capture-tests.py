@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""`iotally capture` end to end, with stand-in tools first on PATH.
+"""`iotally capture` end to end, with stand-in tools named by --tools-dir.
 
 tests/capture/bin/standin plays Apple's tools (linked under their names
-into a fresh folder per case) and replays tests/capture/data plus Apple's
-documented failure texts. Each case runs the real binary against a live
+into a fresh folder per case, which `capture --tools-dir` names; their
+behaviour is in that folder's standin.conf, since iotally gives its tools a
+minimal environment) and replays tests/capture/data plus Apple's
+documented failure texts, on standard error with Apple's exit statuses. Each case runs the real binary against a live
 target (a `sleep` started here) and checks the bundle from outside:
 manifest.json against docs/json/bundle.schema.json, every sha256 recomputed
 with hashlib, the planted user name and serial number searched in every
@@ -42,10 +44,13 @@ def check(case, cond, msg):
     return cond
 
 
-class Env:
-    """A scratch folder, a stand-in bin folder and a live target process."""
+HANG_SEQ = [0]
 
-    def __init__(self, missing=(), mode='', pids=None):
+
+class Env:
+    """A scratch folder, a stand-in tools folder and a live target process."""
+
+    def __init__(self, missing=(), mode='', pids=None, **conf):
         self.dir = tempfile.mkdtemp(prefix='iotally-capture-test-')
         self.bin = os.path.join(self.dir, 'bin')
         os.mkdir(self.bin)
@@ -55,23 +60,58 @@ class Env:
                 os.symlink(standin, os.path.join(self.bin, t))
         self.target = subprocess.Popen(['sleep', '300'])
         self.log = os.path.join(self.dir, 'calls.log')
-        self.env = dict(os.environ)
-        self.env.update({
-            'PATH': self.bin + os.pathsep + '/usr/bin:/bin',
+        # `hang` sleeps this long: a number no other run uses, to find them by
+        HANG_SEQ[0] += 1
+        self.hang = '1000.%d%03d' % (os.getpid(), HANG_SEQ[0])
+        self.conf = {
             'STANDIN_DATA': os.path.join(ARGS.root, 'tests', 'capture', 'data'),
             'STANDIN_MODE': mode,
             'STANDIN_LOG': self.log,
             'STANDIN_PIDS': str(self.target.pid) if pids is None else pids,
-            'LC_ALL': 'C', 'TZ': 'UTC',
-        })
+            'STANDIN_HANG': self.hang,
+        }
+        self.conf.update(conf)
+        self.write_conf()
+        # iotally's own environment: the stand-ins are NOT on PATH; only --tools-dir finds them
+        self.env = dict(os.environ)
+        self.env.update({'PATH': '/usr/bin:/bin', 'LC_ALL': 'C', 'TZ': 'UTC'})
+
+    def write_conf(self):
+        with open(os.path.join(self.bin, 'standin.conf'), 'wb') as f:
+            for k, v in sorted(self.conf.items()):
+                if isinstance(v, str):
+                    v = v.encode()
+                # printf keeps any byte (a name that is not UTF-8) exactly
+                f.write(b"%s=$(printf '%%b' '%s')\n" % (k.encode(), b''.join(
+                    b'\\0%03o' % c for c in v)))
 
     def out(self, name='bundle'):
         return os.path.join(self.dir, name)
 
+    def argv(self, args):
+        if getattr(ARGS, 'legacy_path', False):
+            # a build older than --tools-dir found its tools on PATH
+            self.env['PATH'] = self.bin + os.pathsep + '/usr/bin:/bin'
+            return [ARGS.bin, 'capture'] + list(args)
+        return [ARGS.bin, 'capture', '--tools-dir', self.bin] + list(args)
+
     def capture(self, *args, **kw):
-        return subprocess.run([ARGS.bin, 'capture'] + list(args), env=self.env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              timeout=kw.get('timeout', 120))
+        return subprocess.run(self.argv(args), env=self.env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=kw.get('timeout', 120))
+
+    def popen(self, *args):
+        return subprocess.Popen(self.argv(args), env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+
+    def wait_call(self, tool, timeout=20):
+        """Wait until the stand-in `tool` has been started."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if os.path.exists(self.log) and any(
+                    l.split()[:1] == [tool] for l in open(self.log)):
+                return True
+            time.sleep(0.01)
+        return False
 
     def run(self, *args):
         return subprocess.run([ARGS.bin] + list(args), env=self.env, stdout=subprocess.PIPE,
@@ -118,23 +158,29 @@ def no_partial_left(case, parent):
 
 
 def hangers(env):
-    """this Env's stand-in `sleep 1000` processes still alive (Linux /proc only).
+    """this Env's stand-in `sleep HANG` processes still alive (/proc, else ps).
 
-    Only those started with this Env's STANDIN_LOG count: other test runs on
-    the same machine have hung stand-ins of their own."""
+    Each Env sleeps a number of seconds of its own: other test runs on the
+    same machine have hung stand-ins of their own."""
     if not os.path.isdir('/proc'):
-        return []
-    mark = ('STANDIN_LOG=%s' % env.log).encode() + b'\0'
+        ps = subprocess.run(['ps', '-ax', '-o', 'pid=,stat=,command='], stdout=subprocess.PIPE)
+        found = []
+        for line in ps.stdout.decode(errors='replace').splitlines():
+            f = line.split(None, 2)
+            if len(f) == 3 and not f[1].startswith('Z') and f[2] == 'sleep ' + env.hang:
+                found.append(f[0])
+        return found
+    want = b'sleep\x00' + env.hang.encode() + b'\x00'
     found = []
     for p in os.listdir('/proc'):
         if not p.isdigit():
             continue
         try:
             cmd = open('/proc/%s/cmdline' % p, 'rb').read()
-            environ = open('/proc/%s/environ' % p, 'rb').read() + b'\0'
+            stat = open('/proc/%s/stat' % p, 'rb').read()
         except OSError:
             continue
-        if cmd == b'sleep\x001000\x00' and mark in environ:
+        if cmd == want and b') Z ' not in stat:
             found.append(p)
     return found
 
@@ -156,11 +202,11 @@ def case_complete():
             check(c, m['host']['kernel_variant'] == 'RELEASE', 'kernel_variant')
             check(c, m['host']['page_size'] == 16384, 'page_size')
             v = step(m, 'target.vmmap')
-            check(c, v and v['status'] == 'ok' and v['argv'][:3] == ['vmmap', '-w', '-noCoalesce'],
+            check(c, v and v['status'] == 'ok' and
+                  v['argv'][:3] == [os.path.join(e.bin, 'vmmap'), '-w', '-noCoalesce'],
                   'vmmap step %r' % v)
-            # footprint is left off PATH here; macOS has its own in /usr/bin
-            real_footprint = shutil.which('footprint', path='/usr/bin:/bin')
-            check(c, real_footprint or step(m, 'target.footprint')['status'] == 'skipped',
+            # footprint is not in the tools folder: skipped, never looked up elsewhere
+            check(c, step(m, 'target.footprint')['status'] == 'skipped',
                   'footprint not skipped')
             t = step(m, 'kernel.track')
             check(c, t['status'] == 'skipped' and t['stdout'] is None, 'track %r' % t)
@@ -268,7 +314,7 @@ def case_tool_missing():
         m = manifest(c, e.out())
         if m:
             s = step(m, 'kernel.ioalloccount')
-            check(c, s['status'] == 'failed' and 'not on PATH' in s['reason'], 'step %r' % s)
+            check(c, s['status'] == 'failed' and 'not in --tools-dir' in s['reason'], 'step %r' % s)
             check(c, m['target'] is None and step(m, 'target.vmmap') is None,
                   'system-wide capture ran target steps')
             check(c, step(m, 'kernel.ioclasscount')['status'] == 'ok', 'others lost')
@@ -298,16 +344,14 @@ def case_hung_tool():
 def interrupt(c, sig, want):
     e = Env(mode='ioclasscount=hang')
     try:
-        p = subprocess.Popen([ARGS.bin, 'capture', '--pid', str(e.target.pid), '-o', e.out()],
-                             env=e.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for _ in range(400):
-            if os.path.exists(e.log) and 'ioclasscount' in open(e.log).read():
-                break
-            time.sleep(0.05)
+        p = e.popen('--pid', str(e.target.pid), '-o', e.out())
+        e.wait_call('ioclasscount')
         time.sleep(0.2)
         p.send_signal(sig)
         out, err = p.communicate(timeout=30)
-        check(c, p.returncode == want, 'exit %d (%s)' % (p.returncode, err.decode()))
+        # killed by the signal itself (the shell's 128+N), after saying what is left
+        check(c, p.returncode == -sig, 'exit %d (%s)' % (p.returncode, err.decode()))
+        check(c, b'nothing was left behind' in err, 'stderr %r' % err)
         check(c, not os.path.exists(e.out()), 'the bundle folder exists after an interrupt')
         no_partial_left(c, e.dir)
         time.sleep(0.2)
@@ -322,6 +366,10 @@ def case_sigint():
 
 def case_sigterm():
     interrupt('sigterm', signal.SIGTERM, 143)
+
+
+def case_sighup():
+    interrupt('sighup', signal.SIGHUP, 129)
 
 
 def case_existing_dir():
@@ -467,11 +515,13 @@ def case_process_name():
         m = manifest(c, e.out())
         check(c, r.returncode == 0 and m and m['target']['pid'] == e.target.pid,
               'exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
-        e.env['STANDIN_PIDS'] = '101 202'
+        e.conf['STANDIN_PIDS'] = '101 202'
+        e.write_conf()
         r = e.capture('--process', 'Dup', '-o', e.out('dup'))
         check(c, r.returncode == 64 and b'101 202' in r.stderr and not os.path.exists(e.out('dup')),
               'ambiguous: exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
-        e.env['STANDIN_PIDS'] = ''
+        e.conf['STANDIN_PIDS'] = ''
+        e.write_conf()
         r = e.capture('--process', 'Nope', '-o', e.out('none'))
         check(c, r.returncode == 69 and b'no running process' in r.stderr,
               'unknown: exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
@@ -489,10 +539,322 @@ def case_track_skipped():
             t = step(m, 'kernel.track')
             check(c, t['status'] == 'skipped' and 'RELEASE kernel' in t['reason'],
                   'track %r' % t)
-            check(c, t['argv'] == ['ioclasscount', '--track', 'IOSurface'], 'argv %r' % t['argv'])
+            check(c, t['argv'] == [os.path.join(e.bin, 'ioclasscount'), '--track', 'IOSurface'],
+                  'argv %r' % t['argv'])
         check(c, r.returncode == 0, 'exit %d' % r.returncode)
         calls = open(e.log).read()
         check(c, '--track' not in calls, 'ioclasscount --track ran on a RELEASE kernel')
+    finally:
+        e.close()
+
+
+def case_ok_with_denial_words():
+    """A successful vmmap (exit 0) whose output holds denial words is ok, not denied."""
+    c = 'ok-with-denial-words'
+    e = Env(mode='vmmap=wordy', missing=('footprint',))
+    try:
+        r = e.capture('--pid', str(e.target.pid), '-o', e.out())
+        check(c, r.returncode == 0, 'exit %d: %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        m = manifest(c, e.out())
+        if m:
+            v = step(m, 'target.vmmap')
+            check(c, v['status'] == 'ok' and v['reason'] is None, 'vmmap %r' % v)
+            check(c, m['complete'] is True, 'not complete')
+        vm = open(os.path.join(e.out(), 'target', 'vmmap.txt'), 'rb').read()
+        check(c, b'Operation not permitted' in vm, 'the stand-in did not print the words')
+    finally:
+        e.close()
+
+
+def case_denied_texts():
+    """Apple's other denial texts, on stderr with a non-zero status."""
+    c = 'denied-texts'
+    for mode, sid in (('vmmap=unknown', 'target.vmmap'), ('vmmap=oldperm', 'target.vmmap'),
+                      ('footprint=denied', 'target.footprint')):
+        e = Env(mode=mode)
+        try:
+            r = e.capture('--pid', str(e.target.pid), '-o', e.out())
+            check(c, r.returncode == 77, '%s: exit %d' % (mode, r.returncode))
+            m = manifest(c, e.out())
+            if m:
+                s = step(m, sid)
+                check(c, s['status'] == 'denied' and s['exit_status'] != 0, '%s: %r' % (mode, s))
+        finally:
+            e.close()
+
+
+def case_name_not_utf8():
+    """A target name that is not UTF-8 keeps `target` in the manifest, escaped."""
+    c = 'name-not-utf8'
+    e = Env(STANDIN_PS=b'/Applications/Demo\xff\xfe.app/demo\xc3(\x1b')
+    try:
+        r = e.capture('--pid', str(e.target.pid), '-o', e.out())
+        check(c, r.returncode == 0, 'exit %d: %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        m = manifest(c, e.out())
+        if m:
+            check(c, m.get('target') == {'pid': e.target.pid, 'name': 'demo\\xC3(\x1b'},
+                  'target %r' % m.get('target'))
+        # the default folder name keeps only [A-Za-z0-9_-] of it
+        r = subprocess.run(e.argv(['--pid', str(e.target.pid)]), cwd=e.dir, env=e.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        made = [n for n in os.listdir(e.dir) if n.startswith('iotally-')]
+        check(c, r.returncode == 0 and len(made) == 1 and
+              made[0].endswith('-demo___-%d' % e.target.pid), 'default name %r' % made)
+    finally:
+        e.close()
+
+
+def case_pgrep_not_pids():
+    """pgrep's answer is parsed like --pid: anything else is refused (65), nothing runs."""
+    c = 'pgrep-not-pids'
+    e = Env()
+    try:
+        for answer in ('12abc', '-1', '0', '99999999999999999999', '2147483648', '+5', '7 x'):
+            e.conf['STANDIN_PIDS'] = answer
+            e.write_conf()
+            open(e.log, 'w').close()
+            r = e.capture('--process', 'Demo', '-o', e.out('p'))
+            err = r.stderr.decode(errors='replace')
+            check(c, r.returncode == 65 and 'not a process id' in err,
+                  '%r: exit %d %s' % (answer, r.returncode, err))
+            check(c, not os.path.exists(e.out('p')), '%r: a bundle was written' % answer)
+            calls = [l.split()[0] for l in open(e.log)]
+            check(c, calls == ['pgrep'], '%r: tools ran after pgrep: %s' % (answer, calls))
+        e.conf['STANDIN_PIDS'] = '2147483647'
+        e.write_conf()
+        r = e.capture('--process', 'Demo', '-o', e.out('p'))
+        check(c, r.returncode == 69 and b'no process has pid 2147483647' in r.stderr,
+              'INT32_MAX: exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
+    finally:
+        e.close()
+
+
+def case_trailing_slash():
+    """-o DIR/ names DIR, and DIR.tar.gz beside it."""
+    c = 'trailing-slash'
+    e = Env()
+    try:
+        r = e.capture('-o', e.out() + '/', '--archive')
+        check(c, r.returncode == 0, 'exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        check(c, os.path.isfile(os.path.join(e.out(), 'manifest.json')), 'no bundle at DIR')
+        check(c, os.path.isfile(e.out() + '.tar.gz'), 'no DIR.tar.gz: %s' % os.listdir(e.dir))
+        check(c, not os.path.exists(os.path.join(e.out(), '.tar.gz')), 'DIR/.tar.gz written')
+        no_partial_left(c, e.dir)
+    finally:
+        e.close()
+
+
+def case_tools_not_from_path():
+    """Without --tools-dir nothing on PATH runs; tools get LC_ALL=C and a minimal environment."""
+    c = 'tools-not-from-path'
+    e = Env()
+    try:
+        env = dict(e.env)
+        env['PATH'] = e.bin + os.pathsep + env['PATH']
+        r = subprocess.run([ARGS.bin, 'capture', '-o', e.out('p')], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        check(c, not os.path.exists(e.log), 'a stand-in on PATH ran: %s' % (
+            open(e.log).read() if os.path.exists(e.log) else ''))
+        m = manifest(c, e.out('p')) if os.path.exists(e.out('p')) else None
+        if m:
+            for s in m['steps']:
+                check(c, s['argv'][0].startswith(('/usr/bin/', '/usr/sbin/', '/bin/')) or
+                      s['status'] in ('failed', 'skipped'), 'step %r' % s)
+        envlog = os.path.join(e.dir, 'env.log')
+        e.conf['STANDIN_ENVLOG'] = envlog
+        e.write_conf()
+        env = dict(e.env)
+        env.update({'LC_ALL': 'fr_FR.UTF-8', 'IOTALLY_PLANTED_VAR': 'x', 'DYLD_INSERT_LIBRARIES': 'x'})
+        r = e.capture('-o', e.out('q'))
+        r = subprocess.run([ARGS.bin, 'capture', '--tools-dir', e.bin, '-o', e.out('r')], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        seen = open(envlog).read().split('\n') if os.path.exists(envlog) else []
+        check(c, 'LC_ALL=C' in seen, 'LC_ALL not C: %r' % seen)
+        check(c, not [l for l in seen if l.startswith(('IOTALLY_PLANTED_VAR=', 'DYLD_', 'HOME='))],
+                 'the environment leaked: %r' % seen)
+    finally:
+        e.close()
+
+
+def case_late_interrupt():
+    """A signal after the tools ran: either the bundle is complete and the message says
+    so, or nothing is left and the message says that; never a bundle and "nothing"."""
+    c = 'late-interrupt'
+    e = Env(mode='vmmap=big', STANDIN_BIG='20000000', missing=('footprint',))
+    try:
+        outcomes = {}
+        for i, delay in enumerate((0, 0.01, 0.02, 0.04, 0.08, 0.12, 0.16, 0.2, 0.3, 0.4, 0.6,
+                                   0.8, 1.0, 1.5)):
+            open(e.log, 'w').close()
+            out = e.out('late%d' % i)
+            p = e.popen('--pid', str(e.target.pid), '-o', out, '--archive')
+            e.wait_call('vmmap')
+            time.sleep(delay)
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=60)
+            kept = os.path.exists(out)
+            if p.returncode == 0:
+                outcome = 'finished'
+                check(c, kept and b'complete bundle' in _, 'exit 0 without a complete bundle')
+            elif kept:
+                outcome = 'kept'
+                check(c, b'complete and is kept' in err and b'nothing was left' not in err,
+                      'delay %s: a bundle is left, the message says %r' % (delay, err))
+                manifest(c, out)
+                check(c, json.load(open(os.path.join(out, 'manifest.json')))['complete'],
+                      'delay %s: the kept bundle is not complete' % delay)
+            else:
+                outcome = 'nothing'
+                check(c, b'nothing was left behind' in err,
+                      'delay %s: nothing left, the message says %r' % (delay, err))
+                check(c, not os.path.exists(out + '.tar.gz'), 'an archive without its bundle')
+            check(c, p.returncode in (0, -signal.SIGTERM), 'exit %d' % p.returncode)
+            no_partial_left(c, e.dir)
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        print('  late-interrupt outcomes: %r' % outcomes)
+    finally:
+        e.close()
+
+
+def case_sigkill_leaves_no_raw_bytes():
+    """SIGKILL while a tool runs: what is on disk is already redacted; the tool dies too."""
+    c = 'sigkill'
+    e = Env(mode='vmmap=stall')
+    try:
+        p = e.popen('--pid', str(e.target.pid), '-o', e.out())
+        e.wait_call('vmmap')
+
+        def vmmap_written():
+            """the stalled vmmap's output, as far as it is on disk (redacted chunks)"""
+            for root, _, files in os.walk(e.dir):
+                if '.partial' in root and 'vmmap.txt' in files:
+                    return os.path.getsize(os.path.join(root, 'vmmap.txt'))
+            return 0
+        end = time.monotonic() + 30
+        while vmmap_written() < 1000000 and time.monotonic() < end:
+            time.sleep(0.02)
+        p.kill()
+        p.wait()
+        left = [n for n in os.listdir(e.dir) if '.partial' in n]
+        check(c, len(left) == 1, 'private folder %r' % left)
+        nfiles = 0
+        for root, _, files in os.walk(e.dir):
+            if '.partial' not in root:
+                continue
+            for f in files:
+                nfiles += 1
+                data = open(os.path.join(root, f), 'rb').read()
+                for planted in PLANTED:
+                    check(c, planted not in data, '%r on disk in %s' % (planted, f))
+        vm = [os.path.join(r, f) for r, _, fs in os.walk(e.dir) for f in fs
+              if f == 'vmmap.txt' and '.partial' in r]
+        check(c, vm and b'/Users/USER/' in open(vm[0], 'rb').read(),
+              'the stalled vmmap output is not on disk (nothing checked)')
+        if sys.platform.startswith('linux'):
+            time.sleep(0.3)
+            check(c, not hangers(e), 'the tool outlived iotally (PR_SET_PDEATHSIG)')
+    finally:
+        for h in hangers(e):
+            os.kill(int(h), signal.SIGKILL)
+        e.close()
+
+
+def case_value_learnt_later():
+    """A value that only a later output reveals (the console user, in ioreg) is removed
+    from the files written before it was known, and their records follow."""
+    c = 'value-learnt-later'
+    e = Env(mode='sw_vers=leak', missing=('footprint',))
+    try:
+        r = e.capture('--pid', str(e.target.pid), '-o', e.out())
+        check(c, r.returncode == 0, 'exit %d: %s' % (r.returncode, r.stderr.decode(errors='replace')))
+        m = manifest(c, e.out())   # sizes and sha256 checked against the rewritten files
+        for rel in ('host/sw_vers.txt', 'logs/host.sw_vers.stderr'):
+            data = open(os.path.join(e.out(), rel), 'rb').read()
+            check(c, b'alice' not in data and b'REDACTED' in data, '%s: %r' % (rel, data))
+        if m:
+            kv = [x for x in m['redaction']['rules'] if x['rule'] == 'known-value'][0]
+            check(c, kv['files'].get('host/sw_vers.txt') == 1 and
+                  kv['files'].get('logs/host.sw_vers.stderr') == 1, 'known-value %r' % kv)
+        no_partial_left(c, e.dir)
+    finally:
+        e.close()
+
+
+def case_series_interrupt():
+    """SIGTERM between samples: the complete samples stay, series.json says partial."""
+    c = 'series-interrupt'
+    e = Env(missing=('footprint',))
+    try:
+        p = e.popen('--pid', str(e.target.pid), '-o', e.out(), '--count', '3', '--interval', '30')
+        end = time.monotonic() + 60
+        idx = os.path.join(e.out(), 'series.json')
+        while time.monotonic() < end:
+            if os.path.exists(idx) and json.load(open(idx))['samples']:
+                break
+            time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=30)
+        check(c, p.returncode == -signal.SIGTERM, 'exit %d' % p.returncode)
+        check(c, b'the complete samples are kept' in err, 'stderr %r' % err)
+        doc = json.load(open(idx))
+        check(c, doc['complete'] is False and [s['dir'] for s in doc['samples']] == ['001'],
+              'series.json %r' % doc)
+        manifest(c, os.path.join(e.out(), '001'))
+        check(c, sorted(os.listdir(e.out())) == ['001', 'series.json'],
+              'series folder %r' % os.listdir(e.out()))
+        no_partial_left(c, e.dir)
+        no_partial_left(c, e.out())
+    finally:
+        e.close()
+
+
+def peak_rss(argv, env):
+    """Peak RSS of a command, in bytes, measured by /usr/bin/time.
+
+    Not by wait4() here: the child starts as a copy of this Python process
+    (vfork or fork, then exec), and Linux carries the larger of the two
+    high-water marks into the child's ru_maxrss; time(1)'s own child
+    starts from time's small image instead."""
+    if sys.platform == 'darwin':
+        r = subprocess.run(['/usr/bin/time', '-l'] + argv, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        for line in r.stderr.decode(errors='replace').splitlines():
+            if 'maximum resident set size' in line:
+                return int(line.split()[0])
+    elif os.path.exists('/usr/bin/time'):
+        r = subprocess.run(['/usr/bin/time', '-f', 'maxrss-kib %M'] + argv, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for line in r.stderr.decode(errors='replace').splitlines():
+            if line.startswith('maxrss-kib '):
+                return int(line.split()[1]) * 1024
+    # An upper bound: this process's own high-water mark may be in it.
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, _, ru = os.wait4(p.pid, 0)
+    p.returncode = 0
+    return ru.ru_maxrss * (1 if sys.platform == 'darwin' else 1024)
+
+
+def case_memory():
+    """Peak RSS of a capture stays flat whatever vmmap prints (64 MB here; `--big
+    265000000` for the benchmark of docs/capture.md)."""
+    c = 'memory'
+    size = getattr(ARGS, 'big', None) or 64000000
+    e = Env(mode='vmmap=big', STANDIN_BIG=str(size), missing=('footprint',))
+    try:
+        peak = peak_rss(e.argv(['--pid', str(e.target.pid), '-o', e.out()]), e.env)
+        vm = os.path.getsize(os.path.join(e.out(), 'target', 'vmmap.txt'))
+        print('  memory: vmmap output %d bytes, peak RSS %.1f MiB' % (vm, peak / 1048576.0))
+        check(c, vm >= size * 0.9, 'vmmap output only %d bytes' % vm)
+        with open(ARGS.bin, 'rb') as f:
+            asan = b'__asan_init' in f.read()
+        if asan:
+            # AddressSanitizer keeps freed memory in quarantine (256 MB): no bound to check
+            print('  memory: sanitizer build, the 32 MiB bound is not checked')
+        else:
+            check(c, peak <= 32 * 1048576, 'peak RSS %.1f MiB > 32 MiB' % (peak / 1048576.0))
+        m = manifest(c, e.out())
+        if m:
+            hits = {x['rule']: x['hits'] for x in m['redaction']['rules']}
+            check(c, hits.get('user-path', 0) > size // 200, 'big output not redacted: %r' % hits)
     finally:
         e.close()
 
@@ -530,6 +892,9 @@ def main():
     ap.add_argument('--root', required=True)
     ap.add_argument('--case', action='append')
     ap.add_argument('--measure', action='store_true')
+    ap.add_argument('--big', type=int, help='bytes vmmap prints in the memory case')
+    ap.add_argument('--legacy-path', action='store_true',
+                    help='stand-ins on PATH, no --tools-dir: to show a case fails on an older build')
     ARGS = ap.parse_args()
     ARGS.bin = os.path.abspath(ARGS.bin)
     ARGS.root = os.path.abspath(ARGS.root)

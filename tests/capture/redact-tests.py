@@ -23,10 +23,12 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 
 ARGS = None
 CT = None   # capture-tests.py, for its stand-in environment
@@ -429,6 +431,104 @@ def case_tampered():
         s.close()
 
 
+def case_trailing_slash():
+    """-o OUTPUT/ names OUTPUT: a folder, or the archive when it ends in .tar.gz."""
+    c = 'trailing-slash'
+    s = Scratch()
+    try:
+        src = s.path('raw')
+        raw_bundle(c, src)
+        r = run('redact', '-o', s.path('copy') + '/', src)
+        check(c, r.returncode == 0 and os.path.isfile(s.path('copy/manifest.json')),
+              'folder: exit %d %s' % (r.returncode, r.stderr.decode()))
+        r = run('redact', '-o', s.path('copy.tar.gz') + '/', src)
+        check(c, r.returncode == 0 and os.path.isfile(s.path('copy.tar.gz')),
+              'archive: exit %d %s (%s)' % (r.returncode, r.stderr.decode(), os.listdir(s.dir)))
+        no_leftovers(c, s.dir)
+    finally:
+        s.close()
+
+
+def interrupted_redact(c, args, folder, sig):
+    """redact stopped by `sig` once its temporary copy exists: nothing of it is left."""
+    p = subprocess.Popen([ARGS.bin, 'redact'] + args, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    seen = False
+    end = time.monotonic() + 60
+    while time.monotonic() < end and p.poll() is None and not seen:
+        seen = any('.partial' in n for n in os.listdir(folder))
+        if not seen:
+            time.sleep(0.005)
+    if not check(c, seen, 'no temporary copy seen (redact exit %r)' % p.poll()):
+        p.communicate()
+        return
+    p.send_signal(sig)
+    p.communicate(timeout=60)
+    check(c, p.returncode == -sig, 'exit %d' % p.returncode)
+    no_leftovers(c, folder)
+
+
+def case_signal_removes_temporary():
+    """SIGTERM/SIGINT/SIGHUP while redact writes: no .OUT.partial-* left (file, folder, archive)."""
+    c = 'signal-removes-temporary'
+    s = Scratch()
+    e = CT.Env(mode='vmmap=big', STANDIN_BIG='150000000')
+    try:
+        src = s.path('raw')
+        r = e.capture('--pid', str(e.target.pid), '-o', src, '--no-redact')
+        check(c, r.returncode == 0, 'capture exit %d: %s' % (r.returncode, r.stderr.decode()))
+        big = os.path.join(src, 'target', 'vmmap.txt')
+        interrupted_redact(c, ['-o', s.path('one.txt'), big], s.dir, signal.SIGTERM)
+        interrupted_redact(c, ['-o', s.path('copy'), src], s.dir, signal.SIGINT)
+        interrupted_redact(c, ['-o', s.path('copy.tar.gz'), src], s.dir, signal.SIGHUP)
+        check(c, not [n for n in os.listdir(s.dir) if n.startswith(('one', 'copy'))],
+              'an output appeared: %s' % os.listdir(s.dir))
+    finally:
+        e.close()
+        s.close()
+
+
+
+def case_output_signal():
+    """SIGTERM/SIGINT/SIGHUP while `report -o` and `diff --junit` hold their temporary
+    file (rename() held back by a test shim): the temporary file is removed."""
+    c = 'output-signal'
+    if not ARGS.slow_rename:
+        print('  output-signal: no rename shim on this system (Linux only): skipped')
+        return
+    s = Scratch()
+    try:
+        env = dict(os.environ)
+        env['LD_PRELOAD'] = ARGS.slow_rename
+        env['IOTALLY_TEST_SLOW_RENAME'] = '30'
+        # an ASan build wants its runtime first; the shim is only rename()
+        env['ASAN_OPTIONS'] = env.get('ASAN_OPTIONS', '') + ':verify_asan_link_order=0'
+        vm = os.path.join(ARGS.root, 'tests', 'capture', 'data', 'vmmap.txt')
+        runs = (
+            (['report', '-o', s.path('report.md'), vm], signal.SIGTERM),
+            (['report', '--format', 'html', '-o', s.path('report.html'), vm], signal.SIGINT),
+            (['diff', '--junit', s.path('junit.xml'), '--fail-if', 'IOSurface.dirty > 1GiB', vm, vm],
+             signal.SIGHUP),
+        )
+        for args, sig in runs:
+            p = subprocess.Popen([ARGS.bin] + args, env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+            seen = False
+            end = time.monotonic() + 60
+            while time.monotonic() < end and p.poll() is None and not seen:
+                seen = any(n.startswith('.') for n in os.listdir(s.dir))
+                if not seen:
+                    time.sleep(0.01)
+            check(c, seen, '%s: no temporary file seen (exit %r)' % (args[0], p.poll()))
+            p.send_signal(sig)
+            _, err = p.communicate(timeout=60)
+            check(c, p.returncode == -sig, '%s: exit %d %s' % (args[0], p.returncode, err.decode()))
+            left = os.listdir(s.dir)
+            check(c, not left, '%s: left %s' % (args[0], left))
+    finally:
+        s.close()
+
+
 CASES = {name[5:].replace('_', '-'): fn for name, fn in globals().items()
          if name.startswith('case_')}
 
@@ -439,6 +539,7 @@ def main():
     ap.add_argument('--bin', required=True)
     ap.add_argument('--root', required=True)
     ap.add_argument('--case', action='append')
+    ap.add_argument('--slow-rename', help='tests/capture/slow-rename.c built as a shared library')
     ARGS = ap.parse_args()
     ARGS.bin = os.path.abspath(ARGS.bin)
     ARGS.root = os.path.abspath(ARGS.root)

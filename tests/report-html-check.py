@@ -2,7 +2,7 @@
 """Load an `iotally report --format html` page in a real browser and check it.
 
 Usage: report-html-check.py --bin IOTALLY [--expect TEXT]... [--charts N]
-                            [--hostile] -- REPORT-ARGS...
+                            [--hostile] [--rejects MESSAGE] -- REPORT-ARGS...
 
 The page is written with -o into a temporary directory and opened by
 headless Chromium (Debian package chromium, installed by tools/dev), run as
@@ -19,6 +19,11 @@ resolving nowhere, so nothing could be fetched even if the page asked.
     default-src 'none';
   - --screenshot: the PNG is not blank (many distinct colours);
   - --hostile: the capture's hostile strings appear as text, not elements.
+
+--rejects MESSAGE (with --page or --mutate, the tests that the checks can fail):
+pass only when the page is refused with exactly MESSAGE, so a page refused for
+another reason, a crash of this script or of iotally, or a page that passes,
+fails the test.
 """
 
 import argparse
@@ -39,9 +44,12 @@ CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu',
                   '--hide-scrollbars', '--window-size=1200,1600']
 
 
+class Refused(Exception):
+    """A check the page does not pass: its message says which."""
+
+
 def fail(msg):
-    print('FAIL:', msg)
-    sys.exit(1)
+    raise Refused(msg)
 
 
 def chromium():
@@ -132,8 +140,30 @@ def main():
                     help='break the written page before loading it, as a writer that '
                     'forgot to escape the hostile process name or linked a CDN style '
                     'sheet would (the test that the checks can fail)')
+    ap.add_argument('--rejects', metavar='MESSAGE',
+                    help='the page must be refused with exactly this message')
     ap.add_argument('rest', nargs=argparse.REMAINDER)
     a = ap.parse_args()
+    try:
+        check(a)
+    except Refused as e:
+        if a.rejects is None:
+            print('FAIL:', e)
+            return 1
+        if str(e) != a.rejects:
+            print('FAIL: refused, but not for the expected reason')
+            print('  expected: %s' % a.rejects)
+            print('  got:      %s' % e)
+            return 1
+        print('refused as expected: %s' % e)
+        return 0
+    if a.rejects is not None:
+        print('FAIL: the page passed every check; expected it refused with: %s' % a.rejects)
+        return 1
+    return 0
+
+
+def check(a):
     args = [x for x in a.rest if x != '--']
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     browser = chromium()
@@ -222,11 +252,12 @@ def main():
             fail('the hostile process name is not shown as text')
         if HOSTILE not in json.dumps(data, ensure_ascii=False):
             fail('the hostile process name is not in the data')
+    print('screenshot: %d colours' % colours)
     if colours < 20:
-        fail('the screenshot is blank (%d colours)' % colours)
+        fail('the screenshot is blank')
     print('ok: %d charts, %d shapes, %d elements, screenshot %d colours'
           % (svgs, p.svg_shapes, len(tags), colours))
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

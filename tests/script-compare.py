@@ -3,8 +3,11 @@
 
 The reference is Chromium's vmmap_gpu_regions.py in ../shared/seeds (beside
 the project checkout). Where the script's rounded sizes are exact, the two
-must agree byte for byte on stdout, stderr and exit status. Exits 77 (the
-test is skipped) when python3's script or ../shared is not there.
+must agree byte for byte on stdout, stderr and exit status. When the script
+is not there the test is skipped (exit 77, saying which file is missing),
+except when the environment sets CI (as .ci/run and CI services do): there a
+missing reference is a failure, so that a CI run cannot be green without its
+only outside oracle for vmmap's figures.
 
   script-compare.py IOTALLY ROOT FIXTURE [--notes-differ] [-- TYPES...]
 
@@ -27,7 +30,13 @@ def main():
     types = rest[1:] if rest and rest[0] == '--' else []
     script = os.path.join(root, '..', 'shared', 'seeds', 'vmmap_gpu_regions.py')
     if not os.path.exists(script):
-        print('skipped: %s is not present' % script)
+        script = os.path.normpath(script)
+        if os.environ.get('CI'):
+            print('FAIL: the reference script %s is missing and CI is set: put the '
+                  'shared reference folder beside the checkout as ../shared' % script)
+            return 1
+        print('skipped: the reference script %s is missing (the shared reference '
+              'folder belongs beside the checkout as ../shared)' % script)
         return 77
     ref_cmd = [sys.executable, script, '--file', fixture]
     our_cmd = [binary, 'vmmap', fixture]

@@ -166,6 +166,8 @@ test_track_grouped_refused(void **state)
 		"\"command\": null}, \"by\": \"module\", \"groups\": [], \"images\": []}"),
 		&cap, &notes, &err), -1);
 	assert_non_null(strstr(err.msg, "grouped report (--by module)"));
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_int_equal(cap.nrecords, 0);
 	diag_list_release(&notes);
 	track_capture_release(&cap);
 	line_reader_close(&reader);

@@ -198,6 +198,9 @@ test_vmmap_selection(void **state)
 	group(&p.a, p.ad, "IOSurface", VMMAP_PURGE_N, 1, 1 << 20, 1 << 20);
 	diff_vmmap_compute(&d, &p.b, p.bd, &p.a, p.ad);
 	assert_int_equal(d.ntypes, 1);
+	assert_string_equal(d.types[0], "IOSurface");
+	for (size_t i = 0; i < d.nrows; i++)
+		assert_string_not_equal(d.rows[i].type, "MALLOC_SMALL");
 	assert_false(diff_vmmap_changed(&d));
 	diff_vmmap_release(&d);
 	vmmap_pair_release(&p);

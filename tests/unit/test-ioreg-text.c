@@ -62,6 +62,27 @@ test_unknown_keys_skipped(void **state)
 			      "\"Other\"=No}"), 0);
 	assert_true(f.s->has_classes);
 	assert_int_equal(f.s->nclasses, 0);
+	for (int k = 0; k < ALLOC_KINDS; k++)
+		assert_false(f.s->alloc_present[k]);
+	classes_capture_release(&f.cap);
+	/*
+	 * An unknown key whose value holds a "Classes" dictionary and an
+	 * allocation name, before and after the real ones: only the top-level
+	 * entries count, and the skip ends where the unknown value ends (the
+	 * real classes after it are all read).
+	 */
+	assert_int_equal(scan(&f, "{\"Future\"={\"Classes\"={\"Decoy\"=9},\"Instance allocation\"=99,"
+			      "\"s\"=\"},{\"},\"Classes\"={\"A\"=4,\"B\"=0},"
+			      "\"Instance allocation\"=7,\"Later\"=(\"Classes\",{\"Decoy2\"=1})}"), 0);
+	assert_true(f.s->has_classes);
+	assert_int_equal(f.s->nclasses, 2);
+	assert_int_equal(value_of(&f, "A"), 4);
+	assert_int_equal(value_of(&f, "B"), 0);
+	assert_null(classes_snapshot_find(f.s, "Decoy", 5));
+	assert_null(classes_snapshot_find(f.s, "Decoy2", 6));
+	assert_true(f.s->alloc_present[ALLOC_INSTANCE]);
+	assert_int_equal(f.s->alloc[ALLOC_INSTANCE], 7);
+	assert_false(f.s->alloc_present[ALLOC_CONTAINER]);
 	classes_capture_release(&f.cap);
 }
 
@@ -72,7 +93,11 @@ test_template_names(void **state)
 	struct fixture f;
 	assert_int_equal(scan(&f, "{\"Classes\"={\"OSValueObject<unsigned int>\"=3,"
 			      "\"OSValueObject<void*>\"=1}}"), 0);
+	/* The names whole, '<', '>', '*' and the blank inside them included. */
+	assert_int_equal(f.s->nclasses, 2);
 	assert_int_equal(value_of(&f, "OSValueObject<unsigned int>"), 3);
+	assert_int_equal(value_of(&f, "OSValueObject<void*>"), 1);
+	assert_null(classes_snapshot_find(f.s, "OSValueObject", 13));
 	classes_capture_release(&f.cap);
 }
 

@@ -240,6 +240,15 @@ test_whole_capture(void **state)
 	track_record_init(&rec);
 	assert_int_equal(track_listing_read(&cap.listing, 0, &rec, &rerr), 0);
 	const struct track_record *r = &rec;
+	/* The figures of the text above: 0x2000 + 0x0 bytes, 2 calls, [0], 2 frames. */
+	assert_int_equal(r->bytes, 0x2000);
+	assert_int_equal(r->size[0], 0x2000);
+	assert_int_equal(r->size[1], 0);
+	assert_int_equal(r->count, 2);
+	assert_int_equal(r->index, 0);
+	assert_int_equal(r->nframes, 2);
+	assert_int_equal(r->line, 4);
+	assert_int_equal(cap.total, 0x2000);
 	assert_true(r->has_trailer);
 	assert_true(r->trailer_exited);
 	assert_int_equal(r->trailer_pid, 77);
@@ -302,7 +311,17 @@ test_not_a_capture(void **state)
 	struct diag_list w;
 	track_capture_init(&cap);
 	diag_list_init(&w, 20);
-	assert_int_equal(parse_text("Process: Finder [1]\nhello\n", &cap, &w), -1);
+	struct line_reader r;
+	struct diag err;
+	struct track_parse_opts opts = { .report_unparsed = 5 };
+	static const char text[] = "Process: Finder [1]\nhello\n";
+	line_reader_from_memory(&r, text, sizeof(text) - 1, "mem", 0);
+	assert_int_equal(track_parse(&r, &cap, &opts, &w, &err), -1);
+	line_reader_close(&r);
+	/* Refused as data that is no capture, not cut short and not half read. */
+	assert_int_equal(err.code, DIAG_DATA);
+	assert_non_null(strstr(err.msg, "no ioclasscount tracking capture found"));
+	assert_int_equal(cap.nrecords, 0);
 	track_capture_release(&cap);
 	track_capture_init(&cap);
 	/* An empty capture is what ioclasscount prints when nothing matched. */

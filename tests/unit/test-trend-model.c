@@ -65,7 +65,11 @@ test_plateau(void **state)
 	for (int i = 0; i < 16; i++)
 		v[i] = 50 * MiB + 4 * MiB * (i < 9 ? i : 9) + (i % 3) * 0.05 * MiB;
 	assert_int_equal(verdict_of(v, 16, TREND_BYTES, false, &r), TREND_PLATEAU);
+	assert_string_equal(r.why, "grew, then flat in the second half");
+	assert_false(r.step);
 	assert_true(r.half.lo <= 0);
+	/* Warm-up ceil(3.2) = 4: samples 4..8 rise by 4 MiB each, 9..15 are flat. */
+	assert_int_equal(r.n, 12);
 }
 
 /* Flat at 40, one jump to 60 after the 8th sample, flat again. */
@@ -78,6 +82,8 @@ test_step(void **state)
 	for (int i = 0; i < 14; i++)
 		v[i] = (i < 8 ? 40 : 60) + (i % 2);
 	assert_int_equal(verdict_of(v, 14, TREND_COUNT, false, &r), TREND_STEP);
+	assert_string_equal(r.why, "one jump between two flat stretches");
+	assert_int_equal(r.n, 11);
 	assert_int_equal(r.step_at, 8);
 	/* Analysed samples 4..14 (warm-up 3): medians 41 before, 60.5 after. */
 	assert_true(r.step_size == 19.5);
@@ -94,6 +100,10 @@ test_flat(void **state)
 	for (int i = 0; i < 12; i++)
 		v[i] = 500 * MiB + w[i] * MiB;
 	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_STABLE);
+	/* Not the floor's STABLE, nor a fall: no trend at all (warm-up 3, 9 analysed). */
+	assert_string_equal(r.why, "no significant trend");
+	assert_int_equal(r.n, 9);
+	assert_false(r.step);
 }
 
 /* Steady growth of 0.05 MiB a sample: 0.45 MiB over the window, below 1 MiB. */
@@ -107,6 +117,8 @@ test_below_floor(void **state)
 		v[i] = 100 * MiB + 0.05 * MiB * i;
 	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_STABLE);
 	assert_string_equal(r.why, "grows less than the minimum growth");
+	/* The slope is found (0.05 MiB a sample), only the floor holds it back. */
+	assert_true(fabs(r.per_sample.slope - 0.05 * MiB) < 1e-6 * MiB);
 }
 
 /* Five samples, two dropped as warm-up: three left, fewer than five. */
@@ -117,6 +129,8 @@ test_too_few(void **state)
 	const double v[] = { 1, 2, 3, 4, 5 };
 	struct trend_result r;
 	assert_int_equal(verdict_of(v, 5, TREND_COUNT, false, &r), TREND_INSUFFICIENT);
+	assert_string_equal(r.why, "too few samples after the warm-up");
+	assert_int_equal(r.n, 3);
 }
 
 /* Three of ten analysed samples missing (> 20 %). */

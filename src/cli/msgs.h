@@ -9,6 +9,9 @@
  * PATH is an input's name as given ("-" is shown as <stdin>) or NULL when the
  * message is about no file; LINE is 1-based, 0 when about no line. Messages
  * are printf formats checked by the compiler and end without a newline.
+ * The path and the formatted message are written by util/escape.h's rule
+ * (control bytes, C1 controls and invalid UTF-8 as \xNN), so a name taken
+ * from an input, a manifest or ps cannot reach the terminal as a control.
  * Only cli/ prints: the layers below fill a struct diag or a diag_list.
  */
 

@@ -5,6 +5,7 @@
 #include "capture/toolrun.h"
 #include "iotally-config.h"
 #include "util/array.h"
+#include "util/escape.h"
 #include "util/sha256.h"
 #include "util/spill.h"
 #include "util/strbuf.h"
@@ -931,6 +932,30 @@ capture_series(struct run *r, const char *dir, struct capture_result *res, struc
 
 /* ------------------------------------------------------------ capture_run */
 
+/*
+ * The target's name (ps's answer: any bytes) as part of a folder name:
+ * '/', ' ' and '.' become '_', and so does each byte util/escape.h would
+ * escape (controls, C1, invalid UTF-8), so the folder's name holds no
+ * control byte for a later `ls` to print.
+ */
+static void
+add_name_for_folder(struct strbuf *sb, const char *name)
+{
+	size_t n = strlen(name);
+	while (n) {
+		size_t k = escape_clean_len(name, n);
+		for (size_t i = 0; i < k; i++)
+			strbuf_addch(sb, strchr("/ .", name[i]) ? '_' : name[i]);
+		name += k;
+		n -= k;
+		if (n) {
+			strbuf_addch(sb, '_');
+			name++;
+			n--;
+		}
+	}
+}
+
 static char *
 default_dir(const struct run *r)
 {
@@ -942,8 +967,7 @@ default_dir(const struct run *r)
 	struct strbuf sb = STRBUF_INIT;
 	if (r->pid >= 0) {
 		strbuf_addf(&sb, "iotally-%s-", now);
-		for (const char *p = r->target_name ? r->target_name : "process"; *p; p++)
-			strbuf_addch(&sb, (*p == '/' || *p == ' ' || *p == '.') ? '_' : *p);
+		add_name_for_folder(&sb, r->target_name ? r->target_name : "process");
 		strbuf_addf(&sb, "-%lld", (long long)r->pid);
 	} else {
 		strbuf_addf(&sb, "iotally-%s-system", now);

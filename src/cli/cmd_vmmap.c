@@ -19,6 +19,7 @@
 #include "report/vmmap_text.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -224,7 +225,10 @@ print_types(const struct vmmap_filter *f)
 	if (f->all)
 		fputs("(all types)", stderr);
 	for (size_t i = 0; i < f->ntypes && !f->all; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "", f->types[i]);
+	{
+		fputs(i ? ", " : "", stderr);
+		escape_puts(stderr, f->types[i]);
+	}
 }
 
 static void

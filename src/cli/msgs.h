@@ -16,6 +16,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/diag.h"
 
@@ -27,6 +28,14 @@ void cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char
 #define cli_error(...) cli_msg(DIAG_ERROR, __VA_ARGS__)
 #define cli_warn(...) cli_msg(DIAG_WARNING, __VA_ARGS__)
 #define cli_note(...) cli_msg(DIAG_NOTE, __VA_ARGS__)
+
+/*
+ * One line of output on `out` (standard output: a listing, a summary): the
+ * formatted text by util/escape.h's rule, then '\n'. The formats hold no
+ * control bytes of their own, so only what the arguments bring in (names
+ * from manifests, members, ps) is escaped.
+ */
+void cli_out_line(FILE *out, const char *fmt, ...) CLI_PRINTF(2, 3);
 
 /* A diagnostic filled below cli/, in the same form (with its column). */
 void cli_print_diag(const struct diag *d);

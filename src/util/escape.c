@@ -46,42 +46,57 @@ is_c1(const unsigned char *p, size_t len)
 	return len == 2 && p[0] == 0xc2 && p[1] < 0xa0;
 }
 
+#if defined(__SSE2__)
+/* Bit i set: byte i of the 16 at p is not printable ASCII (0x20-0x7e). */
+static inline unsigned
+unprintable16(const unsigned char *p)
+{
+	/* Printable ASCII is above 0x1f as a signed byte, and not 0x7f. */
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned ok = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x1f)));
+	return (~ok & 0xffffu) |
+	       (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+}
+#endif
+
+/* The first byte at or after i that is not printable ASCII, or n. */
+static inline size_t
+skip_printable(const unsigned char *p, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+	if (n >= 16) {
+		while (n - i >= 16) {
+			unsigned bad = unprintable16(p + i);
+			if (bad)
+				return i + (size_t)__builtin_ctz(bad);
+			i += 16;
+		}
+		if (i == n)
+			return n;
+		/* The last 16 bytes, overlapping what was scanned: no byte loop. */
+		unsigned bad = unprintable16(p + n - 16) >> (16 - (n - i));
+		return bad ? i + (size_t)__builtin_ctz(bad) : n;
+	}
+#endif
+	while (i < n && p[i] >= 0x20 && p[i] < 0x7f)
+		i++;
+	return i;
+}
+
 size_t
 escape_clean_len(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
-	while (i < n) {
-#if defined(__SSE2__)
-		/* Printable ASCII is 0x20-0x7e: above 0x1f as a signed byte, not 0x7f. */
-		const __m128i lo = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
-		while (n - i >= 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-			unsigned ok = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
-			unsigned bad = (~ok & 0xffffu) |
-				       (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, del));
-			if (bad) {
-				i += (size_t)__builtin_ctz(bad);
-				break;
-			}
-			i += 16;
-		}
-		if (i == n)
-			break;
-#endif
-		unsigned char c = p[i];
-		if (c >= 0x20 && c < 0x7f) {
-			i++;
-			continue;
-		}
-		if (c < 0x80)
+	while ((i = skip_printable(p, i, n)) < n) {
+		if (p[i] < 0x80)
 			return i;   /* C0 or DEL */
 		size_t len = utf8_seq_len(p + i, n - i);
 		if (len == 0 || is_c1(p + i, len))
 			return i;
 		i += len;
 	}
-	return i;
+	return n;
 }
 
 /*
@@ -147,24 +162,35 @@ escape_add_cut(struct strbuf *out, const char *s, size_t n, size_t max)
 		strbuf_addstr(out, "...");
 }
 
-void
-escape_write(FILE *out, const char *s, size_t n)
+/* The rest of escape_write() from the first byte to escape, k. */
+static void
+write_escaped(FILE *out, const unsigned char *p, size_t n, size_t k)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	while (n) {
-		size_t k = escape_clean_len((const char *)p, n);
+	for (;;) {
 		if (k)
 			fwrite(p, 1, k, out);
 		p += k;
 		n -= k;
 		if (!n)
-			break;
+			return;
 		char buf[8];
 		size_t used, len = escape_unit(p, n, buf, &used);
 		fwrite(buf, 1, len, out);
 		p += used;
 		n -= used;
+		k = escape_clean_len((const char *)p, n);
 	}
+}
+
+void
+escape_write(FILE *out, const char *s, size_t n)
+{
+	size_t k = escape_clean_len(s, n);
+	if (k == n) {   /* the common case: one write, as without escaping */
+		fwrite(s, 1, n, out);
+		return;
+	}
+	write_escaped(out, (const unsigned char *)s, n, k);
 }
 
 void

@@ -5,9 +5,8 @@
 #include "report/texttable.h"
 #include "util/escape.h"
 
-#include <string.h>
-
 #include <inttypes.h>
+#include <string.h>
 
 int64_t
 diff_report_delta(uint64_t before, uint64_t after)

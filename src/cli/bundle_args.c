@@ -235,22 +235,23 @@ cli_bundle_inputs_free(struct cli_bundle_input *v, size_t n)
 static void
 print_listing(const struct bundle *b, const char *indent)
 {
-	printf("%s%s: %s capture%s%s started %s\n", indent, b->path,
-	       b->complete ? "complete" : "partial",
-	       b->target_name ? " of " : " (system-wide)",
-	       b->target_name ? b->target_name : "",
-	       b->started_utc ? b->started_utc : "at an unknown time");
+	/* Every name here comes from the manifest: cli_out_line() escapes it. */
+	cli_out_line(stdout, "%s%s: %s capture%s%s started %s", indent, b->path,
+		     b->complete ? "complete" : "partial",
+		     b->target_name ? " of " : " (system-wide)",
+		     b->target_name ? b->target_name : "",
+		     b->started_utc ? b->started_utc : "at an unknown time");
 	for (size_t i = 0; i < b->ncaptures; i++)
-		printf("%s  %-8s %s (step %s)\n", indent, b->captures[i].kind,
-		       b->captures[i].member, b->captures[i].step);
+		cli_out_line(stdout, "%s  %-8s %s (step %s)", indent, b->captures[i].kind,
+			     b->captures[i].member, b->captures[i].step);
 	if (b->ncaptures == 0)
-		printf("%s  no capture an iotally command reads\n", indent);
+		cli_out_line(stdout, "%s  no capture an iotally command reads", indent);
 	for (size_t i = 0; i < b->nmissed; i++)
-		printf("%s  %-8s %s: %s%s%s%s\n", indent,
-		       b->missed[i].kind ? b->missed[i].kind : "-", b->missed[i].step,
-		       b->missed[i].status, b->missed[i].reason ? " (" : "",
-		       b->missed[i].reason ? b->missed[i].reason : "",
-		       b->missed[i].reason ? ")" : "");
+		cli_out_line(stdout, "%s  %-8s %s: %s%s%s%s", indent,
+			     b->missed[i].kind ? b->missed[i].kind : "-", b->missed[i].step,
+			     b->missed[i].status, b->missed[i].reason ? " (" : "",
+			     b->missed[i].reason ? b->missed[i].reason : "",
+			     b->missed[i].reason ? ")" : "");
 }
 
 int
@@ -273,8 +274,8 @@ cli_run_bundle(int argc, char **argv)
 		return err.code;
 	}
 	if (b->series) {
-		printf("%s: series of %zu samples (%s), in time order:\n", b->path, b->nsamples,
-		       b->complete ? "complete" : "partial");
+		cli_out_line(stdout, "%s: series of %zu samples (%s), in time order:", b->path,
+			     b->nsamples, b->complete ? "complete" : "partial");
 		for (size_t i = 0; i < b->nsamples; i++)
 			print_listing(&b->samples[i], "  ");
 		goto out;
@@ -284,7 +285,8 @@ cli_run_bundle(int argc, char **argv)
 		const struct bundle_capture *c = bundle_capture_of_kind(b, bundle_commands[k]);
 		if (!c)
 			continue;
-		printf("\n==> iotally %s %s <==\n", bundle_commands[k], c->path);
+		putchar('\n');
+		cli_out_line(stdout, "==> iotally %s %s <==", bundle_commands[k], c->path);
 		fflush(stdout);
 		int rc = verify(c);
 		if (!rc) {

@@ -277,12 +277,14 @@ print_summary(const struct capture_opts *o, const struct capture_result *res)
 			 "serial numbers and home paths; review it before sharing it (or run "
 			 "'iotally redact' on it)");
 	if (o->count)
-		printf("%s: series of %zu sample%s (%s)\n", res->dir, res->nsamples,
-		       res->nsamples == 1 ? "" : "s", res->complete ? "complete" : "partial");
+		cli_out_line(stdout, "%s: series of %zu sample%s (%s)", res->dir, res->nsamples,
+			     res->nsamples == 1 ? "" : "s",
+			     res->complete ? "complete" : "partial");
 	else
-		printf("%s: %s bundle\n", res->dir, res->complete ? "complete" : "partial");
+		cli_out_line(stdout, "%s: %s bundle", res->dir,
+			     res->complete ? "complete" : "partial");
 	if (res->archive)
-		printf("%s: archive\n", res->archive);
+		cli_out_line(stdout, "%s: archive", res->archive);
 }
 
 int

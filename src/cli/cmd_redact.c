@@ -218,7 +218,7 @@ cmd_redact(int argc, char **argv)
 	} else {
 		print_removed(output, &res);
 		if (strcmp(output, "-") != 0)
-			printf("%s\n", output);
+			cli_out_line(stdout, "%s", output);
 	}
 	redact_result_release(&res);
 	diag_list_release(&warnings);

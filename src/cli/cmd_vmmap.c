@@ -19,6 +19,7 @@
 #include "report/vmmap_text.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -42,8 +43,10 @@ const char cmd_vmmap_help[] =
 	"  --types T[,T...]   region types to report, matched as substrings of the\n"
 	"                     type name; repeatable (default: IOAccelerator,IOSurface)\n"
 	"  --all-types        report every region type\n"
-	"  --format F         text (default), json, csv, markdown (GitHub tables,\n"
-	"                     as 'iotally report' writes them) or ndjson (rows for\n"
+	"  --format F         text (default), json, csv (a name starting with\n"
+	"                     = + - @ gets a leading ', so spreadsheets do not\n"
+	"                     evaluate it), markdown (GitHub tables, as\n"
+	"                     'iotally report' writes them) or ndjson (rows for\n"
 	"                     DuckDB, Spark or BigQuery: docs/json/vmmap-ndjson.md)\n"
 	"  --surfaces         also group IOSurface regions by dimensions and pixel\n"
 	"                     format, with page-rounding waste\n"
@@ -224,7 +227,10 @@ print_types(const struct vmmap_filter *f)
 	if (f->all)
 		fputs("(all types)", stderr);
 	for (size_t i = 0; i < f->ntypes && !f->all; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "", f->types[i]);
+	{
+		fputs(i ? ", " : "", stderr);
+		escape_puts(stderr, f->types[i]);
+	}
 }
 
 static void

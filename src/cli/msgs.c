@@ -1,6 +1,7 @@
 #include "cli/msgs.h"
 
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -12,15 +13,33 @@
 void
 cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
 	va_list ap;
 	diag_format_prefix(&sb, sev, path, line, 0);
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	/* Names in messages come from inputs, manifests and ps: one rule for all. */
+	escape_add(&sb, msg.buf, msg.len);
 	strbuf_addch(&sb, '\n');
 	fwrite(sb.buf, 1, sb.len, stderr);
+	strbuf_release(&msg);
 	strbuf_release(&sb);
+}
+
+void
+cli_out_line(FILE *out, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	escape_add(&line, msg.buf, msg.len);
+	strbuf_addch(&line, '\n');
+	fwrite(line.buf, 1, line.len, out);
+	strbuf_release(&msg);
+	strbuf_release(&line);
 }
 
 void

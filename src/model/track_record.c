@@ -1,6 +1,7 @@
 #include "model/track_record.h"
 
 #include "util/bytes.h"
+#include "util/escape.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -55,52 +56,56 @@ track_record_add_frame(struct track_record *r)
 }
 
 static void
-add_view(struct strbuf *out, const struct track_record *r, struct track_text t)
+add_view(struct strbuf *out, const struct track_record *r, struct track_text t, bool shown)
 {
-	strbuf_add(out, track_str(r, t), t.len);
+	if (shown)
+		escape_add(out, track_str(r, t), t.len);
+	else
+		strbuf_add(out, track_str(r, t), t.len);
 }
 
 static void
 format_frame(const struct track_record *r, const struct track_frame *f,
-	     enum track_layout layout, struct strbuf *out)
+	     enum track_layout layout, bool shown, struct strbuf *out)
 {
 	size_t width = layout == TRACK_LAYOUT_97 ? 24 : 36;
 	strbuf_addf(out, "%2" PRIu64 " ", f->index);
-	add_view(out, r, f->module);
-	if (f->module.len < width)
-		strbuf_addchars(out, ' ', width - f->module.len);
+	size_t start = out->len;
+	add_view(out, r, f->module, shown);
+	if (out->len - start < width)   /* bytes, as ioclasscount pads */
+		strbuf_addchars(out, ' ', width - (out->len - start));
 	if (layout == TRACK_LAYOUT_97)
 		strbuf_addf(out, "      0x%" PRIx64 " ", f->address);
 	else if (f->zero_address)
 		strbuf_addf(out, "    %018d ", 0);
 	else
 		strbuf_addf(out, "    0x%016" PRIx64 " ", f->address);
-	add_view(out, r, f->symbol);
+	add_view(out, r, f->symbol, shown);
 	if (f->has_offset)
 		strbuf_addf(out, " + 0x%" PRIx64, f->offset);
 	if (f->has_source) {
 		strbuf_addstr(out, " (");
-		add_view(out, r, f->source);
+		add_view(out, r, f->source, shown);
 		strbuf_addch(out, ')');
 	}
 	strbuf_addch(out, '\n');
 }
 
 static void
-format_trailer(const struct track_record *r, struct strbuf *out)
+format_trailer(const struct track_record *r, bool shown, struct strbuf *out)
 {
 	strbuf_addch(out, '<');
-	add_view(out, r, r->trailer_process);
+	add_view(out, r, r->trailer_process, shown);
 	strbuf_addf(out, "(%" PRId64 ")>\n", r->trailer_pid);
 }
 
-void
-track_record_format(const struct track_record *r, enum track_layout layout,
-		    struct strbuf *out)
+static void
+format_record(const struct track_record *r, enum track_layout layout, bool shown,
+	      struct strbuf *out)
 {
 	if (r->type == TRACK_RECORD_MAP) {
 		strbuf_addf(out, "[0x%" PRIx64 ", 0x%" PRIx64 "] ", r->map_address, r->bytes);
-		add_view(out, r, r->map_process);
+		add_view(out, r, r->map_process, shown);
 		strbuf_addf(out, "(%" PRId64 ") [%" PRIu64 "]\n", r->map_pid, r->index);
 	} else {
 		strbuf_addf(out, "0x%" PRIx64 " bytes (0x%" PRIx64 " + 0x%" PRIx64 "), %" PRId64
@@ -110,10 +115,24 @@ track_record_format(const struct track_record *r, enum track_layout layout,
 	}
 	for (size_t i = 0; i <= r->nframes; i++) {
 		if (r->has_trailer && r->trailer_at == i)
-			format_trailer(r, out);
+			format_trailer(r, shown, out);
 		if (i < r->nframes)
-			format_frame(r, &r->frames[i], layout, out);
+			format_frame(r, &r->frames[i], layout, shown, out);
 	}
+}
+
+void
+track_record_format(const struct track_record *r, enum track_layout layout,
+		    struct strbuf *out)
+{
+	format_record(r, layout, false, out);
+}
+
+void
+track_record_format_shown(const struct track_record *r, enum track_layout layout,
+			  struct strbuf *out)
+{
+	format_record(r, layout, true, out);
 }
 
 int

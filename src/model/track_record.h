@@ -84,10 +84,18 @@ track_str(const struct track_record *r, struct track_text t)
 
 /*
  * The record in ioclasscount's own layout for `layout`, starting with the
- * header line (no leading blank line), each line ending in '\n'.
+ * header line (no leading blank line), each line ending in '\n'. The
+ * record's strings as read: the text --site, --ignore and suppressions match.
  */
 void track_record_format(const struct track_record *r, enum track_layout layout,
 			 struct strbuf *out);
+/*
+ * The same for showing: its strings (process, module, symbol, source) by
+ * util/escape.h's rule, so a record without control bytes is byte for byte
+ * track_record_format()'s.
+ */
+void track_record_format_shown(const struct track_record *r, enum track_layout layout,
+			       struct strbuf *out);
 
 /*
  * Add the record's bytes to a sum a report shows (util/bytes.h, checked):

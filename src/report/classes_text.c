@@ -1,5 +1,6 @@
 #include "report/classes_text.h"
 
+#include "util/escape.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -53,10 +54,15 @@ classes_text_count(FILE *out, const struct class_count *c)
 	fwrite(t, 1, len, out);
 }
 
+/*
+ * A class name, by util/escape.h's rule: a name without control bytes (every
+ * name ioclasscount can print) is written as it is, in one write, so the
+ * listing stays byte for byte the tool's.
+ */
 static void
 put_name(FILE *out, const char *name, size_t len)
 {
-	fwrite(name, 1, len, out);
+	escape_write(out, name, len);
 }
 
 void
@@ -82,7 +88,9 @@ classes_text_query(FILE *out, const struct classes_snapshot *s, char *const *nam
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct class_count *c = classes_snapshot_find(s, names[i], strlen(names[i]));
-		fprintf(out, "%s%s = ", i ? ", " : "", names[i]);
+		fputs(i ? ", " : "", out);
+		escape_puts(out, names[i]);
+		fputs(" = ", out);
 		if (c)
 			classes_text_count(out, c);
 		else

@@ -5,6 +5,10 @@
  * Text output of `iotally classes`: ioclasscount's and ioalloccount's own
  * formats (byte for byte what the 64-bit tools print), and the direct
  * counts and inheritance tree that need a hierarchy.
+ *
+ * Class names are written by util/escape.h's rule. The one exception to
+ * "byte for byte": a name holding control bytes (C0, DEL, C1) or bytes that
+ * are not UTF-8, which ioclasscount would print raw, shows them as \xNN.
  */
 
 #include <stdbool.h>

@@ -1,9 +1,12 @@
 #include "report/diff_report.h"
 
 #include "report/jsontext.h"
+#include "report/report_md_write.h"
 #include "report/texttable.h"
+#include "util/escape.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 int64_t
 diff_report_delta(uint64_t before, uint64_t after)
@@ -110,14 +113,49 @@ diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 	text_table_release(&t);
 }
 
+/*
+ * An input's name in the Markdown heading: a code span of its escaped text,
+ * or, when it holds a backtick that would end the span, Markdown text
+ * escaped as the report's.
+ */
+static void
+md_name(struct strbuf *out, const char *name)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const char *shown = escape_str(&tmp, name);
+	if (strchr(shown, '`')) {
+		report_md_escape(name, 0, out);
+	} else {
+		strbuf_addch(out, '`');
+		strbuf_addstr(out, shown);
+		strbuf_addch(out, '`');
+	}
+	strbuf_release(&tmp);
+}
+
 void
 diff_heading_write(FILE *out, const struct diff_report *r, bool markdown)
 {
-	fprintf(out, markdown ? "## iotally diff (%s): `%s` → `%s`\n\n"
-			      : "iotally diff (%s): %s -> %s\n\n",
-		r->kind, r->before_path, r->after_path);
-	for (size_t i = 0; markdown && r->warnings && i < r->warnings->len; i++)
-		fprintf(out, "> **%s:** %s\n\n",
-			r->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning",
-			r->warnings->items[i].msg);
+	struct strbuf sb = STRBUF_INIT;
+	if (markdown) {
+		strbuf_addf(&sb, "## iotally diff (%s): ", r->kind);
+		md_name(&sb, r->before_path);
+		strbuf_addstr(&sb, " → ");
+		md_name(&sb, r->after_path);
+		strbuf_addstr(&sb, "\n\n");
+	} else {
+		strbuf_addf(&sb, "iotally diff (%s): ", r->kind);
+		escape_addstr(&sb, r->before_path);
+		strbuf_addstr(&sb, " -> ");
+		escape_addstr(&sb, r->after_path);
+		strbuf_addstr(&sb, "\n\n");
+	}
+	for (size_t i = 0; markdown && r->warnings && i < r->warnings->len; i++) {
+		strbuf_addf(&sb, "> **%s:** ",
+			    r->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning");
+		report_md_escape(r->warnings->items[i].msg, 0, &sb);
+		strbuf_addstr(&sb, "\n\n");
+	}
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
 }

@@ -3,6 +3,7 @@
 #include "report/diff_report.h"
 #include "report/jsontext.h"
 #include "report/texttable.h"
+#include "util/escape.h"
 #include "util/hashmap.h"
 #include "util/size.h"
 #include "util/xalloc.h"
@@ -217,8 +218,8 @@ diff_track_write_folded(FILE *out, const struct diff_track *d)
 	}
 	qsort(rows, n, sizeof(*rows), cmp_folded);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%s %" PRIu64 " %" PRIu64 "\n", rows[i].stack, rows[i].bytes[0],
-			rows[i].bytes[1]);
+		escape_puts(out, rows[i].stack);
+		fprintf(out, " %" PRIu64 " %" PRIu64 "\n", rows[i].bytes[0], rows[i].bytes[1]);
 		free(rows[i].stack);
 	}
 	strbuf_release(&sb);

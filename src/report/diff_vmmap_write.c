@@ -2,7 +2,9 @@
 
 #include "report/diff_report.h"
 #include "report/jsontext.h"
+#include "report/report_md_write.h"
 #include "report/texttable.h"
+#include "util/escape.h"
 #include "util/size.h"
 
 #include <inttypes.h>
@@ -42,8 +44,21 @@ write_footprint(FILE *out, const struct diff_vmmap *d, bool markdown)
 	if (!d->has_footprint)
 		return;
 	delta_text(dt, sizeof(dt), diff_report_delta(d->footprint_before, d->footprint_after), true);
+	struct strbuf tb = STRBUF_INIT, ta = STRBUF_INIT, mb = STRBUF_INIT, ma = STRBUF_INIT;
+	b = escape_str(&tb, b);   /* the figures as the dumps print them */
+	a = escape_str(&ta, a);
+	if (markdown) {
+		report_md_escape(b, 0, &mb);
+		report_md_escape(a, 0, &ma);
+		b = mb.buf;
+		a = ma.buf;
+	}
 	fprintf(out, "%s %s -> %s, %s bytes (as printed, rounded by vmmap)\n\n",
 		markdown ? "**Physical footprint:**" : "Physical footprint:", b, a, dt);
+	strbuf_release(&tb);
+	strbuf_release(&ta);
+	strbuf_release(&mb);
+	strbuf_release(&ma);
 }
 
 static void

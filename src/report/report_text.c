@@ -1,70 +1,30 @@
 #include "report/report_text.h"
 
+#include "util/escape.h"
 #include "util/size.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), or 0. */
-static size_t
-utf8_len(const unsigned char *p, size_t n, uint32_t *cp)
-{
-	unsigned char c = p[0];
-	size_t len;
-	uint32_t v, min;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if ((c & 0xe0) == 0xc0) {
-		len = 2, v = c & 0x1f, min = 0x80;
-	} else if ((c & 0xf0) == 0xe0) {
-		len = 3, v = c & 0x0f, min = 0x800;
-	} else if ((c & 0xf8) == 0xf0) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (p[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
 void
 report_text_clean(const char *s, size_t max_chars, struct strbuf *out)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), chars = 0;
-	while (n > 0) {
-		if (max_chars && chars == max_chars) {
-			strbuf_addstr(out, "\xe2\x80\xa6");
-			return;
-		}
-		uint32_t cp;
-		size_t len = utf8_len(p, n, &cp);
-		if (len == 0) {
-			strbuf_addstr(out, "\xef\xbf\xbd");
-			len = 1;
-		} else if (cp == '\t' || cp == '\n' || cp == '\r') {
-			strbuf_addch(out, ' ');
-		} else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x2028 ||
-			   cp == 0x2029) {
-			strbuf_addstr(out, "\xef\xbf\xbd");
-		} else {
-			strbuf_add(out, p, len);
-		}
-		p += len;
-		n -= len;
+	struct strbuf tmp = STRBUF_INIT;
+	const char *shown = escape_str(&tmp, s);
+	const char *p = shown;
+	/* The escaped text is valid UTF-8: a character starts at every non-continuation byte. */
+	for (size_t chars = 0; *p; p++) {
+		if (((unsigned char)*p & 0xc0) == 0x80)
+			continue;
+		if (max_chars && chars == max_chars)
+			break;
 		chars++;
 	}
+	strbuf_add(out, shown, (size_t)(p - shown));
+	if (*p)
+		strbuf_addstr(out, "\xe2\x80\xa6");
+	strbuf_release(&tmp);
 }
 
 int

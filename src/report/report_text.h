@@ -14,9 +14,11 @@
 #include "util/strbuf.h"
 
 /*
- * Append `s` as valid UTF-8: invalid bytes and C0/C1 controls become
- * U+FFFD, tabs and line breaks a space. At most `max_chars` characters
- * (0: no limit); a longer string ends in "..." (U+2026).
+ * Append `s` as valid UTF-8 without control characters, by util/escape.h's
+ * rule (C0 controls, tabs and line breaks included, DEL, C1 controls and
+ * invalid bytes as \xNN), the rule of every text output. At most
+ * `max_chars` characters of that (0: no limit); a longer string ends in
+ * "..." (U+2026).
  */
 void report_text_clean(const char *s, size_t max_chars, struct strbuf *out);
 

@@ -1,5 +1,8 @@
 #include "report/textfmt.h"
 
+#include "util/escape.h"
+#include "util/strbuf.h"
+
 #include <string.h>
 
 size_t
@@ -15,9 +18,12 @@ text_width(const char *s)
 void
 text_pad_right(FILE *out, const char *s, size_t width)
 {
-	fputs(s, out);
-	for (size_t w = text_width(s); w < width; w++)
+	struct strbuf tmp = STRBUF_INIT;
+	const char *shown = escape_str(&tmp, s);
+	fputs(shown, out);
+	for (size_t w = text_width(shown); w < width; w++)
 		fputc(' ', out);
+	strbuf_release(&tmp);
 }
 
 static double

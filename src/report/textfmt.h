@@ -12,7 +12,7 @@
 
 /* Characters in a UTF-8 string (bytes that do not continue a sequence). */
 size_t text_width(const char *s);
-/* s, then spaces up to `width` characters. */
+/* s (escaped by util/escape.h's rule), then spaces up to `width` characters. */
 void text_pad_right(FILE *out, const char *s, size_t width);
 /* "%7.2f MB" of bytes / 2^20, as the reference report prints sizes. */
 void text_mb(FILE *out, uint64_t bytes);

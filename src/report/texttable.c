@@ -1,6 +1,8 @@
 #include "report/texttable.h"
 
+#include "report/report_md_write.h"
 #include "report/textfmt.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -28,11 +30,20 @@ text_table_release(struct text_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Cells are kept escaped: widths are those of the text shown. */
+static char *
+escaped_copy(const char *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	escape_add(&sb, s, n);
+	return strbuf_detach(&sb, NULL);
+}
+
 void
 text_table_add(struct text_table *t, const char *cell)
 {
 	t->cells = xgrow(t->cells, &t->alloc, t->ncells + 1, sizeof(*t->cells));
-	t->cells[t->ncells++] = xstrdup(cell);
+	t->cells[t->ncells++] = escaped_copy(cell, strlen(cell));
 }
 
 void
@@ -44,7 +55,8 @@ text_table_addf(struct text_table *t, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	t->cells = xgrow(t->cells, &t->alloc, t->ncells + 1, sizeof(*t->cells));
-	t->cells[t->ncells++] = strbuf_detach(&sb, NULL);
+	t->cells[t->ncells++] = escaped_copy(sb.buf, sb.len);
+	strbuf_release(&sb);
 }
 
 size_t
@@ -54,23 +66,16 @@ text_table_rows(const struct text_table *t)
 }
 
 static void
-write_markdown_cell(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		/* Characters Markdown would read as table, emphasis, code or HTML. */
-		if (strchr("|\\`*_<>[]", *s))
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-}
-
-static void
 write_markdown(FILE *out, const struct text_table *t)
 {
+	struct strbuf cell = STRBUF_INIT;
 	for (size_t i = 0; i < t->ncells; i++) {
 		size_t col = i % t->ncols;
 		fputs(col ? " | " : "| ", out);
-		write_markdown_cell(out, t->cells[i]);
+		/* The report's Markdown escaping: the two Markdown writers agree. */
+		strbuf_reset(&cell);
+		report_md_escape(t->cells[i], 0, &cell);
+		fwrite(cell.buf, 1, cell.len, out);
 		if (col + 1 < t->ncols)
 			continue;
 		fputs(" |\n", out);
@@ -80,6 +85,7 @@ write_markdown(FILE *out, const struct text_table *t)
 			fputs("|\n", out);
 		}
 	}
+	strbuf_release(&cell);
 }
 
 void

@@ -3,10 +3,13 @@
 
 /*
  * A table built cell by cell and written either as aligned text columns
- * or as a Markdown table (for pasting into a bug). Cells are copied; the
- * table owns them. Markdown cells backslash-escape | \ ` * _ < > [ ] so a
- * type or C++ symbol name can neither break the table nor turn into
- * emphasis, code or HTML.
+ * or as a Markdown table (for pasting into a bug). Cells are copied,
+ * escaped by util/escape.h's rule (a name from the input cannot put a
+ * control byte or a line break in the output); the table owns them.
+ * Markdown cells are escaped as the report's are (report_md_escape(): | \ `
+ * * _ < > [ ] & ~ ! and a leading list or heading marker) so a type or C++
+ * symbol name can neither break the table nor turn into emphasis, code or
+ * HTML.
  */
 
 #include <stdbool.h>

@@ -1,5 +1,6 @@
 #include "report/track_folded.h"
 
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 #include <inttypes.h>
@@ -12,13 +13,14 @@ track_folded_write(FILE *out, const struct track_capture *cap, uint64_t top)
 	size_t n = track_grouping_sorted(&cap->grouping, &g);
 	if (top && n > top)
 		n = (size_t)top;
-	struct strbuf line = STRBUF_INIT;
+	struct strbuf stack = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++) {
-		strbuf_reset(&line);
-		track_grouping_folded_text(&cap->grouping, g[i], &line);
-		strbuf_addf(&line, " %" PRIu64 "\n", g[i]->bytes);
-		fwrite(line.buf, 1, line.len, out);
+		strbuf_reset(&stack);
+		track_grouping_folded_text(&cap->grouping, g[i], &stack);
+		/* Frame names from the input: one line per stack, whatever they hold. */
+		escape_write(out, stack.buf, stack.len);
+		fprintf(out, " %" PRIu64 "\n", g[i]->bytes);
 	}
-	strbuf_release(&line);
+	strbuf_release(&stack);
 	free(g);
 }

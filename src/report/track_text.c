@@ -1,6 +1,7 @@
 #include "report/track_text.h"
 
 #include "report/textfmt.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 #include <inttypes.h>
@@ -11,7 +12,9 @@ static void
 write_header(FILE *out, const struct track_capture *cap)
 {
 	struct strbuf line = STRBUF_INIT;
-	strbuf_addf(&line, "kernel memory allocations ('%s')", cap->command);
+	strbuf_addstr(&line, "kernel memory allocations ('");
+	escape_addstr(&line, cap->command);
+	strbuf_addstr(&line, "')");
 	fprintf(out, "%s\n", line.buf);
 	text_repeat(out, '-', line.len);
 	fputc('\n', out);
@@ -28,11 +31,15 @@ write_images(FILE *out, const struct track_capture *cap)
 		return;
 	}
 	fputs("\nBinary Images:\n", out);
+	struct strbuf t[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	for (size_t i = 0; i < cap->nimages; i++) {
 		const struct track_image *m = &cap->images[i];
 		fprintf(out, "0x%" PRIx64 " - 0x%" PRIx64 " %s <%s> %s\n", m->start, m->end,
-			m->name, m->uuid, m->path);
+			escape_str(&t[0], m->name), escape_str(&t[1], m->uuid),
+			escape_str(&t[2], m->path));
 	}
+	for (size_t i = 0; i < 3; i++)
+		strbuf_release(&t[i]);
 }
 
 int
@@ -52,7 +59,7 @@ track_text_write_listing(FILE *out, const struct track_capture *cap, struct diag
 		if ((rc = track_listing_read(list, i, &rec, err)) < 0)
 			break;
 		strbuf_reset(&text);
-		track_record_format(&rec, cap->layout, &text);
+		track_record_format_shown(&rec, cap->layout, &text);
 		fputc('\n', out);
 		fwrite(text.buf, 1, text.len, out);
 	}
@@ -72,15 +79,17 @@ track_text_write_listing(FILE *out, const struct track_capture *cap, struct diag
 }
 
 static void
-write_row(FILE *out, const struct track_capture *cap, const struct track_group *g)
+write_row(FILE *out, const struct track_capture *cap, const struct track_group *g,
+	  struct strbuf tmp[2])
 {
 	if (cap->by == TRACK_BY_SYMBOL)
 		fprintf(out, "%14" PRIu64 " %14" PRIu64 " %8" PRIu64 " %10" PRId64 "  %s  [%s]\n",
 			g->self_bytes, g->bytes, g->records, g->count,
-			g->symbol[0] ? g->symbol : "?", g->name[0] ? g->name : "?");
+			g->symbol[0] ? escape_str(&tmp[0], g->symbol) : "?",
+			g->name[0] ? escape_str(&tmp[1], g->name) : "?");
 	else
 		fprintf(out, "%14" PRIu64 " %8" PRIu64 " %10" PRId64 "  %s\n",
-			g->bytes, g->records, g->count, g->name);
+			g->bytes, g->records, g->count, escape_str(&tmp[0], g->name));
 }
 
 void
@@ -99,8 +108,11 @@ track_text_write_groups(FILE *out, const struct track_capture *cap, uint64_t top
 			"SYMBOL  [MODULE]");
 	else
 		fprintf(out, "%14s %8s %10s  %s\n", "BYTES", "RECORDS", "COUNT", title[cap->by]);
+	struct strbuf tmp[2] = { STRBUF_INIT, STRBUF_INIT };
 	for (size_t i = 0; i < shown; i++)
-		write_row(out, cap, g[i]);
+		write_row(out, cap, g[i], tmp);
+	strbuf_release(&tmp[0]);
+	strbuf_release(&tmp[1]);
 	if (shown < n)
 		fprintf(out, "(%zu more rows)\n", n - shown);
 	if (cap->by == TRACK_BY_SYMBOL)

@@ -6,8 +6,10 @@
 
 #include "report/trend_report.h"
 
+#include "report/report_md_write.h"
 #include "report/texttable.h"
 #include "util/array.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -156,7 +158,9 @@ write_header(FILE *out, const struct trend_report *r, bool md)
 	fprintf(out, "%s%zu samples", md ? "- " : "", s->nsamples);
 	if (!isnan(r->span_hours))
 		fprintf(out, " over %.2f h", r->span_hours);
-	fprintf(out, ", in %s.\n", r->order_note);
+	fputs(", in ", out);
+	escape_puts(out, r->order_note);   /* may name a capture's time field */
+	fputs(".\n", out);
 	fprintf(out, "%sWarm-up: the first %zu sample%s left out of the fits (%s); %zu "
 		"analysed.\n", md ? "- " : "", w, w == 1 ? " is" : "s are",
 		r->warmup_given ? "--warmup" : "default max(2, 20 % of the samples)",
@@ -165,10 +169,14 @@ write_header(FILE *out, const struct trend_report *r, bool md)
 		s->has_times ? "hour (from the capture times)" : "sample",
 		s->has_times ? "; the JSON output also has them per sample" : "");
 	fprintf(out, md ? "\n> %s\n\n" : "%s\n\n", trend_caveat);
-	for (size_t i = 0; md && r->warnings && i < r->warnings->len; i++)
+	struct strbuf msg = STRBUF_INIT;
+	for (size_t i = 0; md && r->warnings && i < r->warnings->len; i++) {
+		strbuf_reset(&msg);
+		report_md_escape(r->warnings->items[i].msg, 0, &msg);
 		fprintf(out, "> **%s:** %s\n\n",
-			r->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning",
-			r->warnings->items[i].msg);
+			r->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning", msg.buf);
+	}
+	strbuf_release(&msg);
 }
 
 static void

@@ -1,28 +1,43 @@
 #include "report/vmmap_csv.h"
 
+#include "util/escape.h"
+#include "util/strbuf.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void
-csv_field(FILE *out, const char *s)
+/* Leading bytes that make a spreadsheet read a cell as a formula. */
+static bool
+csv_formula_start(const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
+	return *s && strchr("=+-@\t\r", *s);
+}
+
+/* A text cell from the input: escaped, neutralised, quoted when it must be. */
+static void
+csv_text_field(FILE *out, const char *s, struct strbuf *tmp)
+{
+	bool formula = csv_formula_start(s);
+	const char *shown = escape_str(tmp, s);   /* no CR or LF after this */
+	bool quote = strpbrk(shown, ",\"") != NULL;
+	if (quote)
+		fputc('"', out);
+	if (formula)
+		fputc('\'', out);
+	for (; *shown; shown++) {
+		if (*shown == '"')
 			fputc('"', out);
-		fputc(*s, out);
+		fputc(*shown, out);
 	}
-	fputc('"', out);
+	if (quote)
+		fputc('"', out);
 }
 
 void
 vmmap_csv_write(FILE *out, const struct vmmap_capture *cap)
 {
+	struct strbuf tmp = STRBUF_INIT;
 	fputs("dump,process,pid,type,purge,count,vsize,resident,dirty,swapped\r\n", out);
 	for (size_t i = 0; i < cap->ndumps; i++) {
 		const struct vmmap_dump *d = cap->dumps[i];
@@ -34,12 +49,12 @@ vmmap_csv_write(FILE *out, const struct vmmap_capture *cap)
 				if (!a->count)
 					continue;
 				fprintf(out, "%zu,", i + 1);
-				csv_field(out, d->process ? d->process : "");
+				csv_text_field(out, d->process ? d->process : "", &tmp);
 				fputc(',', out);
 				if (d->has_pid)
 					fprintf(out, "%" PRIu64, d->pid);
 				fputc(',', out);
-				csv_field(out, types[t]->name);
+				csv_text_field(out, types[t]->name, &tmp);
 				fprintf(out, ",%c,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 					",%" PRIu64 "\r\n", vmmap_purge_char(vmmap_purge_order[k]),
 					a->count, a->vsize, a->resident, a->dirty, a->swapped);
@@ -47,4 +62,5 @@ vmmap_csv_write(FILE *out, const struct vmmap_capture *cap)
 		}
 		free(types);
 	}
+	strbuf_release(&tmp);
 }

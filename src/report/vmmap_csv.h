@@ -4,7 +4,14 @@
 /*
  * The purgeability breakdown as RFC 4180 CSV: a header record, one record
  * per (dump, type, purge state), CRLF line ends, fields quoted when they
- * hold a comma, a quote or a line break. Byte counts are exact integers.
+ * hold a comma or a quote. Byte counts are exact integers, never changed.
+ *
+ * A text cell (a process or region type name from the input) is written by
+ * util/escape.h's rule, so it holds no line break or other control byte,
+ * and one that starts with = + - @ TAB or CR gets a leading ' (OWASP's
+ * advice against CSV formula injection): a spreadsheet shows the text
+ * "=HYPERLINK(...)" instead of evaluating it. Readers that want the name
+ * exactly use --format json.
  */
 
 #include <stdio.h>

@@ -1,6 +1,7 @@
 #include "report/vmmap_text.h"
 
 #include "report/textfmt.h"
+#include "util/escape.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -13,7 +14,8 @@
 void
 vmmap_text_add_process(struct strbuf *out, const struct vmmap_dump *d)
 {
-	strbuf_addf(out, "%s [", d->process ? d->process : "?");
+	escape_addstr(out, d->process ? d->process : "?");
+	strbuf_addstr(out, " [");
 	if (d->has_pid)
 		strbuf_addf(out, "%" PRIu64, d->pid);
 	else
@@ -163,7 +165,9 @@ write_histogram(FILE *out, const struct vmmap_type_stats *t)
 		if (mem > max)
 			max = mem;
 	}
-	fprintf(out, "\n=== Histogram of %s Regions by Virtual Size Bucket ===\n", t->name);
+	fputs("\n=== Histogram of ", out);
+	escape_puts(out, t->name);
+	fputs(" Regions by Virtual Size Bucket ===\n", out);
 	for (size_t i = 0; i < n; i++) {
 		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * b[i]->count;
 		fprintf(out, "%8.1f KB | %4" PRIu64 " entries (N:%4" PRIu64 " V:%4" PRIu64

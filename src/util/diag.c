@@ -1,5 +1,6 @@
 #include "util/diag.h"
 
+#include "util/escape.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -107,7 +108,7 @@ diag_format_prefix(struct strbuf *out, enum diag_severity sev, const char *path,
 {
 	strbuf_addstr(out, "iotally: ");
 	if (path) {
-		strbuf_addstr(out, diag_display_path(path));
+		escape_addstr(out, diag_display_path(path));
 		if (line) {
 			strbuf_addf(out, ":%llu", (unsigned long long)line);
 			if (col)
@@ -122,24 +123,14 @@ void
 diag_format(const struct diag *d, struct strbuf *out)
 {
 	diag_format_prefix(out, d->severity, diag_path(d), d->line, d->col);
-	strbuf_addf(out, "%s\n", d->msg);
+	escape_addstr(out, d->msg);
+	strbuf_addch(out, '\n');
 }
 
 void
 diag_quote(struct strbuf *out, const char *p, size_t len, size_t max)
 {
-	size_t n = len < max ? len : max;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			strbuf_addch(out, (char)c);
-		else if (c == '\\')
-			strbuf_addstr(out, "\\\\");
-		else
-			strbuf_addf(out, "\\x%02x", c);
-	}
-	if (n < len)
-		strbuf_addstr(out, "...");
+	escape_add_cut(out, p, len, max);
 }
 
 void

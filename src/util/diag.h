@@ -64,7 +64,11 @@ void diag_set_path(struct diag *d, const char *path);
 /* The same, in a diag that named no file yet. */
 void diag_set_path_if_unset(struct diag *d, const char *path);
 
-/* "iotally: PATH:LINE:COL: error: MSG\n"; parts that are unknown are left out. */
+/*
+ * "iotally: PATH:LINE:COL: error: MSG\n"; parts that are unknown are left out.
+ * The path and the message are written by util/escape.h's rule: a file name
+ * or a name quoted from the input cannot put a control byte on the terminal.
+ */
 void diag_format(const struct diag *d, struct strbuf *out);
 /* The same up to and including "SEVERITY: " (path NULL, line or col 0: left out). */
 void diag_format_prefix(struct strbuf *out, enum diag_severity sev, const char *path,
@@ -74,9 +78,10 @@ void diag_format_prefix(struct strbuf *out, enum diag_severity sev, const char *
 const char *diag_display_path(const char *path);
 
 /*
- * Append `len` bytes of untrusted input to `out`, quoted for a message:
- * printable ASCII as is, everything else as \xNN, cut after `max` bytes
- * with "..." so a 10 MB line never becomes a 10 MB message.
+ * Append `len` bytes of untrusted input to `out`, quoted for a message by
+ * util/escape.h's rule (controls and invalid bytes as \xNN), cut after at
+ * most `max` bytes (never inside a UTF-8 sequence) with "..." so a 10 MB
+ * line never becomes a 10 MB message.
  */
 void diag_quote(struct strbuf *out, const char *p, size_t len, size_t max);
 

@@ -529,6 +529,50 @@ def case_process_name():
         e.close()
 
 
+def controls(data):
+    """The control characters of bytes decoded as UTF-8 (invalid UTF-8 counts)."""
+    try:
+        text = data.decode('utf-8')
+    except UnicodeDecodeError:
+        return ['invalid UTF-8']
+    return ['U+%04X' % ord(ch) for ch in text
+            if (ord(ch) < 0x20 and ch != '\n') or 0x7f <= ord(ch) <= 0x9f]
+
+
+def case_hostile_process_name():
+    """ps names the target with terminal controls and a formula: nothing reaches the
+    terminal or the folder name; the manifest keeps the exact name."""
+    c = 'hostile-process-name'
+    name = 'Evil\x1b]52;c;aGVsbG8=\x07 =HYPERLINK("x")\u009b2J\x7f'
+    e = Env(STANDIN_PS='/Applications/' + name)
+    try:
+        r = subprocess.run(e.argv(['--pid', str(e.target.pid)]), env=e.env,
+                           cwd=e.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=120)
+        check(c, r.returncode == 0, 'exit %d %s' % (r.returncode, r.stderr[:300]))
+        check(c, not controls(r.stdout) and not controls(r.stderr),
+              'controls on the terminal: %s %s' % (controls(r.stdout), controls(r.stderr)))
+        dirs = [n for n in os.listdir(e.dir) if n.startswith('iotally-')]
+        if not check(c, len(dirs) == 1, 'bundle folders: %r' % dirs):
+            return
+        check(c, not controls(dirs[0].encode('utf-8', 'surrogateescape')),
+              'control bytes in the folder name %r' % dirs[0])
+        # the default folder keeps only [A-Za-z0-9_-] of the name, byte by byte
+        safe = ''.join(chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in '_-')
+                       else '_' for b in name.encode())
+        check(c, '-%s-%d' % (safe, e.target.pid) in dirs[0], 'folder name %r' % dirs[0])
+        m = manifest(c, os.path.join(e.dir, dirs[0]))
+        if m:
+            check(c, m['target']['name'] == name, 'manifest target %r' % m['target'])
+        ls = e.run(os.path.join(e.dir, dirs[0]))
+        check(c, not controls(ls.stdout) and not controls(ls.stderr),
+              'bundle listing: %s %s' % (controls(ls.stdout), controls(ls.stderr)))
+        check(c, b'of Evil\\x1b]52;c;aGVsbG8=\\x07 =HYPERLINK("x")\\xc2\\x9b2J\\x7f started'
+              in ls.stdout, 'listing: %r' % ls.stdout[:300])
+    finally:
+        e.close()
+
+
 def case_track_skipped():
     c = 'track-skipped'
     e = Env()

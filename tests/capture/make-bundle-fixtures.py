@@ -12,6 +12,10 @@ construction: the sha256 values, sizes and archive layout are Python's.
   partial/         vmmap denied: no vmmap capture, "complete": false
   series/          series.json and two samples, listed out of time order
   complete.tar.gz  complete/ packed under the folder name iotally-fixture/
+  hostile-names/   partial/ with hostile manifest text: a target name holding
+                   newlines that spell lines of iotally's listing and an OSC 52
+                   sequence (ESC ] 52 ; c ; ... BEL), and the vmmap step's reason
+                   holding a CSI sequence (ESC [ 2 J) and a C1 CSI (U+009B)
 
 and, under fixtures/series-bundle/ (apart, so that a folder of bundle
 archives stays what fixtures/bundle/ holds):
@@ -57,7 +61,12 @@ def step(d, sid, argv, kind, out, status='ok', reason=None, exit_status=0):
     }
 
 
-def write_bundle(d, started, vmmap_status='ok'):
+HOSTILE_TARGET = ('evil\n  vmmap    target/forged.txt (step target.vmmap)\n'
+                  '\x1b]52;c;aGVsbG8=\x07clip')
+HOSTILE_REASON = 'denied \x1b[2J\u009b2J\r\nforged line'
+
+
+def write_bundle(d, started, vmmap_status='ok', target='shared_library_demo', reason=None):
     shutil.rmtree(d, ignore_errors=True)
     for sub in ('host', 'kernel', 'target', 'logs'):
         os.makedirs(os.path.join(d, sub))
@@ -82,11 +91,11 @@ def write_bundle(d, started, vmmap_status='ok'):
         open(os.path.join(d, 'target/vmmap.txt'), 'wb').close()
         s = step(d, 'target.vmmap', ['vmmap', '-w', '-noCoalesce', '4242'], 'vmmap',
                  'target/vmmap.txt', status='denied', exit_status=255,
-                 reason='vmmap: cannot examine process 4242 because you do not have '
-                        'appropriate privileges; run with sudo')
+                 reason=reason or 'vmmap: cannot examine process 4242 because you do not '
+                                  'have appropriate privileges; run with sudo')
         steps.append(s)
     write_manifest(d, started, vmmap_status == 'ok', ['iotally', 'capture', '--pid', '4242'],
-                   ('14.0', '23A344'), 'shared_library_demo', steps)
+                   ('14.0', '23A344'), target, steps)
 
 
 def write_manifest(d, started, complete, argv, os_version, target, steps):
@@ -177,6 +186,8 @@ def main():
     data[i] = ord('p')
     open(p, 'wb').write(bytes(data))
     write_bundle(os.path.join(ROOT, 'partial'), '2026-11-29T10:15:30Z', vmmap_status='denied')
+    write_bundle(os.path.join(ROOT, 'hostile-names'), '2026-11-29T10:15:30Z',
+                 vmmap_status='denied', target=HOSTILE_TARGET, reason=HOSTILE_REASON)
     series = os.path.join(ROOT, 'series')
     shutil.rmtree(series, ignore_errors=True)
     os.makedirs(series)

@@ -84,9 +84,11 @@ test_markdown_escape(void **state)
 	check_md("> quote", "\\> quote");
 	check_md("back\\slash `tick` [link](x) ~s~ &amp;",
 		 "back\\\\slash \\`tick\\` \\[link\\](x) \\~s\\~ \\&amp;");
-	/* Line breaks become spaces, an invalid byte U+FFFD. */
-	check_md("a\nb\r\tc", "a b  c");
-	check_md("bad\xff", "bad\xef\xbf\xbd");
+	/* Controls and invalid bytes as \xNN (util/escape.h), its backslash escaped. */
+	check_md("a\nb\r\tc", "a\\\\x0ab\\\\x0d\\\\x09c");
+	check_md("bad\xff", "bad\\\\xff");
+	check_md("osc\x1b]52;c;aGk=\x07", "osc\\\\x1b\\]52;c;aGk=\\\\x07");
+	check_md("csi\xc2\x9b" "2J caf\xc3\xa9", "csi\\\\xc2\\\\x9b2J caf\xc3\xa9");
 }
 
 static void
@@ -106,7 +108,7 @@ test_html_escape(void **state)
 		   "&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;script&gt;alert(2)"
 		   "&lt;/script&gt;");
 	check_html("\"'&", "&quot;&#39;&amp;");
-	check_html("\x01\xc0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	check_html("\x01\xc0\x80", "\\x01\\xc0\\x80");
 }
 
 static size_t

@@ -82,7 +82,13 @@ test_diag_format_and_quote(void **state)
 	assert_string_equal(sb.buf, "iotally: <stdin>: error: gone\n");
 	strbuf_reset(&sb);
 	diag_quote(&sb, "a\x01\\b\xff" "cdef", 9, 6);
-	assert_string_equal(sb.buf, "a\\x01\\\\b\\xffc...");
+	assert_string_equal(sb.buf, "a\\x01\\b\\xffc...");
+	strbuf_reset(&sb);
+	/* Names in a path and a message are escaped when the diag is written. */
+	diag_set(&d, DIAG_DATA, "evil\x1b]0;x\x07.txt", 2, 0, "class '%s'", "A\nB\xc2\x9b");
+	diag_format(&d, &sb);
+	assert_string_equal(sb.buf,
+			    "iotally: evil\\x1b]0;x\\x07.txt:2: error: class 'A\\x0aB\\xc2\\x9b'\n");
 	strbuf_release(&sb);
 }
 

@@ -70,8 +70,9 @@ const char cmd_diff_help[] =
 	"  --gates FILE       gates from a file: one a line, the --fail-if grammar;\n"
 	"                     blank lines and lines starting with '#' are skipped\n"
 	"  --junit FILE       also write the gates as JUnit XML: one test suite per\n"
-	"                     pair, one test case per gate, errors as <error> and\n"
-	"                     skipped gates as <skipped/> cases. Written on every\n"
+	"                     pair, one test case per gate (named after its pair in\n"
+	"                     folders: 'app-vmmap.txt: GATE'), errors as <error> and\n"
+	"                     skipped gates as <skipped> cases. Written on every\n"
 	"                     run, errors included, replacing FILE whole; '-'\n"
 	"                     writes the XML to standard output instead of the report\n"
 	"  --strict           files without a counterpart, gates that no pair\n"
@@ -354,15 +355,9 @@ resolve_gates(const struct diff_args *a, struct pair_result *res, const void *di
 		if (!diff_kind_has_metric(kind, a->gates[i].kind))
 			continue;
 		struct diff_gate *g = &res->gates[res->ngates++];
-		int64_t before, after;
 		diff_gate_copy(g, &a->gates[i]);
-		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
-		    diff_gate_check(g, before, after, err) < 0)
+		if (diff_kind_resolve_gate(kind, diff, g, err) < 0)
 			return -1;
-		const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric)
-						    : NULL;
-		if (subject)
-			g->subject = xstrdup(subject);
 	}
 	return 0;
 }
@@ -688,6 +683,7 @@ write_junit(const char *path, const struct diff_run *run, struct diag *err)
 		const struct pair_result *res = &run->results[i];
 		struct diff_junit_suite *su = &suites[ns++];
 		su->name = suite_name(&run->pairs.pairs[i]);
+		su->pair = run->pairs.pairs[i].name;
 		su->kind = res->kind ? res->kind->name : NULL;
 		if (res->error) {
 			errs[i] = (struct diff_junit_case){ "compare", DIFF_JUNIT_ERROR, res->error };

@@ -59,6 +59,7 @@ struct diff_gate {
 	/* Filled by diff_gate_check(), and `subject` by the caller when the metric
 	 * picks what it measures (classes:*: the class that grew most). */
 	char *subject;
+	bool bytes;          /* the figures are bytes (else a count): set by the kind */
 	bool checked;
 	bool tripped;
 	int64_t before, after, delta;

@@ -156,6 +156,12 @@ diff_classes_largest_growth(const struct diff_classes *d)
 	return best;
 }
 
+bool
+diff_classes_metric_is_bytes(const char *kind)
+{
+	return strcmp(kind, "alloc") == 0;
+}
+
 int
 diff_classes_metric(const struct diff_classes *d, const char *kind, const char *metric,
 		    int64_t *before, int64_t *after, struct diag *err)

@@ -798,6 +798,12 @@ new_sites(const struct diff_track *d, bool bytes, uint64_t *before, uint64_t *af
 	}
 }
 
+bool
+diff_track_metric_is_bytes(const char *metric)
+{
+	return strcmp(metric, "sites") != 0 && strcmp(metric, "new-sites") != 0;
+}
+
 int
 diff_track_metric(const struct diff_track *d, const char *metric, int64_t *before,
 		  int64_t *after, struct diag *err)

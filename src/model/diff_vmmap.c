@@ -580,6 +580,13 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 	return rc;
 }
 
+bool
+diff_vmmap_metric_is_bytes(const char *metric)
+{
+	const char *dot = strrchr(metric, '.');
+	return !dot || strcmp(dot + 1, "count") != 0;
+}
+
 /* ---- comparability ---------------------------------------------------- */
 
 /* "macOS 26.6 (25G72)": the version before " (", the build inside. */

@@ -211,6 +211,7 @@ struct pair_result {
 	struct diff_gate *gates;        /* copies of the gates of its kind, checked */
 	size_t ngates;
 	bool compared;
+	bool gate_error;                /* the error is a gate's (the same on every pair) */
 	int status;                     /* 0, or the error's exit status */
 	char *error;                    /* the error as printed, without "iotally: " */
 };
@@ -456,8 +457,10 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	res->kind = kind;
 	kind->comparability(diff, pair->before, pair->after, &warnings);
 	cli_print_warnings(&warnings);
-	if ((rc = resolve_gates(a, res, diff, err)) < 0)
+	if ((rc = resolve_gates(a, res, diff, err)) < 0) {
+		res->gate_error = true;
 		goto out;
+	}
 	struct diff_report rep = {
 		.kind = kind->name,
 		.before_path = pair->before,
@@ -506,6 +509,41 @@ run_error(struct diff_run *run, const char *name, const struct diag *err, bool u
 		run->status = err->code ? err->code : DIAG_SOFTWARE;
 }
 
+/*
+ * In folders, a gate that cannot be checked (a misspelt type, a class no
+ * capture has) stops every pair of its kind with the same message: said
+ * once, after the pairs, with the pairs it stopped.
+ */
+static void
+print_gate_errors(const struct diff_run *run)
+{
+	enum { NAMES_SHOWN = 5 };
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		const struct pair_result *res = &run->results[i];
+		bool first = res->gate_error;
+		for (size_t j = 0; first && j < i; j++)
+			first = !(run->results[j].gate_error &&
+				  strcmp(run->results[j].error, res->error) == 0);
+		if (!first)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		size_t n = 0;
+		for (size_t j = i; j < run->pairs.npairs; j++) {
+			const struct pair_result *o = &run->results[j];
+			if (!o->gate_error || strcmp(o->error, res->error) != 0)
+				continue;
+			if (n < NAMES_SHOWN)
+				strbuf_addf(&sb, "%s%s", n ? ", " : "", run->pairs.pairs[j].name);
+			n++;
+		}
+		if (n > NAMES_SHOWN)
+			strbuf_addf(&sb, " and %zu more", n - NAMES_SHOWN);
+		fprintf(stderr, "iotally: %s (%s %s)\n", res->error, n == 1 ? "pair" : "pairs",
+			sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
 static void
 run_pairs(const struct diff_args *a, struct diff_run *run)
 {
@@ -525,11 +563,13 @@ run_pairs(const struct diff_args *a, struct diff_run *run)
 						res->kind ? res->kind->name : NULL, res->error);
 		if (err.code == DIAG_USAGE && !folders)
 			cli_usage_error(cli_find_command("diff"), &err);
-		else
+		else if (!(folders && res->gate_error))
 			cli_print_diag(&err);
 		if (!run->status)
 			run->status = res->status;
 	}
+	if (folders)
+		print_gate_errors(run);
 }
 
 /* Gates no compared pair could answer: skipped (an error with --strict). */

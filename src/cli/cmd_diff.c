@@ -456,6 +456,10 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		goto out;
 	res->kind = kind;
 	kind->comparability(diff, pair->before, pair->after, &warnings);
+	/* In folders, a warning about the pair (another kernel build, another
+	 * process) says which pair: its name stands where a file would. */
+	for (size_t i = 0; pair->name && i < warnings.len; i++)
+		diag_set_path_if_unset(&warnings.items[i], pair->name);
 	cli_print_warnings(&warnings);
 	if ((rc = resolve_gates(a, res, diff, err)) < 0) {
 		res->gate_error = true;

@@ -248,6 +248,15 @@ classes_comparability(const void *p, const char *bpath, const char *apath,
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "%s holds only some classes: only the classes it holds are compared",
 			      b->query && a->query ? "each snapshot" : b->query ? "BEFORE" : "AFTER");
+	const struct classes_snapshot *side[2] = { b, a };
+	const char *path[2] = { bpath, apath };
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < ALLOC_KINDS; k++) {
+			struct strbuf sb = STRBUF_INIT;
+			if (classes_alloc_negative_message(side[i], (enum alloc_kind)k, &sb))
+				diag_list_add(w, DIAG_WARNING, path[i], side[i]->line, "%s", sb.buf);
+			strbuf_release(&sb);
+		}
 }
 
 static int

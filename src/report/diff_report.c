@@ -29,7 +29,8 @@ diff_json_triple(uint64_t before, uint64_t after)
 /*
  * A gate's figure as exact digits and, for bytes, in binary units beside
  * them: "6642270143 (~6.19 GiB)", "+100663296 (+96 MiB)"; a count, and a
- * zero, as digits alone. `sign` writes a delta's sign.
+ * zero, as digits alone. `sign` writes a delta's sign (a negative figure
+ * has its own).
  */
 static void
 gate_figure(char out[GATE_FIGURE_SIZE], int64_t v, bool bytes, bool sign)
@@ -43,10 +44,11 @@ gate_figure(char out[GATE_FIGURE_SIZE], int64_t v, bool bytes, bool sign)
 		snprintf(out, GATE_FIGURE_SIZE, "%s", digits);
 		return;
 	}
-	if (sign)
+	/* Only an allocation total is ever negative (an over-released counter). */
+	if (sign || v < 0)
 		size_format_binary_delta(v, human);
 	else
-		size_format_binary(v < 0 ? 0 : (uint64_t)v, human);   /* model figures are >= 0 */
+		size_format_binary((uint64_t)v, human);
 	snprintf(out, GATE_FIGURE_SIZE, "%s (%s)", digits, human);
 }
 

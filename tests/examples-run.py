@@ -34,8 +34,10 @@ The sample folder holds the inputs the documents name, each a fixture:
 attachments/ (fixtures/fleet/attachments), baseline/ and nightly/ or
 current/ (fixtures/diff-folders/before and after), gates.txt
 (fixtures/diff-folders/gates-at-boundary.txt), rows/ (empty), fixtures/,
-build/iotally (the binary under test) and pbcopy (cat), so that the
-commands run unchanged.
+tests/ and .deps/ (DuckDB's npm package, as tools/dev installs it; like the
+duckdb test, a missing one is a failure), build/iotally (the binary under
+test) and pbcopy (cat), so that the commands run unchanged. Blocks run in
+document order, so a query finds the rows an earlier block wrote.
 """
 
 import os
@@ -149,6 +151,8 @@ def make_sample(root, binary, sample):
     def link(name, target):
         os.symlink(os.path.join(root, target), os.path.join(sample, name))
     link('fixtures', 'fixtures')
+    link('tests', 'tests')        # tests/duckdb-run.cjs, fleet.md's DuckDB without its shell
+    link('.deps', '.deps')        # where tools/dev installs DuckDB's npm package
     # A copy, not a link: `find attachments` does not go into a link.
     shutil.copytree(os.path.join(root, 'fixtures/fleet/attachments'),
                     os.path.join(sample, 'attachments'), symlinks=False)

@@ -5,7 +5,9 @@
 // directory, where the queries find their .ndjson files.
 'use strict';
 const path = require('path');
-const { DuckDBInstance } = require(path.join(process.argv[2], '@duckdb', 'node-api'));
+// resolve, not join: require() takes a relative name without './' for a package
+// name, so NODE_MODULES_DIR given relative to the current directory would not load.
+const { DuckDBInstance } = require(path.resolve(process.argv[2], '@duckdb', 'node-api'));
 
 async function main() {
   const chunks = [];

@@ -8,9 +8,11 @@
 
 #include "cli/commands.h"
 #include "cli/msgs.h"
+#include "cli/report_capture.h"
 #include "ingest/bundle.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -254,6 +256,95 @@ print_listing(const struct bundle *b, const char *indent)
 			     b->missed[i].reason ? ")" : "");
 }
 
+/* Text from a capture (a class name in a verdict) with its control bytes escaped. */
+static void
+print_quoted(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_quote(&sb, s, strlen(s), SIZE_MAX);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+}
+
+/* "  iotally COMMAND PATH", PATH quoted for a shell when it needs to be. */
+static void
+print_command(const char *command, const char *path, const char *comment)
+{
+	bool plain = path[0] != '\0';
+	for (const char *p = path; *p && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9') || strchr("_./-+:=,@%", *p);
+	printf("  iotally %s ", command);
+	if (plain) {
+		fputs(path, stdout);
+	} else if (!escape_is_clean(path, strlen(path))) {
+		escape_puts(stdout, path);   /* not for pasting: a control byte never reaches the terminal */
+	} else {
+		putchar('\'');
+		for (const char *p = path; *p; p++) {
+			if (*p == '\'')
+				fputs("'\\''", stdout);
+			else if (*p == '\\')
+				putchar('\\');   /* literal inside '...' */
+			else
+				print_quoted((char[]){ *p, '\0' });
+		}
+		putchar('\'');
+	}
+	printf("%s\n", comment);
+}
+
+/*
+ * Each capture's headline: the verdict and warnings `iotally report` gives
+ * it, then the commands that print the full tables. The exit status of the
+ * first capture that cannot be read (said on standard error), else 0.
+ */
+static int
+print_headlines(const struct bundle *b)
+{
+	int status = 0;
+	size_t shown = 0;
+	for (size_t k = 0; k < ARRAY_SIZE(bundle_commands); k++) {
+		const struct bundle_capture *c = bundle_capture_of_kind(b, bundle_commands[k]);
+		if (!c)
+			continue;
+		struct report r;
+		struct diag_list notes;
+		struct diag err;
+		report_init(&r, bundle_commands[k], false);
+		diag_list_init(&notes, 50);
+		fflush(stdout);
+		int rc = cli_report_add_capture(&r, c, &notes, &err);
+		cli_print_warnings(&notes);
+		if (rc < 0) {
+			cli_print_diag(&err);
+			if (!status)
+				status = err.code ? err.code : DIAG_SOFTWARE;
+		} else {
+			printf("%s%-8s ", shown++ ? "" : "\n", bundle_commands[k]);
+			escape_puts(stdout, c->member);   /* the manifest's words: untrusted */
+			fputs(": ", stdout);
+			print_quoted(r.verdict ? r.verdict : "read");
+			putchar('\n');
+			for (size_t i = 0; i < r.nwarnings; i++) {
+				fputs("         warning: ", stdout);
+				print_quoted(r.warnings[i]);
+				putchar('\n');
+			}
+		}
+		diag_list_release(&notes);
+		report_release(&r);
+	}
+	if (shown) {
+		fputs("\nThe full tables:\n", stdout);
+		for (size_t k = 0; k < ARRAY_SIZE(bundle_commands); k++)
+			if (bundle_capture_of_kind(b, bundle_commands[k]))
+				print_command(bundle_commands[k], b->path, "");
+		print_command("report", b->path, "   # all in one report");
+	}
+	return status;
+}
+
 int
 cli_run_bundle(int argc, char **argv)
 {
@@ -281,21 +372,7 @@ cli_run_bundle(int argc, char **argv)
 		goto out;
 	}
 	print_listing(b, "");
-	for (size_t k = 0; k < ARRAY_SIZE(bundle_commands); k++) {
-		const struct bundle_capture *c = bundle_capture_of_kind(b, bundle_commands[k]);
-		if (!c)
-			continue;
-		putchar('\n');
-		cli_out_line(stdout, "==> iotally %s %s <==", bundle_commands[k], c->path);
-		fflush(stdout);
-		int rc = verify(c);
-		if (!rc) {
-			char *sub[] = { (char *)bundle_commands[k], c->path, NULL };
-			rc = cli_find_command(bundle_commands[k])->run(2, sub);
-		}
-		if (rc && !status)
-			status = rc;
-	}
+	status = print_headlines(b);
 	warn_partial(b);
 out:
 	cli_bundles_release(&bs);

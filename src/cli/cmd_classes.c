@@ -312,6 +312,18 @@ warn_counts(const char *path, const struct class_count *const *v, size_t n)
 		print_diag_at(DIAG_WARNING, path, 0, "%zu more negative or unreadable counts", more);
 }
 
+/* Negative allocation totals, where the totals are shown. */
+static void
+warn_negative_allocs(const char *path, const struct classes_snapshot *s)
+{
+	for (int k = 0; k < ALLOC_KINDS; k++) {
+		struct strbuf sb = STRBUF_INIT;
+		if (classes_alloc_negative_message(s, (enum alloc_kind)k, &sb))
+			print_diag_at(DIAG_WARNING, path, s->line, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
 static void
 note_snapshots(const char *path, const struct classes_capture *cap, uint64_t chosen)
 {
@@ -458,6 +470,8 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	} else if (!a->alloc && !a->tree) {
 		warn_counts(a->path, v, n);
 	}
+	if (a->alloc || a->json || a->markdown)
+		warn_negative_allocs(a->path, s);
 	if (a->ndjson) {
 		struct classes_ndjson_input in = {
 			.path = a->path, .index = a->snapshot ? (size_t)a->snapshot : 1,

@@ -68,10 +68,12 @@ const char cmd_diff_help[] =
 	"  --fail-if 'METRIC OP VALUE'\n"
 	"                     a CI gate, repeatable; exit status 1 when any trips\n"
 	"  --gates FILE       gates from a file: one a line, the --fail-if grammar;\n"
-	"                     blank lines and lines starting with '#' are skipped\n"
+	"                     blank lines, lines starting with '#' and trailing\n"
+	"                     comments (a '#' after a blank) are skipped\n"
 	"  --junit FILE       also write the gates as JUnit XML: one test suite per\n"
-	"                     pair, one test case per gate, errors as <error> and\n"
-	"                     skipped gates as <skipped/> cases. Written on every\n"
+	"                     pair, one test case per gate (named after its pair in\n"
+	"                     folders: 'app-vmmap.txt: GATE'), errors as <error> and\n"
+	"                     skipped gates as <skipped> cases. Written on every\n"
 	"                     run, errors included, replacing FILE whole; '-'\n"
 	"                     writes the XML to standard output instead of the report\n"
 	"  --strict           files without a counterpart, gates that no pair\n"
@@ -209,6 +211,7 @@ struct pair_result {
 	struct diff_gate *gates;        /* copies of the gates of its kind, checked */
 	size_t ngates;
 	bool compared;
+	bool gate_error;                /* the error is a gate's (the same on every pair) */
 	int status;                     /* 0, or the error's exit status */
 	char *error;                    /* the error as printed, without "iotally: " */
 };
@@ -354,15 +357,9 @@ resolve_gates(const struct diff_args *a, struct pair_result *res, const void *di
 		if (!diff_kind_has_metric(kind, a->gates[i].kind))
 			continue;
 		struct diff_gate *g = &res->gates[res->ngates++];
-		int64_t before, after;
 		diff_gate_copy(g, &a->gates[i]);
-		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
-		    diff_gate_check(g, before, after, err) < 0)
+		if (diff_kind_resolve_gate(kind, diff, g, err) < 0)
 			return -1;
-		const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric)
-						    : NULL;
-		if (subject)
-			g->subject = xstrdup(subject);
 	}
 	return 0;
 }
@@ -459,9 +456,15 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		goto out;
 	res->kind = kind;
 	kind->comparability(diff, pair->before, pair->after, &warnings);
+	/* In folders, a warning about the pair (another kernel build, another
+	 * process) says which pair: its name stands where a file would. */
+	for (size_t i = 0; pair->name && i < warnings.len; i++)
+		diag_set_path_if_unset(&warnings.items[i], pair->name);
 	cli_print_warnings(&warnings);
-	if ((rc = resolve_gates(a, res, diff, err)) < 0)
+	if ((rc = resolve_gates(a, res, diff, err)) < 0) {
+		res->gate_error = true;
 		goto out;
+	}
 	struct diff_report rep = {
 		.kind = kind->name,
 		.before_path = pair->before,
@@ -510,6 +513,41 @@ run_error(struct diff_run *run, const char *name, const struct diag *err, bool u
 		run->status = err->code ? err->code : DIAG_SOFTWARE;
 }
 
+/*
+ * In folders, a gate that cannot be checked (a misspelt type, a class no
+ * capture has) stops every pair of its kind with the same message: said
+ * once, after the pairs, with the pairs it stopped.
+ */
+static void
+print_gate_errors(const struct diff_run *run)
+{
+	enum { NAMES_SHOWN = 5 };
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		const struct pair_result *res = &run->results[i];
+		bool first = res->gate_error;
+		for (size_t j = 0; first && j < i; j++)
+			first = !(run->results[j].gate_error &&
+				  strcmp(run->results[j].error, res->error) == 0);
+		if (!first)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		size_t n = 0;
+		for (size_t j = i; j < run->pairs.npairs; j++) {
+			const struct pair_result *o = &run->results[j];
+			if (!o->gate_error || strcmp(o->error, res->error) != 0)
+				continue;
+			if (n < NAMES_SHOWN)
+				strbuf_addf(&sb, "%s%s", n ? ", " : "", run->pairs.pairs[j].name);
+			n++;
+		}
+		if (n > NAMES_SHOWN)
+			strbuf_addf(&sb, " and %zu more", n - NAMES_SHOWN);
+		fprintf(stderr, "iotally: %s (%s %s)\n", res->error, n == 1 ? "pair" : "pairs",
+			sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
 static void
 run_pairs(const struct diff_args *a, struct diff_run *run)
 {
@@ -529,11 +567,13 @@ run_pairs(const struct diff_args *a, struct diff_run *run)
 						res->kind ? res->kind->name : NULL, res->error);
 		if (err.code == DIAG_USAGE && !folders)
 			cli_usage_error(cli_find_command("diff"), &err);
-		else
+		else if (!(folders && res->gate_error))
 			cli_print_diag(&err);
 		if (!run->status)
 			run->status = res->status;
 	}
+	if (folders)
+		print_gate_errors(run);
 }
 
 /* Gates no compared pair could answer: skipped (an error with --strict). */
@@ -688,6 +728,7 @@ write_junit(const char *path, const struct diff_run *run, struct diag *err)
 		const struct pair_result *res = &run->results[i];
 		struct diff_junit_suite *su = &suites[ns++];
 		su->name = suite_name(&run->pairs.pairs[i]);
+		su->pair = run->pairs.pairs[i].name;
 		su->kind = res->kind ? res->kind->name : NULL;
 		if (res->error) {
 			errs[i] = (struct diff_junit_case){ "compare", DIFF_JUNIT_ERROR, res->error };

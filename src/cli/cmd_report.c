@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/diff_kinds.h"
 #include "cli/options.h"
+#include "cli/report_capture.h"
 #include "cli/report_out.h"
 
 #include "ingest/bundle.h"
@@ -397,10 +398,9 @@ bundle_provenance(struct report *r, const struct bundle *b, const char *files)
 				   "sharing it");
 }
 
-/* One capture of the bundle into the report, after its checksum is checked. */
-static int
-bundle_capture(struct report *r, const struct bundle_capture *c, struct diag_list *notes,
-	       struct diag *err)
+int
+cli_report_add_capture(struct report *r, const struct bundle_capture *c, struct diag_list *notes,
+		       struct diag *err)
 {
 	struct diff_input in;
 	const struct diff_kind *k;
@@ -438,7 +438,7 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 	report_init(&r, "bundle", false);
 	for (size_t i = 0; i < ARRAY_SIZE(kinds) && rc == 0; i++) {
 		const struct bundle_capture *c = bundle_capture_of_kind(&b, kinds[i]);
-		if (c && (rc = bundle_capture(&r, c, notes, err)) == 0 && ++used)
+		if (c && (rc = cli_report_add_capture(&r, c, notes, err)) == 0 && ++used)
 			strbuf_addf(&files, "%s%s (%s)", files.len ? ", " : "", c->member, c->kind);
 	}
 	if (rc == 0 && used == 0)

@@ -80,6 +80,13 @@ vmmap_metric(const void *p, const char *kind, const char *metric, int64_t *b, in
 	return diff_vmmap_metric(&((const struct diff_vmmap_pair *)p)->diff, metric, b, a, err);
 }
 
+static bool
+vmmap_metric_bytes(const char *kind, const char *metric)
+{
+	(void)kind;
+	return diff_vmmap_metric_is_bytes(metric);
+}
+
 static const char *
 vmmap_subject(const void *p, const char *kind, const char *metric)
 {
@@ -155,6 +162,13 @@ track_metric(const void *p, const char *kind, const char *metric, int64_t *b, in
 {
 	(void)kind;
 	return diff_track_metric(&((const struct diff_track_pair *)p)->diff, metric, b, a, err);
+}
+
+static bool
+track_metric_bytes(const char *kind, const char *metric)
+{
+	(void)kind;
+	return diff_track_metric_is_bytes(metric);
 }
 
 static bool
@@ -234,6 +248,15 @@ classes_comparability(const void *p, const char *bpath, const char *apath,
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "%s holds only some classes: only the classes it holds are compared",
 			      b->query && a->query ? "each snapshot" : b->query ? "BEFORE" : "AFTER");
+	const struct classes_snapshot *side[2] = { b, a };
+	const char *path[2] = { bpath, apath };
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < ALLOC_KINDS; k++) {
+			struct strbuf sb = STRBUF_INIT;
+			if (classes_alloc_negative_message(side[i], (enum alloc_kind)k, &sb))
+				diag_list_add(w, DIAG_WARNING, path[i], side[i]->line, "%s", sb.buf);
+			strbuf_release(&sb);
+		}
 }
 
 static int
@@ -242,6 +265,13 @@ classes_metric(const void *p, const char *kind, const char *metric, int64_t *b, 
 {
 	return diff_classes_metric(&((const struct diff_classes_pair *)p)->diff, kind, metric, b,
 				   a, err);
+}
+
+static bool
+classes_metric_bytes(const char *kind, const char *metric)
+{
+	(void)metric;
+	return diff_classes_metric_is_bytes(kind);
 }
 
 static const char *
@@ -299,6 +329,7 @@ static const struct diff_kind kinds[] = {
 		.compare = classes_compare,
 		.comparability = classes_comparability,
 		.metric = classes_metric,
+		.metric_bytes = classes_metric_bytes,
 		.subject = classes_subject,
 		.changed = classes_changed,
 		.write_text = classes_write_text,
@@ -315,6 +346,7 @@ static const struct diff_kind kinds[] = {
 		.compare = track_compare,
 		.comparability = track_comparability,
 		.metric = track_metric,
+		.metric_bytes = track_metric_bytes,
 		.changed = track_changed,
 		.write_text = track_write_text,
 		.json = track_json,
@@ -331,6 +363,7 @@ static const struct diff_kind kinds[] = {
 		.compare = vmmap_compare,
 		.comparability = vmmap_comparability,
 		.metric = vmmap_metric,
+		.metric_bytes = vmmap_metric_bytes,
 		.subject = vmmap_subject,
 		.changed = vmmap_changed,
 		.write_text = vmmap_write_text,
@@ -431,19 +464,30 @@ diff_kind_check_gates(const struct diff_kind *kind, const void *diff, struct dif
 {
 	for (size_t i = 0; i < n; i++) {
 		struct diff_gate *g = &gates[i];
-		int64_t before, after;
 		if (!diff_kind_has_metric(kind, g->kind))
 			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 					diff_kind_for_metric(g->kind)
 					? "gate '%s': '%s:' metrics do not apply to %s captures"
 					: "gate '%s': unknown metric kind '%s' (this diff compares "
 					  "%s captures)", g->text, g->kind, kind->name);
-		if (!diff)
-			continue;
-		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
-		    diff_gate_check(g, before, after, err) < 0)
+		if (diff && diff_kind_resolve_gate(kind, diff, g, err) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+int
+diff_kind_resolve_gate(const struct diff_kind *kind, const void *diff, struct diff_gate *g,
+		       struct diag *err)
+{
+	int64_t before, after;
+	if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
+	    diff_gate_check(g, before, after, err) < 0)
+		return -1;
+	g->bytes = kind->metric_bytes(g->kind, g->metric);
+	const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric) : NULL;
+	free(g->subject);
+	g->subject = subject ? xstrdup(subject) : NULL;
 	return 0;
 }
 

@@ -53,6 +53,8 @@ struct diff_kind {
 			      const char *after_path, struct diag_list *warnings);
 	int (*metric)(const void *diff, const char *kind, const char *metric,
 		      int64_t *before, int64_t *after, struct diag *err);
+	/* Are the metric's figures bytes (else a count)? */
+	bool (*metric_bytes)(const char *kind, const char *metric);
 	/* What a metric that picks its subject measured (NULL: nothing to name). */
 	const char *(*subject)(const void *diff, const char *kind, const char *metric);
 	bool (*changed)(const void *diff);
@@ -93,6 +95,12 @@ struct diff_gate;
  */
 int diff_kind_check_gates(const struct diff_kind *kind, const void *diff,
 			  struct diff_gate *gates, size_t n, struct diag *err);
+/*
+ * Check one gate of the kind's metrics against the diff: its figures, unit,
+ * result and subject. 0, or -1 with *err as the kind's metric says.
+ */
+int diff_kind_resolve_gate(const struct diff_kind *kind, const void *diff,
+			   struct diff_gate *g, struct diag *err);
 /* Say each tripped gate on standard error with its figures; how many tripped. */
 size_t diff_gates_print_tripped(const struct diff_gate *gates, size_t n);
 

@@ -68,7 +68,13 @@ diff_classes_side_read(struct line_reader *r, bool json, struct diff_classes_sid
 	return classes_read(r, &s->cap, &s->hier, &ropts, notes, err);
 }
 
-/* The line without its blanks at both ends; NULL for a blank or comment line. */
+/*
+ * The gate of a line: without its blanks at both ends and without a
+ * trailing comment, a '#' after a blank and what follows it ("vmmap:gpu.dirty
+ * > +256M   # per app"); NULL for a blank or comment line. A '#' with no
+ * blank before it stays: no gate grammar gives it a meaning, so the metric
+ * or value it is part of is said to be wrong, not cut short silently.
+ */
 static char *
 gate_line_text(const struct line *ln)
 {
@@ -78,10 +84,15 @@ gate_line_text(const struct line *ln)
 		p++;
 		n--;
 	}
-	while (n && view_is_space(p[n - 1]))
-		n--;
 	if (n == 0 || *p == '#')
 		return NULL;
+	for (size_t i = 1; i < n; i++)
+		if (p[i] == '#' && (p[i - 1] == ' ' || p[i - 1] == '\t')) {
+			n = i;
+			break;
+		}
+	while (n && view_is_space(p[n - 1]))
+		n--;
 	return xmemdup0(p, n);
 }
 

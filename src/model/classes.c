@@ -1,7 +1,10 @@
 #include "model/classes.h"
 
+#include "util/size.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,3 +335,20 @@ classes_snapshot_select(const struct classes_snapshot *s, const struct classes_f
 	}
 	return k;
 }
+
+bool
+classes_alloc_negative_message(const struct classes_snapshot *s, enum alloc_kind k,
+			       struct strbuf *out)
+{
+	if (k >= ALLOC_KINDS || !s->alloc_present[k] || s->alloc[k] >= 0)
+		return false;
+	char human[32];
+	size_format_binary_delta(s->alloc[k], human);
+	strbuf_addf(out, "the %s total is negative (%" PRId64 " bytes, %s): the kernel's "
+		    "counter went below zero, so more was freed through it than it counted as "
+		    "allocated (a free with a larger size than the allocation, or of memory "
+		    "allocated another way); ioalloccount prints it as 0x%016" PRIx64,
+		    alloc_kind_key(k), s->alloc[k], human, (uint64_t)s->alloc[k]);
+	return true;
+}
+

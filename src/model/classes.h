@@ -126,6 +126,16 @@ bool class_count_as_int32(const struct class_count *c, int32_t *out);
 bool class_count_is_nonzero(const struct class_count *c);
 bool class_count_is_negative(const struct class_count *c);
 
+struct strbuf;
+/*
+ * What a negative allocation total means, as one warning sentence (the
+ * totals' counterpart of the per-class negative-count warning): true with
+ * the sentence added to `out`, false when total `k` is absent or not
+ * negative. Every command that shows the totals says it.
+ */
+bool classes_alloc_negative_message(const struct classes_snapshot *s, enum alloc_kind k,
+				    struct strbuf *out);
+
 /*
  * ioclasscount's order: CFStringCompare with kCFCompareCaseInsensitive,
  * whose ASCII path folds A-Z to a-z and compares code units (so '_' sorts

@@ -1,8 +1,11 @@
 #include "model/diff.h"
 
 #include "util/size.h"
+#include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,4 +246,18 @@ diff_gate_check(struct diff_gate *g, int64_t before, int64_t after, struct diag 
 	else
 		g->tripped = compare(g->op, delta, g->value);
 	return 0;
+}
+
+void
+diff_diag_add_suggestion(struct diag *err, const struct suggest *s)
+{
+	if (!err || !s->best)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "; did you mean '");
+	diag_quote(&sb, s->best, s->best_len, 120);
+	strbuf_addstr(&sb, "'?");
+	size_t len = strlen(err->msg);
+	snprintf(err->msg + len, sizeof(err->msg) - len, "%s", sb.buf);
+	strbuf_release(&sb);
 }

@@ -59,6 +59,7 @@ struct diff_gate {
 	/* Filled by diff_gate_check(), and `subject` by the caller when the metric
 	 * picks what it measures (classes:*: the class that grew most). */
 	char *subject;
+	bool bytes;          /* the figures are bytes (else a count): set by the kind */
 	bool checked;
 	bool tripped;
 	int64_t before, after, delta;
@@ -88,6 +89,14 @@ int diff_gate_check(struct diff_gate *g, int64_t before, int64_t after,
 
 /* ">" or ">=". */
 const char *diff_op_text(enum diff_op op);
+
+struct suggest;
+/*
+ * Add "; did you mean 'NAME'?" to a metric's error when `s` (util/suggest.h)
+ * found a name near the one the gate gave among those the captures hold;
+ * the name is quoted (diag_quote: no control byte of a capture is printed).
+ */
+void diff_diag_add_suggestion(struct diag *err, const struct suggest *s);
 
 /* AFTER - BEFORE of unsigned model figures; -1 when it does not fit int64_t. */
 int diff_delta_u64(uint64_t before, uint64_t after, int64_t *delta);

@@ -1,6 +1,8 @@
 #include "model/diff_classes.h"
 
+#include "model/diff.h"
 #include "model/pick.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -156,6 +158,12 @@ diff_classes_largest_growth(const struct diff_classes *d)
 	return best;
 }
 
+bool
+diff_classes_metric_is_bytes(const char *kind)
+{
+	return strcmp(kind, "alloc") == 0;
+}
+
 int
 diff_classes_metric(const struct diff_classes *d, const char *kind, const char *metric,
 		    int64_t *before, int64_t *after, struct diag *err)
@@ -174,10 +182,16 @@ diff_classes_metric(const struct diff_classes *d, const char *kind, const char *
 			*after = d->rows[i].after;
 			return 0;
 		}
-	return diag_set(err, DIAG_DATA, NULL, 0, 0,
-			"metric 'classes:%s': neither capture has a%s count for class '%s' "
-			"(names are matched exactly, case-sensitive)", metric,
-			d->direct ? " direct" : "", metric);
+	struct suggest s;
+	suggest_init(&s, metric, strlen(metric));
+	for (size_t i = 0; i < d->nrows; i++)
+		suggest_consider(&s, d->rows[i].name, strlen(d->rows[i].name));
+	diag_set(err, DIAG_DATA, NULL, 0, 0,
+		 "metric 'classes:%s': neither capture has a%s count for class '%s' "
+		 "(names are matched exactly, case-sensitive)", metric,
+		 d->direct ? " direct" : "", metric);
+	diff_diag_add_suggestion(err, &s);
+	return -1;
 }
 
 void

@@ -115,5 +115,7 @@ const struct diff_classes_row *diff_classes_largest_growth(const struct diff_cla
  */
 int diff_classes_metric(const struct diff_classes *d, const char *kind, const char *metric,
 			int64_t *before, int64_t *after, struct diag *err);
+/* Is a metric of kind "classes" or "alloc" in bytes? Allocation totals are. */
+bool diff_classes_metric_is_bytes(const char *kind);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include "model/diff.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -798,6 +799,12 @@ new_sites(const struct diff_track *d, bool bytes, uint64_t *before, uint64_t *af
 	}
 }
 
+bool
+diff_track_metric_is_bytes(const char *metric)
+{
+	return strcmp(metric, "sites") != 0 && strcmp(metric, "new-sites") != 0;
+}
+
 int
 diff_track_metric(const struct diff_track *d, const char *metric, int64_t *before,
 		  int64_t *after, struct diag *err)
@@ -813,10 +820,17 @@ diff_track_metric(const struct diff_track *d, const char *metric, int64_t *befor
 		a = d->nsites_side[1];
 	} else {
 		size_t *idx = strmap_get(&d->module_index, metric, strlen(metric));
-		if (!idx)
-			return diag_set(err, DIAG_DATA, NULL, 0, 0,
-					"metric 'track:%s': neither capture charges bytes to "
-					"module '%s' (see 'iotally track --by module')", metric, metric);
+		if (!idx) {
+			struct suggest s;
+			suggest_init(&s, metric, strlen(metric));
+			for (size_t i = 0; i < d->nmodules; i++)
+				suggest_consider(&s, d->modules[i].name, strlen(d->modules[i].name));
+			diag_set(err, DIAG_DATA, NULL, 0, 0,
+				 "metric 'track:%s': neither capture charges bytes to "
+				 "module '%s' (see 'iotally track --by module')", metric, metric);
+			diff_diag_add_suggestion(err, &s);
+			return -1;
+		}
 		b = d->modules[*idx].bytes[0];
 		a = d->modules[*idx].bytes[1];
 	}

@@ -196,6 +196,8 @@ size_t diff_track_sorted_sites(const struct diff_track *d,
 size_t diff_track_sorted_modules(const struct diff_track *d,
 				 const struct diff_track_module ***out);
 
+/* Is the metric in bytes? All but `sites` and `new-sites`, which count sites. */
+bool diff_track_metric_is_bytes(const char *metric);
 /* Resolve a metric (after "track:"): 0, or -1 with DIAG_DATA for an absent module. */
 int diff_track_metric(const struct diff_track *d, const char *metric, int64_t *before,
 		      int64_t *after, struct diag *err);

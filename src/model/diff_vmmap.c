@@ -5,6 +5,7 @@
 #include "util/array.h"
 #include "util/datetime.h"
 #include "util/size.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 #include <fnmatch.h>
@@ -516,9 +517,14 @@ summary_metric(const struct diff_vmmap *d, const char *metric, int64_t *before,
 		bytes_add_capped(&a, r->after[field], &capped);
 	}
 	if (n == 0 && strcmp(sel, "gpu") != 0) {
+		struct suggest s;
+		suggest_init(&s, sel, strlen(sel));
+		for (size_t i = 0; i < d->nsrows; i++)
+			suggest_consider(&s, d->srows[i].type, strlen(d->srows[i].type));
 		rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
 			      "metric 'vmmap:%s': neither summary table has a row matching '%s'",
 			      metric, sel);
+		diff_diag_add_suggestion(err, &s);
 		goto out;
 	}
 	*before = (int64_t)b;
@@ -568,16 +574,28 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 	/* "gpu" with no GPU type in either dump is 0 -> 0: the budget holds. */
 	if (selection_sum(d, sel, state, field, &b, &a, &capped) == 0 &&
 	    strcmp(sel, "gpu") != 0) {
+		struct suggest s;
+		suggest_init(&s, sel, tlen);
+		for (size_t i = 0; i < d->ntypes; i++)
+			suggest_consider(&s, d->types[i], strlen(d->types[i]));
 		rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
 			      "metric 'vmmap:%s': neither capture has regions of a type "
 			      "matching '%s' (a type name, a substring of one, or a glob)",
 			      metric, sel);
+		diff_diag_add_suggestion(err, &s);
 	} else {
 		*before = (int64_t)b;
 		*after = (int64_t)a;
 	}
 	free(sel);
 	return rc;
+}
+
+bool
+diff_vmmap_metric_is_bytes(const char *metric)
+{
+	const char *dot = strrchr(metric, '.');
+	return !dot || strcmp(dot + 1, "count") != 0;
 }
 
 /* ---- comparability ---------------------------------------------------- */

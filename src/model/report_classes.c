@@ -20,6 +20,18 @@ add_provenance(struct report *r, const struct classes_snapshot *b,
 		report_add_provenance(r, "Classes", "only the classes the capture names");
 }
 
+/* A warning of the report for each negative total of the snapshot. */
+static void
+warn_negative_allocs(struct report *r, const struct classes_snapshot *snap, const char *side)
+{
+	for (int k = 0; k < ALLOC_KINDS; k++) {
+		struct strbuf sb = STRBUF_INIT;
+		if (classes_alloc_negative_message(snap, (enum alloc_kind)k, &sb))
+			report_add_warning(r, "%s%s", side, sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
 static void
 add_alloc_single(struct report_section *s, const struct classes_snapshot *snap)
 {
@@ -78,6 +90,7 @@ report_add_classes(struct report *r, const struct classes_snapshot *snap,
 					     ? "no such class" : "unreadable");
 	}
 	add_alloc_single(s, snap);
+	warn_negative_allocs(r, snap, "");
 }
 
 static const char *
@@ -178,4 +191,6 @@ report_add_classes_diff(struct report *r, const struct diff_classes *d)
 	}
 	add_class_verdict(r, d, changed);
 	add_alloc_diff(s, d);
+	warn_negative_allocs(r, d->before, "BEFORE: ");
+	warn_negative_allocs(r, d->after, "AFTER: ");
 }

@@ -5,7 +5,10 @@
 #include "report/texttable.h"
 #include "util/escape.h"
 
+#include "util/size.h"
+
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 int64_t
@@ -26,15 +29,52 @@ diff_json_triple(uint64_t before, uint64_t after)
 	return o;
 }
 
+/*
+ * A gate's figure as exact digits and, for bytes, in binary units beside
+ * them: "6642270143 (~6.19 GiB)", "+100663296 (+96 MiB)"; a count, and a
+ * zero, as digits alone. `sign` writes a delta's sign (a negative figure
+ * has its own).
+ */
+static void
+gate_figure(char out[GATE_FIGURE_SIZE], int64_t v, bool bytes, bool sign)
+{
+	char digits[32], human[32];
+	if (sign)
+		text_signed(digits, (long long)v);
+	else
+		snprintf(digits, sizeof(digits), "%" PRId64, v);
+	if (!bytes || v == 0) {
+		snprintf(out, GATE_FIGURE_SIZE, "%s", digits);
+		return;
+	}
+	/* Only an allocation total is ever negative (an over-released counter). */
+	if (sign || v < 0)
+		size_format_binary_delta(v, human);
+	else
+		size_format_binary((uint64_t)v, human);
+	snprintf(out, GATE_FIGURE_SIZE, "%s (%s)", digits, human);
+}
+
+void
+diff_gate_figures(const struct diff_gate *g, char before[GATE_FIGURE_SIZE],
+		  char after[GATE_FIGURE_SIZE], char delta[GATE_FIGURE_SIZE])
+{
+	gate_figure(before, g->before, g->bytes, false);
+	gate_figure(after, g->after, g->bytes, false);
+	gate_figure(delta, g->delta, g->bytes, true);
+}
+
 void
 diff_gate_describe(const struct diff_gate *g, struct strbuf *out)
 {
-	char d[32];
-	text_signed(d, (long long)g->delta);
+	char b[GATE_FIGURE_SIZE], a[GATE_FIGURE_SIZE], d[GATE_FIGURE_SIZE];
+	diff_gate_figures(g, b, a, d);
 	if (g->subject)
 		strbuf_addf(out, "%s: ", g->subject);
-	strbuf_addf(out, "delta %s (before %" PRId64 ", after %" PRId64 "), fails when %s %s",
-		    d, g->before, g->after, diff_op_text(g->op), g->value_text);
+	/* Bytes carry parentheses of their own: the figures then go without. */
+	strbuf_addf(out, g->bytes ? "delta %s, before %s, after %s, fails when %s %s"
+				  : "delta %s (before %s, after %s), fails when %s %s",
+		    d, b, a, diff_op_text(g->op), g->value_text);
 }
 
 static json_t *
@@ -97,19 +137,22 @@ diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 	text_table_init(&t, 5, headers, "lrrrl");
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct diff_gate *g = &r->gates[i];
-		char d[32];
-		text_signed(d, (long long)g->delta);
+		char b[GATE_FIGURE_SIZE], a[GATE_FIGURE_SIZE], d[GATE_FIGURE_SIZE];
+		diff_gate_figures(g, b, a, d);
 		if (g->subject)
 			text_table_addf(&t, "%s (%s)", g->text, g->subject);
 		else
 			text_table_add(&t, g->text);
-		text_table_addf(&t, "%" PRId64, g->before);
-		text_table_addf(&t, "%" PRId64, g->after);
+		text_table_add(&t, b);
+		text_table_add(&t, a);
 		text_table_add(&t, d);
 		text_table_add(&t, g->tripped ? "FAIL" : "pass");
 	}
 	fputs(markdown ? "### Gates\n\n" : "Gates:\n", out);
 	text_table_write(out, &t, markdown);
+	/* Like every table of the report, a blank line after it: the next
+	 * pair's heading does not run into it. */
+	fputc('\n', out);
 	text_table_release(&t);
 }
 

@@ -48,12 +48,23 @@ void diff_heading_write(FILE *out, const struct diff_report *r, bool markdown);
 /* The gates as a table (text or Markdown); nothing when there are none. */
 void diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown);
 
-/* A gate's figures in one line: "delta +3 (before 2, after 5), limit > +2". */
+/*
+ * A gate's figures in one line: "delta +3 (before 2, after 5), fails when
+ * > +2"; bytes with binary units beside them: "delta +100663296 (+96 MiB),
+ * before 6642270143 (~6.19 GiB), after 6742933439 (~6.28 GiB), fails when
+ * > +256M".
+ */
 void diff_gate_describe(const struct diff_gate *g, struct strbuf *out);
+
+/* Each figure of a checked gate as the gates table prints it ("+100663296 (+96 MiB)"). */
+#define GATE_FIGURE_SIZE 80
+void diff_gate_figures(const struct diff_gate *g, char before[GATE_FIGURE_SIZE],
+		       char after[GATE_FIGURE_SIZE], char delta[GATE_FIGURE_SIZE]);
 
 /*
  * JUnit XML for a whole run. Each compared pair is one <testsuite> (named
- * "iotally diff BEFORE AFTER") with one <testcase> per gate, a <failure>
+ * "iotally diff BEFORE AFTER") with one <testcase> per gate (named by the
+ * pair and the gate: "app-vmmap.txt: vmmap:gpu.dirty > +256M"), a <failure>
  * for each tripped gate, and an <error> test case when the pair could not
  * be compared. What belongs to no pair (gates skipped because no capture
  * of their kind was compared, files without a counterpart, errors before
@@ -73,6 +84,10 @@ struct diff_junit_case {
 
 struct diff_junit_suite {
 	const char *name;
+	/* The pair's name in its folders or bundles ("app-vmmap.txt"), which
+	 * starts each case's name; NULL for two files (one pair) and for what
+	 * belongs to no pair. */
+	const char *pair;
 	const char *kind;                  /* classname "iotally.diff.<kind>"; NULL: "iotally.diff" */
 	const struct diff_gate *gates;     /* checked gates of the pair */
 	size_t ngates;

@@ -18,15 +18,58 @@ attr_count(xmlTextWriterPtr w, const char *name, size_t n)
 	return attr(w, name, s);
 }
 
-/* <error type="iotally" message=.../> or <skipped message=.../>. */
+/*
+ * <failure>, <error> or <skipped> with the message twice: as the `message`
+ * attribute (what Jenkins shows) and as the element's text (what GitLab
+ * shows: it reads no attribute of these elements).
+ */
+static int
+write_outcome(xmlTextWriterPtr w, const char *element, const char *type, const char *message)
+{
+	if (xmlTextWriterStartElement(w, BAD_CAST element) < 0 ||
+	    (type && attr(w, "type", type) < 0) || attr(w, "message", message) < 0 ||
+	    xmlTextWriterWriteString(w, BAD_CAST message) < 0)
+		return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+/* <error type="iotally"> or <skipped>. */
 static int
 write_unchecked(xmlTextWriterPtr w, const struct junit_case *c)
 {
 	bool error = c->state == JUNIT_ERROR;
-	if (xmlTextWriterStartElement(w, BAD_CAST (error ? "error" : "skipped")) < 0 ||
-	    (error && attr(w, "type", "iotally") < 0) || attr(w, "message", c->message) < 0)
+	return write_outcome(w, error ? "error" : "skipped", error ? "iotally" : NULL,
+			     c->message);
+}
+
+/* What a set of cases came to: the attributes of <testsuite> and <testsuites>. */
+struct junit_totals {
+	size_t tests, failures, errors, skipped;
+};
+
+static void
+totals_add(struct junit_totals *t, const struct junit_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct junit_case *c = &cases[i];
+		t->tests++;
+		t->failures += c->state == JUNIT_CHECKED && c->failed;
+		t->errors += c->state == JUNIT_ERROR;
+		t->skipped += c->state == JUNIT_SKIPPED;
+	}
+}
+
+/*
+ * tests, failures and errors; `skipped` where the schema has it (on
+ * <testsuite>, not on <testsuites>: tests/junit.xsd) and only when some were.
+ */
+static int
+totals_write(xmlTextWriterPtr w, const struct junit_totals *t, bool with_skipped)
+{
+	if (attr_count(w, "tests", t->tests) < 0 || attr_count(w, "failures", t->failures) < 0 ||
+	    attr_count(w, "errors", t->errors) < 0)
 		return -1;
-	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+	return with_skipped && t->skipped ? attr_count(w, "skipped", t->skipped) : 0;
 }
 
 static int
@@ -39,9 +82,7 @@ write_case(xmlTextWriterPtr w, const struct junit_case *c)
 		if (write_unchecked(w, c) < 0)
 			return -1;
 	} else if (c->failed) {
-		if (xmlTextWriterStartElement(w, BAD_CAST "failure") < 0 ||
-		    attr(w, "type", "gate") < 0 || attr(w, "message", c->message) < 0 ||
-		    xmlTextWriterEndElement(w) < 0)
+		if (write_outcome(w, "failure", "gate", c->message) < 0)
 			return -1;
 	} else if (xmlTextWriterWriteElement(w, BAD_CAST "system-out",
 					     BAD_CAST c->message) < 0) {
@@ -53,17 +94,10 @@ write_case(xmlTextWriterPtr w, const struct junit_case *c)
 static int
 write_suite(xmlTextWriterPtr w, const struct junit_suite *su)
 {
-	size_t failures = 0, errors = 0, skipped = 0;
-	for (size_t i = 0; i < su->n; i++) {
-		const struct junit_case *c = &su->cases[i];
-		failures += c->state == JUNIT_CHECKED && c->failed;
-		errors += c->state == JUNIT_ERROR;
-		skipped += c->state == JUNIT_SKIPPED;
-	}
+	struct junit_totals t = { 0 };
+	totals_add(&t, su->cases, su->n);
 	if (xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 ||
-	    attr(w, "name", su->name) < 0 || attr_count(w, "tests", su->n) < 0 ||
-	    attr_count(w, "failures", failures) < 0 || attr_count(w, "errors", errors) < 0 ||
-	    (skipped && attr_count(w, "skipped", skipped) < 0))
+	    attr(w, "name", su->name) < 0 || totals_write(w, &t, true) < 0)
 		return -1;
 	for (size_t i = 0; i < su->n; i++)
 		if (write_case(w, &su->cases[i]) < 0)
@@ -74,8 +108,12 @@ write_suite(xmlTextWriterPtr w, const struct junit_suite *su)
 static int
 write_document(xmlTextWriterPtr w, const struct junit_suite *suites, size_t n)
 {
+	struct junit_totals t = { 0 };
+	for (size_t i = 0; i < n; i++)
+		totals_add(&t, suites[i].cases, suites[i].n);
 	if (xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL) < 0 ||
-	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0)
+	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0 ||
+	    totals_write(w, &t, false) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (write_suite(w, &suites[i]) < 0)

@@ -5,7 +5,11 @@
  * JUnit XML for CI systems: <testsuite>s with one <testcase> per gate,
  * a <failure> under each that failed, the figures in <system-out> under
  * each that passed; a case that could not be checked holds an <error>, a
- * skipped one <skipped/>, each with its message. libxml2's writer escapes every name and message,
+ * skipped one <skipped>, each with its message (as attribute and as text).
+ * <testsuites> and each <testsuite> carry their totals. The document
+ * keeps to the schema Jenkins' xUnit plugin validates JUnit files with
+ * (tests/junit.xsd, checked by tests/junit-schema.py); GitLab keys a case
+ * on classname + name, so callers keep those distinct in a document. libxml2's writer escapes every name and message,
  * whatever bytes a type or module name holds. No timestamps or host
  * names, so the file is the same for the same inputs. The caller opens
  * the file (util/outfile.h replaces it whole).

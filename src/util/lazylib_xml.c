@@ -50,6 +50,8 @@ IMPORT(int, xmlTextWriterEndElement, (xmlTextWriterPtr writer), (writer))
 IMPORT(int, xmlTextWriterWriteAttribute,
        (xmlTextWriterPtr writer, const xmlChar *name, const xmlChar *content),
        (writer, name, content))
+IMPORT(int, xmlTextWriterWriteString, (xmlTextWriterPtr writer, const xmlChar *content),
+       (writer, content))
 IMPORT(int, xmlTextWriterWriteElement,
        (xmlTextWriterPtr writer, const xmlChar *name, const xmlChar *content),
        (writer, name, content))

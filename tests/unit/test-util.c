@@ -17,6 +17,50 @@
 #include "util/outfile.h"
 #include "util/scan.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
+
+/* The nearest of `cands` to `word`, as suggest.h picks it; NULL for none. */
+static const char *
+nearest(const char *word, const char *const *cands, size_t n)
+{
+	struct suggest s;
+	suggest_init(&s, word, strlen(word));
+	for (size_t i = 0; i < n; i++)
+		suggest_consider(&s, cands[i], strlen(cands[i]));
+	return s.best;
+}
+
+static void
+test_suggest(void **state)
+{
+	(void)state;
+	static const char *const types[] = { "IOAccelerator", "IOSurface", "IOAccelerator (graphics)",
+					     "MALLOC_SMALL", "__TEXT" };
+	/* One deletion, a swap of neighbours, case: each one edit or none. */
+	assert_string_equal(nearest("IOSurfce", types, 5), "IOSurface");
+	assert_string_equal(nearest("IOSurfcae", types, 5), "IOSurface");
+	assert_string_equal(nearest("iosurface", types, 5), "IOSurface");
+	assert_string_equal(nearest("IOAcclerator", types, 5), "IOAccelerator");
+	/* Too far for its length, or the word itself: nothing. */
+	assert_null(nearest("IOSrfc", types, 5));
+	assert_null(nearest("IOSurface", types, 5));
+	assert_null(nearest("xyz", types, 5));
+	assert_null(nearest("", types, 5));
+	/* A 4-byte word takes one edit, not two. */
+	static const char *const short_[] = { "TEXT", "DATA" };
+	assert_string_equal(nearest("TEXX", short_, 2), "TEXT");
+	assert_null(nearest("TXXX", short_, 2));
+	/* Ties: the first in byte order, whatever the order given. */
+	static const char *const ab[] = { "abcf", "abce" }, *const ba[] = { "abce", "abcf" };
+	assert_string_equal(nearest("abcd", ab, 2), "abce");
+	assert_string_equal(nearest("abcd", ba, 2), "abce");
+	/* Words past the bound are not compared. */
+	char longw[SUGGEST_MAX_LEN + 2];
+	memset(longw, 'a', sizeof(longw) - 1);
+	longw[sizeof(longw) - 1] = '\0';
+	const char *const one[] = { longw };
+	assert_null(nearest(longw + 1, one, 1));
+}
 
 static void
 test_strbuf(void **state)
@@ -271,6 +315,7 @@ main(void)
 		cmocka_unit_test(test_diag_format_and_quote),
 		cmocka_unit_test(test_diag_list_is_bounded),
 		cmocka_unit_test(test_maps),
+		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_outfile),
 		cmocka_unit_test(test_scan_byte),
 		cmocka_unit_test(test_scan_byte2),

@@ -509,7 +509,8 @@ resolve_gates(struct trend_args *a, const struct trend_series *s,
 			break;
 		}
 		struct trend_result r;
-		trend_analyse_values(v, s->has_times ? s->hours : NULL, s->nsamples, unit, false,
+		trend_analyse_values(v, s->has_times ? s->hours : NULL, s->nsamples, unit,
+				     m ? m->resolution : 0, false,
 				     p, &r);
 		rc = trend_gate_check(g, &r, unit, err);
 	}

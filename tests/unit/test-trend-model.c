@@ -25,7 +25,7 @@ verdict_of(const double *v, size_t n, enum trend_unit unit, bool exempt,
 {
 	struct trend_params p;
 	trend_params_default(&p, n);
-	trend_analyse_values(v, NULL, n, unit, exempt, &p, r);
+	trend_analyse_values(v, NULL, n, unit, 0, exempt, &p, r);
 	return r->verdict;
 }
 
@@ -145,7 +145,7 @@ test_per_hour(void **state)
 		v[i] = 1000 + 8 * i;          /* 8 a sample = 32 an hour */
 	}
 	trend_params_default(&p, 10);
-	trend_analyse_values(v, h, 10, TREND_COUNT, false, &p, &r);
+	trend_analyse_values(v, h, 10, TREND_COUNT, 0, false, &p, &r);
 	assert_true(r.has_hour);
 	assert_true(fabs(r.per_hour.slope - 32) < 1e-9);
 	assert_true(fabs(r.per_sample.slope - 8) < 1e-9);

@@ -126,9 +126,9 @@ main(int argc, char **argv)
 		if (getenv("TV_DEBUG") && (int)res.verdict == atoi(getenv("TV_DEBUG"))) {
 			for (size_t i = 0; i < n; i++)
 				fprintf(stderr, "%.1f ", (v[i] - 64 * MiB) / MiB);
-			fprintf(stderr, "| noise %.2f shift %.2f thirds %d rd %d growth %.2f q %.4f\n",
-				res.noise / MiB, res.shift / MiB, res.thirds_rise,
-				res.rounding_dominates, res.growth / MiB, res.q);
+			fprintf(stderr, "| noise %.2f shift %.2f step %d at %zu size %.2f growth %.2f q %.4f\n",
+				res.noise / MiB, res.shift / MiB, res.step, res.step_at,
+				res.step_size / MiB, res.growth / MiB, res.q);
 		}
 	}
 	for (int k = 0; k < TREND_VERDICTS; k++)

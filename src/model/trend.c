@@ -232,15 +232,18 @@ trend_step_find(const double *x, const double *y, size_t n, double min_growth,
 		double lin = abs_dev_line(x, y, n, ts.intercept, ts.slope);
 		double sigma = fmax(robust_sigma(y, k_best, m1, tmp),
 				    robust_sigma(y + k_best, n - k_best, m2, tmp));
-		/*
-		 * Rounded values: a run's spread of one rounding step is
-		 * rounding, not noise, and so is a jump of one or two steps.
-		 */
+		/* Rounded values: a run's spread of one rounding step is rounding, not noise. */
 		sigma = fmax(sigma, resolution);
-		step = jump > 0 && jump >= min_growth && best <= 0.5 * lin &&
-		       jump >= 2.5 * sigma &&
-		       segment_growth(x, y, k_best) <= 0.25 * jump &&
-		       segment_growth(x + k_best, y + k_best, n - k_best) <= 0.25 * jump;
+		/* The jump's t with the levels' errors inflated for AR(1) noise. */
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = y[i] - (i < k_best ? m1 : m2);
+		double rho = fmax(TREND_RHO_FLOOR, trend_lag1(tmp, n));
+		double se = sigma * sqrt((1 / (double)k_best + 1 / (double)(n - k_best)) *
+					 (1 + rho) / (1 - rho));
+		step = jump > 0 && jump >= min_growth && jump > resolution &&
+		       best <= TREND_STEP_FIT * lin && jump >= TREND_PLATEAU_T * se &&
+		       segment_growth(x, y, k_best) <= TREND_TAIL_RATIO * jump &&
+		       segment_growth(x + k_best, y + k_best, n - k_best) <= TREND_TAIL_RATIO * jump;
 	}
 	free(tmp);
 	*at = k_best;
@@ -420,7 +423,7 @@ stairs_keep_rising(const struct trend_stairs *st, const double *y, size_t n, dou
  */
 static void
 plateau_stats(const double *v, const double *hours, size_t nsamples, bool use_hours,
-	      struct trend_result *r, bool *stopped, bool *beats_line)
+	      double floor, struct trend_result *r, bool *stopped, bool *beats_line)
 {
 	struct window f;
 	window_build(&f, v, hours, nsamples, 0);
@@ -435,6 +438,13 @@ plateau_stats(const double *v, const double *hours, size_t nsamples, bool use_ho
 		hi = fmax(hi, f.y[i]);
 	}
 	r->range = n ? hi - lo : 0;
+	/*
+	 * A step over every sample as well as after the warm-up: a rise that
+	 * ends early in the window is no step when the warm-up shows it rising.
+	 */
+	size_t at = 0;
+	r->step = n >= 3 && trend_step_find(x, f.y, n, floor, r->resolution, &at, &r->step_size);
+	r->step_at = n ? f.idx[at] : 0;
 	r->has_plateau = trend_plateau_fit(x, f.y, n, min_tail, pl) == 0;
 	if (!r->has_plateau)
 		goto out;
@@ -491,7 +501,8 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 	r->n = w.n;
 	r->missing = nsamples - warmup - w.n;
 	bool use_hours = hours_usable(&w);
-	plateau_stats(v, hours, nsamples, use_hours, r, stopped, beats_line);
+	plateau_stats(v, hours, nsamples, use_hours, growth_floor(p, unit), r, stopped,
+		      beats_line);
 	if (w.n < 3)
 		goto out;
 	r->has_mk = trend_mann_kendall(w.y, w.n, &r->mk) == 0;
@@ -518,10 +529,10 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 	if (r->start > 0)
 		r->growth_pct = 100 * r->growth / r->start;
 	level_shift(w.y, w.n, r);
-	size_t at = 0;
-	r->step = trend_step_find(x, w.y, w.n, growth_floor(p, unit), r->resolution, &at,
-				  &r->step_size);
-	r->step_at = w.idx[at];
+	size_t at;
+	double size;
+	r->step = r->step && trend_step_find(x, w.y, w.n, growth_floor(p, unit), r->resolution,
+					     &at, &size);
 out:
 	window_release(&w);
 }
@@ -611,6 +622,9 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	} else if ((!r->has_mk || !r->has_slope) && !plateau) {
 		r->verdict = TREND_STABLE;
 		r->why = "no change after the warm-up";
+	} else if (r->stairs && leak && !leak_exempt) {
+		r->verdict = TREND_LEAK;
+		r->why = "rose in steps and kept rising";
 	} else if (r->step) {
 		r->verdict = TREND_STEP;
 		r->why = "one jump between two flat stretches";

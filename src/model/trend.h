@@ -63,6 +63,7 @@ struct trend_params {
 #define TREND_BEND_BIC 1.5        /* times ln n: a plateau must beat the line by this */
 #define TREND_TAIL_RATIO 0.5      /* the tail grows at most this share as fast as the rise */
 #define TREND_TAIL_Z 1.2815515655446004  /* and its own test stays under 10 % one-sided */
+#define TREND_STEP_FIT 0.75       /* two flat runs: at most this share of the line's deviation */
 #define TREND_POWER_Z 0.8416212335729143   /* 80 % power: the normal 0.8 quantile */
 
 /* The defaults above, with the default warm-up for `nsamples`. */

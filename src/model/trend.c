@@ -321,7 +321,7 @@ level_shift(const double *y, size_t n, struct trend_result *r)
 	double first = median_copy(y, third, tmp), last = median_copy(y + n - third, third, tmp);
 	double middle = median_copy(y + third, n - 2 * third, tmp);
 	r->shift = last - first;
-	r->thirds_rise = first <= middle && middle <= last && first < last;
+	r->thirds_rise = first < middle && middle < last;
 	r->shift_sigma = robust_sigma(y + h, n - h, median_copy(y + h, n - h, tmp), tmp);
 	free(tmp);
 }
@@ -604,9 +604,15 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	bool plateau = plateau_size && r->plateau_t >= TREND_PLATEAU_T && stopped &&
 		       beats_line && !r->stairs;
 	/* A hint of a rise: the uncorrected tests at 5 %, one-sided. */
-	bool hint = (r->has_mk && r->mk.s > 0 && r->mk.z > 1.6448536269514722 &&
-		     big_enough(rise, r->start, p, unit, res)) ||
-		    (plateau_size && r->plateau_t > 2);
+	/* A hint of a rise: the corrected test at 5 %, or a plateau's rise at t > 2. */
+	bool hint_trend = r->has_mk && r->mk.s > 0 && r->mk.z > 1.6448536269514722 &&
+			  big_enough(rise, r->start, p, unit, res);
+	bool hint_plateau = plateau_size && r->plateau_t > 2;
+	const char *grows = leak_exempt ? "grows steadily, but the kernel may discard volatile "
+					  "or empty purgeable memory"
+			    : r->stairs ? "rose in steps and kept rising"
+			    : leak      ? "grows steadily and has not stopped"
+					: "rounded values rose step by step through the window";
 	r->more_samples = 0;
 	if (r->n < p->min_samples || r->n < 3) {
 		r->verdict = TREND_INSUFFICIENT;
@@ -622,31 +628,26 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	} else if ((!r->has_mk || !r->has_slope) && !plateau) {
 		r->verdict = TREND_STABLE;
 		r->why = "no change after the warm-up";
-	} else if (r->stairs && leak && !leak_exempt) {
-		r->verdict = TREND_LEAK;
-		r->why = "rose in steps and kept rising";
+	} else if (r->stairs && leak) {
+		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
+		r->why = grows;
 	} else if (r->step) {
 		r->verdict = TREND_STEP;
 		r->why = "one jump between two flat stretches";
-	} else if (qleak) {
-		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
-		r->why = leak_exempt ? "grows steadily, but the kernel may discard volatile "
-				       "or empty purgeable memory"
-				     : "rounded values rose step by step through the window";
 	} else if (plateau) {
 		r->verdict = TREND_PLATEAU;
 		r->why = r->plateau_end < p->warmup
 			 ? "rose during the warm-up, then growth stopped"
 			 : "rose significantly, then growth stopped";
-	} else if (leak) {
+	} else if (leak || qleak) {
 		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
-		r->why = leak_exempt ? "grows steadily, but the kernel may discard volatile "
-				       "or empty purgeable memory"
-		       : r->stairs ? "rose in steps and kept rising"
-				   : "grows steadily and has not stopped";
-	} else if (hint) {
+		r->why = grows;
+	} else if (hint_trend || hint_plateau) {
 		r->verdict = TREND_NO_TREND;
-		r->why = "rises, but not significantly once correlated samples are allowed for";
+		r->why = hint_trend ? "rises, but not significantly once correlated samples are "
+				      "allowed for"
+				    : "rose, then flat, but the rise is not significant once "
+				      "correlated samples are allowed for";
 		r->more_samples = more_samples(r, p, unit, r->n + 1);
 	} else {
 		r->verdict = TREND_STABLE;

@@ -18,23 +18,21 @@ ols(const double *u, const double *y, size_t n, double *b, double *a, double *rs
 	}
 	mu /= (double)n;
 	my /= (double)n;
-	double suu = 0, suy = 0, syy = 0;
+	double suu = 0, suy = 0;
 	for (size_t i = 0; i < n; i++) {
 		suu += (u[i] - mu) * (u[i] - mu);
 		suy += (u[i] - mu) * (y[i] - my);
-		syy += (y[i] - my) * (y[i] - my);
 	}
 	if (!(suu > 0))
 		return false;
 	*b = suy / suu;
 	*a = my - *b * mu;
-	/* Summed directly, not as syy - b suy: no cancellation on an exact fit. */
+	/* Summed directly, not as Syy - b Suy: no cancellation on an exact fit. */
 	double r = 0;
 	for (size_t i = 0; i < n; i++) {
 		double e = y[i] - (*a + *b * u[i]);
 		r += e * e;
 	}
-	(void)syy;
 	*rss = r;
 	*suu_out = suu;
 	return true;
@@ -61,6 +59,12 @@ trend_plateau_fit(const double *x, const double *y, size_t n, size_t min_tail,
 			best_suu = suu;
 		}
 	}
+	/* An exact fit up to rounding in the sums: no noise left. */
+	double scale = 0;
+	for (size_t i = 0; i < n; i++)
+		scale = fmax(scale, fabs(y[i]));
+	if (best <= 1e-24 * (double)n * scale * scale)
+		best = 0;
 	double la, lb, lrss, lsuu;
 	if (best_e == 0 || !ols(x, y, n, &lb, &la, &lrss, &lsuu)) {
 		free(u);

@@ -236,7 +236,7 @@ trend_step_find(const double *x, const double *y, size_t n, double min_growth,
 		sigma = fmax(sigma, resolution);
 		/* The jump's t with the levels' errors inflated for AR(1) noise. */
 		for (size_t i = 0; i < n; i++)
-			tmp[i] = y[i] - (i < k_best ? m1 : m2);
+			tmp[i] = trend_residual(y[i], i < k_best ? m1 : m2);
 		double rho = fmax(TREND_RHO_FLOOR, trend_lag1(tmp, n));
 		double se = sigma * sqrt((1 / (double)k_best + 1 / (double)(n - k_best)) *
 					 (1 + rho) / (1 - rho));
@@ -385,7 +385,7 @@ correlation_factor(const double *x, const double *y, size_t n, const struct tren
 {
 	double *e = xmalloc(n * sizeof(*e));
 	for (size_t i = 0; i < n; i++)
-		e[i] = y[i] - ts->slope * x[i];
+		e[i] = trend_residual(y[i], ts->intercept + ts->slope * x[i]);
 	*rho = fmax(TREND_RHO_FLOOR, trend_lag1(e, n));
 	free(e);
 	return trend_ar1_factor(*rho, n);
@@ -403,7 +403,7 @@ stairs_keep_rising(const struct trend_stairs *st, const double *y, size_t n, dou
 {
 	double *e = xmalloc(n * sizeof(*e));
 	for (size_t i = 0; i < n; i++)
-		e[i] = y[i] - st->level[i < st->at1 ? 0 : i < st->at2 ? 1 : 2];
+		e[i] = trend_residual(y[i], st->level[i < st->at1 ? 0 : i < st->at2 ? 1 : 2]);
 	double rho = fmax(TREND_RHO_FLOOR, trend_lag1(e, n));
 	free(e);
 	double fac = (1 + rho) / (1 - rho), sig2 = st->rss / (double)(n - 5);
@@ -651,7 +651,9 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 		r->more_samples = more_samples(r, p, unit, r->n + 1);
 	} else {
 		r->verdict = TREND_STABLE;
-		r->why = r->has_mk && r->mk.s < 0 && r->q < p->alpha && ts->hi < 0
+		r->why = r->has_mk && r->mk.s > 0 && r->q < p->alpha
+			 ? "grows less than the minimum growth"
+			 : r->has_mk && r->mk.s < 0 && r->q < p->alpha && ts->hi < 0
 			 ? "falls"
 			 : "no rise above the minimum growth";
 	}

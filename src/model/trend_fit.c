@@ -79,7 +79,7 @@ trend_plateau_fit(const double *x, const double *y, size_t n, size_t min_tail,
 	out->sigma = sqrt(best / (double)(n - 3));
 	out->se_slope = out->sigma / sqrt(best_suu);
 	for (size_t i = 0; i < n; i++)
-		u[i] = y[i] - (best_a + best_b * (x[i] < x[best_e] ? x[i] : x[best_e]));
+		u[i] = trend_residual(y[i], best_a + best_b * (x[i] < x[best_e] ? x[i] : x[best_e]));
 	out->rho = trend_lag1(u, n);
 	free(u);
 	return 0;

@@ -112,6 +112,13 @@ trend_ar1_factor(double rho, size_t n)
 }
 
 double
+trend_residual(double y, double fit)
+{
+	double d = y - fit;
+	return fabs(d) <= 1e-12 * fmax(fabs(y), fabs(fit)) ? 0 : d;
+}
+
+double
 trend_lag1(const double *e, size_t n)
 {
 	if (n < 4)

@@ -54,6 +54,13 @@ void trend_mk_inflate(struct trend_mk *mk, double factor);
 double trend_ar1_factor(double rho, size_t n);
 
 /*
+ * y - fit, or 0 when they differ only by the rounding of doubles (a
+ * relative 1e-12): the residual of an exact fit is 0, not rounding noise
+ * whose correlation would mean nothing.
+ */
+double trend_residual(double y, double fit);
+
+/*
  * Lag-1 autocorrelation of e[0..n) about its mean, plus the small-sample
  * bias term (1 + 4 r) / n (Kendall 1954; the estimator of
  * ../shared/trend-methods.md R2), capped to [-0.9, 0.9]. 0 when n < 4 or

@@ -79,8 +79,12 @@ test_step(void **state)
 		v[i] = (i < 8 ? 40 : 60) + (i % 2);
 	assert_int_equal(verdict_of(v, 14, TREND_COUNT, false, &r), TREND_STEP);
 	assert_int_equal(r.step_at, 8);
-	/* Analysed samples 4..14 (warm-up 3): medians 41 before, 60.5 after. */
-	assert_true(r.step_size == 19.5);
+	/*
+	 * The step is sized over every sample (it must be a step with the
+	 * warm-up too): medians 40.5 before (40, 41, ... eight values), 60.5
+	 * after.
+	 */
+	assert_true(r.step_size == 20);
 }
 
 /* A wobble with no direction. */

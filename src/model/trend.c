@@ -512,7 +512,8 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 	double factor = correlation_factor(w.xs, w.y, w.n, &r->per_sample, &r->rho);
 	double noise = line_noise(w.xs, w.y, w.n, &r->per_sample);
 	r->noise = fmax(noise, r->resolution / sqrt(12));
-	r->rounding_dominates = r->resolution > 0 && noise <= r->resolution / 2;
+	/* Exact values (no noise at all) are the limit of rounded ones. */
+	r->rounding_dominates = noise <= r->resolution / 2;
 	if (r->has_mk)
 		trend_mk_inflate(&r->mk, factor);
 	trend_theil_sen_f(w.xs, w.y, w.n, factor, &r->per_sample);
@@ -591,10 +592,10 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 		    big_enough(rise, r->start, p, unit, res);
 	leak = leak || (r->stairs && big_enough(rise, r->start, p, unit, res));
 	/*
-	 * Rounded values whose noise is below half a rounding step: a rise is
-	 * the level moving up by whole steps. The thirds' medians rising in
-	 * turn by two steps or more is more than flat values, which stay
-	 * within one step, can show.
+	 * Rounded values whose noise is below half a rounding step (or values
+	 * without noise): a rise is the level moving up by whole steps. The
+	 * thirds' medians rising in turn, by more than one step in all, is
+	 * more than flat values, which stay within one step, can show.
 	 */
 	bool qleak = r->rounding_dominates && r->thirds_rise &&
 		     big_enough(r->shift, r->start, p, unit, res);
@@ -612,7 +613,7 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 					  "or empty purgeable memory"
 			    : r->stairs ? "rose in steps and kept rising"
 			    : leak      ? "grows steadily and has not stopped"
-					: "rounded values rose step by step through the window";
+					: "rose through every third of the window, more than rounding or noise explains";
 	r->more_samples = 0;
 	if (r->n < p->min_samples || r->n < 3) {
 		r->verdict = TREND_INSUFFICIENT;

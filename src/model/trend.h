@@ -94,7 +94,7 @@ struct trend_result {
 	double shift_sigma;         /* robust sigma of the second half (1.4826 MAD) */
 	bool thirds_rise;           /* the thirds' medians never fall, and the last is higher */
 	double range;               /* largest - smallest value, every sample */
-	bool rounding_dominates;    /* rounded, and the noise under half a step */
+	bool rounding_dominates;    /* the noise is under half a rounding step (or 0) */
 	bool step;
 	size_t step_at;             /* first sample (whole series) after the jump */
 	double step_size;           /* median after - median before */

@@ -375,6 +375,27 @@ line_noise(const double *x, const double *y, size_t n, const struct trend_ts *ts
 }
 
 /*
+ * The noise from one sample to the next, 1.4826 MAD of the differences
+ * over sqrt 2: blind to a trend, and 0 for rounded values that change by
+ * whole steps now and then (a staircase), which a line's residuals are
+ * not. Exact values (no noise at all) give 0 too: the limit of rounded
+ * ones.
+ */
+static double
+step_noise(const double *y, size_t n)
+{
+	if (n < 2)
+		return 0;
+	double *d = xmalloc(n * sizeof(*d)), *tmp = xmalloc(n * sizeof(*tmp));
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = trend_residual(y[i + 1], y[i]);
+	double s = robust_sigma(d, n - 1, median_copy(d, n - 1, tmp), tmp) / sqrt(2);
+	free(d);
+	free(tmp);
+	return s;
+}
+
+/*
  * The variance factor for correlated samples: Hamed-Rao's n / n* for AR(1)
  * noise with lag-1 correlation the larger of the floor and the estimate
  * from the Theil-Sen residuals (docs/trend.md §6).
@@ -512,8 +533,11 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 	double factor = correlation_factor(w.xs, w.y, w.n, &r->per_sample, &r->rho);
 	double noise = line_noise(w.xs, w.y, w.n, &r->per_sample);
 	r->noise = fmax(noise, r->resolution / sqrt(12));
-	/* Exact values (no noise at all) are the limit of rounded ones. */
-	r->rounding_dominates = noise <= r->resolution / 2;
+	/*
+	 * Either measure under half a rounding step: the residuals about the
+	 * line (a steady staircase) or the differences (steps far apart).
+	 */
+	r->rounding_dominates = fmin(noise, step_noise(w.y, w.n)) <= r->resolution / 2;
 	if (r->has_mk)
 		trend_mk_inflate(&r->mk, factor);
 	trend_theil_sen_f(w.xs, w.y, w.n, factor, &r->per_sample);
@@ -637,7 +661,7 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 		r->why = "one jump between two flat stretches";
 	} else if (plateau) {
 		r->verdict = TREND_PLATEAU;
-		r->why = r->plateau_end < p->warmup
+		r->why = r->plateau_end <= p->warmup
 			 ? "rose during the warm-up, then growth stopped"
 			 : "rose significantly, then growth stopped";
 	} else if (leak || qleak) {

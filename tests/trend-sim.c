@@ -123,13 +123,6 @@ main(int argc, char **argv)
 		struct trend_result res;
 		trend_analyse_values(v, NULL, n, TREND_BYTES, step, false, &p, &res);
 		count[res.verdict]++;
-		if (getenv("TV_DEBUG") && (int)res.verdict == atoi(getenv("TV_DEBUG"))) {
-			for (size_t i = 0; i < n; i++)
-				fprintf(stderr, "%.1f ", (v[i] - 64 * MiB) / MiB);
-			fprintf(stderr, "| noise %.2f shift %.2f step %d at %zu size %.2f growth %.2f q %.4f\n",
-				res.noise / MiB, res.shift / MiB, res.step, res.step_at,
-				res.step_size / MiB, res.growth / MiB, res.q);
-		}
 	}
 	for (int k = 0; k < TREND_VERDICTS; k++)
 		printf("%s %zu\n", trend_verdict_name((enum trend_verdict)k), count[k]);

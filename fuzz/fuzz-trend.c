@@ -53,7 +53,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct trend_result r;
 	trend_params_default(&p, k);
 	trend_analyse_values(v, k % 2 ? hours : NULL, k, k % 3 ? TREND_BYTES : TREND_COUNT,
-			     k % 5 == 0, &p, &r);
+			     k % 7 == 0 ? 1024.0 * 1024.0 : 0, k % 5 == 0, &p, &r);
 	if (r.verdict >= TREND_VERDICTS || !r.why)
 		abort();
 	if (r.has_slope)

@@ -16,6 +16,14 @@ Shapes over samples i = 0 .. n-1, with amplitude --rate (MiB per sample):
   step     rate * (n // 2) once i >= 0.6 n   (one jump)
   flat     0                                 (noise only)
 
+--shape rise-flat is the series of issue 24: IOAccelerator (graphics)
+PURGE=N made of --unit MiB regions, --base-units of them plus
+--units-per-sample more in each of the first --rise-samples samples, then
+the same count (exact, no noise); IOSurface PURGE=N 64 MiB + noise. With
+--footprint-start G, the Physical footprint is G GiB + --footprint-rise GiB
+* min(i, --footprint-until) / --footprint-until, printed as vmmap prints
+it ("26.3G": rounded to 0.1 GiB), instead of the regions' total.
+
 Samples are --interval minutes apart from --start. The sizes are written so
 that vmmap prints them exactly (8 MiB regions and one remainder, all whole
 KiB below 10000K), so what iotally reads is the constructed value.
@@ -83,8 +91,23 @@ def footprint_text(n):
     return '%.1fM' % mb if mb < 1000 else '%.1fG' % (mb / 1024)
 
 
-def sample_text(when, regions):
+def unit_region_lines(rtype, count, unit, purge, addr):
+    """`count` regions of `unit` bytes each (vmmap prints 128.0M exactly)."""
+    lines = []
+    s = '%.1fM' % (unit / MiB) if unit >= 10000 * KiB else size_text(unit)
+    for _ in range(count):
+        lines.append('%-24s %12x-%-12x [%6s %6s %6s %6s] rw-/rw- SM=PRV PURGE=%s' %
+                     (rtype, addr, addr + unit, s, s, s, '0K', purge))
+        addr += unit + PAGE
+    return lines, addr
+
+
+def sample_text(when, regions, footprint=None, units=None):
     total = sum(v for _, _, v in regions) + 100 * MiB
+    if units:
+        total += units[1] * units[2]
+    if footprint is not None:
+        total = footprint
     out = [
         '# SOURCE: synthetic, tools/gen-trend.py (a series built by construction)',
         'Process:         GPUStress [4242]',
@@ -112,6 +135,9 @@ def sample_text(when, regions):
     addr = 0x104000000
     for rtype, purge, value in regions:
         lines, addr = region_lines(rtype, value, purge, addr)
+        out.extend(lines)
+    if units:
+        lines, addr = unit_region_lines(units[0], units[1], units[2], 'N', addr)
         out.extend(lines)
     out.append('')
     return '\n'.join(out) + '\n'
@@ -148,9 +174,32 @@ def generate_classes(args):
     return paths
 
 
+def generate_rise_flat(args):
+    rng = random.Random(args.seed)
+    start = datetime.datetime.strptime(args.start, '%Y-%m-%d %H:%M')
+    os.makedirs(args.outdir, exist_ok=True)
+    paths = []
+    for i in range(args.samples):
+        count = args.base_units + args.units_per_sample * min(i, args.rise_samples)
+        regions = [('IOSurface', 'N', pages(64 * MiB + rng.gauss(0, args.noise * MiB)))]
+        fp = None
+        if args.footprint_start is not None:
+            frac = min(i, args.footprint_until) / args.footprint_until
+            fp = int(round((args.footprint_start + args.footprint_rise * frac) * 1024 * MiB))
+        when = start + datetime.timedelta(minutes=args.interval * i)
+        path = os.path.join(args.outdir, 'sample-%02d.txt' % (i + 1))
+        with open(path, 'w') as f:
+            f.write(sample_text(when, regions, fp,
+                                ('IOAccelerator (graphics)', count, int(args.unit * MiB))))
+        paths.append(path)
+    return paths
+
+
 def generate(args):
     if getattr(args, 'kind', 'vmmap') == 'classes':
         return generate_classes(args)
+    if args.shape == 'rise-flat':
+        return generate_rise_flat(args)
     rng = random.Random(args.seed)
     start = datetime.datetime.strptime(args.start, '%Y-%m-%d %H:%M')
     rate = args.rate * MiB
@@ -176,7 +225,15 @@ def generate(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kind', choices=['vmmap', 'classes'], default='vmmap')
-    ap.add_argument('--shape', choices=['leak', 'plateau', 'step', 'flat'], default='leak')
+    ap.add_argument('--shape', choices=['leak', 'plateau', 'step', 'flat', 'rise-flat'],
+                    default='leak')
+    ap.add_argument('--unit', type=float, default=128.0, help='rise-flat: MiB per region')
+    ap.add_argument('--base-units', type=int, default=72, help='rise-flat: regions at first')
+    ap.add_argument('--units-per-sample', type=int, default=3)
+    ap.add_argument('--rise-samples', type=int, default=10)
+    ap.add_argument('--footprint-start', type=float, help='rise-flat: GiB')
+    ap.add_argument('--footprint-rise', type=float, default=0.0, help='GiB')
+    ap.add_argument('--footprint-until', type=int, default=1, help='sample index')
     ap.add_argument('--samples', type=int, default=20)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--rate', type=float, default=4.0, help='MiB per sample')

@@ -1,6 +1,6 @@
 /*
- * iotally trend: leak, plateau, step or stable, per metric, over a series
- * of captures of one kind; CI gates on the verdicts and the slopes.
+ * iotally trend: leak, plateau, step, no trend or stable, per metric, over
+ * a series of captures of one kind; CI gates on the verdicts and the slopes.
  */
 
 #include "cli/bundle_args.h"
@@ -32,13 +32,19 @@ const char cmd_trend_help[] =
 	"kind, taken while an action repeats, gives each metric a verdict from\n"
 	"its slope and a trend test:\n"
 	"\n"
-	"  LEAK          grows steadily, and the second half does not show it stopped\n"
+	"  LEAK          grows steadily and has not stopped, or rose in steps and\n"
+	"                kept rising\n"
 	"  GROWING       the same, in volatile or empty purgeable memory, which\n"
 	"                the kernel may discard: not called a leak\n"
-	"  PLATEAU       grew, then stopped\n"
+	"  PLATEAU       a significant rise, then growth stopped (the warm-up\n"
+	"                included: a rise during the warm-up is a plateau too)\n"
 	"  STEP          one jump between two flat stretches\n"
-	"  STABLE        no growth that passes the tests (flat or falling)\n"
-	"  INSUFFICIENT  too few samples after the warm-up\n"
+	"  NO TREND      rises, but not significantly at this noise; the notes say\n"
+	"                about how many more samples would tell\n"
+	"  STABLE        no rise above the minimum growth (flat, falling, or one\n"
+	"                rounding step of a rounded figure)\n"
+	"  INSUFFICIENT  too few samples after the warm-up (the notes say how many\n"
+	"                more)\n"
 	"\n"
 	"INPUT: at least 3 captures of one kind, raw or iotally's JSON of them:\n"
 	"  vmmap   IOAccelerator and IOSurface regions per type and purge state\n"
@@ -56,12 +62,15 @@ const char cmd_trend_help[] =
 	"Inputs that cannot be read, or end in the middle, are left out and\n"
 	"listed. Metrics with the same value in every sample are counted, not shown.\n"
 	"\n"
-	"Method (docs/trend.md): the first --warmup samples are dropped; on the\n"
-	"rest, a Theil-Sen slope with a 95 % interval (per hour when the times\n"
-	"are known), a tie-corrected Mann-Kendall test with p-values adjusted\n"
-	"across metrics (Benjamini-Hochberg), and the second half's slope.\n"
-	"Samples close in time are correlated: p-values are indicative; the slope\n"
-	"and its interval carry the verdict.\n"
+	"Method (docs/trend.md): a plateau is a rise-then-flat fit over every\n"
+	"sample; the first --warmup samples are dropped from the rest: a\n"
+	"Theil-Sen slope with a 95 % interval (per hour when the times are\n"
+	"known) and a tie-corrected Mann-Kendall test with p-values adjusted\n"
+	"across metrics (Benjamini-Hochberg). Samples close in time are\n"
+	"correlated: the test and the interval allow for a lag-1 correlation of\n"
+	"at least 0.5, more when the samples show it. Figures vmmap rounds (the\n"
+	"physical footprint) and counts move by whole steps, and one step is not\n"
+	"a rise.\n"
 	"\n"
 	"Options:\n"
 	"  --warmup K         samples to drop first (default max(2, 20 % of them))\n"
@@ -509,7 +518,8 @@ resolve_gates(struct trend_args *a, const struct trend_series *s,
 			break;
 		}
 		struct trend_result r;
-		trend_analyse_values(v, s->has_times ? s->hours : NULL, s->nsamples, unit, false,
+		trend_analyse_values(v, s->has_times ? s->hours : NULL, s->nsamples, unit,
+				     m ? m->resolution : 0, false,
 				     p, &r);
 		rc = trend_gate_check(g, &r, unit, err);
 	}

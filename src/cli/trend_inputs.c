@@ -73,6 +73,27 @@ metric(struct trend_series *s, size_t k, enum trend_unit unit, bool zero_fill, b
 
 /* ---- vmmap: GPU region types x purge state, and the physical footprint ---- */
 
+/*
+ * The rounding step of a figure vmmap prints: one unit of its last digit
+ * ("26.3G": 0.1 GiB, "8192K": 1 KiB, "2560": 1 byte).
+ */
+static double
+vmmap_figure_step(const char *text)
+{
+	static const char units[] = "BKMGT";
+	size_t n = strlen(text);
+	double unit = 1;
+	if (n && strchr(units, text[n - 1])) {
+		for (const char *u = units; *u != text[n - 1]; u++)
+			unit *= 1024;
+		n--;
+	}
+	const char *dot = memchr(text, '.', n);
+	for (size_t d = dot ? (size_t)(text + n - dot - 1) : 0; d > 0; d--)
+		unit /= 10;
+	return unit;
+}
+
 static void
 vmmap_metrics(const struct vmmap_dump *d, struct trend_series *s, size_t k)
 {
@@ -95,8 +116,10 @@ vmmap_metrics(const struct vmmap_dump *d, struct trend_series *s, size_t k)
 	free(types);
 	const char *fp = vmmap_dump_field(d, "Physical footprint");
 	uint64_t bytes;
-	if (fp && size_parse_vmmap(fp, strlen(fp), &bytes) == SIZE_OK)
+	if (fp && size_parse_vmmap(fp, strlen(fp), &bytes) == SIZE_OK) {
 		metric(s, k, TREND_BYTES, false, false, (double)bytes, "vmmap:footprint");
+		trend_series_set_resolution(s, "vmmap:footprint", vmmap_figure_step(fp));
+	}
 }
 
 static void

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const verdict_names[TREND_VERDICTS] = {
-	"LEAK", "GROWING", "PLATEAU", "STEP", "STABLE", "INSUFFICIENT",
+	"LEAK", "GROWING", "PLATEAU", "STEP", "NO TREND", "STABLE", "INSUFFICIENT",
 };
 
 const char *
@@ -106,6 +106,14 @@ trend_series_set(struct trend_series *s, size_t sample, const char *name,
 	*cell = isnan(*cell) ? value : *cell + value;
 }
 
+void
+trend_series_set_resolution(struct trend_series *s, const char *name, double q)
+{
+	size_t *slot = strmap_get(&s->index, name, strlen(name));
+	if (slot && q > s->metrics[*slot].resolution)
+		s->metrics[*slot].resolution = q;
+}
+
 const struct trend_metric *
 trend_series_find(const struct trend_series *s, const char *name)
 {
@@ -196,8 +204,8 @@ segment_growth(const double *x, const double *y, size_t n)
 }
 
 bool
-trend_step_find(const double *x, const double *y, size_t n, double min_growth, size_t *at,
-		double *size)
+trend_step_find(const double *x, const double *y, size_t n, double min_growth,
+		double resolution, size_t *at, double *size)
 {
 	size_t min_seg = n >= 10 ? 3 : 2;
 	*at = 0;
@@ -224,10 +232,18 @@ trend_step_find(const double *x, const double *y, size_t n, double min_growth, s
 		double lin = abs_dev_line(x, y, n, ts.intercept, ts.slope);
 		double sigma = fmax(robust_sigma(y, k_best, m1, tmp),
 				    robust_sigma(y + k_best, n - k_best, m2, tmp));
-		step = jump > 0 && jump >= min_growth && best <= 0.5 * lin &&
-		       jump >= 2.5 * sigma &&
-		       segment_growth(x, y, k_best) <= 0.25 * jump &&
-		       segment_growth(x + k_best, y + k_best, n - k_best) <= 0.25 * jump;
+		/* Rounded values: a run's spread of one rounding step is rounding, not noise. */
+		sigma = fmax(sigma, resolution);
+		/* The jump's t with the levels' errors inflated for AR(1) noise. */
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = trend_residual(y[i], i < k_best ? m1 : m2);
+		double rho = fmax(TREND_RHO_FLOOR, trend_lag1(tmp, n));
+		double se = sigma * sqrt((1 / (double)k_best + 1 / (double)(n - k_best)) *
+					 (1 + rho) / (1 - rho));
+		step = jump > 0 && jump >= min_growth && jump > resolution &&
+		       best <= TREND_STEP_FIT * lin && jump >= TREND_PLATEAU_T * se &&
+		       segment_growth(x, y, k_best) <= TREND_TAIL_RATIO * jump &&
+		       segment_growth(x + k_best, y + k_best, n - k_best) <= TREND_TAIL_RATIO * jump;
 	}
 	free(tmp);
 	*at = k_best;
@@ -302,129 +318,404 @@ level_shift(const double *y, size_t n, struct trend_result *r)
 {
 	size_t third = n / 3, h = n / 2;
 	double *tmp = xmalloc(n * sizeof(*tmp));
-	r->shift = median_copy(y + n - third, third, tmp) - median_copy(y, third, tmp);
+	double first = median_copy(y, third, tmp), last = median_copy(y + n - third, third, tmp);
+	double middle = median_copy(y + third, n - 2 * third, tmp);
+	r->shift = last - first;
+	r->thirds_rise = first < middle && middle < last;
 	r->shift_sigma = robust_sigma(y + h, n - h, median_copy(y + h, n - h, tmp), tmp);
 	free(tmp);
+}
+
+/* Counts are whole numbers: their rounding step is at least 1. */
+static double
+resolution_of(enum trend_unit unit, double declared)
+{
+	return unit == TREND_COUNT ? fmax(declared, 1) : fmax(declared, 0);
+}
+
+/* The two-sided normal quantile of alpha (bisection on erfc). */
+static double
+z_two_sided(double alpha)
+{
+	double lo = 0, hi = 40;
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+		if (trend_normal_p2(mid) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+size_t
+trend_samples_needed(double rate, double sigma, double factor, double alpha)
+{
+	if (!(rate > 0) || isnan(sigma) || sigma < 0)
+		return 0;
+	double z = (z_two_sided(alpha) + TREND_POWER_Z) * sigma / rate;
+	double n3 = 12 * factor * z * z;
+	if (n3 > 1e15)
+		return (size_t)100000;
+	double n = ceil(cbrt(n3) - 1e-9);
+	return n < 3 ? 3 : n > 100000 ? 100000 : (size_t)n;
+}
+
+/* 1.4826 MAD of the residuals from a line: the noise about the trend. */
+static double
+line_noise(const double *x, const double *y, size_t n, const struct trend_ts *ts)
+{
+	double *e = xmalloc(n * sizeof(*e)), *tmp = xmalloc(n * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++)
+		e[i] = y[i] - (ts->intercept + ts->slope * x[i]);
+	double s = robust_sigma(e, n, median_copy(e, n, tmp), tmp);
+	free(e);
+	free(tmp);
+	return s;
+}
+
+/*
+ * The noise from one sample to the next, 1.4826 MAD of the differences
+ * over sqrt 2: blind to a trend, and 0 for rounded values that change by
+ * whole steps now and then (a staircase), which a line's residuals are
+ * not. Exact values (no noise at all) give 0 too: the limit of rounded
+ * ones.
+ */
+static double
+step_noise(const double *y, size_t n)
+{
+	if (n < 2)
+		return 0;
+	double *d = xmalloc(n * sizeof(*d)), *tmp = xmalloc(n * sizeof(*tmp));
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = trend_residual(y[i + 1], y[i]);
+	double s = robust_sigma(d, n - 1, median_copy(d, n - 1, tmp), tmp) / sqrt(2);
+	free(d);
+	free(tmp);
+	return s;
+}
+
+/*
+ * The variance factor for correlated samples: Hamed-Rao's n / n* for AR(1)
+ * noise with lag-1 correlation the larger of the floor and the estimate
+ * from the Theil-Sen residuals (docs/trend.md §6).
+ */
+static double
+correlation_factor(const double *x, const double *y, size_t n, const struct trend_ts *ts,
+		   double *rho)
+{
+	double *e = xmalloc(n * sizeof(*e));
+	for (size_t i = 0; i < n; i++)
+		e[i] = trend_residual(y[i], ts->intercept + ts->slope * x[i]);
+	*rho = fmax(TREND_RHO_FLOOR, trend_lag1(e, n));
+	free(e);
+	return trend_ar1_factor(*rho, n);
+}
+
+/*
+ * Two level shifts that keep rising: both jumps up, each significant
+ * (t >= TREND_PLATEAU_T with the levels' standard errors inflated for
+ * AR(1) noise, rho at least the floor) and more than two rounding steps,
+ * and the last level no longer than the middle one (growth resumed after
+ * a pause as long as the last, so the last is no evidence that it stopped).
+ */
+static bool
+stairs_keep_rising(const struct trend_stairs *st, const double *y, size_t n, double resolution)
+{
+	double *e = xmalloc(n * sizeof(*e));
+	for (size_t i = 0; i < n; i++)
+		e[i] = trend_residual(y[i], st->level[i < st->at1 ? 0 : i < st->at2 ? 1 : 2]);
+	double rho = fmax(TREND_RHO_FLOOR, trend_lag1(e, n));
+	free(e);
+	double fac = (1 + rho) / (1 - rho), sig2 = st->rss / (double)(n - 5);
+	double n0 = (double)st->at1, n1 = (double)(st->at2 - st->at1), n2 = (double)(n - st->at2);
+	double j1 = st->level[1] - st->level[0], j2 = st->level[2] - st->level[1];
+	double se1 = sqrt(sig2 * fac * (1 / n0 + 1 / n1)), se2 = sqrt(sig2 * fac * (1 / n1 + 1 / n2));
+	return j1 > resolution && j2 > resolution && j1 >= TREND_PLATEAU_T * se1 &&
+	       j2 >= TREND_PLATEAU_T * se2 && n2 <= n1;
+}
+
+/*
+ * A plateau over every sample, the warm-up included: the best rise-then-
+ * flat fit, the rise's t with the correlation allowed for, whether the
+ * tail stopped growing, whether it fits better than a line, and whether
+ * two level shifts with a short last level fit better still (a staircase
+ * that keeps rising).
+ */
+static void
+plateau_stats(const double *v, const double *hours, size_t nsamples, bool use_hours,
+	      double floor, struct trend_result *r, bool *stopped, bool *beats_line)
+{
+	struct window f;
+	window_build(&f, v, hours, nsamples, 0);
+	const double *x = use_hours && f.hours ? f.xh : f.xs;
+	size_t n = f.n, min_tail = (n + 3) / 4 < 4 ? 4 : (n + 3) / 4;
+	struct trend_plateau *pl = &r->plateau;
+	*stopped = *beats_line = false;
+	r->plateau_points = n;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, f.y[i]);
+		hi = fmax(hi, f.y[i]);
+	}
+	r->range = n ? hi - lo : 0;
+	/*
+	 * A step over every sample as well as after the warm-up: a rise that
+	 * ends early in the window is no step when the warm-up shows it rising.
+	 */
+	size_t at = 0;
+	r->step = n >= 3 && trend_step_find(x, f.y, n, floor, r->resolution, &at, &r->step_size);
+	r->step_at = n ? f.idx[at] : 0;
+	r->has_plateau = trend_plateau_fit(x, f.y, n, min_tail, pl) == 0;
+	if (!r->has_plateau)
+		goto out;
+	r->plateau_end = f.idx[pl->end];
+	double rho = fmax(TREND_RHO_FLOOR, pl->rho);
+	double se = pl->se_slope * sqrt((1 + rho) / (1 - rho));
+	r->plateau_t = se > 0 ? pl->slope / se : pl->slope > 0 ? INFINITY : 0;
+	size_t tail = n - pl->end;
+	struct trend_ts ts;
+	struct trend_mk mk;
+	r->tail_slope = trend_theil_sen(x + pl->end, f.y + pl->end, tail, &ts) == 0 ? ts.slope : 0;
+	double tail_z = 0;
+	if (trend_mann_kendall(f.y + pl->end, tail, &mk) == 0) {
+		trend_mk_inflate(&mk, trend_ar1_factor(rho, tail));
+		tail_z = mk.z;
+	}
+	/* Stopped: the tail grows at most half as fast, and not significantly (10 %). */
+	*stopped = r->tail_slope <= TREND_TAIL_RATIO * pl->slope && tail_z < TREND_TAIL_Z;
+	/*
+	 * Bent, not straight: the plateau removes more of the line's squared
+	 * error than correlated noise would, (RSS_line - RSS) / (sigma^2 F)
+	 * >= 1.5 ln n, F = (1 + rho) / (1 - rho) the variance factor of AR(1)
+	 * noise with the residuals' own rho: BIC's penalty for the breakpoint
+	 * (ln n), raised by half and with the likelihood ratio deflated for
+	 * correlation, so that steady leaks are rarely taken for plateaus.
+	 */
+	double dn = (double)n, brho = fmax(0, pl->rho), fac = (1 + brho) / (1 - brho);
+	*beats_line = pl->rss_line > pl->rss &&
+		      (pl->sigma <= 0 ||
+		       (pl->rss_line - pl->rss) / (pl->sigma * pl->sigma * fac) >=
+			       TREND_BEND_BIC * log(dn));
+	struct trend_stairs st;
+	size_t min_seg = n / 6 < 2 ? 2 : n / 6;
+	if (n > 5 && trend_stairs_fit(f.y, n, min_seg, &st) == 0)
+		r->stairs = stairs_keep_rising(&st, f.y, n, r->resolution);
+out:
+	window_release(&f);
 }
 
 /* Everything but the verdict: the tests and fits of one metric. */
 static void
 analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_unit unit,
-	      const struct trend_params *p, struct trend_result *r)
+	      double resolution, const struct trend_params *p, struct trend_result *r,
+	      bool *stopped, bool *beats_line)
 {
 	struct window w;
 	memset(r, 0, sizeof(*r));
+	*stopped = *beats_line = false;
 	r->q = NAN;
 	r->growth_pct = NAN;
+	r->resolution = resolution_of(unit, resolution);
 	size_t warmup = p->warmup < nsamples ? p->warmup : nsamples;
 	window_build(&w, v, hours, nsamples, warmup);
 	r->n = w.n;
 	r->missing = nsamples - warmup - w.n;
+	bool use_hours = hours_usable(&w);
+	plateau_stats(v, hours, nsamples, use_hours, growth_floor(p, unit), r, stopped,
+		      beats_line);
 	if (w.n < 3)
 		goto out;
 	r->has_mk = trend_mann_kendall(w.y, w.n, &r->mk) == 0;
 	r->has_slope = trend_theil_sen(w.xs, w.y, w.n, &r->per_sample) == 0;
-	r->has_hour = hours_usable(&w) && trend_theil_sen(w.xh, w.y, w.n, &r->per_hour) == 0;
-	const double *x = r->has_hour ? w.xh : w.xs;
-	const struct trend_ts *ts = r->has_hour ? &r->per_hour : &r->per_sample;
 	if (!r->has_slope)
 		goto out;
+	double factor = correlation_factor(w.xs, w.y, w.n, &r->per_sample, &r->rho);
+	double noise = line_noise(w.xs, w.y, w.n, &r->per_sample);
+	r->noise = fmax(noise, r->resolution / sqrt(12));
+	/*
+	 * Either measure under half a rounding step: the residuals about the
+	 * line (a steady staircase) or the differences (steps far apart).
+	 */
+	r->rounding_dominates = fmin(noise, step_noise(w.y, w.n)) <= r->resolution / 2;
+	if (r->has_mk)
+		trend_mk_inflate(&r->mk, factor);
+	trend_theil_sen_f(w.xs, w.y, w.n, factor, &r->per_sample);
+	r->has_hour = use_hours && trend_theil_sen_f(w.xh, w.y, w.n, factor, &r->per_hour) == 0;
+	const double *x = r->has_hour ? w.xh : w.xs;
+	const struct trend_ts *ts = r->has_hour ? &r->per_hour : &r->per_sample;
 	size_t h = w.n / 2;   /* the second half: the last ceil(n / 2) samples */
-	r->has_half = trend_theil_sen(x + h, w.y + h, w.n - h, &r->half) == 0;
-	r->has_first_half = trend_theil_sen(x, w.y, h, &r->first_half) == 0;
+	r->has_half = trend_theil_sen_f(x + h, w.y + h, w.n - h,
+					trend_ar1_factor(r->rho, w.n - h), &r->half) == 0;
+	r->has_first_half = trend_theil_sen_f(x, w.y, h, trend_ar1_factor(r->rho, h),
+					      &r->first_half) == 0;
 	r->growth = ts->slope * (x[w.n - 1] - x[0]);
 	r->start = ts->intercept + ts->slope * x[0];
 	if (r->start > 0)
 		r->growth_pct = 100 * r->growth / r->start;
 	level_shift(w.y, w.n, r);
-	size_t at = 0;
-	r->step = trend_step_find(x, w.y, w.n, growth_floor(p, unit), &at, &r->step_size);
-	r->step_at = w.idx[at];
+	size_t at;
+	double size;
+	r->step = r->step && trend_step_find(x, w.y, w.n, growth_floor(p, unit), r->resolution,
+					     &at, &size);
 out:
 	window_release(&w);
 }
 
+/*
+ * At least the growth floor and the percentage of the start, and more than
+ * one rounding step (a flat value that sits on a rounding boundary moves
+ * by one step).
+ */
 static bool
-passes_floor(const struct trend_result *r, const struct trend_params *p,
-	     enum trend_unit unit)
+big_enough(double rise, double start, const struct trend_params *p, enum trend_unit unit,
+	   double resolution)
 {
-	if (r->growth < growth_floor(p, unit))
+	if (!(rise >= growth_floor(p, unit)) || !(rise > resolution) || !(rise > 0))
 		return false;
-	return p->min_percent <= 0 || r->start <= 0 ||
-	       r->growth >= p->min_percent / 100 * r->start;
+	return p->min_percent <= 0 || start <= 0 || rise >= p->min_percent / 100 * start;
+}
+
+/*
+ * The rise a metric shows over the analysed window: the Theil-Sen growth,
+ * or, for rounded values whose many equal pairs pull the median slope to
+ * 0, the shift of the level (docs/trend.md §4, quantised metrics).
+ */
+static double
+window_rise(const struct trend_result *r)
+{
+	return r->resolution > 0 ? fmax(r->growth, r->shift) : r->growth;
+}
+
+/* Samples to add so that a rise at the observed pace (or the floor's) is confirmed. */
+static size_t
+more_samples(const struct trend_result *r, const struct trend_params *p, enum trend_unit unit,
+	     size_t want)
+{
+	size_t n = r->n > 1 ? r->n : 1, base = want > n ? want : n;
+	double rate = growth_floor(p, unit) / (double)(base - 1 ? base - 1 : 1);
+	if (r->has_slope && r->per_sample.slope > rate)
+		rate = r->per_sample.slope;
+	double factor = trend_ar1_factor(r->rho > 0 ? r->rho : TREND_RHO_FLOOR, base);
+	size_t need = r->has_slope ? trend_samples_needed(rate, r->noise, factor, p->alpha) : 0;
+	if (need < want)
+		need = want;
+	return need > r->n ? need - r->n : 0;
 }
 
 static void
 decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
-       enum trend_unit unit, bool leak_exempt)
+       enum trend_unit unit, bool leak_exempt, bool stopped, bool beats_line)
 {
 	size_t after = nsamples > p->warmup ? nsamples - p->warmup : 0;
 	const struct trend_ts *ts = r->has_hour ? &r->per_hour : &r->per_sample;
-	bool grows = r->has_mk && r->has_slope && r->mk.s > 0 && r->q < p->alpha &&
-		     ts->lo > 0 && passes_floor(r, p, unit);
-	bool rising = r->has_half && r->half.lo > 0;
+	double res = r->resolution;
+	double rise = window_rise(r);
+	bool leak = r->has_mk && r->has_slope && r->mk.s > 0 && r->q < p->alpha &&
+		    (ts->lo > 0 || (res > 0 && ts->lo >= 0 && r->shift > 0)) &&
+		    big_enough(rise, r->start, p, unit, res);
+	leak = leak || (r->stairs && big_enough(rise, r->start, p, unit, res));
 	/*
-	 * The second half grows clearly slower than the whole window, or than
-	 * the first half: it stopped.
+	 * Rounded values whose noise is below half a rounding step (or values
+	 * without noise): a rise is the level moving up by whole steps. The
+	 * thirds' medians rising in turn, by more than one step in all, is
+	 * more than flat values, which stay within one step, can show.
 	 */
-	double pace = r->has_first_half ? fmax(ts->slope, r->first_half.slope) : ts->slope;
-	bool stopped = r->has_half && r->half.hi < pace;
-	/* A plateau whose rise is short: the level moved up by far more than the noise. */
-	bool shifted = stopped && r->has_slope && ts->lo > 0 &&
-		       r->shift >= growth_floor(p, unit) && r->shift >= 2.5 * r->shift_sigma;
+	bool qleak = r->rounding_dominates && r->thirds_rise &&
+		     big_enough(r->shift, r->start, p, unit, res);
+	const struct trend_plateau *pl = &r->plateau;
+	bool plateau_size = r->has_plateau && pl->slope > 0 &&
+			    big_enough(pl->rise, pl->start, p, unit, res);
+	bool plateau = plateau_size && r->plateau_t >= TREND_PLATEAU_T && stopped &&
+		       beats_line && !r->stairs;
+	/* A hint of a rise: the uncorrected tests at 5 %, one-sided. */
+	/* A hint of a rise: the corrected test at 5 %, or a plateau's rise at t > 2. */
+	bool hint_trend = r->has_mk && r->mk.s > 0 && r->mk.z > 1.6448536269514722 &&
+			  big_enough(rise, r->start, p, unit, res);
+	bool hint_plateau = plateau_size && r->plateau_t > 2;
+	const char *grows = leak_exempt ? "grows steadily, but the kernel may discard volatile "
+					  "or empty purgeable memory"
+			    : r->stairs ? "rose in steps and kept rising"
+			    : leak      ? "grows steadily and has not stopped"
+					: "rose through every third of the window, more than rounding or noise explains";
+	r->more_samples = 0;
 	if (r->n < p->min_samples || r->n < 3) {
 		r->verdict = TREND_INSUFFICIENT;
 		r->why = "too few samples after the warm-up";
+		r->more_samples = more_samples(r, p, unit, p->min_samples);
 	} else if (after && (double)r->missing > p->max_missing * (double)after) {
 		r->verdict = TREND_INSUFFICIENT;
 		r->why = "too many samples without a value";
-	} else if (!r->has_mk || !r->has_slope) {
+		r->more_samples = more_samples(r, p, unit, p->min_samples);
+	} else if (res > 0 && r->range <= res) {
+		r->verdict = TREND_STABLE;
+		r->why = "moves by one rounding step at most";
+	} else if ((!r->has_mk || !r->has_slope) && !plateau) {
 		r->verdict = TREND_STABLE;
 		r->why = "no change after the warm-up";
+	} else if (r->stairs && leak) {
+		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
+		r->why = grows;
 	} else if (r->step) {
 		r->verdict = TREND_STEP;
 		r->why = "one jump between two flat stretches";
-	} else if (grows && (rising || !stopped)) {
-		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
-		r->why = leak_exempt ? "grows steadily, but the kernel may discard volatile "
-				       "or empty purgeable memory"
-		       : rising ? "grows steadily and still grows in the second half"
-				: "grows steadily; the second half does not show that it stopped";
-	} else if (grows || shifted) {
+	} else if (plateau) {
 		r->verdict = TREND_PLATEAU;
-		r->why = "grew, then flat in the second half";
+		r->why = r->plateau_end <= p->warmup
+			 ? "rose during the warm-up, then growth stopped"
+			 : "rose significantly, then growth stopped";
+	} else if (leak || qleak) {
+		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
+		r->why = grows;
+	} else if (hint_trend || hint_plateau) {
+		r->verdict = TREND_NO_TREND;
+		r->why = hint_trend ? "rises, but not significantly once correlated samples are "
+				      "allowed for"
+				    : "rose, then flat, but the rise is not significant once "
+				      "correlated samples are allowed for";
+		r->more_samples = more_samples(r, p, unit, r->n + 1);
 	} else {
 		r->verdict = TREND_STABLE;
-		r->why = r->mk.s > 0 && r->q < p->alpha && ts->lo > 0
+		r->why = r->has_mk && r->mk.s > 0 && r->q < p->alpha
 			 ? "grows less than the minimum growth"
-			 : r->mk.s < 0 && r->q < p->alpha && ts->hi < 0 ? "falls"
-			 : "no significant trend";
+			 : r->has_mk && r->mk.s < 0 && r->q < p->alpha && ts->hi < 0
+			 ? "falls"
+			 : "no rise above the minimum growth";
 	}
 }
 
+/* The verdict's inputs decide() needs beside the result. */
+struct shape {
+	bool stopped, beats_line;
+};
+
 void
 trend_analyse_values(const double *v, const double *hours, size_t nsamples,
-		     enum trend_unit unit, bool leak_exempt, const struct trend_params *p,
-		     struct trend_result *r)
+		     enum trend_unit unit, double resolution, bool leak_exempt,
+		     const struct trend_params *p, struct trend_result *r)
 {
-	analyse_stats(v, hours, nsamples, unit, p, r);
+	struct shape sh;
+	analyse_stats(v, hours, nsamples, unit, resolution, p, r, &sh.stopped, &sh.beats_line);
 	if (r->has_mk)
 		r->q = r->mk.p;
-	decide(r, p, nsamples, unit, leak_exempt);
+	decide(r, p, nsamples, unit, leak_exempt, sh.stopped, sh.beats_line);
 }
 
 void
 trend_series_analyse(struct trend_series *s, const struct trend_params *p)
 {
-	double *pv = xmalloc((s->nmetrics ? s->nmetrics : 1) * sizeof(double));
-	size_t *which = xmalloc((s->nmetrics ? s->nmetrics : 1) * sizeof(size_t));
+	size_t cap = s->nmetrics ? s->nmetrics : 1;
+	double *pv = xmalloc(cap * sizeof(double));
+	size_t *which = xmalloc(cap * sizeof(size_t));
+	struct shape *sh = xmalloc(cap * sizeof(*sh));
 	size_t m = 0;
 	const double *hours = s->has_times ? s->hours : NULL;
 	for (size_t i = 0; i < s->nmetrics; i++) {
 		struct trend_metric *t = &s->metrics[i];
 		if (t->unchanged)
 			continue;
-		analyse_stats(t->v, hours, s->nsamples, t->unit, p, &t->r);
+		analyse_stats(t->v, hours, s->nsamples, t->unit, t->resolution, p, &t->r,
+			      &sh[i].stopped, &sh[i].beats_line);
 		if (t->r.has_mk && t->r.n >= p->min_samples) {
 			pv[m] = t->r.mk.p;
 			which[m++] = i;
@@ -436,10 +727,12 @@ trend_series_analyse(struct trend_series *s, const struct trend_params *p)
 	for (size_t i = 0; i < s->nmetrics; i++) {
 		struct trend_metric *t = &s->metrics[i];
 		if (!t->unchanged)
-			decide(&t->r, p, s->nsamples, t->unit, t->leak_exempt);
+			decide(&t->r, p, s->nsamples, t->unit, t->leak_exempt, sh[i].stopped,
+			       sh[i].beats_line);
 	}
 	free(pv);
 	free(which);
+	free(sh);
 }
 
 /* Growth as a share of the start level; no base (start <= 0) ranks first. */

@@ -19,20 +19,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/trend_fit.h"
 #include "model/trend_stats.h"
 #include "util/hashmap.h"
 
 enum trend_verdict {
 	TREND_LEAK,          /* grows steadily and still grows at the end */
 	TREND_GROWING,       /* would be LEAK, but the kernel may discard it (V, E) */
-	TREND_PLATEAU,       /* grew, then stopped */
+	TREND_PLATEAU,       /* a significant rise, then growth stopped */
 	TREND_STEP,          /* one jump between two flat stretches */
-	TREND_STABLE,        /* no growth that passes the thresholds */
+	TREND_NO_TREND,      /* rises, but the tests cannot confirm it */
+	TREND_STABLE,        /* no rise */
 	TREND_INSUFFICIENT,  /* too few usable samples to say */
 	TREND_VERDICTS,
 };
 
-/* "LEAK", "GROWING", ... */
+/* "LEAK", "GROWING", ..., "NO TREND" */
 const char *trend_verdict_name(enum trend_verdict v);
 
 enum trend_unit {
@@ -49,6 +51,20 @@ struct trend_params {
 	double min_count;       /* growth over the window, count metrics (4) */
 	double min_percent;     /* and at least this % of the start level (0 = off) */
 };
+
+/*
+ * Fixed parts of the rules (docs/trend.md §5; the rates they give are
+ * measured by tools/trend-rates): the least lag-1 correlation assumed
+ * between samples, the rise's t a plateau needs, and the power asked of
+ * the sample-size advice.
+ */
+#define TREND_RHO_FLOOR 0.5
+#define TREND_PLATEAU_T 3.0
+#define TREND_BEND_BIC 1.5        /* times ln n: a plateau must beat the line by this */
+#define TREND_TAIL_RATIO 0.5      /* the tail grows at most this share as fast as the rise */
+#define TREND_TAIL_Z 1.2815515655446004  /* and its own test stays under 10 % one-sided */
+#define TREND_STEP_FIT 0.75       /* two flat runs: at most this share of the line's deviation */
+#define TREND_POWER_Z 0.8416212335729143   /* 80 % power: the normal 0.8 quantile */
 
 /* The defaults above, with the default warm-up for `nsamples`. */
 void trend_params_default(struct trend_params *p, size_t nsamples);
@@ -76,9 +92,23 @@ struct trend_result {
 	double growth_pct;          /* 100 growth / start; NAN when start <= 0 */
 	double shift;               /* median of the last third - median of the first */
 	double shift_sigma;         /* robust sigma of the second half (1.4826 MAD) */
+	bool thirds_rise;           /* the thirds' medians never fall, and the last is higher */
+	double range;               /* largest - smallest value, every sample */
+	bool rounding_dominates;    /* the noise is under half a rounding step (or 0) */
 	bool step;
 	size_t step_at;             /* first sample (whole series) after the jump */
 	double step_size;           /* median after - median before */
+	double resolution;          /* the metric's rounding step (0: exact) */
+	double noise;               /* 1.4826 MAD about the Theil-Sen line (>= step / sqrt 12) */
+	double rho;                 /* lag-1 correlation used for the test (>= the floor) */
+	bool has_plateau;
+	struct trend_plateau plateau;  /* over every sample, the warm-up included */
+	size_t plateau_points;      /* samples with a value in that fit */
+	size_t plateau_end;         /* first sample (whole series) of the flat tail */
+	double plateau_t;           /* rise / its standard error, correlation allowed for */
+	double tail_slope;          /* Theil-Sen slope of the flat tail */
+	bool stairs;                /* rose in two steps and kept rising (not a plateau) */
+	size_t more_samples;        /* NO TREND, INSUFFICIENT: samples the noise needs; 0 none */
 };
 
 struct trend_metric {
@@ -88,6 +118,7 @@ struct trend_metric {
 	bool zero_fill;             /* absent from a complete sample = 0 */
 	double *v;                  /* nsamples values, NAN = missing */
 	bool unchanged;             /* the same value in every sample (no NAN) */
+	double resolution;          /* rounding step of the values (0: exact; counts: 1) */
 	struct trend_result r;
 };
 
@@ -113,6 +144,11 @@ size_t trend_series_add_sample(struct trend_series *s, bool complete);
  */
 void trend_series_set(struct trend_series *s, size_t sample, const char *name,
 		      enum trend_unit unit, bool zero_fill, bool leak_exempt, double value);
+/*
+ * The metric's values are rounded to multiples of `q` (vmmap's "26.3G":
+ * 0.1 GiB); the largest step given wins. Counts are always rounded to 1.
+ */
+void trend_series_set_resolution(struct trend_series *s, const char *name, double q);
 /* The metric called `name`, or NULL. */
 const struct trend_metric *trend_series_find(const struct trend_series *s, const char *name);
 
@@ -137,7 +173,7 @@ void trend_series_analyse(struct trend_series *s, const struct trend_params *p);
  * metric's own p (no family to adjust over).
  */
 void trend_analyse_values(const double *v, const double *hours, size_t nsamples,
-			  enum trend_unit unit, bool leak_exempt,
+			  enum trend_unit unit, double resolution, bool leak_exempt,
 			  const struct trend_params *p, struct trend_result *r);
 
 /*
@@ -153,6 +189,16 @@ size_t trend_series_ranked(const struct trend_series *s, const struct trend_metr
  * levels, and whether it is a step by the rules of docs/trend.md.
  */
 bool trend_step_find(const double *x, const double *y, size_t n, double min_growth,
-		     size_t *at, double *size);
+		     double resolution, size_t *at, double *size);
+
+/*
+ * Analysed samples a test at this noise needs to confirm a rise of `rate`
+ * per sample: the smallest n with rate sqrt(n^3 / 12) / sigma >= (z_a +
+ * z_power) sqrt(factor), the least-squares slope's standard error for n
+ * equally spaced samples, inflated for correlated samples; z_a the
+ * two-sided normal quantile of `alpha`. 0 when rate <= 0 or sigma is not
+ * a number.
+ */
+size_t trend_samples_needed(double rate, double sigma, double factor, double alpha);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const double PI = 3.14159265358979323846;
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -76,10 +78,65 @@ trend_mann_kendall(const double *y, size_t n, struct trend_mk *out)
 	double n0 = dn * (dn - 1) / 2;
 	out->s = s;
 	out->var_s = var;
+	out->factor = 1;
 	out->z = s > 0 ? ((double)s - 1) / sqrt(var) : s < 0 ? ((double)s + 1) / sqrt(var) : 0;
 	out->p = trend_normal_p2(out->z);
 	out->tau = (double)s / sqrt((n0 - tied_pairs) * n0);
 	return 0;
+}
+
+void
+trend_mk_inflate(struct trend_mk *mk, double factor)
+{
+	double var = mk->var_s / mk->factor * factor;
+	mk->var_s = var;
+	mk->factor = factor;
+	mk->z = mk->s > 0 ? ((double)mk->s - 1) / sqrt(var)
+	      : mk->s < 0 ? ((double)mk->s + 1) / sqrt(var) : 0;
+	mk->p = trend_normal_p2(mk->z) / 2;
+}
+
+double
+trend_ar1_factor(double rho, size_t n)
+{
+	if (!(rho > 0) || n < 3)
+		return 1;
+	double dn = (double)n, sum = 0, rk = 1;
+	for (size_t k = 1; k < n; k++) {
+		rk *= rho;
+		double dk = (double)k;
+		sum += (dn - dk) * (dn - dk - 1) * (dn - dk - 2) * (6 / PI) * asin(rk / 2);
+	}
+	double f = 1 + 2 / (dn * (dn - 1) * (dn - 2)) * sum;
+	return f < 1 ? 1 : f;
+}
+
+double
+trend_residual(double y, double fit)
+{
+	double d = y - fit;
+	return fabs(d) <= 1e-12 * fmax(fabs(y), fabs(fit)) ? 0 : d;
+}
+
+double
+trend_lag1(const double *e, size_t n)
+{
+	if (n < 4)
+		return 0;
+	double m = 0, num = 0, den = 0;
+	for (size_t i = 0; i < n; i++)
+		m += e[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		den += (e[i] - m) * (e[i] - m);
+		if (i + 1 < n)
+			num += (e[i] - m) * (e[i + 1] - m);
+	}
+	if (!(den > 0))
+		return 0;
+	double r = num / den;
+	r += (1 + 4 * r) / (double)n;
+	return r > 0.9 ? 0.9 : r < -0.9 ? -0.9 : r;
 }
 
 /* The tie term of Var(S) for the values of v. */
@@ -93,6 +150,13 @@ tie_var_term(const double *v, size_t n)
 
 int
 trend_theil_sen(const double *x, const double *y, size_t n, struct trend_ts *out)
+{
+	return trend_theil_sen_f(x, y, n, 1, out);
+}
+
+int
+trend_theil_sen_f(const double *x, const double *y, size_t n, double factor,
+		  struct trend_ts *out)
 {
 	memset(out, 0, sizeof(*out));
 	size_t cap = n > 1 ? n * (n - 1) / 2 : 0, m = 0;
@@ -115,6 +179,7 @@ trend_theil_sen(const double *x, const double *y, size_t n, struct trend_ts *out
 	 */
 	double dn = (double)n, dm = (double)m;
 	double var = (dn * (dn - 1) * (2 * dn + 5) - tie_var_term(x, n) - tie_var_term(y, n)) / 18;
+	var *= factor;
 	double c = var > 0 ? TREND_Z_975 * sqrt(var) : 0;
 	double ru = nearbyint((dm + c) / 2), rl = nearbyint((dm - c) / 2) - 1;
 	size_t iu = ru >= dm - 1 ? m - 1 : (size_t)ru;

@@ -25,7 +25,8 @@
 
 struct trend_mk {
 	int64_t s;       /* sum over k < j of sgn(y_j - y_k) */
-	double var_s;    /* tie-corrected variance of S */
+	double var_s;    /* tie-corrected variance of S, times `factor` */
+	double factor;   /* variance inflation for correlated samples (1: none) */
 	double z;        /* (S - sgn S) / sqrt(Var S); 0 when S = 0 */
 	double p;        /* two-sided, from the normal approximation */
 	double tau;      /* S / sqrt((n0 - n1) n0), n1 = tied pairs of y */
@@ -36,6 +37,36 @@ struct trend_mk {
  * (every value equal): there is no test then.
  */
 int trend_mann_kendall(const double *y, size_t n, struct trend_mk *out);
+
+/*
+ * Multiply Var(S) by `factor` (n / n* of Hamed & Rao 1998) and work out z
+ * and p again: the test for correlated samples.
+ */
+void trend_mk_inflate(struct trend_mk *mk, double factor);
+
+/*
+ * Hamed & Rao's (1998) n / n* for noise that is AR(1) with lag-1
+ * correlation rho, taking the ranks' autocorrelation as that of Gaussian
+ * AR(1) noise, r_k = (6 / pi) asin(rho^k / 2):
+ *   n / n* = 1 + 2 / (n (n-1) (n-2)) sum_{k=1}^{n-1} (n-k)(n-k-1)(n-k-2) r_k
+ * At least 1 (rho <= 0 or n < 3 give 1).
+ */
+double trend_ar1_factor(double rho, size_t n);
+
+/*
+ * y - fit, or 0 when they differ only by the rounding of doubles (a
+ * relative 1e-12): the residual of an exact fit is 0, not rounding noise
+ * whose correlation would mean nothing.
+ */
+double trend_residual(double y, double fit);
+
+/*
+ * Lag-1 autocorrelation of e[0..n) about its mean, plus the small-sample
+ * bias term (1 + 4 r) / n (Kendall 1954; the estimator of
+ * ../shared/trend-methods.md R2), capped to [-0.9, 0.9]. 0 when n < 4 or
+ * e has no spread.
+ */
+double trend_lag1(const double *e, size_t n);
 
 struct trend_ts {
 	double slope;            /* median of the pairwise slopes */
@@ -49,6 +80,9 @@ struct trend_ts {
  * slope and are skipped. 0, or -1 when fewer than two points differ in x.
  */
 int trend_theil_sen(const double *x, const double *y, size_t n, struct trend_ts *out);
+/* The same with Var S multiplied by `factor` for the interval (correlated samples). */
+int trend_theil_sen_f(const double *x, const double *y, size_t n, double factor,
+		      struct trend_ts *out);
 
 /*
  * Benjamini-Hochberg adjusted p-values: q[i] = min over the p-values ranked

@@ -1,5 +1,5 @@
 /*
- * The trend report as JSON (iotally.trend/1, docs/json/trend.md) and the
+ * The trend report as JSON (iotally.trend/2, docs/json/trend.md) and the
  * gates as JUnit XML.
  */
 
@@ -47,6 +47,8 @@ mk_json(const struct trend_result *r)
 	json_object_set_new_nocheck(o, "var_s", num(r->mk.var_s));
 	json_object_set_new_nocheck(o, "z", num(r->mk.z));
 	json_object_set_new_nocheck(o, "tau", num(r->mk.tau));
+	json_object_set_new_nocheck(o, "variance_factor", num(r->mk.factor));
+	json_object_set_new_nocheck(o, "rho", num(r->rho));
 	json_object_set_new_nocheck(o, "p", num(r->mk.p));
 	json_object_set_new_nocheck(o, "q", num(r->q));
 	return o;
@@ -60,6 +62,19 @@ step_json(const struct trend_result *r)
 	json_t *o = json_object();
 	json_object_set_new_nocheck(o, "first_sample_after", json_integer((json_int_t)r->step_at + 1));
 	json_object_set_new_nocheck(o, "size", num(r->step_size));
+	return o;
+}
+
+static json_t *
+plateau_json(const struct trend_result *r)
+{
+	if (!r->has_plateau || r->verdict != TREND_PLATEAU)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, "flat_from_sample",
+				    json_integer((json_int_t)r->plateau_end + 1));
+	json_object_set_new_nocheck(o, "rise", num(r->plateau.rise));
+	json_object_set_new_nocheck(o, "t", num(r->plateau_t));
 	return o;
 }
 
@@ -87,6 +102,11 @@ metric_json(const struct trend_metric *m, size_t nsamples)
 	json_object_set_new_nocheck(o, "second_half", slope_json(&r->half, r->has_half));
 	json_object_set_new_nocheck(o, "mann_kendall", mk_json(r));
 	json_object_set_new_nocheck(o, "step", step_json(r));
+	json_object_set_new_nocheck(o, "plateau", plateau_json(r));
+	json_object_set_new_nocheck(o, "resolution", r->resolution > 0 ? num(r->resolution)
+								      : json_null());
+	json_object_set_new_nocheck(o, "more_samples", r->more_samples
+				    ? json_integer((json_int_t)r->more_samples) : json_null());
 	json_object_set_new_nocheck(o, "values", values);
 	return o;
 }

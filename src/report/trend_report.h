@@ -3,7 +3,7 @@
 
 /*
  * The trend report: text (a table with a sparkline per metric), Markdown,
- * JSON (schema iotally.trend/1, docs/json/trend.md) and JUnit XML for the
+ * JSON (schema iotally.trend/2, docs/json/trend.md) and JUnit XML for the
  * gates. Writers read the analysed series; they never open files except
  * the JUnit file they are asked to write.
  */
@@ -16,7 +16,7 @@
 #include "model/trend_gate.h"
 #include "util/diag.h"
 
-#define TREND_JSON_SCHEMA "iotally.trend/1"
+#define TREND_JSON_SCHEMA "iotally.trend/2"
 
 /* One input as given on the command line. */
 struct trend_input_row {

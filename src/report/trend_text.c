@@ -17,8 +17,9 @@
 #include <string.h>
 
 const char trend_caveat[] =
-	"Samples taken close together are correlated, so p-values are indicative only; "
-	"the slope and its 95 % interval carry the verdict.";
+	"Samples taken close together are correlated: the tests and the 95 % intervals "
+	"allow for a lag-1 correlation of at least 0.5 (more when the samples show it), "
+	"so p-values are approximate.";
 
 /* Sparklines longer than this average neighbouring samples. */
 #define SPARK_MAX 40
@@ -208,17 +209,58 @@ write_metrics(FILE *out, const struct trend_report *r, bool md)
 }
 
 static const char *const verdict_meaning[TREND_VERDICTS] = {
-	"rises significantly (Mann-Kendall, adjusted across metrics), the slope's "
-	"interval is above 0, growth passes the minimum, and the second half does not "
-	"show that it stopped",
+	"rises significantly (Mann-Kendall with its variance raised for correlated "
+	"samples, adjusted across metrics), growth passes the minimum, and it has not "
+	"stopped; or rose in steps and kept rising",
 	"would be LEAK, but volatile or empty purgeable memory can be discarded by the "
 	"kernel: not called a leak",
-	"rose, then stopped: the second half's slope is clearly below the first "
-	"half's or the whole window's (its interval ends under it)",
+	"a significant rise, then a tail whose growth stopped (fitted over every sample, "
+	"the warm-up included)",
 	"one jump between two flat stretches (a cache filled once, a pool grown once)",
-	"no rise that passes the tests and the minimum growth (flat or falling)",
+	"rises, but the tests cannot confirm it at this noise: see the notes",
+	"no rise above the minimum growth (flat, falling, or one rounding step)",
 	"fewer than the minimum samples after the warm-up, or too many without a value",
 };
+
+/* Why a PLATEAU, NO TREND or INSUFFICIENT metric got it, with the figures. */
+static void
+write_notes(FILE *out, const struct trend_report *r, bool md)
+{
+	const struct trend_series *s = r->series;
+	const struct trend_metric **v;
+	size_t n = trend_series_ranked(s, &v), shown = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct trend_metric *m = v[i];
+		const struct trend_result *res = &m->r;
+		enum trend_verdict vd = res->verdict;
+		if (vd != TREND_PLATEAU && vd != TREND_NO_TREND && vd != TREND_INSUFFICIENT)
+			continue;
+		if (!shown++)
+			fputs(md ? "### Notes\n\n" : "Notes:\n", out);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s: %s", trend_verdict_name(vd), res->why);
+		if (vd == TREND_PLATEAU) {
+			char rise[48];
+			trend_format_amount(rise, res->plateau.rise, m->unit, true);
+			strbuf_addf(&sb, "; %s up to sample %zu, flat since", rise,
+				    res->plateau_end + 1);
+			if (isinf(res->plateau_t))
+				strbuf_addstr(&sb, " (an exact fit: no noise)");
+			else
+				strbuf_addf(&sb, " (rise t = %.1f)", res->plateau_t);
+		} else if (res->more_samples) {
+			strbuf_addf(&sb, "; about %zu more sample%s at this noise would %s",
+				    res->more_samples, res->more_samples == 1 ? "" : "s",
+				    vd == TREND_INSUFFICIENT ? "give a verdict"
+							    : "confirm a rise at this pace");
+		}
+		fprintf(out, md ? "- `%s`: %s\n" : "  %s: %s\n", m->name, sb.buf);
+		strbuf_release(&sb);
+	}
+	free(v);
+	if (shown)
+		fputc('\n', out);
+}
 
 static void
 write_legend(FILE *out, const struct trend_report *r, bool md)
@@ -295,6 +337,7 @@ trend_text_write(FILE *out, const struct trend_report *r, bool markdown)
 	write_header(out, r, markdown);
 	write_metrics(out, r, markdown);
 	write_legend(out, r, markdown);
+	write_notes(out, r, markdown);
 	write_gates(out, r, markdown);
 	write_inputs(out, r, markdown);
 }

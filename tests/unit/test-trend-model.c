@@ -25,7 +25,7 @@ verdict_of(const double *v, size_t n, enum trend_unit unit, bool exempt,
 {
 	struct trend_params p;
 	trend_params_default(&p, n);
-	trend_analyse_values(v, NULL, n, unit, exempt, &p, r);
+	trend_analyse_values(v, NULL, n, unit, 0, exempt, &p, r);
 	return r->verdict;
 }
 
@@ -65,7 +65,7 @@ test_plateau(void **state)
 	for (int i = 0; i < 16; i++)
 		v[i] = 50 * MiB + 4 * MiB * (i < 9 ? i : 9) + (i % 3) * 0.05 * MiB;
 	assert_int_equal(verdict_of(v, 16, TREND_BYTES, false, &r), TREND_PLATEAU);
-	assert_string_equal(r.why, "grew, then flat in the second half");
+	assert_string_equal(r.why, "rose significantly, then growth stopped");
 	assert_false(r.step);
 	assert_true(r.half.lo <= 0);
 	/* Warm-up ceil(3.2) = 4: samples 4..8 rise by 4 MiB each, 9..15 are flat. */
@@ -85,8 +85,12 @@ test_step(void **state)
 	assert_string_equal(r.why, "one jump between two flat stretches");
 	assert_int_equal(r.n, 11);
 	assert_int_equal(r.step_at, 8);
-	/* Analysed samples 4..14 (warm-up 3): medians 41 before, 60.5 after. */
-	assert_true(r.step_size == 19.5);
+	/*
+	 * The step is sized over every sample (it must be a step with the
+	 * warm-up too): medians 40.5 before (40, 41, ... eight values), 60.5
+	 * after.
+	 */
+	assert_true(r.step_size == 20);
 }
 
 /* A wobble with no direction. */
@@ -100,8 +104,8 @@ test_flat(void **state)
 	for (int i = 0; i < 12; i++)
 		v[i] = 500 * MiB + w[i] * MiB;
 	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_STABLE);
-	/* Not the floor's STABLE, nor a fall: no trend at all (warm-up 3, 9 analysed). */
-	assert_string_equal(r.why, "no significant trend");
+	/* Not a fall, nor an unconfirmed rise (NO TREND): no rise at all (warm-up 3, 9 analysed). */
+	assert_string_equal(r.why, "no rise above the minimum growth");
 	assert_int_equal(r.n, 9);
 	assert_false(r.step);
 }
@@ -159,7 +163,7 @@ test_per_hour(void **state)
 		v[i] = 1000 + 8 * i;          /* 8 a sample = 32 an hour */
 	}
 	trend_params_default(&p, 10);
-	trend_analyse_values(v, h, 10, TREND_COUNT, false, &p, &r);
+	trend_analyse_values(v, h, 10, TREND_COUNT, 0, false, &p, &r);
 	assert_true(r.has_hour);
 	assert_true(fabs(r.per_hour.slope - 32) < 1e-9);
 	assert_true(fabs(r.per_sample.slope - 8) < 1e-9);
@@ -233,6 +237,130 @@ test_ranking(void **state)
 	trend_series_release(&s);
 }
 
+
+static enum trend_verdict
+verdict_rounded(const double *v, size_t n, double step, struct trend_result *r)
+{
+	struct trend_params p;
+	trend_params_default(&p, n);
+	trend_analyse_values(v, NULL, n, TREND_BYTES, step, false, &p, r);
+	return r->verdict;
+}
+
+/*
+ * The warm-up never hides a plateau: 10, 20, then 30 eight times (counts).
+ * The default warm-up (2 of 10) is the whole rise, so the analysed samples
+ * do not change; over every sample y = 10 + 10 min(i, 2) fits exactly:
+ * rise 20 (>= 4, the count floor), tail from sample 3, no growth in it.
+ */
+static void
+test_plateau_in_warmup(void **state)
+{
+	(void)state;
+	const double v[] = { 10, 20, 30, 30, 30, 30, 30, 30, 30, 30 };
+	struct trend_result r;
+	assert_int_equal(verdict_of(v, 10, TREND_COUNT, false, &r), TREND_PLATEAU);
+	assert_string_equal(r.why, "rose during the warm-up, then growth stopped");
+	assert_int_equal(r.plateau_end, 2);
+	assert_true(fabs(r.plateau.rise - 20) < 1e-9);
+	assert_true(isinf(r.plateau_t));
+	/* A rise of 2 only is under the floor: no rise, so STABLE. */
+	const double small[] = { 28, 29, 30, 30, 30, 30, 30, 30, 30, 30 };
+	assert_int_equal(verdict_of(small, 10, TREND_COUNT, false, &r), TREND_STABLE);
+}
+
+/*
+ * Issue 24's rounded footprint: 26.3 26.3 26.4 26.4 26.4 26.5 26.5 26.5
+ * 26.6 26.6 26.6 26.6 GiB, rounded to 0.1 GiB. Analysed (warm-up 3):
+ * 26.4 x3, 26.5 x3, 26.6 x3 -- the thirds' medians rise in turn, by two
+ * steps in all, and the differences are 0 but for two steps (noise 0): a
+ * rounded slow leak, not one jump. A flat value that flickers between
+ * two figures is one rounding step: STABLE.
+ */
+static void
+test_rounded(void **state)
+{
+	(void)state;
+	const double tenths[] = { 263, 263, 264, 264, 264, 265, 265, 265, 266, 266, 266, 266 };
+	const double flicker[] = { 263, 264, 263, 263, 264, 264, 263, 264, 263, 263, 264, 263 };
+	double GiB = 1024 * MiB, v[12];
+	struct trend_result r;
+	for (int i = 0; i < 12; i++)
+		v[i] = tenths[i] * GiB / 10;
+	assert_int_equal(verdict_rounded(v, 12, GiB / 10, &r), TREND_LEAK);
+	assert_false(r.step);
+	assert_true(r.thirds_rise && r.rounding_dominates);
+	for (int i = 0; i < 12; i++)
+		v[i] = flicker[i] * GiB / 10;
+	assert_int_equal(verdict_rounded(v, 12, GiB / 10, &r), TREND_STABLE);
+	assert_string_equal(r.why, "moves by one rounding step at most");
+	/* The same flicker unrounded, exactly as given: 0.1 GiB >= 1 MiB, not a rise either. */
+	assert_int_not_equal(verdict_rounded(v, 12, 0, &r), TREND_LEAK);
+}
+
+/*
+ * Two steps that keep rising: 100 MiB x4, 110 x4, 120 x4, +-0.2 MiB. Three
+ * levels with breaks at 4 and 8 fit; each jump is 10 MiB against level
+ * errors of a few tenths; the last level is as long as the middle one.
+ */
+static void
+test_staircase(void **state)
+{
+	(void)state;
+	double v[12];
+	struct trend_result r;
+	for (int i = 0; i < 12; i++)
+		v[i] = (100 + 10 * (i / 4)) * MiB + (i % 2 ? 0.2 : -0.2) * MiB;
+	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_LEAK);
+	assert_true(r.stairs);
+	assert_string_equal(r.why, "rose in steps and kept rising");
+	/* One step only (flat, jump, flat): STEP. */
+	for (int i = 0; i < 12; i++)
+		v[i] = (i < 6 ? 100 : 110) * MiB + (i % 2 ? 0.2 : -0.2) * MiB;
+	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_STEP);
+}
+
+/*
+ * A rise the tests cannot confirm: 12 samples (warm-up 3: 11 10 11, about
+ * level), then 10 12 11 13 12 14 13 16 15 MiB over 100 MiB. Mann-Kendall
+ * on the nine: S = 26 (30 pairs up, 4 down, 2 tied), tie groups 12 x2 and
+ * 13 x2: Var S = (9*8*23 - 2*2*1*9)/18 = 90; n/n* for rho 0.5, n = 9 is
+ * 1.917199 (Python, as test_ar1_factor), so z = 25/sqrt(172.548) = 1.9032:
+ * above 1.645 (a hint), under 2.326 (alpha 0.01 one-sided): NO TREND, with
+ * some more samples advised. Without the correction z = 25/sqrt 90 = 2.635
+ * would have called it LEAK.
+ */
+static void
+test_no_trend(void **state)
+{
+	(void)state;
+	const double w[] = { 11, 10, 11, 10, 12, 11, 13, 12, 14, 13, 16, 15 };
+	double v[12];
+	struct trend_result r;
+	for (int i = 0; i < 12; i++)
+		v[i] = 100 * MiB + w[i] * MiB;
+	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_NO_TREND);
+	assert_int_equal(r.mk.s, 26);
+	assert_true(fabs(r.mk.var_s - 90 * 1.917198551669171) < 1e-6);
+	assert_true(fabs(r.mk.z - 25 / sqrt(90 * 1.917198551669171)) < 1e-9);
+	assert_true(r.more_samples > 0);
+}
+
+/*
+ * Samples needed: rate 1 per sample, sigma 1, no correlation, alpha 0.01:
+ * (z_0.995 + z_0.8) = 2.5758 + 0.8416 = 3.4174; n^3 >= 12 * 3.4174^2 =
+ * 140.14, n = 6. With factor 8 (n^3 >= 1121.1): 11. No rate: 0.
+ */
+static void
+test_samples_needed(void **state)
+{
+	(void)state;
+	assert_int_equal(trend_samples_needed(1, 1, 1, 0.01), 6);
+	assert_int_equal(trend_samples_needed(1, 1, 8, 0.01), 11);
+	assert_int_equal(trend_samples_needed(0, 1, 1, 0.01), 0);
+	assert_int_equal(trend_samples_needed(1, 0, 1, 0.01), 3);
+}
+
 int
 main(void)
 {
@@ -248,6 +376,11 @@ main(void)
 		cmocka_unit_test(test_per_hour),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_ranking),
+		cmocka_unit_test(test_plateau_in_warmup),
+		cmocka_unit_test(test_rounded),
+		cmocka_unit_test(test_staircase),
+		cmocka_unit_test(test_no_trend),
+		cmocka_unit_test(test_samples_needed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "model/trend_fit.h"
 #include "model/trend_stats.h"
 
 #include <math.h>
@@ -225,6 +226,113 @@ test_median(void **state)
 	assert_near(trend_median_sort(even, 4), 2.5, EPS);
 }
 
+
+/*
+ * Hamed-Rao's n/n* for AR(1) noise with rho = 0.5 (../shared/trend-methods.md
+ * worked example c): r_k = (6/pi) asin(0.5^k / 2), r_1 = 0.48256;
+ * n = 5: 1 + (24 r_1 + 6 r_2) / 30 = 1.433939 (the other terms are 0);
+ * 12, 24, 50: 2.119634, 2.482051, 2.700710 (Python's math.asin, summed
+ * term by term). rho <= 0 gives 1.
+ */
+static void
+test_ar1_factor(void **state)
+{
+	(void)state;
+	assert_near(trend_ar1_factor(0.5, 5), 1.4339386968345198, 1e-12);
+	assert_near(trend_ar1_factor(0.5, 12), 2.1196340387144748, 1e-12);
+	assert_near(trend_ar1_factor(0.5, 24), 2.4820513862232123, 1e-12);
+	assert_near(trend_ar1_factor(0.5, 50), 2.700710155296317, 1e-12);
+	assert_near(trend_ar1_factor(0, 12), 1, 0);
+	assert_near(trend_ar1_factor(-0.3, 12), 1, 0);
+}
+
+/*
+ * e = 1, 2, 3, 4: deviations -1.5 -0.5 0.5 1.5, lag-1 products 0.75 -0.25
+ * 0.75 = 1.25 over 5 = 0.25, plus the bias term (1 + 4 * 0.25) / 4 = 0.5:
+ * 0.75. An alternating series gives -0.75 - 0.5 = -1.25, capped at -0.9.
+ */
+static void
+test_lag1(void **state)
+{
+	(void)state;
+	const double up[] = { 1, 2, 3, 4 }, alt[] = { 1, -1, 1, -1 }, flat[] = { 2, 2, 2, 2 };
+	assert_near(trend_lag1(up, 4), 0.75, EPS);
+	assert_near(trend_lag1(alt, 4), -0.9, EPS);
+	assert_near(trend_lag1(flat, 4), 0, 0);
+	assert_near(trend_lag1(up, 3), 0, 0);
+	assert_near(trend_residual(1e9, 1e9 + 1e-4), 0, 0);
+	assert_near(trend_residual(10, 7), 3, 0);
+}
+
+/*
+ * ../shared/trend-methods.md worked example a): y = 1,2,3,3,3,3,3,3:
+ * S = 13, Var S = (8*7*21 - 6*5*17)/18 = 37, z = 12/sqrt 37 = 1.9728.
+ * With Var S doubled: z = 12/sqrt 74 = 1.3949717, one-sided p =
+ * erfc(z/sqrt 2)/2 = 0.0815122.
+ */
+static void
+test_mk_inflate(void **state)
+{
+	(void)state;
+	const double y[] = { 1, 2, 3, 3, 3, 3, 3, 3 };
+	struct trend_mk mk;
+	assert_int_equal(trend_mann_kendall(y, 8, &mk), 0);
+	assert_int_equal(mk.s, 13);
+	assert_near(mk.var_s, 37, EPS);
+	assert_near(mk.z, 12 / sqrt(37), EPS);
+	trend_mk_inflate(&mk, 2);
+	assert_near(mk.var_s, 74, EPS);
+	assert_near(mk.factor, 2, 0);
+	assert_near(mk.z, 1.3949716649258315, EPS);
+	assert_near(mk.p, 0.08151219215328517, 1e-12);
+	trend_mk_inflate(&mk, 1);   /* back to the plain test */
+	assert_near(mk.var_s, 37, EPS);
+}
+
+/*
+ * The same y against x = 0..7: the plateau y = 1 + min(x, 2) fits exactly
+ * (RSS 0) with the tail from index 2, rise 2, slope 1. The line: mean x
+ * 3.5, mean y 2.625, Sxx 42, Sxy 9.5, Syy 3.875, RSS = 3.875 - 9.5^2/42 =
+ * 1.7261905. The tail must be 4 points or more: a tail of 7 points leaves
+ * too few to rise.
+ */
+static void
+test_plateau_fit(void **state)
+{
+	(void)state;
+	const double x[] = { 0, 1, 2, 3, 4, 5, 6, 7 }, y[] = { 1, 2, 3, 3, 3, 3, 3, 3 };
+	struct trend_plateau pl;
+	assert_int_equal(trend_plateau_fit(x, y, 8, 4, &pl), 0);
+	assert_int_equal(pl.end, 2);
+	assert_near(pl.rss, 0, 1e-12);
+	assert_near(pl.slope, 1, 1e-12);
+	assert_near(pl.rise, 2, 1e-12);
+	assert_near(pl.start, 1, 1e-12);
+	assert_near(pl.rss_line, 3.875 - 9.5 * 9.5 / 42, 1e-12);
+	assert_int_equal(trend_plateau_fit(x, y, 8, 7, &pl), -1);
+}
+
+/*
+ * y = 0 0 0 5 5 5 9 9 9 (+1 on the last of each level): levels 0, 5, 9
+ * with breaks at 3 and 6 are the best three-level fit, means 1/3, 16/3
+ * and 28/3, RSS = 3 * (2 * (1/3)^2 + (2/3)^2) = 2.
+ */
+static void
+test_stairs_fit(void **state)
+{
+	(void)state;
+	const double y[] = { 0, 0, 1, 5, 5, 6, 9, 9, 10 };
+	struct trend_stairs st;
+	assert_int_equal(trend_stairs_fit(y, 9, 2, &st), 0);
+	assert_int_equal(st.at1, 3);
+	assert_int_equal(st.at2, 6);
+	assert_near(st.level[0], 1.0 / 3, 1e-12);
+	assert_near(st.level[1], 16.0 / 3, 1e-12);
+	assert_near(st.level[2], 28.0 / 3, 1e-12);
+	assert_near(st.rss, 2, 1e-9);
+	assert_int_equal(trend_stairs_fit(y, 5, 2, &st), -1);
+}
+
 int
 main(void)
 {
@@ -239,6 +347,11 @@ main(void)
 		cmocka_unit_test(test_ts_degenerate),
 		cmocka_unit_test(test_bh_paper),
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_ar1_factor),
+		cmocka_unit_test(test_lag1),
+		cmocka_unit_test(test_mk_inflate),
+		cmocka_unit_test(test_plateau_fit),
+		cmocka_unit_test(test_stairs_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,130 @@
+/*
+ * Simulated series for the operating characteristics of `iotally trend`
+ * (docs/trend.md §8, driven by tools/trend-rates): each series is built
+ * from a known shape plus seeded AR(1) noise and given to the same
+ * analysis the command runs (trend_analyse_values), and the verdicts are
+ * counted. Deterministic: a fixed generator (splitmix64, Box-Muller)
+ * seeded from the command line.
+ *
+ *   trend-sim SHAPE N RHO MISSING REPS SEED
+ *
+ * SHAPE: flat, leak:R (R sigma per sample), rise:R (R sigma over the
+ * window, linear), plateau:F (6 sigma rising until the fraction F of the
+ * window, then flat), step (6 sigma at the middle), stairs (6 sigma at a
+ * third and again at two thirds), qflat and qleak (rounded to a step of
+ * 5 sigma: flat at a random level, or rising by 3 steps over the window).
+ * MISSING: the share of samples left out at random (rounded to whole
+ * samples). Prints "VERDICT COUNT" lines.
+ */
+
+#include "model/trend.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MiB (1024.0 * 1024.0)
+#define MAXN 1000
+
+static uint64_t rng_state;
+
+static uint64_t
+next_u64(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in (0, 1). */
+static double
+uniform(void)
+{
+	return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double
+gauss(void)
+{
+	double u = uniform(), v = uniform();
+	return sqrt(-2 * log(u)) * cos(2 * 3.14159265358979323846 * v);
+}
+
+/* The shape at sample i of n, in units of the noise sigma. */
+static double
+shape_at(const char *shape, double arg, size_t i, size_t n, double level)
+{
+	double t = (double)i / (double)(n - 1);
+	if (strcmp(shape, "flat") == 0 || strcmp(shape, "qflat") == 0)
+		return level;
+	if (strcmp(shape, "leak") == 0)
+		return arg * (double)i;
+	if (strcmp(shape, "rise") == 0)
+		return arg * t;
+	if (strcmp(shape, "plateau") == 0)
+		return 6 * (t < arg ? t / arg : 1);
+	if (strcmp(shape, "step") == 0)
+		return i >= n / 2 ? 6 : 0;
+	if (strcmp(shape, "stairs") == 0)
+		return 6 * (double)((i >= n / 3) + (i >= 2 * n / 3));
+	if (strcmp(shape, "qleak") == 0)
+		return level + 3 * 5 * t;
+	return NAN;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc != 7) {
+		fprintf(stderr, "usage: trend-sim SHAPE N RHO MISSING REPS SEED\n");
+		return 64;
+	}
+	char shape[32];
+	double arg = 0;
+	const char *colon = strchr(argv[1], ':');
+	size_t len = colon ? (size_t)(colon - argv[1]) : strlen(argv[1]);
+	if (len >= sizeof(shape))
+		return 64;
+	memcpy(shape, argv[1], len);
+	shape[len] = '\0';
+	if (colon)
+		arg = strtod(colon + 1, NULL);
+	size_t n = (size_t)strtoul(argv[2], NULL, 10);
+	double rho = strtod(argv[3], NULL), missing = strtod(argv[4], NULL);
+	unsigned long reps = strtoul(argv[5], NULL, 10);
+	rng_state = strtoull(argv[6], NULL, 10);
+	if (n < 3 || n > MAXN || isnan(shape_at(shape, arg, 0, n, 0)))
+		return 64;
+	bool quantised = shape[0] == 'q';
+	double step = quantised ? 5 * MiB : 0;
+	size_t drop = (size_t)floor(missing * (double)n + 0.5);
+	size_t count[TREND_VERDICTS] = { 0 };
+	struct trend_params p;
+	trend_params_default(&p, n);
+	double v[MAXN];
+	for (unsigned long r = 0; r < reps; r++) {
+		double e = gauss(), level = quantised ? 5 * uniform() : 0;
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				e = rho * e + sqrt(1 - rho * rho) * gauss();
+			double x = 64 * MiB + (shape_at(shape, arg, i, n, level) + e) * MiB;
+			v[i] = quantised ? step * floor(x / step + 0.5) : x;
+		}
+		for (size_t k = 0; k < drop;) {
+			size_t i = (size_t)(uniform() * (double)n);
+			if (i < n && !isnan(v[i])) {
+				v[i] = NAN;
+				k++;
+			}
+		}
+		struct trend_result res;
+		trend_analyse_values(v, NULL, n, TREND_BYTES, step, false, &p, &res);
+		count[res.verdict]++;
+	}
+	for (int k = 0; k < TREND_VERDICTS; k++)
+		printf("%s %zu\n", trend_verdict_name((enum trend_verdict)k), count[k]);
+	return 0;
+}

@@ -1,6 +1,7 @@
 #include "model/diff_vmmap.h"
 
 #include "model/diff.h"
+#include "model/gpu.h"
 #include "model/pick.h"
 #include "util/array.h"
 #include "util/datetime.h"
@@ -399,12 +400,11 @@ metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t fi
 	return sum;
 }
 
-/* Apple GPU memory as vmmap names it: IOAccelerator*, IOSurface*, and unmapped graphics. */
+/* GPU memory: one definition, model/gpu.h. */
 static bool
 is_gpu_type(const char *type)
 {
-	return strncmp(type, "IOAccelerator", 13) == 0 || strncmp(type, "IOSurface", 9) == 0 ||
-	       strcmp(type, "owned unmapped (graphics)") == 0;
+	return gpu_type_counts(type, strlen(type));
 }
 
 static bool

@@ -356,8 +356,16 @@ resolve_gates(const struct diff_args *a, struct pair_result *res, const void *di
 		struct diff_gate *g = &res->gates[res->ngates++];
 		int64_t before, after;
 		diff_gate_copy(g, &a->gates[i]);
-		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
-		    diff_gate_check(g, before, after, err) < 0)
+		int rc = kind->metric(diff, g->kind, g->metric, &before, &after, err);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			g->unevaluable = true;
+			g->reason = xstrdup(err->msg);
+			diag_clear(err);
+			continue;
+		}
+		if (diff_gate_check(g, before, after, err) < 0)
 			return -1;
 		const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric)
 						    : NULL;
@@ -618,6 +626,33 @@ check_unpaired(const struct diff_args *a, struct diff_run *run)
 			 run->pairs.nskipped_dirs, run->pairs.nskipped_dirs == 1 ? "" : "s");
 }
 
+/*
+ * Gates a capture could not evaluate (it lacks the column): said once per
+ * gate and pair; the exit status is unchanged, except with --strict (65).
+ */
+static void
+report_unevaluable(const struct diff_args *a, struct diff_run *run)
+{
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		const struct pair_result *res = &run->results[i];
+		const char *name = run->pairs.pairs[i].name;
+		for (size_t j = 0; !res->error && j < res->ngates; j++) {
+			const struct diff_gate *g = &res->gates[j];
+			if (!g->unevaluable)
+				continue;
+			struct diag d;
+			diag_set(&d, a->strict ? DIAG_DATA : DIAG_OK, NULL, 0, 0,
+				 "gate '%s' not evaluable%s%s: %s%s", g->text, name ? " on " : "",
+				 name ? name : "", g->reason, a->strict ? " (--strict)" : "");
+			d.severity = a->strict ? DIAG_ERROR : DIAG_NOTE;
+			if (a->strict)
+				run_error(run, g->text, &d, false);
+			else
+				cli_print_diag(&d);
+		}
+	}
+}
+
 static void
 report_tripped(struct diff_run *run)
 {
@@ -771,6 +806,7 @@ cmd_diff(int argc, char **argv)
 	run_pairs(&a, &run);
 	check_unpaired(&a, &run);
 	check_skipped_gates(&a, &run);
+	report_unevaluable(&a, &run);
 	report_tripped(&run);
 	write_summary(&a, &run);
 junit:

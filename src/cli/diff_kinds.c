@@ -440,8 +440,17 @@ diff_kind_check_gates(const struct diff_kind *kind, const void *diff, struct dif
 					  "%s captures)", g->text, g->kind, kind->name);
 		if (!diff)
 			continue;
-		if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
-		    diff_gate_check(g, before, after, err) < 0)
+		int rc = kind->metric(diff, g->kind, g->metric, &before, &after, err);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			free(g->reason);
+			g->reason = xstrdup(err->msg);
+			g->unevaluable = true;
+			diag_clear(err);
+			continue;
+		}
+		if (diff_gate_check(g, before, after, err) < 0)
 			return -1;
 	}
 	return 0;

@@ -22,7 +22,7 @@ suite_cases(const struct diff_junit_suite *su, struct junit_case *cases, struct 
 		const struct diff_gate *g = &su->gates[i];
 		diff_gate_describe(g, &strs[1 + i]);
 		cases[i] = (struct junit_case){ strs[0].buf, g->text, g->tripped, strs[1 + i].buf,
-						JUNIT_CHECKED };
+						g->unevaluable ? JUNIT_SKIPPED : JUNIT_CHECKED };
 	}
 	for (size_t i = 0; i < su->ncases; i++) {
 		const struct diff_junit_case *c = &su->cases[i];

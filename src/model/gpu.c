@@ -2,6 +2,7 @@
 
 #include "model/vmmap.h"
 #include "util/array.h"
+#include "util/bytes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -88,4 +89,59 @@ vmmap_field_list(unsigned sources)
 				      vmmap_fields[i].name);
 	}
 	return out;
+}
+
+static uint64_t
+amount_of(const struct vmmap_amounts *a, enum vmmap_metric_field f)
+{
+	switch (f) {
+	case VMMAP_FIELD_COUNT: return a->count;
+	case VMMAP_FIELD_VSIZE: return a->vsize;
+	case VMMAP_FIELD_RESIDENT: return a->resident;
+	case VMMAP_FIELD_DIRTY: return a->dirty;
+	case VMMAP_FIELD_SWAPPED: return a->swapped;
+	default: return 0;
+	}
+}
+
+bool
+vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, uint64_t *out,
+		      bool *rounded)
+{
+	const struct vmmap_field_desc *desc = &vmmap_fields[f];
+	uint64_t sum = 0;
+	bool capped = false;
+	*out = 0;
+	*rounded = false;
+	if (d->region_lines) {
+		if (!(desc->sources & VMMAP_FROM_LINES) || d->max_size_columns < desc->line_column)
+			return false;
+		/* Bounded by the dump's counted total: no sum passes BYTES_MAX. */
+		for (size_t i = 0; i < d->ntypes; i++) {
+			const struct vmmap_type_stats *t = &d->types[i];
+			for (int p = 0; t->gpu && p < VMMAP_PURGE_STATES; p++) {
+				bytes_add_capped(&sum, amount_of(&t->by_purge[p], f), &capped);
+				*rounded |= t->lines_rounded && f == VMMAP_FIELD_VSIZE;
+			}
+		}
+		*out = sum;
+		return true;
+	}
+	if (!d->nrows)
+		return false;
+	bool table_has = false;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct vmmap_summary_row *r = &d->rows[i];
+		int col = desc->summary_column;
+		bool has = col < 0 ? r->has_count : (r->present & (1u << col)) != 0;
+		table_has |= has;
+		if (!gpu_type_counts(r->name, strlen(r->name)))
+			continue;
+		if (!has)
+			return false;
+		bytes_add_capped(&sum, col < 0 ? r->count : r->value[col], &capped);
+	}
+	*out = sum;
+	*rounded = true;
+	return table_has;
 }

@@ -74,4 +74,16 @@ const char *vmmap_field_list(unsigned sources);
 /* The gpu family's metric name of a field: "gpu.vsize". */
 #define GPU_FAMILY "gpu"
 
+struct vmmap_dump;
+
+/*
+ * One figure of the gpu family of a dump: field f summed over its GPU
+ * types. From the region lines (exact; counted regions, as every table
+ * shows them) when the dump has any, else from its summary table (vmmap's
+ * rounded figures: *rounded set). False when the dump does not have the
+ * figure (no such column printed): unknown, never 0.
+ */
+bool vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f,
+			   uint64_t *out, bool *rounded);
+
 #endif

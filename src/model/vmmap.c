@@ -712,6 +712,18 @@ vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 }
 
 void
+vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump *d,
+			       const struct vmmap_region *r)
+{
+	size_t *idx = strmap_get(&d->type_index, r->type, r->type_len);
+	if (!idx || !cap->want_surfaces || !r->has_surface)
+		return;
+	const struct vmmap_type_stats *t = &d->types[*idx];
+	if (t->selected && region_counts(r))
+		surface_add(d, r);
+}
+
+void
 vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row)
 {
 	d->rows = xgrow(d->rows, &d->rows_alloc, d->nrows + 1, sizeof(*d->rows));

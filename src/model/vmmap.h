@@ -277,6 +277,13 @@ int vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 			  const char *type, size_t len, uint64_t vsize,
 			  const uint64_t purge[VMMAP_PURGE_STATES], const char *path,
 			  struct diag *err);
+/*
+ * The last region line's detail came on the next line (wrapped): its
+ * SurfaceID, parsed into r->surface (r is that region again, its type as
+ * printed). Groups the surface as if the line had not been wrapped.
+ */
+void vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump *d,
+				    const struct vmmap_region *r);
 /* Takes ownership of row->name. */
 void vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row);
 

@@ -414,6 +414,10 @@ diff_kind_open(struct diff_input *in, const char *path, const char *command,
 		 "(no schema)" : peek.schema);
 	*kind = diff_kind_for_input(*raw, schema);
 	in->json = *raw == INPUT_IOTALLY_JSON;
+	char foreign[512];
+	/* Another tool's report: the sentence every command says of it. */
+	if (cli_foreign_sentence(&peek, foreign, sizeof(foreign)))
+		return diag_set(err, DIAG_DATA, path, 0, 0, "%s", foreign);
 	if (!*kind)
 		return diag_set(err, DIAG_DATA, path, 0, 0,
 				"is %s%s%s%s: %s %s vmmap dumps, ioclasscount --track "

@@ -77,8 +77,9 @@ const char cmd_diff_help[] =
 	"                     run, errors included, replacing FILE whole; '-'\n"
 	"                     writes the XML to standard output instead of the report\n"
 	"  --strict           files without a counterpart, gates that no pair\n"
-	"                     answers and bundle files that do not match their\n"
-	"                     manifest are errors (exit 65), not notes\n"
+	"                     answers or a capture cannot evaluate, and bundle files\n"
+	"                     that do not match their manifest are errors (exit\n"
+	"                     65), not notes\n"
 	"  --format F         text (default), json (two files only), markdown or\n"
 	"                     ndjson (one row per changed figure of each pair, for\n"
 	"                     DuckDB, Spark or BigQuery: docs/json/diff-ndjson.md)\n"
@@ -97,13 +98,14 @@ const char cmd_diff_help[] =
 	"\n"
 	"Gates: METRIC is one of\n"
 	"  vmmap:<Type>[:<N|V|E|->].<count|vsize|resident|dirty|swapped>\n"
-	"                     Type as vmmap prints it (quote it, it may hold\n"
-	"                     spaces), else a glob (* ? [..]) or a substring of\n"
-	"                     type names as --types takes them, the types summed;\n"
-	"                     without a state, all states\n"
+	"                     Type by its full name (region lines cut names to 24\n"
+	"                     characters; quote it, it may hold spaces), else a\n"
+	"                     glob (* ? [..]) or a substring of type names as\n"
+	"                     --types takes them, the types summed; without a\n"
+	"                     state, all states\n"
 	"  vmmap:gpu[:<N|V|E|->].<field>\n"
 	"                     every GPU type together: IOAccelerator*, IOSurface*\n"
-	"                     and 'owned unmapped (graphics)'\n"
+	"                     and 'owned unmapped (graphics)' (docs/gpu.md)\n"
 	"  vmmap:footprint    the Physical footprint header (rounded by vmmap)\n"
 	"  track:total        bytes of every call site\n"
 	"  track:sites        number of call sites (net: a new and a gone site cancel)\n"
@@ -121,8 +123,12 @@ const char cmd_diff_help[] =
 	"'> +5' passes at exactly +5. A percentage of a BEFORE of 0 has no base:\n"
 	"any increase from 0 trips it, no change passes. A gate is checked on every\n"
 	"pair of its kind; a gate of a kind no pair has is skipped (a note; an\n"
-	"error with --strict). Every tripped gate is printed on standard error\n"
-	"with its figures.\n"
+	"error with --strict). A gate on a figure a capture does not have (a\n"
+	"summary table without that column, region lines without RSDNT..SWAP) is\n"
+	"not evaluable: said once, a JUnit <skipped/> case, the exit status\n"
+	"unchanged (an error with --strict); such figures show as '?' (null in\n"
+	"JSON and NDJSON), never 0. Every tripped gate is printed on standard\n"
+	"error with its figures.\n"
 	"\n"
 	"vmmap purge-state movement follows regions by start address (inferred\n"
 	"from the per-state totals when an input is JSON, which has no addresses).\n"
@@ -658,6 +664,33 @@ check_unpaired(const struct diff_args *a, struct diff_run *run)
 			 run->pairs.nskipped_dirs, run->pairs.nskipped_dirs == 1 ? "" : "s");
 }
 
+/*
+ * Gates a capture could not evaluate (it lacks the column): said once per
+ * gate and pair; the exit status is unchanged, except with --strict (65).
+ */
+static void
+report_unevaluable(const struct diff_args *a, struct diff_run *run)
+{
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		const struct pair_result *res = &run->results[i];
+		const char *name = run->pairs.pairs[i].name;
+		for (size_t j = 0; !res->error && j < res->ngates; j++) {
+			const struct diff_gate *g = &res->gates[j];
+			if (!g->unevaluable)
+				continue;
+			struct diag d;
+			diag_set(&d, a->strict ? DIAG_DATA : DIAG_OK, NULL, 0, 0,
+				 "gate '%s' not evaluable%s%s: %s%s", g->text, name ? " on " : "",
+				 name ? name : "", g->reason, a->strict ? " (--strict)" : "");
+			d.severity = a->strict ? DIAG_ERROR : DIAG_NOTE;
+			if (a->strict)
+				run_error(run, g->text, &d, false);
+			else
+				cli_print_diag(&d);
+		}
+	}
+}
+
 static void
 report_tripped(struct diff_run *run)
 {
@@ -812,6 +845,7 @@ cmd_diff(int argc, char **argv)
 	run_pairs(&a, &run);
 	check_unpaired(&a, &run);
 	check_skipped_gates(&a, &run);
+	report_unevaluable(&a, &run);
 	report_tripped(&run);
 	write_summary(&a, &run);
 junit:

@@ -190,7 +190,9 @@ single_vmmap(struct report *r, struct diff_input *in, struct diag_list *notes,
 {
 	struct vmmap_capture cap;
 	vmmap_capture_init(&cap);
-	static const char *const gpu[] = { "IOAccelerator", "IOSurface", "owned unmapped" };
+	/* The GPU types (model/gpu.h): the headline is the gpu metric family. */
+	static const char *const gpu[] = { "IOAccelerator", "IOSurface",
+					   "owned unmapped (graphics)" };
 	for (size_t i = 0; i < 3; i++)
 		vmmap_filter_add(&cap.filter, gpu[i], strlen(gpu[i]));
 	cap.want_surfaces = true;

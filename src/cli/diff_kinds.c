@@ -447,6 +447,10 @@ diff_kind_open(struct diff_input *in, const char *path, const char *command,
 		 "(no schema)" : peek.schema);
 	*kind = diff_kind_for_input(*raw, schema);
 	in->json = *raw == INPUT_IOTALLY_JSON;
+	char foreign[512];
+	/* Another tool's report: the sentence every command says of it. */
+	if (cli_foreign_sentence(&peek, foreign, sizeof(foreign)))
+		return diag_set(err, DIAG_DATA, path, 0, 0, "%s", foreign);
 	if (!*kind)
 		return diag_set(err, DIAG_DATA, path, 0, 0,
 				"is %s%s%s%s: %s %s vmmap dumps, ioclasscount --track "
@@ -481,8 +485,18 @@ diff_kind_resolve_gate(const struct diff_kind *kind, const void *diff, struct di
 		       struct diag *err)
 {
 	int64_t before, after;
-	if (kind->metric(diff, g->kind, g->metric, &before, &after, err) < 0 ||
-	    diff_gate_check(g, before, after, err) < 0)
+	int rc = kind->metric(diff, g->kind, g->metric, &before, &after, err);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		/* A figure one capture lacks: the gate is not evaluable, never 0 against 0. */
+		free(g->reason);
+		g->reason = xstrdup(err->msg);
+		g->unevaluable = true;
+		diag_clear(err);
+		return 0;
+	}
+	if (diff_gate_check(g, before, after, err) < 0)
 		return -1;
 	g->bytes = kind->metric_bytes(g->kind, g->metric);
 	const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric) : NULL;

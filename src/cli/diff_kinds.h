@@ -97,7 +97,8 @@ int diff_kind_check_gates(const struct diff_kind *kind, const void *diff,
 			  struct diff_gate *gates, size_t n, struct diag *err);
 /*
  * Check one gate of the kind's metrics against the diff: its figures, unit,
- * result and subject. 0, or -1 with *err as the kind's metric says.
+ * result and subject; a figure one capture lacks makes it not evaluable
+ * (g->unevaluable, g->reason). 0, or -1 with *err as the kind's metric says.
  */
 int diff_kind_resolve_gate(const struct diff_kind *kind, const void *diff,
 			   struct diff_gate *g, struct diag *err);

@@ -100,17 +100,31 @@ cli_json_report_reads(const struct cli_input *in)
 }
 
 bool
+cli_foreign_sentence(const struct cli_input *in, char *out, size_t n)
+{
+	if (in->foreign != FOREIGN_NONE)
+		snprintf(out, n, "this is %s, which iotally does not read%s",
+			 input_foreign_describe(in->foreign), foreign_advice(in->foreign));
+	else if (in->kind == INPUT_TOOL_REPORT)
+		snprintf(out, n, "this is %s", input_kind_describe(in->kind));
+	else
+		return false;
+	return true;
+}
+
+bool
 cli_explain_input(const char *command, const char *path, const struct cli_input *in,
 		  const struct diag *err)
 {
 	const char *reader = cli_command_for_kind(in->kind);
+	char foreign[512];
 
 	/* A whole-input refusal; for another tool's report, any refusal. */
-	if (err && (err->code != DIAG_DATA || (err->line != 0 && in->foreign == FOREIGN_NONE)))
+	if (err && (err->code != DIAG_DATA || (err->line != 0 && in->foreign == FOREIGN_NONE &&
+					       in->kind != INPUT_TOOL_REPORT)))
 		return false;
-	if (in->foreign != FOREIGN_NONE)
-		cli_error(path, 0, "this is %s, which iotally does not read%s",
-			  input_foreign_describe(in->foreign), foreign_advice(in->foreign));
+	if (cli_foreign_sentence(in, foreign, sizeof(foreign)))
+		cli_error(path, 0, "%s", foreign);
 	else if (in->kind == INPUT_IOTALLY_JSON && cli_json_report_reads(in))
 		cli_error(path, 0, "this is iotally JSON output (schema '%s'): 'iotally diff', "
 			  "'iotally report' and 'iotally trend' read it, with other captures or "
@@ -120,8 +134,6 @@ cli_explain_input(const char *command, const char *path, const struct cli_input 
 			  "a capture: no command reads it back (the JSON of 'iotally vmmap', "
 			  "'classes' and 'track' is read by 'diff', 'report' and 'trend')",
 			  in->schema[0] ? " (schema '" : "", in->schema, in->schema[0] ? "')" : "");
-	else if (in->kind == INPUT_TOOL_REPORT)
-		cli_error(path, 0, "this is %s", input_kind_describe(in->kind));
 	else if (reader && (!command || strcmp(reader, command) != 0))
 		cli_error(path, 0, "this is %s: 'iotally %s' reads it%s%s%s",
 			  input_kind_describe(in->kind), reader, command ? ", not 'iotally " : "",

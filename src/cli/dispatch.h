@@ -54,6 +54,12 @@ bool cli_refuse_empty(const char *command, const char *path, const struct cli_in
  * read it). Prints that error and returns true; false when the parser's
  * own message says more.
  */
+/*
+ * The one sentence every command says of another tool's report (footprint,
+ * leaks, heap, a .spx): "this is a footprint report, which iotally does not
+ * read; ..." into out[n]. False (out untouched) for anything else.
+ */
+bool cli_foreign_sentence(const struct cli_input *in, char *out, size_t n);
 bool cli_explain_input(const char *command, const char *path, const struct cli_input *in,
 		       const struct diag *err);
 

@@ -9,6 +9,7 @@
 #include "ingest/vmmap_read.h"
 #include "ingest/vmmap_json_read.h"
 #include "model/classes.h"
+#include "model/gpu.h"
 #include "model/track.h"
 #include "model/vmmap.h"
 #include "util/datetime.h"
@@ -94,10 +95,14 @@ vmmap_figure_step(const char *text)
 	return unit;
 }
 
+/*
+ * The per-type byte metrics and the gpu family take their fields from the
+ * one descriptor table (model/gpu.h): the gpu family's fields, each only
+ * when the dump printed its column (an unknown figure is no sample).
+ */
 static void
 vmmap_metrics(const struct vmmap_dump *d, struct trend_series *s, size_t k)
 {
-	static const char *const fields[] = { "vsize", "resident", "dirty" };
 	const struct vmmap_type_stats **types;
 	size_t n = vmmap_dump_sorted_types(d, &types);
 	for (size_t i = 0; i < n; i++) {
@@ -105,15 +110,27 @@ vmmap_metrics(const struct vmmap_dump *d, struct trend_series *s, size_t k)
 			const struct vmmap_amounts *a = &types[i]->by_purge[p];
 			if (!a->count)
 				continue;
-			const uint64_t v[] = { a->vsize, a->resident, a->dirty };
+			const uint64_t v[VMMAP_FIELDS] = { a->count, a->vsize, a->resident,
+							   a->dirty, a->swapped };
 			bool exempt = p == VMMAP_PURGE_V || p == VMMAP_PURGE_E;
-			for (size_t f = 0; f < 3; f++)
-				metric(s, k, TREND_BYTES, true, exempt, (double)v[f],
-				       "vmmap:%s:%c.%s", types[i]->name,
-				       vmmap_purge_char((enum vmmap_purge)p), fields[f]);
+			for (size_t f = 0; f < VMMAP_FIELDS; f++)
+				if (vmmap_fields[f].gpu &&
+				    d->max_size_columns >= vmmap_fields[f].line_column)
+					metric(s, k, TREND_BYTES, true, exempt, (double)v[f],
+					       "vmmap:%s:%c.%s", types[i]->name,
+					       vmmap_purge_char((enum vmmap_purge)p),
+					       vmmap_fields[f].name);
 		}
 	}
 	free(types);
+	for (size_t f = 0; f < VMMAP_FIELDS; f++) {
+		uint64_t v;
+		bool rounded;
+		if (vmmap_fields[f].gpu &&
+		    vmmap_dump_gpu_figure(d, (enum vmmap_metric_field)f, &v, &rounded))
+			metric(s, k, TREND_BYTES, false, false, (double)v, "vmmap:" GPU_FAMILY ".%s",
+			       vmmap_fields[f].name);
+	}
 	const char *fp = vmmap_dump_field(d, "Physical footprint");
 	uint64_t bytes;
 	if (fp && size_parse_vmmap(fp, strlen(fp), &bytes) == SIZE_OK) {

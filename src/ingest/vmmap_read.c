@@ -51,6 +51,16 @@ struct parser {
 	uint64_t unparsed_reported;
 	uint64_t last_line;
 	bool last_was_region;        /* the previous line parsed as a region */
+	bool prev_was_region;        /* while a line is handled: the line before it was */
+	/* The last region line, when --surfaces may want its wrapped detail:
+	 * an IOSurface line without one (its views copied; type as printed). */
+	bool last_surfaceless;
+	struct vmmap_region last_region;
+	char last_type[64];
+	size_t indent;               /* the current line's prefix (indent, quoting) */
+	size_t region_indent;        /* that of the last region line */
+	uint64_t wrapped_skipped;    /* indented lines after a region line, not read */
+	uint64_t wrapped_first;      /* the first of them */
 	bool last_was_unparsed;      /* the previous line was counted as not understood */
 	enum input_kind kind;        /* what the start of the input looks like */
 	enum vmmap_evidence evidence; /* the heaviest evidence of any line so far */
@@ -71,6 +81,9 @@ close_dump(struct parser *ps)
 {
 	if (ps->dump && ps->last_line >= ps->dump->first_line)
 		ps->dump->lines = ps->last_line - ps->dump->first_line + 1;
+	/* Its summary table read: cut type names take their full ones. */
+	if (ps->dump)
+		vmmap_dump_finish(ps->cap, ps->dump);
 }
 
 static struct vmmap_dump *
@@ -413,6 +426,55 @@ convert_page_counts(struct parser *ps, const struct line *ln, struct vmmap_dump 
 	return 0;
 }
 
+/* An IOSurface line with no detail: a wrapped SurfaceID may follow. */
+static void
+remember_surfaceless(struct parser *ps, const struct vmmap_region *r)
+{
+	ps->last_surfaceless = r->detail_len == 0 && r->type_len < sizeof(ps->last_type) &&
+			       view_starts(r->type, r->type_len, "IOSurface");
+	if (!ps->last_surfaceless)
+		return;
+	ps->last_region = *r;
+	memcpy(ps->last_type, r->type, r->type_len);
+	ps->last_type[r->type_len] = '\0';
+	ps->last_region.type = ps->last_type;
+	ps->last_region.sizes = NULL;
+	ps->last_region.sizes_len = 0;
+}
+
+/*
+ * A line right after a region line that is indented: a region's detail
+ * wrapped onto the next line (narrow terminals, mail). An indented
+ * "SurfaceID:" line is that region's detail; any other is skipped and
+ * counted (a warning at the end; an error with --strict). 1 when the line
+ * was taken here, 0 when it is not such a line, -1 on error.
+ */
+static int
+handle_wrapped(struct parser *ps, const struct line *ln, const char *p, size_t n)
+{
+	/* Indented further than the region line: a paste's own indent is not. */
+	if (!ps->prev_was_region || ps->indent <= ps->region_indent)
+		return 0;
+	if (view_starts(p, n, "SurfaceID: ")) {
+		if (ps->last_surfaceless && ps->dump) {
+			struct vmmap_region r = ps->last_region;
+			r.detail = p;
+			r.detail_len = n;
+			vmmap_region_read_surface(&r);
+			vmmap_dump_add_wrapped_surface(ps->cap, ps->dump, &r);
+		}
+		ps->last_surfaceless = false;
+		return 1;
+	}
+	if (ps->opts->strict)
+		return diag_set(ps->err, DIAG_DATA, ps->path, ln->no, 0,
+				"an indented line after a region line that is not its "
+				"SurfaceID detail: a wrapped line iotally does not read");
+	if (!ps->wrapped_skipped++)
+		ps->wrapped_first = ln->no;
+	return 1;
+}
+
 static int
 handle_region(struct parser *ps, const struct line *ln, struct vmmap_region *r)
 {
@@ -424,6 +486,8 @@ handle_region(struct parser *ps, const struct line *ln, struct vmmap_region *r)
 	r->line = ln->no;
 	/* Zero-padded START tokens belong to the 10.13-and-earlier layouts. */
 	d->legacy_layout |= r->zero_padded;
+	if (ps->cap->want_surfaces)
+		remember_surfaceless(ps, r);
 	return vmmap_dump_add_region(ps->cap, d, r, ps->path, ps->err);
 }
 
@@ -474,6 +538,7 @@ handle_region_result(struct parser *ps, const struct line *ln, enum vmmap_line_r
 		why = "a size is larger than 2^63 bytes";
 	} else if (res == VMMAP_LINE_REGION && !ln->has_nul) {
 		ps->last_was_region = true;
+		ps->region_indent = ps->indent;
 		ps->evidence = VMMAP_EVIDENCE_DUMP;
 		ps->regions++;
 		return handle_region(ps, ln, r);
@@ -577,6 +642,9 @@ set_report_format(struct parser *ps, const struct line *ln, const char *p, size_
 static int
 handle_other(struct parser *ps, const struct line *ln, const char *p, size_t n)
 {
+	int wrapped = handle_wrapped(ps, ln, p, n);
+	if (wrapped != 0)
+		return wrapped < 0 ? -1 : 0;
 	note_evidence(ps, ln, vmmap_line_evidence_other(p, n), p, n);
 	if (handle_header(ps, ln, p, n))
 		return 0;
@@ -622,6 +690,8 @@ handle_line(struct parser *ps, const struct line *ln)
 	const char *why = NULL;
 
 	ps->last_line = ln->no;
+	ps->indent = (size_t)(p - raw);
+	ps->prev_was_region = ps->last_was_region;
 	ps->last_was_region = false;
 	ps->last_was_unparsed = false;
 	if (ps->table != TABLE_NONE) {
@@ -740,6 +810,13 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 		diag_list_add(warnings, DIAG_WARNING, ps.path, ps.failure_line,
 			      "vmmap's failure message, one capture in this file failed: '%s'",
 			      ps.failure);
+	if (ps.wrapped_skipped)
+		diag_list_add(warnings, DIAG_WARNING, ps.path, ps.wrapped_first,
+			      "%" PRIu64 " indented line%s right after a region line %s not read "
+			      "(a wrapped detail other than SurfaceID; the first is this one); "
+			      "--strict makes this an error", ps.wrapped_skipped,
+			      ps.wrapped_skipped == 1 ? "" : "s",
+			      ps.wrapped_skipped == 1 ? "was" : "were");
 	if (ps.unparsed_total)
 		cap->partial = true;
 	diag_list_add_unparsed(warnings, ps.path, ps.unparsed_total, ps.unparsed_reported);

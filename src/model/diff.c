@@ -23,6 +23,7 @@ diff_gate_release(struct diff_gate *g)
 	free(g->metric);
 	free(g->value_text);
 	free(g->subject);
+	free(g->reason);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -62,6 +62,10 @@ struct diff_gate {
 	bool bytes;          /* the figures are bytes (else a count): set by the kind */
 	bool checked;
 	bool tripped;
+	/* A capture lacks the figure (a column it did not print): neither
+	 * passed nor tripped; `reason` says which capture and column. */
+	bool unevaluable;
+	char *reason;
 	int64_t before, after, delta;
 };
 

@@ -1,6 +1,7 @@
 #include "model/diff_vmmap.h"
 
 #include "model/diff.h"
+#include "model/gpu.h"
 #include "model/pick.h"
 #include "util/array.h"
 #include "util/datetime.h"
@@ -256,20 +257,41 @@ footprint(const struct vmmap_dump *d, uint64_t *bytes)
 	       *bytes <= BYTES_MAX;
 }
 
-const char *const diff_vmmap_summary_fields[DIFF_VMMAP_SUMMARY_FIELDS] = {
-	"count", "vsize", "resident", "dirty", "swapped", "volatile", "nonvolatile", "empty",
-};
+const char *
+diff_vmmap_summary_field(size_t f)
+{
+	return vmmap_fields[f].name;
+}
 
-static void
+/* The figures of a row by field (enum vmmap_metric_field) and which it has. */
+static unsigned
 summary_values(const struct vmmap_summary_row *r, uint64_t *v)
 {
-	static const enum vmmap_column cols[] = {
-		VMMAP_COL_VIRTUAL, VMMAP_COL_RESIDENT, VMMAP_COL_DIRTY, VMMAP_COL_SWAPPED,
-		VMMAP_COL_VOLATILE, VMMAP_COL_NONVOL, VMMAP_COL_EMPTY,
-	};
-	v[0] = r->has_count ? r->count : 0;
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
-		v[1 + i] = (r->present & (1u << cols[i])) ? r->value[cols[i]] : 0;
+	unsigned known = 0;
+	for (size_t f = 0; f < VMMAP_FIELDS; f++) {
+		int col = vmmap_fields[f].summary_column;
+		bool has = col < 0 ? r->has_count : (r->present & (1u << col)) != 0;
+		v[f] = !has ? 0 : col < 0 ? r->count : r->value[col];
+		known |= (unsigned)has << f;
+	}
+	return known;
+}
+
+/* The fields a table has: those some row of it prints. */
+static unsigned
+table_fields(const struct vmmap_dump *d)
+{
+	unsigned known = 0;
+	uint64_t v[VMMAP_FIELDS];
+	for (size_t i = 0; i < d->nrows; i++)
+		known |= summary_values(&d->rows[i], v);
+	return known;
+}
+
+bool
+diff_vmmap_summary_known(const struct diff_vmmap_summary_row *r, size_t f)
+{
+	return (r->known_before & r->known_after & (1u << f)) != 0;
 }
 
 static struct diff_vmmap_summary_row *
@@ -289,18 +311,27 @@ static void
 collect_summary(struct diff_vmmap *d)
 {
 	const struct vmmap_dump *b = d->before, *a = d->after;
+	unsigned bfields = table_fields(b), afields = table_fields(a);
 	d->srows = xcalloc(b->nrows + a->nrows + 1, sizeof(*d->srows));
 	for (size_t i = 0; i < b->nrows; i++) {
 		struct diff_vmmap_summary_row *r = summary_row(d, b->rows[i].name);
 		if (!r->in_before)
-			summary_values(&b->rows[i], r->before);
+			r->known_before = summary_values(&b->rows[i], r->before);
 		r->in_before = true;
 	}
 	for (size_t i = 0; i < a->nrows; i++) {
 		struct diff_vmmap_summary_row *r = summary_row(d, a->rows[i].name);
 		if (!r->in_after)
-			summary_values(&a->rows[i], r->after);
+			r->known_after = summary_values(&a->rows[i], r->after);
 		r->in_after = true;
+	}
+	/* A row a table lacks: no regions of the type, 0 in the columns it has. */
+	for (size_t i = 0; i < d->nsrows; i++) {
+		struct diff_vmmap_summary_row *r = &d->srows[i];
+		if (!r->in_before)
+			r->known_before = bfields;
+		if (!r->in_after)
+			r->known_after = afields;
 	}
 }
 
@@ -344,7 +375,12 @@ diff_vmmap_row_changed(const struct diff_vmmap_row *r)
 bool
 diff_vmmap_summary_row_changed(const struct diff_vmmap_summary_row *r)
 {
-	return r->in_before != r->in_after || memcmp(r->before, r->after, sizeof(r->before));
+	if (r->in_before != r->in_after)
+		return true;
+	for (size_t f = 0; f < DIFF_VMMAP_SUMMARY_FIELDS; f++)
+		if (diff_vmmap_summary_known(r, f) && r->before[f] != r->after[f])
+			return true;
+	return false;
 }
 
 bool
@@ -368,13 +404,51 @@ diff_vmmap_changed(const struct diff_vmmap *d)
 
 /* ---- metrics ---------------------------------------------------------- */
 
-static const char *const field_names[] = { "count", "vsize", "resident", "dirty", "swapped" };
-
 static uint64_t
 amount_field(const struct vmmap_amounts *a, size_t field)
 {
 	const uint64_t v[] = { a->count, a->vsize, a->resident, a->dirty, a->swapped };
 	return v[field];
+}
+
+static const char *const side_name[2] = { "BEFORE", "AFTER" };
+
+/* The column a field is printed in, for messages: "RESIDENT", "REGION COUNT". */
+static const char *
+column_name(size_t field)
+{
+	static const char *const cols[VMMAP_COL_SIZES] = {
+		"VIRTUAL", "RESIDENT", "DIRTY", "SWAPPED", "VOLATILE", "NONVOL", "EMPTY",
+	};
+	int c = vmmap_fields[field].summary_column;
+	return c < 0 ? "REGION COUNT" : cols[c];
+}
+
+static int
+not_evaluable(struct diag *err, const char *metric, int side, const char *what)
+{
+	(void)metric;
+	diag_set(err, DIAG_OK, NULL, 0, 0, "the %s capture %s", side_name[side], what);
+	return 1;
+}
+
+/* Do both dumps' region lines print the field's column? */
+static int
+lines_have_field(const struct diff_vmmap *d, const char *metric, size_t field,
+		 struct diag *err)
+{
+	const struct vmmap_dump *dumps[2] = { d->before, d->after };
+	unsigned need = vmmap_fields[field].line_column;
+	for (int s = 0; s < 2; s++) {
+		if (!dumps[s]->region_lines || dumps[s]->max_size_columns >= need)
+			continue;
+		char what[160];
+		snprintf(what, sizeof(what), "prints %u size column%s on its region lines, "
+			 "no %s column", dumps[s]->max_size_columns,
+			 dumps[s]->max_size_columns == 1 ? "" : "s", column_name(field));
+		return not_evaluable(err, metric, s, what);
+	}
+	return 0;
 }
 
 static bool
@@ -400,12 +474,11 @@ metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t fi
 	return sum;
 }
 
-/* Apple GPU memory as vmmap names it: IOAccelerator*, IOSurface*, and unmapped graphics. */
+/* GPU memory: one definition, model/gpu.h. */
 static bool
 is_gpu_type(const char *type)
 {
-	return strncmp(type, "IOAccelerator", 13) == 0 || strncmp(type, "IOSurface", 9) == 0 ||
-	       strcmp(type, "owned unmapped (graphics)") == 0;
+	return gpu_type_counts(type, strlen(type));
 }
 
 static bool
@@ -484,18 +557,15 @@ summary_metric(const struct diff_vmmap *d, const char *metric, int64_t *before,
 	       int64_t *after, struct diag *err)
 {
 	const char *dot = strrchr(metric, '.');
-	size_t field = 0;
 	if (!dot || dot == metric)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"metric 'vmmap:%s' is not TYPE.FIELD", metric);
-	while (field < DIFF_VMMAP_SUMMARY_FIELDS &&
-	       strcmp(dot + 1, diff_vmmap_summary_fields[field]) != 0)
-		field++;
-	if (field == DIFF_VMMAP_SUMMARY_FIELDS)
+	int f = vmmap_field_find(dot + 1);
+	if (f < 0 || !(vmmap_fields[f].sources & VMMAP_FROM_SUMMARY))
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"metric 'vmmap:%s': field '%s' is not in a summary table (count, "
-				"vsize, resident, dirty, swapped, volatile, nonvolatile, empty)",
-				metric, dot + 1);
+				"metric 'vmmap:%s': field '%s' is not in a summary table (%s)",
+				metric, dot + 1, vmmap_field_list(VMMAP_FROM_SUMMARY));
+	size_t field = (size_t)f;
 	char *sel = xmemdup0(metric, (size_t)(dot - metric));
 	size_t tlen = strlen(sel);
 	int rc = 0;
@@ -513,6 +583,17 @@ summary_metric(const struct diff_vmmap *d, const char *metric, int64_t *before,
 		if (!summary_selects(d, sel, r->type))
 			continue;
 		n++;
+		unsigned known[2] = { r->known_before, r->known_after };
+		for (int side = 0; side < 2 && !diff_vmmap_summary_known(r, field); side++) {
+			if (known[side] & (1u << field))
+				continue;
+			char what[200];
+			snprintf(what, sizeof(what), "has no %s figure for '%s' (its summary "
+				 "table has no %s column there)", vmmap_fields[field].name,
+				 r->type, column_name(field));
+			rc = not_evaluable(err, metric, side, what);
+			goto out;
+		}
 		bytes_add_capped(&b, r->before[field], &capped);
 		bytes_add_capped(&a, r->after[field], &capped);
 	}
@@ -543,17 +624,19 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 	if (d->by_summary)
 		return summary_metric(d, metric, before, after, err);
 	const char *dot = strrchr(metric, '.');
-	size_t field = 0, nfields = ARRAY_SIZE(field_names);
+	const char *fields = vmmap_field_list(VMMAP_FROM_LINES);
 	if (!dot)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"metric 'vmmap:%s' has no '.FIELD' (count, vsize, resident, "
-				"dirty or swapped)", metric);
-	while (field < nfields && strcmp(dot + 1, field_names[field]) != 0)
-		field++;
-	if (field == nfields)
+				"metric 'vmmap:%s' has no '.FIELD' (%s)", metric, fields);
+	int f = vmmap_field_find(dot + 1);
+	if (f < 0 || !(vmmap_fields[f].sources & VMMAP_FROM_LINES))
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"metric 'vmmap:%s': field '%s' is not count, vsize, resident, "
-				"dirty or swapped", metric, dot + 1);
+				"metric 'vmmap:%s': field '%s' is not %s", metric, dot + 1,
+				fields);
+	size_t field = (size_t)f;
+	int rc = lines_have_field(d, metric, field, err);
+	if (rc != 0)
+		return rc;
 	size_t tlen = (size_t)(dot - metric);
 	int state = -1;
 	if (tlen >= 2 && metric[tlen - 2] == ':') {
@@ -570,7 +653,6 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 	char *sel = xmemdup0(metric, tlen);
 	uint64_t b, a;
 	bool capped = false;   /* each dump's types sum to at most its own capped totals */
-	int rc = 0;
 	/* "gpu" with no GPU type in either dump is 0 -> 0: the budget holds. */
 	if (selection_sum(d, sel, state, field, &b, &a, &capped) == 0 &&
 	    strcmp(sel, "gpu") != 0) {

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "model/diff.h"
+#include "model/gpu.h"
 #include "model/vmmap.h"
 #include "util/diag.h"
 
@@ -61,14 +62,22 @@ struct diff_vmmap_purgeable {
  * row, with the figures as printed (rounded by vmmap). Fields, in order:
  * count, vsize, resident, dirty, swapped, volatile, nonvolatile, empty.
  */
-#define DIFF_VMMAP_SUMMARY_FIELDS 8
-extern const char *const diff_vmmap_summary_fields[DIFF_VMMAP_SUMMARY_FIELDS];
+#define DIFF_VMMAP_SUMMARY_FIELDS VMMAP_FIELDS
+/* The fields' names: vmmap_fields[f].name (model/gpu.h). */
+const char *diff_vmmap_summary_field(size_t f);
 
 struct diff_vmmap_summary_row {
 	const char *type;        /* as printed, TOTAL rows included */
 	bool in_before, in_after;
 	uint64_t before[DIFF_VMMAP_SUMMARY_FIELDS], after[DIFF_VMMAP_SUMMARY_FIELDS];
+	/* Bit f: the side has field f (the row prints it; a row the table lacks
+	 * is known 0 in the columns the table has). An unknown figure is never
+	 * taken for 0: writers show '?' and null, gates are not evaluable. */
+	unsigned known_before, known_after;
 };
+
+/* Is field f of the row known on both sides? */
+bool diff_vmmap_summary_known(const struct diff_vmmap_summary_row *r, size_t f);
 
 struct diff_vmmap {
 	const struct vmmap_dump *before, *after;
@@ -135,7 +144,8 @@ bool diff_vmmap_summary_row_changed(const struct diff_vmmap_summary_row *r);
 /*
  * Resolve a metric (the part after "vmmap:"). 0 with the figures; -1 with
  * DIAG_USAGE when it is malformed, DIAG_DATA when neither capture has the
- * type.
+ * type; 1 (DIAG_OK, *err says why, naming the capture and the column) when
+ * a capture does not have the field: the gate cannot be evaluated.
  */
 int diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		      int64_t *before, int64_t *after, struct diag *err);

@@ -1,5 +1,7 @@
 #include "model/report_vmmap.h"
 
+#include "model/gpu.h"
+
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -31,8 +33,7 @@ static const char *const purge_series[] = {
 bool
 report_vmmap_gpu_type(const char *name)
 {
-	return strstr(name, "IOAccelerator") || strstr(name, "IOSurface") ||
-	       strncmp(name, "owned unmapped", 14) == 0;
+	return gpu_type_counts(name, strlen(name));
 }
 
 static const struct vmmap_type_stats *
@@ -266,9 +267,76 @@ add_surfaces(struct report_section *s, const struct vmmap_dump *d, const char *t
 
 /* ---- one dump ------------------------------------------------------------- */
 
+/* A figure of the summary-only headline: its size, or '?' when not printed. */
+static void
+summary_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, char *out, size_t n,
+	       uint64_t *v)
+{
+	bool rounded;
+	*v = 0;
+	if (!vmmap_dump_gpu_figure(d, f, v, &rounded))
+		snprintf(out, n, "?");
+	else if (f == VMMAP_FIELD_COUNT)
+		snprintf(out, n, "%" PRIu64, *v);
+	else
+		size_format_binary(*v, out);
+}
+
+/*
+ * A dump with no region lines (vmmap -summary, a crash report): the GPU
+ * rows of its summary table, as vmmap rounded them. Never "0 B in 0
+ * regions" when a GPU row exists; a column the table lacks is '?' (empty).
+ */
+static void
+add_summary_only(struct report *r, const struct vmmap_dump *d)
+{
+	char v[32], c[32], res[32];
+	uint64_t x;
+	summary_figure(d, VMMAP_FIELD_VSIZE, v, sizeof(v), &x);
+	summary_figure(d, VMMAP_FIELD_COUNT, c, sizeof(c), &x);
+	summary_figure(d, VMMAP_FIELD_RESIDENT, res, sizeof(res), &x);
+	report_add_verdict(r, "GPU memory %s in %s region%s (%s resident): vmmap's rounded "
+			   "summary figures (the dump has no region lines)", v, c,
+			   strcmp(c, "1") == 0 ? "" : "s", res);
+	static const char *const cols[] = {
+		"type", "regions", "virtual", "resident", "dirty", "swapped",
+	};
+	struct report_section *s = report_section(r, REPORT_SEC_GPU, "GPU memory");
+	struct report_table *t = report_section_add_table(s, "gpu-summary",
+		"By type, from vmmap's summary table", 6, cols);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct vmmap_summary_row *row = &d->rows[i];
+		if (!gpu_type_counts(row->name, strlen(row->name)) || !report_table_row(t))
+			continue;
+		report_table_code(t, row->name);
+		if (row->has_count)
+			report_table_figure(t, REPORT_CELL_COUNT, report_i64(row->count));
+		else
+			report_table_empty(t);
+		static const enum vmmap_column colv[] = {
+			VMMAP_COL_VIRTUAL, VMMAP_COL_RESIDENT, VMMAP_COL_DIRTY, VMMAP_COL_SWAPPED,
+		};
+		for (size_t k = 0; k < 4; k++) {
+			if (row->present & (1u << colv[k]))
+				report_table_figure(t, REPORT_CELL_BYTES,
+						    report_i64(row->value[colv[k]]));
+			else
+				report_table_empty(t);
+		}
+	}
+	t->note = xstrdup("Figures as vmmap's summary table prints them (rounded); an empty "
+			  "cell is a column the table does not have. The dump lists no regions, "
+			  "so there are no purgeable states or sizes.");
+}
+
 void
 report_add_vmmap(struct report *r, const struct vmmap_dump *d)
 {
+	if (!d->region_lines && d->nrows) {
+		add_provenance(r, NULL, d);
+		add_summary_only(r, d);
+		return;
+	}
 	const struct vmmap_type_stats **types;
 	size_t n = vmmap_dump_sorted_types(d, &types);
 
@@ -434,10 +502,81 @@ add_pair_types(struct report *r, const struct diff_vmmap *d,
 	}
 }
 
+/* One side's gpu figure for the pair headline: its size, or '?'. */
+static bool
+pair_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, char *out, size_t n,
+	    uint64_t *v)
+{
+	summary_figure(d, f, out, n, v);
+	return strcmp(out, "?") != 0;
+}
+
+/*
+ * Two dumps compared through their summary tables: the GPU rows of each,
+ * as vmmap rounded them; never "0 B: no change" when they hold GPU rows.
+ */
+static void
+add_pair_summary_only(struct report *r, const struct diff_vmmap *d)
+{
+	char bv[32], av[32], dv[32];
+	uint64_t b, a;
+	bool kb = pair_figure(d->before, VMMAP_FIELD_VSIZE, bv, sizeof(bv), &b);
+	bool ka = pair_figure(d->after, VMMAP_FIELD_VSIZE, av, sizeof(av), &a);
+	if (kb && ka)
+		size_format_binary_delta(report_delta(b, a), dv);
+	else
+		snprintf(dv, sizeof(dv), "?");
+	report_add_verdict(r, "GPU memory %s -> %s (%s): vmmap's rounded summary figures "
+			   "(the dumps have no region lines)", bv, av, dv);
+	static const char *const cols[] = {
+		"type", "field", "before", "after", "change",
+	};
+	struct report_section *s = report_section(r, REPORT_SEC_GPU, "GPU memory");
+	struct report_table *t = report_section_add_table(s, "gpu-summary",
+		"Changed figures by type, from vmmap's summary tables", 5, cols);
+	for (size_t i = 0; i < d->nsrows; i++) {
+		const struct diff_vmmap_summary_row *row = &d->srows[i];
+		if (!report_vmmap_gpu_type(row->type))
+			continue;
+		for (size_t f = 0; f <= VMMAP_FIELD_SWAPPED; f++) {
+			bool hb = (row->known_before >> f) & 1, ha = (row->known_after >> f) & 1;
+			if ((!hb && !ha) || (hb && ha && row->before[f] == row->after[f] &&
+					     row->in_before == row->in_after))
+				continue;
+			if (!report_table_row(t))
+				break;
+			enum report_cell_kind k = f == VMMAP_FIELD_COUNT ? REPORT_CELL_COUNT
+									 : REPORT_CELL_BYTES;
+			enum report_cell_kind dk = f == VMMAP_FIELD_COUNT ? REPORT_CELL_DCOUNT
+									  : REPORT_CELL_DBYTES;
+			report_table_code(t, row->type);
+			report_table_text(t, diff_vmmap_summary_field(f));
+			if (hb)
+				report_table_figure(t, k, report_i64(row->before[f]));
+			else
+				report_table_empty(t);
+			if (ha)
+				report_table_figure(t, k, report_i64(row->after[f]));
+			else
+				report_table_empty(t);
+			if (hb && ha)
+				report_table_figure(t, dk, report_delta(row->before[f], row->after[f]));
+			else
+				report_table_empty(t);
+		}
+	}
+	t->note = xstrdup("Figures as vmmap's summary tables print them (rounded); an empty "
+			  "cell is a figure that capture does not have, not 0.");
+}
+
 void
 report_add_vmmap_diff(struct report *r, const struct diff_vmmap *d)
 {
 	add_provenance(r, d->before, d->after);
+	if (d->by_summary) {
+		add_pair_summary_only(r, d);
+		return;
+	}
 	const struct diff_vmmap_row **rows = xcalloc(d->nrows + 1, sizeof(*rows));
 	size_t n = 0;
 	for (size_t i = 0; i < d->nrows; i++)

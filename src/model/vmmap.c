@@ -1,5 +1,6 @@
 #include "model/vmmap.h"
 
+#include "model/gpu.h"
 #include "util/array.h"
 #include "util/size.h"
 #include "util/xalloc.h"
@@ -139,6 +140,8 @@ vmmap_dump_free(struct vmmap_dump *d)
 	free(d->process);
 	free(d->report_format);
 	for (size_t i = 0; i < d->ntypes; i++) {
+		if (d->types[i].printed != d->types[i].name)
+			free(d->types[i].printed);
 		free(d->types[i].name);
 		u64map_release(&d->types[i].hist_index);
 		if (d->types[i].hist_hint != single_size_hints)
@@ -236,6 +239,43 @@ type_slot(const char *name, size_t len)
 	       ((1u << VMMAP_TYPE_CACHE_BITS) - 1);
 }
 
+/*
+ * Is a name as long as vmmap's type column, so that it may be a cut one?
+ * Such a type is counted until the dump's end when its cut name is not
+ * selected: the selection is then made on its full name.
+ */
+static bool
+maybe_cut(size_t len)
+{
+	return len == VMMAP_TYPE_COLUMN;
+}
+
+/* Appends a type: `name` as printed, `full` its full name when known (else NULL). */
+static size_t
+type_new(struct vmmap_dump *d, const struct vmmap_filter *f, const char *name, size_t len,
+	 const char *full)
+{
+	d->types = xgrow(d->types, &d->types_alloc, d->ntypes + 1, sizeof(*d->types));
+	struct vmmap_type_stats *t = &d->types[d->ntypes];
+	memset(t, 0, sizeof(*t));
+	t->printed = xmemdup0(name, len);
+	t->printed_len = len;
+	t->name = full ? xstrdup(full) : t->printed;
+	t->name_len = full ? strlen(full) : len;
+	t->selected = vmmap_filter_selects(f, t->name, t->name_len);
+	t->selection_pending = !full && !t->selected && maybe_cut(len);
+	t->gpu = gpu_type_counts(t->name, t->name_len);
+	t->counted = t->selected || t->selection_pending || t->gpu;
+	t->lines_headroom = BYTES_MAX;
+	t->hist_hint = single_size_hints;
+	u64map_init(&t->hist_index);
+	if (full) {
+		bool created;
+		*strmap_put(&d->type_index, full, strlen(full), &created) = d->ntypes;
+	}
+	return d->ntypes++;
+}
+
 /* The cache missed: the type's record from the map, created on first sight. */
 static COLD struct vmmap_type_stats *
 type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
@@ -244,17 +284,13 @@ type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
 	bool created;
 	size_t *idx = strmap_put(&d->type_index, name, len, &created);
 	if (created) {
-		d->types = xgrow(d->types, &d->types_alloc, d->ntypes + 1,
-				 sizeof(*d->types));
-		struct vmmap_type_stats *t = &d->types[d->ntypes];
-		memset(t, 0, sizeof(*t));
-		t->name = xmemdup0(name, len);
-		t->name_len = len;
-		t->selected = vmmap_filter_selects(f, name, len);
-		t->lines_headroom = BYTES_MAX;
-		t->hist_hint = single_size_hints;
-		u64map_init(&t->hist_index);
-		*idx = d->ntypes++;
+		/* A cut GPU type takes its full name now: known without the summary. */
+		const char *full = gpu_type_full_name(name, len);
+		size_t *known = full ? strmap_get(&d->type_index, full, strlen(full)) : NULL;
+		if (known)
+			*idx = *known;   /* met whole before (an edited dump): one type */
+		else
+			*idx = type_new(d, f, name, len, full);
 	}
 	d->type_cache[slot] = *idx;
 	return &d->types[*idx];
@@ -270,7 +306,7 @@ type_cached(struct vmmap_dump *d, const char *name, size_t len)
 	size_t cached = d->type_cache[type_slot(name, len)];
 	if (cached < d->ntypes) {
 		struct vmmap_type_stats *t = &d->types[cached];
-		if (t->name_len == len && bytes_equal(t->name, name, len))
+		if (t->printed_len == len && bytes_equal(t->printed, name, len))
 			return t;
 	}
 	return NULL;
@@ -590,7 +626,7 @@ region_add(struct vmmap_capture *cap, struct vmmap_dump *d,
 {
 	struct vmmap_type_stats *t = type_stats(d, &cap->filter, r->type, r->type_len);
 	region_line_seen(d, r);
-	bool counts = t->selected && region_counts(r);
+	bool counts = t->counted && region_counts(r);
 	uint64_t m = region_growth(r);
 	if (region_sums_fit(d, t, m, counts))
 		region_sums_add(d, t, r, m, counts);
@@ -599,7 +635,7 @@ region_add(struct vmmap_capture *cap, struct vmmap_dump *d,
 	if (!counts)
 		return 0;
 	hist_add(t, r);
-	if (cap->want_surfaces && r->has_surface)
+	if (cap->want_surfaces && r->has_surface && t->selected)
 		surface_add(d, r);
 	if (cap->want_purgeable && r->has_range && r->purge != VMMAP_PURGE_NONE &&
 	    !r->purge_unknown)
@@ -620,7 +656,7 @@ region_add_cached(struct vmmap_capture *cap, struct vmmap_dump *d,
 	struct vmmap_type_stats *t = type_cached(d, r->type, r->type_len);
 	if (!t)
 		return false;
-	bool counts = t->selected && region_counts(r);
+	bool counts = t->counted && region_counts(r);
 	uint64_t m = region_growth(r);
 	if (!region_sums_fit(d, t, m, counts))
 		return false;
@@ -673,6 +709,18 @@ vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 					"region counts of '%s' add up past 2^63", t->name);
 	t->hist[i] = b;
 	return 0;
+}
+
+void
+vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump *d,
+			       const struct vmmap_region *r)
+{
+	size_t *idx = strmap_get(&d->type_index, r->type, r->type_len);
+	if (!idx || !cap->want_surfaces || !r->has_surface)
+		return;
+	const struct vmmap_type_stats *t = &d->types[*idx];
+	if (t->selected && region_counts(r))
+		surface_add(d, r);
 }
 
 void
@@ -969,4 +1017,144 @@ vmmap_dump_crosscheck(const struct vmmap_dump *d, const struct vmmap_filter *f,
 		if (vmmap_filter_selects(f, row->name, strlen(row->name)))
 			crosscheck_row(d, row, path, warnings);
 	}
+}
+
+/* ---- canonical type names ---------------------------------------------- */
+
+const char *
+vmmap_type_full_name(const struct vmmap_dump *d, const char *name, size_t len)
+{
+	if (!maybe_cut(len))
+		return NULL;
+	const char *found = NULL;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const char *row = d->rows[i].name;
+		size_t rl = strlen(row);
+		if (rl == len && memcmp(row, name, len) == 0)
+			return NULL;   /* a type of exactly the column's width: whole */
+		if (rl <= len || memcmp(row, name, len) != 0)
+			continue;
+		if (found && strcmp(found, row) != 0)
+			return gpu_type_full_name(name, len);   /* two rows fit: ambiguous */
+		found = row;
+	}
+	return found ? found : gpu_type_full_name(name, len);
+}
+
+/* t's regions leave the counted sums: its selection, made on its full name, is no. */
+static void
+type_uncount(struct vmmap_dump *d, struct vmmap_type_stats *t)
+{
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++) {
+		const struct vmmap_amounts *a = &t->by_purge[p];
+		d->counted.count -= a->count;
+		d->counted.vsize -= a->vsize;
+		d->counted.resident -= a->resident;
+		d->counted.dirty -= a->dirty;
+		d->counted.swapped -= a->swapped;
+	}
+	memset(t->by_purge, 0, sizeof(t->by_purge));
+	t->nhist = 0;
+	u64map_release(&t->hist_index);
+	u64map_init(&t->hist_index);
+	if (t->hist_hint != single_size_hints)
+		free(t->hist_hint);
+	t->hist_hint = single_size_hints;
+	size_t idx = (size_t)(t - d->types), n = 0;
+	for (size_t i = 0; i < d->npurgeable; i++)
+		if (d->purgeable[i].type != idx)
+			d->purgeable[n++] = d->purgeable[i];
+	d->npurgeable = n;
+	t->counted = false;
+}
+
+/*
+ * Folds type `from` into `to` (the same type under its cut and its full
+ * name): its lines, its counted amounts and histogram. False, both left
+ * apart, when a sum would pass BYTES_MAX.
+ */
+static bool
+type_merge(struct vmmap_dump *d, struct vmmap_type_stats *to, struct vmmap_type_stats *from)
+{
+	struct vmmap_amounts lines = to->lines, by[VMMAP_PURGE_STATES];
+	memcpy(by, to->by_purge, sizeof(by));
+	if (!amounts_add(&lines, &from->lines))
+		return false;
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+		if (!amounts_add(&by[p], &from->by_purge[p]))
+			return false;
+	if (!to->counted) {
+		/* Its counted amounts would be lost: keep them apart instead. */
+		for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+			if (from->by_purge[p].count)
+				return false;
+	}
+	to->lines = lines;
+	to->lines_headroom = headroom(&lines);
+	to->lines_rounded |= from->lines_rounded;
+	memcpy(to->by_purge, by, sizeof(by));
+	for (size_t i = 0; i < from->nhist; i++) {
+		const struct vmmap_hist_bucket *b = &from->hist[i];
+		size_t k = hist_bucket(to, b->vsize);
+		to->hist[k].count += b->count;   /* bounded by the counted sums */
+		for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+			to->hist[k].purge[p] += b->purge[p];
+	}
+	size_t fi = (size_t)(from - d->types), ti = (size_t)(to - d->types);
+	for (size_t i = 0; i < d->npurgeable; i++)
+		if (d->purgeable[i].type == fi)
+			d->purgeable[i].type = (uint32_t)ti;
+	memset(&from->lines, 0, sizeof(from->lines));
+	memset(from->by_purge, 0, sizeof(from->by_purge));
+	from->nhist = 0;
+	from->selected = from->counted = from->selection_pending = false;
+	*strmap_put(&d->type_index, from->printed, from->printed_len, &(bool){ false }) = ti;
+	return true;
+}
+
+/* The type takes the full name `full` (a summary row's, or the documented one). */
+static void
+type_rename(struct vmmap_dump *d, struct vmmap_type_stats *t, const char *full)
+{
+	size_t flen = strlen(full);
+	size_t *other = strmap_get(&d->type_index, full, flen);
+	if (other && *other != (size_t)(t - d->types) &&
+	    type_merge(d, &d->types[*other], t))
+		return;
+	if (other)
+		return;
+	if (t->name != t->printed)
+		free(t->name);
+	t->name = xstrdup(full);
+	t->name_len = flen;
+	bool created;
+	*strmap_put(&d->type_index, full, flen, &created) = (size_t)(t - d->types);
+}
+
+void
+vmmap_dump_finish(struct vmmap_capture *cap, struct vmmap_dump *d)
+{
+	if (d->finished)
+		return;
+	d->finished = true;
+	size_t n = d->ntypes;   /* type_rename() appends none */
+	for (size_t i = 0; i < n; i++) {
+		struct vmmap_type_stats *t = &d->types[i];
+		if (t->name == t->printed) {
+			const char *full = vmmap_type_full_name(d, t->printed, t->printed_len);
+			if (full)
+				type_rename(d, t, full);
+		}
+		if (!t->selection_pending)
+			continue;
+		t->selection_pending = false;
+		t->gpu = gpu_type_counts(t->name, t->name_len);
+		t->selected = vmmap_filter_selects(&cap->filter, t->name, t->name_len);
+		if (!t->selected && !t->gpu && t->counted)
+			type_uncount(d, t);
+		t->counted = t->selected || t->gpu;
+	}
+	/* The cache compares printed names: a merged type's is stale. */
+	for (size_t i = 0; i < ARRAY_SIZE(d->type_cache); i++)
+		d->type_cache[i] = SIZE_MAX;
 }

@@ -110,9 +110,21 @@ struct vmmap_hist_bucket {
 #define VMMAP_HIST_HINT_BITS 7
 
 struct vmmap_type_stats {
-	char *name;
+	char *name;                      /* the canonical (full) name */
 	size_t name_len;
+	/* The name as region lines print it, which the per-line cache compares:
+	 * `name` itself, or vmmap's 24-byte cut of it (see vmmap_dump_finish). */
+	char *printed;
+	size_t printed_len;
 	bool selected;
+	/* Cut to 24 bytes and not selected by its cut name: counted until the
+	 * dump's end, when the selection is made on the full name. */
+	bool selection_pending;
+	bool gpu;                        /* GPU memory (model/gpu.h) */
+	/* Its counted regions go into by_purge and hist: selected, a GPU type
+	 * (the gpu metric family counts it whatever the selection), or its
+	 * selection pending. Reports list selected types only. */
+	bool counted;
 	struct vmmap_amounts lines;      /* every parsed region line of the type */
 	/* No field of `lines` is above BYTES_MAX - lines_headroom: a region
 	 * whose amounts are all within it adds without a check. */
@@ -223,6 +235,7 @@ struct vmmap_dump {
 				     to bytes with page_size */
 	bool has_region_section;  /* a "==== ... regions for process" header was seen */
 	bool has_summary;
+	bool finished;            /* vmmap_dump_finish() ran */
 };
 
 struct vmmap_capture {
@@ -264,8 +277,33 @@ int vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 			  const char *type, size_t len, uint64_t vsize,
 			  const uint64_t purge[VMMAP_PURGE_STATES], const char *path,
 			  struct diag *err);
+/*
+ * The last region line's detail came on the next line (wrapped): its
+ * SurfaceID, parsed into r->surface (r is that region again, its type as
+ * printed). Groups the surface as if the line had not been wrapped.
+ */
+void vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump *d,
+				    const struct vmmap_region *r);
 /* Takes ownership of row->name. */
 void vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row);
+
+/*
+ * Region lines print type names cut to vmmap's 24-byte column
+ * ("owned unmapped (graphics" for "owned unmapped (graphics)"); summary
+ * tables print them whole. The full name of a cut one: the dump's summary
+ * row it is the prefix of (one only), else an entry of the documented
+ * list (docs/gpu.md), else NULL (the name stands as printed).
+ */
+#define VMMAP_TYPE_COLUMN 24
+const char *vmmap_type_full_name(const struct vmmap_dump *d, const char *name, size_t len);
+/*
+ * The dump is complete (its summary table read): every cut type takes its
+ * full name, a type met under both names is counted once under the full
+ * one, and the selection is made on full names. Called by the parser at
+ * the end of each dump, before anything reads it; a second call does
+ * nothing.
+ */
+void vmmap_dump_finish(struct vmmap_capture *cap, struct vmmap_dump *d);
 
 /*
  * The script-compatible rule: a region counts in the breakdown unless it

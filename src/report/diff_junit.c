@@ -47,7 +47,8 @@ suite_cases(const struct diff_junit_suite *su, struct junit_case *cases, struct 
 		diff_gate_describe(g, &s->messages[i]);
 		cases[i] = (struct junit_case){ s->classname.buf,
 						case_name(&s->names[i], su->pair, g->text),
-						g->tripped, s->messages[i].buf, JUNIT_CHECKED };
+						g->tripped, s->messages[i].buf,
+						g->unevaluable ? JUNIT_SKIPPED : JUNIT_CHECKED };
 	}
 	for (size_t i = 0; i < su->ncases; i++) {
 		const struct diff_junit_case *c = &su->cases[i];

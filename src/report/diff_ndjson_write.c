@@ -63,12 +63,19 @@ str_member(const json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* {"before", "after", "delta"} integers: a figure that changed hands. */
+/*
+ * {"before", "after", "delta"}: a figure that changed hands. A delta of
+ * null with a known side is a figure one capture does not have (vmmap
+ * summary tables without that column): a row with null, never 0.
+ */
 static bool
 is_triple(const json_t *v)
 {
-	return json_is_object(v) && json_is_integer(json_object_get(v, "delta")) &&
-	       json_object_get(v, "before") && json_object_get(v, "after");
+	const json_t *d = json_object_get(v, "delta"), *b = json_object_get(v, "before"),
+		     *a = json_object_get(v, "after");
+	return json_is_object(v) && b && a &&
+	       (json_is_integer(d) || (json_is_null(d) && (json_is_integer(b) ||
+							   json_is_integer(a))));
 }
 
 /* One change row for a triple, when it changed or its item is new or gone. */
@@ -76,7 +83,8 @@ static int
 write_triple(FILE *out, const struct pair_cols *p, struct change_cols c, const json_t *t)
 {
 	bool moved = c.change && (strcmp(c.change, "new") == 0 || strcmp(c.change, "gone") == 0);
-	if (json_integer_value(json_object_get(t, "delta")) == 0 && !moved)
+	const json_t *delta = json_object_get(t, "delta");
+	if (json_is_integer(delta) && json_integer_value(delta) == 0 && !moved)
 		return 0;
 	c.before = json_copy(json_object_get(t, "before"));
 	c.after = json_copy(json_object_get(t, "after"));
@@ -153,9 +161,14 @@ write_gates(FILE *out, const struct pair_cols *p, const struct diff_report *r)
 		const struct diff_gate *g = &r->gates[i];
 		struct change_cols c = {
 			.item = g->subject, .metric = g->metric, .gate = g->text,
-			.before = json_integer(g->before), .after = json_integer(g->after),
-			.delta = json_integer(g->delta), .tripped = json_boolean(g->tripped),
 		};
+		/* Not evaluable: no figures, tripped null. */
+		if (!g->unevaluable) {
+			c.before = json_integer(g->before);
+			c.after = json_integer(g->after);
+			c.delta = json_integer(g->delta);
+			c.tripped = json_boolean(g->tripped);
+		}
 		if (write_row(out, "gate", p, &c) < 0)
 			return -1;
 	}

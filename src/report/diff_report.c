@@ -67,6 +67,10 @@ diff_gate_figures(const struct diff_gate *g, char before[GATE_FIGURE_SIZE],
 void
 diff_gate_describe(const struct diff_gate *g, struct strbuf *out)
 {
+	if (g->unevaluable) {
+		strbuf_addf(out, "not evaluable: %s", g->reason);
+		return;
+	}
 	char b[GATE_FIGURE_SIZE], a[GATE_FIGURE_SIZE], d[GATE_FIGURE_SIZE];
 	diff_gate_figures(g, b, a, d);
 	if (g->subject)
@@ -88,10 +92,18 @@ gate_json(const struct diff_gate *g)
 	json_object_set_new_nocheck(o, "value", json_integer(g->value));
 	json_object_set_new_nocheck(o, "unit", json_string_nocheck(g->percent ? "percent_x100"
 									   : "absolute"));
-	json_object_set_new_nocheck(o, "before", json_integer(g->before));
-	json_object_set_new_nocheck(o, "after", json_integer(g->after));
-	json_object_set_new_nocheck(o, "delta", json_integer(g->delta));
+	/* Not evaluable: no figures, neither passed nor tripped. */
+	json_object_set_new_nocheck(o, "before", g->unevaluable ? json_null()
+								 : json_integer(g->before));
+	json_object_set_new_nocheck(o, "after", g->unevaluable ? json_null()
+							       : json_integer(g->after));
+	json_object_set_new_nocheck(o, "delta", g->unevaluable ? json_null()
+							       : json_integer(g->delta));
 	json_object_set_new_nocheck(o, "tripped", json_boolean(g->tripped));
+	if (g->unevaluable) {
+		json_object_set_new_nocheck(o, "evaluable", json_false());
+		json_object_set_new_nocheck(o, "reason", json_text(g->reason));
+	}
 	if (g->subject)
 		json_object_set_new_nocheck(o, "subject", json_text(g->subject));
 	return o;
@@ -143,6 +155,12 @@ diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 			text_table_addf(&t, "%s (%s)", g->text, g->subject);
 		else
 			text_table_add(&t, g->text);
+		if (g->unevaluable) {
+			for (int k = 0; k < 3; k++)
+				text_table_add(&t, "?");
+			text_table_add(&t, "not evaluable");
+			continue;
+		}
 		text_table_add(&t, b);
 		text_table_add(&t, a);
 		text_table_add(&t, d);

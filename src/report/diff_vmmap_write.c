@@ -145,14 +145,22 @@ write_summary_rows(FILE *out, const struct diff_vmmap *d, bool markdown)
 		const struct diff_vmmap_summary_row *r = &d->srows[i];
 		for (size_t f = 0; f < DIFF_VMMAP_SUMMARY_FIELDS; f++) {
 			uint64_t b = r->before[f], a = r->after[f];
+			bool kb = (r->known_before >> f) & 1, ka = (r->known_after >> f) & 1;
 			char dt[96];
-			if (a == b && r->in_before == r->in_after)
+			/* Unknown on both sides: nothing to show. */
+			if (!kb && !ka)
 				continue;
-			delta_text(dt, sizeof(dt), diff_report_delta(b, a), f > 0);
+			if (kb && ka && a == b && r->in_before == r->in_after)
+				continue;
+			if (kb && ka)
+				delta_text(dt, sizeof(dt), diff_report_delta(b, a), f > 0);
+			else
+				snprintf(dt, sizeof(dt), "?");
 			text_table_add(&t, r->type);
-			text_table_add(&t, diff_vmmap_summary_fields[f]);
-			text_table_addf(&t, r->in_before ? "%" PRIu64 : "-", b);
-			text_table_addf(&t, r->in_after ? "%" PRIu64 : "-", a);
+			text_table_add(&t, diff_vmmap_summary_field(f));
+			/* '-': no row (0 regions); '?': the capture has no such figure. */
+			text_table_addf(&t, !kb ? "?" : r->in_before ? "%" PRIu64 : "-", b);
+			text_table_addf(&t, !ka ? "?" : r->in_after ? "%" PRIu64 : "-", a);
 			text_table_add(&t, dt);
 		}
 	}
@@ -264,7 +272,8 @@ footprint_json(const struct diff_vmmap *d)
 	return o;
 }
 
-/* Figures as vmmap prints them: 0 where a table lacks the row (in_* false). */
+/* Figures as vmmap prints them: 0 where a table lacks the row (in_* false) but
+ * has the column, null where the capture has no such figure. */
 static json_t *
 summary_rows_json(const struct diff_vmmap *d)
 {
@@ -275,9 +284,17 @@ summary_rows_json(const struct diff_vmmap *d)
 		json_object_set_new_nocheck(o, "type", json_text(r->type));
 		json_object_set_new_nocheck(o, "in_before", json_boolean(r->in_before));
 		json_object_set_new_nocheck(o, "in_after", json_boolean(r->in_after));
-		for (size_t f = 0; f < DIFF_VMMAP_SUMMARY_FIELDS; f++)
-			json_object_set_new_nocheck(o, diff_vmmap_summary_fields[f],
-				diff_json_triple(r->before[f], r->after[f]));
+		for (size_t f = 0; f < DIFF_VMMAP_SUMMARY_FIELDS; f++) {
+			bool kb = (r->known_before >> f) & 1, ka = (r->known_after >> f) & 1;
+			json_t *tr = json_object();
+			json_object_set_new_nocheck(tr, "before", kb ? json_integer(
+				(json_int_t)r->before[f]) : json_null());
+			json_object_set_new_nocheck(tr, "after", ka ? json_integer(
+				(json_int_t)r->after[f]) : json_null());
+			json_object_set_new_nocheck(tr, "delta", kb && ka ? json_integer(
+				diff_report_delta(r->before[f], r->after[f])) : json_null());
+			json_object_set_new_nocheck(o, diff_vmmap_summary_field(f), tr);
+		}
 		json_object_set_new_nocheck(o, "changed",
 					    json_boolean(diff_vmmap_summary_row_changed(r)));
 		json_array_append_new(arr, o);

@@ -1,0 +1,89 @@
+#ifndef IOTALLY_MODEL_GPU_H
+#define IOTALLY_MODEL_GPU_H
+
+/*
+ * What iotally counts as GPU memory in a vmmap dump, and the one `gpu`
+ * metric family (docs/gpu.md). Declared here once: the report headline,
+ * diff gates, trend metrics, NDJSON dump rows and the fleet queries all
+ * mean these types and these fields.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * GPU memory as vmmap names it: every type whose full name starts with
+ * "IOAccelerator" or "IOSurface", and "owned unmapped (graphics)" (GPU
+ * memory with no CPU mapping). `name` must be a full name (model/vmmap.h,
+ * vmmap_dump_finish).
+ */
+bool gpu_type_counts(const char *name, size_t len);
+
+/*
+ * The documented full name of a GPU type that region lines print cut to
+ * vmmap's 24-byte column ("owned unmapped (graphics" for "owned unmapped
+ * (graphics)"), or NULL. Used when the dump has no summary row to take
+ * the full name from.
+ */
+const char *gpu_type_full_name(const char *name, size_t len);
+
+/* The fields of a vmmap type that a metric can name ("vmmap:TYPE.FIELD"). */
+enum vmmap_metric_field {
+	VMMAP_FIELD_COUNT,
+	VMMAP_FIELD_VSIZE,
+	VMMAP_FIELD_RESIDENT,
+	VMMAP_FIELD_DIRTY,
+	VMMAP_FIELD_SWAPPED,
+	VMMAP_FIELD_VOLATILE,
+	VMMAP_FIELD_NONVOLATILE,
+	VMMAP_FIELD_EMPTY,
+	VMMAP_FIELDS,
+};
+
+enum metric_unit {
+	METRIC_COUNT,
+	METRIC_BYTES,
+};
+
+/* How a capture has a field: region lines, the summary table, or both. */
+#define VMMAP_FROM_LINES   1u
+#define VMMAP_FROM_SUMMARY 2u
+
+struct vmmap_field_desc {
+	const char *name;       /* as metrics spell it: "vsize" */
+	enum metric_unit unit;
+	bool gpu;               /* in the gpu family: vmmap:gpu.<name> */
+	unsigned sources;       /* VMMAP_FROM_*: which captures can have it */
+	/* Region lines: the 1-based place of its column in [VSIZE RSDNT DIRTY
+	 * SWAP] (the line must print at least that many), 0 = every line has
+	 * it (the count). Summary: its enum vmmap_column, -1 = REGION COUNT. */
+	unsigned line_column;
+	int summary_column;
+	bool gateable;          /* a diff gate can name it */
+};
+
+/* Indexed by enum vmmap_field. */
+extern const struct vmmap_field_desc vmmap_fields[VMMAP_FIELDS];
+
+/* The field a metric names, or -1. */
+int vmmap_field_find(const char *name);
+/* "count, vsize, resident, ..." of the fields that `sources` can have, for messages. */
+const char *vmmap_field_list(unsigned sources);
+
+/* The gpu family's metric name of a field: "gpu.vsize". */
+#define GPU_FAMILY "gpu"
+
+struct vmmap_dump;
+
+/*
+ * One figure of the gpu family of a dump: field f summed over its GPU
+ * types. From the region lines (exact; counted regions, as every table
+ * shows them) when the dump has any, else from its summary table (vmmap's
+ * rounded figures: *rounded set). False when the dump does not have the
+ * figure (no such column printed): unknown, never 0.
+ */
+bool vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f,
+			   uint64_t *out, bool *rounded);
+
+#endif

@@ -340,10 +340,10 @@ def zeros_gz(path, nbytes, tar_member=None):
 
 
 def case_redact_expansion_limit():
-    """257 MiB of zeros in a ~260 KB .tar.gz and .gz: refused (65) before a
-    byte is written, past max(64 x its size, 256 MiB)."""
+    """40 MiB of zeros in a ~40 KB .tar.gz and .gz: refused (65) before a
+    byte is written, past max(64 x its size, 32 MiB)."""
     c = 'redact-expansion-limit'
-    n = 257 << 20
+    n = 40 << 20
     with Scratch() as s:
         for name, member in (('bomb.tar.gz', 'b/target/vmmap.txt'), ('bomb.txt.gz', None)):
             src = s.path(name)
@@ -353,7 +353,7 @@ def case_redact_expansion_limit():
             r = run(['redact', src, '-o', out], timeout=120)
             want = ('iotally: %s: error: expands to more than %d bytes (64 times its %d bytes): '
                     'no capture bundle compresses that well; not copied (--max-expansion RATIO '
-                    'raises the limit)\n' % (src, 256 << 20, size))
+                    'raises the limit)\n' % (src, 32 << 20, size))
             expect('%s/%s' % (c, name), r, 65, stderr_is=want)
             check(c, sorted(os.listdir(s.dir)) == sorted(x for x in os.listdir(s.dir)
                                                            if x.startswith('bomb')),

@@ -55,7 +55,7 @@ struct redact_opts {
  * compress 5 to 20 times; gzip's own limit is about 1,032.
  */
 #define REDACT_EXPANSION_DEFAULT 64u
-#define REDACT_EXPANSION_FLOOR (256ull << 20)
+#define REDACT_EXPANSION_FLOOR (32ull << 20)
 
 struct redact_file_hits {
 	char *name;                      /* path inside the bundle; the input for a file */

@@ -54,7 +54,7 @@ const char cmd_redact_help[] =
 	"  --word VALUE         also remove VALUE wherever it appears as a whole word\n"
 	"                       (at least 3 characters); repeatable\n"
 	"  --max-expansion RATIO  a compressed input (.tar.gz, .gz) whose files decode\n"
-	"                       to more than RATIO times its size (and more than 256 MiB)\n"
+	"                       to more than RATIO times its size (and more than 32 MiB)\n"
 	"                       is refused before anything is written (default 64;\n"
 	"                       real bundles compress 5 to 20 times)\n"
 	"  -h, --help           show this help\n"

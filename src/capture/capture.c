@@ -214,24 +214,9 @@ pid_alive(int64_t pid)
 /* ------------------------------------------------------ writing an output */
 
 static int
-write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int
 out_write(struct out_file *f, const char *p, size_t n, struct diag *err)
 {
-	if (write_all(f->fd, p, n) < 0) {
+	if (capfile_write_all(f->fd, p, n) < 0) {
 		int e = errno;
 		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write '%s' of the bundle: %s",
 				f->rel, strerror(e));

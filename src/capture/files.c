@@ -52,6 +52,21 @@ capfile_make_parents(const char *dir, const char *rel)
 }
 
 int
+capfile_write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int
 capfile_open_out(const char *dir, const char *rel)
 {
 	if (capfile_make_parents(dir, rel) < 0)

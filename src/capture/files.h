@@ -17,6 +17,8 @@
 char *capfile_path_in(const char *dir, const char *rel);
 /* mkdir -p for the folders of `rel` under `dir`: 0 or -1 (errno). */
 int capfile_make_parents(const char *dir, const char *rel);
+/* All `n` bytes to `fd`, retried on EINTR and short writes: 0, or -1 with errno set. */
+int capfile_write_all(int fd, const char *p, size_t n);
 /* DIR/REL opened for writing (created, truncated), its folders made: a descriptor or -1. */
 int capfile_open_out(const char *dir, const char *rel);
 /* rm -r: 0 or -1. */

@@ -314,21 +314,6 @@ read_archive(const char *path, struct tree *t, struct diag *err)
 	return 0;
 }
 
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Standard input (or a pipe named) into an unlinked temporary file, to be read twice. */
 static int
 spill_input(const char *path, int in, struct tree *t, struct diag *err)
@@ -346,7 +331,7 @@ spill_input(const char *path, int in, struct tree *t, struct diag *err)
 		if (n < 0)
 			return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be read: %s",
 					strerror(errno));
-		if (write_all(t->fd, buf, (size_t)n) < 0)
+		if (capfile_write_all(t->fd, buf, (size_t)n) < 0)
 			return diag_set(err, DIAG_IOERR, path, 0, 0,
 					"cannot be kept in a temporary file: %s", strerror(errno));
 	}
@@ -817,7 +802,7 @@ sink_deflate(struct sink *s, const char *p, size_t n, int flush)
 				errno = EIO;
 				return -1;
 			}
-			if (write_all(s->fd, (const char *)buf, sizeof(buf) - s->z.avail_out) < 0)
+			if (capfile_write_all(s->fd, (const char *)buf, sizeof(buf) - s->z.avail_out) < 0)
 				return -1;
 		} while (s->z.avail_out == 0);
 	} while (n);
@@ -831,7 +816,7 @@ sink_write(struct sink *s, const char *p, size_t n)
 		return 0;
 	sha256_add(&s->sha, p, n);
 	s->len += n;
-	return s->gzip ? sink_deflate(s, p, n, Z_NO_FLUSH) : write_all(s->fd, p, n);
+	return s->gzip ? sink_deflate(s, p, n, Z_NO_FLUSH) : capfile_write_all(s->fd, p, n);
 }
 
 /* The end: the gzip trailer written; the digest in hex. */
@@ -964,7 +949,7 @@ write_manifests(const char *given, struct tree *t, const struct redactor *rd,
 		res->nmanifests++;
 		if (rc == 0) {
 			int fd = capfile_open_out(dir, m->name);
-			if (fd < 0 || write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0)
+			if (fd < 0 || capfile_write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0)
 				rc = io_error(out, err);
 			if (fd >= 0 && close(fd) < 0 && rc == 0)
 				rc = io_error(out, err);

@@ -449,6 +449,34 @@ def case_series_sample_twice():
             expect('%s/%s' % (c, cmd), run([cmd, b]), 65, stderr_is=want)
 
 
+# ---- one line-length limit for ioclasscount in every command ----------------
+
+def case_classes_long_line_every_command():
+    """A 15 MB class-names line (1,050,000 classes): classes read it, while
+    diff, trend and report cut it at 1 MiB and lost the class planted at its
+    end. The after file raises the last class by 5."""
+    c = 'classes-long-line-every-command'
+    n = 1050000
+    with Scratch() as s:
+        line = ', '.join('C%07d = %d' % (i, i % 50) for i in range(n))
+        last = 'C%07d = %d' % (n - 1, (n - 1) % 50)
+        assert len(line) > 15000000 and line.endswith(last)
+        a, b = s.path('before.txt'), s.path('after.txt')
+        with open(a, 'w') as f:
+            f.write(line + '\n')
+        with open(b, 'w') as f:
+            f.write(line[:-len(last)] + 'C%07d = %d' % (n - 1, (n - 1) % 50 + 5) + '\n')
+        want = ['C%07d' % (n - 1), str((n - 1) % 50), str((n - 1) % 50 + 5), '+5']
+        r = run(['diff', a, b], timeout=120)
+        if expect(c + '/diff', r, 0):
+            rows = [ln.split() for ln in r.stdout.decode().splitlines()]
+            check(c + '/diff', want in rows, 'no +5 row: %r' % r.stdout[:400])
+        r = run(['report', a, b], timeout=120)
+        if expect(c + '/report', r, 0):
+            check(c + '/report', ('C%07d' % (n - 1)) in r.stdout.decode(),
+                  'the report lacks the class: %r' % r.stdout[:400])
+
+
 CASES = {name[5:].replace('_', '-'): fn for name, fn in list(globals().items())
          if name.startswith('case_')}
 

@@ -477,6 +477,55 @@ def case_classes_long_line_every_command():
                   'the report lacks the class: %r' % r.stdout[:400])
 
 
+# ---- inputs given the wrong way: a bundle on stdin, CR-only line ends --------
+
+def case_bundle_on_stdin():
+    """The complete bundle's .tar.gz, and the same tar uncompressed, piped in:
+    it was "binary data" (or, uncompressed, read as a vmmap dump from inside
+    the archive, exit 0); now it says bundles are not read from stdin."""
+    c = 'bundle-on-stdin'
+    want = ('iotally: <stdin>: error: is a tar archive: capture bundles are not read from '
+            'standard input; save it to a file and name the file (or its unpacked folder)\n')
+    with Scratch() as s:
+        src = fixture('bundle', 'complete.tar.gz')
+        plain = s.path('b.tar')
+        with gzip.open(src) as fin, open(plain, 'wb') as fout:
+            shutil.copyfileobj(fin, fout)
+        for path in (src, plain):
+            for cmd in ([], ['report'], ['vmmap'], ['classes'], ['track']):
+                with open(path, 'rb') as f:
+                    r = run(cmd + ['-'], stdin=f)
+                expect('%s/%s/%s' % (c, os.path.basename(path), cmd[0] if cmd else 'auto'), r,
+                       65, stderr_is=want)
+
+
+def case_cr_only_line_ends():
+    """A vmmap dump and an ioclasscount listing with every LF turned into a CR
+    were "the input is empty" (the first line, a comment, held all of it) or
+    "no ioclasscount output lines": the line ends are named instead."""
+    c = 'cr-only-line-ends'
+    with Scratch() as s:
+        for kind, name in (('vmmap', 'synthetic-gpu-purge-states.txt'),
+                           ('classes', 'synthetic-ioclasscount-runs.txt')):
+            with open(fixture(kind, name), 'rb') as f:
+                data = f.read()
+            path = s.path('cr-' + name)
+            with open(path, 'wb') as f:
+                f.write(data.replace(b'\n', b'\r'))
+            want = ("iotally: %s: error: its lines end in CR alone (classic Mac OS line ends), "
+                    "which no vmmap, ioreg or ioclasscount writes: the file was converted on "
+                    "its way; restore the line ends (tr '\\r' '\\n' < FILE > FIXED) and read "
+                    "that\n" % path)
+            for cmd in ([path], ['report', path], [kind, path]):
+                expect('%s/%s/%s' % (c, kind, cmd[0] if len(cmd) > 1 else 'auto'), run(cmd), 65,
+                       stderr_is=want)
+            # The same bytes with CRLF line ends are read as before.
+            crlf = s.path('crlf-' + name)
+            with open(crlf, 'wb') as f:
+                f.write(data.replace(b'\n', b'\r\n'))
+            expect('%s/%s/crlf' % (c, kind), run([kind, crlf]), 0)
+
+
 CASES = {name[5:].replace('_', '-'): fn for name, fn in list(globals().items())
          if name.startswith('case_')}
 

@@ -526,6 +526,36 @@ def case_cr_only_line_ends():
             expect('%s/%s/crlf' % (c, kind), run([kind, crlf]), 0)
 
 
+# ---- redact: a defect of the input is 65 (73 is only for the output) ---------
+
+def case_redact_input_defects():
+    """redact of a bundle whose manifest lists a step twice was copied
+    (exit 0); a member whose name no file can have (a 300-byte part) was
+    73, "cannot be written", naming the output. Both are the input's: 65,
+    naming the input, and nothing is left beside the output."""
+    c = 'redact-input-defects'
+    with Scratch() as s:
+        b = s.bundle()
+        mp = os.path.join(b, 'manifest.json')
+        with open(mp) as f:
+            m = json.load(f)
+        m['steps'].append(m['steps'][-1])
+        with open(mp, 'w') as f:
+            json.dump(m, f)
+        r = run(['redact', b, '-o', s.path('out')])
+        expect(c + '/step-twice', r, 65, stderr_is="iotally: %s: error: manifest.json lists the "
+               "step '%s' twice (a bundle iotally wrote lists each step once)\n"
+               % (b, m['steps'][-1]['id']))
+        long_name = 'b/' + 'a' * 300
+        src = s.path('long.tar.gz')
+        tar_with(src, complete_members() + [(long_name, b'x\n')])
+        r = run(['redact', src, '-o', s.path('out.tar.gz')])
+        expect(c + '/long-name', r, 65, stderr_is="iotally: %s: error: the member '%s' has a "
+               "name too long for a file on this system: not copied\n" % (src, long_name))
+        check(c, sorted(os.listdir(s.dir)) == ['b', 'long.tar.gz'],
+              'something was written: %r' % os.listdir(s.dir))
+
+
 CASES = {name[5:].replace('_', '-'): fn for name, fn in list(globals().items())
          if name.startswith('case_')}
 

@@ -363,6 +363,199 @@ def case_redact_expansion_limit():
                "4294967295, not '0'")
 
 
+# ---- series and manifests: a sample missing, a step or sample listed twice -----
+
+def series_copy(s, name='s'):
+    dst = s.path(name)
+    shutil.copytree(fixture('bundle', 'series'), dst, symlinks=True)
+    return dst
+
+
+def case_series_sample_folder_missing():
+    """series.json lists 001; the folder is gone. The sample's half-opened
+    record leaked (LeakSanitizer: 2 allocations from open_at) and the file
+    was called "not readable JSON (line -1)" with 65: it is missing (66)."""
+    c = 'series-sample-folder-missing'
+    with Scratch() as s:
+        b = series_copy(s)
+        shutil.rmtree(os.path.join(b, '001'))
+        for cmd in ('report', 'trend'):
+            r = run([cmd, b])
+            expect('%s/%s' % (c, cmd), r, 66, stderr_is='iotally: %s/001/manifest.json: error: '
+                   'cannot open: No such file or directory\n' % b)
+
+
+def case_series_archive_sample_missing():
+    """The same in a .tar.gz series: the archive lacks leak/003/."""
+    c = 'series-archive-sample-missing'
+    with Scratch() as s:
+        out = s.path('leak.tar.gz')
+        with tarfile.open(fixture('series-bundle', 'leak.tar.gz')) as tin, \
+                tarfile.open(out, 'w:gz') as tout:
+            for m in tin.getmembers():
+                if not m.name.startswith('leak/003/'):
+                    tout.addfile(m, tin.extractfile(m) if m.isfile() else None)
+        r = run(['trend', out])
+        expect(c, r, 66, stderr_is="iotally: %s: error: the archive holds no file "
+               "'leak/003/manifest.json'\n" % out)
+
+
+def case_series_sample_is_a_file():
+    """The sample's folder is a plain file: said so (it was called "a device")."""
+    c = 'series-sample-is-a-file'
+    with Scratch() as s:
+        b = series_copy(s)
+        shutil.rmtree(os.path.join(b, '001'))
+        open(os.path.join(b, '001'), 'w').close()
+        r = run(['report', b])
+        expect(c, r, 65, stderr_is="iotally: %s/001/manifest.json: error: is not read: the "
+               "folder '001' on its way is a file (a bundle's captures are read only from "
+               "regular files inside it)\n" % b)
+
+
+def case_manifest_step_twice():
+    """The manifest lists its first step a second time: refused, naming it."""
+    c = 'manifest-step-twice'
+    with Scratch() as s:
+        b = s.bundle()
+        mp = os.path.join(b, 'manifest.json')
+        with open(mp) as f:
+            m = json.load(f)
+        step = m['steps'][0]
+        m['steps'].append(step)
+        with open(mp, 'w') as f:
+            json.dump(m, f)
+        want = ("iotally: %s: error: manifest.json lists the step '%s' twice (a bundle iotally "
+                "wrote lists each step once)\n" % (b, step['id']))
+        for cmd in (['report', b], [b], ['vmmap', b]):
+            expect('%s/%s' % (c, cmd[0] if len(cmd) > 1 else 'bundle'), run(cmd), 65,
+                   stderr_is=want)
+
+
+def case_series_sample_twice():
+    """series.json lists its first sample a second time: refused, naming it."""
+    c = 'series-sample-twice'
+    with Scratch() as s:
+        b = series_copy(s)
+        mp = os.path.join(b, 'series.json')
+        with open(mp) as f:
+            m = json.load(f)
+        m['samples'].append(dict(m['samples'][0]))
+        with open(mp, 'w') as f:
+            json.dump(m, f)
+        want = ("iotally: %s: error: series.json lists the sample '%s' twice (samples[%d])\n"
+                % (b, m['samples'][0]['dir'], len(m['samples']) - 1))
+        for cmd in ('report', 'trend'):
+            expect('%s/%s' % (c, cmd), run([cmd, b]), 65, stderr_is=want)
+
+
+# ---- one line-length limit for ioclasscount in every command ----------------
+
+def case_classes_long_line_every_command():
+    """A 15 MB class-names line (1,050,000 classes): classes read it, while
+    diff, trend and report cut it at 1 MiB and lost the class planted at its
+    end. The after file raises the last class by 5."""
+    c = 'classes-long-line-every-command'
+    n = 1050000
+    with Scratch() as s:
+        line = ', '.join('C%07d = %d' % (i, i % 50) for i in range(n))
+        last = 'C%07d = %d' % (n - 1, (n - 1) % 50)
+        assert len(line) > 15000000 and line.endswith(last)
+        a, b = s.path('before.txt'), s.path('after.txt')
+        with open(a, 'w') as f:
+            f.write(line + '\n')
+        with open(b, 'w') as f:
+            f.write(line[:-len(last)] + 'C%07d = %d' % (n - 1, (n - 1) % 50 + 5) + '\n')
+        want = ['C%07d' % (n - 1), str((n - 1) % 50), str((n - 1) % 50 + 5), '+5']
+        r = run(['diff', a, b], timeout=120)
+        if expect(c + '/diff', r, 0):
+            rows = [ln.split() for ln in r.stdout.decode().splitlines()]
+            check(c + '/diff', want in rows, 'no +5 row: %r' % r.stdout[:400])
+        r = run(['report', a, b], timeout=120)
+        if expect(c + '/report', r, 0):
+            check(c + '/report', ('C%07d' % (n - 1)) in r.stdout.decode(),
+                  'the report lacks the class: %r' % r.stdout[:400])
+
+
+# ---- inputs given the wrong way: a bundle on stdin, CR-only line ends --------
+
+def case_bundle_on_stdin():
+    """The complete bundle's .tar.gz, and the same tar uncompressed, piped in:
+    it was "binary data" (or, uncompressed, read as a vmmap dump from inside
+    the archive, exit 0); now it says bundles are not read from stdin."""
+    c = 'bundle-on-stdin'
+    want = ('iotally: <stdin>: error: is a tar archive: capture bundles are not read from '
+            'standard input; save it to a file and name the file (or its unpacked folder)\n')
+    with Scratch() as s:
+        src = fixture('bundle', 'complete.tar.gz')
+        plain = s.path('b.tar')
+        with gzip.open(src) as fin, open(plain, 'wb') as fout:
+            shutil.copyfileobj(fin, fout)
+        for path in (src, plain):
+            for cmd in ([], ['report'], ['vmmap'], ['classes'], ['track']):
+                with open(path, 'rb') as f:
+                    r = run(cmd + ['-'], stdin=f)
+                expect('%s/%s/%s' % (c, os.path.basename(path), cmd[0] if cmd else 'auto'), r,
+                       65, stderr_is=want)
+
+
+def case_cr_only_line_ends():
+    """A vmmap dump and an ioclasscount listing with every LF turned into a CR
+    were "the input is empty" (the first line, a comment, held all of it) or
+    "no ioclasscount output lines": the line ends are named instead."""
+    c = 'cr-only-line-ends'
+    with Scratch() as s:
+        for kind, name in (('vmmap', 'synthetic-gpu-purge-states.txt'),
+                           ('classes', 'synthetic-ioclasscount-runs.txt')):
+            with open(fixture(kind, name), 'rb') as f:
+                data = f.read()
+            path = s.path('cr-' + name)
+            with open(path, 'wb') as f:
+                f.write(data.replace(b'\n', b'\r'))
+            want = ("iotally: %s: error: its lines end in CR alone (classic Mac OS line ends), "
+                    "which no vmmap, ioreg or ioclasscount writes: the file was converted on "
+                    "its way; restore the line ends (tr '\\r' '\\n' < FILE > FIXED) and read "
+                    "that\n" % path)
+            for cmd in ([path], ['report', path], [kind, path]):
+                expect('%s/%s/%s' % (c, kind, cmd[0] if len(cmd) > 1 else 'auto'), run(cmd), 65,
+                       stderr_is=want)
+            # The same bytes with CRLF line ends are read as before.
+            crlf = s.path('crlf-' + name)
+            with open(crlf, 'wb') as f:
+                f.write(data.replace(b'\n', b'\r\n'))
+            expect('%s/%s/crlf' % (c, kind), run([kind, crlf]), 0)
+
+
+# ---- redact: a defect of the input is 65 (73 is only for the output) ---------
+
+def case_redact_input_defects():
+    """redact of a bundle whose manifest lists a step twice was copied
+    (exit 0); a member whose name no file can have (a 300-byte part) was
+    73, "cannot be written", naming the output. Both are the input's: 65,
+    naming the input, and nothing is left beside the output."""
+    c = 'redact-input-defects'
+    with Scratch() as s:
+        b = s.bundle()
+        mp = os.path.join(b, 'manifest.json')
+        with open(mp) as f:
+            m = json.load(f)
+        m['steps'].append(m['steps'][-1])
+        with open(mp, 'w') as f:
+            json.dump(m, f)
+        r = run(['redact', b, '-o', s.path('out')])
+        expect(c + '/step-twice', r, 65, stderr_is="iotally: %s: error: manifest.json lists the "
+               "step '%s' twice (a bundle iotally wrote lists each step once)\n"
+               % (b, m['steps'][-1]['id']))
+        long_name = 'b/' + 'a' * 300
+        src = s.path('long.tar.gz')
+        tar_with(src, complete_members() + [(long_name, b'x\n')])
+        r = run(['redact', src, '-o', s.path('out.tar.gz')])
+        expect(c + '/long-name', r, 65, stderr_is="iotally: %s: error: the member '%s' has a "
+               "name too long for a file on this system: not copied\n" % (src, long_name))
+        check(c, sorted(os.listdir(s.dir)) == ['b', 'long.tar.gz'],
+              'something was written: %r' % os.listdir(s.dir))
+
+
 CASES = {name[5:].replace('_', '-'): fn for name, fn in list(globals().items())
          if name.startswith('case_')}
 

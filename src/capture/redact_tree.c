@@ -5,6 +5,7 @@
 #include "capture/redact_stream.h"
 #include "util/arcread.h"
 #include "util/cleanup.h"
+#include "util/hashmap.h"
 #include "util/spill.h"
 #include "util/member_name.h"
 #include "util/sha256.h"
@@ -583,20 +584,47 @@ check_record(const char *given, const struct member *man, const json_t *rec, str
 	return 0;
 }
 
-/* Every manifest's file records, checked before anything is written. */
+/*
+ * A step id seen before in this manifest: refused as the bundle readers
+ * (ingest/bundle.c) refuse it, so a copy is never made of a bundle that
+ * no command would read.
+ */
+static int
+check_step_once(const char *given, const struct member *man, const json_t *step,
+		struct strmap *ids, struct diag *err)
+{
+	const json_t *id = json_object_get(step, "id");
+	bool created;
+	if (!json_is_string(id))
+		return 0;
+	strmap_put(ids, json_string_value(id), json_string_length(id), &created);
+	if (created)
+		return 0;
+	return diag_set(err, DIAG_DATA, given, 0, 0, "%s lists the step '%s' twice (a bundle "
+			"iotally wrote lists each step once)", man->name, json_string_value(id));
+}
+
+/* Every manifest's steps and file records, checked before anything is written. */
 static int
 check_manifests(const char *given, const struct tree *t, struct diag *err)
 {
-	for (size_t i = 0; i < t->n; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		size_t k;
 		const json_t *step;
+		struct strmap ids;
+		strmap_init(&ids);
 		json_array_foreach(json_object_get(t->v[i].manifest, "steps"), k, step) {
 			if (check_record(given, &t->v[i], json_object_get(step, "stdout"), err) < 0 ||
-			    check_record(given, &t->v[i], json_object_get(step, "stderr"), err) < 0)
-				return -1;
+			    check_record(given, &t->v[i], json_object_get(step, "stderr"), err) < 0 ||
+			    check_step_once(given, &t->v[i], step, &ids, err) < 0) {
+				rc = -1;
+				break;
+			}
 		}
+		strmap_release(&ids);
 	}
-	return 0;
+	return rc;
 }
 
 /* One step's {path, bytes, sha256}: the redacted file's, when the old record held. */
@@ -880,6 +908,11 @@ apply_into(const struct tree *t, const struct redactor *rd, struct member *m,
 	   struct source *src, const char *dir, const char *out, struct diag *err)
 {
 	int fd = capfile_open_out(dir, m->name);
+	/* A name no file here can have (a part past NAME_MAX, the whole past
+	 * PATH_MAX) is the input's defect, not the output's: 65, naming it. */
+	if (fd < 0 && errno == ENAMETOOLONG)
+		return diag_set(err, DIAG_DATA, NULL, 0, 0, "the member '%s%s' has a name too long "
+				"for a file on this system: not copied", t->top, m->name);
 	if (fd < 0)
 		return io_error(out, err);
 	return apply_member(t, rd, m, src, fd, false, out, err);
@@ -930,6 +963,8 @@ write_members(const char *given, const struct tree *t, const struct redactor *rd
 		if (src.fd >= 0)
 			close(src.fd);
 	}
+	if (rc < 0)
+		diag_set_path_if_unset(err, given);
 	return rc;
 }
 

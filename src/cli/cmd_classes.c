@@ -638,7 +638,7 @@ cmd_classes(int argc, char **argv)
 	else
 		cli_sources_add_operand(&sources, "classes", a.path);
 	struct classes_run run = { .a = &a, .re = (const struct regex *const *)re };
-	status = cli_sources_read_each(&sources, "classes", CLASSES_MAX_LINE, read_one,
+	status = cli_sources_read_each(&sources, "classes", 0, read_one,
 				       a.ndjson ? classes_ndjson_write_error : NULL, &run);
 out:
 	for (size_t i = 0; re && i < a.nmatch; i++)

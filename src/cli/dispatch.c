@@ -53,6 +53,15 @@ cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err)
 	if (line_reader_peek(r, INPUT_DETECT_BYTES, &p, &n, err) < 0)
 		return -1;
 	in->kind = input_detect(p, n);
+	if (strcmp(r->path, "-") == 0 && input_is_tar(p, n))
+		return diag_set(err, DIAG_DATA, r->path, 0, 0,
+				"is a tar archive: capture bundles are not read from standard "
+				"input; save it to a file and name the file (or its unpacked folder)");
+	if (in->kind != INPUT_BINARY && in->kind != INPUT_BPLIST && input_has_cr_line_ends(p, n))
+		return diag_set(err, DIAG_DATA, r->path, 0, 0,
+				"its lines end in CR alone (classic Mac OS line ends), which no "
+				"vmmap, ioreg or ioclasscount writes: the file was converted on its "
+				"way; restore the line ends (tr '\\r' '\\n' < FILE > FIXED) and read that");
 	/* Past INPUT_DETECT_BYTES of comments, the reader's own rule applies. */
 	in->empty = n < INPUT_DETECT_BYTES && line_input_is_empty(p, n);
 	in->foreign = input_foreign_detect(p, n);

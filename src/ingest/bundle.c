@@ -2,6 +2,7 @@
 
 #include "util/arcread.h"
 #include "util/beneath.h"
+#include "util/hashmap.h"
 #include "util/array.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
@@ -318,13 +319,34 @@ read_facts(struct bundle *b, const json_t *root)
 	b->nsteps = json_array_size(json_object_get(root, "steps"));
 }
 
+/*
+ * A step id seen before: two entries for one step would make a capture
+ * (or a failure) count twice, or one hide the other, so the manifest is
+ * refused. A hash set keeps a hostile manifest of many steps linear.
+ */
+static int
+refuse_twice(struct strmap *ids, const struct where *w, const json_t *step, struct diag *err)
+{
+	const json_t *id = json_object_get(step, "id");
+	bool created;
+	strmap_put(ids, json_string_value(id), json_string_length(id), &created);
+	if (created)
+		return 0;
+	return diag_set(err, DIAG_DATA, w->given, 0, 0,
+			"%s%s lists the step '%s' twice (a bundle iotally wrote lists each step once)",
+			w->sample, BUNDLE_MANIFEST, json_string_value(id));
+}
+
 static int
 read_manifest(struct bundle *b, const struct where *w, struct diag *err)
 {
 	char *shown = shown_name(w, BUNDLE_MANIFEST);
 	json_t *root = NULL;
 	size_t alloc = 0;
+	struct strmap ids;
 	int rc = -1;
+
+	strmap_init(&ids);
 
 	if (where_load_json(w, BUNDLE_MANIFEST, shown, &root, err) < 0)
 		goto out;
@@ -356,11 +378,12 @@ read_manifest(struct bundle *b, const struct where *w, struct diag *err)
 			bad(w, err, "a step that is not an object");
 			goto out;
 		}
-		if (read_step(b, w, step, &alloc, err) < 0)
+		if (read_step(b, w, step, &alloc, err) < 0 || refuse_twice(&ids, w, step, err) < 0)
 			goto out;
 	}
 	rc = 0;
 out:
+	strmap_release(&ids);
 	json_decref(root);
 	free(shown);
 	return rc;
@@ -383,7 +406,10 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 {
 	char *shown = shown_name(w, BUNDLE_SERIES_INDEX);
 	json_t *root = NULL;
+	struct strmap dirs;
 	int rc = -1;
+
+	strmap_init(&dirs);
 
 	if (where_load_json(w, BUNDLE_SERIES_INDEX, shown, &root, err) < 0)
 		goto out;
@@ -406,10 +432,19 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 	const json_t *s;
 	json_array_foreach(samples, i, s) {
 		const json_t *dir = json_object_get(s, "dir");
+		bool created = false;
 		if (!json_is_string(dir) || strchr(json_string_value(dir), '/') ||
 		    strcmp(json_string_value(dir), "..") == 0) {
 			diag_set(err, DIAG_DATA, w->given, 0, 0,
 				 "%s: samples[%zu] has no plain 'dir' name", BUNDLE_SERIES_INDEX, i);
+			goto out;
+		}
+		/* One sample read twice would weigh twice in a trend. */
+		strmap_put(&dirs, json_string_value(dir), json_string_length(dir), &created);
+		if (!created) {
+			diag_set(err, DIAG_DATA, w->given, 0, 0,
+				 "%s lists the sample '%s' twice (samples[%zu])",
+				 BUNDLE_SERIES_INDEX, json_string_value(dir), i);
 			goto out;
 		}
 		char *sub = join(w->path, json_string_value(dir));
@@ -436,12 +471,16 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 		free(top);
 		free(sub);
 		free(sample);
-		if (src < 0)
+		if (src < 0) {
+			/* open_at() filled this slot before it failed; nsamples does not count it. */
+			bundle_release(&b->samples[b->nsamples]);
 			goto out;
+		}
 	}
 	qsort(b->samples, b->nsamples, sizeof(*b->samples), compare_samples);
 	rc = 0;
 out:
+	strmap_release(&dirs);
 	json_decref(root);
 	free(shown);
 	return rc;

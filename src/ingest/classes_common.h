@@ -12,7 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The longest line read whole: an IOKitDiagnostics line is 10-70 KB today. */
+/*
+ * The longest line read whole: an IOKitDiagnostics line is 10-70 KB today.
+ * classes_read() applies it to the reader it is handed (line_reader_raise_max),
+ * so classes, diff, trend and report read the same lines of one input.
+ */
 #define CLASSES_MAX_LINE (16u << 20)
 /* Nesting deeper than this in a property list is refused. */
 #define CLASSES_MAX_DEPTH 128

@@ -50,6 +50,7 @@ classes_read(struct line_reader *r, struct classes_capture *cap, struct hierarch
 {
 	int rc;
 	enum input_kind kind;
+	line_reader_raise_max(r, CLASSES_MAX_LINE);
 	if (input_detect_reader(r, &kind, err) < 0)
 		return -1;
 	switch (kind) {
@@ -78,7 +79,7 @@ classes_read_file(const char *path, struct classes_capture *cap, struct hierarch
 		  struct diag *err)
 {
 	struct line_reader r;
-	if (line_reader_open(&r, path, CLASSES_MAX_LINE, err) < 0)
+	if (line_reader_open(&r, path, 0, err) < 0)
 		return -1;
 	int rc = classes_read(&r, cap, h, opts, warnings, err);
 	line_reader_close(&r);

@@ -128,6 +128,25 @@ input_detect(const char *p, size_t n)
 	return INPUT_TEXT;
 }
 
+bool
+input_is_tar(const char *p, size_t n)
+{
+	/* POSIX ustar and GNU tar both put "ustar" at offset 257 of a 512-byte header. */
+	return n >= 512 && memcmp(p + 257, "ustar", 5) == 0;
+}
+
+bool
+input_has_cr_line_ends(const char *p, size_t n)
+{
+	if (memchr(p, '\n', n))
+		return false;
+	const char *cr = memchr(p, '\r', n);
+	/* A CR with text after it: a lone CR at the very end is a file's last byte only. */
+	while (cr && cr + 1 < p + n && cr[1] == '\r')
+		cr++;
+	return cr && cr + 1 < p + n;
+}
+
 const char *
 input_kind_describe(enum input_kind kind)
 {

@@ -7,6 +7,7 @@
  * looks like when it is not what a command expects.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* How much of the start of an input the detector wants to see. */
@@ -40,6 +41,21 @@ int input_detect_reader(struct line_reader *r, enum input_kind *kind, struct dia
  * bytes, copied to out (NUL-terminated); 0, or -1 when there is none.
  */
 int input_iotally_schema(const char *p, size_t n, char *out, size_t outsz);
+
+/*
+ * A tar archive (the "ustar" magic of its first header), e.g. a capture
+ * bundle. Checked apart from input_detect(): a named bundle never reaches
+ * it, so this is a bundle given where only a capture can be read.
+ */
+bool input_is_tar(const char *p, size_t n);
+
+/*
+ * Lines ended by CR alone (classic Mac OS line ends): a CR before more
+ * text and no LF in the first n bytes. No vmmap, ioreg or ioclasscount
+ * ever wrote them (all are Mac OS X tools, LF only), so such a file was
+ * converted on its way; readers split at LF and would see one line.
+ */
+bool input_has_cr_line_ends(const char *p, size_t n);
 
 /* "a vmmap dump", "binary data", "an XML property list", ... */
 const char *input_kind_describe(enum input_kind kind);

@@ -20,6 +20,7 @@ refuse_kind(mode_t mode, const char *via, const char *shown, struct diag *err)
 			   : S_ISDIR(mode)  ? "a folder"
 			   : S_ISFIFO(mode) ? "a named pipe"
 			   : S_ISSOCK(mode) ? "a socket"
+			   : S_ISREG(mode)  ? "a file"
 					    : "a device";
 	if (via)
 		return diag_set(err, DIAG_DATA, shown, 0, 0,

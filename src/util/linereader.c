@@ -42,6 +42,19 @@ line_reader_from_archive(struct line_reader *r, struct arc_reader *arc, const ch
 }
 
 void
+line_reader_raise_max(struct line_reader *r, size_t max_line)
+{
+	if (max_line <= r->max_line)
+		return;
+	r->max_line = max_line;
+	/* A reader of memory already holds its whole input. */
+	if (r->fd < 0 && !r->arc)
+		return;
+	r->cap = max_line + BLOCK_SIZE;
+	r->buf = xrealloc(r->buf, r->cap);
+}
+
+void
 line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
 			const char *path, size_t max_line)
 {

@@ -81,6 +81,13 @@ void line_reader_from_archive(struct line_reader *r, struct arc_reader *arc,
 /* Read from a copy of `n` bytes in memory (fuzzing, tests, nested inputs). */
 void line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
 			     const char *path, size_t max_line);
+/*
+ * Let lines of up to `max_line` bytes through whole from here on (a
+ * smaller value changes nothing): a reader of one input kind applies its
+ * kind's limit to whatever reader the command opened. Line views and peeked
+ * bytes from earlier calls become invalid.
+ */
+void line_reader_raise_max(struct line_reader *r, size_t max_line);
 /* 1: *ln holds a line; 0: end of input; -1: read error in *err. */
 int line_reader_next(struct line_reader *r, struct line *ln, struct diag *err);
 /*

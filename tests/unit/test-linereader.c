@@ -40,6 +40,40 @@ expect_line(struct line_reader *r, const char *want, uint64_t no)
 	assert_int_equal(ln.no, no);
 }
 
+/* A limit raised after a peek (as classes_read() does) lets a line past the
+ * old limit and past one refill block through whole; the peeked bytes stay. */
+static void
+test_raise_max_after_peek(void **state)
+{
+	(void)state;
+	const size_t n = 200000;
+	char *data = malloc(n + 3);
+	assert_non_null(data);
+	memset(data, 'a', n);
+	memcpy(data + n, "\nb\n", 3);
+	for (int raise = 0; raise < 2; raise++) {
+		struct line_reader r;
+		struct line ln;
+		struct diag err;
+		const char *p;
+		size_t got;
+		open_bytes(&r, data, n + 3, 1024);
+		assert_int_equal(line_reader_peek(&r, 100, &p, &got, &err), 0);
+		assert_true(got >= 100);
+		if (raise)
+			line_reader_raise_max(&r, 300000);
+		line_reader_raise_max(&r, 10);   /* never lowers it */
+		assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+		assert_int_equal(ln.len, raise ? n : 1024);
+		assert_int_equal(ln.overlong, !raise);
+		assert_int_equal(ln.p[0], 'a');
+		assert_int_equal(ln.p[ln.len - 1], 'a');
+		expect_line(&r, "b", 2);
+		line_reader_close(&r);
+	}
+	free(data);
+}
+
 static void
 test_crlf_bom_and_last_line(void **state)
 {
@@ -326,6 +360,7 @@ main(void)
 		cmocka_unit_test(test_gzip_members_concatenated),
 		cmocka_unit_test(test_gzip_truncated_is_an_error),
 		cmocka_unit_test(test_gzip_magic_needs_two_bytes),
+		cmocka_unit_test(test_raise_max_after_peek),
 	};
 	return cmocka_run_group_tests_name("linereader", tests, NULL, NULL);
 }

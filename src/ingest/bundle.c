@@ -433,6 +433,8 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 		int src = open_at(&b->samples[b->nsamples], sub, &sw, err);
 		if (src == 0)
 			b->nsamples++;
+		else
+			bundle_release(&b->samples[b->nsamples]);   /* what it read before failing */
 		free(top);
 		free(sub);
 		free(sample);
@@ -516,6 +518,8 @@ out:
 		free(names.v[i]);
 	free(names.v);
 	free(t.top);
+	if (rc < 0)
+		bundle_release(b);   /* a failed open leaves nothing to release */
 	return rc;
 }
 

@@ -77,8 +77,8 @@ zlib_decode(const char *path, size_t max, struct strbuf *out)
 	}
 	int errnum;
 	gzerror(g, &errnum);
-	if (errnum != Z_OK && errnum != Z_BUF_ERROR)
-		rc = -1;
+	if (errnum != Z_OK)
+		rc = -1;   /* Z_BUF_ERROR: zlib found the input truncated */
 	gzclose(g);
 	return rc;
 }

@@ -12,6 +12,9 @@
  * (the known-value rule), so the output never holds either as a whole
  * word; and the output and the hit counts do not depend on the chunk size
  * (whole, 4 KiB, and a few bytes) nor on how many bytes each read gives.
+ * Then the tree form (redact_run) on a folder of two files, the planted
+ * lines in one and the fuzzer's bytes in the other: the values found in
+ * the first are removed from the second, whatever the chunk size.
  */
 
 #include <stddef.h>
@@ -20,6 +23,7 @@
 
 #include "capture/redact.h"
 #include "capture/redact_stream.h"
+#include "capture/redact_tree.h"
 #include "fuzz-scratch.h"
 #include "util/strbuf.h"
 
@@ -116,6 +120,59 @@ holds_word(const char *out, size_t n, const char *v)
 	return false;
 }
 
+/* The redacted copy of b.txt when IN (a.txt: planted lines, b.txt: data) is redacted to OUT. */
+static void
+redact_folder(const char *in, const char *out, size_t chunk, struct strbuf *got)
+{
+	struct redact_opts o = { .input = in, .output = out, .chunk = chunk };
+	struct redact_result res;
+	struct diag_list warnings;
+	struct diag err;
+	char path[256];
+
+	diag_list_init(&warnings, 20);
+	memset(&res, 0, sizeof(res));
+	FUZZ_CHECK(redact_run(&o, &res, &warnings, &err) == 0);
+	redact_result_release(&res);
+	diag_list_release(&warnings);
+	snprintf(path, sizeof(path), "%s/b.txt", out);
+	FILE *f = fopen(path, "rb");
+	FUZZ_CHECK(f != NULL);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(got, buf, n);
+	fclose(f);
+	FUZZ_CHECK(unlink(path) == 0);
+	snprintf(path, sizeof(path), "%s/a.txt", out);
+	FUZZ_CHECK(unlink(path) == 0);
+	FUZZ_CHECK(rmdir(out) == 0);
+}
+
+static void
+check_tree(const uint8_t *data, size_t size)
+{
+	static char in[96], out[96], a[128], b[128];
+	if (!in[0]) {
+		scratch_path(in, sizeof(in), "in");
+		scratch_path(out, sizeof(out), "out");
+		snprintf(a, sizeof(a), "%s/a.txt", in);
+		snprintf(b, sizeof(b), "%s/b.txt", in);
+		if (mkdir(in, 0700) != 0)
+			abort();
+		scratch_write(a, (const uint8_t *)planted_lines, sizeof(planted_lines) - 1);
+	}
+	scratch_write(b, data, size);
+	struct strbuf whole = STRBUF_INIT, small = STRBUF_INIT;
+	redact_folder(in, out, 0, &whole);
+	redact_folder(in, out, 1 + size % 29, &small);
+	for (size_t i = 0; i < sizeof(planted) / sizeof(planted[0]); i++)
+		FUZZ_CHECK(!holds_word(whole.buf, whole.len, planted[i]));
+	FUZZ_CHECK(small.len == whole.len && memcmp(small.buf, whole.buf, whole.len) == 0);
+	strbuf_release(&whole);
+	strbuf_release(&small);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -143,5 +200,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf_release(&big);
 	strbuf_release(&small);
 	free(text);
+	check_tree(data, size);
 	return 0;
 }

@@ -555,6 +555,8 @@ out:
 		free(names.v[i]);
 	free(names.v);
 	free(t.top);
+	if (rc < 0)
+		bundle_release(b);   /* a failed open leaves nothing to release */
 	return rc;
 }
 

@@ -83,7 +83,8 @@ bool bundle_path_is_bundle(const char *path);
 /*
  * Read the manifest (or the series index and every sample's manifest).
  * DIAG_NOINPUT: cannot be opened; DIAG_DATA: not a bundle, or a manifest
- * that does not follow the schema (the member is named).
+ * that does not follow the schema (the member is named). On failure *b
+ * holds nothing: bundle_release() on it is harmless, not needed.
  */
 int bundle_open(const char *path, struct bundle *b, struct diag *err);
 

@@ -10,7 +10,8 @@ swapped) of its first dump is taken from
 
   - `iotally vmmap --format json` (its groups, or its summary rows when the
     dump has no region lines), with the GPU types selected,
-  - `iotally vmmap --format ndjson` (group rows, or summary rows),
+  - `iotally vmmap --format ndjson` (group rows, or summary rows, and the
+    dump's `gpu` row with the default types),
   - the diff gates `vmmap:gpu.FIELD` of the capture against itself (the
     gate's BEFORE figure; not evaluable when the capture lacks the field),
   - `iotally trend` of the trend fixture series (metrics vmmap:gpu.FIELD,
@@ -56,8 +57,14 @@ def from_vmmap_json(iotally, root, rel):
         return None
     dump = json.loads(out)['dumps'][0]
     if dump['groups']:
-        return {f: sum(g[f] for g in dump['groups']) for f in FIELDS}
+        return sum_known(dump['groups'])
     return summary_figures(dump['summary_rows'], 'virtual')
+
+
+def sum_known(rows):
+    """Each field summed over the rows; None when a row has it as unknown."""
+    return {f: None if any(r[f] is None for r in rows) else sum(r[f] for r in rows)
+            for f in FIELDS}
 
 
 def summary_figures(rows, vkey):
@@ -85,9 +92,21 @@ def from_ndjson(iotally, root, rel):
     rows = [json.loads(line) for line in out.splitlines() if line.strip()]
     groups = [r for r in rows if r['row'] == 'group' and r['dump'] == 1]
     if groups:
-        return {f: sum(r[f] for r in groups) for f in FIELDS}
+        return sum_known(groups)
     summary = [r for r in rows if r['row'] == 'summary' and r['dump'] == 1]
     return summary_figures(summary, 'vsize')
+
+
+def from_ndjson_gpu_row(iotally, root, rel):
+    """The dump's `gpu` row, with the default --types (it must not depend on them)."""
+    rc, out, _ = run(iotally, root, ['vmmap', '--format', 'ndjson', rel])
+    if rc != 0:
+        return None
+    rows = [json.loads(line) for line in out.splitlines() if line.strip()]
+    gpu = [r for r in rows if r['row'] == 'gpu' and r['dump'] == 1]
+    if len(gpu) != 1:
+        return None
+    return {f: gpu[0][f] for f in FIELDS}
 
 
 def from_gates(iotally, root, rel):
@@ -226,6 +245,7 @@ def main():
         checked += 1
         others = {
             'ndjson': from_ndjson(iotally, root, rel),
+            'ndjson gpu row': from_ndjson_gpu_row(iotally, root, rel),
             'gates': from_gates(iotally, root, rel),
         }
         rep = from_report(iotally, root, rel)
@@ -241,7 +261,7 @@ def main():
                 failures += 1
                 continue
             for f in FIELDS:
-                if got[f] != ref[f] and not fewer_columns(iotally, root, rel, who, f, ref, got):
+                if got[f] != ref[f]:
                     print('%s: gpu.%s is %r in vmmap JSON but %r in %s' %
                           (rel, f, ref[f], got[f], who))
                     failures += 1
@@ -264,18 +284,6 @@ def main():
         print('%d check(s) failed' % failures)
         return 1
     return 0
-
-
-def fewer_columns(iotally, root, rel, who, f, ref, got):
-    """The one known difference: region lines that print fewer size columns
-    (format 2.2/2.3) have those fields as 0 in vmmap's JSON and NDJSON rows,
-    while gates find them not evaluable. Allowed only when the gate says so."""
-    if who != 'gates' or got[f] is not None or ref[f] != 0:
-        return False
-    rc, text, _ = run(iotally, root, ['diff', '--format', 'json', '--dump', '1',
-                                      '--fail-if', 'vmmap:gpu.%s > +0' % f, rel, rel])
-    reason = json.loads(text)['gates'][0].get('reason', '')
-    return 'size column' in reason
 
 
 def from_lines(iotally, root, rel):

@@ -72,6 +72,44 @@ read_header(const json_t *o, struct vmmap_dump *d, const char *path, const char 
 	return 0;
 }
 
+/*
+ * A group's figure of a column that region lines of format 2.2/2.3 do not
+ * print: null there (unknown, never 0). `place` is its 1-based place in
+ * [VSIZE RSDNT DIRTY SWAP]; *columns keeps the fewest any group has.
+ */
+static int
+read_line_figure(const json_t *g, const char *key, unsigned place, const char *path,
+		 const char *at, uint64_t *out, unsigned *columns, struct diag *err)
+{
+	*out = 0;
+	if (json_is_null(json_object_get(g, key))) {
+		if (*columns >= place)
+			*columns = place - 1;
+		return 0;
+	}
+	return json_doc_u64(g, key, path, at, out, err);
+}
+
+/*
+ * The dump's region-line count and how many size columns its lines print,
+ * so that a figure the lines did not have stays unknown when read back.
+ * Documents without a "lines" member (older writers) leave both unset.
+ */
+static int
+read_line_counts(const json_t *o, struct vmmap_dump *d, unsigned columns, const char *path,
+		 const char *where, struct diag *err)
+{
+	const json_t *lines = json_object_get(o, "lines");
+	if (!json_is_object(lines) || !json_is_integer(json_object_get(lines, "regions")))
+		return 0;
+	char at[64];
+	snprintf(at, sizeof(at), "%s.lines", where);
+	if (json_doc_u64(lines, "regions", path, at, &d->region_lines, err) < 0)
+		return -1;
+	d->max_size_columns = d->region_lines ? columns : 0;
+	return 0;
+}
+
 static int
 read_groups(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
 	    const char *path, const char *where, struct diag *err)
@@ -81,6 +119,7 @@ read_groups(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
 	char at[96];
 	if (json_doc_array(o, "groups", path, where, &groups, err) < 0)
 		return -1;
+	unsigned columns = 4;   /* of VSIZE RSDNT DIRTY SWAP, as region lines print them */
 	json_array_foreach(groups, i, g) {
 		struct vmmap_amounts a;
 		const char *type, *purge;
@@ -91,9 +130,9 @@ read_groups(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
 		    json_doc_str(g, "purge", path, at, false, &purge, NULL, err) < 0 ||
 		    json_doc_u64(g, "count", path, at, &a.count, err) < 0 ||
 		    json_doc_u64(g, "vsize", path, at, &a.vsize, err) < 0 ||
-		    json_doc_u64(g, "resident", path, at, &a.resident, err) < 0 ||
-		    json_doc_u64(g, "dirty", path, at, &a.dirty, err) < 0 ||
-		    json_doc_u64(g, "swapped", path, at, &a.swapped, err) < 0)
+		    read_line_figure(g, "resident", 2, path, at, &a.resident, &columns, err) < 0 ||
+		    read_line_figure(g, "dirty", 3, path, at, &a.dirty, &columns, err) < 0 ||
+		    read_line_figure(g, "swapped", 4, path, at, &a.swapped, &columns, err) < 0)
 			return -1;
 		if (purge_from_key(purge, &p) < 0)
 			return diag_set(err, DIAG_DATA, path, 0, 0,
@@ -101,7 +140,7 @@ read_groups(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
 		if (vmmap_dump_add_group(cap, d, type, tlen, p, &a, path, err) < 0)
 			return -1;
 	}
-	return 0;
+	return read_line_counts(o, d, columns, path, where, err);
 }
 
 static int

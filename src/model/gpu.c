@@ -105,6 +105,15 @@ amount_of(const struct vmmap_amounts *a, enum vmmap_metric_field f)
 }
 
 bool
+vmmap_dump_lines_have(const struct vmmap_dump *d, enum vmmap_metric_field f)
+{
+	const struct vmmap_field_desc *desc = &vmmap_fields[f];
+	if (!d->region_lines)
+		return true;
+	return (desc->sources & VMMAP_FROM_LINES) && d->max_size_columns >= desc->line_column;
+}
+
+bool
 vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, uint64_t *out,
 		      bool *rounded)
 {
@@ -114,7 +123,7 @@ vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, uin
 	*out = 0;
 	*rounded = false;
 	if (d->region_lines) {
-		if (!(desc->sources & VMMAP_FROM_LINES) || d->max_size_columns < desc->line_column)
+		if (!(desc->sources & VMMAP_FROM_LINES) || !vmmap_dump_lines_have(d, f))
 			return false;
 		/* Bounded by the dump's counted total: no sum passes BYTES_MAX. */
 		for (size_t i = 0; i < d->ntypes; i++) {

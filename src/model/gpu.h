@@ -77,6 +77,14 @@ const char *vmmap_field_list(unsigned sources);
 struct vmmap_dump;
 
 /*
+ * Do the dump's region lines give field f? Format 2.2/2.3 region lines
+ * print only VSIZE, so resident, dirty and swapped are unknown there
+ * (never 0). A dump without region lines has every field as an empty sum
+ * (its summary table says what it has).
+ */
+bool vmmap_dump_lines_have(const struct vmmap_dump *d, enum vmmap_metric_field f);
+
+/*
  * One figure of the gpu family of a dump: field f summed over its GPU
  * types. From the region lines (exact; counted regions, as every table
  * shows them) when the dump has any, else from its summary table (vmmap's

@@ -95,18 +95,31 @@ add_provenance(struct report *r, const struct vmmap_dump *b, const struct vmmap_
 
 /* ---- GPU memory by type and state --------------------------------------- */
 
+/* A region-line figure, or an empty cell where the lines do not print its column. */
 static void
-add_amount_cells(struct report_table *t, const struct vmmap_amounts *a)
+add_line_cell(struct report_table *t, const struct vmmap_dump *d, enum vmmap_metric_field f,
+	      uint64_t v)
 {
-	report_table_figure(t, REPORT_CELL_COUNT, report_i64(a->count));
-	report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->vsize));
-	report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->resident));
-	report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->dirty));
-	report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->swapped));
+	if (vmmap_dump_lines_have(d, f))
+		report_table_figure(t, REPORT_CELL_BYTES, report_i64(v));
+	else
+		report_table_empty(t);
 }
 
 static void
-add_single_types(struct report *r, const struct vmmap_type_stats **types, size_t n)
+add_amount_cells(struct report_table *t, const struct vmmap_dump *d,
+		 const struct vmmap_amounts *a)
+{
+	report_table_figure(t, REPORT_CELL_COUNT, report_i64(a->count));
+	report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->vsize));
+	add_line_cell(t, d, VMMAP_FIELD_RESIDENT, a->resident);
+	add_line_cell(t, d, VMMAP_FIELD_DIRTY, a->dirty);
+	add_line_cell(t, d, VMMAP_FIELD_SWAPPED, a->swapped);
+}
+
+static void
+add_single_types(struct report *r, const struct vmmap_dump *d,
+		 const struct vmmap_type_stats **types, size_t n)
 {
 	static const char *const cols[] = {
 		"type", "state", "regions", "virtual", "resident", "dirty", "swapped",
@@ -130,9 +143,12 @@ add_single_types(struct report *r, const struct vmmap_type_stats **types, size_t
 			purge_label(purge_order[k], label);
 			report_table_code(t, types[i]->name);
 			report_table_text(t, label);
-			add_amount_cells(t, a);
+			add_amount_cells(t, d, a);
 		}
 	}
+	if (!vmmap_dump_lines_have(d, VMMAP_FIELD_RESIDENT))
+		t->note = xstrdup("The dump's region lines print only VSIZE (vmmap report "
+				  "format 2.2/2.3): an empty cell is a figure it does not have.");
 }
 
 /* ---- log2 size histograms ------------------------------------------------ */
@@ -344,11 +360,17 @@ report_add_vmmap(struct report *r, const struct vmmap_dump *d)
 	struct vmmap_amounts total = vmmap_dump_total(d);
 	char v[32], res[32];
 	size_format_binary(total.vsize, v);
-	size_format_binary(total.resident, res);
+	/* Region lines of format 2.2/2.3 print no RSDNT column: unknown, not 0. */
+	if (vmmap_dump_lines_have(d, VMMAP_FIELD_RESIDENT)) {
+		size_format_binary(total.resident, res);
+		strcat(res, " resident");
+	} else {
+		snprintf(res, sizeof(res), "resident unknown");
+	}
 	bool gpu = true;
 	for (size_t i = 0; i < n; i++)
 		gpu = gpu && report_vmmap_gpu_type(types[i]->name);
-	report_add_verdict(r, "%s %s in %" PRIu64 " region%s (%s resident)",
+	report_add_verdict(r, "%s %s in %" PRIu64 " region%s (%s)",
 			   gpu ? "GPU memory" : "selected regions", v, total.count,
 			   total.count == 1 ? "" : "s", res);
 	if (n == 0) {
@@ -360,7 +382,7 @@ report_add_vmmap(struct report *r, const struct vmmap_dump *d)
 		size_format_binary(nonvol, v);
 		report_add_verdict(r, "%s non-volatile", v);
 	}
-	add_single_types(r, types, n);
+	add_single_types(r, d, types, n);
 	struct report_section *s = report_section(r, REPORT_SEC_SIZES, "Sizes");
 	for (size_t i = 0; i < n; i++) {
 		struct log2_hist h;
@@ -375,9 +397,20 @@ report_add_vmmap(struct report *r, const struct vmmap_dump *d)
 
 /* ---- a diff ---------------------------------------------------------------- */
 
+/* A delta of a region-line field, or an empty cell when a side's lines lack its column. */
 static void
-add_pair_row(struct report_table *t, const char *type, const char *state,
-	     const struct vmmap_amounts *b, const struct vmmap_amounts *a)
+add_pair_delta(struct report_table *t, const struct diff_vmmap *d, enum vmmap_metric_field f,
+	       uint64_t b, uint64_t a)
+{
+	if (vmmap_dump_lines_have(d->before, f) && vmmap_dump_lines_have(d->after, f))
+		report_table_figure(t, REPORT_CELL_DBYTES, report_delta(b, a));
+	else
+		report_table_empty(t);
+}
+
+static void
+add_pair_row(struct report_table *t, const struct diff_vmmap *d, const char *type,
+	     const char *state, const struct vmmap_amounts *b, const struct vmmap_amounts *a)
 {
 	if (!report_table_row(t))
 		return;
@@ -389,9 +422,9 @@ add_pair_row(struct report_table *t, const char *type, const char *state,
 	report_table_figure(t, REPORT_CELL_BYTES, report_i64(b->vsize));
 	report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->vsize));
 	report_table_figure(t, REPORT_CELL_DBYTES, report_delta(b->vsize, a->vsize));
-	report_table_figure(t, REPORT_CELL_DBYTES, report_delta(b->resident, a->resident));
-	report_table_figure(t, REPORT_CELL_DBYTES, report_delta(b->dirty, a->dirty));
-	report_table_figure(t, REPORT_CELL_DBYTES, report_delta(b->swapped, a->swapped));
+	add_pair_delta(t, d, VMMAP_FIELD_RESIDENT, b->resident, a->resident);
+	add_pair_delta(t, d, VMMAP_FIELD_DIRTY, b->dirty, a->dirty);
+	add_pair_delta(t, d, VMMAP_FIELD_SWAPPED, b->swapped, a->swapped);
 }
 
 static int
@@ -480,7 +513,7 @@ add_pair_types(struct report *r, const struct diff_vmmap *d,
 	for (size_t i = 0; i < n; i++) {
 		char label[32];
 		purge_label(rows[i]->purge, label);
-		add_pair_row(t, rows[i]->type, label, &rows[i]->before, &rows[i]->after);
+		add_pair_row(t, d, rows[i]->type, label, &rows[i]->before, &rows[i]->after);
 	}
 	struct report_chart *c = report_section_add_chart(s, REPORT_CHART_STACKED,
 		"Virtual size by purgeable state, before and after", "gpu-types", true);

@@ -1,6 +1,7 @@
 #include "report/vmmap_json_write.h"
 
 #include "report/jsontext.h"
+#include "model/gpu.h"
 
 #include "util/size.h"
 
@@ -88,8 +89,15 @@ summary_json(const struct vmmap_dump *d, const struct vmmap_filter *f)
 	return rows;
 }
 
+/* A region-line figure: null where the dump's lines do not print its column. */
 static json_t *
-groups_json(const struct vmmap_type_stats **types, size_t n)
+line_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, uint64_t v)
+{
+	return vmmap_dump_lines_have(d, f) ? json_uint(v) : json_null();
+}
+
+static json_t *
+groups_json(const struct vmmap_dump *d, const struct vmmap_type_stats **types, size_t n)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < n; i++) {
@@ -102,9 +110,12 @@ groups_json(const struct vmmap_type_stats **types, size_t n)
 			json_object_set_new_nocheck(o, "purge", purge_key(vmmap_purge_order[k]));
 			json_object_set_new_nocheck(o, "count", json_uint(a->count));
 			json_object_set_new_nocheck(o, "vsize", json_uint(a->vsize));
-			json_object_set_new_nocheck(o, "resident", json_uint(a->resident));
-			json_object_set_new_nocheck(o, "dirty", json_uint(a->dirty));
-			json_object_set_new_nocheck(o, "swapped", json_uint(a->swapped));
+			json_object_set_new_nocheck(o, "resident",
+						    line_figure(d, VMMAP_FIELD_RESIDENT, a->resident));
+			json_object_set_new_nocheck(o, "dirty",
+						    line_figure(d, VMMAP_FIELD_DIRTY, a->dirty));
+			json_object_set_new_nocheck(o, "swapped",
+						    line_figure(d, VMMAP_FIELD_SWAPPED, a->swapped));
 			json_array_append_new(arr, o);
 		}
 	}
@@ -171,7 +182,7 @@ dump_json(const struct vmmap_capture *cap, const struct vmmap_dump *d,
 	json_object_set_new_nocheck(o, "process", proc);
 	json_object_set_new_nocheck(o, "header", header_json(d));
 	json_object_set_new_nocheck(o, "summary_rows", summary_json(d, &cap->filter));
-	json_object_set_new_nocheck(o, "groups", groups_json(types, ntypes));
+	json_object_set_new_nocheck(o, "groups", groups_json(d, types, ntypes));
 	json_object_set_new_nocheck(o, "histogram", histogram_json(types, ntypes));
 	if (opts->surfaces)
 		json_object_set_new_nocheck(o, "surfaces", surfaces_json(d));

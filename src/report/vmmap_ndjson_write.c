@@ -2,6 +2,7 @@
 
 #include "report/jsontext.h"
 #include "report/ndjson.h"
+#include "model/gpu.h"
 #include "util/size.h"
 
 #include <stdlib.h>
@@ -36,21 +37,58 @@ row_start(const char *row, const char *path, const char *status, const char *err
 	return o;
 }
 
-/* The figures of a row; NULL `a`: none (the input row). */
+/* The figures of a row; NULL `a`: none (the input row). A column the
+ * dump's region lines do not print (format 2.2/2.3) is null, never 0. */
 static void
-set_amounts(json_t *o, const char *type, const char *purge, const struct vmmap_amounts *a)
+set_amounts(json_t *o, const char *type, const char *purge, const struct vmmap_amounts *a,
+	    const struct vmmap_dump *d)
 {
 	ndjson_set(o, "type", ndjson_text_or_null(type));
 	ndjson_set(o, "purge", ndjson_text_or_null(purge));
 	ndjson_set(o, "count", ndjson_uint_or_null(a != NULL, a ? a->count : 0));
 	ndjson_set(o, "vsize", ndjson_uint_or_null(a != NULL, a ? a->vsize : 0));
-	ndjson_set(o, "resident", ndjson_uint_or_null(a != NULL, a ? a->resident : 0));
-	ndjson_set(o, "dirty", ndjson_uint_or_null(a != NULL, a ? a->dirty : 0));
-	ndjson_set(o, "swapped", ndjson_uint_or_null(a != NULL, a ? a->swapped : 0));
+	ndjson_set(o, "resident", ndjson_uint_or_null(a && vmmap_dump_lines_have(d, VMMAP_FIELD_RESIDENT),
+						      a ? a->resident : 0));
+	ndjson_set(o, "dirty", ndjson_uint_or_null(a && vmmap_dump_lines_have(d, VMMAP_FIELD_DIRTY),
+						   a ? a->dirty : 0));
+	ndjson_set(o, "swapped", ndjson_uint_or_null(a && vmmap_dump_lines_have(d, VMMAP_FIELD_SWAPPED),
+						     a ? a->swapped : 0));
 	ndjson_set(o, "volatile", json_null());
 	ndjson_set(o, "nonvol", json_null());
 	ndjson_set(o, "empty", json_null());
 	ndjson_set(o, "rounded", a ? json_false() : json_null());
+}
+
+/*
+ * The dump's gpu family (model/gpu.h, docs/gpu.md): the same figures as the
+ * diff gates vmmap:gpu.FIELD and the report headline, from the region lines
+ * or, in a summary-only dump, vmmap's rounded summary table; null where the
+ * dump does not have the figure.
+ */
+static int
+write_gpu(FILE *out, const char *path, const char *status, const struct dump_cols *dc)
+{
+	static const struct { const char *key; enum vmmap_metric_field f; } cols[] = {
+		{ "count", VMMAP_FIELD_COUNT }, { "vsize", VMMAP_FIELD_VSIZE },
+		{ "resident", VMMAP_FIELD_RESIDENT }, { "dirty", VMMAP_FIELD_DIRTY },
+		{ "swapped", VMMAP_FIELD_SWAPPED },
+	};
+	json_t *o = row_start("gpu", path, status, NULL, dc);
+	bool any_rounded = false;
+	ndjson_set(o, "type", json_null());
+	ndjson_set(o, "purge", json_null());
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		uint64_t v;
+		bool rounded;
+		bool known = vmmap_dump_gpu_figure(dc->d, cols[i].f, &v, &rounded);
+		any_rounded |= known && rounded;
+		ndjson_set(o, cols[i].key, ndjson_uint_or_null(known, v));
+	}
+	ndjson_set(o, "volatile", json_null());
+	ndjson_set(o, "nonvol", json_null());
+	ndjson_set(o, "empty", json_null());
+	ndjson_set(o, "rounded", json_boolean(any_rounded));
+	return ndjson_row_write(out, o);
 }
 
 static int
@@ -67,7 +105,7 @@ write_groups(FILE *out, const char *path, const char *status, const struct dump_
 			if (!a->count)
 				continue;
 			json_t *o = row_start("group", path, status, NULL, dc);
-			set_amounts(o, types[i]->name, purge, a);
+			set_amounts(o, types[i]->name, purge, a, dc->d);
 			rc = ndjson_row_write(out, o);
 		}
 	}
@@ -107,8 +145,9 @@ write_dump(FILE *out, const struct vmmap_capture *cap, const char *path, const c
 {
 	struct vmmap_amounts total = vmmap_dump_total(dc->d);
 	json_t *o = row_start("dump", path, status, NULL, dc);
-	set_amounts(o, NULL, NULL, &total);
-	if (ndjson_row_write(out, o) < 0 || write_groups(out, path, status, dc) < 0)
+	set_amounts(o, NULL, NULL, &total, dc->d);
+	if (ndjson_row_write(out, o) < 0 || write_gpu(out, path, status, dc) < 0 ||
+	    write_groups(out, path, status, dc) < 0)
 		return -1;
 	return write_summary(out, path, status, dc, &cap->filter);
 }
@@ -118,7 +157,7 @@ vmmap_ndjson_write(FILE *out, const struct vmmap_capture *cap, const char *path,
 {
 	const char *status = cap->partial ? "partial" : "ok";
 	json_t *o = row_start("input", path, status, NULL, NULL);
-	set_amounts(o, NULL, NULL, NULL);
+	set_amounts(o, NULL, NULL, NULL, NULL);
 	if (ndjson_row_write(out, o) < 0)
 		return -1;
 	for (size_t i = 0; i < cap->ndumps; i++) {
@@ -135,6 +174,6 @@ int
 vmmap_ndjson_write_error(FILE *out, const char *path, const char *error)
 {
 	json_t *o = row_start("input", path, "error", error, NULL);
-	set_amounts(o, NULL, NULL, NULL);
+	set_amounts(o, NULL, NULL, NULL, NULL);
 	return ndjson_row_write(out, o);
 }

@@ -150,6 +150,29 @@ def check_gpu_per_capture(rows):
         fail('gpu-per-capture: AFTER - BEFORE is %r, expected %r' % (got, want))
 
 
+def check_gpu_rows(rows, per_capture):
+    """The gpu row of each dump is the sum of that capture's GPU group rows
+    (the query above, summed over purge states), and AFTER - BEFORE is the
+    construction's +8 regions, +3 x 128 MiB + 5 MiB."""
+    groups = {}
+    for source, process, captured, purge, regions, vsize, dirty in per_capture:
+        g = groups.setdefault(source, [0, 0, 0])
+        for i, v in enumerate((regions, vsize, dirty)):
+            g[i] += v
+    if len(rows) != len(groups):
+        fail('gpu-row-per-dump: %d gpu rows for %d captures' % (len(rows), len(groups)))
+    delta = [0, 0, 0]
+    for source, dump, regions, vsize, resident, dirty, rounded in rows:
+        if groups.get(source) != [regions, vsize, dirty]:
+            fail('gpu-row-per-dump: %s says %r, its group rows %r' %
+                 (source, [regions, vsize, dirty], groups.get(source)))
+        sign = 1 if '/after/' in source else -1
+        for i, v in enumerate((regions, vsize, dirty)):
+            delta[i] += sign * v
+    if delta != [8, 3 * 128 * MiB + 5 * MiB, 5 * MiB]:
+        fail('gpu-row-per-dump: AFTER - BEFORE is %r' % delta)
+
+
 def main():
     iotally, root, modules = sys.argv[1:4]
     iotally = os.path.abspath(iotally)
@@ -161,7 +184,7 @@ def main():
              'which installs it' % modules)
     queries = doc_queries(root)
     want = expected(root)
-    for name in list(want) + ['gpu-per-capture']:
+    for name in list(want) + ['gpu-per-capture', 'gpu-row-per-dump']:
         if name != 'modules-total' and name not in queries:
             fail('docs/fleet.md has no query "-- fleet-test: %s"' % name)
     with tempfile.TemporaryDirectory() as tmp:
@@ -196,6 +219,8 @@ def main():
             print('%s: %d rows as expected' % (name, len(rows)))
     check_gpu_per_capture(got['gpu-per-capture'])
     print('gpu-per-capture: AFTER - BEFORE as built')
+    check_gpu_rows(got['gpu-row-per-dump'], got['gpu-per-capture'])
+    print('gpu-row-per-dump: each the sum of its GPU groups, AFTER - BEFORE as built')
     return status
 
 

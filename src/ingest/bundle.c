@@ -375,8 +375,7 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 	const json_t *s;
 	json_array_foreach(samples, i, s) {
 		const json_t *dir = json_object_get(s, "dir");
-		if (!json_is_string(dir) || !series_sample_dir_plain(json_string_value(dir)) ||
-		    strlen(json_string_value(dir)) != json_string_length(dir)) {
+		if (!json_is_string(dir) || !series_sample_dir_plain(json_string_value(dir))) {
 			diag_set(err, DIAG_DATA, w->given, 0, 0,
 				 "%s: samples[%zu] has no plain 'dir' name", BUNDLE_SERIES_INDEX, i);
 			goto out;

@@ -1,5 +1,6 @@
 #include "bundle/manifest.h"
 
+#include "util/jsonstr.h"
 #include "util/member_name.h"
 
 #include <errno.h>
@@ -103,6 +104,33 @@ manifest_dump(const json_t *root, struct strbuf *out)
 	strbuf_addch(out, '\n');
 	free(text);
 	return 0;
+}
+
+json_t *
+manifest_record_new(const char *path, uint64_t bytes, const char sha256[SHA256_HEX_SIZE])
+{
+	json_t *rec = json_object();
+	json_object_set_new(rec, "path", json_string_safe(path));
+	json_object_set_new(rec, "bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(rec, "sha256", json_string(sha256));
+	return rec;
+}
+
+bool
+manifest_record_holds(const json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes)
+{
+	const json_t *sha = json_object_get(rec, "sha256");
+	const json_t *size = json_object_get(rec, "bytes");
+	return json_is_string(sha) && strcmp(json_string_value(sha), sha256) == 0 &&
+	       json_is_integer(size) && json_integer_value(size) >= 0 &&
+	       (uint64_t)json_integer_value(size) == bytes;
+}
+
+void
+manifest_record_set(json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes)
+{
+	json_object_set_new(rec, "sha256", json_string(sha256));
+	json_object_set_new(rec, "bytes", json_integer((json_int_t)bytes));
 }
 
 char *

@@ -16,10 +16,12 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/arcread.h"
 #include "util/diag.h"
 #include "util/hashmap.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 
 #define BUNDLE_SCHEMA "iotally.bundle/1"
@@ -61,6 +63,21 @@ json_t *series_index_new(void);
  * is the same bytes). -1 when jansson cannot (out of memory).
  */
 int manifest_dump(const json_t *root, struct strbuf *out);
+
+/*
+ * A step's file record, {"path", "bytes", "sha256"}: what the writer
+ * records for each file it wrote. `path` is taken from the outside (a
+ * name derived from a target) and written by util/jsonstr.h's rule, so no
+ * key is ever dropped.
+ */
+json_t *manifest_record_new(const char *path, uint64_t bytes, const char sha256[SHA256_HEX_SIZE]);
+/*
+ * Does the record still describe the file of digest `sha256` and size
+ * `bytes` (a file changed after the capture does not)?
+ */
+bool manifest_record_holds(const json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes);
+/* The record updated to a file rewritten (redacted) in place: its new digest and size. */
+void manifest_record_set(json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes);
 
 /* --------------------------------------------------------------- rules */
 

@@ -807,8 +807,7 @@ file_json(const struct out_file *f)
 {
 	if (!f->written)
 		return json_null();
-	return json_pack("{s:o, s:I, s:s}", "path", json_string_safe(f->rel), "bytes",
-			 (json_int_t)f->bytes, "sha256", f->hex);
+	return manifest_record_new(f->rel, f->bytes, f->hex);
 }
 
 static json_t *

@@ -626,18 +626,13 @@ update_file_record(const char *given, struct tree *t, const struct member *man, 
 			      json_string_value(path));
 		return 0;
 	}
-	const json_t *sha = json_object_get(rec, "sha256");
-	const json_t *bytes = json_object_get(rec, "bytes");
-	bool held = json_is_string(sha) && strcmp(json_string_value(sha), f->in_sha) == 0 &&
-		    json_is_integer(bytes) && (uint64_t)json_integer_value(bytes) == f->in_len;
-	if (!held) {
+	if (!manifest_record_holds(rec, f->in_sha, f->in_len)) {
 		diag_list_add(warnings, DIAG_WARNING, given, 0,
 			      "%s does not match its manifest (changed after the capture): its "
 			      "record is left as it was, so readers still warn about it", f->name);
 		return 0;
 	}
-	json_object_set_new(rec, "sha256", json_string(f->out_sha));
-	json_object_set_new(rec, "bytes", json_integer((json_int_t)f->out_len));
+	manifest_record_set(rec, f->out_sha, f->out_len);
 	return 0;
 }
 

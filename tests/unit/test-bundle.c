@@ -188,6 +188,37 @@ test_record_paths(void **state)
 	expect_path("{\"bytes\": 7}", NULL, "is missing");
 }
 
+/*
+ * A file record as the writer makes it, checked and updated as the
+ * rewriter does: a path of invalid UTF-8 keeps its key (written as \xNN),
+ * a record holds only the digest and size it names, and an update sets both.
+ */
+static void
+test_records(void **state)
+{
+	(void)state;
+	const char *a = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+	const char *b = "526bf6b7dead06467919a3a66b0e8c3ff08f6802a1092fea2ac4417798958b63";
+	json_t *rec = manifest_record_new("target/caf\xe9.txt", 42, a);
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(json_object_size(rec), 3);
+	assert_int_equal(manifest_dump(rec, &sb), 0);
+	assert_string_equal(sb.buf, "{\n  \"bytes\": 42,\n  \"path\": \"target/caf\\\\xE9.txt\",\n"
+			    "  \"sha256\": \"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"\n}\n");
+	strbuf_release(&sb);
+	assert_true(manifest_record_holds(rec, a, 42));
+	assert_false(manifest_record_holds(rec, a, 41));
+	assert_false(manifest_record_holds(rec, b, 42));
+	manifest_record_set(rec, b, 7);
+	assert_true(manifest_record_holds(rec, b, 7));
+	assert_false(manifest_record_holds(rec, a, 42));
+	json_object_set_new(rec, "bytes", json_integer(-1));
+	assert_false(manifest_record_holds(rec, b, UINT64_MAX));
+	json_object_del(rec, "sha256");
+	assert_false(manifest_record_holds(rec, b, 7));
+	json_decref(rec);
+}
+
 static void
 test_sample_dirs(void **state)
 {
@@ -349,6 +380,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_foreign_schema),
 		cmocka_unit_test(test_record_paths),
+		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_sample_dirs),
 		cmocka_unit_test(test_step_listed_twice),
 		cmocka_unit_test(test_manifest_cap),

@@ -23,7 +23,7 @@ PLANTS = [
      'report/ may include only model/, report/, util/'),
     ('ingest/detect.c', '#  include "report/ndjson.h"',
      'src/ingest/detect.c:{line}: #include "report/ndjson.h": '
-     'ingest/ may include only ingest/, model/, util/'),
+     'ingest/ may include only bundle/, ingest/, model/, util/'),
     ('model/vmmap.h', '#include "ingest/vmmap_read.h"',
      'src/model/vmmap.h:{line}: #include "ingest/vmmap_read.h": '
      'model/ may include only model/, util/'),
@@ -31,7 +31,13 @@ PLANTS = [
      'src/util/strbuf.h:{line}: #include "model/vmmap.h": util/ may include only util/'),
     ('capture/redact.h', '#include "model/track.h"',
      'src/capture/redact.h:{line}: #include "model/track.h": '
-     'capture/ may include only capture/, util/'),
+     'capture/ may include only bundle/, capture/, util/'),
+    ('bundle/manifest.c', '#include "ingest/bundle.h"',
+     'src/bundle/manifest.c:{line}: #include "ingest/bundle.h": '
+     'bundle/ may include only bundle/, util/'),
+    ('bundle/member.h', '#include "capture/files.h"',
+     'src/bundle/member.h:{line}: #include "capture/files.h": '
+     'bundle/ may include only bundle/, util/'),
     ('cli/options.c', '#include "cli/inputs.h"',
      'src/cli/options.c:{line}: #include "cli/inputs.h": '
      'cli/options.c may include only cli/options.h, util/'),

@@ -133,13 +133,17 @@ def case_output_dev_full():
 # ---- bundle folders: nothing outside them, nothing that is not a file -------
 
 def planted_member(c, make, want):
-    """A folder bundle whose target/vmmap.txt `make` replaces; report and vmmap
-    end at once (no hang on a pipe or /dev/zero) with exit 65 and `want`."""
+    """A folder bundle whose target/vmmap.txt `make` replaces; report, vmmap and
+    diff (against an untouched copy, either side) end at once (no hang on a
+    pipe or /dev/zero) with exit 65 and `want`: every reader opens a bundle's
+    members through bundle/member.h, as redact does."""
     with Scratch() as s:
         b = s.bundle()
+        good = s.bundle('good')
         vm = os.path.join(b, 'target', 'vmmap.txt')
         make(s, b, vm)
-        for cmd in (['report', b], ['vmmap', b], [b], ['vmmap', '--format', 'ndjson', b]):
+        for cmd in (['report', b], ['vmmap', b], [b], ['vmmap', '--format', 'ndjson', b],
+                    ['diff', good, b], ['diff', b, good]):
             r = run(cmd, timeout=20)
             expect('%s/%s' % (c, cmd[0]), r, 65, stderr_has='%s: error: %s' % (vm, want))
             if r is not None and cmd in (['report', b], ['vmmap', b]):
@@ -194,6 +198,49 @@ def case_bundle_manifest_link():
         os.symlink(s.path('manifest.json'), m)
         expect(c, run(['report', b], timeout=20), 65,
                stderr_has='%s: error: is a symbolic link, not a file' % m)
+
+
+def case_bundle_record_spellings():
+    """A manifest's file path goes through the one member-name rule
+    (bundle/manifest.h): "./target//vmmap.txt" is target/vmmap.txt, read and
+    named in that form; "target/../../x" and "/x" leave the bundle and are
+    refused; "" names no file."""
+    c = 'bundle-record-spellings'
+
+    def set_path(b, path):
+        m = os.path.join(b, 'manifest.json')
+        with open(m) as f:
+            doc = json.load(f)
+        for step in doc['steps']:
+            if step.get('capture_kind') == 'vmmap' and step.get('stdout'):
+                step['stdout']['path'] = path
+        with open(m, 'w') as f:
+            json.dump(doc, f, indent=2, sort_keys=True)
+
+    def with_path(s, path):
+        b = s.bundle()
+        set_path(b, path)
+        return b
+
+    with Scratch() as s:
+        # The same folder read twice, so the outputs compare byte for byte.
+        b = with_path(s, './target//vmmap.txt')
+        r = run(['report', b], timeout=20)
+        set_path(b, 'target/vmmap.txt')
+        want = run(['report', b], timeout=20)
+        expect(c + '/normal', r, 0)
+        if r is not None and want is not None:
+            check(c, b'Physical footprint | 1185K' in r.stdout and r.stdout == want.stdout,
+                  'a second spelling reads differently: %r' % r.stdout[:300])
+    bad = 'is not an iotally.bundle/1 document: '
+    for path, why in (('target/../../vmmap.txt', "a step's file path leaves the bundle"),
+                      ('/etc/passwd', "a step's file path leaves the bundle"),
+                      ('', "a step's file path names no file"),
+                      ('./', "a step's file path names no file")):
+        with Scratch() as s:
+            b = with_path(s, path)
+            expect('%s/%r' % (c, path), run(['report', b], timeout=20), 65,
+                   stderr_is='iotally: %s: error: manifest.json %s%s\n' % (b, bad, why))
 
 
 # ---- archive member names: one rule, no second spelling ---------------------

@@ -20,16 +20,17 @@ import sys
 
 # The layer rule: which top-level folders of src/ a file in each may include.
 # util < model < ingest, report (siblings: neither includes the other);
-# capture uses util only; cli uses everything. Kept in step with the
-# link_with lists of src/*/meson.build and the layer_checks table of
-# src/meson.build.
+# util < bundle (the bundle format) < ingest, capture; capture uses bundle
+# and util only; cli uses everything. Kept in step with the link_with lists
+# of src/*/meson.build and the layer_checks table of src/meson.build.
 LAYERS = {
     'util': {'util'},
+    'bundle': {'bundle', 'util'},
     'model': {'model', 'util'},
-    'ingest': {'ingest', 'model', 'util'},
+    'ingest': {'ingest', 'model', 'bundle', 'util'},
     'report': {'report', 'model', 'util'},
-    'capture': {'capture', 'util'},
-    'cli': {'cli', 'capture', 'ingest', 'report', 'model', 'util'},
+    'capture': {'capture', 'bundle', 'util'},
+    'cli': {'cli', 'capture', 'ingest', 'report', 'model', 'bundle', 'util'},
 }
 
 # Files whose library is narrower than their folder's layer. cli_lib

@@ -4,6 +4,7 @@
 #include "capture/redact.h"
 #include "capture/redact_stream.h"
 #include "capture/toolrun.h"
+#include "bundle/manifest.h"
 #include "iotally-config.h"
 #include "util/array.h"
 #include "util/cleanup.h"
@@ -806,8 +807,7 @@ file_json(const struct out_file *f)
 {
 	if (!f->written)
 		return json_null();
-	return json_pack("{s:o, s:I, s:s}", "path", json_string_safe(f->rel), "bytes",
-			 (json_int_t)f->bytes, "sha256", f->hex);
+	return manifest_record_new(f->rel, f->bytes, f->hex);
 }
 
 static json_t *
@@ -942,8 +942,7 @@ write_manifest(struct run *r, json_t *series, uint64_t *hits, struct diag *err)
 		json_object_set_new(target, "pid", json_integer((json_int_t)r->pid));
 		json_object_set_new(target, "name", text_json(r, r->target_name));
 	}
-	json_t *m = json_object();
-	json_object_set_new(m, "schema", json_string("iotally.bundle/1"));
+	json_t *m = manifest_new();
 	json_object_set_new(m, "complete", json_boolean(all_ok(r)));
 	json_object_set_new(m, "iotally_version", json_string(IOTALLY_VERSION));
 	json_object_set_new(m, "started_utc", json_string(r->started));
@@ -954,15 +953,14 @@ write_manifest(struct run *r, json_t *series, uint64_t *hits, struct diag *err)
 	json_object_set_new(m, "target", target);
 	json_object_set_new(m, "steps", steps_json(r));
 	json_object_set_new(m, "series", series ? series : json_null());
-	char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
-	json_decref(m);
-	if (!text)
-		return diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot write the manifest");
-	char *p = capfile_path_in(r->tmp, "manifest.json");
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, text);
-	strbuf_addch(&sb, '\n');
-	free(text);
+	int dumped = manifest_dump(m, &sb);
+	json_decref(m);
+	if (dumped < 0) {
+		strbuf_release(&sb);
+		return diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot write the manifest");
+	}
+	char *p = capfile_path_in(r->tmp, BUNDLE_MANIFEST);
 	cleanup_add_file(p);
 	int rc = capfile_write_bytes(p, sb.buf, sb.len, err);
 	strbuf_release(&sb);
@@ -1210,17 +1208,20 @@ static int
 write_series_index(const char *dir, json_t *samples, bool complete, const struct capture_opts *o,
 		   const char *started, struct diag *err)
 {
-	json_t *idx = json_pack("{s:s, s:b, s:I, s:I, s:s, s:O}", "schema", "iotally.series/1",
-				"complete", complete, "count", (json_int_t)o->count,
-				"interval_s", (json_int_t)(o->interval_ms / 1000),
-				"started_utc", started, "samples", samples);
-	char *text = json_dumps(idx, JSON_INDENT(2) | JSON_SORT_KEYS);
-	json_decref(idx);
+	json_t *idx = series_index_new();
+	json_object_set_new(idx, "complete", json_boolean(complete));
+	json_object_set_new(idx, "count", json_integer((json_int_t)o->count));
+	json_object_set_new(idx, "interval_s", json_integer((json_int_t)(o->interval_ms / 1000)));
+	json_object_set_new(idx, "started_utc", json_string(started));
+	json_object_set(idx, "samples", samples);
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, text);
-	strbuf_addch(&sb, '\n');
-	free(text);
-	char *p = capfile_path_in(dir, "series.json");
+	int dumped = manifest_dump(idx, &sb);
+	json_decref(idx);
+	if (dumped < 0) {
+		strbuf_release(&sb);
+		return diag_set(err, DIAG_SOFTWARE, NULL, 0, 0, "cannot write %s", BUNDLE_SERIES_INDEX);
+	}
+	char *p = capfile_path_in(dir, BUNDLE_SERIES_INDEX);
 	int rc = capfile_write_bytes(p, sb.buf, sb.len, err);
 	free(p);
 	strbuf_release(&sb);

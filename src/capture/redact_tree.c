@@ -3,11 +3,11 @@
 #include "capture/capture.h"
 #include "capture/files.h"
 #include "capture/redact_stream.h"
+#include "bundle/manifest.h"
+#include "bundle/member.h"
 #include "util/arcread.h"
 #include "util/cleanup.h"
-#include "util/hashmap.h"
 #include "util/spill.h"
-#include "util/member_name.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/tempfile.h"
@@ -23,9 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-
-#define MANIFEST_NAME "manifest.json"
-#define BUNDLE_SCHEMA_1 "iotally.bundle/1"
 
 /*
  * One file of the input, read twice (collect, then redact) and never held
@@ -186,23 +183,25 @@ static int
 collect_member(const struct tree *t, struct member *m, struct source *src, struct diag *err)
 {
 	struct collect_ctx c = { .m = m, .budget = t->budget,
-				 .keep = strcmp(base_name(m->name), MANIFEST_NAME) == 0 };
+				 .keep = strcmp(base_name(m->name), BUNDLE_MANIFEST) == 0 };
 	sha256_begin(&c.sha);
 	int rc = redact_stream(source_read, src, t->chunk, false, collect_chunk, &c, err);
 	sha256_end_hex(&c.sha, m->in_sha);
 	return rc;
 }
 
+/*
+ * A folder's file, opened beneath the folder `root` as every bundle
+ * reader opens it (bundle/member.h): the walk refused links, and a link
+ * put in its place since is refused here, not followed out of the folder.
+ */
 static int
-open_path(const char *path, struct source *src, struct diag *err)
+open_member(const char *root, const struct member *m, struct source *src, struct diag *err)
 {
 	memset(src, 0, sizeof(*src));
-	src->path = path;
-	src->fd = open(path, O_RDONLY);
-	if (src->fd < 0)
-		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot be opened: %s",
-				strerror(errno));
-	return 0;
+	src->path = m->path;
+	src->fd = member_open_beneath(root, m->name, m->path, err);
+	return src->fd < 0 ? -1 : 0;
 }
 
 /* Every regular file under root/rel, in name order; links and devices refused. */
@@ -260,7 +259,7 @@ read_folder(const char *given, struct tree *t, struct diag *err)
 		qsort(t->v, t->n, sizeof(*t->v), member_cmp);   /* for tree_lookup() */
 	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		struct source src;
-		rc = open_path(t->v[i].path, &src, err);
+		rc = open_member(given, &t->v[i], &src, err);
 		if (rc == 0) {
 			rc = collect_member(t, &t->v[i], &src, err);
 			close(src.fd);
@@ -460,16 +459,15 @@ load_manifests(const char *given, struct tree *t, struct diag *err)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		struct member *m = &t->v[i];
-		if (strcmp(base_name(m->name), MANIFEST_NAME) != 0)
+		if (strcmp(base_name(m->name), BUNDLE_MANIFEST) != 0)
 			continue;
 		json_error_t jerr;
-		json_t *root = json_loadb(m->in.buf, m->in.len, JSON_REJECT_DUPLICATES, &jerr);
+		json_t *root = manifest_parse(m->in.buf, m->in.len, &jerr);
 		if (!root)
 			return diag_set(err, DIAG_DATA, given, 0, 0,
 					"%s is not readable JSON (line %d, column %d): %s", m->name,
 					jerr.line, jerr.column, jerr.text);
-		const json_t *schema = json_object_get(root, "schema");
-		if (json_is_string(schema) && strcmp(json_string_value(schema), BUNDLE_SCHEMA_1) == 0)
+		if (manifest_is_bundle(root))
 			m->manifest = root;
 		else
 			json_decref(root);
@@ -481,10 +479,10 @@ load_manifests(const char *given, struct tree *t, struct diag *err)
 static size_t
 manifest_dir_len(const struct member *m)
 {
-	return strlen(m->name) - strlen(MANIFEST_NAME);
+	return strlen(m->name) - strlen(BUNDLE_MANIFEST);
 }
 
-/* The member named `name` (t->v is sorted by name, util/member_name.h names), or NULL. */
+/* The member named `name` (t->v is sorted by name, names in normal form), or NULL. */
 static struct member *
 tree_lookup(const struct tree *t, const char *name)
 {
@@ -518,7 +516,7 @@ owner_of(const struct tree *t, const struct member *m)
 			continue;
 		strbuf_reset(&sb);
 		strbuf_add(&sb, m->name, len);
-		strbuf_addstr(&sb, MANIFEST_NAME);
+		strbuf_addstr(&sb, BUNDLE_MANIFEST);
 		const struct member *o = tree_lookup(t, sb.buf);
 		if (o && o->manifest)
 			found = o;
@@ -571,12 +569,10 @@ redact_manifest_values(const struct redactor *rd, json_t *root, uint64_t *hits)
 static int
 check_record(const char *given, const struct member *man, const json_t *rec, struct diag *err)
 {
-	const json_t *path = json_object_get(rec, "path");
 	if (!json_is_object(rec))
 		return 0;
-	const char *why = "is missing";
-	char *normal = json_is_string(path) ? member_name_normal(json_string_value(path), &why)
-					    : NULL;
+	const char *why;
+	char *normal = manifest_record_path(rec, &why);
 	free(normal);
 	if (!normal)
 		return diag_set(err, DIAG_DATA, given, 0, 0, "%s: a step's file path %s",
@@ -585,26 +581,10 @@ check_record(const char *given, const struct member *man, const json_t *rec, str
 }
 
 /*
- * A step id seen before in this manifest: refused as the bundle readers
- * (ingest/bundle.c) refuse it, so a copy is never made of a bundle that
- * no command would read.
+ * Every manifest's steps and file records, checked before anything is
+ * written, by the rules the bundle readers apply (bundle/manifest.h), so
+ * a copy is never made of a bundle that no command would read.
  */
-static int
-check_step_once(const char *given, const struct member *man, const json_t *step,
-		struct strmap *ids, struct diag *err)
-{
-	const json_t *id = json_object_get(step, "id");
-	bool created;
-	if (!json_is_string(id))
-		return 0;
-	strmap_put(ids, json_string_value(id), json_string_length(id), &created);
-	if (created)
-		return 0;
-	return diag_set(err, DIAG_DATA, given, 0, 0, "%s lists the step '%s' twice (a bundle "
-			"iotally wrote lists each step once)", man->name, json_string_value(id));
-}
-
-/* Every manifest's steps and file records, checked before anything is written. */
 static int
 check_manifests(const char *given, const struct tree *t, struct diag *err)
 {
@@ -612,17 +592,17 @@ check_manifests(const char *given, const struct tree *t, struct diag *err)
 	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		size_t k;
 		const json_t *step;
-		struct strmap ids;
-		strmap_init(&ids);
+		struct listed_once ids;
+		listed_once_init(&ids);
 		json_array_foreach(json_object_get(t->v[i].manifest, "steps"), k, step) {
 			if (check_record(given, &t->v[i], json_object_get(step, "stdout"), err) < 0 ||
 			    check_record(given, &t->v[i], json_object_get(step, "stderr"), err) < 0 ||
-			    check_step_once(given, &t->v[i], step, &ids, err) < 0) {
+			    manifest_step_once(&ids, step, given, t->v[i].name, err) < 0) {
 				rc = -1;
 				break;
 			}
 		}
-		strmap_release(&ids);
+		listed_once_release(&ids);
 	}
 	return rc;
 }
@@ -637,7 +617,7 @@ update_file_record(const char *given, struct tree *t, const struct member *man, 
 		return 0;
 	if (check_record(given, man, rec, err) < 0)
 		return -1;
-	char *rel = member_name_normal(json_string_value(path), &(const char *){ NULL });
+	char *rel = manifest_record_path(rec, &(const char *){ NULL });
 	struct member *f = tree_find(t, man->name, manifest_dir_len(man), rel);
 	free(rel);
 	if (!f) {
@@ -646,18 +626,13 @@ update_file_record(const char *given, struct tree *t, const struct member *man, 
 			      json_string_value(path));
 		return 0;
 	}
-	const json_t *sha = json_object_get(rec, "sha256");
-	const json_t *bytes = json_object_get(rec, "bytes");
-	bool held = json_is_string(sha) && strcmp(json_string_value(sha), f->in_sha) == 0 &&
-		    json_is_integer(bytes) && (uint64_t)json_integer_value(bytes) == f->in_len;
-	if (!held) {
+	if (!manifest_record_holds(rec, f->in_sha, f->in_len)) {
 		diag_list_add(warnings, DIAG_WARNING, given, 0,
 			      "%s does not match its manifest (changed after the capture): its "
 			      "record is left as it was, so readers still warn about it", f->name);
 		return 0;
 	}
-	json_object_set_new(rec, "sha256", json_string(f->out_sha));
-	json_object_set_new(rec, "bytes", json_integer((json_int_t)f->out_len));
+	manifest_record_set(rec, f->out_sha, f->out_len);
 	return 0;
 }
 
@@ -743,10 +718,8 @@ update_manifest(const char *given, struct tree *t, struct member *man,
 			return -1;
 	}
 	update_rules(t, man, man->manifest);
-	char *text = json_dumps(man->manifest, JSON_INDENT(2) | JSON_SORT_KEYS);
-	strbuf_addstr(out, text);
-	strbuf_addch(out, '\n');
-	free(text);
+	if (manifest_dump(man->manifest, out) < 0)
+		return diag_set(err, DIAG_SOFTWARE, given, 0, 0, "cannot write %s", man->name);
 	sha_hex(out, man->out_sha);
 	man->out_len = out->len;
 	return 0;
@@ -957,7 +930,7 @@ write_members(const char *given, const struct tree *t, const struct redactor *rd
 		struct source src;
 		if (t->v[i].manifest)
 			continue;
-		rc = open_path(t->v[i].path, &src, err);
+		rc = open_member(given, &t->v[i], &src, err);
 		if (rc == 0)
 			rc = apply_into(t, rd, &t->v[i], &src, dir, out, err);
 		if (src.fd >= 0)

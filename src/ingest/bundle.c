@@ -1,22 +1,17 @@
 #include "ingest/bundle.h"
 
+#include "bundle/member.h"
 #include "util/arcread.h"
-#include "util/beneath.h"
-#include "util/hashmap.h"
 #include "util/array.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* A manifest larger than this is not one iotally wrote. */
-#define BUNDLE_JSON_MAX (16u << 20)
 
 static const char *const capture_kinds[] = { "vmmap", "classes", "track" };
 
@@ -127,41 +122,6 @@ where_has(const struct where *w, const char *member, const char *const *names, s
 	return ok;
 }
 
-static int
-read_all(struct arc_reader *a, struct strbuf *out, const char *name, struct diag *err)
-{
-	char buf[1 << 15];
-	for (;;) {
-		ssize_t n = arc_reader_read(a, buf, sizeof(buf), err);
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		if (out->len + (size_t)n > BUNDLE_JSON_MAX)
-			return diag_set(err, DIAG_DATA, name, 0, 0, "too large for a bundle manifest");
-		strbuf_add(out, buf, (size_t)n);
-	}
-}
-
-static int
-read_fd_all(int fd, struct strbuf *out, const char *name, struct diag *err)
-{
-	char buf[1 << 15];
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return diag_set(err, DIAG_NOINPUT, name, 0, 0, "cannot read: %s",
-					strerror(errno));
-		if (n == 0)
-			return 0;
-		if (out->len + (size_t)n > BUNDLE_JSON_MAX)
-			return diag_set(err, DIAG_DATA, name, 0, 0, "too large for a bundle manifest");
-		strbuf_add(out, buf, (size_t)n);
-	}
-}
-
 /* Load `member` as JSON; `shown` names it in messages (owned by the caller). */
 static int
 where_load_json(const struct where *w, const char *member, const char *shown, json_t **out,
@@ -170,18 +130,18 @@ where_load_json(const struct where *w, const char *member, const char *shown, js
 	json_error_t jerr;
 	if (!w->archive) {
 		char *rel = join(w->prefix, member);
-		int fd = open_beneath(w->root, rel, shown, err);
+		int fd = member_open_beneath(w->root, rel, shown, err);
 		free(rel);
 		if (fd < 0)
 			return -1;
 		struct strbuf sb = STRBUF_INIT;
-		int rc = read_fd_all(fd, &sb, shown, err);
+		int rc = manifest_read_fd(fd, &sb, shown, err);
 		close(fd);
 		if (rc < 0) {
 			strbuf_release(&sb);
 			return -1;
 		}
-		*out = json_loadb(sb.buf, sb.len, JSON_REJECT_DUPLICATES, &jerr);
+		*out = manifest_parse(sb.buf, sb.len, &jerr);
 		strbuf_release(&sb);
 	} else {
 		char *m = join(w->top[0] ? w->top : "", member);
@@ -190,14 +150,14 @@ where_load_json(const struct where *w, const char *member, const char *shown, js
 		if (!a)
 			return -1;
 		struct strbuf sb = STRBUF_INIT;
-		int rc = read_all(a, &sb, shown, err);
+		int rc = manifest_read_arc(a, &sb, shown, err);
 		arc_reader_free(a);
 		if (rc < 0) {
 			strbuf_release(&sb);
 			diag_set_path(err, w->given);
 			return -1;
 		}
-		*out = json_loadb(sb.buf, sb.len, JSON_REJECT_DUPLICATES, &jerr);
+		*out = manifest_parse(sb.buf, sb.len, &jerr);
 		strbuf_release(&sb);
 	}
 	(void)shown;
@@ -270,15 +230,17 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 	const json_t *sha = json_object_get(out, "sha256");
 	if (!json_is_string(file) || !json_is_integer(bytes) || json_integer_value(bytes) < 0)
 		return bad(w, err, "a step's 'stdout' without 'path' and 'bytes'");
-	const char *member = json_string_value(file);
-	if (member[0] == '/' || strstr(member, ".."))
-		return bad(w, err, "a step's file path leaves the bundle");
+	const char *why;
+	char *member = manifest_record_path(out, &why);
+	if (!member)   /* names no file ("", "./"), or one outside the bundle */
+		return bad(w, err, strcmp(why, "is empty") == 0 ? "a step's file path names no file"
+				   : "a step's file path leaves the bundle");
 	b->captures = xgrow(b->captures, alloc, b->ncaptures + 1, sizeof(*b->captures));
 	struct bundle_capture *c = &b->captures[b->ncaptures++];
 	memset(c, 0, sizeof(*c));
 	c->kind = xstrdup(json_string_value(kind));
 	c->step = xstrdup(json_string_value(id));
-	c->member = xstrdup(member);
+	c->member = member;   /* in normal form: the name every reader opens */
 	c->bytes = (uint64_t)json_integer_value(bytes);
 	if (json_is_string(sha) && strlen(json_string_value(sha)) == 64)
 		memcpy(c->sha256, json_string_value(sha), SHA256_HEX_SIZE);
@@ -319,39 +281,21 @@ read_facts(struct bundle *b, const json_t *root)
 	b->nsteps = json_array_size(json_object_get(root, "steps"));
 }
 
-/*
- * A step id seen before: two entries for one step would make a capture
- * (or a failure) count twice, or one hide the other, so the manifest is
- * refused. A hash set keeps a hostile manifest of many steps linear.
- */
-static int
-refuse_twice(struct strmap *ids, const struct where *w, const json_t *step, struct diag *err)
-{
-	const json_t *id = json_object_get(step, "id");
-	bool created;
-	strmap_put(ids, json_string_value(id), json_string_length(id), &created);
-	if (created)
-		return 0;
-	return diag_set(err, DIAG_DATA, w->given, 0, 0,
-			"%s%s lists the step '%s' twice (a bundle iotally wrote lists each step once)",
-			w->sample, BUNDLE_MANIFEST, json_string_value(id));
-}
-
 static int
 read_manifest(struct bundle *b, const struct where *w, struct diag *err)
 {
 	char *shown = shown_name(w, BUNDLE_MANIFEST);
+	char *listed = join(w->sample, BUNDLE_MANIFEST);   /* as refusals name it */
 	json_t *root = NULL;
 	size_t alloc = 0;
-	struct strmap ids;
+	struct listed_once ids;
 	int rc = -1;
 
-	strmap_init(&ids);
+	listed_once_init(&ids);
 
 	if (where_load_json(w, BUNDLE_MANIFEST, shown, &root, err) < 0)
 		goto out;
-	const json_t *schema = json_object_get(root, "schema");
-	if (!json_is_string(schema) || strcmp(json_string_value(schema), BUNDLE_SCHEMA) != 0) {
+	if (!manifest_is_bundle(root)) {
 		bad(w, err, "'schema' is not \"" BUNDLE_SCHEMA "\"");
 		goto out;
 	}
@@ -378,13 +322,15 @@ read_manifest(struct bundle *b, const struct where *w, struct diag *err)
 			bad(w, err, "a step that is not an object");
 			goto out;
 		}
-		if (read_step(b, w, step, &alloc, err) < 0 || refuse_twice(&ids, w, step, err) < 0)
+		if (read_step(b, w, step, &alloc, err) < 0 ||
+		    manifest_step_once(&ids, step, w->given, listed, err) < 0)
 			goto out;
 	}
 	rc = 0;
 out:
-	strmap_release(&ids);
+	listed_once_release(&ids);
 	json_decref(root);
+	free(listed);
 	free(shown);
 	return rc;
 }
@@ -406,19 +352,16 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 {
 	char *shown = shown_name(w, BUNDLE_SERIES_INDEX);
 	json_t *root = NULL;
-	struct strmap dirs;
+	struct listed_once dirs;
 	int rc = -1;
 
-	strmap_init(&dirs);
+	listed_once_init(&dirs);
 
 	if (where_load_json(w, BUNDLE_SERIES_INDEX, shown, &root, err) < 0)
 		goto out;
-	const json_t *schema = json_object_get(root, "schema");
 	const json_t *samples = json_object_get(root, "samples");
 	const json_t *complete = json_object_get(root, "complete");
-	if (!json_is_string(schema) ||
-	    strcmp(json_string_value(schema), BUNDLE_SERIES_SCHEMA) != 0 ||
-	    !json_is_array(samples) || !json_is_boolean(complete)) {
+	if (!manifest_is_series(root) || !json_is_array(samples) || !json_is_boolean(complete)) {
 		diag_set(err, DIAG_DATA, w->given, 0, 0, "%s is not an %s document: no 'schema', "
 			 "'complete' or 'samples'", BUNDLE_SERIES_INDEX, BUNDLE_SERIES_SCHEMA);
 		goto out;
@@ -432,21 +375,13 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 	const json_t *s;
 	json_array_foreach(samples, i, s) {
 		const json_t *dir = json_object_get(s, "dir");
-		bool created = false;
-		if (!json_is_string(dir) || strchr(json_string_value(dir), '/') ||
-		    strcmp(json_string_value(dir), "..") == 0) {
+		if (!json_is_string(dir) || !series_sample_dir_plain(json_string_value(dir))) {
 			diag_set(err, DIAG_DATA, w->given, 0, 0,
 				 "%s: samples[%zu] has no plain 'dir' name", BUNDLE_SERIES_INDEX, i);
 			goto out;
 		}
-		/* One sample read twice would weigh twice in a trend. */
-		strmap_put(&dirs, json_string_value(dir), json_string_length(dir), &created);
-		if (!created) {
-			diag_set(err, DIAG_DATA, w->given, 0, 0,
-				 "%s lists the sample '%s' twice (samples[%zu])",
-				 BUNDLE_SERIES_INDEX, json_string_value(dir), i);
+		if (series_sample_once(&dirs, json_string_value(dir), i, w->given, err) < 0)
 			goto out;
-		}
 		char *sub = join(w->path, json_string_value(dir));
 		struct where sw = *w;
 		char *top = NULL;
@@ -480,7 +415,7 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 	qsort(b->samples, b->nsamples, sizeof(*b->samples), compare_samples);
 	rc = 0;
 out:
-	strmap_release(&dirs);
+	listed_once_release(&dirs);
 	json_decref(root);
 	free(shown);
 	return rc;

@@ -2,7 +2,7 @@
 #define IOTALLY_INGEST_BUNDLE_H
 
 /*
- * Reading capture bundles written by `iotally capture` (docs/json/bundle.md):
+ * Reading capture bundles written by `iotally capture` (docs/capture.md):
  * a directory holding `manifest.json` (schema iotally.bundle/1) and the raw
  * outputs of the tools it ran, or a series directory holding `series.json`
  * (schema iotally.series/1) and one such bundle per sample; either may also
@@ -22,13 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* BUNDLE_SCHEMA, BUNDLE_SERIES_SCHEMA, BUNDLE_MANIFEST, BUNDLE_SERIES_INDEX */
+#include "bundle/manifest.h"
 #include "util/diag.h"
 #include "util/sha256.h"
-
-#define BUNDLE_SCHEMA "iotally.bundle/1"
-#define BUNDLE_SERIES_SCHEMA "iotally.series/1"
-#define BUNDLE_MANIFEST "manifest.json"
-#define BUNDLE_SERIES_INDEX "series.json"
 
 struct bundle_capture {
 	char *kind;        /* "vmmap", "classes", "track" */

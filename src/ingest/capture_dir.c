@@ -1,4 +1,5 @@
 #include "ingest/capture_dir.h"
+#include "bundle/manifest.h"
 
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -35,7 +36,7 @@ capture_dir_list(const char *dir, struct capture_dir *out, struct diag *err)
 	while ((e = readdir(d))) {
 		struct strbuf full = STRBUF_INIT;
 		struct stat st;
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "manifest.json") == 0)
+		if (e->d_name[0] == '.' || strcmp(e->d_name, BUNDLE_MANIFEST) == 0)
 			continue;
 		strbuf_addf(&full, "%s/%s", dir, e->d_name);
 		int rc = stat(full.buf, &st);

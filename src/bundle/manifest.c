@@ -1,0 +1,197 @@
+#include "bundle/manifest.h"
+
+#include "util/jsonstr.h"
+#include "util/member_name.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int
+too_large(const char *shown, struct diag *err)
+{
+	return diag_set(err, DIAG_DATA, shown, 0, 0, "too large for a bundle manifest");
+}
+
+int
+manifest_read_fd(int fd, struct strbuf *out, const char *shown, struct diag *err)
+{
+	char buf[1 << 15];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return diag_set(err, DIAG_NOINPUT, shown, 0, 0, "cannot read: %s",
+					strerror(errno));
+		if (n == 0)
+			return 0;
+		if (out->len + (size_t)n > BUNDLE_JSON_MAX)
+			return too_large(shown, err);
+		strbuf_add(out, buf, (size_t)n);
+	}
+}
+
+int
+manifest_read_arc(struct arc_reader *a, struct strbuf *out, const char *shown, struct diag *err)
+{
+	char buf[1 << 15];
+	for (;;) {
+		ssize_t n = arc_reader_read(a, buf, sizeof(buf), err);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		if (out->len + (size_t)n > BUNDLE_JSON_MAX)
+			return too_large(shown, err);
+		strbuf_add(out, buf, (size_t)n);
+	}
+}
+
+json_t *
+manifest_parse(const char *buf, size_t len, json_error_t *jerr)
+{
+	return json_loadb(buf, len, JSON_REJECT_DUPLICATES, jerr);
+}
+
+static bool
+schema_is(const json_t *root, const char *id)
+{
+	const json_t *schema = json_object_get(root, "schema");
+	return json_is_string(schema) && strcmp(json_string_value(schema), id) == 0;
+}
+
+bool
+manifest_is_bundle(const json_t *root)
+{
+	return schema_is(root, BUNDLE_SCHEMA);
+}
+
+bool
+manifest_is_series(const json_t *root)
+{
+	return schema_is(root, BUNDLE_SERIES_SCHEMA);
+}
+
+static json_t *
+new_with_schema(const char *id)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "schema", json_string(id));
+	return root;
+}
+
+json_t *
+manifest_new(void)
+{
+	return new_with_schema(BUNDLE_SCHEMA);
+}
+
+json_t *
+series_index_new(void)
+{
+	return new_with_schema(BUNDLE_SERIES_SCHEMA);
+}
+
+int
+manifest_dump(const json_t *root, struct strbuf *out)
+{
+	char *text = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (!text)
+		return -1;
+	strbuf_addstr(out, text);
+	strbuf_addch(out, '\n');
+	free(text);
+	return 0;
+}
+
+json_t *
+manifest_record_new(const char *path, uint64_t bytes, const char sha256[SHA256_HEX_SIZE])
+{
+	json_t *rec = json_object();
+	json_object_set_new(rec, "path", json_string_safe(path));
+	json_object_set_new(rec, "bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(rec, "sha256", json_string(sha256));
+	return rec;
+}
+
+bool
+manifest_record_holds(const json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes)
+{
+	const json_t *sha = json_object_get(rec, "sha256");
+	const json_t *size = json_object_get(rec, "bytes");
+	return json_is_string(sha) && strcmp(json_string_value(sha), sha256) == 0 &&
+	       json_is_integer(size) && json_integer_value(size) >= 0 &&
+	       (uint64_t)json_integer_value(size) == bytes;
+}
+
+void
+manifest_record_set(json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes)
+{
+	json_object_set_new(rec, "sha256", json_string(sha256));
+	json_object_set_new(rec, "bytes", json_integer((json_int_t)bytes));
+}
+
+char *
+manifest_record_path(const json_t *rec, const char **why)
+{
+	const json_t *path = json_object_get(rec, "path");
+	if (!json_is_string(path)) {
+		*why = "is missing";
+		return NULL;
+	}
+	return member_name_normal(json_string_value(path), why);
+}
+
+bool
+series_sample_dir_plain(const char *dir)
+{
+	const char *why;
+	char *normal = member_name_normal(dir, &why);
+	bool plain = normal && strcmp(normal, dir) == 0 && !strchr(dir, '/');
+	free(normal);
+	return plain;
+}
+
+void
+listed_once_init(struct listed_once *l)
+{
+	strmap_init(&l->seen);
+}
+
+void
+listed_once_release(struct listed_once *l)
+{
+	strmap_release(&l->seen);
+}
+
+/* Was `id` seen before? Adds it when not. */
+static bool
+seen_before(struct listed_once *l, const char *id, size_t len)
+{
+	bool created;
+	strmap_put(&l->seen, id, len, &created);
+	return !created;
+}
+
+int
+manifest_step_once(struct listed_once *l, const json_t *step, const char *given,
+		   const char *shown, struct diag *err)
+{
+	const json_t *id = json_object_get(step, "id");
+	if (!json_is_string(id) || !seen_before(l, json_string_value(id), json_string_length(id)))
+		return 0;
+	return diag_set(err, DIAG_DATA, given, 0, 0, "%s lists the step '%s' twice (a bundle "
+			"iotally wrote lists each step once)", shown, json_string_value(id));
+}
+
+int
+series_sample_once(struct listed_once *l, const char *dir, size_t index, const char *given,
+		   struct diag *err)
+{
+	if (!seen_before(l, dir, strlen(dir)))
+		return 0;
+	return diag_set(err, DIAG_DATA, given, 0, 0, "%s lists the sample '%s' twice (samples[%zu])",
+			BUNDLE_SERIES_INDEX, dir, index);
+}

@@ -1,0 +1,124 @@
+#ifndef IOTALLY_BUNDLE_MANIFEST_H
+#define IOTALLY_BUNDLE_MANIFEST_H
+
+/*
+ * The bundle format's one owner (docs/json/bundle.schema.json,
+ * docs/capture.md): the schema ids and file names, reading a manifest's
+ * bytes (bounded), parsing and writing it, and the rules every reader and
+ * the redaction rewriter apply to its contents. The writer
+ * (capture/capture.c), the reader (ingest/bundle.c) and the rewriter
+ * (capture/redact_tree.c) all go through here, so that a bundle one of
+ * them takes is the bundle the others see.
+ *
+ * Nothing here prints: refusals are DIAG_DATA naming the bundle as given.
+ */
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arcread.h"
+#include "util/diag.h"
+#include "util/hashmap.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+#define BUNDLE_SCHEMA "iotally.bundle/1"
+#define BUNDLE_SERIES_SCHEMA "iotally.series/1"
+#define BUNDLE_MANIFEST "manifest.json"
+#define BUNDLE_SERIES_INDEX "series.json"
+
+/* A manifest or series index larger than this is not one iotally wrote. */
+#define BUNDLE_JSON_MAX (16u << 20)
+
+/* ------------------------------------------------------------- reading */
+
+/*
+ * Append the bytes of a manifest (or series index) to `out`, from a
+ * descriptor or an archive member; more than BUNDLE_JSON_MAX is DIAG_DATA
+ * ("too large for a bundle manifest") naming `shown`.
+ */
+int manifest_read_fd(int fd, struct strbuf *out, const char *shown, struct diag *err);
+int manifest_read_arc(struct arc_reader *a, struct strbuf *out, const char *shown,
+		      struct diag *err);
+
+/* The JSON of a manifest's bytes (a key given twice refuses it), or NULL with *jerr. */
+json_t *manifest_parse(const char *buf, size_t len, json_error_t *jerr);
+
+/* Is `root` a bundle manifest (its "schema" is BUNDLE_SCHEMA)? */
+bool manifest_is_bundle(const json_t *root);
+/* Is `root` a series index (its "schema" is BUNDLE_SERIES_SCHEMA)? */
+bool manifest_is_series(const json_t *root);
+
+/* ------------------------------------------------------------- writing */
+
+/* A new manifest object, its "schema" set; the writer adds the rest. */
+json_t *manifest_new(void);
+/* A new series index object, its "schema" set. */
+json_t *series_index_new(void);
+/*
+ * The bytes a manifest or series index is written as: two-space indent,
+ * keys sorted, one final newline (so a rewrite of an unchanged manifest
+ * is the same bytes). -1 when jansson cannot (out of memory).
+ */
+int manifest_dump(const json_t *root, struct strbuf *out);
+
+/*
+ * A step's file record, {"path", "bytes", "sha256"}: what the writer
+ * records for each file it wrote. `path` is taken from the outside (a
+ * name derived from a target) and written by util/jsonstr.h's rule, so no
+ * key is ever dropped.
+ */
+json_t *manifest_record_new(const char *path, uint64_t bytes, const char sha256[SHA256_HEX_SIZE]);
+/*
+ * Does the record still describe the file of digest `sha256` and size
+ * `bytes` (a file changed after the capture does not)?
+ */
+bool manifest_record_holds(const json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes);
+/* The record updated to a file rewritten (redacted) in place: its new digest and size. */
+void manifest_record_set(json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes);
+
+/* --------------------------------------------------------------- rules */
+
+/*
+ * The normal form (util/member_name.h) of the "path" of a step's file
+ * record ({"path", "bytes", "sha256"}), owned; NULL with *why set when
+ * there is none ("is missing") or the member-name rule refuses it.
+ */
+char *manifest_record_path(const json_t *rec, const char **why);
+
+/*
+ * Is `dir` the plain name of a series sample's folder: one component,
+ * already in normal form (not "", ".", "..", and no '/')?
+ */
+bool series_sample_dir_plain(const char *dir);
+
+/*
+ * A step or a sample listed twice is refused: two entries for one step
+ * would make a capture (or a failure) count twice, or one hide the other;
+ * one sample read twice would weigh twice in a trend. The ids seen so far
+ * are kept in a hash set, so a hostile manifest of many steps stays linear.
+ */
+struct listed_once {
+	struct strmap seen;
+};
+
+void listed_once_init(struct listed_once *l);
+void listed_once_release(struct listed_once *l);
+/*
+ * Add the id of `step` (a step object; one whose "id" is no string is
+ * not counted). -1 with DIAG_DATA naming `given` when it was listed
+ * before: "<shown> lists the step 'ID' twice (...)", `shown` the
+ * manifest as the message names it ("manifest.json", "001/manifest.json").
+ */
+int manifest_step_once(struct listed_once *l, const json_t *step, const char *given,
+		       const char *shown, struct diag *err);
+/*
+ * Add the sample folder `dir` (samples[index] of a series index). -1 with
+ * DIAG_DATA naming `given` when it was listed before.
+ */
+int series_sample_once(struct listed_once *l, const char *dir, size_t index, const char *given,
+		       struct diag *err);
+
+#endif

@@ -23,9 +23,10 @@ Shapes:
   summary-heavy  `vmmap -summary` captures one after another: headers and
                  summary tables of ~80 rows, no region lines (--regions
                  counts table rows)
-  corpus         the real captures of --corpus-dir (default
-                 /work/shared/corpus/vmmap, or $IOTALLY_CORPUS) concatenated, each
-                 whole with its source line, repeated until --regions lines
+  corpus         the real captures copied in fixtures/vmmap (macos*, osx*,
+                 format-in-*, chromium-*: each keeps its source line), or
+                 every .txt of --corpus-dir, concatenated whole and
+                 repeated until --regions lines
 
 Every dump's summary table agrees with its region lines (per-type sums of
 the sizes vmmap would print), so the parser's cross-check stays quiet.
@@ -315,8 +316,17 @@ def summary_dumps(rng, nrows, out):
         pid += 1
 
 
+REAL_CAPTURES = ['macos*.txt', 'osx*.txt', 'format-in-*.txt', 'chromium-*.txt']
+
+
 def corpus_dumps(nlines, out, corpus_dir):
-    files = sorted(glob.glob(os.path.join(corpus_dir, '*.txt')))
+    if corpus_dir:
+        files = sorted(glob.glob(os.path.join(corpus_dir, '*.txt')))
+    else:
+        corpus_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                                  'fixtures', 'vmmap')
+        files = sorted(f for pat in REAL_CAPTURES
+                       for f in glob.glob(os.path.join(corpus_dir, pat)))
     if not files:
         sys.exit('gen-vmmap-shapes: no corpus files in %s' % corpus_dir)
     texts = []
@@ -339,8 +349,7 @@ def main():
     ap.add_argument('--regions', type=int, default=250000)
     ap.add_argument('--dumps', type=int, default=1, help='region dumps, one after another')
     ap.add_argument('--seed', type=int, default=1)
-    ap.add_argument('--corpus-dir', default=os.environ.get(
-        'IOTALLY_CORPUS', '/work/shared/corpus/vmmap'))
+    ap.add_argument('--corpus-dir', help='for --shape corpus: every .txt of this folder')
     a = ap.parse_args()
     rng = random.Random(a.seed)
     out = sys.stdout

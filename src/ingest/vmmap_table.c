@@ -89,34 +89,81 @@ is_count_token(const char *p, size_t n)
 	return true;
 }
 
-static bool
-is_size_token(const char *p, size_t n)
-{
-	uint64_t v;
-	return size_parse_vmmap(p, n, &v) != SIZE_SYNTAX;
-}
-
-/*
- * A figure no region type ends in: a size with a unit or a fraction
- * ("1.9G", "448K"). Type names may end in a plain number ("Memory Tag 241").
- */
-static bool
-is_figure_with_unit(const char *p, size_t n)
-{
-	return is_size_token(p, n) && !is_count_token(p, n);
-}
-
 #define MAX_ROW_TOKENS 64
 
 struct token {
 	const char *p;
 	size_t n;
+	/* size_parse_vmmap() of the token, read once: SIZE_OK, SIZE_OVERFLOW
+	 * or SIZE_SYNTAX; TOKEN_UNREAD before. */
+	int size_rc;
+	uint64_t size;
 };
+
+#define TOKEN_UNREAD (-100)
+
+/* Is the token a size (a figure, perhaps too large)? Read at most once. */
+static bool
+token_is_size(struct token *k)
+{
+	if (k->size_rc == TOKEN_UNREAD)
+		k->size_rc = size_parse_vmmap(k->p, k->n, &k->size);
+	return k->size_rc != SIZE_SYNTAX;
+}
+
+/* The row's figures and name, once `first`..`last` are known to be its columns. */
+static int
+read_row(const char *line, const struct vmmap_table_layout *t, struct token *tok,
+	 size_t first, size_t last, struct vmmap_summary_row *row, const char **why)
+{
+	memset(row, 0, sizeof(*row));
+	for (size_t i = 0; i < t->ncols; i++) {
+		const struct token *k = &tok[first + i];
+		enum vmmap_column c = t->cols[i];
+		if (t->pages) {
+			if (vmmap_pages_to_bytes(k->p, k->n, t->page_size, &row->value[c]) < 0) {
+				*why = "a page count in the summary row is not a number of "
+				       "pages below 2^63 bytes";
+				return -1;
+			}
+		} else if (k->size_rc != SIZE_OK || k->size > BYTES_MAX) {
+			*why = "a size in the summary row is larger than 2^63 bytes";
+			return -1;
+		} else {
+			row->value[c] = k->size;
+		}
+		row->present |= 1u << c;
+		if (c == VMMAP_COL_VIRTUAL) {
+			size_t m = k->n < sizeof(row->virtual_text) - 1 ?
+					   k->n : sizeof(row->virtual_text) - 1;
+			memcpy(row->virtual_text, k->p, m);
+		}
+	}
+	if (t->has_count) {
+		if (parse_u64_dec(tok[last].p, tok[last].n, &row->count) != SIZE_OK ||
+		    row->count > BYTES_MAX) {
+			*why = "the region count is larger than 2^63";
+			return -1;
+		}
+		row->has_count = true;
+	}
+	size_t name_len = view_rtrim(line, (size_t)(tok[first].p - line));
+	const char *name = view_ltrim(line, line + name_len);
+	while (name_len && line + name_len > name && line[name_len - 1] == '[')
+		name_len = view_rtrim(line, name_len - 1);
+	if (line + name_len <= name) {
+		*why = "the summary row has no region type";
+		return -1;
+	}
+	row->name = xmemdup0(name, (size_t)(line + name_len - name));
+	return 0;
+}
 
 /*
  * A summary row: NAME, the layout's size columns, the count, an optional
  * note. Tokenised from the right: the note holds no numbers, the name may
- * end in one ("Memory Tag 241").
+ * end in one ("Memory Tag 241"). Each token is read as a size at most once
+ * (a dump of -summary captures is all rows: this was half its parse).
  */
 int
 vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_layout *t,
@@ -132,6 +179,7 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 		if (p == end)
 			break;
 		tok[nt].p = p;
+		tok[nt].size_rc = TOKEN_UNREAD;
 		while (p < end && !view_is_space(*p) && *p != ']')
 			p++;
 		tok[nt].n = (size_t)(p - tok[nt].p);
@@ -142,54 +190,20 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 		/* `last` is the index of the final value token (count or size). */
 		size_t first = last + 1 - need;
 		bool ok = !t->has_count || is_count_token(tok[last].p, tok[last].n);
-		for (size_t i = first; ok && i < first + t->ncols; i++)
-			ok = is_size_token(tok[i].p, tok[i].n);
+		/* From the right: a note's words fail at once. */
+		for (size_t i = first + t->ncols; ok && i-- > first;)
+			ok = token_is_size(&tok[i]);
 		if (!ok)
 			continue;
-		if (first > 0 && is_figure_with_unit(tok[first - 1].p, tok[first - 1].n)) {
+		/* A figure with a unit or a fraction ("1.9G", "448K") before the
+		 * columns: no type name ends in one ("Memory Tag 241" ends in a
+		 * plain number). */
+		if (first > 0 && token_is_size(&tok[first - 1]) &&
+		    !is_count_token(tok[first - 1].p, tok[first - 1].n)) {
 			*why = "the row has more figures than the table header names";
 			return -1;
 		}
-		memset(row, 0, sizeof(*row));
-		for (size_t i = 0; i < t->ncols; i++) {
-			const struct token *k = &tok[first + i];
-			enum vmmap_column c = t->cols[i];
-			if (t->pages) {
-				if (vmmap_pages_to_bytes(k->p, k->n, t->page_size, &row->value[c]) < 0) {
-					*why = "a page count in the summary row is not a number of "
-					       "pages below 2^63 bytes";
-					return -1;
-				}
-			} else if (size_parse_vmmap(k->p, k->n, &row->value[c]) != SIZE_OK ||
-				   row->value[c] > BYTES_MAX) {
-				*why = "a size in the summary row is larger than 2^63 bytes";
-				return -1;
-			}
-			row->present |= 1u << c;
-			if (c == VMMAP_COL_VIRTUAL) {
-				size_t m = k->n < sizeof(row->virtual_text) - 1 ?
-						   k->n : sizeof(row->virtual_text) - 1;
-				memcpy(row->virtual_text, k->p, m);
-			}
-		}
-		if (t->has_count) {
-			if (parse_u64_dec(tok[last].p, tok[last].n, &row->count) != SIZE_OK ||
-			    row->count > BYTES_MAX) {
-				*why = "the region count is larger than 2^63";
-				return -1;
-			}
-			row->has_count = true;
-		}
-		size_t name_len = view_rtrim(line, (size_t)(tok[first].p - line));
-		const char *name = view_ltrim(line, line + name_len);
-		while (name_len && line + name_len > name && line[name_len - 1] == '[')
-			name_len = view_rtrim(line, name_len - 1);
-		if (line + name_len <= name) {
-			*why = "the summary row has no region type";
-			return -1;
-		}
-		row->name = xmemdup0(name, (size_t)(line + name_len - name));
-		return 0;
+		return read_row(line, t, tok, first, last, row, why);
 	}
 	*why = "the summary row does not have the table's columns";
 	return -2;

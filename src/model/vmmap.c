@@ -226,17 +226,25 @@ bytes_equal(const char *a, const char *b, size_t n)
 }
 
 /*
- * A name's slot in vmmap_dump.type_cache: its length, last and middle
- * bytes. Cheap rather than thorough: two types of a dump that share a slot
- * cost only hash map look-ups, when their lines alternate.
+ * A name's slot in vmmap_dump.type_cache: its length with its first, last
+ * and middle words, multiplied and folded (Fibonacci hashing). Cheap
+ * rather than thorough: two types of a dump that share a slot cost only
+ * hash map look-ups, when their lines alternate. The words are read
+ * inside [0, len): many names share their first 8 bytes ("MALLOC_..."),
+ * fewer their middle and last ones.
  */
 static inline size_t
 type_slot(const char *name, size_t len)
 {
-	if (!len)
-		return 0;
-	return (len ^ (unsigned char)name[len - 1] ^ ((unsigned char)name[len / 2] << 1)) &
-	       ((1u << VMMAP_TYPE_CACHE_BITS) - 1);
+	uint64_t h;
+	if (len >= 8)
+		h = load64(name) ^ (load64(name + len - 8) * 31) ^ (load64(name + (len - 8) / 2) << 7);
+	else if (len >= 4)
+		h = load32(name) ^ ((uint64_t)load32(name + len - 4) << 29);
+	else
+		h = len ? (unsigned char)name[0] | (uint64_t)(unsigned char)name[len - 1] << 8 : 0;
+	h = (h ^ len) * UINT64_C(0x9E3779B97F4A7C15);
+	return (size_t)(h >> (64 - VMMAP_TYPE_CACHE_BITS));
 }
 
 /*

@@ -105,8 +105,12 @@ struct vmmap_hist_bucket {
 	uint64_t purge[VMMAP_PURGE_STATES];
 };
 
-/* Slots of vmmap_dump.type_cache (2^4) and vmmap_type_stats.hist_hint (2^7). */
-#define VMMAP_TYPE_CACHE_BITS 4
+/*
+ * Slots of vmmap_dump.type_cache (2^7) and vmmap_type_stats.hist_hint (2^7).
+ * A full macOS dump has 40 to 80 region types, so with 16 slots most lines
+ * of a dump that is not mostly GPU regions missed and hashed the name.
+ */
+#define VMMAP_TYPE_CACHE_BITS 7
 #define VMMAP_HIST_HINT_BITS 7
 
 struct vmmap_type_stats {

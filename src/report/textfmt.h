@@ -14,6 +14,15 @@
 size_t text_width(const char *s);
 /* s (escaped by util/escape.h's rule), then spaces up to `width` characters. */
 void text_pad_right(FILE *out, const char *s, size_t width);
+/*
+ * printf's "%*.*f" of v (width, decimals 0 to 3) into out, and its length:
+ * the same bytes as glibc's printf (the exact binary value rounded once,
+ * ties to even), by integer arithmetic. A histogram of a dump with many
+ * sizes prints thousands of rows of two figures each, and printf's
+ * multi-precision float path was most of that.
+ */
+#define TEXT_FIXED_MAX 64
+size_t text_fixed(char out[TEXT_FIXED_MAX], double v, int width, int decimals);
 /* "%7.2f MB" of bytes / 2^20, as the reference report prints sizes. */
 void text_mb(FILE *out, uint64_t bytes);
 /* The same without leading blanks. */

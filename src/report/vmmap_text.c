@@ -170,12 +170,14 @@ write_histogram(FILE *out, const struct vmmap_type_stats *t)
 	fputs(" Regions by Virtual Size Bucket ===\n", out);
 	for (size_t i = 0; i < n; i++) {
 		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * b[i]->count;
-		fprintf(out, "%8.1f KB | %4" PRIu64 " entries (N:%4" PRIu64 " V:%4" PRIu64
-			" E:%4" PRIu64 " -:%4" PRIu64 ") | %7.2f MB | ",
-			(double)b[i]->vsize / 1024.0, b[i]->count,
+		char kb[TEXT_FIXED_MAX], mb[TEXT_FIXED_MAX];
+		text_fixed(kb, (double)b[i]->vsize / 1024.0, 8, 1);
+		text_fixed(mb, (double)mem / 1048576.0, 7, 2);
+		fprintf(out, "%s KB | %4" PRIu64 " entries (N:%4" PRIu64 " V:%4" PRIu64
+			" E:%4" PRIu64 " -:%4" PRIu64 ") | %s MB | ",
+			kb, b[i]->count,
 			b[i]->purge[VMMAP_PURGE_N], b[i]->purge[VMMAP_PURGE_V],
-			b[i]->purge[VMMAP_PURGE_E], b[i]->purge[VMMAP_PURGE_NONE],
-			(double)mem / 1048576.0);
+			b[i]->purge[VMMAP_PURGE_E], b[i]->purge[VMMAP_PURGE_NONE], mb);
 		text_repeat(out, '*', bar_length(mem, max));
 		fputc('\n', out);
 	}

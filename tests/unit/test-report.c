@@ -16,6 +16,7 @@
 #include "model/report.h"
 #include "report/report_html_write.h"
 #include "report/report_md_write.h"
+#include "report/textfmt.h"
 #include "util/size.h"
 #include "util/strbuf.h"
 
@@ -179,6 +180,46 @@ test_markdown_limit(void **state)
 	report_release(&r);
 }
 
+/* text_fixed() must print what printf prints: libc is the reference. */
+static void
+check_fixed(double v, int width, int decimals)
+{
+	char got[TEXT_FIXED_MAX], want[TEXT_FIXED_MAX];
+	size_t n = text_fixed(got, v, width, decimals);
+	snprintf(want, sizeof(want), "%*.*f", width, decimals, v);
+	if (strcmp(got, want) != 0 || n != strlen(want))
+		fail_msg("%%%d.%df of %a: got '%s', printf '%s'", width, decimals, v, got, want);
+}
+
+static void
+test_fixed_matches_printf(void **state)
+{
+	(void)state;
+	/* Exact ties at every decimal count round to even (0.125 -> 0.12),
+	 * and the values the reports print: byte counts over 2^10 and 2^20. */
+	static const double edges[] = {
+		0.0, 0.05, 0.125, 0.375, 0.25, 0.75, 0.5, 1.5, 2.5, 0.005, 0.015, 0.995,
+		9.995, 99.995, 1e-300, 5e-324, 0x1p52, 0x1p53 + 2, 0x1p60, 0x1p61, 1e30,
+		-0.0, -1.5, 12345678.125, 4095.9999999,
+	};
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		for (int d = 0; d <= 3; d++)
+			for (int w = 0; w <= 10; w += 5)
+				check_fixed(edges[i], w, d);
+	uint64_t x = 0x9E3779B97F4A7C15u;
+	for (int i = 0; i < 200000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t bytes = x >> (x & 63);
+		check_fixed((double)bytes / 1024.0, 8, 1);
+		check_fixed((double)bytes / 1048576.0, 7, 2);
+		check_fixed((double)(bytes & ~UINT64_C(0x3ff)) / 1048576.0, 0, 2);
+		check_fixed((double)(bytes % 100000) / 1024.0, 8, 1);
+		check_fixed((double)(bytes % 100000) / 1048576.0, 7, 2);
+	}
+}
+
 int
 main(void)
 {
@@ -188,6 +229,7 @@ main(void)
 		cmocka_unit_test(test_html_escape),
 		cmocka_unit_test(test_html_data_neutralised),
 		cmocka_unit_test(test_markdown_limit),
+		cmocka_unit_test(test_fixed_matches_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

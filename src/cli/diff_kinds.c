@@ -451,6 +451,12 @@ diff_kind_open(struct diff_input *in, const char *path, const char *command,
 	/* Another tool's report: the sentence every command says of it. */
 	if (cli_foreign_sentence(&peek, foreign, sizeof(foreign)))
 		return diag_set(err, DIAG_DATA, path, 0, 0, "%s", foreign);
+	/* A kind another command reads (footprint), which this one does not yet. */
+	const char *reader = cli_command_for_kind(*raw);
+	if (!*kind && reader)
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"this is %s: 'iotally %s' reads it; '%s' does not read it yet",
+				input_kind_describe(*raw), reader, command);
 	if (!*kind)
 		return diag_set(err, DIAG_DATA, path, 0, 0,
 				"is %s%s%s%s: %s %s vmmap dumps, ioclasscount --track "

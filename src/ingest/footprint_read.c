@@ -109,6 +109,7 @@ struct parser {
 	enum footprint_field cols[FOOTPRINT_FIELDS];
 	size_t ncols;
 	bool begun;               /* a line of footprint output was read */
+	bool inferred;            /* the layout comes from a row's figures, not a header */
 	uint64_t preamble, preamble_first;
 	uint64_t unparsed, unparsed_first;
 	bool elided_noted;
@@ -252,6 +253,7 @@ on_table_header(struct parser *ps, const char *p, size_t n, uint64_t line)
 		new_process(ps, line);
 	memcpy(ps->cols, cols, sizeof(cols));
 	ps->ncols = ncols;
+	ps->inferred = false;
 	ps->cur->has_table = true;
 	ps->cur->columns = seen;
 	return true;
@@ -276,7 +278,13 @@ take_regions_and_name(const char **s, const char *end, struct row *row)
 	row->f[FOOTPRINT_REGIONS] = footprint_figure_exact(regions);
 	row->name = view_ltrim(*s, end);
 	row->len = (size_t)(end - row->name);
-	return row->len > 0;
+	/* A unit after the count: the count was a figure, the row has another layout. */
+	const char *q = row->name;
+	if (next_token(&q, end, &tok, &len))
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (strlen(units[i].name) == len && memcmp(units[i].name, tok, len) == 0)
+				return false;
+	return row->len > 0 && !(len == 5 && memcmp(tok, "pages", 5) == 0);
 }
 
 /* A row in the table's column layout. 1 read, 0 not a row, -1 error. */
@@ -326,6 +334,7 @@ parse_headerless_row(struct parser *ps, const char *p, size_t n, uint64_t line,
 	}
 	const enum footprint_field *cols = nfig == 3 ? three : five;
 	ps->ncols = nfig + 1;
+	ps->inferred = true;
 	memcpy(ps->cols, cols, ps->ncols * sizeof(*cols));
 	for (size_t i = 0; i < nfig; i++)
 		row->f[cols[i]] = figs[i];
@@ -370,8 +379,31 @@ on_row(struct parser *ps, const char *p, size_t n, uint64_t line)
 	struct row row;
 	int rc;
 	memset(&row, 0, sizeof(row));
-	if (ps->cur && ps->cur->has_table && ps->ncols && !ps->cur->has_total)
-		return (rc = parse_row(ps, p, n, line, &row)) > 0 ? (add_row(ps, &row, line), 1) : rc;
+	if (ps->cur && ps->cur->has_table && ps->ncols && !ps->cur->has_total) {
+		rc = parse_row(ps, p, n, line, &row);
+		if (rc > 0)
+			add_row(ps, &row, line);
+		/* A row of another shape in a table whose layout was guessed: say why. */
+		if (rc != 0 || !ps->inferred)
+			return rc;
+		memset(&row, 0, sizeof(row));
+		enum footprint_field cols[FOOTPRINT_FIELDS];
+		size_t ncols = ps->ncols;
+		memcpy(cols, ps->cols, sizeof(cols));
+		bool ambiguous;
+		rc = parse_headerless_row(ps, p, n, line, &row, &ambiguous);
+		memcpy(ps->cols, cols, sizeof(cols));
+		ps->ncols = ncols;
+		if (ambiguous)
+			diag_list_add(ps->warnings, DIAG_WARNING, ps->path, line,
+				      "a row of four figures: whether its extra column is "
+				      "(Swapped) or (Wired) cannot be told; not read");
+		if (rc > 0)
+			diag_list_add(ps->warnings, DIAG_WARNING, ps->path, line,
+				      "a row with other columns than the rows before it; not read");
+		ps->cap->partial = true;
+		return rc < 0 ? -1 : 1;
+	}
 	bool ambiguous;
 	rc = parse_headerless_row(ps, p, n, line, &row, &ambiguous);
 	if (ambiguous && !ps->ambiguous_noted) {

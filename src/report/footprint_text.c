@@ -80,8 +80,9 @@ write_table(FILE *out, const struct footprint_process *p, const struct footprint
 	if (p->has_total)
 		add_row(&t, p, &p->total);
 	if (shown == 0)
-		fprintf(out, "No %scategory is listed%s.\n", o->all_categories ? "" : "GPU ",
-			p->elided ? " (rows were elided: unknown whether any is GPU memory)" : "");
+		fprintf(out, "No %scategory is listed%s.\n%s", o->all_categories ? "" : "GPU ",
+			p->elided ? " (rows were elided: unknown whether any is GPU memory)" : "",
+			o->markdown ? "\n" : "");
 	if (text_table_rows(&t))
 		text_table_write(out, &t, o->markdown);
 	text_table_release(&t);

@@ -63,7 +63,7 @@ const char cmd_footprint_help[] =
 	"  iotally footprint fixtures/footprint/macos26.6-arm64-footprint-full-ferryx.txt\n"
 	"  iotally footprint --all-categories fixtures/footprint/constructed-bytes-swapped-wired.txt\n"
 	"  iotally footprint --format json fixtures/footprint/macos26.5-arm64-footprint-swapped-wired-elided-mlx.txt\n"
-	"  iotally footprint --format ndjson fixtures/footprint\n"
+	"  iotally footprint --format ndjson fixtures/footprint/constructed-pages.txt fixtures/footprint/constructed-formatted-two-processes.txt\n"
 	"\n"
 	"Exit status: 0 success, 64 usage error, 65 malformed input, 66 input\n"
 	"cannot be opened, 74 output cannot be written; with several inputs, the\n"

@@ -1,5 +1,6 @@
 #include "report/footprint_text.h"
 
+#include "report/report_md_write.h"
 #include "report/texttable.h"
 #include "util/escape.h"
 #include "util/size.h"
@@ -101,7 +102,15 @@ write_process(FILE *out, const struct footprint_process *p, const char *heading,
 	      const struct footprint_text_opts *o)
 {
 	fputs(o->markdown ? "### " : "Process: ", out);
-	escape_puts(out, heading);
+	if (o->markdown) {
+		/* A name from the input cannot turn into Markdown or HTML. */
+		struct strbuf sb = STRBUF_INIT;
+		report_md_escape(heading, 0, &sb);
+		fputs(sb.buf, out);
+		strbuf_release(&sb);
+	} else {
+		escape_puts(out, heading);
+	}
 	if (p->bits || p->page_size) {
 		fputs(" (", out);
 		if (p->bits)

@@ -27,6 +27,9 @@ MiB = 1 << 20
 BEFORE = 'fixtures/diff-folders/before'
 AFTER = 'fixtures/diff-folders/after'
 EMPTY = 'fixtures/vmmap/empty.txt'
+MLX = 'fixtures/footprint/macos26.5-arm64-footprint-swapped-wired-elided-mlx.txt'
+FOOTPRINT = ['fixtures/footprint/constructed-bytes-swapped-wired.txt',
+             'fixtures/footprint/constructed-formatted-two-processes.txt', MLX]
 
 
 def fail(msg):
@@ -120,6 +123,14 @@ def expected(root):
                           'com.example.driver.NewCache: NewCache::grow(unsigned long)', None,
                           'bytes', MiB],
                          ['classes', 'allocation', 'iomalloc', None, 'allocation', 65536]],
+        # fixtures/footprint/README.md: Metal App 512 + 256 + 128 + 1 MiB + 512 KiB
+        # (exact bytes); render 400 MiB + 6817 KiB, helper 1000 KiB (rounded); the
+        # Python capture lists one GPU row, as printed, then elides rows.
+        'footprint-gpu': [['Python', 1581, printed(root, MLX, r'(\d+) MB .*IOAccelerator') * MiB,
+                           True, True],
+                          ['Metal App', 4242, 941096960, False, False],
+                          ['render', 100, 400 * MiB + 6817 * 1024, True, False],
+                          ['helper', 101, 1000 * 1024, True, False]],
         # Every byte of both captures is in some module's row.
         'modules-total': total_before + total_after,
     }
@@ -197,6 +208,8 @@ def main():
         emit(iotally, root, os.path.join(tmp, 'diff.ndjson'),
              ['diff', '--format', 'ndjson', '--gates',
               'fixtures/diff-folders/gates-past-boundary.txt', BEFORE, AFTER], 1)
+        emit(iotally, root, os.path.join(tmp, 'footprint.ndjson'),
+             ['footprint', '--format', 'ndjson'] + FOOTPRINT, 0)
         proc = subprocess.run(['node', runner, modules], cwd=tmp, input=json.dumps(queries),
                               stdout=subprocess.PIPE, universal_newlines=True)
         if proc.returncode != 0:

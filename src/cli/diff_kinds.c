@@ -451,6 +451,11 @@ diff_kind_open(struct diff_input *in, const char *path, const char *command,
 	/* Another tool's report: the sentence every command says of it. */
 	if (cli_foreign_sentence(&peek, foreign, sizeof(foreign)))
 		return diag_set(err, DIAG_DATA, path, 0, 0, "%s", foreign);
+	/* footprint output: its own command reads it, this one not yet. */
+	if (!*kind && *raw == INPUT_FOOTPRINT)
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"this is %s: 'iotally %s' reads it; '%s' does not read it yet",
+				input_kind_describe(*raw), cli_command_for_kind(*raw), command);
 	if (!*kind)
 		return diag_set(err, DIAG_DATA, path, 0, 0,
 				"is %s%s%s%s: %s %s vmmap dumps, ioclasscount --track "

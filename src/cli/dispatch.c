@@ -33,6 +33,7 @@ static const struct {
 	{ INPUT_BPLIST, "classes" },
 	{ INPUT_IOCLASSCOUNT, "classes" },
 	{ INPUT_TRACK, "track" },
+	{ INPUT_FOOTPRINT, "footprint" },
 };
 
 const char *
@@ -90,10 +91,9 @@ foreign_advice(enum foreign_kind f)
 	case FOREIGN_SYSTEM_PROFILER:
 		return "; for IOKit class counts save 'ioreg -l -w0 -d1' (or 'ioreg -a -l -d1') "
 		       "on the Mac and read that with 'iotally classes'";
-	case FOREIGN_FOOTPRINT_TEXT:
 	case FOREIGN_FOOTPRINT_JSON:
-		return "; for GPU memory by region save 'vmmap -noCoalesce PID' and read that "
-		       "with 'iotally vmmap'";
+		return "; save footprint's text output instead ('footprint -f bytes -p PID > "
+		       "FILE') and read that with 'iotally footprint'";
 	case FOREIGN_NONE:
 	default:
 		return "";

@@ -34,6 +34,9 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff,
 	  "what grew between two captures of the same kind, with CI gates",
 	  cmd_diff_help },
+	{ "footprint", cmd_footprint,
+	  "GPU and other memory by VM category, per process and summed (footprint output)",
+	  cmd_footprint_help },
 	{ "redact", cmd_redact,
 	  "a redacted copy of a capture bundle or file: no user names, serials, home paths",
 	  cmd_redact_help },
@@ -92,8 +95,9 @@ print_main_help(FILE *out)
 	      "       iotally help <command>\n"
 	      "       iotally --version\n"
 	      "\n"
-	      "Reads saved macOS memory diagnostics (vmmap, ioreg, ioclasscount) on any\n"
-	      "machine and reports them as tables, histograms, JSON or CSV.\n"
+	      "Reads saved macOS memory diagnostics (vmmap, ioreg, ioclasscount,\n"
+	      "footprint) on any machine and reports them as tables, histograms, JSON\n"
+	      "or CSV.\n"
 	      "\n"
 	      "Commands:\n", out);
 	for (size_t i = 0; i < NCOMMANDS; i++)
@@ -105,8 +109,9 @@ print_main_help(FILE *out)
 	      "name that is also a file's name goes after '--'. A capture of another\n"
 	      "kind is refused with the command that reads it; iotally's own JSON of\n"
 	      "vmmap, classes and track is read by diff, report and trend ('iotally\n"
-	      "FILE.json' runs report); reports of other tools (footprint, leaks, heap,\n"
-	      "System Profiler) are not read.\n"
+	      "FILE.json' runs report); 'iotally footprint' reads footprint's text\n"
+	      "output (diff, report and trend do not yet); reports of other tools\n"
+	      "(footprint's JSON, leaks, heap, System Profiler) are not read.\n"
 	      "gzip-compressed captures are read as they are, and a capture bundle\n"
 	      "(folder or .tar.gz) wherever a capture is read, by its name only (a tar\n"
 	      "archive on standard input is refused). A file whose lines end in CR\n"

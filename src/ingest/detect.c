@@ -1,5 +1,6 @@
 #include "ingest/detect.h"
 
+#include "ingest/footprint_read.h"
 #include "ingest/vmmap_read.h"
 #include "util/linereader.h"
 #include "util/view.h"
@@ -116,6 +117,8 @@ input_detect(const char *p, size_t n)
 	default:
 		break;
 	}
+	if (footprint_recognise(p, n))
+		return INPUT_FOOTPRINT;
 	/* Tracking records print "N call [i]" or "N calls [i]", never "call(s)". */
 	if (has(p, n, "kernel memory allocations") || has(p, n, " bytes (0x") ||
 	    has(p, n, " bytes total"))
@@ -176,6 +179,8 @@ input_kind_describe(enum input_kind kind)
 		return "ioclasscount output";
 	case INPUT_TRACK:
 		return "an ioclasscount --track/--leaks/--maps capture";
+	case INPUT_FOOTPRINT:
+		return "footprint output";
 	case INPUT_TEXT:
 	default:
 		return "text that is none of the captures iotally reads";

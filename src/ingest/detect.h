@@ -26,6 +26,7 @@ enum input_kind {
 	INPUT_IOREG_TEXT,
 	INPUT_IOCLASSCOUNT,
 	INPUT_TRACK,           /* ioclasscount --track / --leaks / --maps */
+	INPUT_FOOTPRINT,       /* footprint's text output (not its JSON) */
 	INPUT_TEXT,            /* text of no kind we know */
 };
 

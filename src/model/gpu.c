@@ -154,3 +154,49 @@ vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, uin
 	*rounded = true;
 	return table_has;
 }
+
+/* footprint's GPU categories (docs/footprint.md: what each one is). */
+const char *const footprint_gpu_categories[] = {
+	"Owned physical footprint (unmapped) (graphics)",
+	"IOSurface",
+	"IOAccelerator (graphics)",
+	"IOAccelerator",
+	"IOKit",
+};
+const size_t footprint_gpu_ncategories = ARRAY_SIZE(footprint_gpu_categories);
+
+bool
+footprint_category_is_gpu(const char *name, size_t len)
+{
+	for (size_t i = 0; i < footprint_gpu_ncategories; i++)
+		if (equals(name, len, footprint_gpu_categories[i]))
+			return true;
+	return false;
+}
+
+const struct footprint_field_desc footprint_fields[FOOTPRINT_FIELDS] = {
+	[FOOTPRINT_DIRTY] = { "dirty", "Dirty", METRIC_BYTES, true, true },
+	[FOOTPRINT_SWAPPED] = { "swapped", "(Swapped)", METRIC_BYTES, false, true },
+	[FOOTPRINT_CLEAN] = { "clean", "Clean", METRIC_BYTES, false, true },
+	[FOOTPRINT_RECLAIMABLE] = { "reclaimable", "Reclaimable", METRIC_BYTES, false, true },
+	[FOOTPRINT_WIRED] = { "wired", "(Wired)", METRIC_BYTES, false, true },
+	[FOOTPRINT_REGIONS] = { "regions", "Regions", METRIC_COUNT, false, true },
+};
+
+int
+footprint_field_find(const char *name, size_t len)
+{
+	for (int i = 0; i < FOOTPRINT_FIELDS; i++)
+		if (equals(name, len, footprint_fields[i].name))
+			return i;
+	return -1;
+}
+
+int
+footprint_field_for_column(const char *heading, size_t len)
+{
+	for (int i = 0; i < FOOTPRINT_FIELDS; i++)
+		if (equals(heading, len, footprint_fields[i].column))
+			return i;
+	return -1;
+}

@@ -94,4 +94,41 @@ bool vmmap_dump_lines_have(const struct vmmap_dump *d, enum vmmap_metric_field f
 bool vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f,
 			   uint64_t *out, bool *rounded);
 
+/*
+ * The footprint kind (model/footprint.h). GPU memory as Apple's footprint
+ * names its categories: exactly these names (docs/gpu.md, docs/footprint.md).
+ * footprint:gpu.dirty is the Dirty column summed over them: the memory the
+ * kernel charges the process for them.
+ */
+extern const char *const footprint_gpu_categories[];
+extern const size_t footprint_gpu_ncategories;
+bool footprint_category_is_gpu(const char *name, size_t len);
+
+/* The columns of footprint's category table, in the order it prints them. */
+enum footprint_field {
+	FOOTPRINT_DIRTY,
+	FOOTPRINT_SWAPPED,
+	FOOTPRINT_CLEAN,
+	FOOTPRINT_RECLAIMABLE,
+	FOOTPRINT_WIRED,
+	FOOTPRINT_REGIONS,
+	FOOTPRINT_FIELDS,
+};
+
+struct footprint_field_desc {
+	const char *name;       /* as metrics spell it: "dirty" */
+	const char *column;     /* as footprint heads it: "Dirty", "(Swapped)" */
+	enum metric_unit unit;
+	bool gpu;               /* in the gpu family: footprint:gpu.<name> */
+	bool gateable;          /* a diff gate can name it */
+};
+
+/* Indexed by enum footprint_field. */
+extern const struct footprint_field_desc footprint_fields[FOOTPRINT_FIELDS];
+
+/* The field a metric names ("dirty"), or -1. */
+int footprint_field_find(const char *name, size_t len);
+/* The field a column heading names ("Dirty", "(Wired)"), or -1. */
+int footprint_field_for_column(const char *heading, size_t len);
+
 #endif

@@ -14,8 +14,7 @@ csv_formula_start(const char *s)
 	return *s && strchr("=+-@\t\r", *s);
 }
 
-/* A text cell from the input: escaped, neutralised, quoted when it must be. */
-static void
+void
 csv_text_field(FILE *out, const char *s, struct strbuf *tmp)
 {
 	bool formula = csv_formula_start(s);

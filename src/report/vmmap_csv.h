@@ -20,4 +20,12 @@
 
 void vmmap_csv_write(FILE *out, const struct vmmap_capture *cap);
 
+/*
+ * A CSV cell from input text: escaped (util/escape.h), quoted when it must
+ * be, and a leading = + - @ TAB CR neutralised with a ' so spreadsheets do
+ * not evaluate it. Numeric cells are written as they are. `tmp` is scratch.
+ */
+struct strbuf;
+void csv_text_field(FILE *out, const char *s, struct strbuf *tmp);
+
 #endif

@@ -445,7 +445,8 @@ correlation_factor(const double *x, const double *y, size_t n, const struct tren
  * a pause as long as the last, so the last is no evidence that it stopped).
  */
 static bool
-stairs_keep_rising(const struct trend_stairs *st, const double *y, size_t n, double resolution)
+stairs_keep_rising(const struct trend_stairs *st, const double *x, const double *y, size_t n,
+		   double resolution)
 {
 	double *e = xmalloc(n * sizeof(*e));
 	for (size_t i = 0; i < n; i++)
@@ -456,8 +457,12 @@ stairs_keep_rising(const struct trend_stairs *st, const double *y, size_t n, dou
 	double n0 = (double)st->at1, n1 = (double)(st->at2 - st->at1), n2 = (double)(n - st->at2);
 	double j1 = st->level[1] - st->level[0], j2 = st->level[2] - st->level[1];
 	double se1 = sqrt(sig2 * fac * (1 / n0 + 1 / n1)), se2 = sqrt(sig2 * fac * (1 / n1 + 1 / n2));
+	/* Levels, not a ramp: the first two grow less than the smaller jump. */
+	double most = TREND_STAIR_FLAT * fmin(j1, j2);
+	bool flat = segment_growth(x, y, st->at1) <= most &&
+		    segment_growth(x + st->at1, y + st->at1, st->at2 - st->at1) <= most;
 	return j1 > resolution && j2 > resolution && j1 >= TREND_PLATEAU_T * se1 &&
-	       j2 >= TREND_PLATEAU_T * se2 && n2 <= n1;
+	       j2 >= TREND_PLATEAU_T * se2 && n2 <= n1 && flat;
 }
 
 /*
@@ -510,6 +515,18 @@ plateau_stats(const double *v, const double *hours, size_t nsamples, bool use_ho
 	/* Stopped: the tail grows at most half as fast, and not significantly (10 %). */
 	*stopped = r->tail_slope <= TREND_TAIL_RATIO * pl->slope && tail_z < TREND_TAIL_Z;
 	/*
+	 * Shown to have slowed (an equivalence-style test, one-sided at 10 %):
+	 * the upper bound of the tail's Theil-Sen interval, correlation
+	 * allowed for, below the rise's slope. A steady leak's tail grows as
+	 * fast as its "rise" and rarely passes; a plateau's flat tail does.
+	 * The interval of trend_theil_sen_f is two-sided 95 %: its factor
+	 * scaled by (z_0.90 / z_0.975)^2 makes the upper end one-sided 90 %.
+	 */
+	double eq = TREND_TAIL_Z / TREND_Z_975;
+	r->tail_flat = trend_theil_sen_f(x + pl->end, f.y + pl->end, tail,
+					 trend_ar1_factor(rho, tail) * eq * eq, &ts) == 0 &&
+		       ts.hi < pl->slope;
+	/*
 	 * Bent, not straight: the plateau removes more of the line's squared
 	 * error than correlated noise would, (RSS_line - RSS) / (sigma^2 F)
 	 * >= 1.5 ln n, F = (1 + rho) / (1 - rho) the variance factor of AR(1)
@@ -525,7 +542,7 @@ plateau_stats(const double *v, const double *hours, size_t nsamples, bool use_ho
 	struct trend_stairs st;
 	size_t min_seg = n / 6 < 2 ? 2 : n / 6;
 	if (n > 5 && trend_stairs_fit(f.y, n, min_seg, &st) == 0)
-		r->stairs = stairs_keep_rising(&st, f.y, n, r->resolution);
+		r->stairs = stairs_keep_rising(&st, x, f.y, n, r->resolution);
 out:
 	window_release(&f);
 }
@@ -699,7 +716,7 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	bool withheld = (leak || qleak) && maybe_stopped && !(r->stairs && leak);
 	if (withheld)
 		leak = qleak = false;
-	bool plateau = plateau_size && r->plateau_t >= TREND_RISE_T && stopped &&
+	bool plateau = plateau_size && r->plateau_t >= TREND_RISE_T && stopped && r->tail_flat &&
 		       beats_line && !r->stairs;
 	/* A hint of a rise: the uncorrected tests at 5 %, one-sided. */
 	/* A hint of a rise: the corrected test at 5 %, or a plateau's rise at t > 2. */

@@ -66,6 +66,7 @@ struct trend_params {
 #define TREND_PLATEAU_T 3.0       /* a step's jump, a staircase's jumps */
 #define TREND_RISE_T 2.5          /* a plateau's rise */
 #define TREND_LEAK_BEND_BIC 0.5   /* times ln n: a stopped tail this bent is no LEAK */
+#define TREND_STAIR_FLAT 0.75     /* a staircase's first two levels grow less than this x jump */
 #define TREND_BEND_BIC 1.5        /* times ln n: a plateau must beat the line by this */
 #define TREND_TAIL_RATIO 0.5      /* the tail grows at most this share as fast as the rise */
 #define TREND_TAIL_Z 1.2815515655446004  /* and its own test stays under 10 % one-sided */
@@ -114,6 +115,7 @@ struct trend_result {
 	size_t plateau_end;         /* first sample (whole series) of the flat tail */
 	double plateau_t;           /* rise / its standard error, correlation allowed for */
 	double tail_slope;          /* Theil-Sen slope of the flat tail */
+	bool tail_flat;             /* the tail's growth shown slower than the rise's (10 %) */
 	double bend;                /* (RSS_line - RSS_plateau) / (sigma^2 F2) / ln n */
 	bool stairs;                /* rose in two steps and kept rising (not a plateau) */
 	size_t more_samples;        /* NO TREND, INSUFFICIENT: samples the noise needs; 0 none */

@@ -406,10 +406,15 @@ step_noise(const double *y, size_t n)
  * floor, keeps the false LEAKs of AR(1) noise up to rho = 0.7 at or below
  * 1 % (§8). The cap: beyond it 12 to 50 samples cannot tell correlated
  * noise from a wandering level, and the factor would refuse any rise.
+ * Under TREND_RHO_MIN_N residuals the estimate's standard error,
+ * about sqrt(1 / n) n / (n - 6), is over 0.5: it says nothing, and the
+ * floor alone is assumed.
  */
 static double
 test_rho(const double *e, size_t n)
 {
+	if (n < TREND_RHO_MIN_N)
+		return TREND_RHO_FLOOR;
 	double r = trend_lag1_fit(e, n, 2);
 	r += TREND_RHO_UPPER_SE * sqrt((1 - r * r) / (double)n);
 	r = fmax(TREND_RHO_FLOOR, r);

@@ -61,6 +61,7 @@ struct trend_params {
 #define TREND_RHO_FLOOR 0.5
 #define TREND_RHO_CAP 0.8         /* the most the trend test assumes */
 #define TREND_RHO_UPPER_SE 1.0    /* standard errors added to the estimate */
+#define TREND_RHO_MIN_N 14        /* fewer analysed samples: the floor alone */
 #define TREND_LINE_T 4.0          /* a least-squares slope this clear is LEAK (with a hint) */
 #define TREND_HINT_ALPHA 0.05     /* the hint: the rank test at 5 %, one-sided */
 #define TREND_PLATEAU_T 3.0       /* a step's jump, a staircase's jumps */

@@ -721,8 +721,10 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	bool withheld = (leak || qleak) && maybe_stopped && !(r->stairs && leak);
 	if (withheld)
 		leak = qleak = false;
-	bool plateau = plateau_size && r->plateau_t >= TREND_RISE_T && stopped && r->tail_flat &&
-		       beats_line && !r->stairs;
+	/* Everything of a plateau but a tail shown slower than the rise. */
+	bool plateau_shape = plateau_size && r->plateau_t >= TREND_RISE_T && stopped &&
+			     beats_line && !r->stairs;
+	bool plateau = plateau_shape && r->tail_flat;
 	/* A hint of a rise: the uncorrected tests at 5 %, one-sided. */
 	/* A hint of a rise: the corrected test at 5 %, or a plateau's rise at t > 2. */
 	bool hint_trend = r->has_mk && r->mk.s > 0 && r->mk.z > 1.6448536269514722 &&
@@ -765,6 +767,11 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	} else if (withheld && !plateau) {
 		r->verdict = TREND_NO_TREND;
 		r->why = "rises, but may have stopped: neither a steady leak nor a confirmed plateau";
+		r->more_samples = more_samples(r, p, unit, r->n + 1);
+	} else if (plateau_shape) {
+		r->verdict = TREND_NO_TREND;
+		r->why = "rose, then slowed, but the tail is too short or noisy to show that growth "
+			 "stopped";
 		r->more_samples = more_samples(r, p, unit, r->n + 1);
 	} else if (hint_trend || hint_plateau) {
 		r->verdict = TREND_NO_TREND;

@@ -19,6 +19,15 @@
 
 #define MiB (1024.0 * 1024.0)
 
+/* |a - b| <= eps, saying which value missed. */
+#define assert_near(a, b, eps) assert_near_at((a), (b), (eps), #a)
+static void
+assert_near_at(double a, double b, double eps, const char *what)
+{
+	if (!(fabs(a - b) <= eps))
+		fail_msg("%s = %.10g, want %.10g (within %g)", what, a, b, eps);
+}
+
 static enum trend_verdict
 verdict_of(const double *v, size_t n, enum trend_unit unit, bool exempt,
 	   struct trend_result *r)
@@ -321,6 +330,86 @@ test_staircase(void **state)
 }
 
 /*
+ * A clear rise the rank test leaves at a hint: 100 MiB plus 0 10 20, then
+ * 41 29 52 71 58 82 101 89 112 MiB (12 samples, warm-up 3). On the nine:
+ * Mann-Kendall S = 36 - 2 x 3 inversions = 30, Var S = 9*8*23/18 = 92
+ * times n/n* = 1.917199 (rho = 0.5: under 14 samples the floor alone), so
+ * z = 29/sqrt(176.382) = 2.1836, one-sided p = 0.0145: under 5 %, over
+ * alpha = 1 %. Least squares on x = 4..12: Sxx = 60, Sxy = 573, slope
+ * 9.55 MiB a sample, RSS = 746.07, SE = sqrt(746.07 / 7 / 60 x 3) = 2.3085
+ * (F1 = (1 + 0.5)/(1 - 0.5) = 3), t = 4.137 >= 4: LEAK. Before the
+ * least-squares route it was NO TREND.
+ */
+static void
+test_leak_by_slope(void **state)
+{
+	(void)state;
+	const double a[] = { 0, 10, 20, 41, 29, 52, 71, 58, 82, 101, 89, 112 };
+	double v[12];
+	struct trend_result r;
+	for (int i = 0; i < 12; i++)
+		v[i] = (100 + a[i]) * MiB;
+	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_LEAK);
+	assert_int_equal(r.mk.s, 30);
+	assert_near(r.rho, 0.5, 0);
+	assert_near(r.q, 0.0144963, 1e-6);
+	assert_near(r.line_t, 4.136918, 1e-5);
+	assert_string_equal(r.why, "grows steadily and has not stopped");
+}
+
+/*
+ * A ramp is no staircase: 100 MiB plus 8 8 9 12 19 20 21 23 27 30 39 44
+ * quarter-MiB. The best three levels (each at least 2 samples) break at 4
+ * and 10: means 9.25, 23.33, 41.5, jumps 14.08 and 18.17, the last level
+ * (2 samples) no longer than the middle (6). But the middle level 19 20 21
+ * 23 27 30 rises: its Theil-Sen slope (median of the 15 pairwise slopes)
+ * is 2.2, growth 2.2 x 5 = 11 > 0.75 x 14.08 = 10.56, so these are no
+ * flat levels: "grows steadily", not "rose in steps" (as before the rule).
+ */
+static void
+test_ramp_not_staircase(void **state)
+{
+	(void)state;
+	const double a[] = { 8, 8, 9, 12, 19, 20, 21, 23, 27, 30, 39, 44 };
+	double v[12];
+	struct trend_result r;
+	for (int i = 0; i < 12; i++)
+		v[i] = 100 * MiB + a[i] * MiB / 4;
+	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_LEAK);
+	assert_false(r.stairs);
+	assert_string_equal(r.why, "grows steadily and has not stopped");
+}
+
+/*
+ * A tail too short to show that growth stopped: 100 MiB plus -1 2 9 15 14
+ * 21 23 32 34 31 38 37 quarter-MiB. The rise-then-flat fit (tail at least
+ * 4 samples) flattens from sample 9: slope 4.5104 a sample, RSS 59.24
+ * against the line's 95.80. The tail 34 31 38 37 has pairwise slopes
+ * -3 -1 1 2 3 7: median 1.5 <= 0.5 x 4.51, S = 2 (stopped), but with
+ * N = 6 pairs and Var S = 4*3*13/18 = 8.667 the one-sided 90 % bound is
+ * at rank round((6 + C)/2) with C = 1.2816 sqrt(8.667 F) >= 3.77 (F >= 1):
+ * rank 5, the largest slope, 7 > 4.51: not shown slower than the rise.
+ * Before the rule: PLATEAU; now NO TREND, and no LEAK either.
+ */
+static void
+test_tail_not_shown_flat(void **state)
+{
+	(void)state;
+	const double a[] = { -1, 2, 9, 15, 14, 21, 23, 32, 34, 31, 38, 37 };
+	double v[12];
+	struct trend_result r;
+	for (int i = 0; i < 12; i++)
+		v[i] = 100 * MiB + a[i] * MiB / 4;
+	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_NO_TREND);
+	assert_int_equal(r.plateau_end, 8);
+	assert_near(r.plateau.slope, 4.510416666666667 * MiB / 4, 1);
+	assert_near(r.tail_slope, 1.5 * MiB / 4, 1e-6);
+	assert_false(r.tail_flat);
+	assert_string_equal(r.why,
+			    "rises, but may have stopped: neither a steady leak nor a confirmed plateau");
+}
+
+/*
  * A rise the tests cannot confirm: 12 samples (warm-up 3: 11 10 11, about
  * level), then 10 12 11 13 12 14 13 16 15 MiB over 100 MiB. Mann-Kendall
  * on the nine: S = 26 (30 pairs up, 4 down, 2 tied), tie groups 12 x2 and
@@ -380,6 +469,9 @@ main(void)
 		cmocka_unit_test(test_rounded),
 		cmocka_unit_test(test_staircase),
 		cmocka_unit_test(test_no_trend),
+		cmocka_unit_test(test_leak_by_slope),
+		cmocka_unit_test(test_ramp_not_staircase),
+		cmocka_unit_test(test_tail_not_shown_flat),
 		cmocka_unit_test(test_samples_needed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

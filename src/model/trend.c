@@ -695,10 +695,12 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	 * statistic is bounded (at most n(n-1)/2 rising pairs, which a strong
 	 * correlation factor can leave short of alpha): the least-squares
 	 * slope at t >= TREND_LINE_T with the same correlation allowed for,
-	 * the rank test at least hinting (q < 5 %).
+	 * the rank test at least hinting (q < 5 %). Only where rho is
+	 * estimated (TREND_RHO_MIN_N samples): with the floor alone, a
+	 * correlation above it would pass for a slope.
 	 */
 	leak = leak || (r->has_mk && r->has_slope && r->mk.s > 0 && r->q < TREND_HINT_ALPHA &&
-			r->line_t >= TREND_LINE_T && ts->slope > 0 &&
+			r->n >= TREND_RHO_MIN_N && r->line_t >= TREND_LINE_T && ts->slope > 0 &&
 			big_enough(rise, r->start, p, unit, res));
 	/*
 	 * Rounded values whose noise is below half a rounding step (or values

@@ -330,30 +330,36 @@ test_staircase(void **state)
 }
 
 /*
- * A clear rise the rank test leaves at a hint: 100 MiB plus 0 10 20, then
- * 41 29 52 71 58 82 101 89 112 MiB (12 samples, warm-up 3). On the nine:
- * Mann-Kendall S = 36 - 2 x 3 inversions = 30, Var S = 9*8*23/18 = 92
- * times n/n* = 1.917199 (rho = 0.5: under 14 samples the floor alone), so
- * z = 29/sqrt(176.382) = 2.1836, one-sided p = 0.0145: under 5 %, over
- * alpha = 1 %. Least squares on x = 4..12: Sxx = 60, Sxy = 573, slope
- * 9.55 MiB a sample, RSS = 746.07, SE = sqrt(746.07 / 7 / 60 x 3) = 2.3085
- * (F1 = (1 + 0.5)/(1 - 0.5) = 3), t = 4.137 >= 4: LEAK. Before the
- * least-squares route it was NO TREND.
+ * A clear rise the rank test leaves at a hint: 100 MiB plus 0 23 28 22 27,
+ * then +50 MiB every 5 samples (20 samples, warm-up 4; the 16 analysed are
+ * 27 50 73 78 72 77 100 ... 172 177 MiB, all distinct).
+ * The correlation: Theil-Sen slope 10, intercept -10 (x = 5..20), lag-1
+ * autocorrelation of the residuals r1 = 0.28392, bias-corrected
+ * (16 r1 + 2) / (16 - 6) = 0.65427, plus sqrt((1 - 0.65427^2) / 16) =
+ * 0.18907: 0.84334, capped at rho = 0.8. Mann-Kendall: S = 102, Var S =
+ * 16*15*37/18 = 493.33 times n/n* = 4.312923 (rho 0.8, n 16), z =
+ * 101/sqrt(2127.7) = 2.1896, one-sided p = 0.014277: a hint, not alpha.
+ * Least squares: Sxx = 340, Sxy = 3356.5, slope 9.8721, RSS = 1550.87,
+ * SE = sqrt(1550.87 / 14 / 340 x 9) = 1.7124 (F1 = 1.8 / 0.2 = 9), t =
+ * 5.765 >= 4: LEAK (figures from a separate Python computation of the
+ * same formulas).
  */
 static void
 test_leak_by_slope(void **state)
 {
 	(void)state;
-	const double a[] = { 0, 10, 20, 41, 29, 52, 71, 58, 82, 101, 89, 112 };
-	double v[12];
+	const double a[] = { 0, 23, 28, 22, 27, 50, 73, 78, 72, 77,
+			     100, 123, 128, 122, 127, 150, 173, 178, 172, 177 };
+	double v[20];
 	struct trend_result r;
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < 20; i++)
 		v[i] = (100 + a[i]) * MiB;
-	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_LEAK);
-	assert_int_equal(r.mk.s, 30);
-	assert_near(r.rho, 0.5, 0);
-	assert_near(r.q, 0.0144963, 1e-6);
-	assert_near(r.line_t, 4.136918, 1e-5);
+	assert_int_equal(verdict_of(v, 20, TREND_BYTES, false, &r), TREND_LEAK);
+	assert_near(r.rho, 0.8, 0);
+	assert_near(r.mk.factor, 4.312923201804047, 1e-9);
+	assert_int_equal(r.mk.s, 102);
+	assert_near(r.q, 0.014276538648241681, 1e-9);
+	assert_near(r.line_t, 5.765035292532304, 1e-9);
 	assert_string_equal(r.why, "grows steadily and has not stopped");
 }
 
@@ -389,7 +395,9 @@ test_ramp_not_staircase(void **state)
  * N = 6 pairs and Var S = 4*3*13/18 = 8.667 the one-sided 90 % bound is
  * at rank round((6 + C)/2) with C = 1.2816 sqrt(8.667 F) >= 3.77 (F >= 1):
  * rank 5, the largest slope, 7 > 4.51: not shown slower than the rise.
- * Before the rule: PLATEAU; now NO TREND, and no LEAK either.
+ * Before the rule: PLATEAU; now NO TREND (the rank test's z = 2.03 on the
+ * nine analysed is a hint, and under 14 samples there is no least-squares
+ * route), not LEAK.
  */
 static void
 test_tail_not_shown_flat(void **state)
@@ -405,8 +413,8 @@ test_tail_not_shown_flat(void **state)
 	assert_near(r.plateau.slope, 4.510416666666667 * MiB / 4, 1);
 	assert_near(r.tail_slope, 1.5 * MiB / 4, 1e-6);
 	assert_false(r.tail_flat);
-	assert_string_equal(r.why,
-			    "rises, but may have stopped: neither a steady leak nor a confirmed plateau");
+	assert_string_equal(r.why, "rose, then slowed, but the tail is too short or noisy to "
+				   "show that growth stopped");
 }
 
 /*

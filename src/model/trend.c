@@ -396,18 +396,48 @@ step_noise(const double *y, size_t n)
 }
 
 /*
+ * The lag-1 correlation the trend test assumes (docs/trend.md §6): the
+ * estimate from residuals about a line, corrected for its small-sample
+ * bias (trend_lag1_fit, 2 parameters), plus one standard error
+ * sqrt((1 - rho^2) / n), at least the floor and at most the cap. Series
+ * whose drift the line takes for a trend have residuals that look less
+ * correlated than the noise is, so the point estimate alone lets through
+ * the false trends it should stop; one standard error above it, with the
+ * floor, keeps the false LEAKs of AR(1) noise up to rho = 0.7 at or below
+ * 1 % (§8). The cap: beyond it 12 to 50 samples cannot tell correlated
+ * noise from a wandering level, and the factor would refuse any rise.
+ * Under TREND_RHO_MIN_N residuals the estimate's standard error,
+ * about sqrt(1 / n) n / (n - 6), is over 0.5: it says nothing, and the
+ * floor alone is assumed.
+ */
+static double
+test_rho(const double *e, size_t n)
+{
+	if (n < TREND_RHO_MIN_N)
+		return TREND_RHO_FLOOR;
+	double r = trend_lag1_fit(e, n, 2);
+	r += TREND_RHO_UPPER_SE * sqrt((1 - r * r) / (double)n);
+	r = fmax(TREND_RHO_FLOOR, r);
+	return fmin(TREND_RHO_CAP, r);
+}
+
+/*
  * The variance factor for correlated samples: Hamed-Rao's n / n* for AR(1)
- * noise with lag-1 correlation the larger of the floor and the estimate
- * from the Theil-Sen residuals (docs/trend.md §6).
+ * noise with lag-1 correlation test_rho() of the Theil-Sen residuals
+ * (docs/trend.md §6). Rounded values whose noise is under half a rounding
+ * step keep the floor and the plain estimate: their residuals are mostly
+ * rounding error, a sawtooth whose correlation is not the noise's, and
+ * the rules that ask for more than one rounding step keep their false
+ * LEAKs at 0 (§8).
  */
 static double
 correlation_factor(const double *x, const double *y, size_t n, const struct trend_ts *ts,
-		   double *rho)
+		   bool rounded, double *rho)
 {
 	double *e = xmalloc(n * sizeof(*e));
 	for (size_t i = 0; i < n; i++)
 		e[i] = trend_residual(y[i], ts->intercept + ts->slope * x[i]);
-	*rho = fmax(TREND_RHO_FLOOR, trend_lag1(e, n));
+	*rho = rounded ? fmax(TREND_RHO_FLOOR, trend_lag1(e, n)) : test_rho(e, n);
 	free(e);
 	return trend_ar1_factor(*rho, n);
 }
@@ -420,7 +450,8 @@ correlation_factor(const double *x, const double *y, size_t n, const struct tren
  * a pause as long as the last, so the last is no evidence that it stopped).
  */
 static bool
-stairs_keep_rising(const struct trend_stairs *st, const double *y, size_t n, double resolution)
+stairs_keep_rising(const struct trend_stairs *st, const double *x, const double *y, size_t n,
+		   double resolution)
 {
 	double *e = xmalloc(n * sizeof(*e));
 	for (size_t i = 0; i < n; i++)
@@ -431,8 +462,12 @@ stairs_keep_rising(const struct trend_stairs *st, const double *y, size_t n, dou
 	double n0 = (double)st->at1, n1 = (double)(st->at2 - st->at1), n2 = (double)(n - st->at2);
 	double j1 = st->level[1] - st->level[0], j2 = st->level[2] - st->level[1];
 	double se1 = sqrt(sig2 * fac * (1 / n0 + 1 / n1)), se2 = sqrt(sig2 * fac * (1 / n1 + 1 / n2));
+	/* Levels, not a ramp: the first two grow less than the smaller jump. */
+	double most = TREND_STAIR_FLAT * fmin(j1, j2);
+	bool flat = segment_growth(x, y, st->at1) <= most &&
+		    segment_growth(x + st->at1, y + st->at1, st->at2 - st->at1) <= most;
 	return j1 > resolution && j2 > resolution && j1 >= TREND_PLATEAU_T * se1 &&
-	       j2 >= TREND_PLATEAU_T * se2 && n2 <= n1;
+	       j2 >= TREND_PLATEAU_T * se2 && n2 <= n1 && flat;
 }
 
 /*
@@ -485,6 +520,18 @@ plateau_stats(const double *v, const double *hours, size_t nsamples, bool use_ho
 	/* Stopped: the tail grows at most half as fast, and not significantly (10 %). */
 	*stopped = r->tail_slope <= TREND_TAIL_RATIO * pl->slope && tail_z < TREND_TAIL_Z;
 	/*
+	 * Shown to have slowed (an equivalence-style test, one-sided at 10 %):
+	 * the upper bound of the tail's Theil-Sen interval, correlation
+	 * allowed for, below the rise's slope. A steady leak's tail grows as
+	 * fast as its "rise" and rarely passes; a plateau's flat tail does.
+	 * The interval of trend_theil_sen_f is two-sided 95 %: its factor
+	 * scaled by (z_0.90 / z_0.975)^2 makes the upper end one-sided 90 %.
+	 */
+	double eq = TREND_TAIL_Z / TREND_Z_975;
+	r->tail_flat = trend_theil_sen_f(x + pl->end, f.y + pl->end, tail,
+					 trend_ar1_factor(rho, tail) * eq * eq, &ts) == 0 &&
+		       ts.hi < pl->slope;
+	/*
 	 * Bent, not straight: the plateau removes more of the line's squared
 	 * error than correlated noise would, (RSS_line - RSS) / (sigma^2 F)
 	 * >= 1.5 ln n, F = (1 + rho) / (1 - rho) the variance factor of AR(1)
@@ -493,16 +540,42 @@ plateau_stats(const double *v, const double *hours, size_t nsamples, bool use_ho
 	 * correlation, so that steady leaks are rarely taken for plateaus.
 	 */
 	double dn = (double)n, brho = fmax(0, pl->rho), fac = (1 + brho) / (1 - brho);
-	*beats_line = pl->rss_line > pl->rss &&
-		      (pl->sigma <= 0 ||
-		       (pl->rss_line - pl->rss) / (pl->sigma * pl->sigma * fac) >=
-			       TREND_BEND_BIC * log(dn));
+	r->bend = pl->rss_line <= pl->rss ? 0
+		: pl->sigma > 0 ? (pl->rss_line - pl->rss) / (pl->sigma * pl->sigma * fac) / log(dn)
+				: INFINITY;
+	*beats_line = r->bend >= TREND_BEND_BIC;
 	struct trend_stairs st;
 	size_t min_seg = n / 6 < 2 ? 2 : n / 6;
 	if (n > 5 && trend_stairs_fit(f.y, n, min_seg, &st) == 0)
-		r->stairs = stairs_keep_rising(&st, f.y, n, r->resolution);
+		r->stairs = stairs_keep_rising(&st, x, f.y, n, r->resolution);
 out:
 	window_release(&f);
+}
+
+static double
+line_t_of(const double *x, const double *y, size_t n, double rho)
+{
+	double mx = 0, my = 0;
+	for (size_t i = 0; i < n; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= (double)n;
+	my /= (double)n;
+	double sxx = 0, sxy = 0;
+	for (size_t i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+	}
+	if (!(sxx > 0) || n < 3)
+		return 0;
+	double b = sxy / sxx, rss = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = trend_residual(y[i], my + b * (x[i] - mx));
+		rss += e * e;
+	}
+	double se = sqrt(rss / (double)(n - 2) / sxx * (1 + rho) / (1 - rho));
+	return se > 0 ? b / se : b > 0 ? INFINITY : 0;
 }
 
 /* Everything but the verdict: the tests and fits of one metric. */
@@ -530,7 +603,6 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 	r->has_slope = trend_theil_sen(w.xs, w.y, w.n, &r->per_sample) == 0;
 	if (!r->has_slope)
 		goto out;
-	double factor = correlation_factor(w.xs, w.y, w.n, &r->per_sample, &r->rho);
 	double noise = line_noise(w.xs, w.y, w.n, &r->per_sample);
 	r->noise = fmax(noise, r->resolution / sqrt(12));
 	/*
@@ -538,6 +610,9 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 	 * line (a steady staircase) or the differences (steps far apart).
 	 */
 	r->rounding_dominates = fmin(noise, step_noise(w.y, w.n)) <= r->resolution / 2;
+	double factor = correlation_factor(w.xs, w.y, w.n, &r->per_sample,
+					   r->resolution > 0 && r->rounding_dominates, &r->rho);
+	r->line_t = line_t_of(w.xs, w.y, w.n, r->rho);
 	if (r->has_mk)
 		trend_mk_inflate(&r->mk, factor);
 	trend_theil_sen_f(w.xs, w.y, w.n, factor, &r->per_sample);
@@ -616,6 +691,18 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 		    big_enough(rise, r->start, p, unit, res);
 	leak = leak || (r->stairs && big_enough(rise, r->start, p, unit, res));
 	/*
+	 * A clear, steady rise that the rank test cannot confirm because its
+	 * statistic is bounded (at most n(n-1)/2 rising pairs, which a strong
+	 * correlation factor can leave short of alpha): the least-squares
+	 * slope at t >= TREND_LINE_T with the same correlation allowed for,
+	 * the rank test at least hinting (q < 5 %). Only where rho is
+	 * estimated (TREND_RHO_MIN_N samples): with the floor alone, a
+	 * correlation above it would pass for a slope.
+	 */
+	leak = leak || (r->has_mk && r->has_slope && r->mk.s > 0 && r->q < TREND_HINT_ALPHA &&
+			r->n >= TREND_RHO_MIN_N && r->line_t >= TREND_LINE_T && ts->slope > 0 &&
+			big_enough(rise, r->start, p, unit, res));
+	/*
 	 * Rounded values whose noise is below half a rounding step (or values
 	 * without noise): a rise is the level moving up by whole steps. The
 	 * thirds' medians rising in turn, by more than one step in all, is
@@ -626,8 +713,20 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	const struct trend_plateau *pl = &r->plateau;
 	bool plateau_size = r->has_plateau && pl->slope > 0 &&
 			    big_enough(pl->rise, pl->start, p, unit, res);
-	bool plateau = plateau_size && r->plateau_t >= TREND_PLATEAU_T && stopped &&
-		       beats_line && !r->stairs;
+	/*
+	 * "Grows steadily and has not stopped" is not what a series shows whose
+	 * rise-then-flat fit has a stopped tail and beats the line by half of
+	 * BIC's penalty: it may be a plateau the stricter rule cannot confirm,
+	 * so it is no LEAK (NO TREND says so).
+	 */
+	bool maybe_stopped = plateau_size && stopped && r->bend >= TREND_LEAK_BEND_BIC && !r->stairs && !(res > 0);
+	bool withheld = (leak || qleak) && maybe_stopped && !(r->stairs && leak);
+	if (withheld)
+		leak = qleak = false;
+	/* Everything of a plateau but a tail shown slower than the rise. */
+	bool plateau_shape = plateau_size && r->plateau_t >= TREND_RISE_T && stopped &&
+			     beats_line && !r->stairs;
+	bool plateau = plateau_shape && r->tail_flat;
 	/* A hint of a rise: the uncorrected tests at 5 %, one-sided. */
 	/* A hint of a rise: the corrected test at 5 %, or a plateau's rise at t > 2. */
 	bool hint_trend = r->has_mk && r->mk.s > 0 && r->mk.z > 1.6448536269514722 &&
@@ -667,6 +766,15 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	} else if (leak || qleak) {
 		r->verdict = leak_exempt ? TREND_GROWING : TREND_LEAK;
 		r->why = grows;
+	} else if (withheld && !plateau) {
+		r->verdict = TREND_NO_TREND;
+		r->why = "rises, but may have stopped: neither a steady leak nor a confirmed plateau";
+		r->more_samples = more_samples(r, p, unit, r->n + 1);
+	} else if (plateau_shape) {
+		r->verdict = TREND_NO_TREND;
+		r->why = "rose, then slowed, but the tail is too short or noisy to show that growth "
+			 "stopped";
+		r->more_samples = more_samples(r, p, unit, r->n + 1);
 	} else if (hint_trend || hint_plateau) {
 		r->verdict = TREND_NO_TREND;
 		r->why = hint_trend ? "rises, but not significantly once correlated samples are "

@@ -59,7 +59,15 @@ struct trend_params {
  * the sample-size advice.
  */
 #define TREND_RHO_FLOOR 0.5
-#define TREND_PLATEAU_T 3.0
+#define TREND_RHO_CAP 0.8         /* the most the trend test assumes */
+#define TREND_RHO_UPPER_SE 1.0    /* standard errors added to the estimate */
+#define TREND_RHO_MIN_N 14        /* fewer analysed samples: the floor alone */
+#define TREND_LINE_T 4.0          /* a least-squares slope this clear is LEAK (with a hint) */
+#define TREND_HINT_ALPHA 0.05     /* the hint: the rank test at 5 %, one-sided */
+#define TREND_PLATEAU_T 3.0       /* a step's jump, a staircase's jumps */
+#define TREND_RISE_T 2.5          /* a plateau's rise */
+#define TREND_LEAK_BEND_BIC 0.5   /* times ln n: a stopped tail this bent is no LEAK */
+#define TREND_STAIR_FLAT 0.75     /* a staircase's first two levels grow less than this x jump */
 #define TREND_BEND_BIC 1.5        /* times ln n: a plateau must beat the line by this */
 #define TREND_TAIL_RATIO 0.5      /* the tail grows at most this share as fast as the rise */
 #define TREND_TAIL_Z 1.2815515655446004  /* and its own test stays under 10 % one-sided */
@@ -101,12 +109,15 @@ struct trend_result {
 	double resolution;          /* the metric's rounding step (0: exact) */
 	double noise;               /* 1.4826 MAD about the Theil-Sen line (>= step / sqrt 12) */
 	double rho;                 /* lag-1 correlation used for the test (>= the floor) */
+	double line_t;              /* least-squares slope / its standard error, AR(1) allowed for */
 	bool has_plateau;
 	struct trend_plateau plateau;  /* over every sample, the warm-up included */
 	size_t plateau_points;      /* samples with a value in that fit */
 	size_t plateau_end;         /* first sample (whole series) of the flat tail */
 	double plateau_t;           /* rise / its standard error, correlation allowed for */
 	double tail_slope;          /* Theil-Sen slope of the flat tail */
+	bool tail_flat;             /* the tail's growth shown slower than the rise's (10 %) */
+	double bend;                /* (RSS_line - RSS_plateau) / (sigma^2 F2) / ln n */
 	bool stairs;                /* rose in two steps and kept rising (not a plateau) */
 	size_t more_samples;        /* NO TREND, INSUFFICIENT: samples the noise needs; 0 none */
 };

@@ -139,6 +139,27 @@ trend_lag1(const double *e, size_t n)
 	return r > 0.9 ? 0.9 : r < -0.9 ? -0.9 : r;
 }
 
+double
+trend_lag1_fit(const double *e, size_t n, size_t k)
+{
+	double dn = (double)n, dk = (double)k;
+	if (n < 4 || !(dn - 2 * dk - 2 > 0))
+		return 0;
+	double m = 0, num = 0, den = 0;
+	for (size_t i = 0; i < n; i++)
+		m += e[i];
+	m /= dn;
+	for (size_t i = 0; i < n; i++) {
+		den += (e[i] - m) * (e[i] - m);
+		if (i + 1 < n)
+			num += (e[i] - m) * (e[i + 1] - m);
+	}
+	if (!(den > 0))
+		return 0;
+	double r = (dn * num / den + dk) / (dn - 2 * dk - 2);
+	return r > 0.9 ? 0.9 : r < -0.9 ? -0.9 : r;
+}
+
 /* The tie term of Var(S) for the values of v. */
 static double
 tie_var_term(const double *v, size_t n)

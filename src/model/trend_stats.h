@@ -68,6 +68,16 @@ double trend_residual(double y, double fit);
  */
 double trend_lag1(const double *e, size_t n);
 
+/*
+ * Lag-1 autocorrelation r of the residuals e[0..n) of a fit with k
+ * parameters, corrected for its bias: E r ~ rho - (k + (2k + 2) rho) / n,
+ * Kendall's (1954) (1 + 4 rho) / n for k = 1 (the mean), and for k = 2 (a
+ * line) and 3 (a line with a breakpoint) measured by simulation to within
+ * 0.5 / n; inverted, rho = (n r + k) / (n - 2k - 2). Capped to [-0.9, 0.9];
+ * 0 when n < 4, n <= 2k + 2 or e has no spread.
+ */
+double trend_lag1_fit(const double *e, size_t n, size_t k);
+
 struct trend_ts {
 	double slope;            /* median of the pairwise slopes */
 	double lo, hi;           /* 95 % interval (Sen 1968, eq. 2.6) */

@@ -19,6 +19,15 @@
 
 #define MiB (1024.0 * 1024.0)
 
+/* |a - b| <= eps, saying which value missed. */
+#define assert_near(a, b, eps) assert_near_at((a), (b), (eps), #a)
+static void
+assert_near_at(double a, double b, double eps, const char *what)
+{
+	if (!(fabs(a - b) <= eps))
+		fail_msg("%s = %.10g, want %.10g (within %g)", what, a, b, eps);
+}
+
 static enum trend_verdict
 verdict_of(const double *v, size_t n, enum trend_unit unit, bool exempt,
 	   struct trend_result *r)
@@ -321,6 +330,94 @@ test_staircase(void **state)
 }
 
 /*
+ * A clear rise the rank test leaves at a hint: 100 MiB plus 0 23 28 22 27,
+ * then +50 MiB every 5 samples (20 samples, warm-up 4; the 16 analysed are
+ * 27 50 73 78 72 77 100 ... 172 177 MiB, all distinct).
+ * The correlation: Theil-Sen slope 10, intercept -10 (x = 5..20), lag-1
+ * autocorrelation of the residuals r1 = 0.28392, bias-corrected
+ * (16 r1 + 2) / (16 - 6) = 0.65427, plus sqrt((1 - 0.65427^2) / 16) =
+ * 0.18907: 0.84334, capped at rho = 0.8. Mann-Kendall: S = 102, Var S =
+ * 16*15*37/18 = 493.33 times n/n* = 4.312923 (rho 0.8, n 16), z =
+ * 101/sqrt(2127.7) = 2.1896, one-sided p = 0.014277: a hint, not alpha.
+ * Least squares: Sxx = 340, Sxy = 3356.5, slope 9.8721, RSS = 1550.87,
+ * SE = sqrt(1550.87 / 14 / 340 x 9) = 1.7124 (F1 = 1.8 / 0.2 = 9), t =
+ * 5.765 >= 4: LEAK (figures from a separate Python computation of the
+ * same formulas).
+ */
+static void
+test_leak_by_slope(void **state)
+{
+	(void)state;
+	const double a[] = { 0, 23, 28, 22, 27, 50, 73, 78, 72, 77,
+			     100, 123, 128, 122, 127, 150, 173, 178, 172, 177 };
+	double v[20];
+	struct trend_result r;
+	for (int i = 0; i < 20; i++)
+		v[i] = (100 + a[i]) * MiB;
+	assert_int_equal(verdict_of(v, 20, TREND_BYTES, false, &r), TREND_LEAK);
+	assert_near(r.rho, 0.8, 0);
+	assert_near(r.mk.factor, 4.312923201804047, 1e-9);
+	assert_int_equal(r.mk.s, 102);
+	assert_near(r.q, 0.014276538648241681, 1e-9);
+	assert_near(r.line_t, 5.765035292532304, 1e-9);
+	assert_string_equal(r.why, "grows steadily and has not stopped");
+}
+
+/*
+ * A ramp is no staircase: 100 MiB plus 8 8 9 12 19 20 21 23 27 30 39 44
+ * quarter-MiB. The best three levels (each at least 2 samples) break at 4
+ * and 10: means 9.25, 23.33, 41.5, jumps 14.08 and 18.17, the last level
+ * (2 samples) no longer than the middle (6). But the middle level 19 20 21
+ * 23 27 30 rises: its Theil-Sen slope (median of the 15 pairwise slopes)
+ * is 2.2, growth 2.2 x 5 = 11 > 0.75 x 14.08 = 10.56, so these are no
+ * flat levels: "grows steadily", not "rose in steps" (as before the rule).
+ */
+static void
+test_ramp_not_staircase(void **state)
+{
+	(void)state;
+	const double a[] = { 8, 8, 9, 12, 19, 20, 21, 23, 27, 30, 39, 44 };
+	double v[12];
+	struct trend_result r;
+	for (int i = 0; i < 12; i++)
+		v[i] = 100 * MiB + a[i] * MiB / 4;
+	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_LEAK);
+	assert_false(r.stairs);
+	assert_string_equal(r.why, "grows steadily and has not stopped");
+}
+
+/*
+ * A tail too short to show that growth stopped: 100 MiB plus -1 2 9 15 14
+ * 21 23 32 34 31 38 37 quarter-MiB. The rise-then-flat fit (tail at least
+ * 4 samples) flattens from sample 9: slope 4.5104 a sample, RSS 59.24
+ * against the line's 95.80. The tail 34 31 38 37 has pairwise slopes
+ * -3 -1 1 2 3 7: median 1.5 <= 0.5 x 4.51, S = 2 (stopped), but with
+ * N = 6 pairs and Var S = 4*3*13/18 = 8.667 the one-sided 90 % bound is
+ * at rank round((6 + C)/2) with C = 1.2816 sqrt(8.667 F) >= 3.77 (F >= 1):
+ * rank 5, the largest slope, 7 > 4.51: not shown slower than the rise.
+ * Before the rule: PLATEAU; now NO TREND (the rank test's z = 2.03 on the
+ * nine analysed is a hint, and under 14 samples there is no least-squares
+ * route), not LEAK.
+ */
+static void
+test_tail_not_shown_flat(void **state)
+{
+	(void)state;
+	const double a[] = { -1, 2, 9, 15, 14, 21, 23, 32, 34, 31, 38, 37 };
+	double v[12];
+	struct trend_result r;
+	for (int i = 0; i < 12; i++)
+		v[i] = 100 * MiB + a[i] * MiB / 4;
+	assert_int_equal(verdict_of(v, 12, TREND_BYTES, false, &r), TREND_NO_TREND);
+	assert_int_equal(r.plateau_end, 8);
+	assert_near(r.plateau.slope, 4.510416666666667 * MiB / 4, 1);
+	assert_near(r.tail_slope, 1.5 * MiB / 4, 1e-6);
+	assert_false(r.tail_flat);
+	assert_string_equal(r.why, "rose, then slowed, but the tail is too short or noisy to "
+				   "show that growth stopped");
+}
+
+/*
  * A rise the tests cannot confirm: 12 samples (warm-up 3: 11 10 11, about
  * level), then 10 12 11 13 12 14 13 16 15 MiB over 100 MiB. Mann-Kendall
  * on the nine: S = 26 (30 pairs up, 4 down, 2 tied), tie groups 12 x2 and
@@ -380,6 +477,9 @@ main(void)
 		cmocka_unit_test(test_rounded),
 		cmocka_unit_test(test_staircase),
 		cmocka_unit_test(test_no_trend),
+		cmocka_unit_test(test_leak_by_slope),
+		cmocka_unit_test(test_ramp_not_staircase),
+		cmocka_unit_test(test_tail_not_shown_flat),
 		cmocka_unit_test(test_samples_needed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -265,6 +265,29 @@ test_lag1(void **state)
 }
 
 /*
+ * The bias-corrected estimate for residuals of a fit with k parameters,
+ * (n r + k) / (n - 2k - 2). e = 2 0 1 3 1 0 2 1 0 0 (n = 10): mean 1,
+ * deviations 1 -1 0 2 0 -1 1 0 -1 -1, squares summing to 10, lag-1
+ * products -1 0 0 0 0 -1 0 0 1 = -1, so r = -0.1 and n r = -1:
+ * k = 1 (Kendall's (1 + 4 rho) / n inverted): (-1 + 1) / 6 = 0;
+ * k = 2 (a line): (-1 + 2) / 4 = 0.25; k = 3: (-1 + 3) / 2 = 1, capped at
+ * 0.9; k = 4: n - 2k - 2 = 0, no estimate (0).
+ */
+static void
+test_lag1_fit(void **state)
+{
+	(void)state;
+	const double e[] = { 2, 0, 1, 3, 1, 0, 2, 1, 0, 0 };
+	const double flat[] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+	assert_near(trend_lag1_fit(e, 10, 1), 0, EPS);
+	assert_near(trend_lag1_fit(e, 10, 2), 0.25, EPS);
+	assert_near(trend_lag1_fit(e, 10, 3), 0.9, EPS);
+	assert_near(trend_lag1_fit(e, 10, 4), 0, 0);
+	assert_near(trend_lag1_fit(flat, 10, 2), 0, 0);
+	assert_near(trend_lag1_fit(e, 3, 0), 0, 0);
+}
+
+/*
  * ../shared/trend-methods.md worked example a): y = 1,2,3,3,3,3,3,3:
  * S = 13, Var S = (8*7*21 - 6*5*17)/18 = 37, z = 12/sqrt 37 = 1.9728.
  * With Var S doubled: z = 12/sqrt 74 = 1.3949717, one-sided p =
@@ -349,6 +372,7 @@ main(void)
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_ar1_factor),
 		cmocka_unit_test(test_lag1),
+		cmocka_unit_test(test_lag1_fit),
 		cmocka_unit_test(test_mk_inflate),
 		cmocka_unit_test(test_plateau_fit),
 		cmocka_unit_test(test_stairs_fit),

@@ -32,6 +32,15 @@ PLANTS = [
     ('capture/redact.h', '#include "model/track.h"',
      'src/capture/redact.h:{line}: #include "model/track.h": '
      'capture/ may include only capture/, util/'),
+    ('app/kind.h', '#include "cli/msgs.h"',
+     'src/app/kind.h:{line}: #include "cli/msgs.h": '
+     'app/ may include only app/, ingest/, model/, report/, util/'),
+    ('app/sources.c', '#include "capture/redact.h"',
+     'src/app/sources.c:{line}: #include "capture/redact.h": '
+     'app/ may include only app/, ingest/, model/, report/, util/'),
+    ('report/texttable.h', '#include "app/kind.h"',
+     'src/report/texttable.h:{line}: #include "app/kind.h": '
+     'report/ may include only model/, report/, util/'),
     ('cli/options.c', '#include "cli/inputs.h"',
      'src/cli/options.c:{line}: #include "cli/inputs.h": '
      'cli/options.c may include only cli/options.h, util/'),

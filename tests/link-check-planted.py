@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Negative test of the link layer check (src/meson.build, layer-check-*).
 
-Takes the build's own link command of layer-check-report (`ninja -t
+Takes the build's own link command of layer-check-LAYER (`ninja -t
 commands`: the same flags, LTO or not, export_dynamic included), adds the
-planted archive (tests/layer/planted_report_calls_ingest.c: report/ calling
-ingest/) beside the report/ library inside its --whole-archive group, and
-requires that link to fail naming the planted caller and the ingest/
-function it calls. The unchanged command links (meson builds
-layer-check-report before this test runs), so the failure is the plant's.
+planted archive (tests/layer/planted_*.c: e.g. report/ calling ingest/,
+app/ calling cli/) beside the layer's library inside its --whole-archive
+group, and requires that link to fail naming the planted caller and the
+function of the forbidden layer it calls. The unchanged command links
+(meson builds layer-check-LAYER before this test runs), so the failure is
+the plant's.
 
-    link-check-planted.py NINJA BUILD_DIR PLANTED_ARCHIVE
+    link-check-planted.py NINJA BUILD_DIR PLANTED_ARCHIVE [LAYER CALLER CALLEE]
+
+LAYER CALLER CALLEE default to report planted_report_calls_ingest input_detect.
 """
 
 import os
@@ -18,14 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-TARGET = 'src/layer-check-report'
-LAYER_ARCHIVE = 'src/report/libiotally_report.a'
-CALLEE = 'input_detect'
-CALLER = 'planted_report_calls_ingest'
-
-
-def link_command(ninja, build):
-    out = subprocess.run([ninja, '-C', build, '-t', 'commands', TARGET],
+def link_command(ninja, build, target):
+    out = subprocess.run([ninja, '-C', build, '-t', 'commands', target],
                          check=True, capture_output=True, text=True).stdout
     lines = [l for l in out.splitlines() if l.strip()]
     return lines[-1]
@@ -36,11 +33,16 @@ def run(words, build):
 
 
 def main(argv):
-    if len(argv) != 4:
-        print('usage: link-check-planted.py NINJA BUILD_DIR PLANTED_ARCHIVE', file=sys.stderr)
+    if len(argv) not in (4, 7):
+        print('usage: link-check-planted.py NINJA BUILD_DIR PLANTED_ARCHIVE '
+              '[LAYER CALLER CALLEE]', file=sys.stderr)
         return 64
     ninja, build, planted = argv[1], os.path.abspath(argv[2]), os.path.abspath(argv[3])
-    words = shlex.split(link_command(ninja, build))
+    layer, CALLER, CALLEE = argv[4:7] if len(argv) == 7 else \
+        ('report', 'planted_report_calls_ingest', 'input_detect')
+    TARGET = 'src/layer-check-' + layer
+    LAYER_ARCHIVE = 'src/%s/libiotally_%s.a' % (layer, layer)
+    words = shlex.split(link_command(ninja, build, TARGET))
     if '-o' not in words or LAYER_ARCHIVE not in words:
         print('FAIL: the link command of %s has no -o or no %s:\n%s'
               % (TARGET, LAYER_ARCHIVE, ' '.join(words)))
@@ -55,8 +57,8 @@ def main(argv):
         words.insert(at + 1, planted)
         bad = run(words, build)
         if bad.returncode == 0:
-            print('FAIL: %s linked with a report/ object calling ingest/ (%s -> %s)'
-                  % (TARGET, CALLER, CALLEE))
+            print('FAIL: %s linked with a planted %s/ object calling another layer (%s -> %s)'
+                  % (TARGET, layer, CALLER, CALLEE))
             return 1
         want = ["undefined reference to `%s'" % CALLEE, CALLER]
         missing = [w for w in want if w not in bad.stderr]
@@ -64,7 +66,7 @@ def main(argv):
             print('FAIL: the planted link failed without naming %s:\n%s'
                   % (' and '.join(missing), bad.stderr))
             return 1
-    print('ok: the report/ layer check refuses a call into ingest/ (%s -> %s)' % (CALLER, CALLEE))
+    print('ok: the %s/ layer check refuses the planted call (%s -> %s)' % (layer, CALLER, CALLEE))
     return 0
 
 

@@ -547,7 +547,7 @@ struct classes_run {
 
 /* The input's error, and what was read before a cut. The exit status. */
 static int
-print_failure(const struct classes_args *a, const struct cli_source *src,
+print_failure(const struct classes_args *a, const struct app_source *src,
 	      const struct classes_capture *cap, const struct diag *err)
 {
 	if (err->code == DIAG_USAGE)
@@ -564,7 +564,7 @@ print_failure(const struct classes_args *a, const struct cli_source *src,
 
 /* One input: read it (and its hierarchy), write the chosen snapshot. */
 static int
-read_one(void *ctx, struct cli_source *src, struct diag *err)
+read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	struct classes_run *run = ctx;
 	struct classes_args *a = run->a;
@@ -612,13 +612,13 @@ int
 cmd_classes(int argc, char **argv)
 {
 	struct classes_args a = { 0 };
-	struct cli_sources sources;
+	struct app_sources sources;
 	struct regex **re = NULL;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
-	cli_sources_init(&sources);
+	app_sources_init(&sources);
 	if (parse_args(argc, argv, &a, &err) < 0 ||
 	    (!a.help && compile_matches(&a, &re, &err) < 0)) {
 		status = cli_usage_error(cli_find_command("classes"), &err);
@@ -647,6 +647,6 @@ out:
 	free(a.match);
 	free(a.names);
 	cli_operands_release(&a.operands);
-	cli_sources_release(&sources);
+	app_sources_release(&sources);
 	return status;
 }

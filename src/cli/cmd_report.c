@@ -4,7 +4,7 @@
  */
 
 #include "cli/commands.h"
-#include "cli/diff_kinds.h"
+#include "app/kind.h"
 #include "cli/options.h"
 #include "cli/report_capture.h"
 #include "cli/report_out.h"
@@ -185,7 +185,7 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 /* ---- one capture ---------------------------------------------------------- */
 
 static int
-single_vmmap(struct report *r, struct diff_input *in, struct diag_list *notes,
+single_vmmap(struct report *r, struct kind_input *in, struct diag_list *notes,
 	     struct diag *err)
 {
 	struct vmmap_capture cap;
@@ -215,7 +215,7 @@ single_vmmap(struct report *r, struct diff_input *in, struct diag_list *notes,
 }
 
 static int
-single_classes(struct report *r, struct diff_input *in, struct diag_list *notes,
+single_classes(struct report *r, struct kind_input *in, struct diag_list *notes,
 	       struct diag *err)
 {
 	struct classes_capture cap, direct;
@@ -249,7 +249,7 @@ single_classes(struct report *r, struct diff_input *in, struct diag_list *notes,
 /* Records go straight into call sites (side 1), as diff reads them: memory
  * follows distinct sites, not records. */
 static int
-single_track(struct report *r, struct diff_input *in, struct diag_list *notes,
+single_track(struct report *r, struct kind_input *in, struct diag_list *notes,
 	     struct diag *err)
 {
 	struct diff_track_pair p;
@@ -266,7 +266,7 @@ single_track(struct report *r, struct diff_input *in, struct diag_list *notes,
 }
 
 static int
-build_single(struct report *r, const struct diff_kind *kind, struct diff_input *in,
+build_single(struct report *r, const struct kind *kind, struct kind_input *in,
 	     struct diag_list *notes, struct diag *err)
 {
 	if (strcmp(kind->name, "vmmap") == 0)
@@ -297,8 +297,8 @@ add_diag_warnings(struct report *r, const struct diag_list *w)
 
 /* Compare the inputs and build the report; the diff stays for the gates. */
 static int
-build_pair(struct report *r, struct report_args *a, struct diff_input in[2],
-	   const struct diff_kind *k[2], struct diag_list *notes, struct diag *err)
+build_pair(struct report *r, struct report_args *a, struct kind_input in[2],
+	   const struct kind *k[2], struct diag_list *notes, struct diag *err)
 {
 	if (k[0] != k[1])
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,
@@ -316,7 +316,7 @@ build_pair(struct report *r, struct report_args *a, struct diff_input in[2],
 	cli_print_warnings(&w);
 	add_diag_warnings(r, &w);
 	diag_list_release(&w);
-	int rc = diff_kind_check_gates(k[0], diff, a->gates, a->ngates, err);
+	int rc = kind_check_gates(k[0], diff, a->gates, a->ngates, err);
 	if (rc == 0) {
 		k[0]->report(r, diff);
 		report_add_gates(r, a->gates, a->ngates);
@@ -404,15 +404,15 @@ int
 cli_report_add_capture(struct report *r, const struct bundle_capture *c, struct diag_list *notes,
 		       struct diag *err)
 {
-	struct diff_input in;
-	const struct diff_kind *k;
+	struct kind_input in;
+	const struct kind *k;
 	char schema[64];
 	enum input_kind raw;
 	memset(&in, 0, sizeof(in));
 	in.reader.fd = -1;
 	if (bundle_verify_capture(c, notes, err) < 0)
 		return -1;
-	if (diff_kind_open(&in, c->path, "report", &k, schema, sizeof(schema), &raw, err) < 0)
+	if (kind_open(&in, c->path, "report", &k, schema, sizeof(schema), &raw, err) < 0)
 		return -1;
 	int rc = build_single(r, k, &in, notes, err);
 	line_reader_close(&in.reader);
@@ -487,8 +487,8 @@ write_report(const struct report_args *a, const struct report *r, struct diag *e
 static int
 run(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
-	struct diff_input in[2];
-	const struct diff_kind *k[2] = { NULL, NULL };
+	struct kind_input in[2];
+	const struct kind *k[2] = { NULL, NULL };
 	struct report r;
 	int rc = 0;
 
@@ -504,7 +504,7 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
 		char schema[64];
 		enum input_kind raw;
-		rc = diff_kind_open(&in[i], a->paths[i], "report", &k[i], schema, sizeof(schema),
+		rc = kind_open(&in[i], a->paths[i], "report", &k[i], schema, sizeof(schema),
 				    &raw, err);
 	}
 	if (rc == 0) {
@@ -525,6 +525,24 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		if (in[i].path)
 			line_reader_close(&in[i].reader);
 	return rc;
+}
+
+/* Say each tripped gate on standard error with its figures; how many tripped. */
+static size_t
+diff_gates_print_tripped(const struct diff_gate *gates, size_t n)
+{
+	size_t tripped = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_gate *g = &gates[i];
+		if (!g->tripped)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		diff_gate_describe(g, &sb);
+		cli_error(NULL, 0, "gate '%s' tripped: %s", g->text, sb.buf);
+		strbuf_release(&sb);
+		tripped++;
+	}
+	return tripped;
 }
 
 int

@@ -430,7 +430,7 @@ write_rows(const struct track_capture *cap, const struct diff_track *sites,
 
 /* One input: parse it, write its report or rows, then the notes. */
 static int
-read_one(void *ctx, struct cli_source *src, struct diag *err)
+read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	struct track_run *run = ctx;
 	struct track_args *a = run->a;
@@ -483,14 +483,14 @@ cmd_track(int argc, char **argv)
 	struct track_args a = { 0 };
 	struct track_capture like;
 	struct suppress_list sup;
-	struct cli_sources sources;
+	struct app_sources sources;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
 	track_capture_init(&like);
 	suppress_list_init(&sup);
-	cli_sources_init(&sources);
+	app_sources_init(&sources);
 	if (parse_args(argc, argv, &a, &like, &err) < 0) {
 		status = cli_usage_error(cli_find_command("track"), &err);
 		goto out;
@@ -515,7 +515,7 @@ cmd_track(int argc, char **argv)
 	status = cli_sources_read_each(&sources, "track", 0, read_one,
 				       a.ndjson ? track_ndjson_write_error : NULL, &run);
 out:
-	cli_sources_release(&sources);
+	app_sources_release(&sources);
 	track_capture_release(&like);
 	suppress_list_release(&sup);
 	cli_operands_release(&a.operands);

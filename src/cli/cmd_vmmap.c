@@ -410,7 +410,7 @@ copy_filter(struct vmmap_filter *to, const struct vmmap_filter *from)
 
 /* One input: parse, check, write its report or rows. */
 static int
-read_one(void *ctx, struct cli_source *src, struct diag *err)
+read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	const struct vmmap_run *run = ctx;
 	const struct vmmap_args *a = run->a;
@@ -449,13 +449,13 @@ cmd_vmmap(int argc, char **argv)
 {
 	struct vmmap_args a = { 0 };
 	struct vmmap_filter filter;
-	struct cli_sources sources;
+	struct app_sources sources;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
 	vmmap_filter_init(&filter);
-	cli_sources_init(&sources);
+	app_sources_init(&sources);
 	if (parse_args(argc, argv, &a, &filter, &err) < 0) {
 		status = cli_usage_error(cli_find_command("vmmap"), &err);
 		goto out;
@@ -473,7 +473,7 @@ cmd_vmmap(int argc, char **argv)
 				       a.format == FORMAT_NDJSON ? vmmap_ndjson_write_error : NULL,
 				       &run);
 out:
-	cli_sources_release(&sources);
+	app_sources_release(&sources);
 	vmmap_filter_release(&filter);
 	cli_operands_release(&a.operands);
 	return status;

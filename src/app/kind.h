@@ -1,5 +1,5 @@
-#ifndef IOTALLY_CLI_DIFF_KINDS_H
-#define IOTALLY_CLI_DIFF_KINDS_H
+#ifndef IOTALLY_APP_KIND_H
+#define IOTALLY_APP_KIND_H
 
 /*
  * The kinds `iotally diff` compares. A kind is one model module
@@ -21,32 +21,32 @@
 #include "util/linereader.h"
 
 /* One input, opened and recognised. */
-struct diff_input {
+struct kind_input {
 	const char *path;
 	struct line_reader reader;
 	bool json;                  /* iotally's JSON report of the kind */
 };
 
 /* The options that apply to some kinds only: a kind lists those it accepts. */
-enum diff_kind_option {
-	DIFF_ACCEPTS_DUMP = 1u << 0,
-	DIFF_ACCEPTS_DIRECT = 1u << 1,
-	DIFF_ACCEPTS_MATCH_OFFSETS = 1u << 2,
-	DIFF_ACCEPTS_FOLDED = 1u << 3,
+enum kind_option {
+	KIND_ACCEPTS_DUMP = 1u << 0,
+	KIND_ACCEPTS_DIRECT = 1u << 1,
+	KIND_ACCEPTS_MATCH_OFFSETS = 1u << 2,
+	KIND_ACCEPTS_FOLDED = 1u << 3,
 };
 
-#define DIFF_KIND_MAX_RAW 4
+#define KIND_MAX_RAW 4
 
-struct diff_kind {
+struct kind {
 	const char *name;           /* "vmmap" */
 	/* What input_detect() says of the kind's raw captures (INPUT_EMPTY ends). */
-	enum input_kind raw[DIFF_KIND_MAX_RAW];
+	enum input_kind raw[KIND_MAX_RAW];
 	/* The gate metric kinds it resolves ("classes", "alloc"); NULL ends. */
 	const char *metric_kinds[3];
 	const char *schema;         /* iotally's JSON of the kind */
-	unsigned accepts;           /* enum diff_kind_option bits */
+	unsigned accepts;           /* enum kind_option bits */
 	/* Load both inputs and compare them; notes go to `notes` (stderr). */
-	void *(*compare)(struct diff_input *before, struct diff_input *after,
+	void *(*compare)(struct kind_input *before, struct kind_input *after,
 			 const struct diff_options *opts, struct diag_list *notes,
 			 struct diag *err);
 	void (*comparability)(const void *diff, const char *before_path,
@@ -66,26 +66,30 @@ struct diff_kind {
 	void (*free)(void *diff);
 };
 
+/* The registry in its order (vmmap, classes, track): kind_next() is NULL after the last. */
+const struct kind *kind_first(void);
+const struct kind *kind_next(const struct kind *k);
+
 /*
- * The first option of `given` (enum diff_kind_option bits) that `kind` does
+ * The first option of `given` (enum kind_option bits) that `kind` does
  * not accept, as "--name"; NULL when it accepts them all.
  */
-const char *diff_kind_refused_option(const struct diff_kind *kind, unsigned given);
+const char *kind_refused_option(const struct kind *kind, unsigned given);
 
 /* The kind a raw input kind or a JSON schema belongs to, or NULL. */
-const struct diff_kind *diff_kind_for_input(enum input_kind kind, const char *schema);
+const struct kind *kind_for_input(enum input_kind kind, const char *schema);
 /* The kind whose gates use metric kind `name` ("vmmap", "alloc"), or NULL. */
-const struct diff_kind *diff_kind_for_metric(const char *name);
+const struct kind *kind_for_metric(const char *name);
 /* Does `kind` resolve gates of metric kind `name`? */
-bool diff_kind_has_metric(const struct diff_kind *kind, const char *name);
+bool kind_has_metric(const struct kind *kind, const char *name);
 
 /*
  * Open an input and recognise its kind: 0 with *kind, or -1 with DIAG_DATA
  * naming what the input is instead. `command` ("diff", "report") and
  * `reads` (what it takes) word the message.
  */
-int diff_kind_open(struct diff_input *in, const char *path, const char *command,
-		   const struct diff_kind **kind, char *schema, size_t schema_size,
+int kind_open(struct kind_input *in, const char *path, const char *command,
+		   const struct kind **kind, char *schema, size_t schema_size,
 		   enum input_kind *raw, struct diag *err);
 
 struct diff_gate;
@@ -93,16 +97,14 @@ struct diff_gate;
  * Check each gate against the diff: a gate of another kind is a DIAG_USAGE
  * error, a metric neither capture has DIAG_DATA.
  */
-int diff_kind_check_gates(const struct diff_kind *kind, const void *diff,
+int kind_check_gates(const struct kind *kind, const void *diff,
 			  struct diff_gate *gates, size_t n, struct diag *err);
 /*
  * Check one gate of the kind's metrics against the diff: its figures, unit,
  * result and subject; a figure one capture lacks makes it not evaluable
  * (g->unevaluable, g->reason). 0, or -1 with *err as the kind's metric says.
  */
-int diff_kind_resolve_gate(const struct diff_kind *kind, const void *diff,
+int kind_resolve_gate(const struct kind *kind, const void *diff,
 			   struct diff_gate *g, struct diag *err);
-/* Say each tripped gate on standard error with its figures; how many tripped. */
-size_t diff_gates_print_tripped(const struct diff_gate *gates, size_t n);
 
 #endif

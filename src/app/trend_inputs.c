@@ -1,6 +1,6 @@
-#include "cli/trend_inputs.h"
+#include "app/trend_inputs.h"
 
-#include "cli/diff_kinds.h"
+#include "app/kind.h"
 #include "ingest/classes_read.h"
 #include "ingest/classes_json_read.h"
 #include "ingest/detect.h"
@@ -308,8 +308,8 @@ void
 trend_input_read(struct trend_input *in, const char *want, struct trend_series *s,
 		 struct diag_list *notes)
 {
-	struct diff_input din;
-	const struct diff_kind *k = NULL;
+	struct kind_input din;
+	const struct kind *k = NULL;
 	char schema[64];
 	enum input_kind raw;
 	struct diag err;
@@ -318,7 +318,7 @@ trend_input_read(struct trend_input *in, const char *want, struct trend_series *
 	memset(&din, 0, sizeof(din));
 	din.reader.fd = -1;
 	diag_clear(&err);
-	if (diff_kind_open(&din, in->path, "trend", &k, schema, sizeof(schema), &raw, &err) < 0) {
+	if (kind_open(&din, in->path, "trend", &k, schema, sizeof(schema), &raw, &err) < 0) {
 		leave_out(in, err.code ? err.code : DIAG_DATA, "%s", err.msg);
 	} else if ((in->kind = k->name), want && strcmp(want, in->kind) != 0) {
 		leave_out(in, DIAG_DATA, "is a %s capture; the others are %s", in->kind, want);

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_CLI_TREND_INPUTS_H
-#define IOTALLY_CLI_TREND_INPUTS_H
+#ifndef IOTALLY_APP_TREND_INPUTS_H
+#define IOTALLY_APP_TREND_INPUTS_H
 
 /*
  * The inputs of `iotally trend`: each is opened, recognised (the kinds of

@@ -1,6 +1,5 @@
-#include "cli/diff_kinds.h"
-#include "cli/dispatch.h"
-#include "cli/msgs.h"
+#include "app/kind.h"
+#include "app/input.h"
 
 #include "ingest/diff_read.h"
 #include "model/diff_classes.h"
@@ -39,7 +38,7 @@ note_partial(struct diag_list *w, const char *bpath, bool bpartial, const char *
 static void vmmap_free(void *p);
 
 static void *
-vmmap_compare(struct diff_input *before, struct diff_input *after,
+vmmap_compare(struct kind_input *before, struct kind_input *after,
 	      const struct diff_options *opts, struct diag_list *notes, struct diag *err)
 {
 	struct diff_vmmap_pair *v = xcalloc(1, sizeof(*v));
@@ -134,7 +133,7 @@ vmmap_free(void *p)
 static void track_free(void *p);
 
 static void *
-track_compare(struct diff_input *before, struct diff_input *after,
+track_compare(struct kind_input *before, struct kind_input *after,
 	      const struct diff_options *opts, struct diag_list *notes, struct diag *err)
 {
 	struct diff_track_pair *t = xcalloc(1, sizeof(*t));
@@ -216,7 +215,7 @@ track_free(void *p)
 static void classes_free(void *p);
 
 static void *
-classes_compare(struct diff_input *before, struct diff_input *after,
+classes_compare(struct kind_input *before, struct kind_input *after,
 		const struct diff_options *opts, struct diag_list *notes, struct diag *err)
 {
 	struct diff_classes_pair *c = xcalloc(1, sizeof(*c));
@@ -319,13 +318,32 @@ classes_free(void *p)
 
 /* ---- the table ---------------------------------------------------------- */
 
-static const struct diff_kind kinds[] = {
+/* In the order a bundle's captures are offered (`iotally BUNDLE`, trend's default kind). */
+
+static const struct kind kinds[] = {
+	{
+		.name = "vmmap",
+		.raw = { INPUT_VMMAP },
+		.metric_kinds = { "vmmap" },
+		.schema = VMMAP_SCHEMA,
+		.accepts = KIND_ACCEPTS_DUMP,
+		.compare = vmmap_compare,
+		.comparability = vmmap_comparability,
+		.metric = vmmap_metric,
+		.metric_bytes = vmmap_metric_bytes,
+		.subject = vmmap_subject,
+		.changed = vmmap_changed,
+		.write_text = vmmap_write_text,
+		.json = vmmap_json,
+		.report = vmmap_report,
+		.free = vmmap_free,
+	},
 	{
 		.name = "classes",
 		.raw = { INPUT_IOREG_TEXT, INPUT_XML_PLIST, INPUT_IOCLASSCOUNT },
 		.metric_kinds = { "classes", "alloc" },
 		.schema = CLASSES_SCHEMA,
-		.accepts = DIFF_ACCEPTS_DUMP | DIFF_ACCEPTS_DIRECT,
+		.accepts = KIND_ACCEPTS_DUMP | KIND_ACCEPTS_DIRECT,
 		.compare = classes_compare,
 		.comparability = classes_comparability,
 		.metric = classes_metric,
@@ -342,7 +360,7 @@ static const struct diff_kind kinds[] = {
 		.raw = { INPUT_TRACK },
 		.metric_kinds = { "track" },
 		.schema = TRACK_SCHEMA,
-		.accepts = DIFF_ACCEPTS_MATCH_OFFSETS | DIFF_ACCEPTS_FOLDED,
+		.accepts = KIND_ACCEPTS_MATCH_OFFSETS | KIND_ACCEPTS_FOLDED,
 		.compare = track_compare,
 		.comparability = track_comparability,
 		.metric = track_metric,
@@ -354,38 +372,33 @@ static const struct diff_kind kinds[] = {
 		.report = track_report,
 		.free = track_free,
 	},
-	{
-		.name = "vmmap",
-		.raw = { INPUT_VMMAP },
-		.metric_kinds = { "vmmap" },
-		.schema = VMMAP_SCHEMA,
-		.accepts = DIFF_ACCEPTS_DUMP,
-		.compare = vmmap_compare,
-		.comparability = vmmap_comparability,
-		.metric = vmmap_metric,
-		.metric_bytes = vmmap_metric_bytes,
-		.subject = vmmap_subject,
-		.changed = vmmap_changed,
-		.write_text = vmmap_write_text,
-		.json = vmmap_json,
-		.report = vmmap_report,
-		.free = vmmap_free,
-	},
 };
 
 #define NKINDS (ARRAY_SIZE(kinds))
 
+const struct kind *
+kind_first(void)
+{
+	return &kinds[0];
+}
+
+const struct kind *
+kind_next(const struct kind *k)
+{
+	return k + 1 < kinds + NKINDS ? k + 1 : NULL;
+}
+
 const char *
-diff_kind_refused_option(const struct diff_kind *kind, unsigned given)
+kind_refused_option(const struct kind *kind, unsigned given)
 {
 	static const struct {
 		unsigned bit;
 		const char *name;
 	} names[] = {
-		{ DIFF_ACCEPTS_DUMP, "--dump" },
-		{ DIFF_ACCEPTS_DIRECT, "--direct" },
-		{ DIFF_ACCEPTS_MATCH_OFFSETS, "--match-offsets" },
-		{ DIFF_ACCEPTS_FOLDED, "--folded" },
+		{ KIND_ACCEPTS_DUMP, "--dump" },
+		{ KIND_ACCEPTS_DIRECT, "--direct" },
+		{ KIND_ACCEPTS_MATCH_OFFSETS, "--match-offsets" },
+		{ KIND_ACCEPTS_FOLDED, "--folded" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if ((given & names[i].bit) && !(kind->accepts & names[i].bit))
@@ -394,16 +407,16 @@ diff_kind_refused_option(const struct diff_kind *kind, unsigned given)
 }
 
 static bool
-has_raw(const struct diff_kind *k, enum input_kind kind)
+has_raw(const struct kind *k, enum input_kind kind)
 {
-	for (size_t i = 0; i < DIFF_KIND_MAX_RAW && k->raw[i] != INPUT_EMPTY; i++)
+	for (size_t i = 0; i < KIND_MAX_RAW && k->raw[i] != INPUT_EMPTY; i++)
 		if (k->raw[i] == kind)
 			return true;
 	return false;
 }
 
-const struct diff_kind *
-diff_kind_for_input(enum input_kind kind, const char *schema)
+const struct kind *
+kind_for_input(enum input_kind kind, const char *schema)
 {
 	for (size_t i = 0; i < NKINDS; i++)
 		if (kind == INPUT_IOTALLY_JSON ? schema && strcmp(schema, kinds[i].schema) == 0
@@ -413,7 +426,7 @@ diff_kind_for_input(enum input_kind kind, const char *schema)
 }
 
 bool
-diff_kind_has_metric(const struct diff_kind *kind, const char *name)
+kind_has_metric(const struct kind *kind, const char *name)
 {
 	for (size_t i = 0; i < 3 && kind->metric_kinds[i]; i++)
 		if (strcmp(kind->metric_kinds[i], name) == 0)
@@ -421,35 +434,35 @@ diff_kind_has_metric(const struct diff_kind *kind, const char *name)
 	return false;
 }
 
-const struct diff_kind *
-diff_kind_for_metric(const char *name)
+const struct kind *
+kind_for_metric(const char *name)
 {
 	for (size_t i = 0; i < NKINDS; i++)
-		if (diff_kind_has_metric(&kinds[i], name))
+		if (kind_has_metric(&kinds[i], name))
 			return &kinds[i];
 	return NULL;
 }
 
 int
-diff_kind_open(struct diff_input *in, const char *path, const char *command,
-	       const struct diff_kind **kind, char *schema, size_t schema_size,
+kind_open(struct kind_input *in, const char *path, const char *command,
+	       const struct kind **kind, char *schema, size_t schema_size,
 	       enum input_kind *raw, struct diag *err)
 {
-	struct cli_input peek;
+	struct app_input peek;
 	in->path = path;
 	if (line_reader_open(&in->reader, path, 0, err) < 0)
 		return -1;
-	if (cli_input_peek(&in->reader, &peek, err) < 0)
+	if (app_input_peek(&in->reader, &peek, err) < 0)
 		return -1;
 	/* Only blank and leading comment lines: empty, as in every command. */
 	*raw = peek.empty ? INPUT_EMPTY : peek.kind;
 	snprintf(schema, schema_size, "%s", *raw == INPUT_IOTALLY_JSON && !peek.schema[0] ?
 		 "(no schema)" : peek.schema);
-	*kind = diff_kind_for_input(*raw, schema);
+	*kind = kind_for_input(*raw, schema);
 	in->json = *raw == INPUT_IOTALLY_JSON;
 	char foreign[512];
 	/* Another tool's report: the sentence every command says of it. */
-	if (cli_foreign_sentence(&peek, foreign, sizeof(foreign)))
+	if (app_foreign_sentence(&peek, foreign, sizeof(foreign)))
 		return diag_set(err, DIAG_DATA, path, 0, 0, "%s", foreign);
 	if (!*kind)
 		return diag_set(err, DIAG_DATA, path, 0, 0,
@@ -463,25 +476,25 @@ diff_kind_open(struct diff_input *in, const char *path, const char *command,
 }
 
 int
-diff_kind_check_gates(const struct diff_kind *kind, const void *diff, struct diff_gate *gates,
+kind_check_gates(const struct kind *kind, const void *diff, struct diff_gate *gates,
 		      size_t n, struct diag *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct diff_gate *g = &gates[i];
-		if (!diff_kind_has_metric(kind, g->kind))
+		if (!kind_has_metric(kind, g->kind))
 			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					diff_kind_for_metric(g->kind)
+					kind_for_metric(g->kind)
 					? "gate '%s': '%s:' metrics do not apply to %s captures"
 					: "gate '%s': unknown metric kind '%s' (this diff compares "
 					  "%s captures)", g->text, g->kind, kind->name);
-		if (diff && diff_kind_resolve_gate(kind, diff, g, err) < 0)
+		if (diff && kind_resolve_gate(kind, diff, g, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 int
-diff_kind_resolve_gate(const struct diff_kind *kind, const void *diff, struct diff_gate *g,
+kind_resolve_gate(const struct kind *kind, const void *diff, struct diff_gate *g,
 		       struct diag *err)
 {
 	int64_t before, after;
@@ -503,21 +516,4 @@ diff_kind_resolve_gate(const struct diff_kind *kind, const void *diff, struct di
 	free(g->subject);
 	g->subject = subject ? xstrdup(subject) : NULL;
 	return 0;
-}
-
-size_t
-diff_gates_print_tripped(const struct diff_gate *gates, size_t n)
-{
-	size_t tripped = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct diff_gate *g = &gates[i];
-		if (!g->tripped)
-			continue;
-		struct strbuf sb = STRBUF_INIT;
-		diff_gate_describe(g, &sb);
-		cli_error(NULL, 0, "gate '%s' tripped: %s", g->text, sb.buf);
-		strbuf_release(&sb);
-		tripped++;
-	}
-	return tripped;
 }

@@ -7,33 +7,17 @@
 
 #include "app/kind.h"
 #include "ingest/line_input.h"
-#include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* Which command reads each kind of capture. */
-static const struct {
-	enum input_kind kind;
-	const char *command;
-} command_for_kind[] = {
-	{ INPUT_VMMAP, "vmmap" },
-	{ INPUT_IOREG_TEXT, "classes" },
-	{ INPUT_XML_PLIST, "classes" },
-	{ INPUT_BPLIST, "classes" },
-	{ INPUT_IOCLASSCOUNT, "classes" },
-	{ INPUT_TRACK, "track" },
-};
-
 const char *
 app_command_for_kind(enum input_kind kind)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(command_for_kind); i++)
-		if (command_for_kind[i].kind == kind)
-			return command_for_kind[i].command;
-	return NULL;
+	const struct kind *k = kind_command_for_input(kind);
+	return k ? k->name : NULL;
 }
 
 int

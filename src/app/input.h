@@ -25,7 +25,7 @@ struct diag;
 /* Look at what `r` is about to deliver without consuming it. 0, or -1. */
 int app_input_peek(struct line_reader *r, struct app_input *in, struct diag *err);
 
-/* "vmmap", "classes", "track": the command that reads `kind`, or NULL (app/kind.h). */
+/* "vmmap", "classes", "track": the command that reads `kind`, or NULL (the kind registry, app/kind.h). */
 const char *app_command_for_kind(enum input_kind kind);
 
 /* Is this iotally's JSON of one capture (a kind's schema), which `report` reads? */

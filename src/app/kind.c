@@ -1,17 +1,13 @@
-#include "app/kind.h"
-#include "app/input.h"
+/*
+ * The kind registry: the table of kinds and what is looked up in it. Each
+ * kind's row and adapters are in app/kind_<name>.c.
+ */
 
-#include "ingest/diff_read.h"
-#include "model/diff_classes.h"
-#include "model/diff_track.h"
-#include "model/diff_vmmap.h"
-#include "model/report_classes.h"
-#include "model/report_track.h"
-#include "model/report_vmmap.h"
-#include "report/diff_classes_write.h"
-#include "report/diff_report.h"
-#include "report/diff_track_write.h"
-#include "report/diff_vmmap_write.h"
+#include "app/kind.h"
+
+#include "app/input.h"
+#include "app/kind_rows.h"
+#include "ingest/bundle.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -20,9 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Inputs that could be read only in part: said with the comparability warnings. */
-static void
-note_partial(struct diag_list *w, const char *bpath, bool bpartial, const char *apath,
+void
+kind_note_partial(struct diag_list *w, const char *bpath, bool bpartial, const char *apath,
 	     bool apartial)
 {
 	if (bpartial)
@@ -33,345 +28,15 @@ note_partial(struct diag_list *w, const char *bpath, bool bpartial, const char *
 			      "covers what could be read", diag_display_path(apath));
 }
 
-/* ---- vmmap -------------------------------------------------------------- */
-
-static void vmmap_free(void *p);
-
-static void *
-vmmap_compare(struct kind_input *before, struct kind_input *after,
-	      const struct diff_options *opts, struct diag_list *notes, struct diag *err)
-{
-	struct diff_vmmap_pair *v = xcalloc(1, sizeof(*v));
-	diff_vmmap_pair_init(v);
-	if (diff_vmmap_side_read(&before->reader, before->json, &v->before, notes, err) < 0 ||
-	    diff_vmmap_side_read(&after->reader, after->json, &v->after, notes, err) < 0 ||
-	    diff_vmmap_pair_compare(v, before->path, after->path, opts, notes, err) < 0) {
-		vmmap_free(v);
-		return NULL;
-	}
-	return v;
-}
-
-static void
-vmmap_comparability(const void *p, const char *bpath, const char *apath,
-		    struct diag_list *w)
-{
-	const struct diff_vmmap_pair *v = p;
-	diff_vmmap_comparability(&v->diff, bpath, apath, w);
-	note_partial(w, bpath, v->before.cap.partial, apath, v->after.cap.partial);
-	if (v->diff.by_summary)
-		diag_list_add(w, DIAG_NOTE, NULL, 0,
-			      "%s no region lines: compared through the summary tables, whose "
-			      "figures vmmap rounds",
-			      v->before.dump->region_lines || v->after.dump->region_lines
-			      ? "one dump has" : "the dumps have");
-	if (!v->before.cap.filter.all || !v->after.cap.filter.all)
-		diag_list_add(w, DIAG_NOTE, NULL, 0,
-			      "a JSON report holds only the region types it was made for; "
-			      "only types both inputs hold are compared");
-}
-
-static int
-vmmap_metric(const void *p, const char *kind, const char *metric, int64_t *b, int64_t *a,
-	     struct diag *err)
-{
-	(void)kind;
-	return diff_vmmap_metric(&((const struct diff_vmmap_pair *)p)->diff, metric, b, a, err);
-}
-
-static bool
-vmmap_metric_bytes(const char *kind, const char *metric)
-{
-	(void)kind;
-	return diff_vmmap_metric_is_bytes(metric);
-}
-
-static const char *
-vmmap_subject(const void *p, const char *kind, const char *metric)
-{
-	(void)p;
-	(void)kind;
-	return strcmp(metric, "footprint") == 0
-	       ? "Physical footprint as printed, rounded by vmmap" : NULL;
-}
-
-static bool
-vmmap_changed(const void *p)
-{
-	return diff_vmmap_changed(&((const struct diff_vmmap_pair *)p)->diff);
-}
-
-static void
-vmmap_write_text(FILE *out, const void *p, bool markdown)
-{
-	diff_vmmap_write_text(out, &((const struct diff_vmmap_pair *)p)->diff, markdown);
-}
-
-static json_t *
-vmmap_json(const void *p)
-{
-	return diff_vmmap_json(&((const struct diff_vmmap_pair *)p)->diff);
-}
-
-static void
-vmmap_report(struct report *rep, const void *p)
-{
-	report_add_vmmap_diff(rep, &((const struct diff_vmmap_pair *)p)->diff);
-}
-
-static void
-vmmap_free(void *p)
-{
-	if (!p)
-		return;
-	diff_vmmap_pair_release(p);
-	free(p);
-}
-
-/* ---- track -------------------------------------------------------------- */
-
-static void track_free(void *p);
-
-static void *
-track_compare(struct kind_input *before, struct kind_input *after,
-	      const struct diff_options *opts, struct diag_list *notes, struct diag *err)
-{
-	struct diff_track_pair *t = xcalloc(1, sizeof(*t));
-	diff_track_pair_init(t, opts->match_offsets);
-	if (diff_track_side_read(&before->reader, before->json, t, 0, notes, err) < 0 ||
-	    diff_track_side_read(&after->reader, after->json, t, 1, notes, err) < 0) {
-		track_free(t);
-		return NULL;
-	}
-	return t;
-}
-
-static void
-track_comparability(const void *p, const char *bpath, const char *apath,
-		    struct diag_list *w)
-{
-	const struct diff_track_pair *t = p;
-	diff_track_comparability(&t->before, &t->after, bpath, apath, w);
-	note_partial(w, bpath, t->before.partial, apath, t->after.partial);
-}
-
-static int
-track_metric(const void *p, const char *kind, const char *metric, int64_t *b, int64_t *a,
-	     struct diag *err)
-{
-	(void)kind;
-	return diff_track_metric(&((const struct diff_track_pair *)p)->diff, metric, b, a, err);
-}
-
-static bool
-track_metric_bytes(const char *kind, const char *metric)
-{
-	(void)kind;
-	return diff_track_metric_is_bytes(metric);
-}
-
-static bool
-track_changed(const void *p)
-{
-	return diff_track_changed(&((const struct diff_track_pair *)p)->diff);
-}
-
-static void
-track_write_text(FILE *out, const void *p, bool markdown)
-{
-	diff_track_write_text(out, &((const struct diff_track_pair *)p)->diff, markdown);
-}
-
-static json_t *
-track_json(const void *p)
-{
-	return diff_track_json(&((const struct diff_track_pair *)p)->diff);
-}
-
-static void
-track_write_folded(FILE *out, const void *p)
-{
-	diff_track_write_folded(out, &((const struct diff_track_pair *)p)->diff);
-}
-
-static void
-track_report(struct report *rep, const void *p)
-{
-	const struct diff_track_pair *t = p;
-	report_add_track(rep, &t->diff, &t->before, &t->after);
-}
-
-static void
-track_free(void *p)
-{
-	if (!p)
-		return;
-	diff_track_pair_release(p);
-	free(p);
-}
-
-/* ---- classes ------------------------------------------------------------ */
-
-static void classes_free(void *p);
-
-static void *
-classes_compare(struct kind_input *before, struct kind_input *after,
-		const struct diff_options *opts, struct diag_list *notes, struct diag *err)
-{
-	struct diff_classes_pair *c = xcalloc(1, sizeof(*c));
-	diff_classes_pair_init(c);
-	if (diff_classes_side_read(&before->reader, before->json, &c->before, opts->direct,
-				   notes, err) < 0 ||
-	    diff_classes_side_read(&after->reader, after->json, &c->after, opts->direct,
-				   notes, err) < 0 ||
-	    diff_classes_pair_compare(c, before->path, after->path, opts, notes, err) < 0) {
-		classes_free(c);
-		return NULL;
-	}
-	return c;
-}
-
-static void
-classes_comparability(const void *p, const char *bpath, const char *apath,
-		      struct diag_list *w)
-{
-	const struct diff_classes_pair *c = p;
-	const struct classes_snapshot *b = c->before.snap, *a = c->after.snap;
-	note_partial(w, bpath, b->truncated, apath, a->truncated);
-	if (b->source != a->source)
-		diag_list_add(w, DIAG_NOTE, NULL, 0,
-			      "the snapshots come from different captures (%s before, %s after): "
-			      "allocation totals are only in ioreg captures",
-			      classes_source_name(b->source), classes_source_name(a->source));
-	if (b->query || a->query)
-		diag_list_add(w, DIAG_NOTE, NULL, 0,
-			      "%s holds only some classes: only the classes it holds are compared",
-			      b->query && a->query ? "each snapshot" : b->query ? "BEFORE" : "AFTER");
-	const struct classes_snapshot *side[2] = { b, a };
-	const char *path[2] = { bpath, apath };
-	for (int i = 0; i < 2; i++)
-		for (int k = 0; k < ALLOC_KINDS; k++) {
-			struct strbuf sb = STRBUF_INIT;
-			if (classes_alloc_negative_message(side[i], (enum alloc_kind)k, &sb))
-				diag_list_add(w, DIAG_WARNING, path[i], side[i]->line, "%s", sb.buf);
-			strbuf_release(&sb);
-		}
-}
-
-static int
-classes_metric(const void *p, const char *kind, const char *metric, int64_t *b, int64_t *a,
-	       struct diag *err)
-{
-	return diff_classes_metric(&((const struct diff_classes_pair *)p)->diff, kind, metric, b,
-				   a, err);
-}
-
-static bool
-classes_metric_bytes(const char *kind, const char *metric)
-{
-	(void)metric;
-	return diff_classes_metric_is_bytes(kind);
-}
-
-static const char *
-classes_subject(const void *p, const char *kind, const char *metric)
-{
-	const struct diff_classes_row *r;
-	if (strcmp(kind, "classes") != 0 || strcmp(metric, "*") != 0)
-		return NULL;
-	r = diff_classes_largest_growth(&((const struct diff_classes_pair *)p)->diff);
-	return r ? r->name : "no class grew";
-}
-
-static bool
-classes_changed(const void *p)
-{
-	return diff_classes_changed(&((const struct diff_classes_pair *)p)->diff);
-}
-
-static void
-classes_write_text(FILE *out, const void *p, bool markdown)
-{
-	diff_classes_write_text(out, &((const struct diff_classes_pair *)p)->diff, markdown);
-}
-
-static json_t *
-classes_json(const void *p)
-{
-	return diff_classes_json(&((const struct diff_classes_pair *)p)->diff);
-}
-
-static void
-classes_report(struct report *rep, const void *p)
-{
-	report_add_classes_diff(rep, &((const struct diff_classes_pair *)p)->diff);
-}
-
-static void
-classes_free(void *p)
-{
-	if (!p)
-		return;
-	diff_classes_pair_release(p);
-	free(p);
-}
-
-/* ---- the table ---------------------------------------------------------- */
-
-/* In the order a bundle's captures are offered (`iotally BUNDLE`, trend's default kind). */
-
-static const struct kind kinds[] = {
-	{
-		.name = "vmmap",
-		.raw = { INPUT_VMMAP },
-		.metric_kinds = { "vmmap" },
-		.schema = VMMAP_SCHEMA,
-		.accepts = KIND_ACCEPTS_DUMP,
-		.compare = vmmap_compare,
-		.comparability = vmmap_comparability,
-		.metric = vmmap_metric,
-		.metric_bytes = vmmap_metric_bytes,
-		.subject = vmmap_subject,
-		.changed = vmmap_changed,
-		.write_text = vmmap_write_text,
-		.json = vmmap_json,
-		.report = vmmap_report,
-		.free = vmmap_free,
-	},
-	{
-		.name = "classes",
-		.raw = { INPUT_IOREG_TEXT, INPUT_XML_PLIST, INPUT_IOCLASSCOUNT },
-		.metric_kinds = { "classes", "alloc" },
-		.schema = CLASSES_SCHEMA,
-		.accepts = KIND_ACCEPTS_DUMP | KIND_ACCEPTS_DIRECT,
-		.compare = classes_compare,
-		.comparability = classes_comparability,
-		.metric = classes_metric,
-		.metric_bytes = classes_metric_bytes,
-		.subject = classes_subject,
-		.changed = classes_changed,
-		.write_text = classes_write_text,
-		.json = classes_json,
-		.report = classes_report,
-		.free = classes_free,
-	},
-	{
-		.name = "track",
-		.raw = { INPUT_TRACK },
-		.metric_kinds = { "track" },
-		.schema = TRACK_SCHEMA,
-		.accepts = KIND_ACCEPTS_MATCH_OFFSETS | KIND_ACCEPTS_FOLDED,
-		.compare = track_compare,
-		.comparability = track_comparability,
-		.metric = track_metric,
-		.metric_bytes = track_metric_bytes,
-		.changed = track_changed,
-		.write_text = track_write_text,
-		.json = track_json,
-		.write_folded = track_write_folded,
-		.report = track_report,
-		.free = track_free,
-	},
+/*
+ * The registry: one row per kind, in the order a bundle offers its
+ * captures (`iotally BUNDLE`, `iotally report BUNDLE`, trend's default
+ * kind). A kind is its row (app/kind_<name>.c) and its own modules.
+ */
+static const struct kind *const kinds[] = {
+	&kind_vmmap,
+	&kind_classes,
+	&kind_track,
 };
 
 #define NKINDS (ARRAY_SIZE(kinds))
@@ -379,13 +44,42 @@ static const struct kind kinds[] = {
 const struct kind *
 kind_first(void)
 {
-	return &kinds[0];
+	return kinds[0];
 }
 
 const struct kind *
 kind_next(const struct kind *k)
 {
-	return k + 1 < kinds + NKINDS ? k + 1 : NULL;
+	for (size_t i = 0; i + 1 < NKINDS; i++)
+		if (kinds[i] == k)
+			return kinds[i + 1];
+	return NULL;
+}
+
+const struct kind *
+kind_by_name(const char *name)
+{
+	for (size_t i = 0; i < NKINDS; i++)
+		if (strcmp(kinds[i]->name, name) == 0)
+			return kinds[i];
+	return NULL;
+}
+
+size_t
+kind_names(const char **names, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < NKINDS && n < max; i++)
+		names[n++] = kinds[i]->name;
+	return n;
+}
+
+void
+kind_list_commands(struct strbuf *sb)
+{
+	for (size_t i = 0; i < NKINDS; i++)
+		strbuf_addf(sb, "%s'%s%s'", i == 0 ? "" : i + 1 == NKINDS ? " and " : ", ",
+			    i == 0 ? "iotally " : "", kinds[i]->name);
 }
 
 const char *
@@ -406,11 +100,12 @@ kind_refused_option(const struct kind *kind, unsigned given)
 	return NULL;
 }
 
+/* Is `kind` one of list[0..KIND_MAX_RAW), which INPUT_EMPTY ends? */
 static bool
-has_raw(const struct kind *k, enum input_kind kind)
+listed(const enum input_kind *list, enum input_kind kind)
 {
-	for (size_t i = 0; i < KIND_MAX_RAW && k->raw[i] != INPUT_EMPTY; i++)
-		if (k->raw[i] == kind)
+	for (size_t i = 0; i < KIND_MAX_RAW && list[i] != INPUT_EMPTY; i++)
+		if (list[i] == kind)
 			return true;
 	return false;
 }
@@ -419,9 +114,18 @@ const struct kind *
 kind_for_input(enum input_kind kind, const char *schema)
 {
 	for (size_t i = 0; i < NKINDS; i++)
-		if (kind == INPUT_IOTALLY_JSON ? schema && strcmp(schema, kinds[i].schema) == 0
-					       : has_raw(&kinds[i], kind))
-			return &kinds[i];
+		if (kind == INPUT_IOTALLY_JSON ? schema && strcmp(schema, kinds[i]->schema) == 0
+					       : listed(kinds[i]->raw, kind))
+			return kinds[i];
+	return NULL;
+}
+
+const struct kind *
+kind_command_for_input(enum input_kind kind)
+{
+	for (size_t i = 0; i < NKINDS; i++)
+		if (listed(kinds[i]->raw, kind) || listed(kinds[i]->refers, kind))
+			return kinds[i];
 	return NULL;
 }
 
@@ -438,8 +142,8 @@ const struct kind *
 kind_for_metric(const char *name)
 {
 	for (size_t i = 0; i < NKINDS; i++)
-		if (kind_has_metric(&kinds[i], name))
-			return &kinds[i];
+		if (kind_has_metric(kinds[i], name))
+			return kinds[i];
 	return NULL;
 }
 
@@ -516,4 +220,23 @@ kind_resolve_gate(const struct kind *kind, const void *diff, struct diff_gate *g
 	free(g->subject);
 	g->subject = subject ? xstrdup(subject) : NULL;
 	return 0;
+}
+
+int
+kind_report_capture(struct report *r, const struct bundle_capture *c, struct diag_list *notes,
+		    struct diag *err)
+{
+	struct kind_input in;
+	const struct kind *k;
+	char schema[64];
+	enum input_kind raw;
+	memset(&in, 0, sizeof(in));
+	in.reader.fd = -1;
+	if (bundle_verify_capture(c, notes, err) < 0)
+		return -1;
+	if (kind_open(&in, c->path, "report", &k, schema, sizeof(schema), &raw, err) < 0)
+		return -1;
+	int rc = k->single_report(r, &in, notes, err);
+	line_reader_close(&in.reader);
+	return rc;
 }

@@ -2,11 +2,17 @@
 #define IOTALLY_APP_KIND_H
 
 /*
- * The kinds `iotally diff` compares. A kind is one model module
- * (model/diff_<kind>.c: the comparison and its gate metrics), one report
- * module (report/diff_<kind>.c) and one row in the table of diff_kinds.c,
- * whose functions bind the reading of both inputs (ingest/diff_read.c) to
- * the model and the report. cmd_diff.c only sees the table.
+ * The kind registry: one row (struct kind) per kind of capture iotally
+ * reads (vmmap, classes, track). A row says which inputs are the kind's
+ * (the input kinds of ingest/detect.h, its JSON schema id, its bundle
+ * captures), which options and gate metric prefixes it takes, and holds
+ * the hooks every command goes through: diff (compare, comparability,
+ * metrics, writers per format), report (one capture, a pair), trend (one
+ * sample of a series). Each row lives in app/kind_<name>.c beside its
+ * adapters, which bind the kind's ingest/, model/ and report/ modules;
+ * app/kind.c lists the rows. `iotally FILE` dispatch, the refusal
+ * sentences, bundle listings, trend --kind and the commands' loops derive
+ * from the table, so a new kind is one row plus its own modules.
  */
 
 #include <jansson.h>
@@ -37,10 +43,24 @@ enum kind_option {
 
 #define KIND_MAX_RAW 4
 
+struct report;
+struct trend_input;
+struct trend_series;
+struct bundle_capture;
+
 struct kind {
-	const char *name;           /* "vmmap" */
+	/*
+	 * "vmmap": the command that reads the kind's captures, the value of
+	 * capture_kind in a bundle's manifest, trend's --kind.
+	 */
+	const char *name;
 	/* What input_detect() says of the kind's raw captures (INPUT_EMPTY ends). */
 	enum input_kind raw[KIND_MAX_RAW];
+	/*
+	 * Inputs no loader of the kind reads, that its command still claims to
+	 * say how to convert them (a binary property list); INPUT_EMPTY ends.
+	 */
+	enum input_kind refers[KIND_MAX_RAW];
 	/* The gate metric kinds it resolves ("classes", "alloc"); NULL ends. */
 	const char *metric_kinds[3];
 	const char *schema;         /* iotally's JSON of the kind */
@@ -64,11 +84,36 @@ struct kind {
 	/* The kind's sections of a before/after report (`iotally report`). */
 	void (*report)(struct report *rep, const void *diff);
 	void (*free)(void *diff);
+	/*
+	 * `iotally report FILE`: the kind's sections, verdict and warnings of
+	 * one capture. 0, or -1 with *err.
+	 */
+	int (*single_report)(struct report *r, struct kind_input *in, struct diag_list *notes,
+			     struct diag *err);
+	/*
+	 * `iotally trend`: read one input into a new sample of `s` with the
+	 * kind's metrics, or leave it out with the reason (app/trend_inputs.h).
+	 */
+	void (*trend_read)(struct trend_input *in, struct line_reader *r, bool json,
+			   struct trend_series *s, struct diag_list *notes);
 };
 
 /* The registry in its order (vmmap, classes, track): kind_next() is NULL after the last. */
 const struct kind *kind_first(void);
 const struct kind *kind_next(const struct kind *k);
+/* The kind named `name` ("vmmap"), or NULL. */
+const struct kind *kind_by_name(const char *name);
+/* The kinds' names in registry order into names[0..max); how many. */
+size_t kind_names(const char **names, size_t max);
+#define KINDS_MAX 8
+struct strbuf;
+/* "'iotally vmmap', 'classes' and 'track'": the kinds' commands, for sentences. */
+void kind_list_commands(struct strbuf *sb);
+/*
+ * The kind whose command reads (or claims, to say how to convert it) a
+ * raw input kind: `iotally FILE` dispatch and "'iotally vmmap' reads it".
+ */
+const struct kind *kind_command_for_input(enum input_kind kind);
 
 /*
  * The first option of `given` (enum kind_option bits) that `kind` does
@@ -91,6 +136,16 @@ bool kind_has_metric(const struct kind *kind, const char *name);
 int kind_open(struct kind_input *in, const char *path, const char *command,
 		   const struct kind **kind, char *schema, size_t schema_size,
 		   enum input_kind *raw, struct diag *err);
+
+/*
+ * One capture of a bundle read into a report, as `iotally report BUNDLE`
+ * reads each of its captures: its checksum checked against the manifest
+ * first (a mismatch is a note in `notes`), then the kind's single_report.
+ * `iotally BUNDLE` prints the verdict and warnings of each as its headline.
+ * 0 with the capture's sections, verdict and warnings added to *r; -1 with *err.
+ */
+int kind_report_capture(struct report *r, const struct bundle_capture *c,
+			struct diag_list *notes, struct diag *err);
 
 struct diff_gate;
 /*

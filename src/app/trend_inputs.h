@@ -47,4 +47,16 @@ void trend_input_release(struct trend_input *in);
 void trend_input_read(struct trend_input *in, const char *want, struct trend_series *s,
 		      struct diag_list *notes);
 
+/*
+ * For the kinds' trend_read hooks (app/kind.h): leave the input out with
+ * the reason (a parser's stopping error: its line and message), and set
+ * metric NAME (a printf format) of sample k.
+ */
+void trend_input_leave_out(struct trend_input *in, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void trend_input_leave_out_diag(struct trend_input *in, const struct diag *err);
+void trend_input_metric(struct trend_series *s, size_t k, enum trend_unit unit, bool zero_fill,
+			bool exempt, double v, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
 #endif

@@ -7,9 +7,9 @@
 #include "cli/bundle_args.h"
 
 #include "app/bundle_inputs.h"
+#include "app/kind.h"
 #include "cli/commands.h"
 #include "cli/msgs.h"
-#include "cli/report_capture.h"
 #include "ingest/bundle.h"
 #include "util/array.h"
 #include "util/diag.h"
@@ -21,8 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const bundle_commands[] = { "vmmap", "classes", "track" };
 
 /* Say what checking the bundles found, then the error when there is one. */
 static int
@@ -40,10 +38,7 @@ say(struct diag_list *warnings, int rc, const struct diag *err)
 bool
 cli_command_reads_bundles(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(bundle_commands); i++)
-		if (strcmp(bundle_commands[i], name) == 0)
-			return true;
-	return false;
+	return kind_by_name(name) != NULL;
 }
 
 int
@@ -152,24 +147,24 @@ print_headlines(const struct bundle *b)
 {
 	int status = 0;
 	size_t shown = 0;
-	for (size_t k = 0; k < ARRAY_SIZE(bundle_commands); k++) {
-		const struct bundle_capture *c = bundle_capture_of_kind(b, bundle_commands[k]);
+	for (const struct kind *k = kind_first(); k; k = kind_next(k)) {
+		const struct bundle_capture *c = bundle_capture_of_kind(b, k->name);
 		if (!c)
 			continue;
 		struct report r;
 		struct diag_list notes;
 		struct diag err;
-		report_init(&r, bundle_commands[k], false);
+		report_init(&r, k->name, false);
 		diag_list_init(&notes, 50);
 		fflush(stdout);
-		int rc = cli_report_add_capture(&r, c, &notes, &err);
+		int rc = kind_report_capture(&r, c, &notes, &err);
 		cli_print_warnings(&notes);
 		if (rc < 0) {
 			cli_print_diag(&err);
 			if (!status)
 				status = err.code ? err.code : DIAG_SOFTWARE;
 		} else {
-			printf("%s%-8s ", shown++ ? "" : "\n", bundle_commands[k]);
+			printf("%s%-8s ", shown++ ? "" : "\n", k->name);
 			escape_puts(stdout, c->member);   /* the manifest's words: untrusted */
 			fputs(": ", stdout);
 			print_quoted(r.verdict ? r.verdict : "read");
@@ -185,9 +180,9 @@ print_headlines(const struct bundle *b)
 	}
 	if (shown) {
 		fputs("\nThe full tables:\n", stdout);
-		for (size_t k = 0; k < ARRAY_SIZE(bundle_commands); k++)
-			if (bundle_capture_of_kind(b, bundle_commands[k]))
-				print_command(bundle_commands[k], b->path, "");
+		for (const struct kind *k = kind_first(); k; k = kind_next(k))
+			if (bundle_capture_of_kind(b, k->name))
+				print_command(k->name, b->path, "");
 		print_command("report", b->path, "   # all in one report");
 	}
 	return status;

@@ -6,22 +6,11 @@
 #include "cli/commands.h"
 #include "app/kind.h"
 #include "cli/options.h"
-#include "cli/report_capture.h"
 #include "cli/report_out.h"
 
 #include "ingest/bundle.h"
-#include "ingest/classes_read.h"
-#include "ingest/classes_json_read.h"
-#include "ingest/detect.h"
-#include "ingest/diff_read.h"
-#include "ingest/vmmap_read.h"
-#include "ingest/vmmap_json_read.h"
 #include "model/diff.h"
-#include "model/diff_track.h"
 #include "model/report.h"
-#include "model/report_classes.h"
-#include "model/report_track.h"
-#include "model/report_vmmap.h"
 #include "report/diff_report.h"
 #include "report/report_html_write.h"
 #include "report/report_md_write.h"
@@ -184,98 +173,6 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 
 /* ---- one capture ---------------------------------------------------------- */
 
-static int
-single_vmmap(struct report *r, struct kind_input *in, struct diag_list *notes,
-	     struct diag *err)
-{
-	struct vmmap_capture cap;
-	vmmap_capture_init(&cap);
-	/* The GPU types (model/gpu.h): the headline is the gpu metric family. */
-	static const char *const gpu[] = { "IOAccelerator", "IOSurface",
-					   "owned unmapped (graphics)" };
-	for (size_t i = 0; i < 3; i++)
-		vmmap_filter_add(&cap.filter, gpu[i], strlen(gpu[i]));
-	cap.want_surfaces = true;
-	struct vmmap_parse_opts popts = { .strict = false, .report_unparsed = 5 };
-	int rc = in->json ? vmmap_json_read(&in->reader, &cap, err)
-			  : vmmap_parse(&in->reader, &cap, &popts, notes, err);
-	if (rc == 0 && cap.ndumps == 0)
-		rc = diag_set(err, DIAG_DATA, in->path, 0, 0, "holds no vmmap dump");
-	if (rc == 0) {
-		if (cap.ndumps > 1)
-			diag_list_add(notes, DIAG_NOTE, in->path, 0,
-				      "holds %zu dumps; the report is of the first", cap.ndumps);
-		if (cap.partial)
-			report_add_warning(r, "%s is partial: the report covers what could be "
-					   "read", diag_display_path(in->path));
-		report_add_vmmap(r, cap.dumps[0]);
-	}
-	vmmap_capture_release(&cap);
-	return rc;
-}
-
-static int
-single_classes(struct report *r, struct kind_input *in, struct diag_list *notes,
-	       struct diag *err)
-{
-	struct classes_capture cap, direct;
-	classes_capture_init(&cap);
-	classes_capture_init(&direct);
-	struct classes_read_opts ropts = { .partial = true, .need_counts = true };
-	int rc = in->json ? classes_json_read(&in->reader, &cap, &direct, notes, err)
-			  : classes_read(&in->reader, &cap, NULL, &ropts, notes, err);
-	if (rc == 0 && cap.nsnapshots == 0)
-		rc = diag_set(err, DIAG_DATA, in->path, 0, 0, "holds no class counts");
-	if (rc == 0) {
-		const struct classes_snapshot *s = cap.snapshots[0];
-		if (cap.nsnapshots > 1)
-			diag_list_add(notes, DIAG_NOTE, in->path, 0, "holds %zu snapshots; the "
-				      "report is of the first", cap.nsnapshots);
-		if (s->truncated)
-			report_add_warning(r, "%s is cut short: the counts are partial",
-					   diag_display_path(in->path));
-		struct classes_filter f = { .nonzero = true, .has_top = true,
-					    .top = REPORT_ROWS_MAX };
-		const struct class_count **shown;
-		size_t n = classes_snapshot_select(s, &f, &shown);
-		report_add_classes(r, s, shown, n);
-		free(shown);
-	}
-	classes_capture_release(&cap);
-	classes_capture_release(&direct);
-	return rc;
-}
-
-/* Records go straight into call sites (side 1), as diff reads them: memory
- * follows distinct sites, not records. */
-static int
-single_track(struct report *r, struct kind_input *in, struct diag_list *notes,
-	     struct diag *err)
-{
-	struct diff_track_pair p;
-	diff_track_pair_init(&p, false);
-	int rc = diff_track_side_read(&in->reader, in->json, &p, 1, notes, err);
-	if (rc == 0) {
-		if (p.after.partial)
-			report_add_warning(r, "%s is partial: some lines were not understood",
-					   diag_display_path(in->path));
-		report_add_track(r, &p.diff, NULL, &p.after);
-	}
-	diff_track_pair_release(&p);
-	return rc;
-}
-
-static int
-build_single(struct report *r, const struct kind *kind, struct kind_input *in,
-	     struct diag_list *notes, struct diag *err)
-{
-	if (strcmp(kind->name, "vmmap") == 0)
-		return single_vmmap(r, in, notes, err);
-	if (strcmp(kind->name, "classes") == 0)
-		return single_classes(r, in, notes, err);
-	return single_track(r, in, notes, err);
-}
-
 /* ---- a pair ---------------------------------------------------------------- */
 
 static void
@@ -400,30 +297,10 @@ bundle_provenance(struct report *r, const struct bundle *b, const char *files)
 				   "sharing it");
 }
 
-int
-cli_report_add_capture(struct report *r, const struct bundle_capture *c, struct diag_list *notes,
-		       struct diag *err)
-{
-	struct kind_input in;
-	const struct kind *k;
-	char schema[64];
-	enum input_kind raw;
-	memset(&in, 0, sizeof(in));
-	in.reader.fd = -1;
-	if (bundle_verify_capture(c, notes, err) < 0)
-		return -1;
-	if (kind_open(&in, c->path, "report", &k, schema, sizeof(schema), &raw, err) < 0)
-		return -1;
-	int rc = build_single(r, k, &in, notes, err);
-	line_reader_close(&in.reader);
-	return rc;
-}
-
 /* `iotally report BUNDLE`: one report of every capture the bundle holds. */
 static int
 run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
-	static const char *const kinds[] = { "vmmap", "classes", "track" };
 	struct bundle b;
 	struct report r;
 	size_t used = 0;
@@ -438,9 +315,9 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 			      "'iotally trend %s' follows it over time, 'iotally report %s/NNN' "
 			      "reports one sample", b.nsamples, a->paths[0], a->paths[0]);
 	report_init(&r, "bundle", false);
-	for (size_t i = 0; i < ARRAY_SIZE(kinds) && rc == 0; i++) {
-		const struct bundle_capture *c = bundle_capture_of_kind(&b, kinds[i]);
-		if (c && (rc = cli_report_add_capture(&r, c, notes, err)) == 0 && ++used)
+	for (const struct kind *k = kind_first(); k && rc == 0; k = kind_next(k)) {
+		const struct bundle_capture *c = bundle_capture_of_kind(&b, k->name);
+		if (c && (rc = kind_report_capture(&r, c, notes, err)) == 0 && ++used)
 			strbuf_addf(&files, "%s%s (%s)", files.len ? ", " : "", c->member, c->kind);
 	}
 	if (rc == 0 && used == 0)
@@ -510,7 +387,7 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	if (rc == 0) {
 		report_init(&r, k[0]->name, a->npaths == 2);
 		rc = a->npaths == 2 ? build_pair(&r, a, in, k, notes, err)
-				    : build_single(&r, k[0], &in[0], notes, err);
+				    : k[0]->single_report(&r, &in[0], notes, err);
 		cli_print_warnings(notes);
 		add_diag_warnings(&r, notes);
 		if (rc == 0) {

@@ -251,8 +251,8 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 		a->junit = arg;
 		return 0;
 	case OPT_KIND: {
-		static const char *const names[] = { "vmmap", "classes", "track" };
-		int k = cli_choice("kind", arg, names, ARRAY_SIZE(names), err);
+		const char *names[KINDS_MAX];
+		int k = cli_choice("kind", arg, names, kind_names(names, KINDS_MAX), err);
 		if (k < 0)
 			return -1;
 		a->kind = names[k];

@@ -14,6 +14,7 @@
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/spill.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +35,19 @@ cli_refuse_empty(const char *command, const char *path, const struct app_input *
 	return true;
 }
 
+/* iotally JSON of no kind (a diff, a trend): a result no command reads back. */
+static void
+say_json_result(const char *path, const struct app_input *in)
+{
+	struct strbuf kinds = STRBUF_INIT;
+	kind_list_commands(&kinds);
+	cli_error(path, 0, "this is iotally JSON output%s%s%s, a result rather than a capture: "
+		  "no command reads it back (the JSON of %s is read by 'diff', 'report' and "
+		  "'trend')", in->schema[0] ? " (schema '" : "", in->schema,
+		  in->schema[0] ? "')" : "", kinds.buf);
+	strbuf_release(&kinds);
+}
+
 bool
 cli_explain_input(const char *command, const char *path, const struct app_input *in,
 		  const struct diag *err)
@@ -52,10 +66,7 @@ cli_explain_input(const char *command, const char *path, const struct app_input 
 			  "'iotally report' and 'iotally trend' read it, with other captures or "
 			  "reports of its kind", in->schema);
 	else if (in->kind == INPUT_IOTALLY_JSON)
-		cli_error(path, 0, "this is iotally JSON output%s%s%s, a result rather than "
-			  "a capture: no command reads it back (the JSON of 'iotally vmmap', "
-			  "'classes' and 'track' is read by 'diff', 'report' and 'trend')",
-			  in->schema[0] ? " (schema '" : "", in->schema, in->schema[0] ? "')" : "");
+		say_json_result(path, in);
 	else if (reader && (!command || strcmp(reader, command) != 0))
 		cli_error(path, 0, "this is %s: 'iotally %s' reads it%s%s%s",
 			  input_kind_describe(in->kind), reader, command ? ", not 'iotally " : "",

@@ -34,9 +34,12 @@ LAYERS = {
 }
 
 # Files whose library is narrower than their folder's layer. cli_lib
-# (src/cli/meson.build: msgs.c, options.c) links util only, so that unit
-# tests can link option parsing and messages without the rest of cli/.
+# (src/cli/meson.build: msgs.c, formats.c, options.c) links util only, so
+# that unit tests can link option parsing and messages without the rest of
+# cli/.
 FILES = {
+    'cli/formats.c': {'util', 'cli/formats.h', 'cli/options.h'},
+    'cli/formats.h': {'util'},
     'cli/msgs.c': {'util', 'cli/msgs.h'},
     'cli/msgs.h': {'util'},
     'cli/options.c': {'util', 'cli/options.h'},

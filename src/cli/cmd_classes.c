@@ -5,6 +5,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
 #include "cli/options.h"
@@ -31,6 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The formats `iotally classes` writes. */
+#define CLASSES_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+			 FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
 
 const char cmd_classes_help[] =
 	"usage: iotally classes [options] FILE|- [CLASS...]\n"
@@ -208,12 +213,13 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 		a->has_top = true;
 		return cli_positive_count("--top", arg, &a->top, err);
 	case OPT_FORMAT: {
-		static const char *const formats[] = { "text", "json", "markdown", "ndjson" };
-		int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
-		a->json = f == 1;
-		a->markdown = f == 2;
-		a->ndjson = f == 3;
-		return f < 0 ? -1 : 0;
+		enum output_format f;
+		if (cli_parse_format(arg, CLASSES_FORMATS, &f, err) < 0)
+			return -1;
+		a->json = f == FORMAT_JSON;
+		a->markdown = f == FORMAT_MARKDOWN;
+		a->ndjson = f == FORMAT_NDJSON;
+		return 0;
 	}
 	case OPT_SNAPSHOT:
 		return cli_positive_count("--snapshot", arg, &a->snapshot, err);

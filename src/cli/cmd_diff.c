@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "app/kind.h"
 #include "app/diff_pairs.h"
 #include "cli/msgs.h"
@@ -191,12 +192,9 @@ static const struct cli_option diff_options[] = {
 	{ "help", 'h', false, OPT_HELP },
 };
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_MARKDOWN,
-	FORMAT_NDJSON,
-};
+/* The formats `iotally diff` writes. */
+#define DIFF_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+		      FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
 
 struct diff_args {
 	const char *paths[2];
@@ -263,12 +261,7 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 		a->junit = arg;
 		return 0;
 	case OPT_FORMAT: {
-		static const char *const names[] = { "text", "json", "markdown", "ndjson" };
-		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
-		if (f < 0)
-			return -1;
-		a->format = (enum output_format)f;
-		return 0;
+		return cli_parse_format(arg, DIFF_FORMATS, &a->format, err);
 	}
 	case OPT_DUMP:
 		a->opts.has_dump = true;

@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "app/kind.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
@@ -92,15 +93,13 @@ static const struct cli_option report_options[] = {
 	{ "help", 'h', false, OPT_HELP },
 };
 
-enum report_format {
-	FORMAT_MARKDOWN,
-	FORMAT_HTML,
-};
+/* The formats `iotally report` writes. */
+#define REPORT_FORMATS (FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_HTML))
 
 struct report_args {
 	const char *paths[2];
 	size_t npaths;
-	enum report_format format;
+	enum output_format format;
 	const char *output;
 	struct diff_gate *gates;
 	size_t ngates, gates_alloc;
@@ -118,14 +117,9 @@ args_release(struct report_args *a)
 static int
 handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
 {
-	static const char *const formats[] = { "markdown", "html" };
-	int f;
 	switch (id) {
 	case OPT_FORMAT:
-		if ((f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err)) < 0)
-			return -1;
-		a->format = (enum report_format)f;
-		return 0;
+		return cli_parse_format(arg, REPORT_FORMATS, &a->format, err);
 	case OPT_OUTPUT:
 		a->output = arg;
 		return 0;

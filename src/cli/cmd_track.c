@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
 #include "cli/options.h"
@@ -28,6 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The formats `iotally track` writes. */
+#define TRACK_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+			 FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
 
 const char cmd_track_help[] =
 	"usage: iotally track [options] FILE|- [NAME...]\n"
@@ -199,12 +204,13 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 	case OPT_TOP:
 		return cli_positive_count("--top", arg, &a->top, err);
 	case OPT_FORMAT: {
-		static const char *const formats[] = { "text", "json", "markdown", "ndjson" };
-		int which = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
-		a->json = which == 1;
-		a->markdown = which == 2;
-		a->ndjson = which == 3;
-		return which < 0 ? -1 : 0;
+		enum output_format fmt;
+		if (cli_parse_format(arg, TRACK_FORMATS, &fmt, err) < 0)
+			return -1;
+		a->json = fmt == FORMAT_JSON;
+		a->markdown = fmt == FORMAT_MARKDOWN;
+		a->ndjson = fmt == FORMAT_NDJSON;
+		return 0;
 	}
 	case OPT_STRICT:
 		a->strict = true;

@@ -5,6 +5,7 @@
 
 #include "cli/bundle_args.h"
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "app/kind.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
@@ -139,11 +140,9 @@ static const struct cli_option trend_options[] = {
 	{ "help", 'h', false, OPT_HELP },
 };
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_MARKDOWN,
-};
+/* The formats `iotally trend` writes. */
+#define TREND_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+		       FORMAT_BIT(FORMAT_MARKDOWN))
 
 struct trend_args {
 	const char **paths;
@@ -259,12 +258,7 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 		return 0;
 	}
 	case OPT_FORMAT: {
-		static const char *const names[] = { "text", "json", "markdown" };
-		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
-		if (f < 0)
-			return -1;
-		a->format = (enum output_format)f;
-		return 0;
+		return cli_parse_format(arg, TREND_FORMATS, &a->format, err);
 	}
 	default:
 		return 0;

@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
 #include "cli/options.h"
@@ -109,13 +110,9 @@ static const struct cli_option vmmap_options[] = {
 	{ "help", 'h', false, OPT_HELP },
 };
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_CSV,
-	FORMAT_MARKDOWN,
-	FORMAT_NDJSON,
-};
+/* The formats `iotally vmmap` writes. */
+#define VMMAP_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | FORMAT_BIT(FORMAT_CSV) | \
+		       FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
 
 struct vmmap_args {
 	struct cli_operands operands;
@@ -149,12 +146,7 @@ add_types(struct vmmap_filter *f, const char *list, struct diag *err)
 static int
 parse_format(const char *s, enum output_format *fmt, struct diag *err)
 {
-	static const char *const names[] = { "text", "json", "csv", "markdown", "ndjson" };
-	int i = cli_choice("format", s, names, ARRAY_SIZE(names), err);
-	if (i < 0)
-		return -1;
-	*fmt = (enum output_format)i;
-	return 0;
+	return cli_parse_format(s, VMMAP_FORMATS, fmt, err);
 }
 
 struct vmmap_parse {

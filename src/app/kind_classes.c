@@ -167,9 +167,6 @@ report_single(struct report *r, struct kind_input *in, struct diag_list *notes,
 static void
 classes_metrics(const struct classes_snapshot *snap, struct trend_series *s, size_t k)
 {
-	static const char *const alloc_names[ALLOC_KINDS] = {
-		"instance", "container", "iomalloc", "pageable",
-	};
 	for (size_t i = 0; i < snap->nclasses; i++) {
 		const struct class_count *c = &snap->classes[i];
 		if (c->state == CLASS_COUNT_OK)
@@ -179,7 +176,7 @@ classes_metrics(const struct classes_snapshot *snap, struct trend_series *s, siz
 	for (int a = 0; a < ALLOC_KINDS; a++)
 		if (snap->alloc_present[a])
 			trend_input_metric(s, k, TREND_BYTES, false, false, (double)snap->alloc[a],
-			       "alloc:%s", alloc_names[a]);
+			       "alloc:%s", alloc_kind_name((enum alloc_kind)a));
 }
 
 static void

@@ -188,16 +188,17 @@ vmmap_metrics(const struct vmmap_dump *d, struct trend_series *s, size_t k)
 			const struct vmmap_amounts *a = &types[i]->by_purge[p];
 			if (!a->count)
 				continue;
-			const uint64_t v[VMMAP_FIELDS] = { a->count, a->vsize, a->resident,
-							   a->dirty, a->swapped };
 			bool exempt = p == VMMAP_PURGE_V || p == VMMAP_PURGE_E;
-			for (size_t f = 0; f < VMMAP_FIELDS; f++)
-				if (vmmap_fields[f].gpu &&
-				    d->max_size_columns >= vmmap_fields[f].line_column)
-					trend_input_metric(s, k, TREND_BYTES, true, exempt, (double)v[f],
-					       "vmmap:%s:%c.%s", types[i]->name,
-					       vmmap_purge_char((enum vmmap_purge)p),
-					       vmmap_fields[f].name);
+			for (int f = 0; f < VMMAP_FIELDS; f++) {
+				if (!vmmap_fields[f].gpu ||
+				    d->max_size_columns < vmmap_fields[f].line_column)
+					continue;
+				uint64_t v = vmmap_amounts_field(a, (enum vmmap_metric_field)f);
+				trend_input_metric(s, k, TREND_BYTES, true, exempt, (double)v,
+						   "vmmap:%s:%c.%s", types[i]->name,
+						   vmmap_purge_char((enum vmmap_purge)p),
+						   vmmap_fields[f].name);
+			}
 		}
 	}
 	free(types);

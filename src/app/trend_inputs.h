@@ -10,7 +10,7 @@
  * An input that cannot be opened or read, or that ends in the middle
  * (partial), is left out with the reason kept; the others become samples.
  *
- * A capture of a bundle (cli/bundle_args.h) comes with its manifest's
+ * A capture of a bundle (app/bundle_inputs.h) comes with its manifest's
  * start time, which is then its capture time; one that a sample does not
  * hold comes already left out, with the reason.
  */

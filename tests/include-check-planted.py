@@ -38,6 +38,15 @@ PLANTS = [
     ('bundle/member.h', '#include "capture/files.h"',
      'src/bundle/member.h:{line}: #include "capture/files.h": '
      'bundle/ may include only bundle/, util/'),
+    ('app/kind.h', '#include "cli/msgs.h"',
+     'src/app/kind.h:{line}: #include "cli/msgs.h": '
+     'app/ may include only app/, bundle/, ingest/, model/, report/, util/'),
+    ('app/sources.c', '#include "capture/redact.h"',
+     'src/app/sources.c:{line}: #include "capture/redact.h": '
+     'app/ may include only app/, bundle/, ingest/, model/, report/, util/'),
+    ('report/texttable.h', '#include "app/kind.h"',
+     'src/report/texttable.h:{line}: #include "app/kind.h": '
+     'report/ may include only model/, report/, util/'),
     ('cli/options.c', '#include "cli/inputs.h"',
      'src/cli/options.c:{line}: #include "cli/inputs.h": '
      'cli/options.c may include only cli/options.h, util/'),

@@ -5,7 +5,8 @@ Takes the build's own link command of layer-check-LAYER (`ninja -t
 commands`: the same flags, LTO or not, export_dynamic included), adds the
 planted archive (tests/layer/planted_report_calls_ingest.c: report/ calling
 ingest/; tests/layer/planted_bundle_calls_ingest.c: bundle/ calling the
-ingest/ reader above it) beside the layer's library inside its
+ingest/ reader above it; tests/layer/planted_app_calls_cli.c: app/ calling
+cli/) beside the layer's library inside its
 --whole-archive group, and requires that link to fail naming the planted
 caller and the function it calls. The unchanged command links (meson
 builds layer-check-LAYER before this test runs), so the failure is the

@@ -6,9 +6,10 @@
 
 #include "cli/bundle_args.h"
 
+#include "app/bundle_inputs.h"
+#include "app/kind.h"
 #include "cli/commands.h"
 #include "cli/msgs.h"
-#include "cli/report_capture.h"
 #include "ingest/bundle.h"
 #include "util/array.h"
 #include "util/diag.h"
@@ -21,61 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const bundle_commands[] = { "vmmap", "classes", "track" };
-
-void
-cli_bundles_init(struct cli_bundles *bs)
-{
-	memset(bs, 0, sizeof(*bs));
-}
-
-void
-cli_bundles_release(struct cli_bundles *bs)
-{
-	for (size_t i = 0; i < bs->n; i++) {
-		bundle_release(bs->v[i]);
-		free(bs->v[i]);
-	}
-	free(bs->v);
-	line_reader_unmap_all();
-	memset(bs, 0, sizeof(*bs));
-}
-
-static struct bundle *
-keep_open(struct cli_bundles *bs, const char *path, struct diag *err)
-{
-	struct bundle *b = xcalloc(1, sizeof(*b));
-	if (bundle_open(path, b, err) < 0) {
-		bundle_release(b);
-		free(b);
-		return NULL;
-	}
-	bs->v = xgrow(bs->v, &bs->alloc, bs->n + 1, sizeof(*bs->v));
-	bs->v[bs->n++] = b;
-	return b;
-}
-
-static void
-warn_partial(const struct bundle *b)
-{
-	if (!b->complete)
-		cli_warn(b->path, 0, "the capture did not complete (some steps failed or were cut "
-			 "short; its manifest.json says which); reading what it holds");
-}
-
-/* Verify `c` and print what the check found. 0, or the exit status. */
+/* Say what checking the bundles found, then the error when there is one. */
 static int
-verify(const struct bundle_capture *c)
+say(struct diag_list *warnings, int rc, const struct diag *err)
 {
-	struct diag_list warnings;
-	struct diag err;
-	diag_list_init(&warnings, 20);
-	int rc = bundle_verify_capture(c, &warnings, &err);
-	cli_print_warnings(&warnings);
-	diag_list_release(&warnings);
+	cli_print_warnings(warnings);
+	diag_list_release(warnings);
 	if (rc < 0) {
-		cli_print_diag(&err);
-		return err.code;
+		cli_print_diag(err);
+		return err->code;
 	}
 	return 0;
 }
@@ -83,155 +38,43 @@ verify(const struct bundle_capture *c)
 bool
 cli_command_reads_bundles(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(bundle_commands); i++)
-		if (strcmp(bundle_commands[i], name) == 0)
-			return true;
-	return false;
+	return kind_by_name(name) != NULL;
 }
 
 int
-cli_bundle_operands(const char *kind, int argc, char **argv, struct cli_bundles *bs)
+cli_bundle_operands(const char *kind, int argc, char **argv, struct app_bundles *bs)
 {
 	for (int i = 1; i < argc; i++) {
 		if (argv[i][0] == '-' || !bundle_path_is_bundle(argv[i]))
 			continue;
+		/* At most one warning per capture checked: bounded by the operands. */
+		struct diag_list warnings;
 		struct diag err;
-		struct bundle *b = keep_open(bs, argv[i], &err);
-		if (!b) {
-			cli_print_diag(&err);
-			return err.code;
-		}
-		if (b->series) {
-			diag_set(&err, DIAG_USAGE, argv[i], 0, 0,
-				 "this is a series of %zu samples; name one of its sample folders "
-				 "(run 'iotally %s' to list them)", b->nsamples, argv[i]);
-			cli_print_diag(&err);
-			return DIAG_USAGE;
-		}
-		const struct bundle_capture *c = bundle_capture_of_kind(b, kind);
-		if (!c) {
-			const struct bundle_step_note *m = bundle_missed_of_kind(b, kind);
-			if (m)
-				diag_set(&err, DIAG_NOINPUT, argv[i], 0, 0,
-					 "the bundle holds no %s capture: its step %s was %s%s%s", kind,
-					 m->step, m->status, m->reason ? ": " : "",
-					 m->reason ? m->reason : "");
-			else
-				diag_set(&err, DIAG_NOINPUT, argv[i], 0, 0,
-					 "the bundle holds no %s capture ('iotally %s' lists what it "
-					 "holds)", kind, argv[i]);
-			cli_print_diag(&err);
-			return DIAG_NOINPUT;
-		}
-		warn_partial(b);
-		int rc = verify(c);
+		const char *capture = NULL;
+		diag_list_init(&warnings, SIZE_MAX);
+		int rc = say(&warnings, app_bundle_operand(kind, argv[i], bs, &capture, &warnings,
+							   &err), &err);
 		if (rc)
 			return rc;
-		argv[i] = c->path;
+		argv[i] = (char *)capture;
 	}
 	return 0;
 }
 
-/* The kind a trend of these bundles follows: the first the first bundle holds. */
-static const char *
-trend_kind(const struct bundle *b)
-{
-	const struct bundle *first = b->series ? (b->nsamples ? &b->samples[0] : NULL) : b;
-	for (size_t k = 0; first && k < ARRAY_SIZE(bundle_commands); k++)
-		if (bundle_capture_of_kind(first, bundle_commands[k]))
-			return bundle_commands[k];
-	return NULL;
-}
-
-static void
-add_input(struct cli_bundle_input **v, size_t *n, size_t *alloc, const char *path,
-	  const char *time, char *missing)
-{
-	*v = xgrow(*v, alloc, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = (struct cli_bundle_input){ path, time, missing, NULL };
-}
-
-/* A sample's name: its folder, or "ARCHIVE:top/NNN" inside an archive. */
-static char *
-sample_name(const struct bundle *b)
-{
-	struct strbuf sb = STRBUF_INIT;
-	if (!b->archive) {
-		strbuf_addstr(&sb, b->path);
-	} else {
-		size_t n = strlen(b->archive_top);
-		strbuf_addf(&sb, "%s:%.*s", b->path, (int)(n && b->archive_top[n - 1] == '/' ? n - 1 : n),
-			    b->archive_top);
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
-/* One sample (or bundle): its capture of `kind`, checked, or why it has none. */
-static int
-add_sample(const struct bundle *b, const char *kind, struct cli_bundle_input **v, size_t *n,
-	   size_t *alloc)
-{
-	const struct bundle_capture *c = bundle_capture_of_kind(b, kind);
-	if (!c) {
-		const struct bundle_step_note *m = bundle_missed_of_kind(b, kind);
-		struct strbuf sb = STRBUF_INIT;
-		if (m)
-			strbuf_addf(&sb, "holds no %s capture: its step %s was %s%s%s", kind, m->step,
-				    m->status, m->reason ? ": " : "", m->reason ? m->reason : "");
-		else
-			strbuf_addf(&sb, "holds no %s capture", kind);
-		char *name = sample_name(b);
-		add_input(v, n, alloc, name, b->started_utc, strbuf_detach(&sb, NULL));
-		(*v)[*n - 1].sample = name;
-		return 0;
-	}
-	int rc = verify(c);
-	if (rc == 0)
-		add_input(v, n, alloc, c->path, b->started_utc, NULL);
-	return rc;
-}
-
 int
 cli_bundle_trend_inputs(const char *const *paths, size_t n, const char *kind,
-			struct cli_bundles *bs, struct cli_bundle_input **out, size_t *nout)
-{
-	size_t alloc = 0;
-	int rc = 0;
-	*out = NULL;
-	*nout = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		if (strcmp(paths[i], "-") == 0 || !bundle_path_is_bundle(paths[i])) {
-			add_input(out, nout, &alloc, paths[i], NULL, NULL);
-			continue;
-		}
-		struct diag err;
-		struct bundle *b = keep_open(bs, paths[i], &err);
-		if (!b) {
-			cli_print_diag(&err);
-			return err.code;
-		}
-		if (!kind && !(kind = trend_kind(b))) {
-			cli_error(paths[i], 0, "holds no capture iotally reads ('iotally %s' lists "
-				  "its steps)", paths[i]);
-			return DIAG_NOINPUT;
-		}
-		warn_partial(b);
-		if (!b->series)
-			rc = add_sample(b, kind, out, nout, &alloc);
-		for (size_t k = 0; b->series && k < b->nsamples && rc == 0; k++)
-			rc = add_sample(&b->samples[k], kind, out, nout, &alloc);
-	}
-	return rc;
-}
-
-void
-cli_bundle_inputs_free(struct cli_bundle_input *v, size_t n)
+			struct app_bundles *bs, struct app_bundle_inputs *out)
 {
 	for (size_t i = 0; i < n; i++) {
-		free(v[i].missing);
-		free(v[i].sample);
+		struct diag_list warnings;
+		struct diag err;
+		diag_list_init(&warnings, SIZE_MAX);
+		int rc = say(&warnings, app_bundle_trend_inputs_add(out, paths[i], &kind, bs,
+								    &warnings, &err), &err);
+		if (rc)
+			return rc;
 	}
-	free(v);
+	return 0;
 }
 
 static void
@@ -304,24 +147,24 @@ print_headlines(const struct bundle *b)
 {
 	int status = 0;
 	size_t shown = 0;
-	for (size_t k = 0; k < ARRAY_SIZE(bundle_commands); k++) {
-		const struct bundle_capture *c = bundle_capture_of_kind(b, bundle_commands[k]);
+	for (const struct kind *k = kind_first(); k; k = kind_next(k)) {
+		const struct bundle_capture *c = bundle_capture_of_kind(b, k->name);
 		if (!c)
 			continue;
 		struct report r;
 		struct diag_list notes;
 		struct diag err;
-		report_init(&r, bundle_commands[k], false);
+		report_init(&r, k->name, false);
 		diag_list_init(&notes, 50);
 		fflush(stdout);
-		int rc = cli_report_add_capture(&r, c, &notes, &err);
+		int rc = kind_report_capture(&r, c, &notes, &err);
 		cli_print_warnings(&notes);
 		if (rc < 0) {
 			cli_print_diag(&err);
 			if (!status)
 				status = err.code ? err.code : DIAG_SOFTWARE;
 		} else {
-			printf("%s%-8s ", shown++ ? "" : "\n", bundle_commands[k]);
+			printf("%s%-8s ", shown++ ? "" : "\n", k->name);
 			escape_puts(stdout, c->member);   /* the manifest's words: untrusted */
 			fputs(": ", stdout);
 			print_quoted(r.verdict ? r.verdict : "read");
@@ -337,9 +180,9 @@ print_headlines(const struct bundle *b)
 	}
 	if (shown) {
 		fputs("\nThe full tables:\n", stdout);
-		for (size_t k = 0; k < ARRAY_SIZE(bundle_commands); k++)
-			if (bundle_capture_of_kind(b, bundle_commands[k]))
-				print_command(bundle_commands[k], b->path, "");
+		for (const struct kind *k = kind_first(); k; k = kind_next(k))
+			if (bundle_capture_of_kind(b, k->name))
+				print_command(k->name, b->path, "");
 		print_command("report", b->path, "   # all in one report");
 	}
 	return status;
@@ -348,18 +191,18 @@ print_headlines(const struct bundle *b)
 int
 cli_run_bundle(int argc, char **argv)
 {
-	struct cli_bundles bs;
+	struct app_bundles bs;
 	struct diag err;
 	int status = 0;
 
-	cli_bundles_init(&bs);
+	app_bundles_init(&bs);
 	if (argc > 2) {
 		diag_set(&err, DIAG_USAGE, NULL, 0, 0,
 			 "'%s' is a capture bundle: options go to one command, so name it "
 			 "(iotally vmmap|classes|track %s %s...)", argv[1], argv[1], argv[2]);
 		return cli_usage_error(NULL, &err);
 	}
-	const struct bundle *b = keep_open(&bs, argv[1], &err);
+	const struct bundle *b = app_bundles_open(&bs, argv[1], &err);
 	if (!b) {
 		cli_print_diag(&err);
 		return err.code;
@@ -373,8 +216,12 @@ cli_run_bundle(int argc, char **argv)
 	}
 	print_listing(b, "");
 	status = print_headlines(b);
-	warn_partial(b);
+	struct diag_list warnings;
+	diag_list_init(&warnings, 1);
+	app_bundle_warn_partial(b, &warnings);
+	cli_print_warnings(&warnings);
+	diag_list_release(&warnings);
 out:
-	cli_bundles_release(&bs);
+	app_bundles_release(&bs);
 	return status;
 }

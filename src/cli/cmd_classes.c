@@ -5,6 +5,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
 #include "cli/options.h"
@@ -31,6 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The formats `iotally classes` writes. */
+#define CLASSES_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+			 FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
 
 const char cmd_classes_help[] =
 	"usage: iotally classes [options] FILE|- [CLASS...]\n"
@@ -208,12 +213,13 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 		a->has_top = true;
 		return cli_positive_count("--top", arg, &a->top, err);
 	case OPT_FORMAT: {
-		static const char *const formats[] = { "text", "json", "markdown", "ndjson" };
-		int f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
-		a->json = f == 1;
-		a->markdown = f == 2;
-		a->ndjson = f == 3;
-		return f < 0 ? -1 : 0;
+		enum output_format f;
+		if (cli_parse_format(arg, CLASSES_FORMATS, &f, err) < 0)
+			return -1;
+		a->json = f == FORMAT_JSON;
+		a->markdown = f == FORMAT_MARKDOWN;
+		a->ndjson = f == FORMAT_NDJSON;
+		return 0;
 	}
 	case OPT_SNAPSHOT:
 		return cli_positive_count("--snapshot", arg, &a->snapshot, err);
@@ -547,7 +553,7 @@ struct classes_run {
 
 /* The input's error, and what was read before a cut. The exit status. */
 static int
-print_failure(const struct classes_args *a, const struct cli_source *src,
+print_failure(const struct classes_args *a, const struct app_source *src,
 	      const struct classes_capture *cap, const struct diag *err)
 {
 	if (err->code == DIAG_USAGE)
@@ -564,7 +570,7 @@ print_failure(const struct classes_args *a, const struct cli_source *src,
 
 /* One input: read it (and its hierarchy), write the chosen snapshot. */
 static int
-read_one(void *ctx, struct cli_source *src, struct diag *err)
+read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	struct classes_run *run = ctx;
 	struct classes_args *a = run->a;
@@ -612,13 +618,13 @@ int
 cmd_classes(int argc, char **argv)
 {
 	struct classes_args a = { 0 };
-	struct cli_sources sources;
+	struct app_sources sources;
 	struct regex **re = NULL;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
-	cli_sources_init(&sources);
+	app_sources_init(&sources);
 	if (parse_args(argc, argv, &a, &err) < 0 ||
 	    (!a.help && compile_matches(&a, &re, &err) < 0)) {
 		status = cli_usage_error(cli_find_command("classes"), &err);
@@ -647,6 +653,6 @@ out:
 	free(a.match);
 	free(a.names);
 	cli_operands_release(&a.operands);
-	cli_sources_release(&sources);
+	app_sources_release(&sources);
 	return status;
 }

@@ -4,8 +4,9 @@
  */
 
 #include "cli/commands.h"
-#include "cli/diff_kinds.h"
-#include "cli/diff_pairs.h"
+#include "cli/formats.h"
+#include "app/kind.h"
+#include "app/diff_pairs.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
@@ -191,12 +192,9 @@ static const struct cli_option diff_options[] = {
 	{ "help", 'h', false, OPT_HELP },
 };
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_MARKDOWN,
-	FORMAT_NDJSON,
-};
+/* The formats `iotally diff` writes. */
+#define DIFF_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+		      FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
 
 struct diff_args {
 	const char *paths[2];
@@ -205,7 +203,7 @@ struct diff_args {
 	const char *junit;
 	bool strict;
 	struct diff_options opts;
-	unsigned given;             /* enum diff_kind_option bits given */
+	unsigned given;             /* enum kind_option bits given */
 	struct diff_gate *gates;    /* as parsed: every kind's */
 	size_t ngates, gates_alloc;
 	bool help;
@@ -213,7 +211,7 @@ struct diff_args {
 
 /* What became of one pair. */
 struct pair_result {
-	const struct diff_kind *kind;   /* NULL: not recognised */
+	const struct kind *kind;   /* NULL: not recognised */
 	struct diff_gate *gates;        /* copies of the gates of its kind, checked */
 	size_t ngates;
 	bool compared;
@@ -263,28 +261,23 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 		a->junit = arg;
 		return 0;
 	case OPT_FORMAT: {
-		static const char *const names[] = { "text", "json", "markdown", "ndjson" };
-		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
-		if (f < 0)
-			return -1;
-		a->format = (enum output_format)f;
-		return 0;
+		return cli_parse_format(arg, DIFF_FORMATS, &a->format, err);
 	}
 	case OPT_DUMP:
 		a->opts.has_dump = true;
-		a->given |= DIFF_ACCEPTS_DUMP;
+		a->given |= KIND_ACCEPTS_DUMP;
 		return cli_positive_count("--dump", arg, &a->opts.dump, err);
 	case OPT_MATCH_OFFSETS:
 		a->opts.match_offsets = true;
-		a->given |= DIFF_ACCEPTS_MATCH_OFFSETS;
+		a->given |= KIND_ACCEPTS_MATCH_OFFSETS;
 		return 0;
 	case OPT_FOLDED:
 		a->opts.folded = true;
-		a->given |= DIFF_ACCEPTS_FOLDED;
+		a->given |= KIND_ACCEPTS_FOLDED;
 		return 0;
 	case OPT_DIRECT:
 		a->opts.direct = true;
-		a->given |= DIFF_ACCEPTS_DIRECT;
+		a->given |= KIND_ACCEPTS_DIRECT;
 		return 0;
 	case OPT_STRICT:
 		a->strict = true;
@@ -299,7 +292,7 @@ static int
 check_gate_kinds(const struct diff_args *a, struct diag *err)
 {
 	for (size_t i = 0; i < a->ngates; i++)
-		if (!diff_kind_for_metric(a->gates[i].kind))
+		if (!kind_for_metric(a->gates[i].kind))
 			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 					"gate '%s': unknown metric kind '%s' (vmmap, track, "
 					"classes or alloc)", a->gates[i].text, a->gates[i].kind);
@@ -346,7 +339,7 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 static const char *
 input_kind_name(enum input_kind k, const char *schema)
 {
-	const struct diff_kind *dk = diff_kind_for_input(k, schema);
+	const struct kind *dk = kind_for_input(k, schema);
 	if (dk)
 		return dk->name;
 	return k == INPUT_IOTALLY_JSON ? schema : input_kind_describe(k);
@@ -357,14 +350,14 @@ static int
 resolve_gates(const struct diff_args *a, struct pair_result *res, const void *diff,
 	      struct diag *err)
 {
-	const struct diff_kind *kind = res->kind;
+	const struct kind *kind = res->kind;
 	res->gates = xcalloc(a->ngates ? a->ngates : 1, sizeof(*res->gates));
 	for (size_t i = 0; i < a->ngates; i++) {
-		if (!diff_kind_has_metric(kind, a->gates[i].kind))
+		if (!kind_has_metric(kind, a->gates[i].kind))
 			continue;
 		struct diff_gate *g = &res->gates[res->ngates++];
 		diff_gate_copy(g, &a->gates[i]);
-		if (diff_kind_resolve_gate(kind, diff, g, err) < 0)
+		if (kind_resolve_gate(kind, diff, g, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -378,7 +371,7 @@ junit_to_stdout(const struct diff_args *a)
 }
 
 static int
-write_output(const struct diff_args *a, const struct diff_kind *kind, const void *diff,
+write_output(const struct diff_args *a, const struct kind *kind, const void *diff,
 	     const struct diff_report *rep, const char *name, struct diag *err)
 {
 	if (junit_to_stdout(a))
@@ -407,15 +400,15 @@ write_output(const struct diff_args *a, const struct diff_kind *kind, const void
 /* Open, recognise and compare; the kind and its diff on success. */
 static int
 compare_inputs(const struct diff_args *a, bool folders, const struct diff_pair *pair,
-	       struct diff_input in[2], const struct diff_kind **kind, void **diff,
+	       struct kind_input in[2], const struct kind **kind, void **diff,
 	       struct diag_list *notes, struct diag *err)
 {
-	const struct diff_kind *k[2];
+	const struct kind *k[2];
 	char schema[2][64];
 	enum input_kind raw[2];
 	const char *paths[2] = { pair->before, pair->after };
 	for (int i = 0; i < 2; i++)
-		if (diff_kind_open(&in[i], paths[i], "diff", &k[i], schema[i],
+		if (kind_open(&in[i], paths[i], "diff", &k[i], schema[i],
 				   sizeof(schema[i]), &raw[i], err) < 0)
 			return -1;
 	if (k[0] != k[1])
@@ -426,16 +419,16 @@ compare_inputs(const struct diff_args *a, bool folders, const struct diff_pair *
 				diag_display_path(paths[1]), input_kind_name(raw[1], schema[1]));
 	*kind = k[0];
 	/* In folders, an option applies to the kinds that take it. */
-	const char *refused = diff_kind_refused_option(*kind, a->given);
+	const char *refused = kind_refused_option(*kind, a->given);
 	if (refused && !folders)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"%s does not apply to %s captures", refused, (*kind)->name);
 	struct diff_options opts = a->opts;
 	if (refused) {
 		unsigned ok = (*kind)->accepts;
-		opts.has_dump &= (ok & DIFF_ACCEPTS_DUMP) != 0;
-		opts.direct &= (ok & DIFF_ACCEPTS_DIRECT) != 0;
-		opts.match_offsets &= (ok & DIFF_ACCEPTS_MATCH_OFFSETS) != 0;
+		opts.has_dump &= (ok & KIND_ACCEPTS_DUMP) != 0;
+		opts.direct &= (ok & KIND_ACCEPTS_DIRECT) != 0;
+		opts.match_offsets &= (ok & KIND_ACCEPTS_MATCH_OFFSETS) != 0;
 	}
 	*diff = (*kind)->compare(&in[0], &in[1], &opts, notes, err);
 	return *diff ? 0 : -1;
@@ -446,9 +439,9 @@ static int
 run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	 struct pair_result *res, struct diag *err)
 {
-	struct diff_input in[2];
+	struct kind_input in[2];
 	struct diag_list notes, warnings;
-	const struct diff_kind *kind = NULL;
+	const struct kind *kind = NULL;
 	void *diff = NULL;
 	int rc;
 
@@ -591,10 +584,10 @@ check_skipped_gates(const struct diff_args *a, struct diff_run *run)
 		bool used = false;
 		for (size_t j = 0; j < run->pairs.npairs && !used; j++)
 			used = run->results[j].kind &&
-			       diff_kind_has_metric(run->results[j].kind, g->kind);
+			       kind_has_metric(run->results[j].kind, g->kind);
 		if (used)
 			continue;
-		const struct diff_kind *k = diff_kind_for_metric(g->kind);
+		const struct kind *k = kind_for_metric(g->kind);
 		struct diag d;
 		diag_set(&d, a->strict ? DIAG_DATA : DIAG_OK, NULL, 0, 0,
 			 "gate '%s' skipped: no %s captures were compared%s", g->text, k->name,

@@ -173,7 +173,7 @@ write_out(const struct footprint_capture *cap, const struct footprint_args *a,
 }
 
 static int
-read_one(void *ctx, struct cli_source *src, struct diag *err)
+read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	const struct footprint_args *a = ctx;
 	struct footprint_capture cap;
@@ -198,12 +198,12 @@ int
 cmd_footprint(int argc, char **argv)
 {
 	struct footprint_args a = { 0 };
-	struct cli_sources sources;
+	struct app_sources sources;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
-	cli_sources_init(&sources);
+	app_sources_init(&sources);
 	if (parse_args(argc, argv, &a, &err) < 0) {
 		status = cli_usage_error(cli_find_command("footprint"), &err);
 		goto out;
@@ -220,7 +220,7 @@ cmd_footprint(int argc, char **argv)
 				       a.format == FORMAT_NDJSON ? footprint_ndjson_write_error :
 								   NULL, &a);
 out:
-	cli_sources_release(&sources);
+	app_sources_release(&sources);
 	cli_operands_release(&a.operands);
 	return status;
 }

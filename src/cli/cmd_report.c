@@ -4,24 +4,14 @@
  */
 
 #include "cli/commands.h"
-#include "cli/diff_kinds.h"
+#include "cli/formats.h"
+#include "app/kind.h"
 #include "cli/options.h"
-#include "cli/report_capture.h"
 #include "cli/report_out.h"
 
 #include "ingest/bundle.h"
-#include "ingest/classes_read.h"
-#include "ingest/classes_json_read.h"
-#include "ingest/detect.h"
-#include "ingest/diff_read.h"
-#include "ingest/vmmap_read.h"
-#include "ingest/vmmap_json_read.h"
 #include "model/diff.h"
-#include "model/diff_track.h"
 #include "model/report.h"
-#include "model/report_classes.h"
-#include "model/report_track.h"
-#include "model/report_vmmap.h"
 #include "report/diff_report.h"
 #include "report/report_html_write.h"
 #include "report/report_md_write.h"
@@ -103,15 +93,13 @@ static const struct cli_option report_options[] = {
 	{ "help", 'h', false, OPT_HELP },
 };
 
-enum report_format {
-	FORMAT_MARKDOWN,
-	FORMAT_HTML,
-};
+/* The formats `iotally report` writes. */
+#define REPORT_FORMATS (FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_HTML))
 
 struct report_args {
 	const char *paths[2];
 	size_t npaths;
-	enum report_format format;
+	enum output_format format;
 	const char *output;
 	struct diff_gate *gates;
 	size_t ngates, gates_alloc;
@@ -129,14 +117,9 @@ args_release(struct report_args *a)
 static int
 handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
 {
-	static const char *const formats[] = { "markdown", "html" };
-	int f;
 	switch (id) {
 	case OPT_FORMAT:
-		if ((f = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err)) < 0)
-			return -1;
-		a->format = (enum report_format)f;
-		return 0;
+		return cli_parse_format(arg, REPORT_FORMATS, &a->format, err);
 	case OPT_OUTPUT:
 		a->output = arg;
 		return 0;
@@ -184,98 +167,6 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 
 /* ---- one capture ---------------------------------------------------------- */
 
-static int
-single_vmmap(struct report *r, struct diff_input *in, struct diag_list *notes,
-	     struct diag *err)
-{
-	struct vmmap_capture cap;
-	vmmap_capture_init(&cap);
-	/* The GPU types (model/gpu.h): the headline is the gpu metric family. */
-	static const char *const gpu[] = { "IOAccelerator", "IOSurface",
-					   "owned unmapped (graphics)" };
-	for (size_t i = 0; i < 3; i++)
-		vmmap_filter_add(&cap.filter, gpu[i], strlen(gpu[i]));
-	cap.want_surfaces = true;
-	struct vmmap_parse_opts popts = { .strict = false, .report_unparsed = 5 };
-	int rc = in->json ? vmmap_json_read(&in->reader, &cap, err)
-			  : vmmap_parse(&in->reader, &cap, &popts, notes, err);
-	if (rc == 0 && cap.ndumps == 0)
-		rc = diag_set(err, DIAG_DATA, in->path, 0, 0, "holds no vmmap dump");
-	if (rc == 0) {
-		if (cap.ndumps > 1)
-			diag_list_add(notes, DIAG_NOTE, in->path, 0,
-				      "holds %zu dumps; the report is of the first", cap.ndumps);
-		if (cap.partial)
-			report_add_warning(r, "%s is partial: the report covers what could be "
-					   "read", diag_display_path(in->path));
-		report_add_vmmap(r, cap.dumps[0]);
-	}
-	vmmap_capture_release(&cap);
-	return rc;
-}
-
-static int
-single_classes(struct report *r, struct diff_input *in, struct diag_list *notes,
-	       struct diag *err)
-{
-	struct classes_capture cap, direct;
-	classes_capture_init(&cap);
-	classes_capture_init(&direct);
-	struct classes_read_opts ropts = { .partial = true, .need_counts = true };
-	int rc = in->json ? classes_json_read(&in->reader, &cap, &direct, notes, err)
-			  : classes_read(&in->reader, &cap, NULL, &ropts, notes, err);
-	if (rc == 0 && cap.nsnapshots == 0)
-		rc = diag_set(err, DIAG_DATA, in->path, 0, 0, "holds no class counts");
-	if (rc == 0) {
-		const struct classes_snapshot *s = cap.snapshots[0];
-		if (cap.nsnapshots > 1)
-			diag_list_add(notes, DIAG_NOTE, in->path, 0, "holds %zu snapshots; the "
-				      "report is of the first", cap.nsnapshots);
-		if (s->truncated)
-			report_add_warning(r, "%s is cut short: the counts are partial",
-					   diag_display_path(in->path));
-		struct classes_filter f = { .nonzero = true, .has_top = true,
-					    .top = REPORT_ROWS_MAX };
-		const struct class_count **shown;
-		size_t n = classes_snapshot_select(s, &f, &shown);
-		report_add_classes(r, s, shown, n);
-		free(shown);
-	}
-	classes_capture_release(&cap);
-	classes_capture_release(&direct);
-	return rc;
-}
-
-/* Records go straight into call sites (side 1), as diff reads them: memory
- * follows distinct sites, not records. */
-static int
-single_track(struct report *r, struct diff_input *in, struct diag_list *notes,
-	     struct diag *err)
-{
-	struct diff_track_pair p;
-	diff_track_pair_init(&p, false);
-	int rc = diff_track_side_read(&in->reader, in->json, &p, 1, notes, err);
-	if (rc == 0) {
-		if (p.after.partial)
-			report_add_warning(r, "%s is partial: some lines were not understood",
-					   diag_display_path(in->path));
-		report_add_track(r, &p.diff, NULL, &p.after);
-	}
-	diff_track_pair_release(&p);
-	return rc;
-}
-
-static int
-build_single(struct report *r, const struct diff_kind *kind, struct diff_input *in,
-	     struct diag_list *notes, struct diag *err)
-{
-	if (strcmp(kind->name, "vmmap") == 0)
-		return single_vmmap(r, in, notes, err);
-	if (strcmp(kind->name, "classes") == 0)
-		return single_classes(r, in, notes, err);
-	return single_track(r, in, notes, err);
-}
-
 /* ---- a pair ---------------------------------------------------------------- */
 
 static void
@@ -297,8 +188,8 @@ add_diag_warnings(struct report *r, const struct diag_list *w)
 
 /* Compare the inputs and build the report; the diff stays for the gates. */
 static int
-build_pair(struct report *r, struct report_args *a, struct diff_input in[2],
-	   const struct diff_kind *k[2], struct diag_list *notes, struct diag *err)
+build_pair(struct report *r, struct report_args *a, struct kind_input in[2],
+	   const struct kind *k[2], struct diag_list *notes, struct diag *err)
 {
 	if (k[0] != k[1])
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,
@@ -316,7 +207,7 @@ build_pair(struct report *r, struct report_args *a, struct diff_input in[2],
 	cli_print_warnings(&w);
 	add_diag_warnings(r, &w);
 	diag_list_release(&w);
-	int rc = diff_kind_check_gates(k[0], diff, a->gates, a->ngates, err);
+	int rc = kind_check_gates(k[0], diff, a->gates, a->ngates, err);
 	if (rc == 0) {
 		k[0]->report(r, diff);
 		report_add_gates(r, a->gates, a->ngates);
@@ -400,30 +291,10 @@ bundle_provenance(struct report *r, const struct bundle *b, const char *files)
 				   "sharing it");
 }
 
-int
-cli_report_add_capture(struct report *r, const struct bundle_capture *c, struct diag_list *notes,
-		       struct diag *err)
-{
-	struct diff_input in;
-	const struct diff_kind *k;
-	char schema[64];
-	enum input_kind raw;
-	memset(&in, 0, sizeof(in));
-	in.reader.fd = -1;
-	if (bundle_verify_capture(c, notes, err) < 0)
-		return -1;
-	if (diff_kind_open(&in, c->path, "report", &k, schema, sizeof(schema), &raw, err) < 0)
-		return -1;
-	int rc = build_single(r, k, &in, notes, err);
-	line_reader_close(&in.reader);
-	return rc;
-}
-
 /* `iotally report BUNDLE`: one report of every capture the bundle holds. */
 static int
 run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
-	static const char *const kinds[] = { "vmmap", "classes", "track" };
 	struct bundle b;
 	struct report r;
 	size_t used = 0;
@@ -438,9 +309,9 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 			      "'iotally trend %s' follows it over time, 'iotally report %s/NNN' "
 			      "reports one sample", b.nsamples, a->paths[0], a->paths[0]);
 	report_init(&r, "bundle", false);
-	for (size_t i = 0; i < ARRAY_SIZE(kinds) && rc == 0; i++) {
-		const struct bundle_capture *c = bundle_capture_of_kind(&b, kinds[i]);
-		if (c && (rc = cli_report_add_capture(&r, c, notes, err)) == 0 && ++used)
+	for (const struct kind *k = kind_first(); k && rc == 0; k = kind_next(k)) {
+		const struct bundle_capture *c = bundle_capture_of_kind(&b, k->name);
+		if (c && (rc = kind_report_capture(&r, c, notes, err)) == 0 && ++used)
 			strbuf_addf(&files, "%s%s (%s)", files.len ? ", " : "", c->member, c->kind);
 	}
 	if (rc == 0 && used == 0)
@@ -487,8 +358,8 @@ write_report(const struct report_args *a, const struct report *r, struct diag *e
 static int
 run(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
-	struct diff_input in[2];
-	const struct diff_kind *k[2] = { NULL, NULL };
+	struct kind_input in[2];
+	const struct kind *k[2] = { NULL, NULL };
 	struct report r;
 	int rc = 0;
 
@@ -504,13 +375,13 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
 		char schema[64];
 		enum input_kind raw;
-		rc = diff_kind_open(&in[i], a->paths[i], "report", &k[i], schema, sizeof(schema),
+		rc = kind_open(&in[i], a->paths[i], "report", &k[i], schema, sizeof(schema),
 				    &raw, err);
 	}
 	if (rc == 0) {
 		report_init(&r, k[0]->name, a->npaths == 2);
 		rc = a->npaths == 2 ? build_pair(&r, a, in, k, notes, err)
-				    : build_single(&r, k[0], &in[0], notes, err);
+				    : k[0]->single_report(&r, &in[0], notes, err);
 		cli_print_warnings(notes);
 		add_diag_warnings(&r, notes);
 		if (rc == 0) {
@@ -525,6 +396,24 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		if (in[i].path)
 			line_reader_close(&in[i].reader);
 	return rc;
+}
+
+/* Say each tripped gate on standard error with its figures; how many tripped. */
+static size_t
+diff_gates_print_tripped(const struct diff_gate *gates, size_t n)
+{
+	size_t tripped = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_gate *g = &gates[i];
+		if (!g->tripped)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		diff_gate_describe(g, &sb);
+		cli_error(NULL, 0, "gate '%s' tripped: %s", g->text, sb.buf);
+		strbuf_release(&sb);
+		tripped++;
+	}
+	return tripped;
 }
 
 int

@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
 #include "cli/options.h"
@@ -28,6 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The formats `iotally track` writes. */
+#define TRACK_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+			 FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
 
 const char cmd_track_help[] =
 	"usage: iotally track [options] FILE|- [NAME...]\n"
@@ -199,12 +204,13 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 	case OPT_TOP:
 		return cli_positive_count("--top", arg, &a->top, err);
 	case OPT_FORMAT: {
-		static const char *const formats[] = { "text", "json", "markdown", "ndjson" };
-		int which = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err);
-		a->json = which == 1;
-		a->markdown = which == 2;
-		a->ndjson = which == 3;
-		return which < 0 ? -1 : 0;
+		enum output_format fmt;
+		if (cli_parse_format(arg, TRACK_FORMATS, &fmt, err) < 0)
+			return -1;
+		a->json = fmt == FORMAT_JSON;
+		a->markdown = fmt == FORMAT_MARKDOWN;
+		a->ndjson = fmt == FORMAT_NDJSON;
+		return 0;
 	}
 	case OPT_STRICT:
 		a->strict = true;
@@ -430,7 +436,7 @@ write_rows(const struct track_capture *cap, const struct diff_track *sites,
 
 /* One input: parse it, write its report or rows, then the notes. */
 static int
-read_one(void *ctx, struct cli_source *src, struct diag *err)
+read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	struct track_run *run = ctx;
 	struct track_args *a = run->a;
@@ -483,14 +489,14 @@ cmd_track(int argc, char **argv)
 	struct track_args a = { 0 };
 	struct track_capture like;
 	struct suppress_list sup;
-	struct cli_sources sources;
+	struct app_sources sources;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
 	track_capture_init(&like);
 	suppress_list_init(&sup);
-	cli_sources_init(&sources);
+	app_sources_init(&sources);
 	if (parse_args(argc, argv, &a, &like, &err) < 0) {
 		status = cli_usage_error(cli_find_command("track"), &err);
 		goto out;
@@ -515,7 +521,7 @@ cmd_track(int argc, char **argv)
 	status = cli_sources_read_each(&sources, "track", 0, read_one,
 				       a.ndjson ? track_ndjson_write_error : NULL, &run);
 out:
-	cli_sources_release(&sources);
+	app_sources_release(&sources);
 	track_capture_release(&like);
 	suppress_list_release(&sup);
 	cli_operands_release(&a.operands);

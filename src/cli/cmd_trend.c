@@ -5,11 +5,12 @@
 
 #include "cli/bundle_args.h"
 #include "cli/commands.h"
-#include "cli/diff_kinds.h"
+#include "cli/formats.h"
+#include "app/kind.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
-#include "cli/trend_inputs.h"
+#include "app/trend_inputs.h"
 
 #include "model/trend.h"
 #include "model/trend_gate.h"
@@ -139,11 +140,9 @@ static const struct cli_option trend_options[] = {
 	{ "help", 'h', false, OPT_HELP },
 };
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_MARKDOWN,
-};
+/* The formats `iotally trend` writes. */
+#define TREND_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+		       FORMAT_BIT(FORMAT_MARKDOWN))
 
 struct trend_args {
 	const char **paths;
@@ -251,20 +250,15 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 		a->junit = arg;
 		return 0;
 	case OPT_KIND: {
-		static const char *const names[] = { "vmmap", "classes", "track" };
-		int k = cli_choice("kind", arg, names, ARRAY_SIZE(names), err);
+		const char *names[KINDS_MAX];
+		int k = cli_choice("kind", arg, names, kind_names(names, KINDS_MAX), err);
 		if (k < 0)
 			return -1;
 		a->kind = names[k];
 		return 0;
 	}
 	case OPT_FORMAT: {
-		static const char *const names[] = { "text", "json", "markdown" };
-		int f = cli_choice("format", arg, names, ARRAY_SIZE(names), err);
-		if (f < 0)
-			return -1;
-		a->format = (enum output_format)f;
-		return 0;
+		return cli_parse_format(arg, TREND_FORMATS, &a->format, err);
 	}
 	default:
 		return 0;
@@ -457,10 +451,10 @@ order_samples(const struct trend_input *in, size_t n, struct order *o, struct di
 static int
 check_gate_kinds(const struct trend_args *a, const char *kind, struct diag *err)
 {
-	const struct diff_kind *k = NULL;
+	const struct kind *k = NULL;
 	for (size_t i = 0; i < a->ngates; i++) {
 		const struct trend_gate *g = &a->gates[i];
-		k = diff_kind_for_metric(g->g.kind);
+		k = kind_for_metric(g->g.kind);
 		if (k && strcmp(k->name, kind) == 0)
 			continue;
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
@@ -709,13 +703,12 @@ cmd_trend(int argc, char **argv)
 	struct diag_list notes, warnings;
 	struct diag err;
 	struct order o = { 0 };
-	struct cli_bundles bundles;
-	struct cli_bundle_input *bin = NULL;
-	size_t nbin = 0;
+	struct app_bundles bundles;
+	struct app_bundle_inputs bin = { 0 };
 	int status = 0;
 
 	diag_clear(&err);
-	cli_bundles_init(&bundles);
+	app_bundles_init(&bundles);
 	trend_series_init(&s);
 	diag_list_init(&notes, 200);
 	diag_list_init(&warnings, 100);
@@ -727,17 +720,17 @@ cmd_trend(int argc, char **argv)
 		fputs(cmd_trend_help, stdout);
 		goto out;
 	}
-	if ((status = cli_bundle_trend_inputs(a.paths, a.npaths, a.kind, &bundles, &bin, &nbin)) != 0)
+	if ((status = cli_bundle_trend_inputs(a.paths, a.npaths, a.kind, &bundles, &bin)) != 0)
 		goto out;
 	/* A bundle operand stands for its captures: one input each. */
-	a.paths = xrealloc(a.paths, (nbin ? nbin : 1) * sizeof(*a.paths));
-	a.npaths = nbin;
+	a.paths = xrealloc(a.paths, (bin.n ? bin.n : 1) * sizeof(*a.paths));
+	a.npaths = bin.n;
 	in = xcalloc(a.npaths ? a.npaths : 1, sizeof(*in));
 	for (size_t i = 0; i < a.npaths; i++) {
-		a.paths[i] = in[i].path = bin[i].path;
-		in[i].manifest_time = bin[i].time;
-		if (bin[i].missing) {
-			in[i].left_out = xstrdup(bin[i].missing);
+		a.paths[i] = in[i].path = bin.v[i].path;
+		in[i].manifest_time = bin.v[i].time;
+		if (bin.v[i].missing) {
+			in[i].left_out = xstrdup(bin.v[i].missing);
 			in[i].left_out_code = DIAG_NOINPUT;
 		}
 	}
@@ -746,8 +739,8 @@ out:
 	for (size_t i = 0; in && i < a.npaths; i++)
 		trend_input_release(&in[i]);
 	free(in);
-	cli_bundle_inputs_free(bin, nbin);
-	cli_bundles_release(&bundles);
+	app_bundle_inputs_release(&bin);
+	app_bundles_release(&bundles);
 	free(o.perm);
 	free(o.hours);
 	trend_series_release(&s);

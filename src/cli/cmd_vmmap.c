@@ -4,6 +4,7 @@
  */
 
 #include "cli/commands.h"
+#include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
 #include "cli/options.h"
@@ -109,13 +110,9 @@ static const struct cli_option vmmap_options[] = {
 	{ "help", 'h', false, OPT_HELP },
 };
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_CSV,
-	FORMAT_MARKDOWN,
-	FORMAT_NDJSON,
-};
+/* The formats `iotally vmmap` writes. */
+#define VMMAP_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | FORMAT_BIT(FORMAT_CSV) | \
+		       FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
 
 struct vmmap_args {
 	struct cli_operands operands;
@@ -149,12 +146,7 @@ add_types(struct vmmap_filter *f, const char *list, struct diag *err)
 static int
 parse_format(const char *s, enum output_format *fmt, struct diag *err)
 {
-	static const char *const names[] = { "text", "json", "csv", "markdown", "ndjson" };
-	int i = cli_choice("format", s, names, ARRAY_SIZE(names), err);
-	if (i < 0)
-		return -1;
-	*fmt = (enum output_format)i;
-	return 0;
+	return cli_parse_format(s, VMMAP_FORMATS, fmt, err);
 }
 
 struct vmmap_parse {
@@ -410,7 +402,7 @@ copy_filter(struct vmmap_filter *to, const struct vmmap_filter *from)
 
 /* One input: parse, check, write its report or rows. */
 static int
-read_one(void *ctx, struct cli_source *src, struct diag *err)
+read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	const struct vmmap_run *run = ctx;
 	const struct vmmap_args *a = run->a;
@@ -449,13 +441,13 @@ cmd_vmmap(int argc, char **argv)
 {
 	struct vmmap_args a = { 0 };
 	struct vmmap_filter filter;
-	struct cli_sources sources;
+	struct app_sources sources;
 	struct diag err;
 	int status = 0;
 
 	diag_clear(&err);
 	vmmap_filter_init(&filter);
-	cli_sources_init(&sources);
+	app_sources_init(&sources);
 	if (parse_args(argc, argv, &a, &filter, &err) < 0) {
 		status = cli_usage_error(cli_find_command("vmmap"), &err);
 		goto out;
@@ -473,7 +465,7 @@ cmd_vmmap(int argc, char **argv)
 				       a.format == FORMAT_NDJSON ? vmmap_ndjson_write_error : NULL,
 				       &run);
 out:
-	cli_sources_release(&sources);
+	app_sources_release(&sources);
 	vmmap_filter_release(&filter);
 	cli_operands_release(&a.operands);
 	return status;

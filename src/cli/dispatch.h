@@ -8,11 +8,7 @@
 
 #include <stdbool.h>
 
-#include "ingest/detect.h"
-#include "ingest/foreign.h"
-
-/* "vmmap", "classes", "track": the command that reads `kind`, or NULL. */
-const char *cli_command_for_kind(enum input_kind kind);
+#include "app/input.h"
 
 /*
  * argv[1] is FILE or "-": recognise it and run its command with argv as
@@ -24,19 +20,6 @@ int cli_run_for_input(int argc, char **argv);
 /* A word that names a file rather than a command: it holds '/' or '.'. */
 bool cli_looks_like_path(const char *name);
 
-/* What an input is, from its first bytes. */
-struct cli_input {
-	enum input_kind kind;
-	enum foreign_kind foreign;   /* another tool's report iotally does not read */
-	char schema[64];             /* iotally JSON: its "schema" value */
-	bool empty;                  /* no bytes, or only blank and leading comment lines */
-};
-
-struct line_reader;
-struct diag;
-/* Look at what `r` is about to deliver without consuming it. 0, or -1. */
-int cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err);
-
 /*
  * The one rule for an empty input (no bytes, or only blank lines and
  * leading comment lines: ingest/line_input.h), in every
@@ -44,7 +27,7 @@ int cli_input_peek(struct line_reader *r, struct cli_input *in, struct diag *err
  * from a capture that failed before it wrote anything. Prints the error and
  * returns true when the input is empty.
  */
-bool cli_refuse_empty(const char *command, const char *path, const struct cli_input *in);
+bool cli_refuse_empty(const char *command, const char *path, const struct app_input *in);
 
 /*
  * After `command`'s parser refused a whole input (`err`: DIAG_DATA, no line
@@ -54,13 +37,7 @@ bool cli_refuse_empty(const char *command, const char *path, const struct cli_in
  * read it). Prints that error and returns true; false when the parser's
  * own message says more.
  */
-/*
- * The one sentence every command says of another tool's report (footprint,
- * leaks, heap, a .spx): "this is a footprint report, which iotally does not
- * read; ..." into out[n]. False (out untouched) for anything else.
- */
-bool cli_foreign_sentence(const struct cli_input *in, char *out, size_t n);
-bool cli_explain_input(const char *command, const char *path, const struct cli_input *in,
+bool cli_explain_input(const char *command, const char *path, const struct app_input *in,
 		       const struct diag *err);
 
 #endif

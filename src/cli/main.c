@@ -168,12 +168,12 @@ run_command(const struct command *cmd, int argc, char **argv)
 {
 	if (!cli_command_reads_bundles(cmd->name))
 		return cmd->run(argc, argv);
-	struct cli_bundles bundles;
-	cli_bundles_init(&bundles);
+	struct app_bundles bundles;
+	app_bundles_init(&bundles);
 	int status = cli_bundle_operands(cmd->name, argc, argv, &bundles);
 	if (!status)
 		status = cmd->run(argc, argv);
-	cli_bundles_release(&bundles);
+	app_bundles_release(&bundles);
 	return status;
 }
 

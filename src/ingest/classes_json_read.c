@@ -68,15 +68,14 @@ static int
 read_alloc(const json_t *snap, struct classes_snapshot *s, const char *path,
 	   struct diag *err)
 {
-	static const char *const keys[ALLOC_KINDS] = { "instance", "container", "iomalloc",
-						       "pageable" };
 	json_t *a;
 	if (json_doc_object(snap, "allocation", path, "snapshots[0]", false, &a, err) < 0)
 		return -1;
 	for (int k = 0; k < ALLOC_KINDS; k++) {
-		if (!json_object_get(a, keys[k]))
+		const char *key = alloc_kind_name((enum alloc_kind)k);
+		if (!json_object_get(a, key))
 			continue;
-		if (json_doc_i64(a, keys[k], path, "snapshots[0].allocation", &s->alloc[k], err) < 0)
+		if (json_doc_i64(a, key, path, "snapshots[0].allocation", &s->alloc[k], err) < 0)
 			return -1;
 		s->alloc_present[k] = true;
 	}

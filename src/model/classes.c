@@ -15,6 +15,25 @@ static const char *const alloc_keys[ALLOC_KINDS] = {
 	"Pageable allocation",
 };
 
+static const char *const alloc_names[ALLOC_KINDS] = {
+	"instance", "container", "iomalloc", "pageable",
+};
+
+const char *
+alloc_kind_name(enum alloc_kind k)
+{
+	return k < ALLOC_KINDS ? alloc_names[k] : "?";
+}
+
+int
+alloc_kind_from_name(const char *name)
+{
+	for (int k = 0; k < ALLOC_KINDS; k++)
+		if (strcmp(alloc_names[k], name) == 0)
+			return k;
+	return -1;
+}
+
 const char *
 alloc_kind_key(enum alloc_kind k)
 {

@@ -54,6 +54,14 @@ enum alloc_kind {
 const char *alloc_kind_key(enum alloc_kind k);
 /* The kind for an IOKitDiagnostics key, or -1. */
 int alloc_kind_from_key(const char *key, size_t len);
+/*
+ * "instance", "container", "iomalloc", "pageable": the one name of each
+ * allocation total, as metrics spell it ("alloc:instance": diff gates,
+ * trend series) and as iotally's JSON and NDJSON key it.
+ */
+const char *alloc_kind_name(enum alloc_kind k);
+/* The kind a name of alloc_kind_name() spells, or -1. */
+int alloc_kind_from_name(const char *name);
 
 enum classes_source {
 	CLASSES_SRC_IOREG_TEXT,     /* ioreg -l: "IOKitDiagnostics" = {...} */

@@ -2,6 +2,7 @@
 
 #include "model/diff.h"
 #include "model/pick.h"
+#include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -119,21 +120,22 @@ diff_classes_direct(const struct hierarchy *h, const struct classes_snapshot *s)
 	return out;
 }
 
-static const char *const alloc_names[ALLOC_KINDS] = {
-	"instance", "container", "iomalloc", "pageable",
-};
-
 static int
 alloc_metric(const struct diff_classes *d, const char *metric, int64_t *before,
 	     int64_t *after, struct diag *err)
 {
-	int k = 0;
-	while (k < ALLOC_KINDS && strcmp(metric, alloc_names[k]) != 0)
-		k++;
-	if (k == ALLOC_KINDS)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"metric 'alloc:%s': expected alloc:instance, alloc:container, "
-				"alloc:iomalloc or alloc:pageable", metric);
+	int k = alloc_kind_from_name(metric);
+	if (k < 0) {
+		/* Listed from the one table of names (model/classes.h). */
+		struct strbuf list = STRBUF_INIT;
+		for (int i = 0; i < ALLOC_KINDS; i++)
+			strbuf_addf(&list, "%salloc:%s", i == 0 ? "" : i + 1 == ALLOC_KINDS ? " or " :
+				    ", ", alloc_kind_name((enum alloc_kind)i));
+		diag_set(err, DIAG_USAGE, NULL, 0, 0, "metric 'alloc:%s': expected %s", metric,
+			 list.buf);
+		strbuf_release(&list);
+		return -1;
+	}
 	if (!d->before->alloc_present[k] && !d->after->alloc_present[k])
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,
 				"metric 'alloc:%s': neither capture records the '%s' total "

@@ -404,13 +404,6 @@ diff_vmmap_changed(const struct diff_vmmap *d)
 
 /* ---- metrics ---------------------------------------------------------- */
 
-static uint64_t
-amount_field(const struct vmmap_amounts *a, size_t field)
-{
-	const uint64_t v[] = { a->count, a->vsize, a->resident, a->dirty, a->swapped };
-	return v[field];
-}
-
 static const char *const side_name[2] = { "BEFORE", "AFTER" };
 
 /* The column a field is printed in, for messages: "RESIDENT", "REGION COUNT". */
@@ -469,7 +462,8 @@ metric_sum(const struct vmmap_dump *dump, const char *type, int state, size_t fi
 	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
 		if (state < 0 || state == p) {
 			struct vmmap_amounts a = amounts_of(dump, type, (enum vmmap_purge)p);
-			bytes_add_capped(&sum, amount_field(&a, field), &capped);
+			bytes_add_capped(&sum, vmmap_amounts_field(&a, (enum vmmap_metric_field)field),
+					 &capped);
 		}
 	return sum;
 }

@@ -91,8 +91,8 @@ vmmap_field_list(unsigned sources)
 	return out;
 }
 
-static uint64_t
-amount_of(const struct vmmap_amounts *a, enum vmmap_metric_field f)
+uint64_t
+vmmap_amounts_field(const struct vmmap_amounts *a, enum vmmap_metric_field f)
 {
 	switch (f) {
 	case VMMAP_FIELD_COUNT: return a->count;
@@ -129,7 +129,7 @@ vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, uin
 		for (size_t i = 0; i < d->ntypes; i++) {
 			const struct vmmap_type_stats *t = &d->types[i];
 			for (int p = 0; t->gpu && p < VMMAP_PURGE_STATES; p++) {
-				bytes_add_capped(&sum, amount_of(&t->by_purge[p], f), &capped);
+				bytes_add_capped(&sum, vmmap_amounts_field(&t->by_purge[p], f), &capped);
 				*rounded |= t->lines_rounded && f == VMMAP_FIELD_VSIZE;
 			}
 		}

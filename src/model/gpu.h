@@ -71,6 +71,15 @@ int vmmap_field_find(const char *name);
 /* "count, vsize, resident, ..." of the fields that `sources` can have, for messages. */
 const char *vmmap_field_list(unsigned sources);
 
+struct vmmap_amounts;
+/*
+ * A field of a region line's amounts (model/vmmap.h): the count and the
+ * sizes a line prints; 0 for a field only summary tables have. The one
+ * mapping of fields to amounts that diff gates, trend series and the gpu
+ * family read.
+ */
+uint64_t vmmap_amounts_field(const struct vmmap_amounts *a, enum vmmap_metric_field f);
+
 /* The gpu family's metric name of a field: "gpu.vsize". */
 #define GPU_FAMILY "gpu"
 

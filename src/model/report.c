@@ -9,6 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const section_names[REPORT_SECTIONS] = {
+	[REPORT_SEC_GPU] = "gpu",
+	[REPORT_SEC_SIZES] = "sizes",
+	[REPORT_SEC_CLASSES] = "classes",
+	[REPORT_SEC_TRACK] = "track",
+	[REPORT_SEC_GATES] = "gates",
+};
+
+const char *
+report_section_name(enum report_section_id id)
+{
+	return id < REPORT_SECTIONS ? section_names[id] : "?";
+}
+
 static char *
 vformat(const char *fmt, va_list ap)
 {

@@ -96,6 +96,9 @@ enum report_section_id {
 	REPORT_SECTIONS,
 };
 
+/* "gpu", "sizes", ...: a section's id in the JSON report and the HTML page's anchors. */
+const char *report_section_name(enum report_section_id id);
+
 struct report_section {
 	char *title;             /* NULL: the section is absent */
 	char **paragraphs;       /* plain text lines under the title */

@@ -5,10 +5,6 @@
 #include <jansson.h>
 #include <string.h>
 
-static const char *const alloc_json_keys[ALLOC_KINDS] = {
-	"instance", "container", "iomalloc", "pageable",
-};
-
 /* A count: the signed 32-bit counter, the 64-bit value as read when it is not one, or null. */
 static json_t *
 count_json(const struct class_count *c)
@@ -37,7 +33,7 @@ allocation_json(const struct classes_snapshot *s)
 	json_t *o = json_object();
 	for (int k = 0; k < ALLOC_KINDS; k++)
 		if (s->alloc_present[k])
-			json_object_set_new_nocheck(o, alloc_json_keys[k],
+			json_object_set_new_nocheck(o, alloc_kind_name((enum alloc_kind)k),
 						    json_integer((json_int_t)s->alloc[k]));
 	return o;
 }

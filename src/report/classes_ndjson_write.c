@@ -3,10 +3,6 @@
 #include "report/jsontext.h"
 #include "report/ndjson.h"
 
-static const char *const alloc_keys[ALLOC_KINDS] = {
-	"instance", "container", "iomalloc", "pageable",
-};
-
 /* The keys every row has, up to the snapshot's own; s NULL: the input row. */
 static json_t *
 row_start(const char *row, const char *path, const char *status, const char *error,
@@ -30,7 +26,7 @@ set_rest(json_t *o, const struct class_count *c, const struct classes_snapshot *
 	ndjson_set(o, "count", count);
 	ndjson_set(o, "classes", classes);
 	for (int k = 0; k < ALLOC_KINDS; k++)
-		ndjson_set(o, alloc_keys[k], alloc && alloc->alloc_present[k]
+		ndjson_set(o, alloc_kind_name((enum alloc_kind)k), alloc && alloc->alloc_present[k]
 					     ? json_integer((json_int_t)alloc->alloc[k])
 					     : json_null());
 }

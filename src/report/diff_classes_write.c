@@ -5,10 +5,6 @@
 
 #include <inttypes.h>
 
-static const char *const alloc_names[ALLOC_KINDS] = {
-	"instance", "container", "iomalloc", "pageable",
-};
-
 /* A figure, or '-' where the snapshot does not have it. */
 static void
 add_figure(struct text_table *t, bool present, int64_t v)
@@ -131,7 +127,7 @@ diff_classes_json(const struct diff_classes *d)
 		json_object_set_new_nocheck(a, "after", side(ha, d->after->alloc[k]));
 		json_object_set_new_nocheck(a, "delta", delta_json(hb ? d->before->alloc[k] : 0,
 								    ha ? d->after->alloc[k] : 0));
-		json_object_set_new_nocheck(alloc, alloc_names[k], a);
+		json_object_set_new_nocheck(alloc, alloc_kind_name((enum alloc_kind)k), a);
 	}
 	json_object_set_new_nocheck(o, "allocation", alloc);
 	return o;

@@ -443,15 +443,11 @@ write_table(struct strbuf *out, const struct report_table *t)
 	}
 }
 
-static const char *const section_ids[REPORT_SECTIONS] = {
-	"gpu", "sizes", "classes", "track", "gates",
-};
-
 /* Each table with the charts drawn from it beside it; charts of no table last. */
 static void
 write_section(struct strbuf *out, const struct report_section *s, int id)
 {
-	strbuf_addf(out, "<section id=\"%s\"><h2>", section_ids[id]);
+	strbuf_addf(out, "<section id=\"%s\"><h2>", report_section_name((enum report_section_id)id));
 	esc(out, s->title);
 	strbuf_addstr(out, "</h2>\n");
 	for (size_t p = 0; p < s->nparagraphs; p++) {

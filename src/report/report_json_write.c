@@ -5,14 +5,6 @@
 
 #include <string.h>
 
-static const char *const section_ids[REPORT_SECTIONS] = {
-	[REPORT_SEC_GPU] = "gpu",
-	[REPORT_SEC_SIZES] = "sizes",
-	[REPORT_SEC_CLASSES] = "classes",
-	[REPORT_SEC_TRACK] = "track",
-	[REPORT_SEC_GATES] = "gates",
-};
-
 static const char *const chart_kinds[] = {
 	[REPORT_CHART_STACKED] = "stacked",
 	[REPORT_CHART_HISTOGRAM] = "histogram",
@@ -177,7 +169,7 @@ report_json(const struct report *r)
 		if (!sec->title)
 			continue;
 		json_t *j = json_object();
-		set(j, "id", json_string(section_ids[s]));
+		set(j, "id", json_string(report_section_name((enum report_section_id)s)));
 		set(j, "title", str(sec->title));
 		set(j, "paragraphs", strings(sec->paragraphs, sec->nparagraphs));
 		json_t *tables = json_array();

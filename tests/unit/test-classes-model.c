@@ -120,6 +120,15 @@ test_alloc_keys(void **state)
 	assert_int_equal(alloc_kind_from_key("Pageable allocation", 19), ALLOC_PAGEABLE);
 	assert_int_equal(alloc_kind_from_key("IOMalloc", 8), -1);
 	assert_string_equal(alloc_kind_key(ALLOC_INSTANCE), "Instance allocation");
+	/* The metric and JSON names (docs/json/classes.schema.json "allocation"), one table. */
+	static const char *const names[ALLOC_KINDS] = { "instance", "container", "iomalloc",
+							"pageable" };
+	for (int k = 0; k < ALLOC_KINDS; k++) {
+		assert_string_equal(alloc_kind_name((enum alloc_kind)k), names[k]);
+		assert_int_equal(alloc_kind_from_name(names[k]), k);
+	}
+	assert_int_equal(alloc_kind_from_name("Instance"), -1);
+	assert_int_equal(alloc_kind_from_name("instance allocation"), -1);
 }
 
 int

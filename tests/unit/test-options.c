@@ -6,6 +6,7 @@
 
 #include <cmocka.h>
 
+#include "cli/formats.h"
 #include "cli/options.h"
 
 enum { A = 1, B, C };
@@ -125,6 +126,31 @@ test_parse_loop(void **state)
 	assert_int_equal(t.n, 1);
 }
 
+/* --format against the formats a command declares: table order, one spelling. */
+static void
+test_formats(void **state)
+{
+	(void)state;
+	enum output_format f = FORMAT_TEXT;
+	struct diag err;
+	unsigned report = FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_HTML);
+	assert_int_equal(cli_parse_format("html", report, &f, &err), 0);
+	assert_int_equal(f, FORMAT_HTML);
+	/* A format the command does not declare is refused, naming only its own. */
+	assert_int_equal(cli_parse_format("json", report, &f, &err), -1);
+	assert_int_equal(err.code, DIAG_USAGE);
+	assert_string_equal(err.msg, "unknown format 'json' (expected markdown or html)");
+	unsigned vmmap = FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | FORMAT_BIT(FORMAT_CSV) |
+			 FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON);
+	assert_int_equal(cli_parse_format("csv", vmmap, &f, &err), 0);
+	assert_int_equal(f, FORMAT_CSV);
+	assert_int_equal(cli_parse_format("CSV", vmmap, &f, &err), -1);
+	assert_string_equal(err.msg, "unknown format 'CSV' (expected text, json, csv, markdown or "
+			    "ndjson)");
+	for (int i = 0; i < OUTPUT_FORMATS; i++)
+		assert_non_null(output_format_names[i]);
+}
+
 int
 main(void)
 {
@@ -132,6 +158,7 @@ main(void)
 		cmocka_unit_test(test_mixed_options_and_operands),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_parse_loop),
+		cmocka_unit_test(test_formats),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

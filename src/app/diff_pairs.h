@@ -1,5 +1,5 @@
-#ifndef IOTALLY_CLI_DIFF_PAIRS_H
-#define IOTALLY_CLI_DIFF_PAIRS_H
+#ifndef IOTALLY_APP_DIFF_PAIRS_H
+#define IOTALLY_APP_DIFF_PAIRS_H
 
 /*
  * What `iotally diff BEFORE AFTER` compares: two files (one pair), or two

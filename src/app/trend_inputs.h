@@ -1,5 +1,5 @@
-#ifndef IOTALLY_CLI_TREND_INPUTS_H
-#define IOTALLY_CLI_TREND_INPUTS_H
+#ifndef IOTALLY_APP_TREND_INPUTS_H
+#define IOTALLY_APP_TREND_INPUTS_H
 
 /*
  * The inputs of `iotally trend`: each is opened, recognised (the kinds of
@@ -10,7 +10,7 @@
  * An input that cannot be opened or read, or that ends in the middle
  * (partial), is left out with the reason kept; the others become samples.
  *
- * A capture of a bundle (cli/bundle_args.h) comes with its manifest's
+ * A capture of a bundle (app/bundle_inputs.h) comes with its manifest's
  * start time, which is then its capture time; one that a sample does not
  * hold comes already left out, with the reason.
  */
@@ -46,5 +46,17 @@ void trend_input_release(struct trend_input *in);
  */
 void trend_input_read(struct trend_input *in, const char *want, struct trend_series *s,
 		      struct diag_list *notes);
+
+/*
+ * For the kinds' trend_read hooks (app/kind.h): leave the input out with
+ * the reason (a parser's stopping error: its line and message), and set
+ * metric NAME (a printf format) of sample k.
+ */
+void trend_input_leave_out(struct trend_input *in, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void trend_input_leave_out_diag(struct trend_input *in, const struct diag *err);
+void trend_input_metric(struct trend_series *s, size_t k, enum trend_unit unit, bool zero_fill,
+			bool exempt, double v, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 
 #endif

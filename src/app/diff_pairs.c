@@ -1,4 +1,4 @@
-#include "cli/diff_pairs.h"
+#include "app/diff_pairs.h"
 
 #include "ingest/bundle.h"
 #include "ingest/capture_dir.h"

@@ -1,0 +1,165 @@
+#ifndef IOTALLY_APP_KIND_H
+#define IOTALLY_APP_KIND_H
+
+/*
+ * The kind registry: one row (struct kind) per kind of capture iotally
+ * reads (vmmap, classes, track). A row says which inputs are the kind's
+ * (the input kinds of ingest/detect.h, its JSON schema id, its bundle
+ * captures), which options and gate metric prefixes it takes, and holds
+ * the hooks every command goes through: diff (compare, comparability,
+ * metrics, writers per format), report (one capture, a pair), trend (one
+ * sample of a series). Each row lives in app/kind_<name>.c beside its
+ * adapters, which bind the kind's ingest/, model/ and report/ modules;
+ * app/kind.c lists the rows. `iotally FILE` dispatch, the refusal
+ * sentences, bundle listings, trend --kind and the commands' loops derive
+ * from the table, so a new kind is one row plus its own modules.
+ */
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ingest/detect.h"
+#include "model/report.h"
+#include "util/diag.h"
+#include "model/diff.h"
+#include "util/linereader.h"
+
+/* One input, opened and recognised. */
+struct kind_input {
+	const char *path;
+	struct line_reader reader;
+	bool json;                  /* iotally's JSON report of the kind */
+};
+
+/* The options that apply to some kinds only: a kind lists those it accepts. */
+enum kind_option {
+	KIND_ACCEPTS_DUMP = 1u << 0,
+	KIND_ACCEPTS_DIRECT = 1u << 1,
+	KIND_ACCEPTS_MATCH_OFFSETS = 1u << 2,
+	KIND_ACCEPTS_FOLDED = 1u << 3,
+};
+
+#define KIND_MAX_RAW 4
+
+struct report;
+struct trend_input;
+struct trend_series;
+struct bundle_capture;
+
+struct kind {
+	/*
+	 * "vmmap": the command that reads the kind's captures, the value of
+	 * capture_kind in a bundle's manifest, trend's --kind.
+	 */
+	const char *name;
+	/* What input_detect() says of the kind's raw captures (INPUT_EMPTY ends). */
+	enum input_kind raw[KIND_MAX_RAW];
+	/*
+	 * Inputs no loader of the kind reads, that its command still claims to
+	 * say how to convert them (a binary property list); INPUT_EMPTY ends.
+	 */
+	enum input_kind refers[KIND_MAX_RAW];
+	/* The gate metric kinds it resolves ("classes", "alloc"); NULL ends. */
+	const char *metric_kinds[3];
+	const char *schema;         /* iotally's JSON of the kind */
+	unsigned accepts;           /* enum kind_option bits */
+	/* Load both inputs and compare them; notes go to `notes` (stderr). */
+	void *(*compare)(struct kind_input *before, struct kind_input *after,
+			 const struct diff_options *opts, struct diag_list *notes,
+			 struct diag *err);
+	void (*comparability)(const void *diff, const char *before_path,
+			      const char *after_path, struct diag_list *warnings);
+	int (*metric)(const void *diff, const char *kind, const char *metric,
+		      int64_t *before, int64_t *after, struct diag *err);
+	/* Are the metric's figures bytes (else a count)? */
+	bool (*metric_bytes)(const char *kind, const char *metric);
+	/* What a metric that picks its subject measured (NULL: nothing to name). */
+	const char *(*subject)(const void *diff, const char *kind, const char *metric);
+	bool (*changed)(const void *diff);
+	void (*write_text)(FILE *out, const void *diff, bool markdown);
+	json_t *(*json)(const void *diff);
+	void (*write_folded)(FILE *out, const void *diff);   /* NULL: no --folded */
+	/* The kind's sections of a before/after report (`iotally report`). */
+	void (*report)(struct report *rep, const void *diff);
+	void (*free)(void *diff);
+	/*
+	 * `iotally report FILE`: the kind's sections, verdict and warnings of
+	 * one capture. 0, or -1 with *err.
+	 */
+	int (*single_report)(struct report *r, struct kind_input *in, struct diag_list *notes,
+			     struct diag *err);
+	/*
+	 * `iotally trend`: read one input into a new sample of `s` with the
+	 * kind's metrics, or leave it out with the reason (app/trend_inputs.h).
+	 */
+	void (*trend_read)(struct trend_input *in, struct line_reader *r, bool json,
+			   struct trend_series *s, struct diag_list *notes);
+};
+
+/* The registry in its order (vmmap, classes, track): kind_next() is NULL after the last. */
+const struct kind *kind_first(void);
+const struct kind *kind_next(const struct kind *k);
+/* The kind named `name` ("vmmap"), or NULL. */
+const struct kind *kind_by_name(const char *name);
+/* The kinds' names in registry order into names[0..max); how many. */
+size_t kind_names(const char **names, size_t max);
+#define KINDS_MAX 8
+struct strbuf;
+/* "'iotally vmmap', 'classes' and 'track'": the kinds' commands, for sentences. */
+void kind_list_commands(struct strbuf *sb);
+/*
+ * The kind whose command reads (or claims, to say how to convert it) a
+ * raw input kind: `iotally FILE` dispatch and "'iotally vmmap' reads it".
+ */
+const struct kind *kind_command_for_input(enum input_kind kind);
+
+/*
+ * The first option of `given` (enum kind_option bits) that `kind` does
+ * not accept, as "--name"; NULL when it accepts them all.
+ */
+const char *kind_refused_option(const struct kind *kind, unsigned given);
+
+/* The kind a raw input kind or a JSON schema belongs to, or NULL. */
+const struct kind *kind_for_input(enum input_kind kind, const char *schema);
+/* The kind whose gates use metric kind `name` ("vmmap", "alloc"), or NULL. */
+const struct kind *kind_for_metric(const char *name);
+/* Does `kind` resolve gates of metric kind `name`? */
+bool kind_has_metric(const struct kind *kind, const char *name);
+
+/*
+ * Open an input and recognise its kind: 0 with *kind, or -1 with DIAG_DATA
+ * naming what the input is instead. `command` ("diff", "report") and
+ * `reads` (what it takes) word the message.
+ */
+int kind_open(struct kind_input *in, const char *path, const char *command,
+		   const struct kind **kind, char *schema, size_t schema_size,
+		   enum input_kind *raw, struct diag *err);
+
+/*
+ * One capture of a bundle read into a report, as `iotally report BUNDLE`
+ * reads each of its captures: its checksum checked against the manifest
+ * first (a mismatch is a note in `notes`), then the kind's single_report.
+ * `iotally BUNDLE` prints the verdict and warnings of each as its headline.
+ * 0 with the capture's sections, verdict and warnings added to *r; -1 with *err.
+ */
+int kind_report_capture(struct report *r, const struct bundle_capture *c,
+			struct diag_list *notes, struct diag *err);
+
+struct diff_gate;
+/*
+ * Check each gate against the diff: a gate of another kind is a DIAG_USAGE
+ * error, a metric neither capture has DIAG_DATA.
+ */
+int kind_check_gates(const struct kind *kind, const void *diff,
+			  struct diff_gate *gates, size_t n, struct diag *err);
+/*
+ * Check one gate of the kind's metrics against the diff: its figures, unit,
+ * result and subject; a figure one capture lacks makes it not evaluable
+ * (g->unevaluable, g->reason). 0, or -1 with *err as the kind's metric says.
+ */
+int kind_resolve_gate(const struct kind *kind, const void *diff,
+			   struct diff_gate *g, struct diag *err);
+
+#endif

@@ -1,0 +1,241 @@
+/*
+ * The classes kind: IOKit class counts (ioreg, ioclasscount) and
+ * iotally's JSON of them, compared (model/diff_classes.c), reported alone
+ * (model/report_classes.c) and followed over time (every class count and
+ * the allocation totals).
+ */
+
+#include "app/kind_rows.h"
+
+#include "app/trend_inputs.h"
+#include "ingest/classes_json_read.h"
+#include "ingest/classes_read.h"
+#include "ingest/diff_read.h"
+#include "model/classes.h"
+#include "model/diff_classes.h"
+#include "model/hierarchy.h"
+#include "model/report_classes.h"
+#include "report/diff_classes_write.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- classes ------------------------------------------------------------ */
+
+static void classes_free(void *p);
+
+static void *
+classes_compare(struct kind_input *before, struct kind_input *after,
+		const struct diff_options *opts, struct diag_list *notes, struct diag *err)
+{
+	struct diff_classes_pair *c = xcalloc(1, sizeof(*c));
+	diff_classes_pair_init(c);
+	if (diff_classes_side_read(&before->reader, before->json, &c->before, opts->direct,
+				   notes, err) < 0 ||
+	    diff_classes_side_read(&after->reader, after->json, &c->after, opts->direct,
+				   notes, err) < 0 ||
+	    diff_classes_pair_compare(c, before->path, after->path, opts, notes, err) < 0) {
+		classes_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void
+classes_comparability(const void *p, const char *bpath, const char *apath,
+		      struct diag_list *w)
+{
+	const struct diff_classes_pair *c = p;
+	const struct classes_snapshot *b = c->before.snap, *a = c->after.snap;
+	kind_note_partial(w, bpath, b->truncated, apath, a->truncated);
+	if (b->source != a->source)
+		diag_list_add(w, DIAG_NOTE, NULL, 0,
+			      "the snapshots come from different captures (%s before, %s after): "
+			      "allocation totals are only in ioreg captures",
+			      classes_source_name(b->source), classes_source_name(a->source));
+	if (b->query || a->query)
+		diag_list_add(w, DIAG_NOTE, NULL, 0,
+			      "%s holds only some classes: only the classes it holds are compared",
+			      b->query && a->query ? "each snapshot" : b->query ? "BEFORE" : "AFTER");
+	const struct classes_snapshot *side[2] = { b, a };
+	const char *path[2] = { bpath, apath };
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < ALLOC_KINDS; k++) {
+			struct strbuf sb = STRBUF_INIT;
+			if (classes_alloc_negative_message(side[i], (enum alloc_kind)k, &sb))
+				diag_list_add(w, DIAG_WARNING, path[i], side[i]->line, "%s", sb.buf);
+			strbuf_release(&sb);
+		}
+}
+
+static int
+classes_metric(const void *p, const char *kind, const char *metric, int64_t *b, int64_t *a,
+	       struct diag *err)
+{
+	return diff_classes_metric(&((const struct diff_classes_pair *)p)->diff, kind, metric, b,
+				   a, err);
+}
+
+static bool
+classes_metric_bytes(const char *kind, const char *metric)
+{
+	(void)metric;
+	return diff_classes_metric_is_bytes(kind);
+}
+
+static const char *
+classes_subject(const void *p, const char *kind, const char *metric)
+{
+	const struct diff_classes_row *r;
+	if (strcmp(kind, "classes") != 0 || strcmp(metric, "*") != 0)
+		return NULL;
+	r = diff_classes_largest_growth(&((const struct diff_classes_pair *)p)->diff);
+	return r ? r->name : "no class grew";
+}
+
+static bool
+classes_changed(const void *p)
+{
+	return diff_classes_changed(&((const struct diff_classes_pair *)p)->diff);
+}
+
+static void
+classes_write_text(FILE *out, const void *p, bool markdown)
+{
+	diff_classes_write_text(out, &((const struct diff_classes_pair *)p)->diff, markdown);
+}
+
+static json_t *
+classes_json(const void *p)
+{
+	return diff_classes_json(&((const struct diff_classes_pair *)p)->diff);
+}
+
+static void
+classes_report(struct report *rep, const void *p)
+{
+	report_add_classes_diff(rep, &((const struct diff_classes_pair *)p)->diff);
+}
+
+static void
+classes_free(void *p)
+{
+	if (!p)
+		return;
+	diff_classes_pair_release(p);
+	free(p);
+}
+
+/* ---- one capture: `iotally report FILE` ---- */
+
+static int
+report_single(struct report *r, struct kind_input *in, struct diag_list *notes,
+	      struct diag *err)
+{
+	struct classes_capture cap, direct;
+	classes_capture_init(&cap);
+	classes_capture_init(&direct);
+	struct classes_read_opts ropts = { .partial = true, .need_counts = true };
+	int rc = in->json ? classes_json_read(&in->reader, &cap, &direct, notes, err)
+			  : classes_read(&in->reader, &cap, NULL, &ropts, notes, err);
+	if (rc == 0 && cap.nsnapshots == 0)
+		rc = diag_set(err, DIAG_DATA, in->path, 0, 0, "holds no class counts");
+	if (rc == 0) {
+		const struct classes_snapshot *s = cap.snapshots[0];
+		if (cap.nsnapshots > 1)
+			diag_list_add(notes, DIAG_NOTE, in->path, 0, "holds %zu snapshots; the "
+				      "report is of the first", cap.nsnapshots);
+		if (s->truncated)
+			report_add_warning(r, "%s is cut short: the counts are partial",
+					   diag_display_path(in->path));
+		struct classes_filter f = { .nonzero = true, .has_top = true,
+					    .top = REPORT_ROWS_MAX };
+		const struct class_count **shown;
+		size_t n = classes_snapshot_select(s, &f, &shown);
+		report_add_classes(r, s, shown, n);
+		free(shown);
+	}
+	classes_capture_release(&cap);
+	classes_capture_release(&direct);
+	return rc;
+}
+
+/* ---- classes: every class count and the allocation totals ----------------- */
+
+static void
+classes_metrics(const struct classes_snapshot *snap, struct trend_series *s, size_t k)
+{
+	for (size_t i = 0; i < snap->nclasses; i++) {
+		const struct class_count *c = &snap->classes[i];
+		if (c->state == CLASS_COUNT_OK)
+			trend_input_metric(s, k, TREND_COUNT, !snap->query, false, (double)c->value,
+			       "classes:%s", c->name);
+	}
+	for (int a = 0; a < ALLOC_KINDS; a++)
+		if (snap->alloc_present[a])
+			trend_input_metric(s, k, TREND_BYTES, false, false, (double)snap->alloc[a],
+			       "alloc:%s", alloc_kind_name((enum alloc_kind)a));
+}
+
+static void
+trend_read(struct trend_input *in, struct line_reader *r, bool json,
+	     struct trend_series *s, struct diag_list *notes)
+{
+	struct classes_capture cap, direct;
+	struct hierarchy hier;
+	struct diag err;
+	diag_clear(&err);
+	classes_capture_init(&cap);
+	classes_capture_init(&direct);
+	hierarchy_init(&hier);
+	int rc;
+	if (json) {
+		rc = classes_json_read(r, &cap, &direct, notes, &err);
+	} else {
+		struct classes_read_opts ropts = { .need_counts = true, .partial = true };
+		rc = classes_read(r, &cap, &hier, &ropts, notes, &err);
+	}
+	if (rc < 0) {
+		trend_input_leave_out_diag(in, &err);
+	} else if (cap.nsnapshots == 0) {
+		trend_input_leave_out(in, DIAG_DATA, "holds no class counts");
+	} else if (cap.snapshots[0]->truncated) {
+		trend_input_leave_out(in, DIAG_DATA, "partial: the input ends inside the class counts");
+	} else {
+		if (cap.nsnapshots > 1)
+			diag_list_add(notes, DIAG_NOTE, in->path, 0,
+				      "holds %zu snapshots; the trend uses the first",
+				      cap.nsnapshots);
+		in->sample = trend_series_add_sample(s, !cap.snapshots[0]->query);
+		in->used = true;
+		classes_metrics(cap.snapshots[0], s, in->sample);
+	}
+	hierarchy_release(&hier);
+	classes_capture_release(&direct);
+	classes_capture_release(&cap);
+}
+
+/* ---- the row ---- */
+
+const struct kind kind_classes = {
+	.name = "classes",
+	.raw = { INPUT_IOREG_TEXT, INPUT_XML_PLIST, INPUT_IOCLASSCOUNT },
+	.refers = { INPUT_BPLIST },
+	.metric_kinds = { "classes", "alloc" },
+	.schema = CLASSES_SCHEMA,
+	.accepts = KIND_ACCEPTS_DUMP | KIND_ACCEPTS_DIRECT,
+	.compare = classes_compare,
+	.comparability = classes_comparability,
+	.metric = classes_metric,
+	.metric_bytes = classes_metric_bytes,
+	.subject = classes_subject,
+	.changed = classes_changed,
+	.write_text = classes_write_text,
+	.json = classes_json,
+	.report = classes_report,
+	.free = classes_free,
+	.single_report = report_single,
+	.trend_read = trend_read,
+};

@@ -181,7 +181,7 @@ static double
 median_copy(const double *y, size_t n, double *tmp)
 {
 	memcpy(tmp, y, n * sizeof(*tmp));
-	return trend_median_sort(tmp, n);
+	return trend_median(tmp, n);
 }
 
 /* 1.4826 x the median absolute deviation: sigma for normal noise. */
@@ -190,7 +190,7 @@ robust_sigma(const double *y, size_t n, double med, double *tmp)
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = fabs(y[i] - med);
-	return 1.4826 * trend_median_sort(tmp, n);
+	return 1.4826 * trend_median(tmp, n);
 }
 
 /* |growth over the segment| of a Theil-Sen line; 0 when x does not vary. */

@@ -15,11 +15,78 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double
-trend_median_sort(double *v, size_t n)
+static void
+swap_double(double *a, double *b)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Hoare partition of v[lo..hi] around the median of three of its values;
+ * returns j with v[lo..j] <= pivot <= v[j+1..hi], lo <= j < hi.
+ */
+static size_t
+partition(double *v, size_t lo, size_t hi)
+{
+	size_t mid = lo + (hi - lo) / 2;
+	if (v[mid] < v[lo])
+		swap_double(&v[mid], &v[lo]);
+	if (v[hi] < v[lo])
+		swap_double(&v[hi], &v[lo]);
+	if (v[hi] < v[mid])
+		swap_double(&v[hi], &v[mid]);
+	double pivot = v[mid];
+	size_t i = lo, j = hi;
+	for (;;) {
+		while (v[i] < pivot)
+			i++;
+		while (pivot < v[j])
+			j--;
+		if (i >= j)
+			return j;
+		swap_double(&v[i], &v[j]);
+		i++;
+		j--;
+	}
+}
+
+double
+trend_select(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	/* Quickselect, expected linear; past 2 log2(n) rounds (a pathological
+	 * order) the rest is sorted, so the worst case is the sort's n log n. */
+	unsigned depth = 2;
+	for (size_t m = n; m > 1; m >>= 1)
+		depth += 2;
+	while (lo < hi) {
+		if (depth-- == 0) {
+			qsort(v + lo, hi - lo + 1, sizeof(*v), cmp_double);
+			break;
+		}
+		size_t j = partition(v, lo, hi);
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
+	return v[k];
+}
+
+double
+trend_median(double *v, size_t n)
+{
+	double hi = trend_select(v, n, n / 2);
+	if (n % 2)
+		return hi;
+	/* After the selection v[0..n/2) holds the smaller half: its largest. */
+	double lo = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	return (lo + hi) / 2;
 }
 
 double
@@ -190,7 +257,7 @@ trend_theil_sen_f(const double *x, const double *y, size_t n, double factor,
 		free(slopes);
 		return -1;
 	}
-	out->slope = trend_median_sort(slopes, m);
+	out->slope = trend_median(slopes, m);
 	out->npairs = m;
 
 	/*
@@ -205,15 +272,16 @@ trend_theil_sen_f(const double *x, const double *y, size_t n, double factor,
 	double ru = nearbyint((dm + c) / 2), rl = nearbyint((dm - c) / 2) - 1;
 	size_t iu = ru >= dm - 1 ? m - 1 : (size_t)ru;
 	size_t il = rl <= 0 ? 0 : (size_t)rl;
-	out->lo = slopes[il];
-	out->hi = slopes[iu];
+	/* Each selection leaves the array a permutation: order statistics stay exact. */
+	out->lo = trend_select(slopes, m, il);
+	out->hi = trend_select(slopes, m, iu);
 
 	double *resid = slopes;   /* n <= m + 1 is not guaranteed: reuse only when it fits */
 	if (n > cap)
 		resid = xmalloc(n * sizeof(*resid));
 	for (size_t i = 0; i < n; i++)
 		resid[i] = y[i] - out->slope * x[i];
-	out->intercept = trend_median_sort(resid, n);
+	out->intercept = trend_median(resid, n);
 	if (resid != slopes)
 		free(resid);
 	free(slopes);

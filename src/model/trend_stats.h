@@ -102,8 +102,13 @@ int trend_theil_sen_f(const double *x, const double *y, size_t n, double factor,
  */
 void trend_bh_adjust(const double *p, size_t m, double *q);
 
-/* The median of v[0..n), n > 0; sorts v. */
-double trend_median_sort(double *v, size_t n);
+/* The median of v[0..n), n > 0; reorders v (a selection, not a full sort). */
+double trend_median(double *v, size_t n);
+/*
+ * The k-th smallest of v[0..n) (0-based, k < n), exactly as v sorted
+ * would have it at k; reorders v. Linear expected time, n log n at worst.
+ */
+double trend_select(double *v, size_t n, size_t k);
 
 /* Two-sided p-value of a standard normal z: erfc(|z| / sqrt 2). */
 double trend_normal_p2(double z);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -222,8 +223,53 @@ test_median(void **state)
 {
 	(void)state;
 	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
-	assert_near(trend_median_sort(odd, 3), 3, EPS);
-	assert_near(trend_median_sort(even, 4), 2.5, EPS);
+	assert_near(trend_median(odd, 3), 3, EPS);
+	assert_near(trend_median(even, 4), 2.5, EPS);
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * The selection gives what a full sort has at each rank, on orders that
+ * trouble a quickselect (sorted, reversed, all equal, organ pipe, few
+ * distinct values) and on pseudo-random ones.
+ */
+static void
+test_select_matches_sort(void **state)
+{
+	(void)state;
+	enum { N = 257 };
+	static double v[N], sorted[N], work[N];
+	uint32_t seed = 12345;
+	for (int shape = 0; shape < 6; shape++) {
+		for (size_t n = 1; n <= N; n += (n < 12 ? 1 : 37)) {
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				switch (shape) {
+				case 0: v[i] = (double)i; break;
+				case 1: v[i] = (double)(n - i); break;
+				case 2: v[i] = 7; break;
+				case 3: v[i] = (double)(i < n / 2 ? i : n - i); break;
+				case 4: v[i] = (double)((seed >> 16) % 3); break;
+				default: v[i] = (double)(seed >> 8) / 65536.0 - 64; break;
+				}
+			}
+			memcpy(sorted, v, n * sizeof(*v));
+			qsort(sorted, n, sizeof(*sorted), cmp_dbl);
+			for (size_t k = 0; k < n; k++) {
+				memcpy(work, v, n * sizeof(*v));
+				assert_true(trend_select(work, n, k) == sorted[k]);
+			}
+			memcpy(work, v, n * sizeof(*v));
+			double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+			assert_true(trend_median(work, n) == med);
+		}
+	}
 }
 
 
@@ -370,6 +416,7 @@ main(void)
 		cmocka_unit_test(test_ts_degenerate),
 		cmocka_unit_test(test_bh_paper),
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_select_matches_sort),
 		cmocka_unit_test(test_ar1_factor),
 		cmocka_unit_test(test_lag1),
 		cmocka_unit_test(test_lag1_fit),

@@ -19,13 +19,16 @@
 #include "report/diff_report.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/spill.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char cmd_diff_help[] =
 	"usage: iotally diff [options] BEFORE AFTER\n"
@@ -46,7 +49,8 @@ const char cmd_diff_help[] =
 	"file changed after the capture is a warning naming it (an error with\n"
 	"--strict). A series is compared sample by sample: name two of its\n"
 	"numbered folders. A closing line counts the pairs, the files without a\n"
-	"counterpart and the tripped gates.\n"
+	"counterpart and the tripped gates (with --format markdown it comes first,\n"
+	"before the pairs' sections).\n"
 	"\n"
 	"  classes IOKit instance counts (ioreg -l / -a, ioclasscount output):\n"
 	"          per class before, after and delta, largest change first, classes\n"
@@ -207,6 +211,9 @@ struct diff_args {
 	struct diff_gate *gates;    /* as parsed: every kind's */
 	size_t ngates, gates_alloc;
 	bool help;
+	/* Where the pairs' reports go: standard output, or the held body of a
+	 * Markdown diff of folders, written after its summary. */
+	FILE *out;
 };
 
 /* What became of one pair. */
@@ -377,23 +384,23 @@ write_output(const struct diff_args *a, const struct kind *kind, const void *dif
 	if (junit_to_stdout(a))
 		return 0;
 	if (a->format == FORMAT_NDJSON) {
-		if (diff_ndjson_write(stdout, rep, name, kind->json(diff)) < 0)
+		if (diff_ndjson_write(a->out, rep, name, kind->json(diff)) < 0)
 			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 		return 0;
 	}
 	if (a->opts.folded) {
-		kind->write_folded(stdout, diff);
+		kind->write_folded(a->out, diff);
 		return 0;
 	}
 	if (a->format == FORMAT_JSON) {
-		if (diff_json_write(stdout, rep, kind->json(diff)) < 0)
+		if (diff_json_write(a->out, rep, kind->json(diff)) < 0)
 			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
 		return 0;
 	}
 	bool md = a->format == FORMAT_MARKDOWN;
-	diff_heading_write(stdout, rep, md);
-	kind->write_text(stdout, diff, md);
-	diff_gates_write_text(stdout, rep, md);
+	diff_heading_write(a->out, rep, md);
+	kind->write_text(a->out, diff, md);
+	diff_gates_write_text(a->out, rep, md);
 	return 0;
 }
 
@@ -561,7 +568,7 @@ run_pairs(const struct diff_args *a, struct diff_run *run)
 		res->error = cli_diag_line(&err);
 		res->status = err.code ? err.code : DIAG_SOFTWARE;
 		if (a->format == FORMAT_NDJSON && !junit_to_stdout(a))
-			diff_ndjson_write_error(stdout, run->pairs.pairs[i].name,
+			diff_ndjson_write_error(a->out, run->pairs.pairs[i].name,
 						run->pairs.pairs[i].before, run->pairs.pairs[i].after,
 						res->kind ? res->kind->name : NULL, res->error);
 		if (err.code == DIAG_USAGE && !folders)
@@ -717,10 +724,59 @@ write_summary(const struct diff_args *a, const struct diff_run *run)
 		failed += run->results[i].status != 0;
 	}
 	fprintf(stdout, "%s%zu pair%s compared, %zu could not be, %zu file%s without a "
-		"counterpart; %zu gate%s tripped\n",
+		"counterpart; %zu gate%s tripped\n%s",
 		a->format == FORMAT_MARKDOWN ? "**Summary:** " : "Summary: ", compared,
 		compared == 1 ? "" : "s", failed, run->pairs.nunpaired,
-		run->pairs.nunpaired == 1 ? "" : "s", run->tripped, run->tripped == 1 ? "" : "s");
+		run->pairs.nunpaired == 1 ? "" : "s", run->tripped, run->tripped == 1 ? "" : "s",
+		a->format == FORMAT_MARKDOWN ? "\n" : "");
+}
+
+/*
+ * A Markdown diff of folders is read top down (a pull request comment):
+ * its summary goes first, so the pairs' sections are held in an unlinked
+ * temporary file until every pair is compared. 0, or -1 with *err.
+ */
+static int
+hold_body(struct diff_args *a, const struct diff_run *run, struct diag *err)
+{
+	a->out = stdout;
+	if (!run->pairs.folders || a->format != FORMAT_MARKDOWN || junit_to_stdout(a))
+		return 0;
+	int fd = temp_file_open("diff");
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0,
+				"cannot make a temporary file in %s: %s", temp_dir(),
+				strerror(errno));
+	}
+	a->out = f;
+	return 0;
+}
+
+/* The held body after the summary; closes it. 0, or -1 with *err. */
+static int
+write_held_body(struct diff_args *a, struct diag *err)
+{
+	if (a->out == stdout || !a->out)
+		return 0;
+	FILE *f = a->out;
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+	a->out = stdout;
+	if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)
+		rc = -1;
+	while (rc == 0 && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			rc = -1;
+	if (rc == 0 && ferror(f))
+		rc = -1;
+	fclose(f);
+	if (rc < 0)
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+	return 0;
 }
 
 static char *
@@ -834,6 +890,10 @@ cmd_diff(int argc, char **argv)
 		run_error(&run, "inputs", &err, err.code == DIAG_USAGE);
 		goto junit;
 	}
+	if (hold_body(&a, &run, &err) < 0) {
+		run_error(&run, "output", &err, false);
+		goto junit;
+	}
 	check_bundles(&a, &run);
 	run_pairs(&a, &run);
 	check_unpaired(&a, &run);
@@ -841,6 +901,8 @@ cmd_diff(int argc, char **argv)
 	report_unevaluable(&a, &run);
 	report_tripped(&run);
 	write_summary(&a, &run);
+	if (write_held_body(&a, &err) < 0)
+		run_error(&run, "output", &err, false);
 junit:
 	if (a.junit && write_junit(a.junit, &run, &err) < 0) {
 		cli_print_diag(&err);
@@ -848,6 +910,8 @@ junit:
 			run.status = err.code;
 	}
 out:
+	if (a.out && a.out != stdout)
+		fclose(a.out);
 	if (!run.status && run.tripped)
 		run.status = DIAG_GATE;
 	run_release(&run);

@@ -363,6 +363,8 @@ diff_vmmap_release(struct diff_vmmap *d)
 	free(d->purgeable);
 	free(d->types);
 	free(d->srows);
+	free(d->paths[0]);
+	free(d->paths[1]);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -418,16 +420,17 @@ column_name(size_t field)
 }
 
 static int
-not_evaluable(struct diag *err, const char *metric, int side, const char *what)
+not_evaluable(const struct diff_vmmap *d, struct diag *err, int side, const char *what)
 {
-	(void)metric;
-	diag_set(err, DIAG_OK, NULL, 0, 0, "the %s capture %s", side_name[side], what);
+	const char *path = d->paths[side];
+	diag_set(err, DIAG_OK, NULL, 0, 0, "the %s capture%s%s%s %s", side_name[side],
+		 path ? " (" : "", path ? diag_display_path(path) : "", path ? ")" : "", what);
 	return 1;
 }
 
 /* Do both dumps' region lines print the field's column? */
 static int
-lines_have_field(const struct diff_vmmap *d, const char *metric, size_t field,
+lines_have_field(const struct diff_vmmap *d, size_t field,
 		 struct diag *err)
 {
 	const struct vmmap_dump *dumps[2] = { d->before, d->after };
@@ -439,7 +442,7 @@ lines_have_field(const struct diff_vmmap *d, const char *metric, size_t field,
 		snprintf(what, sizeof(what), "prints %u size column%s on its region lines, "
 			 "no %s column", dumps[s]->max_size_columns,
 			 dumps[s]->max_size_columns == 1 ? "" : "s", column_name(field));
-		return not_evaluable(err, metric, s, what);
+		return not_evaluable(d, err, s, what);
 	}
 	return 0;
 }
@@ -585,7 +588,7 @@ summary_metric(const struct diff_vmmap *d, const char *metric, int64_t *before,
 			snprintf(what, sizeof(what), "has no %s figure for '%s' (its summary "
 				 "table has no %s column there)", vmmap_fields[field].name,
 				 r->type, column_name(field));
-			rc = not_evaluable(err, metric, side, what);
+			rc = not_evaluable(d, err, side, what);
 			goto out;
 		}
 		bytes_add_capped(&b, r->before[field], &capped);
@@ -628,7 +631,7 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 				"metric 'vmmap:%s': field '%s' is not %s", metric, dot + 1,
 				fields);
 	size_t field = (size_t)f;
-	int rc = lines_have_field(d, metric, field, err);
+	int rc = lines_have_field(d, field, err);
 	if (rc != 0)
 		return rc;
 	size_t tlen = (size_t)(dot - metric);
@@ -796,5 +799,7 @@ diff_vmmap_pair_compare(struct diff_vmmap_pair *p, const char *before_path,
 		return -1;
 	diff_vmmap_compute(&p->diff, &p->before.cap, p->before.dump, &p->after.cap,
 			   p->after.dump);
+	p->diff.paths[0] = before_path ? xstrdup(before_path) : NULL;
+	p->diff.paths[1] = after_path ? xstrdup(after_path) : NULL;
 	return 0;
 }

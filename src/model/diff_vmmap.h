@@ -95,6 +95,9 @@ struct diff_vmmap {
 	struct diff_vmmap_summary_row *srows;  /* BEFORE's order, then AFTER's new rows */
 	size_t nsrows;
 	uint64_t footprint_before, footprint_after;
+	/* The captures' names (owned; NULL when not given), so that a gate's
+	 * reason names the file as well as its side. */
+	char *paths[2];
 };
 
 /*

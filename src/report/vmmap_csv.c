@@ -1,5 +1,7 @@
 #include "report/vmmap_csv.h"
 
+#include "model/gpu.h"
+
 #include "util/escape.h"
 #include "util/strbuf.h"
 
@@ -33,6 +35,16 @@ csv_text_field(FILE *out, const char *s, struct strbuf *tmp)
 		fputc('"', out);
 }
 
+/* ",N", or an empty cell where the dump's region lines do not print the column. */
+static void
+csv_line_figure(FILE *out, const struct vmmap_dump *d, enum vmmap_metric_field f, uint64_t v)
+{
+	if (vmmap_dump_lines_have(d, f))
+		fprintf(out, ",%" PRIu64, v);
+	else
+		fputc(',', out);
+}
+
 void
 vmmap_csv_write(FILE *out, const struct vmmap_capture *cap)
 {
@@ -54,9 +66,12 @@ vmmap_csv_write(FILE *out, const struct vmmap_capture *cap)
 					fprintf(out, "%" PRIu64, d->pid);
 				fputc(',', out);
 				csv_text_field(out, types[t]->name, &tmp);
-				fprintf(out, ",%c,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-					",%" PRIu64 "\r\n", vmmap_purge_char(vmmap_purge_order[k]),
-					a->count, a->vsize, a->resident, a->dirty, a->swapped);
+				fprintf(out, ",%c,%" PRIu64 ",%" PRIu64,
+					vmmap_purge_char(vmmap_purge_order[k]), a->count, a->vsize);
+				csv_line_figure(out, d, VMMAP_FIELD_RESIDENT, a->resident);
+				csv_line_figure(out, d, VMMAP_FIELD_DIRTY, a->dirty);
+				csv_line_figure(out, d, VMMAP_FIELD_SWAPPED, a->swapped);
+				fputs("\r\n", out);
 			}
 		}
 		free(types);

@@ -1,5 +1,7 @@
 #include "report/vmmap_text.h"
 
+#include "model/gpu.h"
+
 #include "report/textfmt.h"
 #include "util/escape.h"
 
@@ -90,10 +92,29 @@ purge_label(enum vmmap_purge p)
 	return labels[p];
 }
 
+/*
+ * A breakdown figure, or '?' where the dump's region lines do not print
+ * its column (format 2.2/2.3 print only the columns asked for): unknown,
+ * never 0. Dumps that print every column keep the reference layout.
+ */
+static void
+breakdown_cell(FILE *out, bool known, uint64_t bytes, bool trim)
+{
+	if (!known)
+		fprintf(out, trim ? "%s" : "%10s", "?");
+	else if (trim)
+		text_mb_trim(out, bytes);
+	else
+		text_mb(out, bytes);
+}
+
 static void
 write_breakdown(FILE *out, const struct vmmap_dump *d,
 		const struct vmmap_type_stats **types, size_t ntypes)
 {
+	bool has_rs = vmmap_dump_lines_have(d, VMMAP_FIELD_RESIDENT) &&
+		      vmmap_dump_lines_have(d, VMMAP_FIELD_SWAPPED);
+	bool has_dirty = vmmap_dump_lines_have(d, VMMAP_FIELD_DIRTY);
 	fputs("=== Per-Region Purgeability Breakdown ===\n", out);
 	fprintf(out, "%-26s | %-22s | %5s | %10s | %10s | %10s\n", "REGION TYPE",
 		"PURGE STATE", "COUNT", "VSIZE", "RSDNT+SWAP", "DIRTY");
@@ -111,9 +132,9 @@ write_breakdown(FILE *out, const struct vmmap_dump *d,
 			fprintf(out, " | %5" PRIu64 " | ", a->count);
 			text_mb(out, a->vsize);
 			fputs(" | ", out);
-			text_mb(out, a->resident + a->swapped);
+			breakdown_cell(out, has_rs, a->resident + a->swapped, false);
 			fputs(" | ", out);
-			text_mb(out, a->dirty);
+			breakdown_cell(out, has_dirty, a->dirty, false);
 			fputc('\n', out);
 		}
 	}
@@ -122,9 +143,9 @@ write_breakdown(FILE *out, const struct vmmap_dump *d,
 
 	struct vmmap_amounts all = vmmap_dump_total(d);
 	fprintf(out, "Total entries: %" PRIu64 " | Resident+Swap: ", all.count);
-	text_mb_trim(out, all.resident + all.swapped);
+	breakdown_cell(out, has_rs, all.resident + all.swapped, true);
 	fputs(" | Dirty: ", out);
-	text_mb_trim(out, all.dirty);
+	breakdown_cell(out, has_dirty, all.dirty, true);
 	fputs(" | Volatile VSIZE (V): ", out);
 	text_mb_trim(out, vmmap_dump_total_purge(d, VMMAP_PURGE_V).vsize);
 	fputs(" | Empty/Purged VSIZE (E): ", out);

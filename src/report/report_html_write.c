@@ -185,7 +185,7 @@ figure_label(struct strbuf *out, bool bytes, int64_t v)
 }
 
 /* Room for the bar's total right of the longest bar. */
-#define VALUE_W 80
+#define VALUE_W 100
 /* Average glyph width of the 11 px chart font, to tell whether a label fits. */
 #define GLYPH_W 7
 

@@ -18,7 +18,12 @@ resolving nowhere, so nothing could be fetched even if the page asked.
     (src=, href=, url(), @import), and a Content-Security-Policy of
     default-src 'none';
   - --screenshot: the PNG is not blank (many distinct colours);
-  - --hostile: the capture's hostile strings appear as text, not elements.
+  - --hostile: the capture's hostile strings appear as text, not elements;
+  - every bar chart carries at least one figure written on it (<text
+    class="val">) and every bar has a <title> tooltip;
+  - --folded N: exactly N table rows sit in <details class="unchanged">
+    (the unchanged rows the construction of the inputs says there are), and
+    the embedded data marks exactly N rows unchanged.
 
 --rejects MESSAGE (with --page or --mutate, the tests that the checks can fail):
 pass only when the page is refused with exactly MESSAGE, so a page refused for
@@ -61,6 +66,10 @@ def chromium():
     fail('no chromium on PATH (tools/dev installs the Debian package chromium)')
 
 
+VOID = {'meta', 'link', 'br', 'img', 'input', 'hr', 'col', 'area', 'base', 'embed',
+        'source', 'wbr', 'param', 'track'}
+
+
 class Dom(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -69,22 +78,54 @@ class Dom(HTMLParser):
         self.in_script = False
         self.svg_shapes = 0
         self.text = []
+        self.stack = []          # open elements: (tag, attrs)
+        self.folded_rows = 0     # <tr> of a <tbody> inside <details class="unchanged">
+        self.bar_charts = []     # per <svg class="chart bars">: labelled figures in it
+        self.bars_untitled = 0   # bars (rect.s*/b*) with no <title> tooltip
+        self.bar_open = None     # [has_title] of the bar being read
+
+    def inside(self, tag, cls=None):
+        return any(t == tag and (cls is None or cls in a.get('class', '').split())
+                   for t, a in self.stack)
 
     def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        cls = attrs.get('class', '').split()
         if tag == 'script':
             self.in_script = True
         if tag in ('rect', 'line', 'path', 'polygon'):
             self.svg_shapes += 1
+        if tag == 'tr' and self.inside('tbody') and self.inside('details', 'unchanged'):
+            self.folded_rows += 1
+        if tag == 'svg' and 'bars' in cls:
+            self.bar_charts.append(0)
+        if tag == 'text' and 'val' in cls and self.inside('svg', 'bars'):
+            self.bar_charts[-1] += 1
+        if tag == 'rect' and self.inside('svg', 'bars') and \
+                any(re.fullmatch(r'[sb][0-9]', c) for c in cls) and \
+                'key' not in cls:
+            self.bar_open = [False]
+        if tag == 'title' and self.stack and self.stack[-1][0] == 'rect' and self.bar_open:
+            self.bar_open[0] = True
+        if tag not in VOID:
+            self.stack.append((tag, attrs))
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
-        if tag == 'script':
-            self.in_script = False
+        if tag not in VOID:
+            self.handle_endtag(tag)
 
     def handle_endtag(self, tag):
         if tag == 'script':
             self.in_script = False
+        if tag == 'rect' and self.bar_open is not None:
+            self.bars_untitled += not self.bar_open[0]
+            self.bar_open = None
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
 
     def handle_data(self, data):
         if self.in_script:
@@ -119,6 +160,10 @@ def mutate(page, how):
     if how == 'unescape':
         escaped = HOSTILE.replace('<', '&lt;').replace('>', '&gt;')
         broken = text.replace(escaped, HOSTILE, 1)
+    elif how == 'unfold':
+        broken = text.replace('<details class="unchanged">', '<details class="open">')
+    elif how == 'unlabel':
+        broken = re.sub(r'<text class="(in )?val"[^>]*>[^<]*</text>', '', text)
     else:
         broken = text.replace('</style>', '</style><link rel="stylesheet" '
                               'href="https://cdn.example.com/report.css">', 1)
@@ -128,15 +173,53 @@ def mutate(page, how):
         f.write(broken)
 
 
+def check_histogram_sums(data):
+    """Bytes by size bucket add up to the type's bytes by purgeable state.
+
+    Two aggregations of the same regions, done apart in the model: the
+    histogram of a type (chart "T: bytes by region size ...") and the
+    stacked bars of GPU memory by type and state (item "T", or "T (before)"
+    and "T (after)"). Their sums must agree, and the regions beside the
+    histogram's bytes must add up to the type's region count in the table.
+    """
+    stacked, regions = {}, {}
+    for sec in data['sections']:
+        for c in sec['charts']:
+            if c['kind'] == 'stacked':
+                for it in c['items']:
+                    stacked[it['label']] = sum(it['values'])
+        for t in sec['tables']:
+            if t['id'] == 'gpu-types' and t['columns'][2] == 'regions':
+                for row in t['rows']:
+                    regions[row[0]] = regions.get(row[0], 0) + row[2]
+    for sec in data['sections']:
+        for c in sec['charts']:
+            if c['kind'] != 'histogram':
+                continue
+            typ = c['title'].split(': bytes by region size')[0]
+            sides = [typ] if len(c['series']) == 1 else [typ + ' (before)', typ + ' (after)']
+            for k, side in enumerate(sides):
+                got = sum(it['values'][k] for it in c['items'])
+                if side not in stacked or stacked[side] != got:
+                    fail('%s: the size buckets hold %d bytes, the type %r'
+                         % (side, got, stacked.get(side)))
+                n = sum(it['counts'][k] for it in c['items'])
+                if len(sides) == 1 and typ in regions and regions[typ] != n:
+                    fail('%s: the size buckets hold %d regions, the table %d'
+                         % (typ, n, regions[typ]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', required=True)
     ap.add_argument('--expect', action='append', default=[])
     ap.add_argument('--charts', type=int, default=1)
     ap.add_argument('--hostile', action='store_true')
+    ap.add_argument('--folded', type=int, default=None,
+                    help='exactly this many table rows folded in <details class="unchanged">')
     ap.add_argument('--page', help='check this HTML file instead of writing one '
                     '(the test that the checks can fail)')
-    ap.add_argument('--mutate', choices=['unescape', 'stylesheet'],
+    ap.add_argument('--mutate', choices=['unescape', 'stylesheet', 'unfold', 'unlabel'],
                     help='break the written page before loading it, as a writer that '
                     'forgot to escape the hostile process name or linked a CDN style '
                     'sheet would (the test that the checks can fail)')
@@ -252,11 +335,27 @@ def check(a):
             fail('the hostile process name is not shown as text')
         if HOSTILE not in json.dumps(data, ensure_ascii=False):
             fail('the hostile process name is not in the data')
+    if a.folded is not None:
+        if p.folded_rows != a.folded:
+            fail('%d table rows folded in <details class="unchanged">, expected %d'
+                 % (p.folded_rows, a.folded))
+        marked = sum(len(t.get('unchanged_rows', [])) for sec in data['sections']
+                     for t in sec['tables'])
+        if marked != a.folded:
+            fail('the data marks %d rows unchanged, expected %d' % (marked, a.folded))
+    check_histogram_sums(data)
+    for i, labels in enumerate(p.bar_charts):
+        if labels == 0:
+            fail('bar chart %d carries no figure on its bars' % (i + 1))
+    if p.bars_untitled:
+        fail('%d bars without a <title> tooltip' % p.bars_untitled)
     print('screenshot: %d colours' % colours)
     if colours < 20:
         fail('the screenshot is blank')
-    print('ok: %d charts, %d shapes, %d elements, screenshot %d colours'
-          % (svgs, p.svg_shapes, len(tags), colours))
+    print('ok: %d charts (%d bar charts, %d figures on bars), %d shapes, %d rows folded, '
+          '%d elements, screenshot %d colours'
+          % (svgs, len(p.bar_charts), sum(p.bar_charts), p.svg_shapes, p.folded_rows,
+             len(tags), colours))
 
 
 if __name__ == '__main__':

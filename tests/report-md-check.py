@@ -12,11 +12,15 @@ Debian package cmark-gfm) with raw HTML let through (--unsafe), and:
   - no element from a capture survives: no <script>, <img>, <a> or
     comment other than the report's <details>/<summary>;
   - the document is under 60,000 characters.
+  - every --expect text is a line of the Markdown (e.g. how many unchanged
+    rows were left out, worked out from the construction of the inputs), and
+    no line of text follows a table without a blank line.
 With --gen-vmmap N the input is a generated dump of N regions
-(tools/gen-vmmap.py); with --gen-track-pair N a pair of track captures
-whose AFTER adds N call sites of 30 frames with 150-character symbols (far
-more than fits, so rows, cells and backtraces must shrink). Generated
-inputs are written to a temporary directory.
+(tools/gen-vmmap.py); with --gen-track-pair N [--same M] a pair of track
+captures that share M call sites (1 by default) and whose AFTER adds N call
+sites of 30 frames with 150-character symbols (far more than fits, so
+rows, cells and backtraces must shrink). Generated inputs are written to a
+temporary directory.
 """
 
 import argparse
@@ -35,11 +39,12 @@ def fail(msg):
 
 
 def write_track(path, sites):
+    """Call sites 0 .. sites-1; site i is the same in every capture written."""
     with open(path, 'w') as f:
         f.write("kernel memory allocations ('/usr/sbin/ioclasscount --track')\n")
         f.write('-' * 60 + '\n')
         for i in range(sites):
-            size = 0x1000 * (sites - i + 1)
+            size = 0x1000 * (i + 2)
             f.write('\n0x%x bytes (0x%x + 0x0), 1 call [%d]\n' % (size, size, i))
             for k in range(30):
                 sym = 'Vendor%05d::layer%02d_%s(unsigned long)' % (i, k, 'x' * 120)
@@ -52,6 +57,10 @@ def main():
     ap.add_argument('--bin', required=True)
     ap.add_argument('--gen-vmmap', type=int, default=0)
     ap.add_argument('--gen-track-pair', type=int, default=0)
+    ap.add_argument('--same', type=int, default=1,
+                    help='with --gen-track-pair: call sites both captures hold alike')
+    ap.add_argument('--expect', action='append', default=[],
+                    help='a line the Markdown must hold')
     ap.add_argument('rest', nargs=argparse.REMAINDER)
     a = ap.parse_args()
     args = [x for x in a.rest if x != '--']
@@ -65,8 +74,8 @@ def main():
                                stdout=f, check=True)
             args.append(dump)
         if a.gen_track_pair:
-            write_track(os.path.join(tmp, 'before.txt'), 1)
-            write_track(os.path.join(tmp, 'after.txt'), a.gen_track_pair)
+            write_track(os.path.join(tmp, 'before.txt'), a.same)
+            write_track(os.path.join(tmp, 'after.txt'), a.same + a.gen_track_pair)
             args += [os.path.join(tmp, 'before.txt'), os.path.join(tmp, 'after.txt')]
         proc = subprocess.run([a.bin, 'report'] + args, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, cwd=root)
@@ -103,6 +112,14 @@ def main():
             fail('element <%s> in the rendered report' % tag)
     if '<!--' in html:
         fail('an HTML comment in the rendered report')
+    lines = md.splitlines()
+    for e in a.expect:
+        if e not in lines:
+            fail('no line %r in the Markdown' % e)
+    # A line of text right under a table would be read as one of its rows.
+    for i, line in enumerate(lines[:-1]):
+        if line.startswith('|') and lines[i + 1] and not lines[i + 1].startswith('|'):
+            fail('line %d follows a table without a blank line: %r' % (i + 2, lines[i + 1]))
     print('ok: %d tables, %d rows, %d sections' % (md_tables, md_rows, h3))
 
 

@@ -62,6 +62,9 @@ const char cmd_report_help[] =
 	"  --fail-if 'METRIC OP VALUE'\n"
 	"                     a gate, as 'iotally diff' takes them (two inputs);\n"
 	"                     repeatable; exit status 1 when any trips\n"
+	"  --all              every row: by default rows that did not change (and\n"
+	"                     empty histogram buckets) are counted and folded, and\n"
+	"                     the provenance shows its first rows\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Sizes are shown in binary units (KiB, MiB, GiB); the HTML page keeps every\n"
@@ -83,6 +86,7 @@ enum {
 	OPT_FORMAT = 1,
 	OPT_OUTPUT,
 	OPT_FAIL_IF,
+	OPT_ALL,
 	OPT_HELP,
 };
 
@@ -90,6 +94,7 @@ static const struct cli_option report_options[] = {
 	{ "format", 0, true, OPT_FORMAT },
 	{ "output", 'o', true, OPT_OUTPUT },
 	{ "fail-if", 0, true, OPT_FAIL_IF },
+	{ "all", 0, false, OPT_ALL },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -103,6 +108,7 @@ struct report_args {
 	const char *output;
 	struct diff_gate *gates;
 	size_t ngates, gates_alloc;
+	bool all;                   /* --all: nothing folded */
 	bool help;
 };
 
@@ -125,6 +131,9 @@ handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
 		return 0;
 	case OPT_FAIL_IF:
 		return diff_gate_list_add(&a->gates, &a->ngates, &a->gates_alloc, arg, err);
+	case OPT_ALL:
+		a->all = true;
+		return 0;
 	default:
 		return 0;
 	}
@@ -309,6 +318,7 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 			      "'iotally trend %s' follows it over time, 'iotally report %s/NNN' "
 			      "reports one sample", b.nsamples, a->paths[0], a->paths[0]);
 	report_init(&r, "bundle", false);
+	r.all = a->all;
 	for (const struct kind *k = kind_first(); k && rc == 0; k = kind_next(k)) {
 		const struct bundle_capture *c = bundle_capture_of_kind(&b, k->name);
 		if (c && (rc = kind_report_capture(&r, c, notes, err)) == 0 && ++used)
@@ -380,6 +390,7 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	}
 	if (rc == 0) {
 		report_init(&r, k[0]->name, a->npaths == 2);
+		r.all = a->all;
 		rc = a->npaths == 2 ? build_pair(&r, a, in, k, notes, err)
 				    : k[0]->single_report(&r, &in[0], notes, err);
 		cli_print_warnings(notes);

@@ -57,6 +57,7 @@ table_free(struct report_table *t)
 		free(t->details[i]);
 	}
 	free(t->details);
+	free(t->unchanged);
 	free(t);
 }
 
@@ -145,6 +146,22 @@ report_add_provenance_pair(struct report *r, const char *key, const char *before
 		report_add_provenance(r, key, "%s", after);
 }
 
+int
+report_provenance_rank(const char *key)
+{
+	/* What a reader checks first: whose memory, when, on which system, from what. */
+	static const char *const first[] = {
+		"Process", "Target", "Captured", "Capture run", "OS version", "Host",
+		"Input", "Inputs",
+	};
+	_Static_assert(sizeof(first) / sizeof(first[0]) == REPORT_PROVENANCE_FIRST,
+		       "REPORT_PROVENANCE_FIRST counts the list");
+	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+		if (strcmp(key, first[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 void
 report_add_warning(struct report *r, const char *fmt, ...)
 {
@@ -204,6 +221,10 @@ report_table_row(struct report_table *t)
 	if (t->details) {
 		t->details = xrealloc(t->details, (t->nrows + 1) * sizeof(*t->details));
 		t->details[t->nrows] = NULL;
+	}
+	if (t->unchanged) {
+		t->unchanged = xrealloc(t->unchanged, (t->nrows + 1) * sizeof(*t->unchanged));
+		t->unchanged[t->nrows] = false;
 	}
 	t->nrows++;
 	t->fill = 0;
@@ -266,6 +287,41 @@ report_table_empty(struct report_table *t)
 	struct report_cell *c = next_cell(t);
 	if (c)
 		*c = (struct report_cell){ .kind = REPORT_CELL_EMPTY };
+}
+
+void
+report_table_unchanged(struct report_table *t)
+{
+	/* Once a row was dropped, every later one is: the last row is a dropped one. */
+	if (t->omitted) {
+		t->omitted_unchanged++;
+		return;
+	}
+	if (t->nrows == 0)
+		return;
+	if (!t->unchanged)
+		t->unchanged = xcalloc(t->nrows, sizeof(*t->unchanged));
+	if (!t->unchanged[t->nrows - 1])
+		t->nunchanged++;
+	t->unchanged[t->nrows - 1] = true;
+}
+
+bool
+report_table_row_folded(const struct report_table *t, size_t row, bool all)
+{
+	return !all && t->unchanged && t->unchanged[row];
+}
+
+uint64_t
+report_table_folded(const struct report_table *t, bool all)
+{
+	return all ? 0 : t->nunchanged + t->omitted_unchanged;
+}
+
+uint64_t
+report_table_omitted_open(const struct report_table *t, bool all)
+{
+	return all ? t->omitted : t->omitted - t->omitted_unchanged;
 }
 
 void

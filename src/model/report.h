@@ -17,6 +17,15 @@
  * from captures and may hold any byte but NUL: writers escape them.
  * A table keeps at most REPORT_ROWS_MAX rows and counts the rest in
  * `omitted`, so a report stays small whatever the input.
+ *
+ * Only what changed, by default: a builder marks the rows that say nothing
+ * new (an unchanged row of a pair, an empty histogram bucket, a class whose
+ * count did not move) with report_table_unchanged(); the writers fold them
+ * (HTML: a <details> whose summary counts them; Markdown: one line saying
+ * how many were left out and that `--all` shows them) unless `all` is set.
+ * The JSON holds every row, each unchanged one marked. Provenance is shown
+ * the same way: the rows report_provenance_rank() ranks first, the rest
+ * folded.
  */
 
 #include <stdbool.h>
@@ -54,6 +63,10 @@ struct report_table {
 	char *note;            /* a line under the table, or NULL */
 	/* Optional: the detail of each row (a backtrace), one entry per row. */
 	char ***details;       /* NULL, or details[row] = NULL-ended lines */
+	/* Rows that say nothing new (folded unless report.all), one flag a row. */
+	bool *unchanged;       /* NULL, or unchanged[row] */
+	size_t nunchanged;     /* rows marked */
+	uint64_t omitted_unchanged;  /* of `omitted`, the rows that were unchanged */
 };
 
 enum report_chart_kind {
@@ -70,6 +83,8 @@ struct report_chart_item {
 	uint32_t depth;          /* icicle */
 	int64_t start;           /* icicle: offset from the left, in v[0] units */
 	int64_t v[REPORT_SERIES_MAX];
+	/* With report_chart.counts: how many regions make each byte figure v[k]. */
+	int64_t counts[REPORT_SERIES_MAX];
 };
 
 struct report_chart {
@@ -78,6 +93,7 @@ struct report_chart {
 	char *table_id;          /* the table that holds the same figures */
 	bool bytes;              /* values are bytes (else counts) */
 	bool differential;       /* icicle: colour by v[1] (the delta) */
+	bool counts;             /* items carry counts[] beside the bytes (histograms) */
 	size_t nseries;
 	char *series[REPORT_SERIES_MAX];
 	struct report_chart_item *items;
@@ -117,6 +133,7 @@ struct report_kv {
 struct report {
 	char *kind;              /* "vmmap", "classes", "track" */
 	bool pair;               /* a before/after report */
+	bool all;                /* show unchanged rows too (`--all`); false folds them */
 	char *verdict;
 	struct report_kv *provenance;
 	size_t nprovenance, provenance_alloc;
@@ -139,6 +156,13 @@ void report_add_provenance(struct report *r, const char *key, const char *fmt, .
  */
 void report_add_provenance_pair(struct report *r, const char *key, const char *before,
 				const char *after);
+/*
+ * Where a provenance key goes: its place among the few rows shown first
+ * (process or target, when captured, OS version, input), or -1 for a row
+ * that is folded with the rest. One list, read by every writer.
+ */
+#define REPORT_PROVENANCE_FIRST 8
+int report_provenance_rank(const char *key);
 void report_add_warning(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -163,6 +187,18 @@ void report_table_textf(struct report_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void report_table_figure(struct report_table *t, enum report_cell_kind kind, int64_t v);
 void report_table_empty(struct report_table *t);
+/*
+ * Mark the last row as saying nothing new (folded unless report.all); call
+ * it after report_table_row() even when that dropped the row, so that the
+ * rows left out are told apart too.
+ */
+void report_table_unchanged(struct report_table *t);
+/* Is `row` folded in a report whose `all` is `all`? */
+bool report_table_row_folded(const struct report_table *t, size_t row, bool all);
+/* Rows folded (kept or left out of the model) in a report whose `all` is `all`. */
+uint64_t report_table_folded(const struct report_table *t, bool all);
+/* Rows left out of the model that are not counted as folded. */
+uint64_t report_table_omitted_open(const struct report_table *t, bool all);
 /* Detail lines (copied) of the last row. */
 void report_table_detail(struct report_table *t, const char *const *lines, size_t n);
 const struct report_cell *report_table_cell(const struct report_table *t, size_t row,

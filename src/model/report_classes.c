@@ -125,7 +125,30 @@ add_alloc_diff(struct report_section *s, const struct diff_classes *d)
 			report_table_text(t, "overflow");
 		else
 			report_table_figure(t, REPORT_CELL_DBYTES, dl);
+		if (hb == ha && a == b)
+			report_table_unchanged(t);
 	}
+}
+
+static void
+add_class_row(struct report_table *t, const struct diff_classes_row *row)
+{
+	if (!report_table_row(t))
+		return;
+	report_table_code(t, row->name);
+	if (row->in_before)
+		report_table_figure(t, REPORT_CELL_COUNT, row->before);
+	else
+		report_table_empty(t);
+	if (row->in_after)
+		report_table_figure(t, REPORT_CELL_COUNT, row->after);
+	else
+		report_table_empty(t);
+	if (row->delta_overflow)
+		report_table_text(t, "overflow");
+	else
+		report_table_figure(t, REPORT_CELL_DCOUNT, row->delta);
+	report_table_text(t, row_mark(row));
 }
 
 static void
@@ -155,8 +178,7 @@ report_add_classes_diff(struct report *r, const struct diff_classes *d)
 	add_provenance(r, d->before, d->after);
 	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
 	struct report_table *t = report_section_add_table(s, "classes",
-		d->direct ? "Direct instance counts that changed"
-			  : "Instance counts that changed", 5, cols);
+		d->direct ? "Direct instance counts" : "Instance counts", 5, cols);
 	struct report_chart *c = report_section_add_chart(s, REPORT_CHART_DIVERGING,
 		"Largest changes in instance counts", "classes", false);
 	report_chart_series(c, "delta");
@@ -172,22 +194,14 @@ report_add_classes_diff(struct report *r, const struct diff_classes *d)
 		} else {
 			c->omitted++;
 		}
-		if (!report_table_row(t))
+		add_class_row(t, row);
+	}
+	/* The classes whose count did not move, after the others: folded by the pages. */
+	for (size_t i = 0; i < d->nrows; i++) {
+		if (diff_classes_row_changed(&d->rows[i]))
 			continue;
-		report_table_code(t, row->name);
-		if (row->in_before)
-			report_table_figure(t, REPORT_CELL_COUNT, row->before);
-		else
-			report_table_empty(t);
-		if (row->in_after)
-			report_table_figure(t, REPORT_CELL_COUNT, row->after);
-		else
-			report_table_empty(t);
-		if (row->delta_overflow)
-			report_table_text(t, "overflow");
-		else
-			report_table_figure(t, REPORT_CELL_DCOUNT, row->delta);
-		report_table_text(t, row_mark(row));
+		add_class_row(t, &d->rows[i]);
+		report_table_unchanged(t);
 	}
 	add_class_verdict(r, d, changed);
 	add_alloc_diff(s, d);

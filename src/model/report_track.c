@@ -323,6 +323,37 @@ add_single_sites(struct report_section *s, const struct diff_track *d,
 }
 
 static void
+add_pair_site(struct report_table *t, const struct diff_track *d,
+	      const struct diff_track_site *site)
+{
+	enum diff_track_change ch = diff_track_site_change(site);
+	const struct diff_track_figures *b = &site->side[0], *a = &site->side[1];
+	if (!report_table_row(t)) {
+		if (ch == DIFF_TRACK_SAME)
+			report_table_unchanged(t);
+		return;
+	}
+	report_table_text(t, diff_track_change_name(ch));
+	struct strbuf sb = STRBUF_INIT;
+	site_label(d, site, &sb);
+	report_table_code(t, sb.buf);
+	strbuf_release(&sb);
+	report_table_figure(t, REPORT_CELL_BYTES, report_i64(b->bytes));
+	report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->bytes));
+	report_table_figure(t, REPORT_CELL_DBYTES, report_delta(b->bytes, a->bytes));
+	int64_t dc;
+	if (__builtin_sub_overflow(a->count, b->count, &dc))
+		report_table_text(t, "overflow");
+	else
+		report_table_figure(t, REPORT_CELL_DCOUNT, dc);
+	if ((ch == DIFF_TRACK_NEW || ch == DIFF_TRACK_GROWN) && t->nrows <= REPORT_DETAIL_ROWS)
+		add_backtrace(t, d, site);
+	if (ch == DIFF_TRACK_SAME)
+		report_table_unchanged(t);
+}
+
+/* The sites that changed, then the unchanged ones (folded by the pages). */
+static void
 add_pair_sites(struct report_section *s, const struct diff_track *d,
 	       const struct diff_track_site **sites, size_t n)
 {
@@ -330,29 +361,11 @@ add_pair_sites(struct report_section *s, const struct diff_track *d,
 		"change", "call site", "bytes before", "bytes after", "delta", "count delta",
 	};
 	struct report_table *t = report_section_add_table(s, "sites",
-		"Call sites that changed (new and grown with their backtrace)", 6, cols);
-	for (size_t i = 0; i < n; i++) {
-		enum diff_track_change ch = diff_track_site_change(sites[i]);
-		const struct diff_track_figures *b = &sites[i]->side[0], *a = &sites[i]->side[1];
-		if (ch == DIFF_TRACK_SAME || !report_table_row(t))
-			continue;
-		report_table_text(t, diff_track_change_name(ch));
-		struct strbuf sb = STRBUF_INIT;
-		site_label(d, sites[i], &sb);
-		report_table_code(t, sb.buf);
-		strbuf_release(&sb);
-		report_table_figure(t, REPORT_CELL_BYTES, report_i64(b->bytes));
-		report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->bytes));
-		report_table_figure(t, REPORT_CELL_DBYTES, report_delta(b->bytes, a->bytes));
-		int64_t dc;
-		if (__builtin_sub_overflow(a->count, b->count, &dc))
-			report_table_text(t, "overflow");
-		else
-			report_table_figure(t, REPORT_CELL_DCOUNT, dc);
-		if ((ch == DIFF_TRACK_NEW || ch == DIFF_TRACK_GROWN) &&
-		    t->nrows <= REPORT_DETAIL_ROWS)
-			add_backtrace(t, d, sites[i]);
-	}
+		"Call sites (new and grown with their backtrace)", 6, cols);
+	for (int same = 0; same < 2; same++)
+		for (size_t i = 0; i < n; i++)
+			if ((diff_track_site_change(sites[i]) == DIFF_TRACK_SAME) == same)
+				add_pair_site(t, d, sites[i]);
 }
 
 /* Single captures: modules by bytes, largest first, then name. */
@@ -374,24 +387,34 @@ add_modules(struct report_section *s, const struct diff_track *d, bool pair)
 	const struct diff_track_module **m;
 	size_t n = diff_track_sorted_modules(d, &m);
 	struct report_table *t = report_section_add_table(s, "modules",
-		pair ? "Bytes by module (changed)" : "Bytes by module", pair ? 4 : 3,
+		"Bytes by module", pair ? 4 : 3,
 		pair ? pair_cols : single_cols);
 	if (!pair)
 		qsort(m, n, sizeof(*m), cmp_module_bytes);
-	for (size_t i = 0; i < n; i++) {
-		if (pair ? m[i]->bytes[0] == m[i]->bytes[1] : m[i]->records[1] == 0)
-			continue;
-		if (!report_table_row(t))
-			continue;
-		report_table_code(t, m[i]->name);
-		if (pair) {
-			report_table_figure(t, REPORT_CELL_BYTES, report_i64(m[i]->bytes[0]));
-			report_table_figure(t, REPORT_CELL_BYTES, report_i64(m[i]->bytes[1]));
-			report_table_figure(t, REPORT_CELL_DBYTES,
-					    report_delta(m[i]->bytes[0], m[i]->bytes[1]));
-		} else {
-			report_table_figure(t, REPORT_CELL_BYTES, report_i64(m[i]->bytes[1]));
-			report_table_figure(t, REPORT_CELL_COUNT, report_i64(m[i]->records[1]));
+	/* A pair's modules whose bytes did not move come last, folded by the pages. */
+	for (int same = 0; same < (pair ? 2 : 1); same++) {
+		for (size_t i = 0; i < n; i++) {
+			if (pair ? (m[i]->bytes[0] == m[i]->bytes[1]) != same : m[i]->records[1] == 0)
+				continue;
+			if (pair && m[i]->records[0] == 0 && m[i]->records[1] == 0)
+				continue;
+			if (!report_table_row(t)) {
+				if (same)
+					report_table_unchanged(t);
+				continue;
+			}
+			report_table_code(t, m[i]->name);
+			if (pair) {
+				report_table_figure(t, REPORT_CELL_BYTES, report_i64(m[i]->bytes[0]));
+				report_table_figure(t, REPORT_CELL_BYTES, report_i64(m[i]->bytes[1]));
+				report_table_figure(t, REPORT_CELL_DBYTES,
+						    report_delta(m[i]->bytes[0], m[i]->bytes[1]));
+				if (same)
+					report_table_unchanged(t);
+			} else {
+				report_table_figure(t, REPORT_CELL_BYTES, report_i64(m[i]->bytes[1]));
+				report_table_figure(t, REPORT_CELL_COUNT, report_i64(m[i]->records[1]));
+			}
 		}
 	}
 	free(m);

@@ -155,9 +155,17 @@ add_single_types(struct report *r, const struct vmmap_dump *d,
 
 struct log2_hist {
 	uint64_t count[2][LOG2_BUCKETS];
+	uint64_t bytes[2][LOG2_BUCKETS];   /* saturated at UINT64_MAX (never in a real dump) */
 	uint64_t purge[LOG2_BUCKETS][VMMAP_PURGE_STATES];
 	unsigned lo, hi;       /* occupied bucket range; lo > hi when empty */
 };
+
+static uint64_t
+add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t s;
+	return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
+}
 
 static void
 hist_add_type(struct log2_hist *h, int side, const struct vmmap_type_stats *t)
@@ -165,7 +173,11 @@ hist_add_type(struct log2_hist *h, int side, const struct vmmap_type_stats *t)
 	for (size_t i = 0; t && i < t->nhist; i++) {
 		const struct vmmap_hist_bucket *b = &t->hist[i];
 		unsigned k = report_log2(b->vsize);
+		uint64_t bytes;
+		if (__builtin_mul_overflow(b->vsize, b->count, &bytes))
+			bytes = UINT64_MAX;
 		h->count[side][k] += b->count;
+		h->bytes[side][k] = add_sat(h->bytes[side][k], bytes);
 		if (side == 1)
 			for (int p = 0; p < VMMAP_PURGE_STATES; p++)
 				h->purge[k][p] += b->purge[p];
@@ -189,48 +201,69 @@ bucket_label(unsigned k, char out[80])
 	}
 }
 
+/*
+ * Bytes by log2 size bucket, the regions that make them beside. A bucket
+ * between the smallest and the largest that holds nothing (single), or
+ * that holds the same before and after (pair), says nothing new: it is
+ * kept, marked unchanged, so that the chart's axis has no gaps.
+ */
 static void
 add_histogram(struct report_section *s, const char *type, size_t index,
 	      const struct log2_hist *h, bool pair)
 {
 	static const char *const single_cols[] = {
-		"size (at least, below)", "regions", "N", "V", "E", "-",
+		"size (at least, below)", "bytes", "regions", "N", "V", "E", "-",
 	};
 	static const char *const pair_cols[] = {
-		"size (at least, below)", "before", "after", "delta",
+		"size (at least, below)", "bytes before", "bytes after", "bytes delta",
+		"regions before", "regions after", "regions delta",
 	};
 	char id[40];
 	snprintf(id, sizeof(id), "sizes-%zu", index);
 	struct strbuf tt = STRBUF_INIT;
-	strbuf_addf(&tt, "%s: regions by virtual size (log2 buckets)", type);
-	struct report_table *t = report_section_add_table(s, id, tt.buf, pair ? 4 : 6,
+	strbuf_addf(&tt, "%s: bytes by region size (log2 buckets)", type);
+	struct report_table *t = report_section_add_table(s, id, tt.buf, 7,
 							  pair ? pair_cols : single_cols);
 	struct report_chart *c = report_section_add_chart(s, REPORT_CHART_HISTOGRAM, tt.buf,
-							  id, false);
+							  id, true);
 	strbuf_release(&tt);
+	c->counts = true;
 	if (pair) {
 		report_chart_series(c, "before");
 		report_chart_series(c, "after");
 	} else {
-		report_chart_series(c, "regions");
+		report_chart_series(c, "bytes");
 	}
 	for (unsigned k = h->lo; k <= h->hi && k < LOG2_BUCKETS; k++) {
 		char label[80];
 		bucket_label(k, label);
+		int side = pair ? 0 : 1;
 		struct report_chart_item *it = report_chart_add(c, label);
 		if (it) {
-			it->v[0] = report_i64(h->count[pair ? 0 : 1][k]);
-			it->v[1] = report_i64(h->count[1][k]);
+			it->v[0] = report_i64(h->bytes[side][k]);
+			it->counts[0] = report_i64(h->count[side][k]);
+			it->v[1] = pair ? report_i64(h->bytes[1][k]) : 0;
+			it->counts[1] = pair ? report_i64(h->count[1][k]) : 0;
 		}
-		if (!report_table_row(t))
+		bool same = pair ? h->bytes[0][k] == h->bytes[1][k] && h->count[0][k] == h->count[1][k]
+				 : h->count[1][k] == 0;
+		bool kept = report_table_row(t);
+		if (same)
+			report_table_unchanged(t);
+		if (!kept)
 			continue;
 		report_table_text(t, label);
 		if (pair) {
+			report_table_figure(t, REPORT_CELL_BYTES, report_i64(h->bytes[0][k]));
+			report_table_figure(t, REPORT_CELL_BYTES, report_i64(h->bytes[1][k]));
+			report_table_figure(t, REPORT_CELL_DBYTES,
+					    report_delta(h->bytes[0][k], h->bytes[1][k]));
 			report_table_figure(t, REPORT_CELL_COUNT, report_i64(h->count[0][k]));
 			report_table_figure(t, REPORT_CELL_COUNT, report_i64(h->count[1][k]));
 			report_table_figure(t, REPORT_CELL_DCOUNT,
 					    report_delta(h->count[0][k], h->count[1][k]));
 		} else {
+			report_table_figure(t, REPORT_CELL_BYTES, report_i64(h->bytes[1][k]));
 			report_table_figure(t, REPORT_CELL_COUNT, report_i64(h->count[1][k]));
 			for (size_t p = 0; p < 4; p++)
 				report_table_figure(t, REPORT_CELL_COUNT,
@@ -514,6 +547,8 @@ add_pair_types(struct report *r, const struct diff_vmmap *d,
 		char label[32];
 		purge_label(rows[i]->purge, label);
 		add_pair_row(t, d, rows[i]->type, label, &rows[i]->before, &rows[i]->after);
+		if (!diff_vmmap_row_changed(rows[i]))
+			report_table_unchanged(t);
 	}
 	struct report_chart *c = report_section_add_chart(s, REPORT_CHART_STACKED,
 		"Virtual size by purgeable state, before and after", "gpu-types", true);

@@ -6,6 +6,8 @@
 #include "util/size.h"
 
 #include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,8 @@ static const char css[] =
 	".h0{fill:#e76f51}.h1{fill:#f4a261}.h2{fill:#e9c46a}.h3{fill:#d62828}"
 	".h4{fill:#f77f00}.h5{fill:#fcbf49}.h6{fill:#e85d04}.h7{fill:#dc2f02}"
 	"svg rect.node{stroke:var(--bg);stroke-width:.5}svg text.in{fill:#000}"
-	".more,.note{color:var(--muted)}"
+	".more,.note{color:var(--muted)}summary{cursor:pointer;color:var(--muted)}"
+	"svg text.val{font-weight:600}"
 	"footer{margin-top:2rem;color:var(--muted);font-size:12px}"
 	"@media print{body{max-width:none;padding:0;font-size:11px}.pair{display:block}"
 	"h2{break-after:avoid}figure,tr{break-inside:avoid}}";
@@ -160,13 +163,48 @@ legend(struct strbuf *out, const struct report_chart *c, int y, const char *pref
 {
 	int x = LABEL_W;
 	for (size_t k = 0; k < c->nseries; k++) {
-		strbuf_addf(out, "<rect class=\"%s%zu\" x=\"%d\" y=\"%d\" width=\"10\" "
+		strbuf_addf(out, "<rect class=\"%s%zu key\" x=\"%d\" y=\"%d\" width=\"10\" "
 			    "height=\"10\"/>", prefix, k, x, y - 9);
 		label_text(out, x + 14, y, "start", c->series[k], 24);
 		x += 24 + 7 * (int)strlen(c->series[k]);
 	}
 }
 
+/* A figure as a short label on a chart: "~429.08 MiB", "+3", "12". */
+static void
+figure_label(struct strbuf *out, bool bytes, int64_t v)
+{
+	char b[32];
+	if (bytes && v < 0)
+		size_format_binary_delta(v, b);
+	else if (bytes)
+		size_format_binary((uint64_t)v, b);
+	else
+		snprintf(b, sizeof(b), "%" PRId64, v);
+	strbuf_addstr(out, b);
+}
+
+/* Room for the bar's total right of the longest bar. */
+#define VALUE_W 100
+/* Average glyph width of the 11 px chart font, to tell whether a label fits. */
+#define GLYPH_W 7
+
+/* The sum of an item's series, saturated at INT64_MAX (each value is at most that). */
+static int64_t
+item_sum(const struct report_chart *c, const struct report_chart_item *it)
+{
+	int64_t sum = 0;
+	for (size_t k = 0; k < c->nseries; k++)
+		if (it->v[k] > 0 && __builtin_add_overflow(sum, it->v[k], &sum))
+			return INT64_MAX;
+	return sum;
+}
+
+/*
+ * Bars of stacked segments; each bar's total written right of it, each
+ * segment wide enough for its figure labelled inside; every segment's
+ * tooltip gives its exact figure.
+ */
 static void
 chart_stacked(struct strbuf *out, const struct report_chart *c)
 {
@@ -177,6 +215,7 @@ chart_stacked(struct strbuf *out, const struct report_chart *c)
 			sum += c->items[i].v[k] / 4;   /* quarters: a sum of 4 cannot overflow */
 		max = sum > max ? sum : max;
 	}
+	int plot = CHART_W - LABEL_W - VALUE_W;
 	int h = ROW_H * (int)c->nitems + 34;
 	svg_open(out, c, h);
 	for (size_t i = 0; i < c->nitems; i++) {
@@ -188,10 +227,12 @@ chart_stacked(struct strbuf *out, const struct report_chart *c)
 			int64_t w = it->v[k] / 4;
 			if (w <= 0)
 				continue;
+			int64_t x10 = 10 * LABEL_W + tenths(at, max, plot);
+			int64_t w10 = tenths(w, max, plot);
 			strbuf_addf(out, "<rect class=\"s%zu\" x=\"", k);
-			put_tenths(out, 10 * LABEL_W + tenths(at, max, CHART_W - LABEL_W - 10));
+			put_tenths(out, x10);
 			strbuf_addf(out, "\" y=\"%d\" width=\"", y);
-			coord(out, w, max, CHART_W - LABEL_W - 10);
+			put_tenths(out, w10);
 			strbuf_addf(out, "\" height=\"%d\"><title>", ROW_H - 6);
 			esc(out, it->label);
 			strbuf_addstr(out, ", ");
@@ -199,13 +240,45 @@ chart_stacked(struct strbuf *out, const struct report_chart *c)
 			strbuf_addstr(out, ": ");
 			figure_title(out, c->bytes, it->v[k]);
 			strbuf_addstr(out, "</title></rect>");
+			struct strbuf fig = STRBUF_INIT;
+			figure_label(&fig, c->bytes, it->v[k]);
+			if (w10 >= 10 * (GLYPH_W * (int64_t)fig.len + 6)) {
+				strbuf_addstr(out, "<text class=\"in val\" x=\"");
+				put_tenths(out, x10);
+				strbuf_addf(out, "\" dx=\"3\" y=\"%d\">%s</text>", y + 12, fig.buf);
+			}
+			strbuf_release(&fig);
 			at += w;
+		}
+		if (at > 0) {
+			struct strbuf fig = STRBUF_INIT;
+			figure_label(&fig, c->bytes, item_sum(c, it));
+			strbuf_addstr(out, "<text class=\"val\" x=\"");
+			put_tenths(out, 10 * LABEL_W + tenths(at, max, plot));
+			strbuf_addf(out, "\" dx=\"4\" y=\"%d\">%s</text>", y + 12, fig.buf);
+			strbuf_release(&fig);
 		}
 	}
 	legend(out, c, h - 8, "s");
 	svg_close(out, c);
 }
 
+/* The item of the largest value of series k (the first of equals), or SIZE_MAX. */
+static size_t
+largest_item(const struct report_chart *c, size_t k)
+{
+	size_t best = SIZE_MAX;
+	for (size_t i = 0; i < c->nitems; i++)
+		if (c->items[i].v[k] > 0 && (best == SIZE_MAX || c->items[i].v[k] > c->items[best].v[k]))
+			best = i;
+	return best;
+}
+
+/*
+ * Vertical bars per bucket, one per series side by side; the largest bar
+ * of each series labelled with its figure above it; every bar's tooltip
+ * gives its exact figure and, for bytes, how many regions make it.
+ */
 static void
 chart_histogram(struct strbuf *out, const struct report_chart *c)
 {
@@ -213,23 +286,24 @@ chart_histogram(struct strbuf *out, const struct report_chart *c)
 	for (size_t i = 0; i < c->nitems; i++)
 		for (size_t k = 0; k < c->nseries; k++)
 			max = c->items[i].v[k] > max ? c->items[i].v[k] : max;
-	int h = HIST_H + 70;
-	int left = 50, plot = CHART_W - left - 10;
+	int h = HIST_H + 84;
+	int top = 14, left = 70, plot = CHART_W - left - 10;
 	int slot = c->nitems ? plot / (int)c->nitems : plot;
 	int bw = (slot - 4) / (int)(c->nseries ? c->nseries : 1);
 	svg_open(out, c, h);
 	strbuf_addf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
-		    left, HIST_H + 10, left + plot, HIST_H + 10);
-	strbuf_addf(out, "<text x=\"%d\" y=\"14\" text-anchor=\"end\">%" PRId64 "</text>",
-		    left - 4, max);
-	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>", left - 4,
-		    HIST_H + 10);
+		    left, top + HIST_H + 10, left + plot, top + HIST_H + 10);
+	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 4, top + 14);
+	figure_label(out, c->bytes, max);
+	strbuf_addf(out, "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>",
+		    left - 4, top + HIST_H + 10);
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct report_chart_item *it = &c->items[i];
 		int x = left + slot * (int)i + 2;
 		for (size_t k = 0; k < c->nseries; k++) {
+			int64_t y10 = 10 * (top + 10) + tenths(max - it->v[k], max, HIST_H);
 			strbuf_addf(out, "<rect class=\"b%zu\" x=\"%d\" y=\"", k, x + bw * (int)k);
-			put_tenths(out, 100 + tenths(max - it->v[k], max, HIST_H));
+			put_tenths(out, y10);
 			strbuf_addf(out, "\" width=\"%d\" height=\"",
 				    bw > 1 ? bw - 1 : 1);
 			coord(out, it->v[k], max, HIST_H);
@@ -237,7 +311,22 @@ chart_histogram(struct strbuf *out, const struct report_chart *c)
 			esc(out, it->label);
 			strbuf_addstr(out, ", ");
 			esc(out, c->series[k]);
-			strbuf_addf(out, ": %" PRId64 "</title></rect>", it->v[k]);
+			strbuf_addstr(out, ": ");
+			figure_title(out, c->bytes, it->v[k]);
+			if (c->counts)
+				strbuf_addf(out, " in %" PRId64 " region%s", it->counts[k],
+					    it->counts[k] == 1 ? "" : "s");
+			strbuf_addstr(out, "</title></rect>");
+			/* The largest bar of each series (once where two are the same bucket). */
+			size_t big = largest_item(c, k);
+			if (big == i && (k == 0 || largest_item(c, 0) != i || it->v[k] != it->v[0])) {
+				int tx = x + bw * (int)k + bw / 2;
+				strbuf_addf(out, "<text class=\"val\" x=\"%d\" y=\"", tx);
+				put_tenths(out, y10 - 30);
+				strbuf_addstr(out, "\" text-anchor=\"middle\">");
+				figure_label(out, c->bytes, it->v[k]);
+				strbuf_addstr(out, "</text>");
+			}
 		}
 		/* The bucket's lower bound, slanted under the axis. */
 		char lower[80];
@@ -247,7 +336,7 @@ chart_histogram(struct strbuf *out, const struct report_chart *c)
 			n = sizeof(lower) - 1;
 		memcpy(lower, it->label, n);
 		lower[n] = '\0';
-		int tx = x + slot / 2, ty = HIST_H + 24;
+		int tx = x + slot / 2, ty = top + HIST_H + 24;
 		strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
 			    "transform=\"rotate(-40 %d %d)\">", tx, ty, tx, ty);
 		esc(out, lower);
@@ -291,7 +380,8 @@ chart_diverging(struct strbuf *out, const struct report_chart *c)
 			strbuf_addf(out, "%+" PRId64, v);
 		}
 		strbuf_addstr(out, "</title></rect>");
-		strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">%+" PRId64 "</text>",
+		strbuf_addf(out, "<text class=\"val\" x=\"%d\" y=\"%d\" text-anchor=\"%s\">%+"
+			    PRId64 "</text>",
 			    v < 0 ? mid + 4 : mid - 4, y + 14, v < 0 ? "start" : "end", v);
 	}
 	svg_close(out, c);
@@ -397,45 +487,98 @@ write_cell(struct strbuf *out, const struct report_cell *c)
 }
 
 static void
-write_table(struct strbuf *out, const struct report_table *t)
+write_head(struct strbuf *out, const struct report_table *t, const char *id_suffix,
+	   const char *title_suffix)
 {
-	if (t->nrows == 0)
-		return;
 	strbuf_addstr(out, "<table id=\"t-");
 	esc(out, t->id);
-	strbuf_addstr(out, "\"><caption>");
+	strbuf_addf(out, "%s\"><caption>", id_suffix);
 	esc(out, t->title);
-	strbuf_addstr(out, "</caption><thead><tr>");
+	strbuf_addf(out, "%s</caption><thead><tr>", title_suffix);
 	for (size_t c = 0; c < t->ncols; c++) {
 		strbuf_addstr(out, "<th scope=\"col\">");
 		esc(out, t->cols[c]);
 		strbuf_addstr(out, "</th>");
 	}
 	strbuf_addstr(out, "</tr></thead><tbody>\n");
-	size_t shown = t->nrows < REPORT_HTML_ROWS ? t->nrows : REPORT_HTML_ROWS;
-	for (size_t r = 0; r < shown; r++) {
-		strbuf_addstr(out, "<tr>");
-		for (size_t c = 0; c < t->ncols; c++)
-			write_cell(out, report_table_cell(t, r, c));
-		strbuf_addstr(out, "</tr>\n");
-		char **lines = t->details ? t->details[r] : NULL;
-		if (!lines)
-			continue;
-		strbuf_addf(out, "<tr class=\"bt\"><td colspan=\"%zu\">backtrace, innermost "
-			    "frame first<ol>", t->ncols);
-		for (size_t i = 0; lines[i]; i++) {
-			strbuf_addstr(out, "<li>");
-			esc(out, lines[i]);
-			strbuf_addstr(out, "</li>");
-		}
-		strbuf_addstr(out, "</ol></td></tr>\n");
+}
+
+static void
+write_row(struct strbuf *out, const struct report_table *t, size_t r)
+{
+	strbuf_addstr(out, "<tr>");
+	for (size_t c = 0; c < t->ncols; c++)
+		write_cell(out, report_table_cell(t, r, c));
+	strbuf_addstr(out, "</tr>\n");
+	char **lines = t->details ? t->details[r] : NULL;
+	if (!lines)
+		return;
+	strbuf_addf(out, "<tr class=\"bt\"><td colspan=\"%zu\">backtrace, innermost "
+		    "frame first<ol>", t->ncols);
+	for (size_t i = 0; lines[i]; i++) {
+		strbuf_addstr(out, "<li>");
+		esc(out, lines[i]);
+		strbuf_addstr(out, "</li>");
 	}
-	strbuf_addstr(out, "</tbody></table>\n");
-	uint64_t more = t->omitted + (t->nrows - shown);
+	strbuf_addstr(out, "</ol></td></tr>\n");
+}
+
+/* The rows whose folded flag is `folded`, at most REPORT_HTML_ROWS: how many were written. */
+static size_t
+write_rows(struct strbuf *out, const struct report_table *t, bool all, bool folded)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < t->nrows && n < REPORT_HTML_ROWS; r++) {
+		if (report_table_row_folded(t, r, all) != folded)
+			continue;
+		write_row(out, t, r);
+		n++;
+	}
+	return n;
+}
+
+static void
+write_more(struct strbuf *out, uint64_t more, bool in_data)
+{
 	if (more)
 		strbuf_addf(out, "<p class=\"more\">%" PRIu64 " more row%s not shown%s.</p>\n",
-			    more, more == 1 ? "" : "s",
-			    t->nrows > shown ? " (the data below holds them)" : "");
+			    more, more == 1 ? "" : "s", in_data ? " (the data below holds them)" : "");
+}
+
+/*
+ * The rows that changed, then the unchanged ones folded in a <details>
+ * whose summary counts them (none folded with --all).
+ */
+static void
+write_table(struct strbuf *out, const struct report_table *t, bool all)
+{
+	if (t->nrows == 0)
+		return;
+	uint64_t folded = report_table_folded(t, all);
+	size_t kept_folded = folded ? t->nunchanged : 0;
+	size_t open = t->nrows - kept_folded;
+	uint64_t omitted = report_table_omitted_open(t, all);
+	if (open) {
+		write_head(out, t, "", "");
+		size_t shown = write_rows(out, t, all, false);
+		strbuf_addstr(out, "</tbody></table>\n");
+		write_more(out, omitted + (open - shown), open > shown);
+	} else if (omitted) {
+		write_more(out, omitted, false);
+	}
+	if (folded) {
+		strbuf_addf(out, "<details class=\"unchanged\"><summary>%" PRIu64 " unchanged row%s "
+			    "(<code>--all</code> shows them open)</summary>\n", folded,
+			    folded == 1 ? "" : "s");
+		if (kept_folded) {
+			write_head(out, t, "-unchanged", ", unchanged");
+			size_t shown = write_rows(out, t, all, true);
+			strbuf_addstr(out, "</tbody></table>\n");
+			write_more(out, kept_folded - shown, kept_folded > shown);
+		}
+		write_more(out, t->omitted_unchanged, false);
+		strbuf_addstr(out, "</details>\n");
+	}
 	if (t->note) {
 		strbuf_addstr(out, "<p class=\"note\">");
 		esc(out, t->note);
@@ -445,7 +588,7 @@ write_table(struct strbuf *out, const struct report_table *t)
 
 /* Each table with the charts drawn from it beside it; charts of no table last. */
 static void
-write_section(struct strbuf *out, const struct report_section *s, int id)
+write_section(struct strbuf *out, const struct report_section *s, int id, bool all)
 {
 	strbuf_addf(out, "<section id=\"%s\"><h2>", report_section_name((enum report_section_id)id));
 	esc(out, s->title);
@@ -468,7 +611,7 @@ write_section(struct strbuf *out, const struct report_section *s, int id)
 			drawn[c] = true;
 		}
 		strbuf_addstr(out, "<div>");
-		write_table(out, tab);
+		write_table(out, tab, all);
 		strbuf_addstr(out, "</div></div>\n");
 	}
 	for (size_t c = 0; c < s->ncharts; c++)
@@ -500,6 +643,47 @@ write_data(struct strbuf *out, const struct report *r)
 	strbuf_addstr(out, "</script>\n");
 }
 
+static void
+write_provenance_row(struct strbuf *out, const struct report_kv *kv)
+{
+	strbuf_addstr(out, "<tr><th scope=\"row\">");
+	esc(out, kv->key);
+	strbuf_addstr(out, "</th><td>");
+	esc(out, kv->value);
+	strbuf_addstr(out, "</td></tr>\n");
+}
+
+/*
+ * The rows that matter first (report_provenance_rank()), in that order; the
+ * others folded in a <details> (every row in one table with --all).
+ */
+static void
+write_provenance(struct strbuf *out, const struct report *r)
+{
+	size_t rest = 0;
+	strbuf_addstr(out, "<table id=\"t-provenance\"><tbody>\n");
+	for (int rank = 0; !r->all && rank < REPORT_PROVENANCE_FIRST; rank++)
+		for (size_t i = 0; i < r->nprovenance; i++)
+			if (report_provenance_rank(r->provenance[i].key) == rank)
+				write_provenance_row(out, &r->provenance[i]);
+	for (size_t i = 0; i < r->nprovenance; i++) {
+		if (r->all)
+			write_provenance_row(out, &r->provenance[i]);
+		else
+			rest += report_provenance_rank(r->provenance[i].key) < 0;
+	}
+	strbuf_addstr(out, "</tbody></table>\n");
+	if (!rest)
+		return;
+	strbuf_addf(out, "<details class=\"provenance-rest\"><summary>%zu more provenance "
+		    "row%s</summary><table id=\"t-provenance-rest\"><tbody>\n", rest,
+		    rest == 1 ? "" : "s");
+	for (size_t i = 0; i < r->nprovenance; i++)
+		if (report_provenance_rank(r->provenance[i].key) < 0)
+			write_provenance_row(out, &r->provenance[i]);
+	strbuf_addstr(out, "</tbody></table></details>\n");
+}
+
 void
 report_html_render(const struct report *r, struct strbuf *out)
 {
@@ -521,16 +705,8 @@ report_html_render(const struct report *r, struct strbuf *out)
 		esc(out, r->verdict);
 		strbuf_addstr(out, "</p>\n");
 	}
-	strbuf_addstr(out, "</header>\n<section id=\"provenance\"><h2>Provenance</h2>"
-		      "<table><tbody>\n");
-	for (size_t i = 0; i < r->nprovenance; i++) {
-		strbuf_addstr(out, "<tr><th scope=\"row\">");
-		esc(out, r->provenance[i].key);
-		strbuf_addstr(out, "</th><td>");
-		esc(out, r->provenance[i].value);
-		strbuf_addstr(out, "</td></tr>\n");
-	}
-	strbuf_addstr(out, "</tbody></table>\n");
+	strbuf_addstr(out, "</header>\n<section id=\"provenance\"><h2>Provenance</h2>\n");
+	write_provenance(out, r);
 	for (size_t i = 0; i < r->nwarnings; i++) {
 		strbuf_addstr(out, "<p class=\"warn\">Warning: ");
 		esc(out, r->warnings[i]);
@@ -541,7 +717,7 @@ report_html_render(const struct report *r, struct strbuf *out)
 		      "tooltip and in the data at the end of the page.</p></section>\n");
 	for (int s = 0; s < REPORT_SECTIONS; s++)
 		if (r->sections[s].title)
-			write_section(out, &r->sections[s], s);
+			write_section(out, &r->sections[s], s, r->all);
 	strbuf_addstr(out, "<footer>Written by iotally. The report's data: the JSON in "
 		      "<code>script#iotally-data</code> (schema " REPORT_JSON_SCHEMA
 		      ").</footer>\n");

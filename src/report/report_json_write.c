@@ -96,7 +96,16 @@ table_json(const struct report_table *t)
 		}
 		set(o, "details", d);
 	}
+	if (t->nunchanged) {
+		json_t *u = json_array();
+		for (size_t r = 0; r < t->nrows; r++)
+			if (t->unchanged[r])
+				json_array_append_new(u, json_integer((json_int_t)r));
+		set(o, "unchanged_rows", u);
+	}
 	set(o, "omitted_rows", json_integer((json_int_t)t->omitted));
+	if (t->omitted_unchanged)
+		set(o, "omitted_unchanged_rows", json_integer((json_int_t)t->omitted_unchanged));
 	if (t->note)
 		set(o, "note", str(t->note));
 	return o;
@@ -128,6 +137,12 @@ chart_json(const struct report_chart *c)
 		for (size_t k = 0; k < nv && k < REPORT_SERIES_MAX; k++)
 			json_array_append_new(v, json_integer(it->v[k]));
 		set(j, "values", v);
+		if (c->counts) {
+			json_t *n = json_array();
+			for (size_t k = 0; k < c->nseries && k < REPORT_SERIES_MAX; k++)
+				json_array_append_new(n, json_integer(it->counts[k]));
+			set(j, "counts", n);
+		}
 		json_array_append_new(items, j);
 	}
 	set(o, "items", items);

@@ -3,9 +3,11 @@
 #include "report/report_html_write.h"
 #include "report/report_text.h"
 #include "util/array.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How much of the report a rendering shows; smaller levels until it fits. */
@@ -100,18 +102,33 @@ write_details(const struct report_table *t, size_t row, const struct md_budget *
 	strbuf_addstr(out, "\n</details>\n");
 }
 
+/* The rows a rendering shows: not folded, at most b->rows of them. */
+static size_t
+shown_rows(const struct report_table *t, bool all, const struct md_budget *b, size_t *rows)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < t->nrows && n < b->rows; r++)
+		if (!report_table_row_folded(t, r, all))
+			rows[n++] = r;
+	return n;
+}
+
 static void
-write_table(const struct report_table *t, const struct md_budget *b, struct strbuf *out)
+write_table(const struct report_table *t, bool all, const struct md_budget *b,
+	    struct strbuf *out)
 {
 	if (t->nrows == 0)
 		return;
-	size_t shown = t->nrows < b->rows ? t->nrows : b->rows;
-	uint64_t more = t->omitted + (t->nrows - shown);
+	size_t *rows = xcalloc(t->nrows, sizeof(*rows));
+	size_t shown = shown_rows(t, all, b, rows);
+	size_t kept_folded = report_table_folded(t, all) ? t->nunchanged : 0;
+	uint64_t folded = report_table_folded(t, all);
+	uint64_t more = report_table_omitted_open(t, all) + (t->nrows - kept_folded - shown);
 	bool fold = shown > REPORT_MD_OPEN_ROWS;
 	if (fold) {
 		strbuf_addstr(out, "<details><summary>");
 		report_html_escape(t->title, 0, out);
-		strbuf_addf(out, " (%zu rows)</summary>\n\n", t->nrows + (size_t)t->omitted);
+		strbuf_addf(out, " (%zu rows)</summary>\n\n", shown + (size_t)more);
 	} else {
 		strbuf_addstr(out, "**");
 		report_md_escape(t->title, 0, out);
@@ -129,21 +146,29 @@ write_table(const struct report_table *t, const struct md_budget *b, struct strb
 			strbuf_addstr(out, column_is_figure(t, c) ? "---:|" : "---|");
 		strbuf_addch(out, '\n');
 	}
-	for (size_t r = 0; r < shown; r++) {
+	for (size_t i = 0; i < shown; i++) {
 		strbuf_addch(out, '|');
 		for (size_t c = 0; c < t->ncols; c++) {
 			strbuf_addch(out, ' ');
-			cell_text(report_table_cell(t, r, c), b, out);
+			cell_text(report_table_cell(t, rows[i], c), b, out);
 			strbuf_addstr(out, " |");
 		}
 		strbuf_addch(out, '\n');
 	}
+	/* Each line after a table starts after a blank line: never read as a row. */
+	const char *gap = shown ? "\n" : "";
 	if (more)
-		strbuf_addf(out, "\n*%" PRIu64 " more row%s not shown: `--format html` shows up "
-			    "to %d and its JSON up to %d.*\n", more, more == 1 ? "" : "s", 200,
-			    REPORT_ROWS_MAX);
-	for (size_t r = 0; t->details && r < shown; r++)
-		write_details(t, r, b, out);
+		strbuf_addf(out, "%s*%" PRIu64 " more row%s not shown: `--format html` shows up "
+			    "to %d and its JSON up to %d.*\n", gap, more, more == 1 ? "" : "s",
+			    REPORT_HTML_ROWS, REPORT_ROWS_MAX);
+	if (more)
+		gap = "\n";
+	if (folded)
+		strbuf_addf(out, "%s*%" PRIu64 " unchanged row%s left out: `--all` shows %s.*\n",
+			    gap, folded,
+			    folded == 1 ? "" : "s", folded == 1 ? "it" : "them");
+	for (size_t i = 0; t->details && i < shown; i++)
+		write_details(t, rows[i], b, out);
 	if (t->note) {
 		strbuf_addch(out, '\n');
 		report_md_escape(t->note, 0, out);
@@ -152,22 +177,61 @@ write_table(const struct report_table *t, const struct md_budget *b, struct strb
 	if (fold)
 		strbuf_addstr(out, "\n</details>\n");
 	strbuf_addch(out, '\n');
+	free(rows);
+}
+
+/* Is provenance row `i` one of the first few (or is every row shown)? */
+static bool
+provenance_first(const struct report *r, size_t i)
+{
+	return r->all || report_provenance_rank(r->provenance[i].key) >= 0;
 }
 
 static void
+write_provenance_row(const struct report_kv *kv, const struct md_budget *b,
+		     struct strbuf *out)
+{
+	strbuf_addstr(out, "| ");
+	report_md_escape(kv->key, 0, out);
+	strbuf_addstr(out, " | ");
+	report_md_escape(kv->value, b->cell_chars, out);
+	strbuf_addstr(out, " |\n");
+}
+
+/* The rows that matter first, in report_provenance_rank() order (all rows with --all). */
+static void
 write_provenance(const struct report *r, const struct md_budget *b, struct strbuf *out)
 {
-	if (r->nprovenance == 0)
+	size_t first = 0;
+	for (size_t i = 0; i < r->nprovenance; i++)
+		first += provenance_first(r, i);
+	if (first == 0)
 		return;
 	strbuf_addstr(out, "| provenance | |\n|---|---|\n");
-	for (size_t i = 0; i < r->nprovenance; i++) {
-		strbuf_addstr(out, "| ");
-		report_md_escape(r->provenance[i].key, 0, out);
-		strbuf_addstr(out, " | ");
-		report_md_escape(r->provenance[i].value, b->cell_chars, out);
-		strbuf_addstr(out, " |\n");
-	}
+	for (int rank = 0; !r->all && rank < REPORT_PROVENANCE_FIRST; rank++)
+		for (size_t i = 0; i < r->nprovenance; i++)
+			if (report_provenance_rank(r->provenance[i].key) == rank)
+				write_provenance_row(&r->provenance[i], b, out);
+	for (size_t i = 0; r->all && i < r->nprovenance; i++)
+		write_provenance_row(&r->provenance[i], b, out);
 	strbuf_addch(out, '\n');
+}
+
+/* The other provenance rows, as one compact paragraph at the end of the page. */
+static void
+write_provenance_rest(const struct report *r, const struct md_budget *b, struct strbuf *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nprovenance; i++) {
+		if (provenance_first(r, i))
+			continue;
+		strbuf_addstr(out, n++ ? " \xc2\xb7 " : "Also recorded: ");
+		report_md_escape(r->provenance[i].key, 0, out);
+		strbuf_addstr(out, ": ");
+		report_md_escape(r->provenance[i].value, b->cell_chars, out);
+	}
+	if (n)
+		strbuf_addstr(out, "\n");
 }
 
 static void
@@ -203,8 +267,9 @@ render(const struct report *r, const struct md_budget *b, struct strbuf *out)
 			strbuf_addstr(out, "\n\n");
 		}
 		for (size_t t = 0; t < sec->ntables; t++)
-			write_table(sec->tables[t], b, out);
+			write_table(sec->tables[t], r->all, b, out);
 	}
+	write_provenance_rest(r, b, out);
 }
 
 void

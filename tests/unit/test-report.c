@@ -6,6 +6,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -220,6 +221,113 @@ test_fixed_matches_printf(void **state)
 	}
 }
 
+/* A pair report of 5 rows, rows 1 and 3 unchanged, and 4 provenance rows. */
+static void
+fold_report(struct report *r, bool all)
+{
+	static const char *const cols[] = { "name", "delta" };
+	report_init(r, "classes", true);
+	r->all = all;
+	report_add_provenance(r, "iotally", "0.1.0");
+	report_add_provenance(r, "Code type", "ARM64");
+	report_add_provenance(r, "Input", "after.txt");
+	report_add_provenance(r, "Process", "Game");
+	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "Classes");
+	struct report_table *t = report_section_add_table(s, "c", "Counts", 2, cols);
+	for (int i = 0; i < 5; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "Row%d", i);
+		report_table_row(t);
+		report_table_code(t, name);
+		report_table_figure(t, REPORT_CELL_DCOUNT, i % 2 ? 0 : i + 1);
+		if (i % 2)
+			report_table_unchanged(t);
+	}
+}
+
+static void
+test_fold_markdown(void **state)
+{
+	(void)state;
+	struct report r;
+	struct strbuf sb = STRBUF_INIT;
+	fold_report(&r, false);
+	report_md_render(&r, &sb);
+	assert_non_null(strstr(sb.buf, "| Row0 | +1 |\n| Row2 | +3 |\n| Row4 | +5 |\n\n"
+				       "*2 unchanged rows left out: `--all` shows them.*\n"));
+	assert_null(strstr(sb.buf, "Row1"));
+	/* The rows that matter first, in their order; the rest in one line at the end. */
+	assert_non_null(strstr(sb.buf, "|---|---|\n| Process | Game |\n| Input | after.txt |\n\n"));
+	assert_non_null(strstr(sb.buf, "\nAlso recorded: iotally: 0.1.0 \xc2\xb7 Code type: ARM64\n"));
+	report_release(&r);
+
+	sb.len = 0;
+	fold_report(&r, true);
+	report_md_render(&r, &sb);
+	assert_non_null(strstr(sb.buf, "| Row0 | +1 |\n| Row1 | 0 |\n| Row2 | +3 |\n"
+				       "| Row3 | 0 |\n| Row4 | +5 |\n\n"));
+	assert_null(strstr(sb.buf, "unchanged"));
+	assert_null(strstr(sb.buf, "Also recorded"));
+	assert_non_null(strstr(sb.buf, "| iotally | 0.1.0 |\n| Code type | ARM64 |\n"));
+	report_release(&r);
+	strbuf_release(&sb);
+}
+
+static void
+test_fold_html(void **state)
+{
+	(void)state;
+	struct report r;
+	struct strbuf sb = STRBUF_INIT;
+	fold_report(&r, false);
+	report_html_render(&r, &sb);
+	const char *fold = strstr(sb.buf, "<details class=\"unchanged\"><summary>2 unchanged rows");
+	assert_non_null(fold);
+	const char *row1 = strstr(sb.buf, ">Row1<"), *row3 = strstr(sb.buf, ">Row3<");
+	const char *row4 = strstr(sb.buf, ">Row4<");
+	assert_true(row1 > fold && row3 > fold && row4 < fold);
+	assert_non_null(strstr(sb.buf, "<details class=\"provenance-rest\"><summary>2 more "
+				       "provenance rows"));
+	report_release(&r);
+
+	sb.len = 0;
+	fold_report(&r, true);
+	report_html_render(&r, &sb);
+	assert_null(strstr(sb.buf, "<details"));
+	report_release(&r);
+	strbuf_release(&sb);
+}
+
+/* Unchanged rows past the row cap are counted as folded, not as rows cut. */
+static void
+test_fold_past_cap(void **state)
+{
+	(void)state;
+	static const char *const cols[] = { "name" };
+	struct report r;
+	report_init(&r, "track", true);
+	struct report_section *s = report_section(&r, REPORT_SEC_TRACK, "Sites");
+	struct report_table *t = report_section_add_table(s, "s", "Sites", 1, cols);
+	for (int i = 0; i < REPORT_ROWS_MAX + 30; i++) {
+		report_table_row(t);
+		report_table_text(t, "x");
+		if (i >= REPORT_ROWS_MAX - 10)
+			report_table_unchanged(t);
+	}
+	assert_int_equal(t->nunchanged, 10);
+	assert_int_equal(t->omitted, 30);
+	assert_int_equal(t->omitted_unchanged, 30);
+	assert_int_equal(report_table_folded(t, false), 40);
+	assert_int_equal(report_table_omitted_open(t, false), 0);
+	assert_int_equal(report_table_omitted_open(t, true), 30);
+	struct strbuf sb = STRBUF_INIT;
+	report_md_render(&r, &sb);
+	assert_non_null(strstr(sb.buf, "*40 unchanged rows left out: `--all` shows them.*"));
+	assert_non_null(strstr(sb.buf, "*890 more rows not shown"));
+	strbuf_release(&sb);
+	report_release(&r);
+}
+
 int
 main(void)
 {
@@ -230,6 +338,9 @@ main(void)
 		cmocka_unit_test(test_html_data_neutralised),
 		cmocka_unit_test(test_markdown_limit),
 		cmocka_unit_test(test_fixed_matches_printf),
+		cmocka_unit_test(test_fold_markdown),
+		cmocka_unit_test(test_fold_html),
+		cmocka_unit_test(test_fold_past_cap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -375,9 +375,9 @@ test_registry_open(void **state)
 	assert_false(in.json);
 	line_reader_close(&in.reader);
 
-	/* Another tool's report: refused with the one sentence every command says. */
+	/* Another tool's report (footprint's JSON): refused with the one sentence every command says. */
 	memset(&in, 0, sizeof(in));
-	assert_int_equal(kind_open(&in, FIXTURES "/foreign/footprint-zsh.txt", "diff", &k, schema,
+	assert_int_equal(kind_open(&in, FIXTURES "/foreign/footprint-zsh.json", "diff", &k, schema,
 				   sizeof(schema), &raw, &err), -1);
 	assert_int_equal(err.code, DIAG_DATA);
 	assert_non_null(strstr(err.msg, "which iotally does not read"));

@@ -80,9 +80,14 @@ kind_names(const char **names, size_t max)
 void
 kind_list_commands(struct strbuf *sb)
 {
+	const struct kind *read_back[NKINDS];
+	size_t n = 0;
 	for (size_t i = 0; i < NKINDS; i++)
-		strbuf_addf(sb, "%s'%s%s'", i == 0 ? "" : i + 1 == NKINDS ? " and " : ", ",
-			    i == 0 ? "iotally " : "", kinds[i]->name);
+		if (kinds[i]->schema)
+			read_back[n++] = kinds[i];
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s'%s%s'", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+			    i == 0 ? "iotally " : "", read_back[i]->name);
 }
 
 const char *

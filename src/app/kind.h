@@ -107,7 +107,10 @@ const struct kind *kind_by_name(const char *name);
 size_t kind_names(const char **names, size_t max);
 #define KINDS_MAX 8
 struct strbuf;
-/* "'iotally vmmap', 'classes' and 'track'": the kinds' commands, for sentences. */
+/*
+ * "'iotally vmmap', 'classes' and 'track'": the commands of the kinds whose
+ * JSON is read back (a schema), for sentences.
+ */
 void kind_list_commands(struct strbuf *sb);
 /*
  * The kind whose command reads (or claims, to say how to convert it) a

@@ -348,3 +348,14 @@ footprint_figure_text(const struct footprint_figure *fig, bool count, char out[6
 	/* size_format_binary's own "~" (a figure cut to two decimals) says the same. */
 	snprintf(out, 64, "%s~%s", lb, human[0] == '~' ? human + 1 : human);
 }
+
+void
+footprint_delta_text(int64_t delta, uint64_t slack, bool count, char out[64])
+{
+	char mag[64];
+	uint64_t m = delta < 0 ? (uint64_t)0 - (uint64_t)delta : (uint64_t)delta;
+	struct footprint_figure f = { .value = m, .known = true };
+	footprint_figure_text(&f, count, mag);
+	/* A magnitude is at most "18446744073709551615 B": 48 bytes are plenty. */
+	snprintf(out, 64, "%s%s%.48s", slack ? "~" : "", delta < 0 ? "-" : "+", mag);
+}

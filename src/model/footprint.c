@@ -354,8 +354,10 @@ footprint_delta_text(int64_t delta, uint64_t slack, bool count, char out[64])
 {
 	char mag[64];
 	uint64_t m = delta < 0 ? (uint64_t)0 - (uint64_t)delta : (uint64_t)delta;
-	struct footprint_figure f = { .value = m, .known = true };
+	/* A delta of rounded figures is shown as one ("~+64 MiB"), an exact one in bytes. */
+	struct footprint_figure f = { .value = m, .slack = slack, .known = true };
 	footprint_figure_text(&f, count, mag);
+	const char *digits = mag[0] == '~' ? mag + 1 : mag;
 	/* A magnitude is at most "18446744073709551615 B": 48 bytes are plenty. */
-	snprintf(out, 64, "%s%s%.48s", slack ? "~" : "", delta < 0 ? "-" : "+", mag);
+	snprintf(out, 64, "%s%s%.48s", slack ? "~" : "", delta < 0 ? "-" : "+", digits);
 }

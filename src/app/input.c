@@ -17,11 +17,7 @@ const char *
 app_command_for_kind(enum input_kind kind)
 {
 	const struct kind *k = kind_command_for_input(kind);
-	if (k)
-		return k->name;
-	/* footprint output is read by its own command only: diff, report and
-	 * trend do not read it yet (kind_open says so), so it has no row. */
-	return kind == INPUT_FOOTPRINT ? "footprint" : NULL;
+	return k ? k->name : NULL;
 }
 
 int

@@ -33,12 +33,13 @@ kind_note_partial(struct diag_list *w, const char *bpath, bool bpartial, const c
  * captures (`iotally BUNDLE`, `iotally report BUNDLE`, trend's default
  * kind). A kind is its row (app/kind_<name>.c) and its own modules.
  */
-extern const struct kind kind_vmmap, kind_classes, kind_track;
+extern const struct kind kind_vmmap, kind_classes, kind_track, kind_footprint;
 
 static const struct kind *const kinds[] = {
 	&kind_vmmap,
 	&kind_classes,
 	&kind_track,
+	&kind_footprint,
 };
 
 #define NKINDS (ARRAY_SIZE(kinds))
@@ -79,9 +80,14 @@ kind_names(const char **names, size_t max)
 void
 kind_list_commands(struct strbuf *sb)
 {
+	const struct kind *read_back[NKINDS];
+	size_t n = 0;
 	for (size_t i = 0; i < NKINDS; i++)
-		strbuf_addf(sb, "%s'%s%s'", i == 0 ? "" : i + 1 == NKINDS ? " and " : ", ",
-			    i == 0 ? "iotally " : "", kinds[i]->name);
+		if (kinds[i]->schema)
+			read_back[n++] = kinds[i];
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s'%s%s'", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+			    i == 0 ? "iotally " : "", read_back[i]->name);
 }
 
 const char *
@@ -116,7 +122,8 @@ const struct kind *
 kind_for_input(enum input_kind kind, const char *schema)
 {
 	for (size_t i = 0; i < NKINDS; i++)
-		if (kind == INPUT_IOTALLY_JSON ? schema && strcmp(schema, kinds[i]->schema) == 0
+		if (kind == INPUT_IOTALLY_JSON ? schema && kinds[i]->schema &&
+						 strcmp(schema, kinds[i]->schema) == 0
 					       : listed(kinds[i]->raw, kind))
 			return kinds[i];
 	return NULL;
@@ -170,16 +177,11 @@ kind_open(struct kind_input *in, const char *path, const char *command,
 	/* Another tool's report: the sentence every command says of it. */
 	if (app_foreign_sentence(&peek, foreign, sizeof(foreign)))
 		return diag_set(err, DIAG_DATA, path, 0, 0, "%s", foreign);
-	/* footprint output: its own command reads it, this one not yet. */
-	if (!*kind && *raw == INPUT_FOOTPRINT)
-		return diag_set(err, DIAG_DATA, path, 0, 0,
-				"this is %s: 'iotally %s' reads it; '%s' does not read it yet",
-				input_kind_describe(*raw), app_command_for_kind(*raw), command);
 	if (!*kind)
 		return diag_set(err, DIAG_DATA, path, 0, 0,
 				"is %s%s%s%s: %s %s vmmap dumps, ioclasscount --track "
-				"captures, IOKit class counts (ioreg, ioclasscount) or iotally's "
-				"JSON reports of them",
+				"captures, IOKit class counts (ioreg, ioclasscount), footprint "
+				"output or iotally's JSON reports of them",
 				input_kind_describe(*raw), in->json ? " (schema '" : "",
 				in->json ? schema : "", in->json ? "')" : "", command,
 				strcmp(command, "diff") == 0 ? "compares" : "reads");

@@ -3,7 +3,7 @@
 
 /*
  * The kind registry: one row (struct kind) per kind of capture iotally
- * reads (vmmap, classes, track). A row says which inputs are the kind's
+ * reads (vmmap, classes, track, footprint). A row says which inputs are the kind's
  * (the input kinds of ingest/detect.h, its JSON schema id, its bundle
  * captures), which options and gate metric prefixes it takes, and holds
  * the hooks every command goes through: diff (compare, comparability,
@@ -63,7 +63,7 @@ struct kind {
 	enum input_kind refers[KIND_MAX_RAW];
 	/* The gate metric kinds it resolves ("classes", "alloc"); NULL ends. */
 	const char *metric_kinds[3];
-	const char *schema;         /* iotally's JSON of the kind */
+	const char *schema;         /* iotally's JSON of the kind; NULL: not read back */
 	unsigned accepts;           /* enum kind_option bits */
 	/* Load both inputs and compare them; notes go to `notes` (stderr). */
 	void *(*compare)(struct kind_input *before, struct kind_input *after,
@@ -98,7 +98,7 @@ struct kind {
 			   struct trend_series *s, struct diag_list *notes);
 };
 
-/* The registry in its order (vmmap, classes, track): kind_next() is NULL after the last. */
+/* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */
 const struct kind *kind_first(void);
 const struct kind *kind_next(const struct kind *k);
 /* The kind named `name` ("vmmap"), or NULL. */
@@ -107,7 +107,10 @@ const struct kind *kind_by_name(const char *name);
 size_t kind_names(const char **names, size_t max);
 #define KINDS_MAX 8
 struct strbuf;
-/* "'iotally vmmap', 'classes' and 'track'": the kinds' commands, for sentences. */
+/*
+ * "'iotally vmmap', 'classes' and 'track'": the commands of the kinds whose
+ * JSON is read back (a schema), for sentences.
+ */
 void kind_list_commands(struct strbuf *sb);
 /*
  * The kind whose command reads (or claims, to say how to convert it) a

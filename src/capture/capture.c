@@ -58,7 +58,7 @@ static const struct step_def later_steps[] = {
 	  { "ioalloccount", NULL } },
 	{ "kernel.track", "kernel/track.txt", "track", WHEN_TRACK,
 	  { "ioclasscount", "--track", NULL } },
-	{ "target.footprint", "target/footprint.txt", NULL, WHEN_TARGET,
+	{ "target.footprint", "target/footprint.txt", "footprint", WHEN_TARGET,
 	  { "footprint", "-f", "bytes", "-p", "{pid}", NULL } },
 	{ "target.vmmap", "target/vmmap.txt", "vmmap", WHEN_TARGET,
 	  { "vmmap", "-w", "-noCoalesce", "{pid}", NULL } },

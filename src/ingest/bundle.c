@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const capture_kinds[] = { "vmmap", "classes", "track" };
+/* The kinds of app/kind.c's registry (a layer above): a step of another kind is no capture. */
+static const char *const capture_kinds[] = { "vmmap", "classes", "track", "footprint" };
 
 static bool
 is_dir(const char *path)

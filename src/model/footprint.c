@@ -1,6 +1,7 @@
 #include "model/footprint.h"
 
 #include "util/bytes.h"
+#include "util/size.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -319,4 +320,44 @@ footprint_process_label(const struct footprint_process *p)
 	if (!p->name && !p->has_pid)
 		strbuf_addstr(&sb, "(unnamed process)");
 	return strbuf_detach(&sb, NULL);
+}
+
+void
+footprint_figure_text(const struct footprint_figure *fig, bool count, char out[64])
+{
+	char human[32];
+	if (!fig->known) {
+		snprintf(out, 64, "?");
+		return;
+	}
+	const char *lb = fig->at_least ? ">=" : "";
+	if (count || fig->slack == 0) {
+		snprintf(out, 64, "%s%" PRIu64 "%s", lb, fig->value, count ? "" : " B");
+		return;
+	}
+	/* One figure as footprint printed it: in its own unit ("~411 MiB"). */
+	static const char *const names[] = { "KiB", "MiB", "GiB", "TiB" };
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t unit = (uint64_t)1 << (10 * (i + 1));
+		if (fig->slack == unit / 2 && fig->value % unit == 0) {
+			snprintf(out, 64, "%s~%" PRIu64 " %s", lb, fig->value / unit, names[i]);
+			return;
+		}
+	}
+	size_format_binary(fig->value, human);
+	/* size_format_binary's own "~" (a figure cut to two decimals) says the same. */
+	snprintf(out, 64, "%s~%s", lb, human[0] == '~' ? human + 1 : human);
+}
+
+void
+footprint_delta_text(int64_t delta, uint64_t slack, bool count, char out[64])
+{
+	char mag[64];
+	uint64_t m = delta < 0 ? (uint64_t)0 - (uint64_t)delta : (uint64_t)delta;
+	/* A delta of rounded figures is shown as one ("~+64 MiB"), an exact one in bytes. */
+	struct footprint_figure f = { .value = m, .slack = slack, .known = true };
+	footprint_figure_text(&f, count, mag);
+	const char *digits = mag[0] == '~' ? mag + 1 : mag;
+	/* A magnitude is at most "18446744073709551615 B": 48 bytes are plenty. */
+	snprintf(out, 64, "%s%s%.48s", slack ? "~" : "", delta < 0 ? "-" : "+", digits);
 }

@@ -86,6 +86,10 @@ write_triple(FILE *out, const struct pair_cols *p, struct change_cols c, const j
 	const json_t *delta = json_object_get(t, "delta");
 	if (json_is_integer(delta) && json_integer_value(delta) == 0 && !moved)
 		return 0;
+	/* footprint's figures say their bound: one printed formatted is rounded. */
+	const json_t *slack = json_object_get(t, "slack");
+	if (json_is_integer(slack) && json_integer_value(slack) > 0)
+		c.rounded = true;
 	c.before = json_copy(json_object_get(t, "before"));
 	c.after = json_copy(json_object_get(t, "after"));
 	c.delta = json_copy(json_object_get(t, "delta"));
@@ -129,11 +133,15 @@ write_table(FILE *out, const struct pair_cols *p, const json_t *body, const stru
 	return 0;
 }
 
-/* Triples at the top of the body (footprint, total) or one level down (allocation). */
+/*
+ * Triples at the top of the body (footprint, total) or one level down
+ * (allocation: the member is the item; figures, footprint's process-wide
+ * ones: the member is the metric).
+ */
 static int
 write_totals(FILE *out, const struct pair_cols *p, const json_t *body)
 {
-	static const char *const tops[] = { "footprint", "total", "allocation" };
+	static const char *const tops[] = { "footprint", "total", "allocation", "figures" };
 	for (size_t i = 0; i < ARRAY_SIZE(tops); i++) {
 		const json_t *v = json_object_get(body, tops[i]);
 		struct change_cols c = { .table = tops[i], .metric = tops[i],
@@ -145,8 +153,12 @@ write_totals(FILE *out, const struct pair_cols *p, const json_t *body)
 		}
 		const char *key;
 		const json_t *t;
+		bool by_metric = strcmp(tops[i], "figures") == 0;
 		json_object_foreach((json_t *)v, key, t) {
-			c.item = key;
+			if (by_metric)
+				c.metric = key;
+			else
+				c.item = key;
 			if (is_triple(t) && write_triple(out, p, c, t) < 0)
 				return -1;
 		}
@@ -184,6 +196,7 @@ diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json
 		{ "classes", "class", false },
 		{ "sites", "site", false },
 		{ "modules", "module", false },
+		{ "categories", "category", false },
 	};
 	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL };
 	struct change_cols c = { .change = r->changed ? "changed" : "same" };

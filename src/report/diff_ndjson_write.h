@@ -12,7 +12,7 @@
  * diff_json_write(), report/diff_report.h), so the rows say exactly what
  * `--format json` says: vmmap rows (type and purge state) and summary rows,
  * the footprint; classes and allocation totals; track sites, modules and
- * the total.
+ * the total; footprint's process figures and categories.
  */
 
 #include <jansson.h>

@@ -10,33 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void
-footprint_figure_text(const struct footprint_figure *fig, bool count, char out[64])
-{
-	char human[32];
-	if (!fig->known) {
-		snprintf(out, 64, "?");
-		return;
-	}
-	const char *lb = fig->at_least ? ">=" : "";
-	if (count || fig->slack == 0) {
-		snprintf(out, 64, "%s%" PRIu64 "%s", lb, fig->value, count ? "" : " B");
-		return;
-	}
-	/* One figure as footprint printed it: in its own unit ("~411 MiB"). */
-	static const char *const names[] = { "KiB", "MiB", "GiB", "TiB" };
-	for (unsigned i = 0; i < 4; i++) {
-		uint64_t unit = (uint64_t)1 << (10 * (i + 1));
-		if (fig->slack == unit / 2 && fig->value % unit == 0) {
-			snprintf(out, 64, "%s~%" PRIu64 " %s", lb, fig->value / unit, names[i]);
-			return;
-		}
-	}
-	size_format_binary(fig->value, human);
-	/* size_format_binary's own "~" (a figure cut to two decimals) says the same. */
-	snprintf(out, 64, "%s~%s", lb, human[0] == '~' ? human + 1 : human);
-}
-
 bool
 footprint_category_shown(const struct footprint_category *c, bool all_categories)
 {

@@ -23,9 +23,6 @@ struct footprint_text_opts {
 void footprint_text_write(FILE *out, const struct footprint_capture *cap,
 			  const struct footprint_text_opts *opts);
 
-/* A figure as the tables show it ("?", "5439920 B", "~922 MiB", ">=~817 MiB"). */
-void footprint_figure_text(const struct footprint_figure *fig, bool count, char out[64]);
-
 /* Does the selection (GPU categories, or all) show this category? */
 bool footprint_category_shown(const struct footprint_category *c, bool all_categories);
 

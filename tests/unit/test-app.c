@@ -308,11 +308,12 @@ static void
 test_registry_dispatch(void **state)
 {
 	(void)state;
-	/* Order: vmmap, classes, track (a bundle offers its captures so). */
+	/* Order: vmmap, classes, track, footprint (a bundle offers its captures so). */
 	const struct kind *k = kind_first();
 	assert_string_equal(k->name, "vmmap");
 	assert_string_equal((k = kind_next(k))->name, "classes");
 	assert_string_equal((k = kind_next(k))->name, "track");
+	assert_string_equal((k = kind_next(k))->name, "footprint");
 	assert_null(kind_next(k));
 
 	static const struct {
@@ -325,6 +326,7 @@ test_registry_dispatch(void **state)
 		{ INPUT_BPLIST, "classes" },
 		{ INPUT_IOCLASSCOUNT, "classes" },
 		{ INPUT_TRACK, "track" },
+		{ INPUT_FOOTPRINT, "footprint" },
 		{ INPUT_IOTALLY_JSON, NULL },
 		{ INPUT_TOOL_REPORT, NULL },
 		{ INPUT_TEXT, NULL },
@@ -342,6 +344,9 @@ test_registry_dispatch(void **state)
 	assert_string_equal(kind_for_input(INPUT_IOTALLY_JSON, CLASSES_SCHEMA)->name, "classes");
 	assert_string_equal(kind_for_input(INPUT_IOTALLY_JSON, TRACK_SCHEMA)->name, "track");
 	assert_null(kind_for_input(INPUT_IOTALLY_JSON, "iotally.diff/1"));
+	/* footprint's JSON is an output only: no kind reads it back. */
+	assert_null(kind_for_input(INPUT_IOTALLY_JSON, "iotally.footprint/1"));
+	assert_string_equal(kind_for_input(INPUT_FOOTPRINT, NULL)->name, "footprint");
 	assert_null(kind_for_input(INPUT_IOTALLY_JSON, NULL));
 
 	/* Gate prefixes: alloc belongs to classes; gpu is a vmmap field, not a kind. */

@@ -1,0 +1,157 @@
+#include "model/report_footprint.h"
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const wide_names[] = {
+	"footprint", "phys_footprint", "phys_footprint_peak", GPU_FAMILY ".dirty",
+};
+
+#define NWIDE (sizeof(wide_names) / sizeof(wide_names[0]))
+
+static void
+add_label(struct report *r, const struct footprint_process *b,
+	  const struct footprint_process *a)
+{
+	char *lb = b ? footprint_process_label(b) : NULL, *la = footprint_process_label(a);
+	report_add_provenance_pair(r, "Process", lb, la);
+	free(lb);
+	free(la);
+}
+
+/* ---- one process ---------------------------------------------------------- */
+
+static void
+add_figures_single(struct report *r, const struct footprint_process *p)
+{
+	static const char *const cols[] = { "figure", "value" };
+	struct report_section *s = report_section(r, REPORT_SEC_GPU, "GPU memory");
+	struct report_table *t = report_section_add_table(s, "footprint-figures",
+							  "Process figures (footprint)", 2, cols);
+	for (size_t i = 0; i < NWIDE; i++) {
+		struct footprint_figure f;
+		char buf[64];
+		footprint_metric(p, wide_names[i], &f, NULL);
+		if (!f.known || !report_table_row(t))
+			continue;
+		footprint_figure_text(&f, false, buf);
+		report_table_code(t, wide_names[i]);
+		report_table_text(t, buf);
+	}
+}
+
+static void
+add_categories_single(struct report *r, const struct footprint_process *p)
+{
+	const char *cols[FOOTPRINT_FIELDS + 1];
+	int fields[FOOTPRINT_FIELDS];
+	size_t n = 0;
+	cols[0] = "category";
+	for (int f = 0; f < FOOTPRINT_FIELDS; f++)
+		if (p->columns & (1u << f)) {
+			fields[n] = f;
+			cols[++n] = footprint_fields[f].name;
+		}
+	struct report_section *s = report_section(r, REPORT_SEC_GPU, "GPU memory");
+	struct report_table *t = report_section_add_table(s, "footprint-categories",
+							  "GPU categories (footprint)", n + 1, cols);
+	for (size_t i = 0; i < p->ncats; i++) {
+		const struct footprint_category *c = &p->cats[i];
+		if (!footprint_category_is_gpu(c->name, strlen(c->name)) || !report_table_row(t))
+			continue;
+		report_table_code(t, c->name);
+		for (size_t k = 0; k < n; k++) {
+			char buf[64];
+			footprint_figure_text(&c->f[fields[k]], fields[k] == FOOTPRINT_REGIONS, buf);
+			report_table_text(t, buf);
+		}
+	}
+	if (p->elided)
+		t->note = xstrdup("rows were elided by the capture's author: sums are lower "
+				 "bounds (>=)");
+}
+
+void
+report_add_footprint(struct report *r, const struct footprint_process *p)
+{
+	char buf[64];
+	add_label(r, NULL, p);
+	footprint_figure_text(&p->gpu_dirty, false, buf);
+	report_add_verdict(r, "GPU memory (footprint, dirty) %s", buf);
+	add_figures_single(r, p);
+	if (p->has_table)
+		add_categories_single(r, p);
+}
+
+/* ---- a pair ------------------------------------------------------------------ */
+
+static void
+add_diff_row(struct report_table *t, const char *name, const struct diff_footprint_row *row,
+	     bool count)
+{
+	char b[64], a[64], dl[64];
+	if (!report_table_row(t))
+		return;
+	footprint_figure_text(&row->before, count, b);
+	footprint_figure_text(&row->after, count, a);
+	if (row->has_delta)
+		footprint_delta_text(row->delta, row->slack, count, dl);
+	else
+		snprintf(dl, sizeof(dl), "?");
+	report_table_code(t, name);
+	report_table_text(t, b);
+	report_table_text(t, a);
+	report_table_text(t, dl);
+}
+
+static bool
+row_changed(const struct diff_footprint_row *r)
+{
+	return r->before.known != r->after.known || (r->has_delta && r->delta != 0);
+}
+
+void
+report_add_footprint_diff(struct report *r, const struct diff_footprint *d)
+{
+	static const char *const cols[] = { "figure", "before", "after", "delta" };
+	static const char *const ccols[] = { "category.field", "before", "after", "delta" };
+	char b[64], a[64], dl[64];
+	add_label(r, d->before, d->after);
+	footprint_figure_text(&d->before->gpu_dirty, false, b);
+	footprint_figure_text(&d->after->gpu_dirty, false, a);
+	const struct diff_footprint_row *gpu = NULL;
+	for (size_t i = 0; i < d->nrows; i++)
+		if (!d->rows[i].category && strcmp(d->rows[i].metric, GPU_FAMILY ".dirty") == 0)
+			gpu = &d->rows[i];
+	if (gpu && gpu->has_delta)
+		footprint_delta_text(gpu->delta, gpu->slack, false, dl);
+	else
+		snprintf(dl, sizeof(dl), "?");
+	report_add_verdict(r, "GPU memory (footprint, dirty) %s -> %s (%s)", b, a, dl);
+
+	struct report_section *s = report_section(r, REPORT_SEC_GPU, "GPU memory");
+	struct report_table *t = report_section_add_table(s, "footprint-figures",
+							  "Process figures (footprint)", 4, cols);
+	struct report_table *c = report_section_add_table(s, "footprint-categories",
+							  "Categories that changed (footprint)",
+							  4, ccols);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_footprint_row *row = &d->rows[i];
+		if (!row->category) {
+			if (row->before.known || row->after.known)
+				add_diff_row(t, row->metric, row, false);
+			continue;
+		}
+		if (!row_changed(row))
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s.%s", row->category, footprint_fields[row->field].name);
+		add_diff_row(c, sb.buf, row, row->field == FOOTPRINT_REGIONS);
+		strbuf_release(&sb);
+	}
+}

@@ -1,0 +1,21 @@
+#ifndef IOTALLY_MODEL_REPORT_FOOTPRINT_H
+#define IOTALLY_MODEL_REPORT_FOOTPRINT_H
+
+/*
+ * The footprint kind's sections of a report (`iotally report`): one
+ * process (the verdict is footprint:gpu.dirty, "GPU memory (footprint,
+ * dirty) ~448 MiB"; the process figures; the GPU categories' table) or a
+ * pair ("GPU memory (footprint, dirty) ~448 MiB -> ~512 MiB (~+64 MiB)",
+ * the figures and categories before, after and their delta). Figures
+ * footprint printed formatted are marked "~" (model/footprint.h's rule);
+ * one a capture lacks is "?", never 0.
+ */
+
+#include "model/diff_footprint.h"
+#include "model/footprint.h"
+#include "model/report.h"
+
+void report_add_footprint(struct report *r, const struct footprint_process *p);
+void report_add_footprint_diff(struct report *r, const struct diff_footprint *d);
+
+#endif

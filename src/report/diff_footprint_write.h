@@ -1,0 +1,27 @@
+#ifndef IOTALLY_REPORT_DIFF_FOOTPRINT_WRITE_H
+#define IOTALLY_REPORT_DIFF_FOOTPRINT_WRITE_H
+
+/*
+ * The footprint part of a diff report (model/diff_footprint.h): the
+ * process-wide figures (footprint, phys_footprint and its peak,
+ * footprint:gpu.dirty), then per category the columns either capture
+ * prints, each before, after and delta. A figure footprint printed
+ * formatted is shown rounded ("~922 MiB") and a delta of rounded figures
+ * is marked "~" (the JSON gives its bound, `slack`); a figure a capture
+ * lacks is "?", never 0.
+ */
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/diff_footprint.h"
+
+/* Did any figure change (a delta other than 0, or known on one side only)? */
+bool diff_footprint_row_changed(const struct diff_footprint_row *r);
+
+void diff_footprint_write_text(FILE *out, const struct diff_footprint *d, bool markdown);
+/* The body of the diff JSON: footprint_process, figures, categories (docs/json/diff.md). */
+json_t *diff_footprint_json(const struct diff_footprint *d);
+
+#endif

@@ -8,6 +8,7 @@
 
 #include "ingest/line_input.h"
 #include "util/bytes.h"
+#include "util/scan.h"
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/view.h"
@@ -77,17 +78,6 @@ next_token(const char **s, const char *end, const char **tok, size_t *len)
 }
 
 static bool
-all_digits(const char *p, size_t n)
-{
-	if (n == 0)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-	return true;
-}
-
-static bool
 is_rule_of(const char *p, size_t n, char c, size_t min)
 {
 	if (n < min)
@@ -138,7 +128,7 @@ take_figure(struct parser *ps, const char **s, const char *end, uint64_t line,
 {
 	const char *p = *s, *num, *unit;
 	size_t nlen, ulen;
-	if (!next_token(&p, end, &num, &nlen) || !all_digits(num, nlen) ||
+	if (!next_token(&p, end, &num, &nlen) || !scan_all_digits(num, nlen) ||
 	    !next_token(&p, end, &unit, &ulen))
 		return 0;
 	int rc = footprint_parse_figure(num, nlen, unit, ulen,
@@ -186,7 +176,7 @@ on_title(struct parser *ps, const char *p, size_t n, uint64_t line)
 	for (const char *q = p; q < close; q++)
 		if (*q == '[')
 			open = q;
-	if (!open || !all_digits(open + 1, (size_t)(close - open - 1)))
+	if (!open || !scan_all_digits(open + 1, (size_t)(close - open - 1)))
 		return 0;
 	uint64_t pid, bits = 0;
 	if (parse_u64_dec(open + 1, (size_t)(close - open - 1), &pid) != SIZE_OK)
@@ -272,7 +262,7 @@ take_regions_and_name(const char **s, const char *end, struct row *row)
 	const char *tok;
 	size_t len;
 	uint64_t regions;
-	if (!next_token(s, end, &tok, &len) || !all_digits(tok, len) ||
+	if (!next_token(s, end, &tok, &len) || !scan_all_digits(tok, len) ||
 	    parse_u64_dec(tok, len, &regions) != SIZE_OK)
 		return false;
 	row->f[FOOTPRINT_REGIONS] = footprint_figure_exact(regions);

@@ -6,6 +6,7 @@
 #include "ingest/vmmap_grammar.h"
 
 #include "util/size.h"
+#include "util/scan.h"
 #include "util/view.h"
 #include "util/xalloc.h"
 
@@ -76,17 +77,6 @@ vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above, size_t 
 		for (unsigned i = 0; i < n; i++)
 			t->cols[t->ncols++] = (enum vmmap_column)i;
 	}
-}
-
-static bool
-is_count_token(const char *p, size_t n)
-{
-	if (n == 0)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-	return true;
 }
 
 #define MAX_ROW_TOKENS 64
@@ -189,7 +179,7 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 	for (size_t last = nt; last-- > need;) {
 		/* `last` is the index of the final value token (count or size). */
 		size_t first = last + 1 - need;
-		bool ok = !t->has_count || is_count_token(tok[last].p, tok[last].n);
+		bool ok = !t->has_count || scan_all_digits(tok[last].p, tok[last].n);
 		/* From the right: a note's words fail at once. */
 		for (size_t i = first + t->ncols; ok && i-- > first;)
 			ok = token_is_size(&tok[i]);
@@ -199,7 +189,7 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 		 * columns: no type name ends in one ("Memory Tag 241" ends in a
 		 * plain number). */
 		if (first > 0 && token_is_size(&tok[first - 1]) &&
-		    !is_count_token(tok[first - 1].p, tok[first - 1].n)) {
+		    !scan_all_digits(tok[first - 1].p, tok[first - 1].n)) {
 			*why = "the row has more figures than the table header names";
 			return -1;
 		}

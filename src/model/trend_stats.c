@@ -3,6 +3,7 @@
 #include "util/xalloc.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,11 +186,13 @@ trend_residual(double y, double fit)
 	return fabs(d) <= 1e-12 * fmax(fabs(y), fabs(fit)) ? 0 : d;
 }
 
-double
-trend_lag1(const double *e, size_t n)
+/*
+ * The lag-1 sample autocorrelation of e[0..n) about its mean, r1 = num /
+ * den; false when the series is constant (den = 0).
+ */
+static bool
+lag1_raw(const double *e, size_t n, double *r1)
 {
-	if (n < 4)
-		return 0;
 	double m = 0, num = 0, den = 0;
 	for (size_t i = 0; i < n; i++)
 		m += e[i];
@@ -200,8 +203,17 @@ trend_lag1(const double *e, size_t n)
 			num += (e[i] - m) * (e[i + 1] - m);
 	}
 	if (!(den > 0))
+		return false;
+	*r1 = num / den;
+	return true;
+}
+
+double
+trend_lag1(const double *e, size_t n)
+{
+	double r;
+	if (n < 4 || !lag1_raw(e, n, &r))
 		return 0;
-	double r = num / den;
 	r += (1 + 4 * r) / (double)n;
 	return r > 0.9 ? 0.9 : r < -0.9 ? -0.9 : r;
 }
@@ -212,18 +224,10 @@ trend_lag1_fit(const double *e, size_t n, size_t k)
 	double dn = (double)n, dk = (double)k;
 	if (n < 4 || !(dn - 2 * dk - 2 > 0))
 		return 0;
-	double m = 0, num = 0, den = 0;
-	for (size_t i = 0; i < n; i++)
-		m += e[i];
-	m /= dn;
-	for (size_t i = 0; i < n; i++) {
-		den += (e[i] - m) * (e[i] - m);
-		if (i + 1 < n)
-			num += (e[i] - m) * (e[i + 1] - m);
-	}
-	if (!(den > 0))
+	double r1;
+	if (!lag1_raw(e, n, &r1))
 		return 0;
-	double r = (dn * num / den + dk) / (dn - 2 * dk - 2);
+	double r = (dn * r1 + dk) / (dn - 2 * dk - 2);
 	return r > 0.9 ? 0.9 : r < -0.9 ? -0.9 : r;
 }
 

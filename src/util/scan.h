@@ -9,7 +9,7 @@
  * than two memchr() calls per line (tools/bench-vmmap). scan_byte2() looks
  * for either of two bytes in one pass (the line reader: a line's end and
  * any NUL byte in it). Where SSE2 is not part of the target, they are
- * memchr().
+ * memchr(). scan_all_digits() tells a count token from a size.
  */
 
 #include <stddef.h>
@@ -64,6 +64,18 @@ scan_byte2(const char *p, const char *end, char a, char b)
 	const char *pb = scan_byte(p, pa ? pa : end, b);
 	return pb ? pb : pa;
 #endif
+}
+
+/* Is [p, p + n) one or more ASCII digits (a count as the tools print it)? */
+static inline int
+scan_all_digits(const char *p, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+	return 1;
 }
 
 #endif

@@ -20,7 +20,14 @@ swapped) of its first dump is taken from
     and the headline's region count),
 
 and all must agree: a figure one of them has as unknown must be unknown in
-all, never 0. An independent parse of the region lines here (vmmap's
+all, never 0.
+
+The footprint family (footprint:gpu.dirty, docs/gpu.md) the same way, on
+every footprint fixture: `iotally footprint --format json` (the summed
+figure of several processes, else the one process's), the gate
+`footprint:gpu.dirty` of the capture against itself, the report headline
+(exact bytes, or a rounded figure within its printed precision) and the
+trend of fixtures/footprint-trend/*/ (every sample's value). An independent parse of the region lines here (vmmap's
 24-byte cut names completed by the summary table or docs/gpu.md's list;
 VSIZE from the addresses, or the printed size on unmapped/kernel lines)
 checks count and vsize of the region-line dumps against the same figures.
@@ -231,6 +238,103 @@ def independent(path):
     return {'count': count, 'vsize': vsize} if seen else None
 
 
+def footprint_json_gpu(iotally, root, rel):
+    """gpu.dirty of `iotally footprint --format json`: (bytes, exact), or
+    None when the capture does not have it, or False when it is not read."""
+    rc, out, _ = run(iotally, root, ['footprint', '--format', 'json', rel])
+    if rc != 0:
+        return False
+    doc = json.loads(out)
+    whole = doc['summed'] or (doc['processes'][0] if len(doc['processes']) == 1 else None)
+    fig = whole and whole.get('gpu_dirty')
+    return (fig['bytes'], fig['exact']) if fig else None
+
+
+def footprint_gate_gpu(iotally, root, rel):
+    rc, text, _ = run(iotally, root, ['diff', '--format', 'json', '--fail-if',
+                                      'footprint:gpu.dirty > +0', rel, rel])
+    if rc != 0:
+        return False
+    return json.loads(text)['gates'][0]['before']
+
+
+BINARY = {'B': 1, 'KiB': 1024, 'MiB': 1024 ** 2, 'GiB': 1024 ** 3, 'TiB': 1024 ** 4}
+
+
+def footprint_report_gpu(iotally, root, rel):
+    """The report headline's figure: (value in bytes, decimals shown), None
+    when the headline gives none, False when the report is refused."""
+    rc, html, _ = run(iotally, root, ['report', '--format', 'html', rel])
+    if rc != 0:
+        return False
+    data = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', html, re.S)
+    verdict = json.loads(data.group(1))['verdict']
+    verdict = verdict if isinstance(verdict, str) else json.dumps(verdict)
+    # ">=" marks a lower bound (rows the author left out), "~" a rounded figure.
+    m = re.search(r'GPU memory \(footprint, dirty\) (?:>=)?(~?)([0-9.]+) (B|KiB|MiB|GiB|TiB)',
+                  verdict)
+    if not m:
+        return None
+    decimals = len(m.group(2).split('.')[1]) if '.' in m.group(2) else 0
+    return float(m.group(2)) * BINARY[m.group(3)], decimals, BINARY[m.group(3)]
+
+
+def check_footprint(iotally, root):
+    failures = checked = 0
+    for path in sorted(glob.glob(os.path.join(root, 'fixtures', 'footprint', '*.txt'))):
+        rel = os.path.relpath(path, root)
+        ref = footprint_json_gpu(iotally, root, rel)
+        if ref is False:
+            continue   # a capture iotally refuses (overflow, garbage)
+        checked += 1
+        gate = footprint_gate_gpu(iotally, root, rel)
+        if gate is False or (ref is None) != (gate is None) or \
+                (ref is not None and gate != ref[0]):
+            print('%s: footprint:gpu.dirty is %r in footprint JSON but %r in the gate' %
+                  (rel, ref, gate))
+            failures += 1
+        rep = footprint_report_gpu(iotally, root, rel)
+        if ref is None or rep is None:
+            if (ref is None) != (rep is None):
+                print('%s: footprint:gpu.dirty is %r in footprint JSON, the report headline '
+                      'says %r' % (rel, ref, rep))
+                failures += 1
+            continue
+        if rep is False:
+            print('%s: report refused a capture footprint reads' % rel)
+            failures += 1
+            continue
+        value, decimals, unit = rep
+        if abs(value - ref[0]) > unit * 0.5 * 10 ** -decimals + 1e-9:
+            print('%s: footprint:gpu.dirty is %d in footprint JSON, %r in the report headline'
+                  % (rel, ref[0], value))
+            failures += 1
+    for d in sorted(glob.glob(os.path.join(root, 'fixtures', 'footprint-trend', '*', ''))):
+        rels = [os.path.relpath(f, root) for f in sorted(glob.glob(os.path.join(d, '*.txt')))]
+        rc, text, _ = run(iotally, root, ['trend', '--format', 'json'] + rels)
+        if rc not in (0, 1):
+            print('%s: trend did not read the series' % d)
+            failures += 1
+            continue
+        shown = [m for m in json.loads(text)['metrics'] if m['name'] == 'footprint:gpu.dirty']
+        if not shown:
+            print('%s: trend shows no footprint:gpu.dirty' % d)
+            failures += 1
+            continue
+        for rel, v in zip(rels, shown[0]['values']):
+            ref = footprint_json_gpu(iotally, root, rel)
+            if ref and v is not None and int(round(v)) != ref[0]:
+                print('%s: footprint:gpu.dirty is %d in footprint JSON but %r in trend' %
+                      (rel, ref[0], v))
+                failures += 1
+    print('%d footprint captures checked across footprint JSON, gates, report and trend'
+          % checked)
+    if checked < 6:
+        print('too few footprint captures were read: %d' % checked)
+        failures += 1
+    return failures
+
+
 def main():
     iotally, root = sys.argv[1], sys.argv[2]
     files = sorted(glob.glob(os.path.join(root, 'fixtures', 'vmmap', '*.txt')) +
@@ -276,6 +380,7 @@ def main():
                           (rel, f, ind[f], ref[f]))
                     failures += 1
     failures += check_trend(iotally, root)
+    failures += check_footprint(iotally, root)
     print('%d captures checked across vmmap JSON, NDJSON, gates and report' % checked)
     if checked < 20:
         print('too few captures were read: %d' % checked)

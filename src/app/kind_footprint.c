@@ -247,6 +247,8 @@ static void
 trend_metric(void *ctx, const char *name, const struct footprint_figure *fig)
 {
 	struct trend_ctx *c = ctx;
+	if (!name)   /* never: said for gcc's UBSan build, which sees a null path */
+		return;
 	bool gpu = strcmp(name, GPU_FAMILY ".dirty") == 0;
 	if (!fig->known || fig->at_least ||
 	    !(gpu || strcmp(name, "phys_footprint") == 0 || ends_with(name, ".dirty")))

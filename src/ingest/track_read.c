@@ -753,7 +753,7 @@ track_parse(struct line_reader *r, struct track_capture *cap,
 	struct parser ps;
 	struct line_input in;
 	struct line ln;
-	int rc;
+	int rc = 0;
 	bool blank = true;
 
 	if (line_input_begin(&in, r, err) < 0)

@@ -84,6 +84,10 @@ void
 strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
+	/* No caller passes NULL; saying so keeps gcc's UBSan build (-Werror)
+	 * from seeing a null format on its instrumented path. */
+	if (!fmt)
+		return;
 	va_copy(cp, ap);
 	int n = vsnprintf(NULL, 0, fmt, cp);
 	va_end(cp);

@@ -21,6 +21,10 @@ resolving nowhere, so nothing could be fetched even if the page asked.
   - --hostile: the capture's hostile strings appear as text, not elements;
   - every bar chart carries at least one figure written on it (<text
     class="val">) and every bar has a <title> tooltip;
+  - --new-site LABEL (repeatable): the icicle nodes that open a run of new
+    call sites (no bytes before) say NEW before their label, and their labels
+    are exactly these (the outermost frame of each new site that no older
+    site shares, known from how the inputs were built);
   - --folded N: exactly N table rows sit in <details class="unchanged">
     (the unchanged rows the construction of the inputs says there are), and
     the embedded data marks exactly N rows unchanged.
@@ -83,6 +87,8 @@ class Dom(HTMLParser):
         self.bar_charts = []     # per <svg class="chart bars">: labelled figures in it
         self.bars_untitled = 0   # bars (rect.s*/b*) with no <title> tooltip
         self.bar_open = None     # [has_title] of the bar being read
+        self.new_sites = []      # labels after <tspan class="new">NEW</tspan>
+        self.after_new = False   # the text that follows a NEW mark is its label
 
     def inside(self, tag, cls=None):
         return any(t == tag and (cls is None or cls in a.get('class', '').split())
@@ -132,6 +138,11 @@ class Dom(HTMLParser):
             self.script_text.append(data)
         else:
             self.text.append(data)
+        if self.inside('tspan', 'new') and data == 'NEW':
+            self.after_new = True
+        elif self.after_new and self.inside('text', 'in'):
+            self.new_sites.append(data.strip())
+            self.after_new = False
 
 
 def png_is_not_blank(path):
@@ -162,6 +173,8 @@ def mutate(page, how):
         broken = text.replace(escaped, HOSTILE, 1)
     elif how == 'unfold':
         broken = text.replace('<details class="unchanged">', '<details class="open">')
+    elif how == 'unmark':
+        broken = text.replace('<tspan class="new">NEW</tspan> ', '')
     elif how == 'unlabel':
         broken = re.sub(r'<text class="(in )?val"[^>]*>[^<]*</text>', '', text)
     else:
@@ -219,7 +232,10 @@ def main():
                     help='exactly this many table rows folded in <details class="unchanged">')
     ap.add_argument('--page', help='check this HTML file instead of writing one '
                     '(the test that the checks can fail)')
-    ap.add_argument('--mutate', choices=['unescape', 'stylesheet', 'unfold', 'unlabel'],
+    ap.add_argument('--new-site', action='append', default=None,
+                    help='an icicle node marked NEW with this label (repeatable: all of them)')
+    ap.add_argument('--mutate', choices=['unescape', 'stylesheet', 'unfold', 'unlabel',
+                                         'unmark'],
                     help='break the written page before loading it, as a writer that '
                     'forgot to escape the hostile process name or linked a CDN style '
                     'sheet would (the test that the checks can fail)')
@@ -343,6 +359,8 @@ def check(a):
                      for t in sec['tables'])
         if marked != a.folded:
             fail('the data marks %d rows unchanged, expected %d' % (marked, a.folded))
+    if a.new_site is not None and sorted(p.new_sites) != sorted(a.new_site):
+        fail('icicle nodes marked NEW: %r, expected %r' % (p.new_sites, a.new_site))
     check_histogram_sums(data)
     for i, labels in enumerate(p.bar_charts):
         if labels == 0:

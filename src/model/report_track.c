@@ -262,7 +262,8 @@ add_icicle(struct report_section *s, const struct diff_track *d,
 		qsort(ic.order, n, sizeof(*ic.order), cmp_icicle_site);
 	if (root.width) {
 		struct report_chart *c = report_section_add_chart(s, REPORT_CHART_ICICLE,
-			pair ? "Call stacks, outermost caller on top (red grew, blue shrank)"
+			pair ? "Call stacks, outermost caller on top (red grew, blue shrank, "
+			       "new sites outlined)"
 			     : "Call stacks, outermost caller on top", "sites", true);
 		c->differential = pair;
 		c->total = report_i64(root.width);

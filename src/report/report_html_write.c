@@ -52,6 +52,8 @@ static const char css[] =
 	".h0{fill:#e76f51}.h1{fill:#f4a261}.h2{fill:#e9c46a}.h3{fill:#d62828}"
 	".h4{fill:#f77f00}.h5{fill:#fcbf49}.h6{fill:#e85d04}.h7{fill:#dc2f02}"
 	"svg rect.node{stroke:var(--bg);stroke-width:.5}svg text.in{fill:#000}"
+	"svg rect.node.new{stroke:var(--fg);stroke-width:1.5;stroke-dasharray:3 2}"
+	"svg text.in tspan.new{font-weight:700}"
 	".more,.note{color:var(--muted)}summary{cursor:pointer;color:var(--muted)}"
 	"svg text.val{font-weight:600}"
 	"footer{margin-top:2rem;color:var(--muted);font-size:12px}"
@@ -393,10 +395,21 @@ name_hue(const char *s)
 	return (unsigned)(hash_bytes(s, strlen(s)) % 8);
 }
 
+/*
+ * A node of a before/after icicle whose every site is new: no bytes before,
+ * some after. Its values say so (v[3] before, v[2] after), so the JSON needs
+ * no flag of its own.
+ */
+static bool
+icicle_node_new(const struct report_chart *c, const struct report_chart_item *it)
+{
+	return c->differential && it->v[3] == 0 && it->v[2] > 0;
+}
+
 static void
 chart_icicle(struct strbuf *out, const struct report_chart *c)
 {
-	uint32_t depth = 0;
+	uint32_t depth = 0, new_depth = UINT32_MAX;
 	int64_t maxd = 1;
 	for (size_t i = 0; i < c->nitems; i++) {
 		depth = c->items[i].depth > depth ? c->items[i].depth : depth;
@@ -408,15 +421,25 @@ chart_icicle(struct strbuf *out, const struct report_chart *c)
 	svg_open(out, c, h);
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct report_chart_item *it = &c->items[i];
+		/*
+		 * Items come depth first, and a new node's children are new too:
+		 * only the topmost node of a new run says NEW in its label.
+		 */
+		if (it->depth <= new_depth)
+			new_depth = UINT32_MAX;
+		bool fresh = icicle_node_new(c, it);
+		bool first_new = fresh && new_depth == UINT32_MAX;
+		if (first_new)
+			new_depth = it->depth;
 		int y = ICICLE_ROW_H * (int)it->depth;
 		int64_t wpx10 = (int64_t)((__int128)it->v[0] * CHART_W * 10 / (c->total ? c->total : 1));
 		if (c->differential) {
 			int64_t d = it->v[1];
 			int64_t m = d < 0 ? (d == INT64_MIN ? INT64_MAX : -d) : d;
 			int tenths = d ? 3 + (int)((__int128)m * 7 / maxd) : 10;
-			strbuf_addf(out, "<rect class=\"node %s\" fill-opacity=\"%d.%d\" x=\"",
-				    d > 0 ? "grow" : d < 0 ? "shrink" : "same", tenths / 10,
-				    tenths % 10);
+			strbuf_addf(out, "<rect class=\"node %s%s\" fill-opacity=\"%d.%d\" x=\"",
+				    d > 0 ? "grow" : d < 0 ? "shrink" : "same",
+				    fresh ? " new" : "", tenths / 10, tenths % 10);
 		} else {
 			strbuf_addf(out, "<rect class=\"node h%u\" x=\"", name_hue(it->label));
 		}
@@ -433,12 +456,18 @@ chart_icicle(struct strbuf *out, const struct report_chart *c)
 			strbuf_addstr(out, ", change ");
 			figure_title(out, true, it->v[1]);
 		}
+		if (fresh)
+			strbuf_addstr(out, " (new: no bytes before)");
 		strbuf_addstr(out, "</title></rect>");
 		size_t chars = (size_t)(wpx10 / 10 / 7);
 		if (chars >= 4) {
 			strbuf_addstr(out, "<text class=\"in\" x=\"");
 			coord(out, it->start, c->total, CHART_W);
 			strbuf_addf(out, "\" dx=\"3\" y=\"%d\">", y + ICICLE_ROW_H - 5);
+			if (first_new && chars >= 8) {
+				strbuf_addstr(out, "<tspan class=\"new\">NEW</tspan> ");
+				chars -= 4;
+			}
 			report_html_escape(it->label, chars - 1, out);
 			strbuf_addstr(out, "</text>");
 		}

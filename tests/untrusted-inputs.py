@@ -296,6 +296,34 @@ def case_archive_file_and_folder():
         expect(c, run(['redact', arc, '-o', s.path('out')]), 65, stderr_is=want)
 
 
+def case_archive_special_member():
+    """A link, a pipe or a device inside a bundle archive: redact used to leave
+    it out of the copy without a word; every reader now refuses it (65), as a
+    folder bundle's readers do."""
+    c = 'archive-special-member'
+    kinds = ((tarfile.SYMTYPE, 'a symbolic link'), (tarfile.LNKTYPE, 'a hard link'),
+             (tarfile.FIFOTYPE, 'a named pipe'), (tarfile.CHRTYPE, 'a character device'))
+    for kind, what in kinds:
+        with Scratch() as s:
+            arc = s.path('in.tar.gz')
+            with tarfile.open(arc, 'w:gz') as t:
+                for name, data in complete_members():
+                    info = tarfile.TarInfo(name)
+                    info.size = len(data)
+                    t.addfile(info, io.BytesIO(data))
+                info = tarfile.TarInfo('b/target/extra')
+                info.type = kind
+                info.linkname = 'b/target/vmmap.txt' if kind in (tarfile.SYMTYPE,
+                                                                  tarfile.LNKTYPE) else ''
+                t.addfile(info)
+            r = run(['redact', arc, '-o', s.path('out.tar.gz')])
+            want = ("iotally: %s: error: the member 'b/target/extra' is %s, not a file: a "
+                    "bundle holds only files and folders\n" % (arc, what))
+            expect('%s/redact %s' % (c, what), r, 65, stderr_is=want)
+            check(c, not os.path.exists(s.path('out.tar.gz')), 'redact wrote an output')
+            expect('%s/report %s' % (c, what), run(['report', arc]), 65, stderr_is=want)
+
+
 def case_archive_leaves_folder():
     c = 'archive-leaves-folder'
     for name, why in (('b/../../etc/x', "leaves its folder ('..')"),

@@ -200,6 +200,55 @@ next_regular(struct archive *a, const char *archive_path, const char **name, str
 	}
 }
 
+/* What a member that is neither a file nor a folder is, for the refusal. */
+static const char *
+member_type_name(struct archive_entry *e)
+{
+	if (archive_entry_hardlink(e))
+		return "a hard link";
+	switch (archive_entry_filetype(e)) {
+	case AE_IFLNK: return "a symbolic link";
+	case AE_IFIFO: return "a named pipe";
+	case AE_IFCHR: return "a character device";
+	case AE_IFBLK: return "a block device";
+	case AE_IFSOCK: return "a socket";
+	default: return "a special file";
+	}
+}
+
+/*
+ * Advance to the next regular file of a walk over every member, as
+ * next_regular(), but a member that is neither a file nor a folder (a
+ * link, a pipe, a device) stops the walk with DIAG_DATA: a bundle holds
+ * only files and folders, and a copy that silently left one out (redact)
+ * would not say so. Folders are implied by their files' names.
+ */
+static int
+next_member(struct archive *a, const char *archive_path, const char **name, struct diag *err)
+{
+	struct archive_entry *e;
+	for (;;) {
+		int rc = archive_read_next_header(a, &e);
+		if (rc == ARCHIVE_EOF)
+			return 0;
+		if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
+			return arc_error(a, DIAG_DATA, archive_path, "cannot read archive", err);
+		mode_t type = archive_entry_filetype(e);
+		if (type == AE_IFREG) {
+			*name = member_name(e);
+			return 1;
+		}
+		if (type != AE_IFDIR) {
+			struct strbuf sb = STRBUF_INIT;
+			diag_set(err, DIAG_DATA, archive_path, 0, 0, "the member '%s' is %s, not a "
+				 "file: a bundle holds only files and folders",
+				 shown_member(&sb, member_name(e)), member_type_name(e));
+			strbuf_release(&sb);
+			return -1;
+		}
+	}
+}
+
 struct arc_reader *
 arc_reader_member(const char *archive_path, const char *member, struct diag *err)
 {
@@ -213,7 +262,7 @@ arc_reader_member(const char *archive_path, const char *member, struct diag *err
 		return NULL;
 	}
 	struct archive *a = tar_open(archive_path, err);
-	const char *name;
+	const char *name = "";
 	int rc = -1;
 	while (a && (rc = next_regular(a, archive_path, &name, err)) > 0) {
 		char *normal = member_name_normal(name, &why);
@@ -290,7 +339,7 @@ arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx, struc
 	struct archive *a = tar_open(archive_path, err);
 	struct arc_reader view;
 	struct member_set seen;
-	const char *name;
+	const char *name = "";
 	int rc;
 
 	if (!a)
@@ -300,7 +349,7 @@ arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx, struc
 	view.path = archive_path;
 	view.fd = -1;
 	member_set_init(&seen);
-	while ((rc = next_regular(a, archive_path, &name, err)) > 0) {
+	while ((rc = next_member(a, archive_path, &name, err)) > 0) {
 		char *normal = take_name(&seen, archive_path, name, err);
 		if (!normal || fn(ctx, normal, &view, err) < 0)
 			rc = -1;

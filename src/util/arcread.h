@@ -53,7 +53,9 @@ void arc_reader_free(struct arc_reader *a);
  * reader positioned at its data (valid only during the call). `fn` returns
  * 0 to go on or -1 to stop (its error in *err). 0 or -1; a member whose
  * name the rule refuses (absolute, "..", a second spelling of a name seen
- * before, a file that is also a folder) stops the walk with DIAG_DATA.
+ * before, a file that is also a folder) stops the walk with DIAG_DATA, and
+ * so does a member that is neither a file nor a folder (a symbolic or hard
+ * link, a pipe, a device): a bundle holds only files and folders.
  */
 typedef int (*arc_member_fn)(void *ctx, const char *name, struct arc_reader *data,
 			     struct diag *err);

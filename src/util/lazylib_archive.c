@@ -28,6 +28,7 @@ IMPORT(la_ssize_t, archive_read_data, (struct archive *a, void *buf, size_t size
 IMPORT(int, archive_read_free, (struct archive *a), (a))
 IMPORT(__LA_MODE_T, archive_entry_filetype, (struct archive_entry *e), (e))
 IMPORT(const char *, archive_entry_pathname, (struct archive_entry *e), (e))
+IMPORT(const char *, archive_entry_hardlink, (struct archive_entry *e), (e))
 
 /* Either direction. */
 IMPORT(int, archive_errno, (struct archive *a), (a))

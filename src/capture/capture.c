@@ -1113,6 +1113,9 @@ run_steps(struct run *r, struct diag *err)
 		const struct step_def *d = &later_steps[i];
 		if (d->when == WHEN_TARGET && r->pid < 0)
 			continue;
+		/* A session's snapshots: its tracking reads are a bundle of their own. */
+		if (d->when == WHEN_TRACK && r->o->in_session)
+			continue;
 		s = add_step(r, d->id, d->argv, d->kind);
 		if (d->when == WHEN_TRACK) {
 			const char *why = r->o->track ? track_unavailable(r) : "not asked for (--track)";

@@ -789,6 +789,12 @@ sequence(struct session *s, struct reads *rd, bool *complete, struct diag *err)
 	char *why = NULL;
 	int rc;
 	*complete = false;
+	/*
+	 * From the first tracking command on, --stop runs whatever happens:
+	 * tracking may already be on (io=0x02400000 starts it at boot, --keep
+	 * keeps an earlier run's), and the session never leaves it so.
+	 */
+	s->started = true;
 	if (!so->keep && control(s, "tracking.reset", "--reset", &why) < 0 &&
 	    !cleanup_pending_signal())
 		abort_with(s, "ioclasscount --reset failed");
@@ -807,7 +813,6 @@ sequence(struct session *s, struct reads *rd, bool *complete, struct diag *err)
 			return 0;
 		}
 	}
-	s->started = true;   /* from here on, --stop runs whatever happens */
 	rc = control(s, "tracking.start", "--start", NULL);
 	if (cleanup_pending_signal())
 		return 0;

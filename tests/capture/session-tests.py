@@ -256,7 +256,7 @@ def case_diff_deltas():
         for row in (('IOSurface', '1204', '1324', '+120'),
                     ('IOSurfaceRootUserClient', '97', '100', '+3'),
                     ('IOMalloc allocation', '33554432', '34603008', '+1048576')):
-            check(c, any(l.split()[-4:] == list(row[1:]) and l.startswith(row[0])
+            check(c, any(l.split()[-3:] == list(row[1:]) and l.startswith(row[0])
                          for l in out.splitlines()), 'no row %r in:\n%s' % (row, out))
         check(c, os.path.join(e.out(), 'before') in out and
               os.path.join(e.out(), 'after') in out, 'diff names the two bundles')

@@ -326,12 +326,24 @@ def as_nobody():
     os.setuid(65534)
 
 
+def workflow_greps():
+    """The words the macOS workflow's session step greps for in the refusal."""
+    import re
+    with open(os.path.join(ARGS.root, '.github', 'workflows', 'macos.yml')) as f:
+        text = f.read()
+    step = text.split('capture --session', 1)[1].split('- name:', 1)[0]
+    return re.findall(r'grep -q "([^"]+)" "\$RUNNER_TEMP/session.log"', step)
+
+
 def case_refusals():
+    greps = workflow_greps()
+    check('refuse-release-kernel', len(greps) == 2, 'workflow greps %r' % greps)
     refusal('not-root', {}, ['--duration', '1'], 77,
             ['not root', 'to change: sudo iotally capture --session'], preexec=as_nobody)
+    # What the macOS runner's step greps for is what a RELEASE kernel gets.
     refusal('release-kernel', {'STANDIN_KERNEL': REL_KERNEL}, ['--duration', '1'], 69,
             ['RELEASE kernel', 'RELEASE_ARM64_T6000',
-             'to change: install and boot a DEVELOPMENT or DEBUG kernel'])
+             'to change: install and boot a DEVELOPMENT or DEBUG kernel'] + greps)
     refusal('no-io-bootarg', {'STANDIN_BOOTARGS': '-v keepsyms=1'}, ['--duration', '1'], 69,
             ['io boot-arg missing', 'kern.bootargs: -v keepsyms=1',
              'to change: add io=0x00400000 to the boot-args'])

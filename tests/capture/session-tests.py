@@ -592,12 +592,46 @@ def case_count_progress():
         e.close()
 
 
+def case_count_progress_tty():
+    # On a terminal: one line rewritten in place ("\r" + erase line), a newline after the last.
+    import pty
+    c = 'count-progress-tty'
+    e = Env()
+    try:
+        out = os.path.join(e.dir, 'series')
+        master, slave = pty.openpty()
+        p = subprocess.Popen([ARGS.bin, 'capture', '--tools-dir', e.bin, '--count', '2',
+                              '--interval', '0', '-o', out], env=e.env, stdout=subprocess.PIPE,
+                             stderr=slave)
+        os.close(slave)
+        got = b''
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        p.communicate(timeout=120)
+        os.close(master)
+        check(c, p.returncode == 0, 'exit %d' % p.returncode)
+        check(c, b'\r\x1b[Kiotally: sample 1/2 at 00:00:' in got and
+              b'\r\x1b[Kiotally: sample 2/2 at 00:00:' in got and
+              got.count(b'sample ') == 2 and
+              got.split(b'sample 2/2', 1)[-1].split(b'\n', 1)[0].endswith(b': complete\r'),
+              'terminal progress %r' % got)
+        check(c, out.encode() not in got, 'the folder name reached the terminal line')
+    finally:
+        e.close()
+
+
 CASES = {
     'sequence': case_sequence, 'diff-session': case_diff_deltas, 'flags': case_flags,
     'refusals': case_refusals, 'usage': case_usage, 'command': case_command,
     'signals': case_signals, 'signal-maps': case_signal_maps, 'timeouts': case_timeouts,
     'failed-snapshot': case_failed_snapshot, 'stop-fails': case_stop_fails,
-    'count-progress': case_count_progress,
+    'count-progress': case_count_progress, 'count-progress-tty': case_count_progress_tty,
 }
 
 

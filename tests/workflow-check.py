@@ -12,7 +12,11 @@ installed by tools/dev):
   so do the programs the tests run (fish, bash 4+, cmark-gfm), and a
   Chromium (Google Chrome on the runner image) is put on PATH;
 - every `build/iotally CMD ...` in a `run` script names a command of
-  `iotally --help` and only options that `iotally CMD --help` lists.
+  `iotally --help` and only options that `iotally CMD --help` lists;
+- a macOS job runs the tracking session's preflight (`capture --session`)
+  on the runner's RELEASE kernel and checks the refusal's words
+  (SESSION_REFUSAL; tests/capture/session-tests.py checks that the words
+  the workflow greps are what iotally prints for a RELEASE stand-in).
 
   workflow-check.py BINARY SOURCE_ROOT
 """
@@ -35,6 +39,11 @@ BREW_FORMULA = {
 TEST_PROGRAMS = ['fish', 'bash', 'cmark-gfm', 'meson', 'ninja', 'pkg-config']
 
 FAILED = []
+
+# The refusal the session preflight prints on a RELEASE kernel, in the words the workflow greps.
+SESSION_REFUSAL = ['cannot start a tracking session: RELEASE kernel: allocation tracking needs '
+                   'a DEVELOPMENT or DEBUG kernel',
+                   'to change: install and boot a DEVELOPMENT or DEBUG kernel']
 
 
 def fail(msg):
@@ -117,6 +126,12 @@ def main():
                     fail('%s: job %s does not brew install %s, which the tests run' %
                          (name, jid, prog))
             scripts = ''.join(step.get('run', '') for step in job['steps'])
+            if not re.search(r'build/iotally capture --session\b', scripts):
+                fail('%s: job %s does not run the session preflight (capture --session)' %
+                     (name, jid))
+            for words in SESSION_REFUSAL:
+                if 'grep -q "%s"' % words not in scripts:
+                    fail('%s: job %s does not check the session refusal %r' % (name, jid, words))
             if not re.search(r'\bbin/(google-chrome|chromium)\b', scripts):
                 fail('%s: job %s puts no chromium or google-chrome on PATH for the HTML '
                      'report test' % (name, jid))

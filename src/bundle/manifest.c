@@ -74,6 +74,12 @@ manifest_is_series(const json_t *root)
 	return schema_is(root, BUNDLE_SERIES_SCHEMA);
 }
 
+bool
+manifest_is_session(const json_t *root)
+{
+	return schema_is(root, BUNDLE_SESSION_SCHEMA);
+}
+
 static json_t *
 new_with_schema(const char *id)
 {
@@ -92,6 +98,12 @@ json_t *
 series_index_new(void)
 {
 	return new_with_schema(BUNDLE_SERIES_SCHEMA);
+}
+
+json_t *
+session_index_new(void)
+{
+	return new_with_schema(BUNDLE_SESSION_SCHEMA);
 }
 
 int

@@ -28,6 +28,12 @@
 #define BUNDLE_SERIES_SCHEMA "iotally.series/1"
 #define BUNDLE_MANIFEST "manifest.json"
 #define BUNDLE_SERIES_INDEX "series.json"
+/* A tracking session (`capture --session`): its index and its three bundles' folders. */
+#define BUNDLE_SESSION_SCHEMA "iotally.session/1"
+#define BUNDLE_SESSION_INDEX "session.json"
+#define BUNDLE_SESSION_BEFORE "before"
+#define BUNDLE_SESSION_AFTER "after"
+#define BUNDLE_SESSION_TRACKING "tracking"
 
 /* A manifest or series index larger than this is not one iotally wrote. */
 #define BUNDLE_JSON_MAX (16u << 20)
@@ -51,12 +57,17 @@ bool manifest_is_bundle(const json_t *root);
 /* Is `root` a series index (its "schema" is BUNDLE_SERIES_SCHEMA)? */
 bool manifest_is_series(const json_t *root);
 
+/* Is `root` a session index (its "schema" is BUNDLE_SESSION_SCHEMA)? */
+bool manifest_is_session(const json_t *root);
+
 /* ------------------------------------------------------------- writing */
 
 /* A new manifest object, its "schema" set; the writer adds the rest. */
 json_t *manifest_new(void);
 /* A new series index object, its "schema" set. */
 json_t *series_index_new(void);
+/* A new session index object, its "schema" set. */
+json_t *session_index_new(void);
 /*
  * The bytes a manifest or series index is written as: two-space indent,
  * keys sorted, one final newline (so a rewrite of an unchanged manifest

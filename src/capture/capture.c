@@ -613,8 +613,8 @@ host_sysctl(const struct run *r, const char *name)
 	return NULL;
 }
 
-static const char *
-kernel_variant(const char *version)
+const char *
+capture_kernel_variant(const char *version)
 {
 	if (!version)
 		return NULL;
@@ -627,22 +627,87 @@ kernel_variant(const char *version)
 	return NULL;
 }
 
+bool
+capture_bootarg_io(const char *bootargs, uint64_t *value)
+{
+	/* A word "io=N", not the tail of another ("audio=0x400000"). */
+	for (const char *p = bootargs; p && (p = strstr(p, "io=")) != NULL; p += 3) {
+		if (p != bootargs && p[-1] != ' ' && p[-1] != '\t')
+			continue;
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(p + 3, &end, 0);
+		if (end == p + 3 || errno || (*end && *end != ' ' && *end != '\t'))
+			continue;
+		*value = v;
+		return true;
+	}
+	return false;
+}
+
+enum track_block
+capture_track_check(const char *kern_version, const char *bootargs, bool root)
+{
+	const char *variant = capture_kernel_variant(kern_version);
+	uint64_t io = 0;
+	if (!variant)
+		return TRACK_VARIANT_UNKNOWN;
+	if (strcmp(variant, "RELEASE") == 0)
+		return TRACK_RELEASE;
+	if (!capture_bootarg_io(bootargs, &io) || !(io & CAPTURE_IO_TRACKING))
+		return TRACK_NO_IO_BOOTARG;
+	if (!root)
+		return TRACK_NOT_ROOT;
+	return TRACK_OK;
+}
+
+const char *
+capture_track_block_reason(enum track_block b)
+{
+	switch (b) {
+	case TRACK_VARIANT_UNKNOWN:
+		return "the kernel variant is unknown (kern.version was not read)";
+	case TRACK_RELEASE:
+		return "RELEASE kernel: allocation tracking needs a DEVELOPMENT or DEBUG kernel";
+	case TRACK_NO_IO_BOOTARG:
+		return "io boot-arg missing: tracking needs io=0x00400000 in kern.bootargs";
+	case TRACK_NOT_ROOT:
+		return "not root: ioclasscount --track needs root (run with sudo)";
+	case TRACK_OK:
+		break;
+	}
+	return NULL;
+}
+
+const char *
+capture_track_block_fix(enum track_block b)
+{
+	switch (b) {
+	case TRACK_VARIANT_UNKNOWN:
+		return "check that 'sysctl kern.version' answers on this Mac";
+	case TRACK_RELEASE:
+		return "install and boot a DEVELOPMENT or DEBUG kernel (Kernel Debug Kit), "
+		       "then run again";
+	case TRACK_NO_IO_BOOTARG:
+		return "add io=0x00400000 to the boot-args, keeping those 'nvram boot-args' "
+		       "shows (io=0x02400000 also tracks from boot): sudo nvram "
+		       "boot-args=\"... io=0x00400000\" (SIP's NVRAM protection must be off), "
+		       "then restart";
+	case TRACK_NOT_ROOT:
+		return "run it with sudo";
+	case TRACK_OK:
+		break;
+	}
+	return NULL;
+}
+
 /* Why --track cannot work here, or NULL when it can. */
 static const char *
 track_unavailable(const struct run *r)
 {
-	const char *variant = kernel_variant(host_sysctl(r, "kern.version"));
-	if (!variant)
-		return "the kernel variant is unknown (kern.version was not read)";
-	if (strcmp(variant, "RELEASE") == 0)
-		return "RELEASE kernel: allocation tracking needs a DEVELOPMENT or DEBUG kernel";
-	const char *args = host_sysctl(r, "kern.bootargs");
-	const char *io = args ? strstr(args, "io=") : NULL;
-	if (!io || !(strtoull(io + 3, NULL, 0) & 0x00400000u))
-		return "io boot-arg missing: tracking needs io=0x00400000 in kern.bootargs";
-	if (geteuid() != 0)
-		return "not root: ioclasscount --track needs root (run with sudo)";
-	return NULL;
+	return capture_track_block_reason(capture_track_check(host_sysctl(r, "kern.version"),
+							      host_sysctl(r, "kern.bootargs"),
+							      geteuid() == 0));
 }
 
 /* ----------------------------------------------------------- the target */
@@ -886,7 +951,7 @@ host_json(const struct run *r)
 		"os_version", json_string_safe(r->host.os_version),
 		"os_build", json_string_safe(r->host.os_build),
 		"kernel_version", json_string_safe(host_sysctl(r, "kern.version")),
-		"kernel_variant", json_string_safe(kernel_variant(host_sysctl(r, "kern.version"))),
+		"kernel_variant", json_string_safe(capture_kernel_variant(host_sysctl(r, "kern.version"))),
 		"page_size", nullable_int(host_sysctl(r, "hw.pagesize")),
 		"memsize", nullable_int(host_sysctl(r, "hw.memsize")));
 }
@@ -995,13 +1060,38 @@ steps_release(struct run *r)
 	r->host.os_version = r->host.os_build = NULL;
 }
 
+/* A signal the session deferred (util/cleanup.h): the steps stop here. */
+static int
+interrupted(struct diag *err)
+{
+	if (!cleanup_pending_signal())
+		return 0;
+	return diag_set(err, DIAG_UNAVAILABLE, NULL, 0, 0, "interrupted by signal %d",
+			cleanup_pending_signal());
+}
+
+/* The reads of a tracking capture, in the order given. */
+static int
+run_reads(struct run *r, struct diag *err)
+{
+	for (size_t i = 0; i < r->o->nreads; i++) {
+		const struct capture_read *rd = &r->o->reads[i];
+		struct step_run *s = add_step(r, rd->id, rd->argv, "track");
+		if (run_step(r, s, rd->out, err) < 0 || interrupted(err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Run every step into r->tmp: 0, or -1 with *err when the bundle cannot be written. */
 static int
 run_steps(struct run *r, struct diag *err)
 {
+	if (r->o->reads)
+		return run_reads(r, err);
 	static const char *const sw_vers[] = { "sw_vers", NULL };
 	struct step_run *s = add_step(r, "host.sw_vers", sw_vers, NULL);
-	if (run_step(r, s, "host/sw_vers.txt", err) < 0)
+	if (run_step(r, s, "host/sw_vers.txt", err) < 0 || interrupted(err) < 0)
 		return -1;
 	r->host.os_version = sw_vers_field(&s->out.head, "ProductVersion");
 	r->host.os_build = sw_vers_field(&s->out.head, "BuildVersion");
@@ -1014,7 +1104,7 @@ run_steps(struct run *r, struct diag *err)
 		int rc = run_step(r, s, out.buf, err);
 		strbuf_release(&id);
 		strbuf_release(&out);
-		if (rc < 0)
+		if (rc < 0 || interrupted(err) < 0)
 			return -1;
 		if (strcmp(s->status, "ok") == 0)
 			r->host.sysctl[i] = sysctl_value(&s->out.head, sysctl_names[i]);
@@ -1022,6 +1112,9 @@ run_steps(struct run *r, struct diag *err)
 	for (size_t i = 0; i < ARRAY_SIZE(later_steps); i++) {
 		const struct step_def *d = &later_steps[i];
 		if (d->when == WHEN_TARGET && r->pid < 0)
+			continue;
+		/* A session's snapshots: its tracking reads are a bundle of their own. */
+		if (d->when == WHEN_TRACK && r->o->in_session)
 			continue;
 		s = add_step(r, d->id, d->argv, d->kind);
 		if (d->when == WHEN_TRACK) {
@@ -1042,7 +1135,7 @@ run_steps(struct run *r, struct diag *err)
 			s->reason = xstrdup("the target process ended before this step");
 			continue;
 		}
-		if (run_step(r, s, d->out, err) < 0)
+		if (run_step(r, s, d->out, err) < 0 || interrupted(err) < 0)
 			return -1;
 		if (strcmp(d->id, "target.footprint") == 0 && s->sr.end == SPAWN_NOT_FOUND) {
 			free(s->reason);
@@ -1153,7 +1246,7 @@ capture_one(struct run *r, const char *dir, json_t *series, struct capture_resul
 	utc_now(r->finished);
 	rc = write_manifest(r, series, &res->redaction_hits, err);
 	if (rc == 0)
-		rc = publish(r, dir, r->o->count > 0, err);
+		rc = publish(r, dir, r->o->count > 0 || r->o->in_session, err);
 	if (rc < 0)
 		goto out;
 	res->complete = all_ok(r);
@@ -1171,8 +1264,8 @@ out:
 
 /* ------------------------------------------------------------- archive */
 
-static int
-write_archive(const char *dir, char **out, struct diag *err)
+int
+capture_write_archive(const char *dir, char **out, struct diag *err)
 {
 	struct strbuf name = STRBUF_INIT;
 	strbuf_addf(&name, "%s.tar.gz", dir);
@@ -1249,6 +1342,7 @@ capture_series(struct run *r, const char *dir, struct capture_result *res, struc
 		      " (series.json lists them); the sample being taken was removed");
 	char started[32];
 	utc_now(started);
+	uint64_t series_start = spawn_now_ms();
 	json_t *samples = json_array();
 	int rc = write_series_index(dir, samples, false, r->o, started, err);
 	bool complete = true;
@@ -1269,6 +1363,9 @@ capture_series(struct run *r, const char *dir, struct capture_result *res, struc
 				"complete", res->complete));
 			res->nsamples++;
 			rc = write_series_index(dir, samples, k == r->o->count, r->o, started, err);
+			if (rc == 0 && r->o->progress)
+				r->o->progress(r->o->progress_ctx, k, r->o->count, res->complete,
+					       sub.buf, spawn_now_ms() - series_start);
 		}
 		strbuf_release(&sub);
 		strbuf_release(&name);
@@ -1321,6 +1418,58 @@ output_dir(const char *given)
 }
 
 int
+capture_resolve_target(const struct capture_opts *o, int64_t *pid, char **name,
+		       bool *other_user, struct diag *err)
+{
+	struct run r;
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.pid = o->pid;
+	*pid = -1;
+	*name = NULL;
+	*other_user = false;
+	if (o->process && resolve_process(&r, o->process, err) < 0)
+		return -1;
+	if (r.pid >= 0) {
+		if (kill((pid_t)r.pid, 0) < 0 && errno == ESRCH) {
+			free(r.target_name);
+			return diag_set(err, CAPTURE_EXIT_UNAVAILABLE, NULL, 0, 0,
+					"no process has pid %lld", (long long)r.pid);
+		}
+		r.target_other_user = kill((pid_t)r.pid, 0) < 0 && errno == EPERM;
+		if (!r.target_name)
+			name_target(&r);
+	}
+	*pid = r.pid;
+	*name = r.target_name;
+	*other_user = r.target_other_user;
+	return 0;
+}
+
+int
+capture_bundle(const struct capture_opts *o, int64_t pid, const char *target_name,
+	       bool target_other_user, const char *dir, struct capture_result *res,
+	       struct diag *err)
+{
+	struct run r;
+	memset(&r, 0, sizeof(r));
+	memset(res, 0, sizeof(*res));
+	r.o = o;
+	r.pid = pid;
+	r.target_name = target_name ? xstrdup(target_name) : NULL;
+	r.target_other_user = target_other_user;
+	uint64_t start = spawn_now_ms();
+	int rc = capture_one(&r, dir, NULL, res, err);
+	if (rc == 0)
+		res->dir = xstrdup(dir);
+	free(r.target_name);
+	strbuf_release(&r.redacted);
+	res->tools_ms = r.tools_ms;
+	res->total_ms = spawn_now_ms() - start;
+	return rc;
+}
+
+int
 capture_run(const struct capture_opts *o, struct capture_result *res, struct diag *err)
 {
 	struct run r;
@@ -1369,7 +1518,7 @@ capture_run(const struct capture_opts *o, struct capture_result *res, struct dia
 		res->dir = NULL;
 	}
 	if (rc == 0 && o->archive)
-		rc = write_archive(dir, &res->archive, err);
+		rc = capture_write_archive(dir, &res->archive, err);
 out:
 	free(r.target_name);
 	strbuf_release(&r.redacted);

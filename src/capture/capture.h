@@ -45,6 +45,21 @@
 #define CAPTURE_EXIT_CANTCREAT 73     /* DIR exists, or its folder is not writable */
 #define CAPTURE_EXIT_NOPERM 77        /* a step was denied (bundle written): run with sudo */
 
+/*
+ * A tool run of a tracking capture (`capture --session`'s --track, --leaks
+ * and --maps reads): its step id, the file its standard output becomes,
+ * and its argv (argv[0] a tool name, resolved like every tool's).
+ */
+struct capture_read {
+	const char *id;
+	const char *out;
+	const char *const *argv;     /* NULL-terminated */
+};
+
+/* After each sample of a series: sample k of n, its status, the time since the series began. */
+typedef void (*capture_progress_fn)(void *ctx, uint64_t k, uint64_t n, bool complete,
+				    const char *dir, uint64_t elapsed_ms);
+
 struct capture_opts {
 	int64_t pid;                /* -1: none */
 	const char *process;        /* a name to resolve to one pid, or NULL */
@@ -60,6 +75,12 @@ struct capture_opts {
 	int argc;                   /* the command line, recorded (redacted) */
 	char **argv;
 	const char *tools_dir;      /* testing: run the tools found here, not Apple's; or NULL */
+	/* A tracking capture: only these reads (no host facts, no snapshot). */
+	const struct capture_read *reads;
+	size_t nreads;
+	bool in_session;            /* the session (capture/session.h) says what a signal leaves */
+	capture_progress_fn progress;   /* a series: called after each sample, or NULL */
+	void *progress_ctx;
 };
 
 /* One step's outcome, for the summary the command prints. */
@@ -90,5 +111,46 @@ struct capture_result {
  */
 int capture_run(const struct capture_opts *o, struct capture_result *res, struct diag *err);
 void capture_result_release(struct capture_result *res);
+
+/* DIR.tar.gz of the bundle (or session) DIR, written beside it: 0 and its name in *out, or -1. */
+int capture_write_archive(const char *dir, char **out, struct diag *err);
+
+/* ------------------------------------- whether kernel tracking can work */
+
+/* The io= boot-arg bits (formats/ioclasscount.md §4.1): kIOTracking, kIOTrackingBoot. */
+#define CAPTURE_IO_TRACKING 0x00400000u
+#define CAPTURE_IO_TRACKING_BOOT 0x02000000u
+
+/* "RELEASE", "DEVELOPMENT" or "DEBUG" from kern.version, or NULL. */
+const char *capture_kernel_variant(const char *kern_version);
+/* The value of the word io=N of kern.bootargs (decimal or 0x hex): true when there is one. */
+bool capture_bootarg_io(const char *bootargs, uint64_t *value);
+
+enum track_block {
+	TRACK_OK, TRACK_VARIANT_UNKNOWN, TRACK_RELEASE, TRACK_NO_IO_BOOTARG, TRACK_NOT_ROOT,
+};
+/* Can ioclasscount's tracking work here (checked in this order)? */
+enum track_block capture_track_check(const char *kern_version, const char *bootargs, bool root);
+/* Why not (NULL for TRACK_OK), and what to change. */
+const char *capture_track_block_reason(enum track_block b);
+const char *capture_track_block_fix(enum track_block b);
+
+/*
+ * The target of o->pid or o->process: its pid (-1: none), its name (owned,
+ * or NULL) and whether another user owns it. 0, or -1 with *err as for
+ * capture_run().
+ */
+int capture_resolve_target(const struct capture_opts *o, int64_t *pid, char **name,
+			   bool *other_user, struct diag *err);
+
+/*
+ * One bundle at `dir` (which must not exist) of the target resolved
+ * above: written in a private folder beside it and renamed into place, as
+ * capture_run() does for one capture. A signal deferred meanwhile
+ * (util/cleanup.h) stops it: -1 with DIAG_UNAVAILABLE, nothing left.
+ */
+int capture_bundle(const struct capture_opts *o, int64_t pid, const char *target_name,
+		   bool target_other_user, const char *dir, struct capture_result *res,
+		   struct diag *err);
 
 #endif

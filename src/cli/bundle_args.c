@@ -77,8 +77,8 @@ cli_bundle_trend_inputs(const char *const *paths, size_t n, const char *kind,
 	return 0;
 }
 
-static void
-print_listing(const struct bundle *b, const char *indent)
+void
+cli_bundle_listing(const struct bundle *b, const char *indent)
 {
 	/* Every name here comes from the manifest: cli_out_line() escapes it. */
 	cli_out_line(stdout, "%s%s: %s capture%s%s started %s", indent, b->path,
@@ -211,10 +211,10 @@ cli_run_bundle(int argc, char **argv)
 		cli_out_line(stdout, "%s: series of %zu samples (%s), in time order:", b->path,
 			     b->nsamples, b->complete ? "complete" : "partial");
 		for (size_t i = 0; i < b->nsamples; i++)
-			print_listing(&b->samples[i], "  ");
+			cli_bundle_listing(&b->samples[i], "  ");
 		goto out;
 	}
-	print_listing(b, "");
+	cli_bundle_listing(b, "");
 	status = print_headlines(b);
 	struct diag_list warnings;
 	diag_list_init(&warnings, 1);

@@ -34,4 +34,22 @@ int cli_bundle_trend_inputs(const char *const *paths, size_t n, const char *kind
  */
 int cli_run_bundle(int argc, char **argv);
 
+/* A bundle's lines of `iotally BUNDLE` (each line starts with `indent`). */
+void cli_bundle_listing(const struct bundle *b, const char *indent);
+
+/*
+ * `iotally SESSION` (cli/session_args.c): the tracking session, its three
+ * bundles, the classes that grew beside the sites charged to them, and the
+ * commands that compare before and after.
+ */
+int cli_run_session(int argc, char **argv);
+
+/*
+ * One operand of `diff` or `report` that is a tracking session, routed to
+ * its before/ and after/ bundles (app_session_pair(): owned, in
+ * routed[0..1]; `report SESSION` is then `report BEFORE AFTER`). 1 routed,
+ * 0 not a session, -1 with *err.
+ */
+int cli_session_operand(const char *path, char *routed[2], struct diag *err);
+
 #endif

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 
 #include "capture/capture.h"
+#include "capture/session.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "util/array.h"
@@ -16,11 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 const char cmd_capture_help[] =
 	"usage: iotally capture [--pid PID | --process NAME] [-o DIR] [--track [NAME...]]\n"
 	"                       [--timeout SECONDS] [--count N --interval SECONDS]\n"
 	"                       [--no-redact] [--archive] [--tools-dir DIR]\n"
+	"       iotally capture --session [--pid PID | --process NAME] [-o DIR] [--keep]\n"
+	"                       [--capsize BYTES] [--exclude] [--size BYTES] [--maps-all]\n"
+	"                       [--duration SECONDS] [NAME...] [-- COMMAND ARGS...]\n"
 	"\n"
 	"Runs Apple's tools on this Mac (from /usr/bin, /usr/sbin and /bin only, never\n"
 	"through PATH or a shell, each as its own process with LC_ALL=C and a minimal\n"
@@ -43,6 +49,23 @@ const char cmd_capture_help[] =
 	"appears to be running\"), timeout (stopped after --timeout) or skipped; a\n"
 	"failed step does not lose the others.\n"
 	"\n"
+	"A tracking session (--session; root, a DEVELOPMENT or DEBUG kernel booted\n"
+	"with io=0x00400000) follows ioclasscount(8)'s workflow in one run. First a\n"
+	"preflight that changes nothing and says what to change when it refuses:\n"
+	"root, the kernel variant (kern.version), the io= boot-arg (kern.bootargs),\n"
+	"the flags in ioclasscount's usage text. Then ioclasscount --reset (not\n"
+	"with --keep), --capsize=BYTES (when given), --start; a capture into\n"
+	"DIR/before; the wait (Enter on a terminal, --duration SECONDS, or the\n"
+	"COMMAND after --, run as the user who ran sudo, its exit status recorded);\n"
+	"a capture into DIR/after; ioclasscount --track [--exclude] [--size=BYTES]\n"
+	"[NAME...], --leaks [NAME...] and --maps=PID (the target; -1 with\n"
+	"--maps-all) into DIR/tracking; and always ioclasscount --stop, also after\n"
+	"a failed or hung step, Ctrl-C, SIGTERM or SIGHUP. A failed --stop is said\n"
+	"loudly with the command to run by hand; the first line printed is that\n"
+	"command, for a kill that cannot be caught. DIR/session.json (schema\n"
+	"iotally.session/1) records the steps, times, flags and the state tracking\n"
+	"was left in. 'iotally diff DIR' compares its before and after captures.\n"
+	"\n"
 	"Options:\n"
 	"  --pid PID          capture this process too (vmmap, footprint)\n"
 	"  --process NAME     the one process named exactly NAME (pgrep -x); several\n"
@@ -57,6 +80,14 @@ const char cmd_capture_help[] =
 	"  --no-redact        keep user names, serial numbers and home paths (the\n"
 	"                     manifest and this command say so loudly)\n"
 	"  --archive          also write DIR.tar.gz, to attach to a bug report\n"
+	"  --session          a guided tracking session (above)\n"
+	"  --keep             session: keep what tracking collected so far (no --reset)\n"
+	"  --capsize BYTES    session: ioclasscount --capsize (smallest allocation kept)\n"
+	"  --exclude          session: track every queue except the NAMEs\n"
+	"  --size BYTES       session: --track and --maps skip smaller sites\n"
+	"  --maps-all         session: --maps=-1 (mappings of every process)\n"
+	"  --duration SECONDS\n"
+	"                     session: wait this long instead of for Enter\n"
 	"  --tools-dir DIR    for testing: run the stand-ins in DIR (named vmmap,\n"
 	"                     ioreg, sysctl, pgrep, ps, ...) instead of Apple's tools;\n"
 	"                     the manifest records the paths that ran\n"
@@ -77,22 +108,30 @@ const char cmd_capture_help[] =
 	"rename nothing is left under DIR, after it the bundle is complete and kept\n"
 	"(a series keeps its complete samples); the last line says which.\n"
 	"\n"
+	"A series reports each sample on standard error as it finishes (n/N, the\n"
+	"time, its status); on a terminal as one line rewritten in place.\n"
+	"\n"
 	"Exit status: 0 every step ok or skipped; 77 a step was denied (bundle\n"
 	"written; run with sudo); 69 a step failed, timed out or lost its target\n"
 	"(bundle written), or no such process; 64 usage error or an ambiguous\n"
 	"--process; 65 pgrep answered something that is not a process id; 73 DIR\n"
 	"exists or its folder is not writable; 74 write error. Interrupted, the\n"
 	"command dies of the signal (the shell shows 130 for SIGINT, 143 SIGTERM).\n"
+	"A session: 0 complete; 69 a refusal of the preflight (the kernel, the\n"
+	"boot-args, the tool), a step that failed or an early stop (the session is\n"
+	"written, partial), or --stop failed; 77 not root; 64 usage.\n"
 	"\n"
-	"Examples (the first two on a Mac; the bundle reads anywhere):\n"
+	"Examples (the sudo ones on a Mac; the bundle reads anywhere):\n"
 	"  sudo iotally capture --process WindowServer --archive\n"
 	"  sudo iotally capture --pid 4242 -o leak --count 10 --interval 60\n"
 	"  iotally fixtures/bundle/complete.tar.gz\n"
-	"  iotally vmmap --all-types fixtures/bundle/complete\n";
+	"  iotally vmmap --all-types fixtures/bundle/complete\n"
+	"  sudo iotally capture --session --process WindowServer -- ./repro.sh\n";
 
 enum {
 	OPT_PID = 1, OPT_PROCESS, OPT_OUTPUT, OPT_TRACK, OPT_TIMEOUT, OPT_COUNT,
 	OPT_INTERVAL, OPT_NO_REDACT, OPT_ARCHIVE, OPT_TOOLS_DIR, OPT_HELP,
+	OPT_SESSION, OPT_KEEP, OPT_CAPSIZE, OPT_EXCLUDE, OPT_SIZE, OPT_MAPS_ALL, OPT_DURATION,
 };
 
 static const struct cli_option options[] = {
@@ -107,6 +146,13 @@ static const struct cli_option options[] = {
 	{ "archive", 0, false, OPT_ARCHIVE },
 	{ "tools-dir", 0, true, OPT_TOOLS_DIR },
 	{ "help", 'h', false, OPT_HELP },
+	{ "session", 0, false, OPT_SESSION },
+	{ "keep", 0, false, OPT_KEEP },
+	{ "capsize", 0, true, OPT_CAPSIZE },
+	{ "exclude", 0, false, OPT_EXCLUDE },
+	{ "size", 0, true, OPT_SIZE },
+	{ "maps-all", 0, false, OPT_MAPS_ALL },
+	{ "duration", 0, true, OPT_DURATION },
 };
 
 static int
@@ -126,11 +172,68 @@ bad:
 
 struct capture_parse {
 	struct capture_opts *o;
+	struct session_opts *so;
 	bool *help;
-	char **names;        /* the class names after --track */
+	char **names;        /* the class names after --track (or of a session) */
 	size_t n;
+	char **command;      /* a session's -- COMMAND ARGS... */
+	size_t ncommand;
 	bool have_interval;
+	bool session;        /* --session */
+	bool session_only;   /* an option that only a session takes was given */
 };
+
+/* A number of bytes (decimal or 0x hex), as ioclasscount's strtol reads it. */
+static int
+parse_bytes(const char *opt, const char *v, uint64_t *out, struct diag *err)
+{
+	char *end;
+	if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
+		goto bad;
+	unsigned long long n = strtoull(v, &end, 0);
+	if (*end || n > INT32_MAX)
+		goto bad;
+	*out = n;
+	return 0;
+bad:
+	return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			"%s wants a number of bytes up to %ld, not '%s'", opt, (long)INT32_MAX, v);
+}
+
+/* The options only a session takes. */
+static int
+take_session(struct capture_parse *c, int id, const char *arg, struct diag *err)
+{
+	struct session_opts *so = c->so;
+	uint64_t v;
+	c->session_only = true;
+	switch (id) {
+	case OPT_KEEP:
+		so->keep = true;
+		return 0;
+	case OPT_CAPSIZE:
+		so->have_capsize = true;
+		return parse_bytes("--capsize", arg, &so->capsize, err);
+	case OPT_EXCLUDE:
+		so->exclude = true;
+		return 0;
+	case OPT_SIZE:
+		so->have_size = true;
+		return parse_bytes("--size", arg, &so->size, err);
+	case OPT_MAPS_ALL:
+		so->maps_all = true;
+		return 0;
+	case OPT_DURATION:
+		if (parse_uint("--duration", arg, &v, err) < 0)
+			return -1;
+		if (v == 0)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--duration must be at least 1");
+		so->duration_ms = v * 1000;
+		return 0;
+	default:
+		return 0;
+	}
+}
 
 /* --pid, --timeout, --count, --interval. */
 static int
@@ -177,14 +280,24 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 {
 	struct capture_parse *c = ctx;
 	struct capture_opts *o = c->o;
-	(void)p;
 	switch (id) {
 	case CLI_OPERAND:
-		if (!o->track)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"unexpected operand '%s' (class names follow --track)", arg);
-		c->names[c->n++] = (char *)arg;
+		/* Checked once every option is known (--track or --session may come later). */
+		if (p->only_operands)
+			c->command[c->ncommand++] = (char *)arg;   /* a session's COMMAND */
+		else
+			c->names[c->n++] = (char *)arg;
 		return 0;
+	case OPT_SESSION:
+		c->session = true;
+		return 0;
+	case OPT_KEEP:
+	case OPT_CAPSIZE:
+	case OPT_EXCLUDE:
+	case OPT_SIZE:
+	case OPT_MAPS_ALL:
+	case OPT_DURATION:
+		return take_session(c, id, arg, err);
 	case OPT_PROCESS:
 		o->process = arg;
 		return 0;
@@ -215,15 +328,49 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	}
 }
 
+/* What the options of a session and of a capture may not mix. */
 static int
-parse_args(int argc, char **argv, struct capture_opts *o, bool *help, char ***names,
-	   struct diag *err)
+check_modes(struct capture_parse *c, struct capture_opts *o, struct diag *err)
+{
+	if (!c->session) {
+		if (c->session_only)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"--keep, --capsize, --exclude, --size, --maps-all and "
+					"--duration go with --session");
+		/* Outside a session, names after -- are class names too. */
+		for (size_t i = 0; i < c->ncommand; i++)
+			c->names[c->n++] = c->command[i];
+		c->ncommand = 0;
+		if (c->n && !o->track)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"unexpected operand '%s' (class names follow --track)",
+					c->names[0]);
+		return 0;
+	}
+	if (o->track || o->count)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--session runs its own --track; it does not go with %s",
+				o->track ? "--track" : "--count");
+	if (c->ncommand && c->so->duration_ms)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"give --duration or -- COMMAND, not both");
+	if (!c->ncommand && !c->so->duration_ms && !isatty(STDIN_FILENO))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--session waits for Enter on a terminal; without one, give "
+				"--duration SECONDS or -- COMMAND ARGS...");
+	return 0;
+}
+
+static int
+parse_args(int argc, char **argv, struct capture_opts *o, struct session_opts *so, bool *help,
+	   char ***names, char ***command, bool *session, struct diag *err)
 {
 	struct cli_parser p;
-	struct capture_parse c = { .o = o, .help = help };
+	struct capture_parse c = { .o = o, .so = so, .help = help };
 	bool stopped_at_help = false;
 
 	*names = c.names = xcalloc((size_t)argc + 1, sizeof(*c.names));
+	*command = c.command = xcalloc((size_t)argc + 1, sizeof(*c.command));
 	/* --help is taken like any option (CLI_DONE is no option's id): every
 	 * option is still checked, and a usage error wins over the help. */
 	if (cli_parse(&p, options, ARRAY_SIZE(options), argc, argv, CLI_DONE,
@@ -233,8 +380,14 @@ parse_args(int argc, char **argv, struct capture_opts *o, bool *help, char ***na
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "give --pid or --process, not both");
 	if (c.have_interval && !o->count)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--interval goes with --count");
+	if (!*help && check_modes(&c, o, err) < 0)
+		return -1;
 	o->track_names = *names;
 	o->ntrack_names = c.n;
+	so->names = *names;
+	so->nnames = c.n;
+	so->command = c.ncommand ? *command : NULL;
+	*session = c.session;
 	return 0;
 }
 
@@ -287,29 +440,118 @@ print_summary(const struct capture_opts *o, const struct capture_result *res)
 		cli_out_line(stdout, "%s: archive", res->archive);
 }
 
+/* ------------------------------------------------------ series progress */
+
+struct progress {
+	bool tty;
+};
+
+/* capture_progress_fn: one line per sample; on a terminal, one line rewritten in place. */
+static void
+print_progress(void *ctx, uint64_t k, uint64_t n, bool complete, const char *dir,
+	       uint64_t elapsed_ms)
+{
+	const struct progress *pr = ctx;
+	uint64_t s = elapsed_ms / 1000;
+	char when[32];
+	snprintf(when, sizeof(when), "%02llu:%02llu:%02llu", (unsigned long long)(s / 3600),
+		 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+	const char *status = complete ? "complete" : "partial";
+	if (pr->tty) {
+		/* Numbers and fixed words only: nothing from the outside reaches the terminal raw. */
+		fprintf(stderr, "\r\033[Kiotally: sample %llu/%llu at %s: %s",
+			(unsigned long long)k, (unsigned long long)n, when, status);
+		if (k == n)
+			fputc('\n', stderr);
+		fflush(stderr);
+		return;
+	}
+	cli_note(dir, 0, "sample %llu/%llu at %s: %s", (unsigned long long)k,
+		 (unsigned long long)n, when, status);
+}
+
+/* ------------------------------------------------------------ sessions */
+
+static void
+session_say(void *ctx, const char *line)
+{
+	(void)ctx;
+	cli_note("session", 0, "%s", line);
+}
+
+static int
+run_session(struct session_opts *so)
+{
+	struct session_result res;
+	struct diag err;
+	diag_clear(&err);
+	so->say = session_say;
+	so->enter = !so->command && !so->duration_ms;
+	int rc = session_run(so, &res, &err);
+	int status = 0;
+	if (rc < 0) {
+		cli_print_diag(&err);
+		status = err.code == DIAG_USAGE ? DIAG_USAGE : err.code;
+	} else {
+		if (res.aborted)
+			cli_warn("session", 0, "stopped early: %s", res.aborted);
+		if (!so->cap.redact)
+			cli_warn(NULL, 0, "redaction is OFF (--no-redact): the session may hold user "
+				 "names, serial numbers and home paths; review it before sharing it");
+		cli_out_line(stdout, "%s: %s session", res.dir, res.complete ? "complete" : "partial");
+		if (res.archive)
+			cli_out_line(stdout, "%s: archive", res.archive);
+		status = res.complete ? 0 : CAPTURE_EXIT_UNAVAILABLE;
+	}
+	if (res.tracking == SESSION_TRACKING_MAYBE_ON) {
+		cli_error("session", 0, "KERNEL TRACKING MAY STILL BE ON: ioclasscount --stop "
+			  "failed (%s); stop it by hand now: %s", res.stop_failure,
+			  res.stop_command);
+		status = CAPTURE_EXIT_UNAVAILABLE;
+	}
+	session_result_release(&res);
+	return status;
+}
+
 int
 cmd_capture(int argc, char **argv)
 {
 	struct capture_opts o = { .pid = -1, .timeout_ms = 120000, .interval_ms = 60000,
 				  .redact = true };
+	struct session_opts so;
 	struct capture_result res;
 	struct diag err;
-	bool help = false;
-	char **names = NULL;
+	bool help = false, session = false;
+	char **names = NULL, **command = NULL;
 	int status;
 
+	memset(&so, 0, sizeof(so));
 	diag_clear(&err);
-	if (parse_args(argc, argv, &o, &help, &names, &err) < 0) {
+	if (parse_args(argc, argv, &o, &so, &help, &names, &command, &session, &err) < 0) {
 		free(names);
+		free(command);
 		return cli_usage_error(cli_find_command("capture"), &err);
 	}
 	if (help) {
 		free(names);
+		free(command);
 		fputs(cmd_capture_help, stdout);
 		return 0;
 	}
 	o.argc = argc;
 	o.argv = argv;
+	if (session) {
+		so.cap = o;
+		status = run_session(&so);
+		free(names);
+		free(command);
+		return status;
+	}
+	struct progress pr = { isatty(STDERR_FILENO) == 1 };
+	if (o.count) {
+		o.progress = print_progress;
+		o.progress_ctx = &pr;
+	}
 
 	/* A signal is util/cleanup.h's: it says what is left, and the command dies of it. */
 	int rc = capture_run(&o, &res, &err);
@@ -326,5 +568,6 @@ cmd_capture(int argc, char **argv)
 	}
 	capture_result_release(&res);
 	free(names);
+	free(command);
 	return status;
 }

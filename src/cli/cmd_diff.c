@@ -3,6 +3,7 @@
  * gates on it.
  */
 
+#include "cli/bundle_args.h"
 #include "cli/commands.h"
 #include "cli/formats.h"
 #include "app/kind.h"
@@ -223,6 +224,7 @@ struct diff_args {
 	/* Where the pairs' reports go: standard output, or the held body of a
 	 * Markdown diff of folders, written after its summary. */
 	FILE *out;
+	char *routed[2];            /* a tracking session's before/ and after/ */
 };
 
 /* What became of one pair. */
@@ -252,6 +254,8 @@ args_release(struct diff_args *a)
 	for (size_t i = 0; i < a->ngates; i++)
 		diff_gate_release(&a->gates[i]);
 	free(a->gates);
+	free(a->routed[0]);
+	free(a->routed[1]);
 }
 
 static int
@@ -339,6 +343,14 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 		return -1;
 	if (a->help)
 		return 0;
+	/* `diff SESSION`: its before/ and after/ bundles. */
+	int routed = a->npaths == 1 ? cli_session_operand(a->paths[0], a->routed, err) : 0;
+	if (routed < 0)
+		return -1;
+	if (routed) {
+		a->paths[0] = a->routed[0];
+		a->paths[a->npaths++] = a->routed[1];
+	}
 	if (a->npaths < 2)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"two inputs expected: BEFORE AFTER");

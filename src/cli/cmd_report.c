@@ -3,6 +3,7 @@
  * pair, as GitHub Markdown or one self-contained HTML page.
  */
 
+#include "cli/bundle_args.h"
 #include "cli/commands.h"
 #include "cli/formats.h"
 #include "app/kind.h"
@@ -111,6 +112,7 @@ struct report_args {
 	size_t ngates, gates_alloc;
 	bool all;                   /* --all: nothing folded */
 	bool help;
+	char *routed[2];            /* a tracking session's before/ and after/ */
 };
 
 static void
@@ -119,6 +121,8 @@ args_release(struct report_args *a)
 	for (size_t i = 0; i < a->ngates; i++)
 		diff_gate_release(&a->gates[i]);
 	free(a->gates);
+	free(a->routed[0]);
+	free(a->routed[1]);
 }
 
 static int
@@ -376,6 +380,14 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 
 	memset(in, 0, sizeof(in));
 	in[0].reader.fd = in[1].reader.fd = -1;
+	/* `report SESSION` is `report BEFORE AFTER` of its two bundles. */
+	int routed = a->npaths == 1 ? cli_session_operand(a->paths[0], a->routed, err) : 0;
+	if (routed < 0)
+		return -1;
+	if (routed) {
+		a->paths[0] = a->routed[0];
+		a->paths[a->npaths++] = a->routed[1];
+	}
 	if (a->npaths == 1 && strcmp(a->paths[0], "-") != 0 && bundle_path_is_bundle(a->paths[0]))
 		return run_bundle(a, notes, err);
 	for (size_t i = 0; i < a->npaths; i++)

@@ -11,6 +11,7 @@
 #include "ingest/bundle.h"
 #include "iotally-config.h"
 #include "ingest/detect.h"
+#include "ingest/session_read.h"
 #include "util/array.h"
 #include "util/diag.h"
 #include "util/linereader.h"
@@ -198,6 +199,8 @@ main(int argc, char **argv)
 		return finish(run_help(argc, argv));
 
 	const struct command *cmd = cli_find_command(name);
+	if (!cmd && name[0] != '-' && session_path_is_session(name))
+		return finish(cli_run_session(argc, argv));
 	if (!cmd && name[0] != '-' && bundle_path_is_bundle(name))
 		return finish(cli_run_bundle(argc, argv));
 	if (!cmd && (strcmp(name, "-") == 0 ||

@@ -27,6 +27,8 @@ static size_t message_len;
 static bool installed;
 static sigset_t held_mask;
 static unsigned held;      /* cleanup_hold() depth */
+static volatile sig_atomic_t deferring;   /* cleanup_defer_signals(true) */
+static volatile sig_atomic_t pending;     /* the signal deferred, or 0 */
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -68,12 +70,17 @@ write_all(int fd, const char *p, size_t n)
 }
 
 static void
-on_signal(int sig)
+kill_groups(void)
 {
-	int saved = errno;
 	for (size_t i = 0; i < nentries; i++)
 		if (entries[i].kind == ENTRY_GROUP && entries[i].pgid > 0)
 			kill(-entries[i].pgid, SIGKILL);
+}
+
+/* Steps 2 to 4: remove, say, die of `sig`. */
+static void
+finish(int sig)
+{
 	for (size_t i = nentries; i > 0; i--) {
 		const struct entry *e = &entries[i - 1];
 		if (e->kind == ENTRY_FILE)
@@ -93,6 +100,20 @@ on_signal(int sig)
 	sigaddset(&set, sig);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	raise(sig);
+}
+
+static void
+on_signal(int sig)
+{
+	int saved = errno;
+	kill_groups();
+	if (deferring) {
+		/* The command ends its work (stops kernel tracking) and then calls cleanup_raise_pending(). */
+		pending = sig;
+		errno = saved;
+		return;
+	}
+	finish(sig);
 	errno = saved;   /* not reached: the default action of all three ends the process */
 }
 
@@ -231,4 +252,33 @@ size_t
 cleanup_count(void)
 {
 	return nentries;
+}
+
+void
+cleanup_defer_signals(bool on)
+{
+	sigset_t old;
+	block(&old);
+	install();
+	deferring = on;
+	unblock(&old);
+}
+
+int
+cleanup_pending_signal(void)
+{
+	return (int)pending;
+}
+
+void
+cleanup_raise_pending(void)
+{
+	int sig = (int)pending;
+	if (!sig)
+		return;
+	sigset_t old;
+	block(&old);
+	deferring = 0;
+	finish(sig);
+	unblock(&old);   /* not reached */
 }

@@ -59,6 +59,22 @@ void cleanup_set_message(const char *text);
 void cleanup_hold(void);
 void cleanup_release(void);
 
+/*
+ * Deferred signals, for a command that must undo a change outside the
+ * files (`capture --session` turns kernel allocation tracking off, which
+ * needs a tool run: not async-signal-safe). While on, the handler only
+ * kills the registered process groups (the running tool) and records the
+ * signal; the command sees it with cleanup_pending_signal() between its
+ * steps (a blocking read or sleep returns EINTR: the handler is installed
+ * without SA_RESTART), does its undoing, then cleanup_raise_pending() does
+ * steps 2 to 4 above. Turning it on installs the handler.
+ */
+void cleanup_defer_signals(bool on);
+/* The signal received while deferring, or 0. */
+int cleanup_pending_signal(void);
+/* Remove, say and die of the pending signal (returns only when none is pending). */
+void cleanup_raise_pending(void);
+
 /* Tests: how many entries are registered. */
 size_t cleanup_count(void);
 

@@ -289,6 +289,51 @@ test_group_killed(void **state)
 	assert_true(strtol(msg, NULL, 10) > 0);
 }
 
+/*
+ * Deferred signals (capture --session): the handler records SIGINT and
+ * returns; the child then does its undoing (here: writes undone.txt, as
+ * the session runs ioclasscount --stop), and only cleanup_raise_pending()
+ * removes the registered file, says the message and dies of the signal.
+ */
+static void
+child_deferred(void)
+{
+	char reg[128], undone[128];
+	snprintf(reg, sizeof(reg), "%s/registered.tmp", dir);
+	snprintf(undone, sizeof(undone), "%s/undone.txt", dir);
+	int fd = open(reg, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		_exit(2);
+	close(fd);
+	cleanup_add_file(reg);
+	cleanup_set_message("deferred\n");
+	cleanup_defer_signals(true);
+	raise(SIGINT);
+	if (cleanup_pending_signal() != SIGINT)
+		_exit(3);   /* the handler did not return with the signal recorded */
+	if (access(reg, F_OK) != 0)
+		_exit(4);   /* removed before the undoing */
+	fd = open(undone, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		_exit(5);
+	close(fd);
+	cleanup_raise_pending();
+	_exit(6);   /* not reached */
+}
+
+static void
+test_deferred(void **state)
+{
+	(void)state;
+	char msg[256], names[512];
+	assert_int_equal(run_child(child_deferred, msg, sizeof(msg)), SIGINT);
+	assert_string_equal(msg, "deferred\n");
+	listing(names, sizeof(names));
+	assert_string_equal(names, "undone.txt");
+	remove_all(dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+}
+
 int
 main(void)
 {
@@ -298,6 +343,7 @@ main(void)
 		cmocka_unit_test(test_tree_removed),
 		cmocka_unit_test(test_forgotten_kept),
 		cmocka_unit_test(test_group_killed),
+		cmocka_unit_test(test_deferred),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,173 @@
+#include "ingest/session_read.h"
+
+#include "bundle/member.h"
+#include "util/arcread.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *
+join(const char *dir, const char *member)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = strlen(dir);
+	strbuf_add(&sb, dir, n);
+	if (n && dir[n - 1] != '/')
+		strbuf_addch(&sb, '/');
+	strbuf_addstr(&sb, member);
+	return strbuf_detach(&sb, NULL);
+}
+
+bool
+session_path_is_session(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return false;
+	char *p = join(path, BUNDLE_SESSION_INDEX);
+	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return ok;
+}
+
+struct top_index {
+	bool found;
+};
+
+static int
+find_index(void *ctx, const char *name, struct arc_reader *data, struct diag *err)
+{
+	struct top_index *t = ctx;
+	(void)data;
+	(void)err;
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	/* session.json at the top or in the one top folder, not in a bundle below it */
+	size_t slashes = 0;
+	for (const char *p = name; *p; p++)
+		slashes += *p == '/';
+	if (strcmp(base, BUNDLE_SESSION_INDEX) == 0 && slashes <= 1)
+		t->found = true;
+	return 0;
+}
+
+bool
+session_path_is_session_archive(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !arc_is_tar_file(path))
+		return false;
+	struct top_index t = { false };
+	struct diag err;
+	(void)arc_for_each_member(path, find_index, &t, &err);
+	return t.found;
+}
+
+static char *
+str_or_null(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The folder of bundle step `id`: PATH/DIR when the step names one of the writer's names. */
+static int
+bundle_dir(const char *path, const json_t *steps, const char *id, char **out, struct diag *err)
+{
+	size_t i;
+	json_t *st;
+	*out = NULL;
+	json_array_foreach(steps, i, st) {
+		const char *sid = json_string_value(json_object_get(st, "id"));
+		if (!sid || strcmp(sid, id) != 0)
+			continue;
+		const json_t *dir = json_object_get(st, "dir");
+		if (json_is_null(dir))
+			return 0;
+		const char *d = json_string_value(dir);
+		if (!d || strcmp(d, id) != 0)
+			return diag_set(err, DIAG_DATA, path, 0, 0,
+					"%s: the step '%s' names the folder %s; a session's '%s' "
+					"bundle is its folder '%s'", BUNDLE_SESSION_INDEX, id,
+					d ? d : "(not a string)", id, id);
+		*out = join(path, d);
+		return 0;
+	}
+	return 0;
+}
+
+int
+session_index_read(const char *path, struct session_index *si, struct diag *err)
+{
+	memset(si, 0, sizeof(*si));
+	si->target_pid = -1;
+	int fd = member_open_beneath(path, BUNDLE_SESSION_INDEX, path, err);
+	if (fd < 0)
+		return -1;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = manifest_read_fd(fd, &sb, path, err);
+	close(fd);
+	if (rc < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	json_error_t jerr;
+	json_t *root = manifest_parse(sb.buf, sb.len, &jerr);
+	strbuf_release(&sb);
+	if (!root)
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"%s is not readable JSON (line %d, column %d): %s",
+				BUNDLE_SESSION_INDEX, jerr.line, jerr.column, jerr.text);
+	const json_t *steps = json_object_get(root, "steps");
+	const json_t *tracking = json_object_get(root, "tracking");
+	if (!manifest_is_session(root) || !json_is_boolean(json_object_get(root, "complete")) ||
+	    !json_is_array(steps) || !json_is_object(tracking) ||
+	    !json_is_string(json_object_get(tracking, "left"))) {
+		json_decref(root);
+		return diag_set(err, DIAG_DATA, path, 0, 0,
+				"%s is not a session index (schema %s with complete, steps and "
+				"tracking)", BUNDLE_SESSION_INDEX, BUNDLE_SESSION_SCHEMA);
+	}
+	si->path = xstrdup(path);
+	si->complete = json_is_true(json_object_get(root, "complete"));
+	si->aborted = str_or_null(root, "aborted");
+	si->started_utc = str_or_null(root, "started_utc");
+	si->tracking_left = str_or_null(tracking, "left");
+	si->stop_command = str_or_null(tracking, "stop_command");
+	const json_t *target = json_object_get(root, "target");
+	if (json_is_object(target)) {
+		si->target_name = str_or_null(target, "name");
+		if (json_is_integer(json_object_get(target, "pid")))
+			si->target_pid = (long long)json_integer_value(json_object_get(target, "pid"));
+	}
+	rc = 0;
+	if (bundle_dir(path, steps, BUNDLE_SESSION_BEFORE, &si->before, err) < 0 ||
+	    bundle_dir(path, steps, BUNDLE_SESSION_AFTER, &si->after, err) < 0 ||
+	    bundle_dir(path, steps, BUNDLE_SESSION_TRACKING, &si->tracking, err) < 0) {
+		session_index_release(si);
+		rc = -1;
+	}
+	json_decref(root);
+	return rc;
+}
+
+void
+session_index_release(struct session_index *si)
+{
+	free(si->path);
+	free(si->aborted);
+	free(si->tracking_left);
+	free(si->stop_command);
+	free(si->started_utc);
+	free(si->target_name);
+	free(si->before);
+	free(si->after);
+	free(si->tracking);
+	memset(si, 0, sizeof(*si));
+	si->target_pid = -1;
+}

@@ -15,6 +15,7 @@
 #include "ingest/detect.h"
 #include "ingest/diff_read.h"
 #include "model/diff.h"
+#include "model/signature.h"
 #include "report/diff_ndjson_write.h"
 #include "report/diff_report.h"
 #include "util/array.h"
@@ -480,6 +481,11 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		res->gate_error = true;
 		goto out;
 	}
+	struct signature sig;
+	signature_init(&sig);
+	if (kind->signature)
+		kind->signature(diff, &sig);
+	signature_finish(&sig);
 	struct diff_report rep = {
 		.kind = kind->name,
 		.before_path = pair->before,
@@ -488,9 +494,11 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		.gates = res->gates,
 		.ngates = res->ngates,
 		.changed = kind->changed(diff),
+		.sig = &sig,
 	};
 	if ((rc = write_output(a, kind, diff, &rep, pair->name, err)) == 0)
 		res->compared = true;
+	signature_release(&sig);
 out:
 	for (int i = 0; i < 2; i++)
 		if (in[i].path)

@@ -178,9 +178,8 @@ signature_add_track(struct signature *s, const struct diff_track *d)
 		struct strbuf key = STRBUF_INIT, label = STRBUF_INIT;
 		strbuf_addf(&key, "%s%.*s!%s", site->mapping ? "map:" : "", (int)f->module_len,
 			    f->module, sym);
-		strbuf_addf(&label, "%s%.*s: %s %s", site->mapping ? "mapping " : "",
-			    (int)f->module_len, f->module, *sym ? sym : "?",
-			    ch == DIFF_TRACK_NEW ? "new" : "grew");
+		strbuf_addf(&label, "%s%.*s: %s +", site->mapping ? "mapping " : "",
+			    (int)f->module_len, f->module, *sym ? sym : "?");
 		int64_t dc = site->side[1].count - site->side[0].count;
 		signature_add(s, SIGNATURE_TRACK, key.buf, label.buf, b1 - b0,
 			      dc > 0 ? (uint64_t)dc : 0);

@@ -109,7 +109,6 @@ def vmmap_text(rng, m, regions, pid, proc, when):
         "",
         "Date/Time:       %s" % when,
         "OS Version:      %s" % m.os,
-        "Hardware Model:  %s" % m.model,
         "Report Version:  7",
         "Analysis Tool:   /usr/bin/vmmap",
         "",
@@ -279,7 +278,7 @@ def main():
     machines = [Machine(rng, i) for i in range(a.machines)]
     for side in ("before", "after"):
         os.makedirs(os.path.join(a.out, side), exist_ok=True)
-    truth = {}
+    truth, meta = {}, {}
     for i in range(a.pairs):
         m = rng.choice(machines)
         r = rng.random()
@@ -299,8 +298,10 @@ def main():
         with open(os.path.join(a.out, "after", name), "w") as fp:
             fp.write(af)
         truth[name] = sorted(f[0] for f in planted)
+        meta[name] = [kind, m.model, m.os]
     with open(os.path.join(a.out, "truth.json"), "w") as fp:
-        json.dump({"seed": a.seed, "families": a.families, "pairs": truth}, fp, indent=0,
+        json.dump({"seed": a.seed, "families": a.families, "pairs": truth,
+                   "machines": meta}, fp, indent=0,
                   sort_keys=True)
     return 0
 

@@ -5,9 +5,11 @@
 #include "app/signature_inputs.h"
 
 #include "app/kind.h"
+#include "ingest/bundle.h"
 #include "ingest/signature_rows_read.h"
 #include "model/diff.h"
 #include "model/signature.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -141,8 +143,34 @@ pair_signature(const struct diff_pair *pair, struct signature *sig, const char *
 	return rc;
 }
 
+/* What the AFTER bundle's manifest says of its host and time, where the capture said nothing. */
 static void
-run_pair(const struct diff_pair *pair, struct signature_result *res)
+bundle_meta(struct signature_record *rec, const struct bundle *b)
+{
+	if (!b)
+		return;
+	if (!rec->machine && b->host_model)
+		rec->machine = xstrdup(b->host_model);
+	if (!rec->os_version && b->host_os_version) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addstr(&sb, b->host_os_version);
+		if (b->host_os_build)
+			strbuf_addf(&sb, " (%s)", b->host_os_build);
+		rec->os_version = strbuf_detach(&sb, NULL);
+	}
+	/* "2026-11-29T10:15:30Z" written as vmmap's Date/Time, so that one
+	 * parser (util/datetime) orders both. */
+	const char *t = b->finished_utc;
+	if (!rec->captured && t && strlen(t) == 20 && t[10] == 'T' && t[19] == 'Z') {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%.10s %.8s +0000", t, t + 11);
+		rec->captured = strbuf_detach(&sb, NULL);
+	}
+}
+
+static void
+run_pair(const struct diff_pair *pair, const struct bundle *after_bundle,
+	 struct signature_result *res)
 {
 	struct signature sig;
 	struct diag err;
@@ -161,6 +189,7 @@ run_pair(const struct diff_pair *pair, struct signature_result *res)
 	} else {
 		signature_finish(&sig);
 		signature_record_take(rec, &sig);
+		bundle_meta(rec, after_bundle);
 	}
 	rec->kind = kind ? xstrdup(kind) : NULL;
 	signature_release(&sig);
@@ -184,7 +213,7 @@ signature_input_run(const struct signature_inputs *in, size_t i, struct signatur
 {
 	const struct signature_input *u = &in->v[i];
 	if (u->type == SIGNATURE_INPUT_PAIR)
-		run_pair(u->pair, res);
+		run_pair(u->pair, in->pairs.bundles[1], res);
 	else
 		run_rows(u->path, res);
 }

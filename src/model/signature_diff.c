@@ -95,7 +95,6 @@ signature_add_vmmap(struct signature *s, const struct diff_vmmap *d)
 	if (!d->before || !d->after)
 		return;
 	signature_set_meta(&s->os_version, vmmap_dump_field(d->after, "OS Version"));
-	signature_set_meta(&s->machine, vmmap_dump_field(d->after, "Hardware Model"));
 	signature_set_meta(&s->captured, vmmap_dump_field(d->after, "Date/Time"));
 	if (d->by_summary)
 		return;

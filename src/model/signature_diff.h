@@ -16,8 +16,8 @@
 /*
  * GPU types of two dumps with region lines: per purge state (N and '-':
  * volatile and empty regions are the system's to reclaim) and size bucket,
- * the regions and bytes that grew. Also the OS version, hardware model and
- * time the AFTER dump's header gives.
+ * the regions and bytes that grew. Also the OS version and time the AFTER
+ * dump's header gives.
  */
 void signature_add_vmmap(struct signature *s, const struct diff_vmmap *d);
 /* Classes whose count grew; containers only when nothing else did. */

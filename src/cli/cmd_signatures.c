@@ -98,7 +98,7 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 /* Every unit's records, in input order; the first error's status. */
 static int
 collect(const struct signature_inputs *in, struct signature_result *res,
-	struct signature_record **recs, size_t *n)
+	struct signature_record **recs, size_t *n, bool *partial)
 {
 	int status = 0;
 	size_t total = 0;
@@ -109,6 +109,7 @@ collect(const struct signature_inputs *in, struct signature_result *res,
 	for (size_t i = 0; i < in->n; i++) {
 		struct signature_result *r = &res[i];
 		cli_print_warnings(&r->notes);
+		*partial |= r->failed;
 		if (r->failed || r->err.code) {
 			cli_print_diag(&r->err);
 			if (!status)
@@ -134,13 +135,15 @@ say_unpaired(const struct signature_inputs *in)
 }
 
 static int
-write_out(const struct sig_args *a, const struct signature_record *recs, size_t n)
+write_out(const struct sig_args *a, const struct signature_record *recs, size_t n,
+	  bool partial)
 {
 	struct signature_buckets b;
 	int rc = 0;
 	if (a->format == FORMAT_NDJSON)
 		return signatures_write_ndjson(stdout, recs, n);
 	signature_buckets_make(&b, recs, n);
+	b.partial = partial;
 	if (a->format == FORMAT_JSON)
 		rc = signatures_write_json(stdout, &b, recs);
 	else
@@ -189,11 +192,12 @@ cmd_signatures(int argc, char **argv)
 	}
 	struct signature_record *recs;
 	size_t n;
-	status = collect(&in, res, &recs, &n);
+	bool partial = false;
+	status = collect(&in, res, &recs, &n, &partial);
 	for (size_t i = 0; i < in.n; i++)
 		signature_result_release(&res[i]);
 	free(res);
-	if (write_out(&a, recs, n) < 0 && !status) {
+	if (write_out(&a, recs, n, partial) < 0 && !status) {
 		cli_error(NULL, 0, "cannot write output");
 		status = DIAG_IOERR;
 	}

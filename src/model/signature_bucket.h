@@ -57,6 +57,7 @@ struct signature_buckets {
 	struct signature_bucket *b;
 	size_t n;
 	size_t records, grew, no_growth, failed;
+	bool partial;        /* set by the caller: an input could not be read to its end */
 };
 
 /* Bucket the records (borrowed: they must outlive the buckets). */

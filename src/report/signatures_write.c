@@ -58,10 +58,10 @@ signatures_write_text(FILE *out, const struct signature_buckets *b,
 		"FIRST", "LAST", "EXAMPLES",
 	};
 	fprintf(out, "%s%zu pair%s: %zu with growth in %zu bucket%s, %zu without growth, %zu "
-		"could not be compared (rule " SIGNATURE_RULE ")\n\n",
+		"could not be compared (rule " SIGNATURE_RULE ")%s\n\n",
 		markdown ? "**iotally signatures:** " : "iotally signatures: ", b->records,
 		b->records == 1 ? "" : "s", b->grew, b->n, b->n == 1 ? "" : "s", b->no_growth,
-		b->failed);
+		b->failed, b->partial ? "; partial: an input could not be read to its end" : "");
 	if (b->n == 0)
 		return;
 	struct text_table t;
@@ -116,6 +116,7 @@ signatures_write_json(FILE *out, const struct signature_buckets *b,
 	json_object_set_new_nocheck(root, "grew", json_integer(clamp(b->grew)));
 	json_object_set_new_nocheck(root, "no_growth", json_integer(clamp(b->no_growth)));
 	json_object_set_new_nocheck(root, "failed", json_integer(clamp(b->failed)));
+	json_object_set_new_nocheck(root, "partial", json_boolean(b->partial));
 	for (size_t i = 0; i < b->n; i++) {
 		const struct signature_bucket *k = &b->b[i];
 		const struct signature_record *r = k->first_record;

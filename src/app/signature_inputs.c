@@ -135,6 +135,8 @@ pair_signature(const struct diff_pair *pair, struct signature *sig, const char *
 	}
 	if (rc == 0 && k[0]->signature)
 		k[0]->signature(diff, sig);
+	if (rc == 0)
+		signature_finish(sig);
 	if (diff)
 		k[0]->free(diff);
 	for (int i = 0; i < 2; i++)
@@ -187,12 +189,54 @@ run_pair(const struct diff_pair *pair, const struct bundle *after_bundle,
 		rec->error = xstrdup(err.msg);
 		res->err = err;
 	} else {
-		signature_finish(&sig);
 		signature_record_take(rec, &sig);
 		bundle_meta(rec, after_bundle);
 	}
 	rec->kind = kind ? xstrdup(kind) : NULL;
 	signature_release(&sig);
+}
+
+void
+signature_of_diff(const struct kind *kind, const void *diff, struct signature *sig)
+{
+	signature_init(sig);
+	if (kind->signature)
+		kind->signature(diff, sig);
+	signature_finish(sig);
+}
+
+int
+signature_of_series(const char *first, const char *last, const char *verdict,
+		    struct signature *sig, struct diag_list *notes, struct diag *err)
+{
+	static const char *const bucketed[] = { "LEAK", "GROWING", "PLATEAU" };
+	struct diff_pair pair = { NULL, (char *)first, (char *)last };
+	struct signature pairsig;
+	const char *kind = NULL;
+	bool wanted = false;
+	signature_init(sig);
+	for (size_t i = 0; i < sizeof(bucketed) / sizeof(bucketed[0]); i++)
+		wanted |= verdict && strcmp(verdict, bucketed[i]) == 0;
+	if (!wanted) {
+		signature_finish(sig);
+		return 0;
+	}
+	signature_init(&pairsig);
+	int rc = pair_signature(&pair, &pairsig, &kind, notes, err);
+	for (size_t i = 0; rc == 0 && i < pairsig.n; i++)
+		signature_add(sig, pairsig.c[i].section, pairsig.c[i].key, pairsig.c[i].label,
+			      pairsig.c[i].bytes, pairsig.c[i].count);
+	if (rc == 0 && pairsig.n) {
+		struct strbuf label = STRBUF_INIT;
+		strbuf_addf(&label, "series %s", verdict);
+		signature_add(sig, SIGNATURE_TREND, verdict, label.buf, 0, 0);
+		strbuf_release(&label);
+		signature_set_meta(&sig->os_version, pairsig.os_version);
+		signature_set_meta(&sig->captured, pairsig.captured);
+	}
+	signature_release(&pairsig);
+	signature_finish(sig);
+	return rc;
 }
 
 static void

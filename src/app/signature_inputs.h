@@ -45,6 +45,26 @@ int signature_inputs_build(struct signature_inputs *in, char **operands, size_t 
 			   struct diag *err);
 void signature_inputs_release(struct signature_inputs *in);
 
+struct kind;
+struct signature;
+/*
+ * The finished signature of a kind's diff (the kind's `signature` hook, then
+ * signature_finish()): what `diff`, `report` and `trend` show. `sig` is
+ * initialised here; the caller releases it.
+ */
+void signature_of_diff(const struct kind *kind, const void *diff, struct signature *sig);
+
+/*
+ * The signature of a series (docs/signatures.md): only when `verdict` is
+ * "LEAK", "GROWING" or "PLATEAU" (else nothing, 0), the first and last
+ * samples compared as a pair, with a `trend:<verdict>` component so that
+ * each verdict has buckets of its own; none when the pair shows no growth
+ * past the rule's thresholds. 0, or -1 with *err when a sample cannot be
+ * compared again.
+ */
+int signature_of_series(const char *first, const char *last, const char *verdict,
+			struct signature *sig, struct diag_list *notes, struct diag *err);
+
 /* What one unit gave: its records (a pair: one), notes, or an error. */
 struct signature_result {
 	struct signature_record *recs;

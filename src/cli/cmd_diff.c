@@ -7,6 +7,7 @@
 #include "cli/formats.h"
 #include "app/kind.h"
 #include "app/diff_pairs.h"
+#include "app/signature_inputs.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
@@ -488,10 +489,7 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		goto out;
 	}
 	struct signature sig;
-	signature_init(&sig);
-	if (kind->signature)
-		kind->signature(diff, &sig);
-	signature_finish(&sig);
+	signature_of_diff(kind, diff, &sig);
 	struct diff_report rep = {
 		.kind = kind->name,
 		.before_path = pair->before,

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const section_names[SIGNATURE_SECTIONS] = { "gpu", "class", "track", "fp" };
+static const char *const section_names[SIGNATURE_SECTIONS] = { "trend", "gpu", "class", "track", "fp" };
 
 const char *
 signature_section_name(enum signature_section s)

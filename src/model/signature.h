@@ -34,6 +34,7 @@
 #define SIGNATURE_ID_SIZE (SIGNATURE_ID_DIGITS + 1)
 
 enum signature_section {
+	SIGNATURE_TREND,      /* a series' verdict: LEAK, GROWING, PLATEAU */
 	SIGNATURE_GPU,
 	SIGNATURE_CLASS,
 	SIGNATURE_TRACK,
@@ -41,7 +42,7 @@ enum signature_section {
 	SIGNATURE_SECTIONS,
 };
 
-/* "gpu", "class", "track", "fp". */
+/* "trend", "gpu", "class", "track", "fp". */
 const char *signature_section_name(enum signature_section s);
 
 /* Thresholds of the rule (docs/signatures.md; part of SIGNATURE_RULE). */

@@ -61,9 +61,8 @@ static void
 gpu_type(struct signature *s, const char *name, const struct vmmap_type_stats *bt,
 	 const struct vmmap_type_stats *at)
 {
-	static struct gpu_group zero[2][GPU_BUCKETS];
-	struct gpu_group (*g)[GPU_BUCKETS] = xmalloc(sizeof(zero));
-	memcpy(g, zero, sizeof(zero));
+	/* [0]: PURGE=N, [1]: not purgeable ('-'); by size bucket. */
+	struct gpu_group (*g)[GPU_BUCKETS] = xcalloc(2, sizeof(*g));
 	gpu_side(bt, 0, g);
 	gpu_side(at, 1, g);
 	for (int k = 0; k < 2; k++) {

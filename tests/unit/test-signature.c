@@ -127,6 +127,15 @@ test_caps_and_sections(void **state)
 	assert_int_equal(s.n, 5);
 	signature_release(&s);
 
+	/* A series' verdict comes first, whatever the order it was added in. */
+	signature_init(&s);
+	signature_add(&s, SIGNATURE_GPU, "IOSurface/N/8M", "IOSurface N +8MiB regions", 64 << 20, 8);
+	signature_add(&s, SIGNATURE_TREND, "LEAK", "series LEAK", 0, 0);
+	signature_finish(&s);
+	assert_string_equal(s.canonical, "iotsig/1 trend:LEAK; gpu:IOSurface/N/8M");
+	assert_string_equal(s.label, "series LEAK; IOSurface N +8MiB regions");
+	signature_release(&s);
+
 	signature_init(&s);
 	signature_finish(&s);
 	assert_false(signature_has(&s));

@@ -47,6 +47,7 @@ struct report;
 struct trend_input;
 struct trend_series;
 struct bundle_capture;
+struct signature;
 
 struct kind {
 	/*
@@ -96,6 +97,12 @@ struct kind {
 	 */
 	void (*trend_read)(struct trend_input *in, struct line_reader *r, bool json,
 			   struct trend_series *s, struct diag_list *notes);
+	/*
+	 * The leak signature's components of a diff and what its captures say
+	 * of OS, machine and time (model/signature_diff.h); NULL: the kind
+	 * adds none.
+	 */
+	void (*signature)(const void *diff, struct signature *sig);
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

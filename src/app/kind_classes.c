@@ -15,6 +15,7 @@
 #include "model/diff_classes.h"
 #include "model/hierarchy.h"
 #include "model/report_classes.h"
+#include "model/signature_diff.h"
 #include "report/diff_classes_write.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -219,6 +220,13 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json,
 
 /* ---- the row ---- */
 
+static void
+classes_signature(const void *p, struct signature *sig)
+{
+	const struct diff_classes_pair *c = p;
+	signature_add_classes(sig, &c->diff);
+}
+
 const struct kind kind_classes = {
 	.name = "classes",
 	.raw = { INPUT_IOREG_TEXT, INPUT_XML_PLIST, INPUT_IOCLASSCOUNT },
@@ -238,4 +246,5 @@ const struct kind kind_classes = {
 	.free = classes_free,
 	.single_report = report_single,
 	.trend_read = trend_read,
+	.signature = classes_signature,
 };

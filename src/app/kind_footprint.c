@@ -14,6 +14,7 @@
 #include "model/diff_footprint.h"
 #include "model/footprint.h"
 #include "model/report_footprint.h"
+#include "model/signature_diff.h"
 #include "model/trend.h"
 #include "report/diff_footprint_write.h"
 #include "util/strbuf.h"
@@ -290,6 +291,13 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 
 /* ---- the row ---- */
 
+static void
+footprint_signature(const void *p, struct signature *sig)
+{
+	const struct footprint_pair *f = p;
+	signature_add_footprint(sig, &f->diff);
+}
+
 const struct kind kind_footprint = {
 	.name = "footprint",
 	.raw = { INPUT_FOOTPRINT },
@@ -308,4 +316,5 @@ const struct kind kind_footprint = {
 	.free = footprint_free,
 	.single_report = report_single,
 	.trend_read = trend_read,
+	.signature = footprint_signature,
 };

@@ -13,6 +13,7 @@
 #include "ingest/track_read.h"
 #include "model/diff_track.h"
 #include "model/report_track.h"
+#include "model/signature_diff.h"
 #include "model/track.h"
 #include "report/diff_track_write.h"
 #include "util/xalloc.h"
@@ -160,6 +161,13 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 
 /* ---- the row ---- */
 
+static void
+track_signature(const void *p, struct signature *sig)
+{
+	const struct diff_track_pair *t = p;
+	signature_add_track(sig, &t->diff);
+}
+
 const struct kind kind_track = {
 	.name = "track",
 	.raw = { INPUT_TRACK },
@@ -178,4 +186,5 @@ const struct kind kind_track = {
 	.free = track_free,
 	.single_report = report_single,
 	.trend_read = trend_read,
+	.signature = track_signature,
 };

@@ -14,6 +14,7 @@
 #include "model/diff_vmmap.h"
 #include "model/gpu.h"
 #include "model/report_vmmap.h"
+#include "model/signature_diff.h"
 #include "model/vmmap.h"
 #include "report/diff_vmmap_write.h"
 #include "util/datetime.h"
@@ -264,6 +265,13 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 
 /* ---- the row ---- */
 
+static void
+vmmap_signature(const void *p, struct signature *sig)
+{
+	const struct diff_vmmap_pair *v = p;
+	signature_add_vmmap(sig, &v->diff);
+}
+
 const struct kind kind_vmmap = {
 	.name = "vmmap",
 	.raw = { INPUT_VMMAP },
@@ -282,4 +290,5 @@ const struct kind kind_vmmap = {
 	.free = vmmap_free,
 	.single_report = report_single,
 	.trend_read = trend_read,
+	.signature = vmmap_signature,
 };

@@ -8,6 +8,7 @@
 #include "cli/formats.h"
 #include "app/kind.h"
 #include "app/diff_pairs.h"
+#include "app/signature_inputs.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
@@ -16,6 +17,7 @@
 #include "ingest/detect.h"
 #include "ingest/diff_read.h"
 #include "model/diff.h"
+#include "model/signature.h"
 #include "report/diff_ndjson_write.h"
 #include "report/diff_report.h"
 #include "util/array.h"
@@ -144,6 +146,12 @@ const char cmd_diff_help[] =
 	"unchanged (an error with --strict); such figures show as '?' (null in\n"
 	"JSON and NDJSON), never 0. Every tripped gate is printed on standard\n"
 	"error with its figures.\n"
+	"\n"
+	"Each pair's leak signature (docs/signatures.md) says what grew in a form\n"
+	"that is the same on every machine: a 'Signature:' line under the heading\n"
+	"(id, label, rule), a signature member in JSON and signature columns on\n"
+	"the NDJSON rows; none when nothing grew past the rule's thresholds.\n"
+	"'iotally signatures' buckets many pairs by it.\n"
 	"\n"
 	"vmmap purge-state movement follows regions by start address (inferred\n"
 	"from the per-state totals when an input is JSON, which has no addresses).\n"
@@ -492,6 +500,8 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		res->gate_error = true;
 		goto out;
 	}
+	struct signature sig;
+	signature_of_diff(kind, diff, &sig);
 	struct diff_report rep = {
 		.kind = kind->name,
 		.before_path = pair->before,
@@ -500,9 +510,11 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		.gates = res->gates,
 		.ngates = res->ngates,
 		.changed = kind->changed(diff),
+		.sig = &sig,
 	};
 	if ((rc = write_output(a, kind, diff, &rep, pair->name, err)) == 0)
 		res->compared = true;
+	signature_release(&sig);
 out:
 	for (int i = 0; i < 2; i++)
 		if (in[i].path)

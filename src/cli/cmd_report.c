@@ -5,6 +5,8 @@
 
 #include "cli/bundle_args.h"
 #include "cli/commands.h"
+#include "app/signature_inputs.h"
+#include "model/signature.h"
 #include "cli/formats.h"
 #include "app/kind.h"
 #include "cli/options.h"
@@ -68,6 +70,9 @@ const char cmd_report_help[] =
 	"                     empty histogram buckets) are counted and folded, and\n"
 	"                     the provenance shows its first rows\n"
 	"  -h, --help         show this help\n"
+	"\n"
+	"A pair's headline ends with its leak signature (docs/signatures.md) when\n"
+	"something grew past the rule's thresholds.\n"
 	"\n"
 	"Sizes are shown in binary units (KiB, MiB, GiB); the HTML page keeps every\n"
 	"exact byte count (cell tooltips, and the embedded JSON).\n"
@@ -200,6 +205,17 @@ add_diag_warnings(struct report *r, const struct diag_list *w)
 		report_add_warning(r, "%" PRIu64 " more warnings not shown", w->dropped);
 }
 
+/* The pair's leak signature (docs/signatures.md) ends the headline. */
+static void
+add_signature(struct report *r, const struct kind *k, const void *diff)
+{
+	struct signature sig;
+	signature_of_diff(k, diff, &sig);
+	if (signature_has(&sig))
+		report_add_verdict(r, "signature %s %s (%s)", sig.id, sig.label, SIGNATURE_RULE);
+	signature_release(&sig);
+}
+
 /* Compare the inputs and build the report; the diff stays for the gates. */
 static int
 build_pair(struct report *r, struct report_args *a, struct kind_input in[2],
@@ -224,6 +240,7 @@ build_pair(struct report *r, struct report_args *a, struct kind_input in[2],
 	int rc = kind_check_gates(k[0], diff, a->gates, a->ngates, err);
 	if (rc == 0) {
 		k[0]->report(r, diff);
+		add_signature(r, k[0], diff);
 		report_add_gates(r, a->gates, a->ngates);
 	}
 	k[0]->free(diff);

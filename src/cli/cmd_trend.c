@@ -5,6 +5,8 @@
 
 #include "cli/bundle_args.h"
 #include "cli/commands.h"
+#include "app/signature_inputs.h"
+#include "model/signature.h"
 #include "cli/formats.h"
 #include "app/kind.h"
 #include "cli/msgs.h"
@@ -106,6 +108,10 @@ const char cmd_trend_help[] =
 	"optional binary unit (10MiB), or a percentage of the start level (5%),\n"
 	"per hour ('/h', needs capture times) or per sample ('/sample', the\n"
 	"default). The gate trips when the Theil-Sen slope compares true.\n"
+	"\n"
+	"When a metric is LEAK, GROWING or PLATEAU, the series' leak signature\n"
+	"(docs/signatures.md: its first and last samples compared, and the\n"
+	"verdict) follows the heading, and is the signature member of the JSON.\n"
 	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
 	"  iotally trend fixtures/trend/leak/*.txt\n"
@@ -632,6 +638,31 @@ write_output(const struct trend_args *a, const struct trend_report *rep)
 	return 0;
 }
 
+/*
+ * The series' leak signature: its first and last samples compared, when a
+ * metric is LEAK, GROWING or PLATEAU (the strongest names the bucket).
+ */
+static int
+series_signature(const struct trend_input *in, const struct order *o,
+		 const struct trend_series *s, struct signature *sig, struct diag *err)
+{
+	enum trend_verdict best = TREND_VERDICTS;
+	for (size_t i = 0; i < s->nmetrics; i++)
+		if (!s->metrics[i].unchanged && s->metrics[i].r.verdict < best)
+			best = s->metrics[i].r.verdict;
+	struct diag_list notes;
+	diag_list_init(&notes, 20);
+	const char *first = s->nsamples >= 2 ? in[o->perm[0]].path : NULL;
+	const char *last = s->nsamples >= 2 ? in[o->perm[s->nsamples - 1]].path : NULL;
+	/* Standard input cannot be read a second time: no signature then. */
+	int rc = !first || best == TREND_VERDICTS || strcmp(first, "-") == 0 ||
+		 strcmp(last, "-") == 0
+		 ? (signature_init(sig), signature_finish(sig), 0)
+		 : signature_of_series(first, last, trend_verdict_name(best), sig, &notes, err);
+	diag_list_release(&notes);   /* said once already, when the samples were read */
+	return rc;
+}
+
 static int
 run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
     struct diag_list *notes, struct diag_list *warnings, struct order *o)
@@ -671,6 +702,14 @@ run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
 		cli_print_diag(&err);
 		return err.code;
 	}
+	struct signature sig;
+	if (series_signature(in, o, s, &sig, &err) < 0) {
+		/* The verdicts stand without it: said, the exit status unchanged. */
+		cli_warn(diag_path(&err), err.line, "the series has no leak signature: %s", err.msg);
+		signature_release(&sig);
+		signature_init(&sig);
+		signature_finish(&sig);
+	}
 	struct trend_input_row *rows = xcalloc(a->npaths, sizeof(*rows));
 	build_rows(in, a->npaths, o, s->nsamples, rows);
 	struct trend_report rep = {
@@ -687,6 +726,7 @@ run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
 		.gates = a->gates,
 		.ngates = a->ngates,
 		.fail_on_leak = a->fail_on_leak,
+		.sig = &sig,
 	};
 	int status = write_output(a, &rep);
 	if (status == 0 && a->junit && write_junit(a->junit, &rep, &err) < 0) {
@@ -696,6 +736,7 @@ run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
 	if (report_tripped(a, trend_report_leaks(&rep)) && status == 0)
 		status = DIAG_GATE;
 	free(rows);
+	signature_release(&sig);
 	return status;
 }
 

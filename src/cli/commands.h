@@ -37,6 +37,8 @@ int cmd_redact(int argc, char **argv);
 extern const char cmd_redact_help[];
 int cmd_report(int argc, char **argv);
 extern const char cmd_report_help[];
+int cmd_signatures(int argc, char **argv);
+extern const char cmd_signatures_help[];
 int cmd_track(int argc, char **argv);
 extern const char cmd_track_help[];
 int cmd_trend(int argc, char **argv);

@@ -2,6 +2,7 @@
 
 #include "report/jsontext.h"
 #include "report/ndjson.h"
+#include "report/signature_write.h"
 #include "util/array.h"
 
 #include <string.h>
@@ -9,6 +10,7 @@
 /* What a row says about its pair. */
 struct pair_cols {
 	const char *name, *before, *after, *kind, *status, *error;
+	const struct signature *sig;       /* NULL: none */
 };
 
 static json_t *
@@ -53,6 +55,7 @@ write_row(FILE *out, const char *row, const struct pair_cols *p, const struct ch
 	ndjson_set(o, "rounded", json_boolean(c->rounded));
 	ndjson_set(o, "gate", ndjson_text_or_null(c->gate));
 	ndjson_set(o, "tripped", or_null(c->tripped));
+	signature_ndjson_set(o, p->sig);
 	return ndjson_row_write(out, o);
 }
 
@@ -198,7 +201,7 @@ diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json
 		{ "modules", "module", false },
 		{ "categories", "category", false },
 	};
-	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL };
+	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL, r->sig };
 	struct change_cols c = { .change = r->changed ? "changed" : "same" };
 	int rc = write_row(out, "pair", &p, &c);
 	for (size_t i = 0; i < ARRAY_SIZE(tables) && rc == 0; i++)
@@ -215,7 +218,7 @@ int
 diff_ndjson_write_error(FILE *out, const char *name, const char *before, const char *after,
 			const char *kind, const char *error)
 {
-	struct pair_cols p = { name, before, after, kind, "error", error };
+	struct pair_cols p = { name, before, after, kind, "error", error, NULL };
 	struct change_cols c = { 0 };
 	return write_row(out, "pair", &p, &c);
 }

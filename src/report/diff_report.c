@@ -2,6 +2,7 @@
 
 #include "report/jsontext.h"
 #include "report/report_md_write.h"
+#include "report/signature_write.h"
 #include "report/texttable.h"
 #include "util/escape.h"
 
@@ -126,6 +127,7 @@ diff_json_write(FILE *out, const struct diff_report *r, json_t *body)
 		json_array_append_new(warn, json_text(r->warnings->items[i].msg));
 	json_object_set_new_nocheck(root, "warnings", warn);
 	json_object_set_new_nocheck(root, "changed", json_boolean(r->changed));
+	json_object_set_new_nocheck(root, "signature", signature_json(r->sig));
 	json_object_foreach(body, key, v)
 		json_object_set(root, key, v);
 	json_decref(body);
@@ -217,6 +219,7 @@ diff_heading_write(FILE *out, const struct diff_report *r, bool markdown)
 		report_md_escape(r->warnings->items[i].msg, 0, &sb);
 		strbuf_addstr(&sb, "\n\n");
 	}
+	signature_line_add(&sb, r->sig, markdown);
 	fwrite(sb.buf, 1, sb.len, out);
 	strbuf_release(&sb);
 }

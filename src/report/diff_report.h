@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "model/diff.h"
+#include "model/signature.h"
 #include "util/diag.h"
 
 
@@ -24,6 +25,7 @@ struct diff_report {
 	const struct diff_gate *gates;
 	size_t ngates;
 	bool changed;
+	const struct signature *sig;      /* what grew (model/signature.h); NULL: none */
 };
 
 /*

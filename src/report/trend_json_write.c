@@ -4,6 +4,7 @@
  */
 
 #include "report/trend_report.h"
+#include "report/signature_write.h"
 
 #include "report/jsontext.h"
 #include "report/junit.h"
@@ -212,6 +213,7 @@ trend_json_write(FILE *out, const struct trend_report *r)
 	json_object_set_new_nocheck(root, "verdicts", counts);
 	json_object_set_new_nocheck(root, "metrics", metrics);
 	json_object_set_new_nocheck(root, "fail_on_leak", json_boolean(r->fail_on_leak));
+	json_object_set_new_nocheck(root, "signature", signature_json(r->sig));
 	json_object_set_new_nocheck(root, "gates", gates_json(r));
 	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 				       JSON_REAL_PRECISION(10));

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/signature.h"
 #include "model/trend.h"
 #include "model/trend_gate.h"
 #include "util/diag.h"
@@ -41,6 +42,7 @@ struct trend_report {
 	const struct trend_gate *gates;
 	size_t ngates;
 	bool fail_on_leak;
+	const struct signature *sig;          /* the series' leak signature; NULL: none */
 };
 
 /* The sentence every report carries about correlated samples. */

@@ -5,6 +5,7 @@
  */
 
 #include "report/trend_report.h"
+#include "report/signature_write.h"
 
 #include "report/report_md_write.h"
 #include "report/texttable.h"
@@ -331,10 +332,21 @@ write_inputs(FILE *out, const struct trend_report *r, bool md)
 	text_table_release(&t);
 }
 
+/* The series' leak signature (docs/signatures.md), when it has one. */
+static void
+write_signature(FILE *out, const struct trend_report *r, bool markdown)
+{
+	struct strbuf sb = STRBUF_INIT;
+	signature_line_add(&sb, r->sig, markdown);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
+}
+
 void
 trend_text_write(FILE *out, const struct trend_report *r, bool markdown)
 {
 	write_header(out, r, markdown);
+	write_signature(out, r, markdown);
 	write_metrics(out, r, markdown);
 	write_legend(out, r, markdown);
 	write_notes(out, r, markdown);

@@ -1,0 +1,211 @@
+/*
+ * iotally signatures: many before/after pairs bucketed by what grew, like
+ * crash reports by their signature (docs/signatures.md).
+ */
+
+#include "cli/commands.h"
+#include "cli/formats.h"
+#include "cli/msgs.h"
+#include "cli/options.h"
+
+#include "app/signature_inputs.h"
+#include "model/signature_bucket.h"
+#include "report/signatures_write.h"
+#include "util/array.h"
+#include "util/diag.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_signatures_help[] =
+	"usage: iotally signatures [options] INPUT...\n"
+	"\n"
+	"Buckets many before/after pairs by their leak signature, as crash\n"
+	"reporters bucket crashes: the same leak on many machines and OS builds is\n"
+	"one bucket, sorted by how many pairs are in it. A signature says what\n"
+	"grew (docs/signatures.md, rule " SIGNATURE_RULE "): vmmap GPU type, purge\n"
+	"state and the size of the regions that grew; IOKit classes whose count\n"
+	"grew; tracked call sites that are new or grew (module and symbol of the\n"
+	"first frame past the kernel's allocator); footprint categories whose\n"
+	"dirty bytes grew. Sizes are buckets, never figures, and no pid, address,\n"
+	"path, user name or time is in it; its id is a hash of its text.\n"
+	"\n"
+	"INPUT is two folders of captures, two bundles or two files (BEFORE and\n"
+	"AFTER, paired as 'iotally diff' pairs them), and any number of files of\n"
+	"NDJSON rows written earlier by 'iotally signatures --format ndjson' or\n"
+	"'iotally diff --format ndjson' ('-' reads them from standard input), so\n"
+	"a fleet job can bucket what many machines computed. Pairs with no growth\n"
+	"are counted, not bucketed.\n"
+	"\n"
+	"Per bucket: count, id, label, median growth, the OS versions and machine\n"
+	"models seen, first and last capture time (as the captures' headers give\n"
+	"them) and example pairs. Buckets are sorted by count, then id.\n"
+	"\n"
+	"Options:\n"
+	"  --format F         text (default), json, markdown (a table to paste in a\n"
+	"                     tracking bug) or ndjson (one row per pair, read back by\n"
+	"                     this command: docs/json/signatures-ndjson.md)\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"Examples (the files are iotally's test fixtures):\n"
+	"  iotally signatures fixtures/diff-folders/before fixtures/diff-folders/after\n"
+	"  iotally signatures --format markdown fixtures/diff-folders/before fixtures/diff-folders/after\n"
+	"  iotally signatures fixtures/signatures/rows-a.ndjson fixtures/signatures/rows-b.ndjson\n"
+	"\n"
+	"Exit status:\n"
+	"  0   every input was read (pairs that could not be compared are counted\n"
+	"      and said on standard error)\n"
+	"  64  usage error: an unknown option or format, inputs that are neither\n"
+	"      two captures, folders or bundles nor NDJSON rows\n"
+	"  65  malformed NDJSON rows (file and line named), or a pair that could\n"
+	"      not be compared\n"
+	"  66  an input cannot be opened\n"
+	"  74  output cannot be written\n";
+
+enum {
+	OPT_FORMAT = 1,
+	OPT_HELP,
+};
+
+static const struct cli_option sig_options[] = {
+	{ "format", 0, true, OPT_FORMAT },
+	{ "help", 'h', false, OPT_HELP },
+};
+
+#define SIGNATURES_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
+			    FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
+
+struct sig_args {
+	char **operands;
+	size_t n, alloc;
+	enum output_format format;
+	bool help;
+};
+
+static int
+take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+{
+	struct sig_args *a = ctx;
+	(void)p;
+	if (id == OPT_FORMAT)
+		return cli_parse_format(arg, SIGNATURES_FORMATS, &a->format, err);
+	a->operands = xgrow(a->operands, &a->alloc, a->n + 1, sizeof(*a->operands));
+	a->operands[a->n++] = (char *)arg;
+	return 0;
+}
+
+/* Every unit's records, in input order; the first error's status. */
+static int
+collect(const struct signature_inputs *in, struct signature_result *res,
+	struct signature_record **recs, size_t *n, bool *partial)
+{
+	int status = 0;
+	size_t total = 0;
+	for (size_t i = 0; i < in->n; i++)
+		total += res[i].n;
+	*recs = xcalloc(total ? total : 1, sizeof(**recs));
+	*n = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		struct signature_result *r = &res[i];
+		cli_print_warnings(&r->notes);
+		*partial |= r->failed;
+		if (r->failed || r->err.code) {
+			cli_print_diag(&r->err);
+			if (!status)
+				status = r->err.code ? r->err.code : DIAG_SOFTWARE;
+		}
+		/* The records move to the run: the result keeps none. */
+		memcpy(*recs + *n, r->recs, r->n * sizeof(*r->recs));
+		*n += r->n;
+		r->n = 0;
+	}
+	return status;
+}
+
+/* Files on one side only, as diff says them. */
+static void
+say_unpaired(const struct signature_inputs *in)
+{
+	for (size_t i = 0; i < in->pairs.nunpaired; i++) {
+		const struct diff_unpaired *u = &in->pairs.unpaired[i];
+		cli_warn(u->path, 0, "has no counterpart of that name in %s: not compared",
+			    u->in_before ? "AFTER" : "BEFORE");
+	}
+}
+
+static int
+write_out(const struct sig_args *a, const struct signature_record *recs, size_t n,
+	  bool partial)
+{
+	struct signature_buckets b;
+	int rc = 0;
+	if (a->format == FORMAT_NDJSON)
+		return signatures_write_ndjson(stdout, recs, n);
+	signature_buckets_make(&b, recs, n);
+	b.partial = partial;
+	if (a->format == FORMAT_JSON)
+		rc = signatures_write_json(stdout, &b, recs);
+	else
+		signatures_write_text(stdout, &b, recs, a->format == FORMAT_MARKDOWN);
+	signature_buckets_release(&b);
+	return rc;
+}
+
+int
+cmd_signatures(int argc, char **argv)
+{
+	struct sig_args a = { 0 };
+	struct cli_parser p;
+	struct diag err;
+	struct signature_inputs in;
+	int status = 0;
+
+	diag_clear(&err);
+	memset(&in, 0, sizeof(in));
+	if (cli_parse(&p, sig_options, ARRAY_SIZE(sig_options), argc, argv, OPT_HELP, &a.help,
+		      take_arg, &a, &err) < 0) {
+		status = cli_usage_error(cli_find_command("signatures"), &err);
+		goto out;
+	}
+	if (a.help) {
+		fputs(cmd_signatures_help, stdout);
+		goto out;
+	}
+	if (a.n == 0) {
+		diag_set(&err, DIAG_USAGE, NULL, 0, 0,
+			 "inputs expected: BEFORE AFTER, or files of NDJSON rows");
+		status = cli_usage_error(cli_find_command("signatures"), &err);
+		goto out;
+	}
+	if (signature_inputs_build(&in, a.operands, a.n, &err) < 0) {
+		status = err.code == DIAG_USAGE ? cli_usage_error(cli_find_command("signatures"), &err)
+						: (cli_print_diag(&err), err.code);
+		goto out;
+	}
+	say_unpaired(&in);
+	/* One result per unit, filled in any order, read in input order. */
+	struct signature_result *res = xcalloc(in.n ? in.n : 1, sizeof(*res));
+	for (size_t i = 0; i < in.n; i++) {
+		signature_result_init(&res[i]);
+		signature_input_run(&in, i, &res[i]);
+	}
+	struct signature_record *recs;
+	size_t n;
+	bool partial = false;
+	status = collect(&in, res, &recs, &n, &partial);
+	for (size_t i = 0; i < in.n; i++)
+		signature_result_release(&res[i]);
+	free(res);
+	if (write_out(&a, recs, n, partial) < 0 && !status) {
+		cli_error(NULL, 0, "cannot write output");
+		status = DIAG_IOERR;
+	}
+	for (size_t i = 0; i < n; i++)
+		signature_record_release(&recs[i]);
+	free(recs);
+out:
+	signature_inputs_release(&in);
+	free(a.operands);
+	return status;
+}

@@ -81,30 +81,31 @@ map_in_turn(size_t n, app_parallel_work_fn work, app_parallel_emit_fn emit, void
 	return 0;
 }
 
-/* The calling thread: each item's result in index order, emitted outside the lock. */
+/*
+ * The calling thread: each item's result in index order, emitted outside the
+ * lock. The item counts as in flight until its emit() returns: the window
+ * bounds the results held, the one being printed included.
+ */
 static int
 emit_in_order(struct map *m, app_parallel_emit_fn emit)
 {
-	for (size_t i = 0; i < m->n; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < m->n && rc == 0; i++) {
 		struct slot *s = &m->slots[i % m->window];
 		pthread_mutex_lock(&m->lock);
 		while (!s->done)
 			pthread_cond_wait(&m->finished, &m->lock);
 		void *result = s->result;
 		*s = (struct slot){ NULL, false };
+		pthread_mutex_unlock(&m->lock);
+		rc = emit(m->ctx, i, result);
+		pthread_mutex_lock(&m->lock);
 		m->next_emit = i + 1;
+		m->stop = rc != 0;
 		pthread_cond_broadcast(&m->space);
 		pthread_mutex_unlock(&m->lock);
-		int rc = emit(m->ctx, i, result);
-		if (rc) {
-			pthread_mutex_lock(&m->lock);
-			m->stop = true;
-			pthread_cond_broadcast(&m->space);
-			pthread_mutex_unlock(&m->lock);
-			return rc;
-		}
 	}
-	return 0;
+	return rc;
 }
 
 int

@@ -25,8 +25,7 @@
  * that stops everything): no item is started after that, the items already
  * started are finished and handed to drop() (never to emit()), and
  * app_parallel_map() returns emit's value. A thread that cannot be created
- * leaves fewer workers (at least the calling thread's turn: with none, the
- * map runs as jobs == 1).
+ * leaves fewer workers; with none, the map runs as with jobs == 1.
  *
  * What work() may touch. It runs beside other work() calls: it reads `ctx`
  * (shared, not written), writes only its own item and its result, and

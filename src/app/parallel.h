@@ -11,8 +11,8 @@
  * work(i) runs on up to `jobs` worker threads, in any order and at the same
  * time as other items; emit(i, result) runs on the calling thread, strictly
  * for i = 0, 1, 2, ... in that order. At most `window` items are started and
- * not yet emitted at any time (a worker waits before starting item i until
- * item i - window is emitted), so the memory the results hold is bounded by
+ * not yet emitted (emit() returned) at any time: a worker waits before
+ * starting item i until emit(i - window) has returned, so the memory the results hold is bounded by
  * `window` results, not by n.
  *
  * With jobs == 1 no thread is made: work(i) then emit(i), in the calling

@@ -48,12 +48,18 @@ cut_pieces(struct cli_outbuf *b)
 }
 
 FILE *
-cli_out(void)
+cli_out_or(FILE *f)
 {
 	if (!current)
-		return stdout;
+		return f;
 	cut_pieces(current);
 	return current->f[OUT];
+}
+
+FILE *
+cli_out(void)
+{
+	return cli_out_or(stdout);
 }
 
 FILE *

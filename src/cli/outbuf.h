@@ -20,6 +20,9 @@ struct cli_outbuf;
 /* This thread's standard output and standard error, or its buffer's. */
 FILE *cli_out(void);
 FILE *cli_err(void);
+/* `f` (an output file of the command), or, on a thread with a buffer, the
+ * buffer's output, which the caller replays to `f`. */
+FILE *cli_out_or(FILE *f);
 
 /* From now on this thread's cli_out()/cli_err() write into a new buffer. */
 struct cli_outbuf *cli_outbuf_start(void);

@@ -875,7 +875,9 @@ junit_write(FILE *out, const void *ctx, struct diag *err)
 static int
 write_junit(const char *path, const struct diff_run *run, struct diag *err)
 {
-	size_t n = run->pairs.npairs, ns = 0;
+	/* A run stopped before comparing (a usage error found after pairing) has
+	 * no results: its suites are its own errors only. */
+	size_t n = run->results ? run->pairs.npairs : 0, ns = 0;
 	struct diff_junit_suite *suites = xcalloc(n + 1, sizeof(*suites));
 	struct diff_junit_case *errs = xcalloc(n ? n : 1, sizeof(*errs));
 	for (size_t i = 0; i < n; i++) {

@@ -103,6 +103,8 @@ def check(iotally, root, tmp):
           before, after], junit),
         (['diff', '--gates', gates, 'fixtures/diff-folders/before', 'fixtures/diff-folders/after'],
          junit),
+        (['diff', '--format', 'ndjson', 'fixtures/bundle/complete', 'fixtures/bundle/complete.tar.gz'],
+         junit),
     ]
     failures = 0
     statuses = set()

@@ -14,6 +14,9 @@ pairs of different kinds and files without a counterpart. So that the test
 cannot pass by checking nothing, the runs together must show warnings,
 refused inputs (65), tripped gates (1) and output from every input.
 
+Standard output that cannot be written (/dev/full) stops the run at the same
+input at every -j, with the same messages.
+
 -j 0, -j 257 and -j x are usage errors (64) with one message.
 """
 
@@ -31,8 +34,11 @@ def run(iotally, root, args, junit=None):
     cmd = [iotally] + args
     if junit:
         cmd[2:2] = ['--junit', junit]
-    proc = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=dict(os.environ, LC_ALL='C'))
+    full = args[0] == 'full'
+    if full:
+        del cmd[1]
+    proc = subprocess.run(cmd, cwd=root, stdout=open('/dev/full', 'wb') if full else
+                          subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, LC_ALL='C'))
     got = [proc.stdout, proc.stderr, proc.returncode]
     if junit:
         with open(junit, 'rb') as f:
@@ -94,6 +100,8 @@ def check(iotally, root, tmp):
           'fixtures/ioclasscount', 'fixtures/diff-folders/before'], None),
         (['track', '--format', 'ndjson', '--suppress', suppress, many_track,
           'fixtures/diff-folders/before'], None),
+        (['full', 'vmmap', '--format', 'ndjson', many_vmmap], None),
+        (['full', 'diff', '--format', 'ndjson', '--gates', gates, before, after], None),
         (['footprint', '--format', 'ndjson', 'fixtures/footprint', 'fixtures/footprint-diff'],
          None),
         (['diff', '--gates', gates, before, after], junit),
@@ -110,11 +118,17 @@ def check(iotally, root, tmp):
     statuses = set()
     stderr_all = b''
     for args, junit_file in cases:
-        runs = {j: run(iotally, root, args[:1] + ['-j', j] + args[1:], junit_file) for j in JOBS}
+        at = 2 if args[0] == 'full' else 1
+        runs = {j: run(iotally, root, args[:at] + ['-j', j] + args[at:], junit_file)
+                for j in JOBS}
         first = runs[JOBS[0]]
         statuses.add(first[2])
         stderr_all += first[1]
-        if not first[0]:
+        if args[0] == 'full':
+            if b'cannot write output' not in first[1]:
+                failures += 1
+                print('FAIL: %s: no write error said' % ' '.join(args))
+        elif not first[0]:
             print('FAIL: %s printed nothing on standard output' % ' '.join(args))
             failures += 1
         for j in JOBS[1:]:

@@ -575,6 +575,15 @@ print_gate_errors(const struct diff_run *run)
 	}
 }
 
+static void
+pair_result_release(struct pair_result *res)
+{
+	for (size_t j = 0; j < res->ngates; j++)
+		diff_gate_release(&res->gates[j]);
+	free(res->gates);
+	free(res->error);
+}
+
 /* One pair's turn as comparing it left it, for its turn to be said. */
 struct pair_turn {
 	struct cli_outbuf *printed;   /* what comparing printed, kept (-j above 1) */
@@ -614,8 +623,15 @@ say_pair(void *ctx, size_t i, void *result)
 	struct pair_turn *t = result;
 	bool folders = run->pairs.folders;
 	struct pair_result *res = &run->results[i];
-	if (t->printed)
+	if (t->printed) {
 		cli_outbuf_replay(t->printed, a->out, stderr);
+		/* What the rows' writer says when it writes to the output itself. */
+		if (t->rc == 0 && a->format == FORMAT_NDJSON && ferror(a->out)) {
+			t->rc = -1;
+			diag_set(&t->err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+			res->compared = false;
+		}
+	}
 	if (t->rc != 0) {
 		res->error = cli_diag_line(&t->err);
 		res->status = t->err.code ? t->err.code : DIAG_SOFTWARE;
@@ -631,15 +647,20 @@ say_pair(void *ctx, size_t i, void *result)
 			run->status = res->status;
 	}
 	free(t);
-	return 0;
+	/* The output cannot be written (a full disk, a closed pipe): compare no
+	 * more pairs, at any -j. */
+	return ferror(a->out) ? DIAG_IOERR : 0;
 }
 
+/* A pair compared ahead of a stop: as if never compared, as with -j 1. */
 static void
 drop_pair(void *ctx, size_t i, void *result)
 {
-	(void)ctx;
-	(void)i;
+	const struct pairs_job *job = ctx;
+	struct pair_result *res = &job->run->results[i];
 	struct pair_turn *t = result;
+	pair_result_release(res);
+	memset(res, 0, sizeof(*res));
 	cli_outbuf_free(t->printed);
 	free(t);
 }
@@ -913,13 +934,8 @@ write_junit(const char *path, const struct diff_run *run, struct diag *err)
 static void
 run_release(struct diff_run *run)
 {
-	for (size_t i = 0; run->results && i < run->pairs.npairs; i++) {
-		struct pair_result *res = &run->results[i];
-		for (size_t j = 0; j < res->ngates; j++)
-			diff_gate_release(&res->gates[j]);
-		free(res->gates);
-		free(res->error);
-	}
+	for (size_t i = 0; run->results && i < run->pairs.npairs; i++)
+		pair_result_release(&run->results[i]);
 	free(run->results);
 	for (size_t i = 0; i < run->ncases; i++) {
 		free((char *)run->cases[i].name);

@@ -134,15 +134,23 @@ say_source(void *ctx, size_t i, void *result)
 {
 	const struct read_run *run = ctx;
 	struct read_turn *t = result;
-	if (t->printed_out)
+	if (t->printed_out) {
 		cli_outbuf_replay(t->printed_out, stdout, stderr);
+		/* What the rows' writer says when it writes to standard output itself. */
+		if (t->rc == 0 && !t->skipped && ferror(stdout)) {
+			t->rc = -1;
+			diag_set(&t->err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+		}
+	}
 	if (t->skipped)
 		run->s->nother_kind++;
 	else if (t->rc != 0)
 		source_failed(run->s, run->command, &run->s->v[i], &t->err, t->printed,
 			      run->error_row);
 	free(t);
-	return 0;
+	/* Standard output cannot be written (a full disk, a closed pipe): read no
+	 * more inputs, at any -j; main() says it and exits 74. */
+	return ferror(stdout) ? DIAG_IOERR : 0;
 }
 
 static void

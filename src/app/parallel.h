@@ -12,8 +12,8 @@
  * time as other items; emit(i, result) runs on the calling thread, strictly
  * for i = 0, 1, 2, ... in that order. At most `window` items are started and
  * not yet emitted (emit() returned) at any time: a worker waits before
- * starting item i until emit(i - window) has returned, so the memory the results hold is bounded by
- * `window` results, not by n.
+ * starting item i until emit(i - window) has returned, so the memory the
+ * results hold is bounded by `window` results, not by n.
  *
  * With jobs == 1 no thread is made: work(i) then emit(i), in the calling
  * thread, one item after the other, as a plain loop would.
@@ -21,8 +21,8 @@
  * Failures. An item that fails is not a failure of the map: work() puts it
  * in its result and emit() says it in its turn (the items after it are still
  * read, as a loop that reads inputs one by one goes on after one fails).
- * emit() returning non-zero stops the map (standard output closed, a gate
- * that stops everything): no item is started after that, the items already
+ * emit() returning non-zero stops the map (standard output cannot be
+ * written): no item is started after that, the items already
  * started are finished and handed to drop() (never to emit()), and
  * app_parallel_map() returns emit's value. A thread that cannot be created
  * leaves fewer workers; with none, the map runs as with jobs == 1.
@@ -38,20 +38,26 @@
  * (util/linereader.h line_reader_map_member()) must be mapped before the
  * map starts and unmapped after it returns.
  *
- * Adopting it in a command that loops over inputs (trend's samples, the
- * signatures' series, report's series):
- *   1. Split the loop body into work (open, parse, build what is printed:
- *      the model, or the output bytes) and emit (print, count, keep the
- *      first error's status, write JUnit cases) -- everything that depends
- *      on the order or on earlier items goes into emit.
- *   2. Results of work are heap objects that emit (or drop) frees; what
- *      work must print goes into the result (cli/outbuf.h captures a
- *      reader's stdout/stderr per item and replays it in emit).
- *   3. Take -j N with cli_parse_jobs() (cli/options.h) and call
- *      app_parallel_map(n, &opts, ...) with opts.jobs = N and the window
- *      app_parallel_window(N).
- *   4. Test: -j 1 and -j 2 byte-identical (tests/parallel-identical.py
- *      takes a command line).
+ * Adopting it in a command that loops over inputs (trend's samples in
+ * app/trend_inputs.c, the fleet signatures' series, report's series), as
+ * cli/inputs.c (cli_sources_read_each) and cli/cmd_diff.c (run_pairs) do:
+ *   1. Split the loop body into work(i) -- open, parse, compute what is
+ *      printed (the model, a verdict, the output bytes) -- and emit(i) --
+ *      print it, count, keep the first error's status, add JUnit cases,
+ *      anything that depends on earlier items or on the order.
+ *   2. work(i) returns a heap object that emit() or drop() frees; it writes
+ *      only item i's own slots (results[i]), copies what it must change of
+ *      shared options, and prints nothing directly: in cli/, start a buffer
+ *      (cli_outbuf_start(), cli/outbuf.h) around what it prints through
+ *      cli_out()/cli_err()/cli_msg() and replay it in emit().
+ *   3. Take -j N with cli_parse_jobs() (cli/inputs.h; 0 = not given =
+ *      app_parallel_default_jobs()) and call app_parallel_map(n, &opts,
+ *      work, emit, drop, ctx) with opts.jobs = N, opts.window =
+ *      app_parallel_window(N). With N == 1 the map is the plain loop.
+ *   4. In emit(), stop (return non-zero) when the output cannot be written.
+ *   5. Add the command to tests/parallel-identical.py: its output at -j 2
+ *      and -j 8 must be byte for byte that of -j 1; run it in the
+ *      ThreadSanitizer build (meson setup -Db_sanitize=thread).
  */
 
 #include <stddef.h>

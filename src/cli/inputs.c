@@ -149,7 +149,8 @@ say_source(void *ctx, size_t i, void *result)
 			      run->error_row);
 	free(t);
 	/* Standard output cannot be written (a full disk, a closed pipe): read no
-	 * more inputs, at any -j; main() says it and exits 74. */
+	 * more inputs, at any -j; main() says why (exit 74 unless an input
+	 * failed first). */
 	return ferror(stdout) ? DIAG_IOERR : 0;
 }
 

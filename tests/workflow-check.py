@@ -34,6 +34,7 @@ import yaml
 BREW_FORMULA = {
     'libxml-2.0': 'libxml2', 'jansson': 'jansson', 'libpcre2-8': 'pcre2', 'cmocka': 'cmocka',
     'libarchive': 'libarchive', 'nettle': 'nettle', 'zlib': None,
+    'threads': None,   # meson's name for the system's pthreads (libSystem)
 }
 # Programs the test suite runs that macOS lacks (or ships too old: bash 3.2).
 TEST_PROGRAMS = ['fish', 'bash', 'cmark-gfm', 'meson', 'ninja', 'pkg-config']

@@ -112,8 +112,15 @@ def main():
         ratio = statistics.median(cpu[x]) / statistics.median(cpu[y])
         print('%s / %s: %.2fx (medians of CPU); per round: median %.2fx, min %.2fx, max %.2fx' %
               (x, y, ratio, statistics.median(per), min(per), max(per)))
+        # Wall time too: what several processors (-j N) shorten is the wait.
+        wper = [p / q for p, q in zip(wall[x], wall[y]) if q > 0]
+        wratio = statistics.median(wall[x]) / statistics.median(wall[y])
+        print('%s / %s: %.2fx (medians of wall); per round: median %.2fx, min %.2fx, max %.2fx' %
+              (x, y, wratio, statistics.median(wper), min(wper), max(wper)))
         out['ratios'][r] = {'of_medians': ratio, 'per_round_median': statistics.median(per),
-                            'per_round_min': min(per), 'per_round_max': max(per)}
+                            'per_round_min': min(per), 'per_round_max': max(per),
+                            'wall_of_medians': wratio,
+                            'wall_per_round_median': statistics.median(wper)}
     if a.json:
         with open(a.json, 'w') as f:
             json.dump(out, f, indent=1)

@@ -161,8 +161,8 @@ app_sources_add_operand(struct app_sources *s, const char *kind, const char *ope
 }
 
 int
-app_source_open(struct app_sources *s, const char *command, size_t max_line,
-	    struct app_source *src, struct diag *err)
+app_source_open(const char *command, size_t max_line, struct app_source *src,
+		struct diag *err)
 {
 	if (line_reader_open(&src->reader, src->path, max_line, err) < 0)
 		return -1;
@@ -171,10 +171,8 @@ app_source_open(struct app_sources *s, const char *command, size_t max_line,
 	if (src->in.empty)
 		return -1;
 	const char *reader = app_command_for_kind(src->in.kind);
-	if (src->in_folder && reader && strcmp(reader, command) != 0) {
-		s->nother_kind++;
+	if (src->in_folder && reader && strcmp(reader, command) != 0)
 		return 1;
-	}
 	return 0;
 }
 

@@ -49,6 +49,8 @@ struct app_sources {
 	size_t nskipped_dirs;      /* subfolders of folders, not read */
 	size_t nfailed;            /* operands and sources that could not be read */
 	int status;                /* the first error's exit status, 0 when none */
+	unsigned jobs;             /* sources read at once (-j N; app/parallel.h): 0 is one
+				    * per processor, 1 one after the other */
 };
 
 void app_sources_init(struct app_sources *s);
@@ -66,12 +68,13 @@ void app_sources_add_operand(struct app_sources *s, const char *kind, const char
 /*
  * Open source `src` of command `command` and look at it (max_line as
  * line_reader_open() takes it). 0 when it is to be read; 1 when it is to be
- * skipped (listed from a folder, of another command's kind: counted in
- * s->nother_kind); -1 with *err set, or with src->in.empty set for an
- * empty input (no *err: each command words that refusal).
+ * skipped (listed from a folder, of another command's kind: the caller
+ * counts it in nother_kind); -1 with *err set, or with src->in.empty set
+ * for an empty input (no *err: each command words that refusal). It
+ * touches `src` only, so sources open on several threads at once.
  */
-int app_source_open(struct app_sources *s, const char *command, size_t max_line,
-		    struct app_source *src, struct diag *err);
+int app_source_open(const char *command, size_t max_line, struct app_source *src,
+		    struct diag *err);
 
 /* Is `path` a folder (of captures), as opposed to a file, '-' or a bundle archive? */
 bool app_operand_is_folder(const char *path);

@@ -8,6 +8,7 @@
 #include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
+#include "cli/outbuf.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/report_classes.h"
@@ -76,6 +77,9 @@ const char cmd_classes_help[] =
 	"                     subclasses that have instances (needs a hierarchy)\n"
 	"  --tree             the inheritance tree with counts and direct counts,\n"
 	"                     under each CLASS given, or whole (needs a hierarchy)\n"
+	"  -j, --jobs N       read N inputs at once (--format ndjson; default: one\n"
+	"                     per processor, 1: one after the other); the output is\n"
+	"                     the same\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Several inputs: --format ndjson takes any number of files, folders of\n"
@@ -113,6 +117,7 @@ enum {
 	OPT_SNAPSHOT,
 	OPT_PARTIAL,
 	OPT_STRICT,
+	OPT_JOBS,
 	OPT_HIERARCHY,
 	OPT_DIRECT,
 	OPT_TREE,
@@ -128,6 +133,7 @@ static const struct cli_option classes_options[] = {
 	{ "snapshot", 0, true, OPT_SNAPSHOT },
 	{ "partial", 0, false, OPT_PARTIAL },
 	{ "strict", 0, false, OPT_STRICT },
+	{ "jobs", 'j', true, OPT_JOBS },
 	{ "dump", 0, true, OPT_SNAPSHOT },
 	{ "hierarchy", 0, true, OPT_HIERARCHY },
 	{ "direct", 0, false, OPT_DIRECT },
@@ -144,6 +150,7 @@ struct classes_args {
 	const char **names;
 	size_t nnames;
 	bool alloc, nonzero, strict, direct, tree, json, help;
+	unsigned jobs;          /* -j N: inputs read at once; 0: one per processor */
 	const char **match;       /* --match patterns, in order */
 	size_t nmatch;
 	bool has_top;
@@ -226,6 +233,8 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
+	case OPT_JOBS:
+		return cli_parse_jobs(arg, &a->jobs, err);
 	case OPT_HIERARCHY:
 		a->hierarchy = arg;
 		return 0;
@@ -483,7 +492,7 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 			.path = a->path, .index = a->snapshot ? (size_t)a->snapshot : 1,
 			.s = s, .v = v, .n = n,
 		};
-		if (classes_ndjson_write(stdout, &in) < 0)
+		if (classes_ndjson_write(cli_out(), &in) < 0)
 			rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 	} else if (a->markdown) {
 		struct report r;
@@ -573,7 +582,9 @@ static int
 read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	struct classes_run *run = ctx;
-	struct classes_args *a = run->a;
+	/* A copy: a->path is this input's, and -j N reads several at once. */
+	struct classes_args args = *run->a;
+	struct classes_args *a = &args;
 	struct classes_capture cap;
 	struct hierarchy h;
 	struct diag_list warnings;
@@ -644,6 +655,7 @@ cmd_classes(int argc, char **argv)
 	else
 		cli_sources_add_operand(&sources, "classes", a.path);
 	struct classes_run run = { .a = &a, .re = (const struct regex *const *)re };
+	sources.jobs = a.jobs;
 	status = cli_sources_read_each(&sources, "classes", 0, read_one,
 				       a.ndjson ? classes_ndjson_write_error : NULL, &run);
 out:

@@ -9,6 +9,9 @@
 #include "app/kind.h"
 #include "app/diff_pairs.h"
 #include "app/signature_inputs.h"
+#include "app/parallel.h"
+#include "cli/inputs.h"
+#include "cli/outbuf.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
@@ -104,6 +107,9 @@ const char cmd_diff_help[] =
 	"  --folded           track, two files: a differential folded file ('stack\n"
 	"                     BEFORE AFTER', the difffolded.pl convention) instead of\n"
 	"                     a report\n"
+	"  -j, --jobs N       compare N pairs at once (folders and bundles; default:\n"
+	"                     one per processor, 1: one after the other); the output\n"
+	"                     is the same\n"
 	"  -h, --help         show this help\n"
 	"With two files, an option the kind does not take is a usage error; in\n"
 	"folders it applies to the kinds that take it.\n"
@@ -197,6 +203,7 @@ enum {
 	OPT_FOLDED,
 	OPT_DIRECT,
 	OPT_STRICT,
+	OPT_JOBS,
 	OPT_HELP,
 };
 
@@ -211,6 +218,7 @@ static const struct cli_option diff_options[] = {
 	{ "folded", 0, false, OPT_FOLDED },
 	{ "direct", 0, false, OPT_DIRECT },
 	{ "strict", 0, false, OPT_STRICT },
+	{ "jobs", 'j', true, OPT_JOBS },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -224,6 +232,7 @@ struct diff_args {
 	enum output_format format;
 	const char *junit;
 	bool strict;
+	unsigned jobs;              /* -j N: pairs compared at once; 0: one per processor */
 	struct diff_options opts;
 	unsigned given;             /* enum kind_option bits given */
 	struct diff_gate *gates;    /* as parsed: every kind's */
@@ -310,6 +319,8 @@ handle_option(int id, const char *arg, struct diff_args *a, struct diag *err)
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
+	case OPT_JOBS:
+		return cli_parse_jobs(arg, &a->jobs, err);
 	default:
 		return 0;
 	}
@@ -412,24 +423,25 @@ write_output(const struct diff_args *a, const struct kind *kind, const void *dif
 {
 	if (junit_to_stdout(a))
 		return 0;
+	FILE *out = cli_out_or(a->out);   /* the pair's buffer with -j N */
 	if (a->format == FORMAT_NDJSON) {
-		if (diff_ndjson_write(a->out, rep, name, kind->json(diff)) < 0)
+		if (diff_ndjson_write(out, rep, name, kind->json(diff)) < 0)
 			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 		return 0;
 	}
 	if (a->opts.folded) {
-		kind->write_folded(a->out, diff);
+		kind->write_folded(out, diff);
 		return 0;
 	}
 	if (a->format == FORMAT_JSON) {
-		if (diff_json_write(a->out, rep, kind->json(diff)) < 0)
+		if (diff_json_write(out, rep, kind->json(diff)) < 0)
 			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
 		return 0;
 	}
 	bool md = a->format == FORMAT_MARKDOWN;
-	diff_heading_write(a->out, rep, md);
-	kind->write_text(a->out, diff, md);
-	diff_gates_write_text(a->out, rep, md);
+	diff_heading_write(out, rep, md);
+	kind->write_text(out, diff, md);
+	diff_gates_write_text(out, rep, md);
 	return 0;
 }
 
@@ -588,30 +600,105 @@ print_gate_errors(const struct diff_run *run)
 }
 
 static void
-run_pairs(const struct diff_args *a, struct diff_run *run)
+pair_result_release(struct pair_result *res)
 {
+	for (size_t j = 0; j < res->ngates; j++)
+		diff_gate_release(&res->gates[j]);
+	free(res->gates);
+	free(res->error);
+}
+
+/* One pair's turn as comparing it left it, for its turn to be said. */
+struct pair_turn {
+	struct cli_outbuf *printed;   /* what comparing printed, kept (-j above 1) */
+	int rc;
+	struct diag err;
+};
+
+struct pairs_job {
+	const struct diff_args *a;
+	struct diff_run *run;
+	bool buffered;                /* several pairs at once: keep what each prints */
+};
+
+/* Compare pair i (on a worker thread with -j above 1): writes results[i] only. */
+static void *
+compare_pair(void *ctx, size_t i)
+{
+	const struct pairs_job *job = ctx;
+	struct pair_turn *t = xcalloc(1, sizeof(*t));
+	diag_clear(&t->err);
+	if (job->buffered)
+		t->printed = cli_outbuf_start();
+	t->rc = run_pair(job->a, job->run->pairs.folders, &job->run->pairs.pairs[i],
+			 &job->run->results[i], &t->err);
+	if (t->printed)
+		cli_outbuf_stop(t->printed);
+	return t;
+}
+
+/* Pair i's turn, in pair order: its report and warnings, then its error. */
+static int
+say_pair(void *ctx, size_t i, void *result)
+{
+	const struct pairs_job *job = ctx;
+	const struct diff_args *a = job->a;
+	struct diff_run *run = job->run;
+	struct pair_turn *t = result;
 	bool folders = run->pairs.folders;
-	run->results = xcalloc(run->pairs.npairs ? run->pairs.npairs : 1, sizeof(*run->results));
-	for (size_t i = 0; i < run->pairs.npairs; i++) {
-		struct pair_result *res = &run->results[i];
-		struct diag err;
-		diag_clear(&err);
-		if (run_pair(a, folders, &run->pairs.pairs[i], res, &err) == 0)
-			continue;
-		res->error = cli_diag_line(&err);
-		res->status = err.code ? err.code : DIAG_SOFTWARE;
+	struct pair_result *res = &run->results[i];
+	if (t->printed) {
+		cli_outbuf_replay(t->printed, a->out, stderr);
+		/* What the rows' writer says when it writes to the output itself. */
+		if (t->rc == 0 && a->format == FORMAT_NDJSON && ferror(a->out)) {
+			t->rc = -1;
+			diag_set(&t->err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+			res->compared = false;
+		}
+	}
+	if (t->rc != 0) {
+		res->error = cli_diag_line(&t->err);
+		res->status = t->err.code ? t->err.code : DIAG_SOFTWARE;
 		if (a->format == FORMAT_NDJSON && !junit_to_stdout(a))
 			diff_ndjson_write_error(a->out, run->pairs.pairs[i].name,
 						run->pairs.pairs[i].before, run->pairs.pairs[i].after,
 						res->kind ? res->kind->name : NULL, res->error);
-		if (err.code == DIAG_USAGE && !folders)
-			cli_usage_error(cli_find_command("diff"), &err);
+		if (t->err.code == DIAG_USAGE && !folders)
+			cli_usage_error(cli_find_command("diff"), &t->err);
 		else if (!(folders && res->gate_error))
-			cli_print_diag(&err);
+			cli_print_diag(&t->err);
 		if (!run->status)
 			run->status = res->status;
 	}
-	if (folders)
+	free(t);
+	/* The output cannot be written (a full disk, a closed pipe): compare no
+	 * more pairs, at any -j. */
+	return ferror(a->out) ? DIAG_IOERR : 0;
+}
+
+/* A pair compared ahead of a stop: as if never compared, as with -j 1. */
+static void
+drop_pair(void *ctx, size_t i, void *result)
+{
+	const struct pairs_job *job = ctx;
+	struct pair_result *res = &job->run->results[i];
+	struct pair_turn *t = result;
+	pair_result_release(res);
+	memset(res, 0, sizeof(*res));
+	cli_outbuf_free(t->printed);
+	free(t);
+}
+
+static void
+run_pairs(const struct diff_args *a, struct diff_run *run)
+{
+	size_t n = run->pairs.npairs;
+	unsigned jobs = a->jobs ? a->jobs : app_parallel_default_jobs();
+	run->results = xcalloc(n ? n : 1, sizeof(*run->results));
+	struct pairs_job job = { .a = a, .run = run, .buffered = jobs > 1 && n > 1 };
+	struct app_parallel_opts opts = { .jobs = jobs, .window = app_parallel_window(jobs) };
+	app_parallel_map(n, &opts, compare_pair, say_pair, drop_pair, &job);
+	if (run->pairs.folders)
 		print_gate_errors(run);
 }
 
@@ -836,7 +923,9 @@ junit_write(FILE *out, const void *ctx, struct diag *err)
 static int
 write_junit(const char *path, const struct diff_run *run, struct diag *err)
 {
-	size_t n = run->pairs.npairs, ns = 0;
+	/* A run stopped before comparing (a usage error found after pairing) has
+	 * no results: its suites are its own errors only. */
+	size_t n = run->results ? run->pairs.npairs : 0, ns = 0;
 	struct diff_junit_suite *suites = xcalloc(n + 1, sizeof(*suites));
 	struct diff_junit_case *errs = xcalloc(n ? n : 1, sizeof(*errs));
 	for (size_t i = 0; i < n; i++) {
@@ -869,13 +958,8 @@ write_junit(const char *path, const struct diff_run *run, struct diag *err)
 static void
 run_release(struct diff_run *run)
 {
-	for (size_t i = 0; run->results && i < run->pairs.npairs; i++) {
-		struct pair_result *res = &run->results[i];
-		for (size_t j = 0; j < res->ngates; j++)
-			diff_gate_release(&res->gates[j]);
-		free(res->gates);
-		free(res->error);
-	}
+	for (size_t i = 0; run->results && i < run->pairs.npairs; i++)
+		pair_result_release(&run->results[i]);
 	free(run->results);
 	for (size_t i = 0; i < run->ncases; i++) {
 		free((char *)run->cases[i].name);

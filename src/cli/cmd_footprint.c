@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
+#include "cli/outbuf.h"
 #include "cli/options.h"
 
 #include "ingest/footprint_read.h"
@@ -44,6 +45,9 @@ const char cmd_footprint_help[] =
 	"                     docs/json/footprint-ndjson.md)\n"
 	"  --strict           a line that is not footprint output, once the output\n"
 	"                     has begun, is an error (exit 65) instead of a warning\n"
+	"  -j, --jobs N       read N inputs at once (--format ndjson; default: one\n"
+	"                     per processor, 1: one after the other); the output is\n"
+	"                     the same\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"GPU categories: 'Owned physical footprint (unmapped) (graphics)',\n"
@@ -73,6 +77,7 @@ enum {
 	OPT_ALL = 1,
 	OPT_FORMAT,
 	OPT_STRICT,
+	OPT_JOBS,
 	OPT_HELP,
 };
 
@@ -80,6 +85,7 @@ static const struct cli_option footprint_options[] = {
 	{ "all-categories", 0, false, OPT_ALL },
 	{ "format", 0, true, OPT_FORMAT },
 	{ "strict", 0, false, OPT_STRICT },
+	{ "jobs", 'j', true, OPT_JOBS },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -97,6 +103,7 @@ struct footprint_args {
 	enum output_format format;
 	bool all;
 	bool strict;
+	unsigned jobs;          /* -j N: inputs read at once; 0: one per processor */
 	bool help;
 };
 
@@ -121,6 +128,8 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
+	case OPT_JOBS:
+		return cli_parse_jobs(arg, &a->jobs, err);
 	default:
 		return 0;
 	}
@@ -156,7 +165,7 @@ write_out(const struct footprint_capture *cap, const struct footprint_args *a,
 		footprint_csv_write(stdout, cap, a->all);
 		break;
 	case FORMAT_NDJSON:
-		rc = footprint_ndjson_write(stdout, cap, path, a->all);
+		rc = footprint_ndjson_write(cli_out(), cap, path, a->all);
 		break;
 	case FORMAT_MARKDOWN:
 	case FORMAT_TEXT:
@@ -216,6 +225,7 @@ cmd_footprint(int argc, char **argv)
 		cli_sources_add_operands(&sources, "footprint", &a.operands);
 	else
 		cli_sources_add_operand(&sources, "footprint", a.path);
+	sources.jobs = a.jobs;
 	status = cli_sources_read_each(&sources, "footprint", 0, read_one,
 				       a.format == FORMAT_NDJSON ? footprint_ndjson_write_error :
 								   NULL, &a);

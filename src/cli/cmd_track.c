@@ -7,6 +7,7 @@
 #include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
+#include "cli/outbuf.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/diff_track.h"
@@ -68,6 +69,9 @@ const char cmd_track_help[] =
 	"                   docs/json/track-ndjson.md)\n"
 	"  --strict         a line that does not parse is an error (exit 65)\n"
 	"  --tag, --zsize   refused: they act inside the kernel at capture time\n"
+	"  -j, --jobs N     read N inputs at once (--format ndjson; default: one\n"
+	"                   per processor, 1: one after the other); the output is\n"
+	"                   the same\n"
 	"  -h, --help       show this help\n"
 	"\n"
 	"Examples:\n"
@@ -109,6 +113,7 @@ enum {
 	OPT_TOP,
 	OPT_FORMAT,
 	OPT_STRICT,
+	OPT_JOBS,
 	OPT_TAG,
 	OPT_ZSIZE,
 	OPT_HELP,
@@ -125,6 +130,7 @@ static const struct cli_option track_options[] = {
 	{ "top", 0, true, OPT_TOP },
 	{ "format", 0, true, OPT_FORMAT },
 	{ "strict", 0, false, OPT_STRICT },
+	{ "jobs", 'j', true, OPT_JOBS },
 	{ "tag", 0, true, OPT_TAG },
 	{ "zsize", 0, true, OPT_ZSIZE },
 	{ "help", 'h', false, OPT_HELP },
@@ -139,6 +145,7 @@ struct track_args {
 	bool markdown;
 	bool folded;
 	bool strict;
+	unsigned jobs;          /* -j N: inputs read at once; 0: one per processor */
 	bool help;
 	uint64_t top;
 };
@@ -215,6 +222,8 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
+	case OPT_JOBS:
+		return cli_parse_jobs(arg, &a->jobs, err);
 	case OPT_TAG:
 		return capture_time_only("tag", err);
 	case OPT_ZSIZE:
@@ -429,7 +438,7 @@ write_rows(const struct track_capture *cap, const struct diff_track *sites,
 {
 	struct track_ndjson_input in = { .path = a->path, .cap = cap, .sites = sites,
 					 .top = a->top };
-	if (track_ndjson_write(stdout, &in) < 0)
+	if (track_ndjson_write(cli_out(), &in) < 0)
 		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 	return 0;
 }
@@ -438,8 +447,12 @@ write_rows(const struct track_capture *cap, const struct diff_track *sites,
 static int
 read_one(void *ctx, struct app_source *src, struct diag *err)
 {
-	struct track_run *run = ctx;
-	struct track_args *a = run->a;
+	const struct track_run *run = ctx;
+	/* Copies: a->path and the suppressions' counts are this input's, and
+	 * -j N reads several at once (the compiled patterns are shared). */
+	struct track_args args = *run->a;
+	struct track_args *a = &args;
+	struct suppress_list sup = *run->sup;
 	struct track_capture cap;
 	struct diff_track sites;
 	struct diag_list warnings;
@@ -447,10 +460,16 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 
 	a->path = src->path;
 	capture_like(&cap, run->like);
+	sup.items = sup.len ? xmalloc(sup.len * sizeof(*sup.items)) : NULL;
+	if (sup.len)
+		memcpy(sup.items, run->sup->items, sup.len * sizeof(*sup.items));
+	sup.alloc = sup.len;
+	for (size_t i = 0; i < sup.len; i++)
+		sup.items[i].records = sup.items[i].bytes = 0;
+	if (cap.suppress)
+		cap.suppress = &sup;
 	diff_track_init(&sites, false);
 	diag_list_init(&warnings, 200);
-	for (size_t i = 0; i < run->sup->len; i++)
-		run->sup->items[i].records = run->sup->items[i].bytes = 0;
 	if (a->ndjson) {
 		cap.on_record = add_to_sites;
 		cap.on_record_ctx = &sites;
@@ -475,8 +494,9 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 			rc = status;
 		}
 	}
-	print_notes(&cap, a, run->sup);
+	print_notes(&cap, a, &sup);
 out:
+	free(sup.items);
 	diag_list_release(&warnings);
 	diff_track_release(&sites);
 	track_capture_release(&cap);
@@ -518,6 +538,7 @@ cmd_track(int argc, char **argv)
 	else
 		cli_sources_add_operand(&sources, "track", a.path);
 	struct track_run run = { .a = &a, .like = &like, .sup = &sup };
+	sources.jobs = a.jobs;
 	status = cli_sources_read_each(&sources, "track", 0, read_one,
 				       a.ndjson ? track_ndjson_write_error : NULL, &run);
 out:

@@ -7,6 +7,7 @@
 #include "cli/formats.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
+#include "cli/outbuf.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "model/report_vmmap.h"
@@ -55,6 +56,9 @@ const char cmd_vmmap_help[] =
 	"                     every dump, one report each); --dump N is the same\n"
 	"  --strict           a line that looks like a region but does not parse is\n"
 	"                     an error (exit 65) instead of a warning\n"
+	"  -j, --jobs N       read N inputs at once (--format ndjson; default: one\n"
+	"                     per processor, 1: one after the other); the output is\n"
+	"                     the same\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"A file holding several dumps gets one report per dump, each headed\n"
@@ -94,6 +98,7 @@ enum {
 	OPT_ALL_TYPES,
 	OPT_FORMAT,
 	OPT_STRICT,
+	OPT_JOBS,
 	OPT_SURFACES,
 	OPT_SNAPSHOT,
 	OPT_HELP,
@@ -104,6 +109,7 @@ static const struct cli_option vmmap_options[] = {
 	{ "all-types", 0, false, OPT_ALL_TYPES },
 	{ "format", 0, true, OPT_FORMAT },
 	{ "strict", 0, false, OPT_STRICT },
+	{ "jobs", 'j', true, OPT_JOBS },
 	{ "surfaces", 0, false, OPT_SURFACES },
 	{ "snapshot", 0, true, OPT_SNAPSHOT },
 	{ "dump", 0, true, OPT_SNAPSHOT },
@@ -119,6 +125,7 @@ struct vmmap_args {
 	const char *path;     /* the one input, without --format ndjson */
 	enum output_format format;
 	bool strict;
+	unsigned jobs;          /* -j N: inputs read at once; 0: one per processor */
 	bool surfaces;
 	bool help;
 	bool default_types;   /* no --types or --all-types given */
@@ -173,6 +180,8 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
+	case OPT_JOBS:
+		return cli_parse_jobs(arg, &a->jobs, err);
 	case OPT_SNAPSHOT:
 		return cli_positive_count("--snapshot", arg, &a->snapshot, err);
 	case OPT_SURFACES:
@@ -370,7 +379,7 @@ write_chosen(struct vmmap_capture *cap, const struct vmmap_args *a, const char *
 					    path, &i, err) < 0)
 		return -1;
 	if (a->format == FORMAT_NDJSON) {
-		if (vmmap_ndjson_write(stdout, cap, path, a->snapshot ? i + 1 : 0) < 0)
+		if (vmmap_ndjson_write(cli_out(), cap, path, a->snapshot ? i + 1 : 0) < 0)
 			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 		return 0;
 	}
@@ -461,6 +470,7 @@ cmd_vmmap(int argc, char **argv)
 	else
 		cli_sources_add_operand(&sources, "vmmap", a.path);
 	struct vmmap_run run = { .a = &a, .filter = &filter };
+	sources.jobs = a.jobs;
 	status = cli_sources_read_each(&sources, "vmmap", 0, read_one,
 				       a.format == FORMAT_NDJSON ? vmmap_ndjson_write_error : NULL,
 				       &run);

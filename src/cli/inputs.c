@@ -5,8 +5,10 @@
 
 #include "cli/inputs.h"
 
+#include "app/parallel.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/outbuf.h"
 #include "cli/dispatch.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -63,42 +65,129 @@ say_run_summary(const struct app_sources *s, const char *command)
 			 "(see the errors above)", s->nfailed, ninputs);
 }
 
+/* One source's turn as the reading left it, for its turn to be said (in input order). */
+struct read_turn {
+	struct cli_outbuf *printed_out;   /* what reading printed, kept (-j above 1) */
+	int rc;
+	bool skipped;                     /* of another command's kind, in a folder */
+	bool printed;                     /* the error was printed by the reader */
+	struct diag err;
+};
+
+struct read_run {
+	struct app_sources *s;
+	const char *command;
+	size_t max_line;
+	cli_source_read_fn read;
+	cli_error_row_fn error_row;
+	void *ctx;
+	bool buffered;                    /* several sources at once: keep what each prints */
+};
+
+/*
+ * Open, look at and read source i (on a worker thread with -j above 1):
+ * touches source i only, and prints through cli_out()/cli_err() into the
+ * turn's buffer.
+ */
+static void *
+read_source(void *ctx, size_t i)
+{
+	const struct read_run *run = ctx;
+	struct app_source *src = &run->s->v[i];
+	struct read_turn *t = xcalloc(1, sizeof(*t));
+	diag_clear(&t->err);
+	if (src->failed_early) {
+		t->rc = -1;
+		t->err = src->error;
+		return t;
+	}
+	if (run->buffered)
+		t->printed_out = cli_outbuf_start();
+	int rc = app_source_open(run->command, run->max_line, src, &t->err);
+	if (rc == 1) {
+		t->skipped = true;
+		rc = 0;
+	} else {
+		if (rc < 0 && src->in.empty) {
+			cli_refuse_empty(run->command, src->path, &src->in);
+			diag_set(&t->err, DIAG_DATA, src->path, 0, 0, "the input is empty");
+			t->printed = true;
+		}
+		if (rc == 0)
+			rc = run->read(run->ctx, src, &t->err);
+		if (rc > 0) {
+			if (!t->err.code)
+				diag_set(&t->err, rc, src->path, 0, 0, "could not be reported");
+			t->printed = true;
+		}
+	}
+	line_reader_close(&src->reader);
+	if (t->printed_out)
+		cli_outbuf_stop(t->printed_out);
+	t->rc = rc;
+	return t;
+}
+
+/* Source i's turn, on the calling thread in input order: what it printed, then its failure. */
+static int
+say_source(void *ctx, size_t i, void *result)
+{
+	const struct read_run *run = ctx;
+	struct read_turn *t = result;
+	if (t->printed_out) {
+		cli_outbuf_replay(t->printed_out, stdout, stderr);
+		/* What the rows' writer says when it writes to standard output itself. */
+		if (t->rc == 0 && !t->skipped && ferror(stdout)) {
+			t->rc = -1;
+			diag_set(&t->err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+		}
+	}
+	if (t->skipped)
+		run->s->nother_kind++;
+	else if (t->rc != 0)
+		source_failed(run->s, run->command, &run->s->v[i], &t->err, t->printed,
+			      run->error_row);
+	free(t);
+	/* Standard output cannot be written (a full disk, a closed pipe): read no
+	 * more inputs, at any -j; main() says why (exit 74 unless an input
+	 * failed first). */
+	return ferror(stdout) ? DIAG_IOERR : 0;
+}
+
+static void
+drop_turn(void *ctx, size_t i, void *result)
+{
+	(void)ctx;
+	(void)i;
+	struct read_turn *t = result;
+	cli_outbuf_free(t->printed_out);
+	free(t);
+}
+
 int
 cli_sources_read_each(struct app_sources *s, const char *command, size_t max_line,
 		      cli_source_read_fn read, cli_error_row_fn error_row, void *ctx)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		struct app_source *src = &s->v[i];
-		struct diag err;
-		diag_clear(&err);
-		if (src->failed_early) {
-			source_failed(s, command, src, &src->error, false, error_row);
-			continue;
-		}
-		int rc = app_source_open(s, command, max_line, src, &err);
-		bool printed = false;
-		if (rc == 1) {
-			line_reader_close(&src->reader);
-			continue;
-		}
-		if (rc < 0 && src->in.empty) {
-			cli_refuse_empty(command, src->path, &src->in);
-			diag_set(&err, DIAG_DATA, src->path, 0, 0, "the input is empty");
-			printed = true;
-		}
-		if (rc == 0)
-			rc = read(ctx, src, &err);
-		if (rc > 0) {
-			if (!err.code)
-				diag_set(&err, rc, src->path, 0, 0, "could not be reported");
-			printed = true;
-		}
-		line_reader_close(&src->reader);
-		if (rc != 0)
-			source_failed(s, command, src, &err, printed, error_row);
-	}
+	unsigned jobs = s->jobs ? s->jobs : app_parallel_default_jobs();
+	struct read_run run = {
+		.s = s, .command = command, .max_line = max_line, .read = read,
+		.error_row = error_row, .ctx = ctx, .buffered = jobs > 1 && s->n > 1,
+	};
+	struct app_parallel_opts opts = { .jobs = jobs, .window = app_parallel_window(jobs) };
+	app_parallel_map(s->n, &opts, read_source, say_source, drop_turn, &run);
 	say_run_summary(s, command);
 	return s->status;
+}
+
+int
+cli_parse_jobs(const char *value, unsigned *jobs, struct diag *err)
+{
+	uint64_t n;
+	if (cli_positive_count("-j", value, &n, err) < 0 || n > APP_PARALLEL_MAX_JOBS)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "-j needs a number of jobs from 1 "
+				"to %u, got '%s'", APP_PARALLEL_MAX_JOBS, value);
+	*jobs = (unsigned)n;
+	return 0;
 }
 
 void

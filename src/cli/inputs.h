@@ -41,9 +41,19 @@ typedef int (*cli_error_row_fn)(FILE *out, const char *path, const char *error);
  * Read every source in order (max_line as line_reader_open() takes it);
  * each that fails gets its error row on standard output when error_row is
  * not NULL. Returns the first error's exit status, or 0.
+ *
+ * With s->jobs above 1 (or 0: one per processor) and several sources, up
+ * to that many are read at once (app/parallel.h): `read` then runs on
+ * worker threads, so it must not write to `ctx` (copy what it changes per
+ * source) and prints only through cli_out()/cli_err() (cli/outbuf.h) and
+ * cli/msgs.h. What each source printed is kept and printed in its turn, so
+ * standard output, standard error and the exit status are those of -j 1.
  */
 int cli_sources_read_each(struct app_sources *s, const char *command, size_t max_line,
 			  cli_source_read_fn read, cli_error_row_fn error_row, void *ctx);
+
+/* -j N: from 1 to APP_PARALLEL_MAX_JOBS (app/parallel.h). 0, or -1 with a usage error. */
+int cli_parse_jobs(const char *value, unsigned *jobs, struct diag *err);
 
 /* Operands in command-line order, and whether each came after '--'. */
 struct cli_operands {

@@ -1,5 +1,7 @@
 #include "cli/msgs.h"
 
+#include "cli/outbuf.h"
+
 #include "util/diag.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -22,7 +24,7 @@ cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char *fmt
 	/* Names in messages come from inputs, manifests and ps: one rule for all. */
 	escape_add(&sb, msg.buf, msg.len);
 	strbuf_addch(&sb, '\n');
-	fwrite(sb.buf, 1, sb.len, stderr);
+	fwrite(sb.buf, 1, sb.len, cli_err());   /* an input's buffer on a -j worker */
 	strbuf_release(&msg);
 	strbuf_release(&sb);
 }
@@ -47,7 +49,7 @@ cli_print_diag(const struct diag *d)
 {
 	struct strbuf sb = STRBUF_INIT;
 	diag_format(d, &sb);
-	fwrite(sb.buf, 1, sb.len, stderr);
+	fwrite(sb.buf, 1, sb.len, cli_err());   /* an input's buffer on a -j worker */
 	strbuf_release(&sb);
 }
 

@@ -7,8 +7,12 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libxml2's initialisation, run once (plist_read()). */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
 
 enum elem {
 	E_PLIST,
@@ -501,7 +505,10 @@ plist_read(struct line_reader *r, const struct plist_opts *opts, plist_callback 
 	st.leaf = E_NONE;
 	strbuf_init(&st.text);
 	sax_init(&sax);
-	/* Only cli/ prints: libxml2's global error channel stays silent too. */
+	/* libxml2 2.9 initialises itself on first use without a lock: once, here,
+	 * before any parser, since -j N may read property lists on several threads. */
+	pthread_once(&xml_once, xmlInitParser);
+	/* Only cli/ prints: libxml2's error channel (one per thread) stays silent too. */
 	xmlSetGenericErrorFunc(NULL, quiet_generic_error);
 	st.ctxt = xmlCreatePushParserCtxt(&sax, &st, NULL, 0, NULL);
 	if (!st.ctxt) {

@@ -239,7 +239,7 @@ process_wide(const struct footprint_process *p, const char *name)
 static const char *
 field_names(void)
 {
-	static char buf[128];
+	static _Thread_local char buf[128];   /* one per thread: -j N reads on several */
 	size_t n = 0;
 	for (int f = 0; f < FOOTPRINT_FIELDS; f++)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",

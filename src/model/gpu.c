@@ -73,8 +73,9 @@ vmmap_field_find(const char *name)
 const char *
 vmmap_field_list(unsigned sources)
 {
-	/* Written from the table, so a message never names a field it lacks. */
-	static char buf[2][128];
+	/* Written from the table, so a message never names a field it lacks.
+	 * One buffer per thread: inputs are read on several (-j N). */
+	static _Thread_local char buf[2][128];
 	char *out = buf[sources == VMMAP_FROM_LINES];
 	size_t n = 0, k = 0, total = 0;
 	for (int i = 0; i < VMMAP_FIELDS; i++)

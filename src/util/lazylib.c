@@ -5,6 +5,7 @@
 #include "util/strbuf.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
@@ -31,9 +32,19 @@ unavailable(const struct lazylib *lib, const char *why)
 	exit(d.code);
 }
 
+/*
+ * Workers of -j N (app/parallel.h) may call a library's first function at
+ * the same time: loading and looking up are done under one lock, and each
+ * import's pointer is published with release/acquire (util/lazylib.h), so
+ * a thread that sees it sees the loaded library too. Two threads may both
+ * look a function up; they store the same address.
+ */
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
 lazylib_fn
 lazylib_function(struct lazylib *lib, const char *name)
 {
+	pthread_mutex_lock(&load_lock);
 	if (!lib->handle) {
 		/* RTLD_LAZY: the library's own calls are bound as they are made. */
 		lib->handle = dlopen(lib->soname, RTLD_LAZY | RTLD_LOCAL);
@@ -44,6 +55,7 @@ lazylib_function(struct lazylib *lib, const char *name)
 	void *sym = dlsym(lib->handle, name);
 	if (!sym)
 		unavailable(lib, dlerror());
+	pthread_mutex_unlock(&load_lock);
 	/* POSIX: dlsym's result converts to the function's pointer type. */
 	return (lazylib_fn)sym;
 }

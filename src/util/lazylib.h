@@ -52,9 +52,12 @@ lazylib_fn lazylib_function(struct lazylib *lib, const char *name);
 	ret name params                                                           \
 	{                                                                         \
 		static __typeof__(name) *fn;                                      \
-		if (!fn)                                                          \
-			fn = (__typeof__(name) *)lazylib_function(&(lib), #name); \
-		return fn args;                                                   \
+		__typeof__(name) *f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);     \
+		if (!f) {                                                         \
+			f = (__typeof__(name) *)lazylib_function(&(lib), #name);  \
+			__atomic_store_n(&fn, f, __ATOMIC_RELEASE);               \
+		}                                                                 \
+		return f args;                                                    \
 	}
 
 /* The same for a function that returns nothing. */
@@ -62,9 +65,12 @@ lazylib_fn lazylib_function(struct lazylib *lib, const char *name);
 	void name params                                                          \
 	{                                                                         \
 		static __typeof__(name) *fn;                                      \
-		if (!fn)                                                          \
-			fn = (__typeof__(name) *)lazylib_function(&(lib), #name); \
-		fn args;                                                          \
+		__typeof__(name) *f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);     \
+		if (!f) {                                                         \
+			f = (__typeof__(name) *)lazylib_function(&(lib), #name);  \
+			__atomic_store_n(&fn, f, __ATOMIC_RELEASE);               \
+		}                                                                 \
+		f args;                                                           \
 	}
 
 #endif

@@ -26,6 +26,7 @@ IMPORT_VOID(xmlFreeParserCtxt, (xmlParserCtxtPtr ctxt), (ctxt))
 IMPORT_VOID(xmlFreeDoc, (xmlDocPtr cur), (cur))
 IMPORT(int, xmlSAX2GetLineNumber, (void *ctx), (ctx))
 IMPORT(int, xmlSAX2GetColumnNumber, (void *ctx), (ctx))
+IMPORT_VOID(xmlInitParser, (void), ())
 IMPORT_VOID(xmlSetGenericErrorFunc, (void *ctx, xmlGenericErrorFunc handler), (ctx, handler))
 
 /* Writing (report/junit.c): a text writer into a memory buffer. */

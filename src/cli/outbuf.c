@@ -1,0 +1,121 @@
+/*
+ * Per-thread output buffers (cli/outbuf.h): two memory streams and the list
+ * of their pieces in the order they were written. A piece ends where the
+ * reader next asks for the other stream (cli_out() or cli_err()): at that
+ * moment both streams are flushed and whatever each gained is a piece.
+ */
+
+#include "cli/outbuf.h"
+
+#include "util/xalloc.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+enum { OUT, ERR };
+
+struct piece {
+	int stream;
+	size_t end;      /* the stream's size when the piece ended */
+};
+
+struct cli_outbuf {
+	FILE *f[2];
+	char *buf[2];
+	size_t size[2];  /* open_memstream() updates them on fflush() */
+	size_t seen[2];  /* bytes already in pieces */
+	struct piece *pieces;
+	size_t npieces, alloc;
+};
+
+static _Thread_local struct cli_outbuf *current;
+
+static void
+cut_pieces(struct cli_outbuf *b)
+{
+	for (int k = OUT; k <= ERR; k++) {
+		fflush(b->f[k]);
+		if (b->size[k] == b->seen[k])
+			continue;
+		if (b->npieces && b->pieces[b->npieces - 1].stream == k) {
+			b->pieces[b->npieces - 1].end = b->size[k];
+		} else {
+			b->pieces = xgrow(b->pieces, &b->alloc, b->npieces + 1, sizeof(*b->pieces));
+			b->pieces[b->npieces++] = (struct piece){ k, b->size[k] };
+		}
+		b->seen[k] = b->size[k];
+	}
+}
+
+FILE *
+cli_out_or(FILE *f)
+{
+	if (!current)
+		return f;
+	cut_pieces(current);
+	return current->f[OUT];
+}
+
+FILE *
+cli_out(void)
+{
+	return cli_out_or(stdout);
+}
+
+FILE *
+cli_err(void)
+{
+	if (!current)
+		return stderr;
+	cut_pieces(current);
+	return current->f[ERR];
+}
+
+struct cli_outbuf *
+cli_outbuf_start(void)
+{
+	struct cli_outbuf *b = xcalloc(1, sizeof(*b));
+	for (int k = OUT; k <= ERR; k++)
+		if (!(b->f[k] = open_memstream(&b->buf[k], &b->size[k])))
+			xdie("out of memory (an input's output buffer)");
+	current = b;
+	return b;
+}
+
+void
+cli_outbuf_stop(struct cli_outbuf *b)
+{
+	cut_pieces(b);
+	for (int k = OUT; k <= ERR; k++) {
+		fclose(b->f[k]);
+		b->f[k] = NULL;
+	}
+	if (current == b)
+		current = NULL;
+}
+
+void
+cli_outbuf_replay(struct cli_outbuf *b, FILE *out, FILE *err)
+{
+	size_t from[2] = { 0, 0 };
+	for (size_t i = 0; i < b->npieces; i++) {
+		const struct piece *p = &b->pieces[i];
+		fwrite(b->buf[p->stream] + from[p->stream], 1, p->end - from[p->stream],
+		       p->stream == OUT ? out : err);
+		from[p->stream] = p->end;
+	}
+	cli_outbuf_free(b);
+}
+
+void
+cli_outbuf_free(struct cli_outbuf *b)
+{
+	if (!b)
+		return;
+	if (b->f[OUT])
+		cli_outbuf_stop(b);
+	free(b->buf[OUT]);
+	free(b->buf[ERR]);
+	free(b->pieces);
+	free(b);
+}

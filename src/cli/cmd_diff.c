@@ -619,12 +619,44 @@ check_skipped_gates(const struct diff_args *a, struct diff_run *run)
 }
 
 /*
+ * Bundles: the kernel view is compared once (app/kernel_view.h); the
+ * sources its reference covers are named, and where one says another
+ * figure than the reference, both are said with the time each was taken.
+ */
+static void
+note_kernel_views(const struct diff_args *a, const struct diff_run *run)
+{
+	enum { SAID = 5 };
+	for (int side = 0; side < 2 && run->pairs.bundles[0]; side++) {
+		const struct kernel_view *v = &run->pairs.kernel[side];
+		if (!v->ncovered)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		kernel_view_covered_list(v, &sb);
+		cli_note(a->paths[side], 0, "%s hold%s the kernel view of %s (the reference): "
+			 "compared once", sb.buf, v->ncovered == 1 ? "s" : "",
+			 v->reference->member);
+		for (size_t i = 0; i < v->ndisagree && i < SAID; i++) {
+			strbuf_reset(&sb);
+			kernel_disagreement_describe(v, &v->disagree[i], &sb);
+			cli_warn(a->paths[side], 0, "%s", sb.buf);
+		}
+		uint64_t more = v->disagree_more + (v->ndisagree > SAID ? v->ndisagree - SAID : 0);
+		if (more)
+			cli_warn(a->paths[side], 0, "%" PRIu64 " more figures of the kernel "
+				    "sources disagree with the reference", more);
+		strbuf_release(&sb);
+	}
+}
+
+/*
  * Bundles: each capture checked against the sha256 and size its manifest
  * records; a mismatch is a warning naming the file (an error with --strict).
  */
 static void
 check_bundles(const struct diff_args *a, struct diff_run *run)
 {
+	note_kernel_views(a, run);
 	for (int side = 0; side < 2; side++) {
 		const struct bundle *b = run->pairs.bundles[side];
 		for (size_t i = 0; b && i < b->ncaptures; i++) {

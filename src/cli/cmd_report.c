@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/formats.h"
 #include "app/kind.h"
+#include "app/report_bundles.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 
@@ -343,6 +344,41 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 	return rc;
 }
 
+/* `iotally report BEFORE_BUNDLE AFTER_BUNDLE`: every kind both hold, before -> after. */
+static int
+run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
+{
+	struct report_bundles rb;
+	struct report r, side[2];
+	struct diag_list w;
+	diag_list_init(&w, 50);
+	report_init(&r, "bundle", true);
+	r.all = a->all;
+	int rc = report_bundles_open(&rb, a->paths[0], a->paths[1], err);
+	if (rc == 0)
+		rc = report_bundles_build(&rb, &r, a->gates, a->ngates, notes, &w, err);
+	cli_print_warnings(notes);
+	cli_print_warnings(&w);
+	if (rc == 0) {
+		for (int i = 0; i < 2; i++) {
+			report_init(&side[i], "bundle", false);
+			bundle_provenance(&side[i], &rb.b[i], rb.files[i] ? rb.files[i] : "none");
+		}
+		report_bundles_provenance(&r, side);
+		for (int i = 0; i < 2; i++)
+			report_release(&side[i]);
+		add_diag_warnings(&r, &w);
+		add_diag_warnings(&r, notes);
+		cli_report_provenance(&r, a->paths, 2);
+		rc = write_report(a, &r, err);
+	}
+	report_release(&r);
+	diag_list_release(&w);
+	report_bundles_release(&rb);
+	line_reader_unmap_all();
+	return rc;
+}
+
 /* ---- output ---------------------------------------------------------------- */
 
 static int
@@ -378,11 +414,16 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	in[0].reader.fd = in[1].reader.fd = -1;
 	if (a->npaths == 1 && strcmp(a->paths[0], "-") != 0 && bundle_path_is_bundle(a->paths[0]))
 		return run_bundle(a, notes, err);
+	bool bundle[2] = { false, false };
 	for (size_t i = 0; i < a->npaths; i++)
-		if (strcmp(a->paths[i], "-") != 0 && bundle_path_is_bundle(a->paths[i]))
-			return diag_set(err, DIAG_USAGE, a->paths[i], 0, 0,
-					"is a capture bundle: a report takes one bundle ('iotally "
-					"diff BEFORE AFTER' compares two)");
+		bundle[i] = strcmp(a->paths[i], "-") != 0 && bundle_path_is_bundle(a->paths[i]);
+	if (bundle[0] && bundle[1])
+		return run_bundles(a, notes, err);
+	if (bundle[0] || bundle[1])
+		return diag_set(err, DIAG_USAGE, a->paths[bundle[0] ? 0 : 1], 0, 0,
+				"is a capture bundle and %s is not: a before/after report "
+				"compares a bundle with a bundle, or two captures of one kind",
+				diag_display_path(a->paths[bundle[0] ? 1 : 0]));
 	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
 		char schema[64];
 		enum input_kind raw;

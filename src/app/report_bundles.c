@@ -17,6 +17,32 @@
 
 static const char *const side_name[2] = { "BEFORE", "AFTER" };
 
+/*
+ * A series is not one side of a pair: say what works instead, each a
+ * command that runs as printed (trend needs 3 samples; a folder's samples
+ * are bundles of their own).
+ */
+static int
+refuse_series(const struct bundle *b, const char *path, struct diag *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t first = 0, last = b->nsamples;
+	while (first < b->nsamples && !b->samples[first].complete)
+		first++;
+	while (last > first + 1 && !b->samples[last - 1].complete)
+		last--;
+	if (!b->archive && last > first + 1)
+		strbuf_addf(&sb, "'iotally report %s %s' compares its first and last complete "
+			    "samples", b->samples[first].path, b->samples[last - 1].path);
+	if (b->nsamples >= 3)
+		strbuf_addf(&sb, "%s'iotally trend %s' follows it over time", sb.len ? "; " : "",
+			    path);
+	diag_set(err, DIAG_USAGE, path, 0, 0, "is a series of %zu samples, not one bundle%s%s",
+		 b->nsamples, sb.len ? ": " : "", sb.len ? sb.buf : "");
+	strbuf_release(&sb);
+	return -1;
+}
+
 int
 report_bundles_open(struct report_bundles *rb, const char *before, const char *after,
 		    struct diag *err)
@@ -29,10 +55,7 @@ report_bundles_open(struct report_bundles *rb, const char *before, const char *a
 			return -1;
 		rb->opened[i] = true;
 		if (rb->b[i].series)
-			return diag_set(err, DIAG_USAGE, rb->paths[i], 0, 0,
-					"is a series of %zu samples: a before/after report compares "
-					"two bundles ('iotally trend %s' follows a series over time)",
-					rb->b[i].nsamples, rb->paths[i]);
+			return refuse_series(&rb->b[i], rb->paths[i], err);
 	}
 	return 0;
 }

@@ -29,7 +29,7 @@
 
 const char cmd_report_help[] =
 	"usage: iotally report [options] INPUT [AFTER]\n"
-	"       iotally report [options] BUNDLE\n"
+	"       iotally report [options] BUNDLE [AFTER_BUNDLE]\n"
 	"\n"
 	"One report to attach to a bug: a vmmap dump, IOKit class counts (ioreg,\n"
 	"ioclasscount), an ioclasscount --track capture or footprint output, or\n"
@@ -44,6 +44,15 @@ const char cmd_report_help[] =
 	"whether it was redacted, and every step that failed, was denied or was\n"
 	"skipped (with the tool's own message). A series is refused: 'iotally\n"
 	"trend' follows it over time.\n"
+	"\n"
+	"Two bundles (BEFORE AFTER, folders or .tar.gz) give one before/after report\n"
+	"of every kind both hold, under one headline (GPU memory and what grew most,\n"
+	"IOKit classes, tracked kernel memory and new call sites, footprint), with\n"
+	"both manifests' provenance. The kernel view is one section whatever files\n"
+	"it came from: the ioreg plist is the reference, ioclasscount and\n"
+	"ioalloccount are named and not shown again, and where a bundle's sources\n"
+	"disagree both figures are shown with the time each was taken. IOSurface\n"
+	"and IOAccelerator instances are shown beside their vmmap regions.\n"
 	"\n"
 	"In order, leaving out what the input does not hold: a one-line verdict;\n"
 	"provenance (process, OS version, capture time, page size, inputs, the\n"
@@ -62,7 +71,8 @@ const char cmd_report_help[] =
 	"  -o, --output FILE  write FILE (whole or not at all) instead of standard\n"
 	"                     output\n"
 	"  --fail-if 'METRIC OP VALUE'\n"
-	"                     a gate, as 'iotally diff' takes them (two inputs);\n"
+	"                     a gate, as 'iotally diff' takes them (two inputs; of\n"
+	"                     two bundles, checked on the pair of the gate's kind);\n"
 	"                     repeatable; exit status 1 when any trips\n"
 	"  --all              every row: by default rows that did not change (and\n"
 	"                     empty histogram buckets) are counted and folded, and\n"
@@ -78,11 +88,13 @@ const char cmd_report_help[] =
 	"  iotally report --format html fixtures/diff/track-before.txt fixtures/diff/track-after.txt > /tmp/iotally-report.html && echo written\n"
 	"  iotally report --fail-if 'classes:IOSurface > +10' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"  iotally report fixtures/bundle/partial\n"
+	"  iotally report fixtures/bundle-pair/before fixtures/bundle-pair/after.tar.gz\n"
 	"\n"
 	"Exit status: 0 success, 1 a gate tripped, 64 usage error (a series, or a\n"
-	"bundle with another input), 65 malformed input (a bundle manifest\n"
-	"included) or inputs of different kinds, 66 input cannot be opened (a\n"
-	"bundle without a capture iotally reads), 74 output cannot be written.\n";
+	"bundle with a file), 65 malformed input (a bundle manifest included) or\n"
+	"inputs of different kinds, 66 input cannot be opened (a bundle without a\n"
+	"capture iotally reads, two bundles without a kind in common), 74 output\n"
+	"cannot be written.\n";
 
 enum {
 	OPT_FORMAT = 1,

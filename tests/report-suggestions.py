@@ -3,8 +3,8 @@
 
 Usage: report-suggestions.py --bin IOTALLY (from the project root)
 
-Each case is a refused command, its exit status, and how many suggestions its
-standard error must hold: every 'iotally ...' quoted in the message is split
+Each case is a command (a refusal, or a page that points elsewhere), its exit
+status, and how many suggestions its standard error and output must hold: every 'iotally ...' quoted in the message is split
 as a shell would split it, run with the same binary, and must exit 0 and
 write something. A case that prints fewer suggestions than it should fails,
 so the test cannot pass by finding none.
@@ -26,6 +26,9 @@ CASES = [
     (['report', 'fixtures/bundle-pair/before', 'fixtures/series-bundle/leak.tar.gz'], 64, 2),
     # two bundles with no kind in common: list the steps of BEFORE
     (['report', 'fixtures/bundle/footprint-before', 'fixtures/bundle/partial'], 66, 1),
+    # no ioreg plist: the page says which command compares ioalloccount's totals
+    (['report', 'fixtures/bundle-pair/no-plist-before', 'fixtures/bundle-pair/no-plist-after'],
+     0, 1),
 ]
 
 
@@ -36,7 +39,7 @@ def main():
     failed = 0
     for args, status, want in CASES:
         p = subprocess.run([a.bin] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        err = p.stderr.decode()
+        err = p.stderr.decode() + p.stdout.decode()
         if p.returncode != status:
             print('FAIL: %s exited %d, expected %d: %s' % (args, p.returncode, status, err))
             failed += 1

@@ -126,9 +126,13 @@ kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 	v->reference = src[ref].c;
 	const struct classes_snapshot *rs = src[ref].snap;
 	v->reference_source = rs ? classes_source_name(rs->source) : NULL;
-	for (size_t i = 0; rs && i < n; i++) {
-		if (i == ref || !src[i].snap || !covers(rs, src[i].snap))
+	for (size_t i = 0; i < n; i++) {
+		if (i == ref)
 			continue;
+		if (!rs || !src[i].snap || !covers(rs, src[i].snap)) {
+			v->uncovered[v->nuncovered++] = src[i].c;
+			continue;
+		}
 		v->covered[v->ncovered++] = src[i].c;
 		compare_sources(v, rs, &src[i]);
 	}

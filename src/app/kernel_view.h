@@ -48,6 +48,9 @@ struct kernel_view {
 	const char *reference_source;             /* "ioreg-xml", "ioclasscount" ... or NULL */
 	const struct bundle_capture *covered[KERNEL_VIEW_SOURCES];
 	size_t ncovered;
+	/* Sources with figures the reference lacks (ioalloccount beside ioclasscount). */
+	const struct bundle_capture *uncovered[KERNEL_VIEW_SOURCES];
+	size_t nuncovered;
 	struct kernel_disagreement *disagree;     /* at most KERNEL_VIEW_DISAGREEMENTS_MAX */
 	size_t ndisagree;
 	uint64_t disagree_more;                   /* left out of `disagree` */

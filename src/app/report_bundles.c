@@ -197,6 +197,42 @@ add_disagreements(struct report *r, struct report_section *s, const struct repor
 	}
 }
 
+/* "kernel/ioalloccount.txt": the sources a side's reference does not cover. */
+static void
+uncovered_list(const struct kernel_view *v, struct strbuf *sb)
+{
+	for (size_t i = 0; i < v->nuncovered; i++)
+		strbuf_addf(sb, "%s%s", i == 0 ? "" : i + 1 == v->nuncovered ? " and " : ", ",
+			    v->uncovered[i]->member);
+}
+
+/*
+ * Without an ioreg capture, ioclasscount's counts and ioalloccount's totals
+ * are two views that no file covers: the report shows the reference's, and
+ * says which command compares the other (diff pairs every uncovered file).
+ */
+static void
+add_uncovered(struct report_section *s, const struct report_bundles *rb)
+{
+	struct strbuf list[2] = { STRBUF_INIT, STRBUF_INIT };
+	for (int side = 0; side < 2; side++)
+		uncovered_list(&rb->kernel[side], &list[side]);
+	bool same = strcmp(list[0].len ? list[0].buf : "", list[1].len ? list[1].buf : "") == 0;
+	for (int side = 0; side < 2; side++) {
+		if (!list[side].len || (side == 1 && same))
+			continue;
+		report_section_add_paragraph(s, "%s%s hold%s figures %s does not: 'iotally diff "
+					     "%s %s' compares %s.", same ? "" : side == 0 ?
+					     "Before, " : "After, ", list[side].buf,
+					     rb->kernel[side].nuncovered == 1 ? "s" : "",
+					     rb->kernel[side].reference->member, rb->paths[0],
+					     rb->paths[1], rb->kernel[side].nuncovered == 1 ? "it"
+					     : "them");
+	}
+	strbuf_release(&list[0]);
+	strbuf_release(&list[1]);
+}
+
 /* Which files the kernel section comes from, said once at its top. */
 static void
 add_kernel_source(struct report *r, const struct report_bundles *rb)
@@ -228,6 +264,7 @@ add_kernel_source(struct report *r, const struct report_bundles *rb)
 	strbuf_addch(&sb, '.');
 	report_section_add_paragraph(s, "%s", sb.buf);
 	strbuf_release(&sb);
+	add_uncovered(s, rb);
 	add_disagreements(r, s, rb);
 }
 

@@ -24,6 +24,10 @@ the .edits files), so every delta of `iotally report before/ after/` is known:
                    fixtures/footprint-diff/constructed-bytes-after-iosurface-64m.txt
                    (IOSurface dirty +64 MiB), its process renamed GPUStress like vmmap's
   after.tar.gz     after/ packed under the folder name after/
+  no-plist-before/, no-plist-after/
+                   before/ and after/ without the ioreg plist (its step skipped): the
+                   class counts are ioclasscount's alone and the totals ioalloccount's,
+                   two views of the kernel that no file covers
 """
 import gzip
 import hashlib
@@ -102,7 +106,7 @@ def step(d, sid, argv, kind, out, started):
             'capture_kind': kind, 'stdout': entry(d, out), 'stderr': entry(d, err)}
 
 
-def write_side(name, s):
+def write_side(name, s, plist=True):
     d = os.path.join(ROOT, name)
     shutil.rmtree(d, ignore_errors=True)
     for sub in ('host', 'kernel', 'target', 'logs'):
@@ -122,12 +126,18 @@ def write_side(name, s):
         'target/footprint.txt': open(s['footprint'], 'rb').read().replace(
             b'Metal App [4242]', b'GPUStress [4242]'),
     }
+    if not plist:
+        del files['kernel/ioreg-root.plist']
     for rel, data in files.items():
         open(os.path.join(d, rel), 'wb').write(data)
     steps = [
         step(d, 'host.sw_vers', ['sw_vers'], None, 'host/sw_vers.txt', t[0]),
         step(d, 'kernel.ioreg_root', ['ioreg', '-a', '-l', '-d', '1'], 'classes',
-             'kernel/ioreg-root.plist', t[0]),
+             'kernel/ioreg-root.plist', t[0]) if plist else
+        {'id': 'kernel.ioreg_root', 'argv': ['ioreg', '-a', '-l', '-d', '1'],
+         'started_utc': None, 'duration_ms': 0, 'exit_status': None, 'signal': None,
+         'status': 'skipped', 'reason': 'not asked for (--no-ioreg)', 'capture_kind': 'classes',
+         'stdout': None, 'stderr': None},
         step(d, 'kernel.ioclasscount', ['ioclasscount'], 'classes', 'kernel/ioclasscount.txt',
              t[1]),
         step(d, 'kernel.ioalloccount', ['ioalloccount'], 'classes', 'kernel/ioalloccount.txt',
@@ -175,6 +185,7 @@ def main():
     os.makedirs(ROOT, exist_ok=True)
     for name, s in SIDES.items():
         write_side(name, s)
+        write_side('no-plist-' + name, s, plist=False)
     pack(os.path.join(ROOT, 'after'), 'after', os.path.join(ROOT, 'after.tar.gz'))
 
 

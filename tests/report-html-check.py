@@ -28,6 +28,9 @@ resolving nowhere, so nothing could be fetched even if the page asked.
   - --folded N: exactly N table rows sit in <details class="unchanged">
     (the unchanged rows the construction of the inputs says there are), and
     the embedded data marks exactly N rows unchanged.
+  - --sections ID,ID,...: the page's <section id=...> are exactly these, in
+    this order, each once (one kernel section whatever files it came from),
+    under one headline (<p class="verdict">).
 
 --rejects MESSAGE (with --page or --mutate, the tests that the checks can fail):
 pass only when the page is refused with exactly MESSAGE, so a page refused for
@@ -175,6 +178,10 @@ def mutate(page, how):
         broken = text.replace('<details class="unchanged">', '<details class="open">')
     elif how == 'unmark':
         broken = text.replace('<tspan class="new">NEW</tspan> ', '')
+    elif how == 'twice':
+        # a writer that gave each kernel source its own section
+        m = re.search(r'<section id="classes">.*?</section>', text, re.S)
+        broken = text.replace(m.group(0), m.group(0) * 2, 1) if m else text
     elif how == 'unlabel':
         broken = re.sub(r'<text class="(in )?val"[^>]*>[^<]*</text>', '', text)
     else:
@@ -230,12 +237,14 @@ def main():
     ap.add_argument('--hostile', action='store_true')
     ap.add_argument('--folded', type=int, default=None,
                     help='exactly this many table rows folded in <details class="unchanged">')
+    ap.add_argument('--sections', default=None,
+                    help='the sections, in order, each once (comma-separated ids)')
     ap.add_argument('--page', help='check this HTML file instead of writing one '
                     '(the test that the checks can fail)')
     ap.add_argument('--new-site', action='append', default=None,
                     help='an icicle node marked NEW with this label (repeatable: all of them)')
     ap.add_argument('--mutate', choices=['unescape', 'stylesheet', 'unfold', 'unlabel',
-                                         'unmark'],
+                                         'unmark', 'twice'],
                     help='break the written page before loading it, as a writer that '
                     'forgot to escape the hostile process name or linked a CDN style '
                     'sheet would (the test that the checks can fail)')
@@ -361,6 +370,14 @@ def check(a):
             fail('the data marks %d rows unchanged, expected %d' % (marked, a.folded))
     if a.new_site is not None and sorted(p.new_sites) != sorted(a.new_site):
         fail('icicle nodes marked NEW: %r, expected %r' % (p.new_sites, a.new_site))
+    if a.sections is not None:
+        got = [attrs.get('id') for t, attrs in p.tags if t == 'section']
+        if got != a.sections.split(','):
+            fail('sections %s, expected %s' % (','.join(map(str, got)), a.sections))
+        verdicts = [1 for t, attrs in p.tags
+                    if t == 'p' and 'verdict' in attrs.get('class', '').split()]
+        if len(verdicts) != 1:
+            fail('%d headlines (<p class="verdict">), expected 1' % len(verdicts))
     check_histogram_sums(data)
     for i, labels in enumerate(p.bar_charts):
         if labels == 0:

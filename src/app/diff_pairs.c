@@ -81,14 +81,18 @@ named_cmp(const void *x, const void *y)
 	return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
 }
 
+/* The bundle's captures but the kernel sources its reference covers; how many in *n. */
 static struct named *
-bundle_named(const struct bundle *b)
+bundle_named(const struct bundle *b, const struct kernel_view *kv, size_t *n)
 {
 	struct named *v = xcalloc(b->ncaptures ? b->ncaptures : 1, sizeof(*v));
+	*n = 0;
 	for (size_t i = 0; i < b->ncaptures; i++)
-		v[i] = (struct named){ b->captures[i].member, xstrdup(b->captures[i].path) };
-	if (b->ncaptures)
-		qsort(v, b->ncaptures, sizeof(*v), named_cmp);
+		if (!kernel_view_covers(kv, &b->captures[i]))
+			v[(*n)++] = (struct named){ b->captures[i].member,
+						    xstrdup(b->captures[i].path) };
+	if (*n)
+		qsort(v, *n, sizeof(*v), named_cmp);
 	return v;
 }
 
@@ -127,8 +131,12 @@ pair_bundles(struct diff_pairs *p, const char *before, const char *after, struct
 					"numbered folders)");
 	}
 	p->folders = true;
-	struct named *b = bundle_named(p->bundles[0]), *a = bundle_named(p->bundles[1]);
-	pair_lists(p, b, p->bundles[0]->ncaptures, a, p->bundles[1]->ncaptures);
+	size_t nb, na;
+	kernel_view_pick(p->bundles[0], &p->kernel[0]);
+	kernel_view_pick(p->bundles[1], &p->kernel[1]);
+	struct named *b = bundle_named(p->bundles[0], &p->kernel[0], &nb);
+	struct named *a = bundle_named(p->bundles[1], &p->kernel[1], &na);
+	pair_lists(p, b, nb, a, na);
 	free(b);
 	free(a);
 	return 0;
@@ -195,6 +203,7 @@ diff_pairs_release(struct diff_pairs *p)
 	free(p->pairs);
 	free(p->unpaired);
 	for (int side = 0; side < 2; side++) {
+		kernel_view_release(&p->kernel[side]);
 		if (!p->bundles[side])
 			continue;
 		bundle_release(p->bundles[side]);

@@ -11,12 +11,16 @@
  * Two capture bundles (folders or .tar.gz, ingest/bundle.h) pair capture
  * by capture: the files their manifests name, by their paths inside the
  * bundle. The bundles stay open in `bundles` (their captures are checked
- * against the manifests' sha256 before they are compared).
+ * against the manifests' sha256 before they are compared). A bundle's
+ * kernel view is paired once (app/kernel_view.h): the sources its
+ * reference covers (ioclasscount and ioalloccount beside the ioreg plist)
+ * are left out of the pairs and named in `kernel`.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/kernel_view.h"
 #include "util/diag.h"
 
 struct bundle;
@@ -39,6 +43,7 @@ struct diff_pairs {
 	size_t nunpaired;
 	size_t nskipped_dirs;   /* subdirectories, which are not read */
 	struct bundle *bundles[2];   /* BEFORE and AFTER when both are bundles, else NULL */
+	struct kernel_view kernel[2];   /* bundles: each one's kernel view, else empty */
 };
 
 /*

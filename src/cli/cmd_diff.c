@@ -53,10 +53,13 @@ const char cmd_diff_help[] =
 	".tar.gz) are paired capture by capture (the files their manifests name),\n"
 	"each checked first against the sha256 and size its manifest records: a\n"
 	"file changed after the capture is a warning naming it (an error with\n"
-	"--strict). A series is compared sample by sample: name two of its\n"
-	"numbered folders. A closing line counts the pairs, the files without a\n"
-	"counterpart and the tripped gates (with --format markdown it comes first,\n"
-	"before the pairs' sections).\n"
+	"--strict). A bundle's kernel view is compared once: its ioreg plist is\n"
+	"the reference, and the ioclasscount and ioalloccount files it covers are\n"
+	"named in a note (a figure they say otherwise is a warning giving both,\n"
+	"with the time each was taken). A series is compared sample by sample:\n"
+	"name two of its numbered folders. A closing line counts the pairs, the\n"
+	"files without a counterpart and the tripped gates (with --format\n"
+	"markdown it comes first, before the pairs' sections).\n"
 	"\n"
 	"  classes IOKit instance counts (ioreg -l / -a, ioclasscount output):\n"
 	"          per class before, after and delta, largest change first, classes\n"
@@ -730,12 +733,44 @@ check_skipped_gates(const struct diff_args *a, struct diff_run *run)
 }
 
 /*
+ * Bundles: the kernel view is compared once (app/kernel_view.h); the
+ * sources its reference covers are named, and where one says another
+ * figure than the reference, both are said with the time each was taken.
+ */
+static void
+note_kernel_views(const struct diff_args *a, const struct diff_run *run)
+{
+	enum { SAID = 5 };
+	for (int side = 0; side < 2 && run->pairs.bundles[0]; side++) {
+		const struct kernel_view *v = &run->pairs.kernel[side];
+		if (!v->ncovered)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		kernel_view_covered_list(v, &sb);
+		cli_note(a->paths[side], 0, "%s hold%s the kernel view of %s (the reference): "
+			 "compared once", sb.buf, v->ncovered == 1 ? "s" : "",
+			 v->reference->member);
+		for (size_t i = 0; i < v->ndisagree && i < SAID; i++) {
+			strbuf_reset(&sb);
+			kernel_disagreement_describe(v, &v->disagree[i], &sb);
+			cli_warn(a->paths[side], 0, "%s", sb.buf);
+		}
+		uint64_t more = v->disagree_more + (v->ndisagree > SAID ? v->ndisagree - SAID : 0);
+		if (more)
+			cli_warn(a->paths[side], 0, "%" PRIu64 " more figures of the kernel "
+				    "sources disagree with the reference", more);
+		strbuf_release(&sb);
+	}
+}
+
+/*
  * Bundles: each capture checked against the sha256 and size its manifest
  * records; a mismatch is a warning naming the file (an error with --strict).
  */
 static void
 check_bundles(const struct diff_args *a, struct diff_run *run)
 {
+	note_kernel_views(a, run);
 	for (int side = 0; side < 2; side++) {
 		const struct bundle *b = run->pairs.bundles[side];
 		for (size_t i = 0; b && i < b->ncaptures; i++) {

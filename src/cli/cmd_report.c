@@ -9,6 +9,7 @@
 #include "model/signature.h"
 #include "cli/formats.h"
 #include "app/kind.h"
+#include "app/report_bundles.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 
@@ -31,7 +32,7 @@
 
 const char cmd_report_help[] =
 	"usage: iotally report [options] INPUT [AFTER]\n"
-	"       iotally report [options] BUNDLE\n"
+	"       iotally report [options] BUNDLE [AFTER_BUNDLE]\n"
 	"\n"
 	"One report to attach to a bug: a vmmap dump, IOKit class counts (ioreg,\n"
 	"ioclasscount), an ioclasscount --track capture or footprint output, or\n"
@@ -46,6 +47,15 @@ const char cmd_report_help[] =
 	"whether it was redacted, and every step that failed, was denied or was\n"
 	"skipped (with the tool's own message). A series is refused: 'iotally\n"
 	"trend' follows it over time.\n"
+	"\n"
+	"Two bundles (BEFORE AFTER, folders or .tar.gz) give one before/after report\n"
+	"of every kind both hold, under one headline (GPU memory and what grew most,\n"
+	"IOKit classes, tracked kernel memory and new call sites, footprint), with\n"
+	"both manifests' provenance. The kernel view is one section whatever files\n"
+	"it came from: the ioreg plist is the reference, ioclasscount and\n"
+	"ioalloccount are named and not shown again, and where a bundle's sources\n"
+	"disagree both figures are shown with the time each was taken. IOSurface\n"
+	"and IOAccelerator instances are shown beside their vmmap regions.\n"
 	"\n"
 	"In order, leaving out what the input does not hold: a one-line verdict;\n"
 	"provenance (process, OS version, capture time, page size, inputs, the\n"
@@ -64,7 +74,8 @@ const char cmd_report_help[] =
 	"  -o, --output FILE  write FILE (whole or not at all) instead of standard\n"
 	"                     output\n"
 	"  --fail-if 'METRIC OP VALUE'\n"
-	"                     a gate, as 'iotally diff' takes them (two inputs);\n"
+	"                     a gate, as 'iotally diff' takes them (two inputs; of\n"
+	"                     two bundles, checked on the pair of the gate's kind);\n"
 	"                     repeatable; exit status 1 when any trips\n"
 	"  --all              every row: by default rows that did not change (and\n"
 	"                     empty histogram buckets) are counted and folded, and\n"
@@ -83,11 +94,13 @@ const char cmd_report_help[] =
 	"  iotally report --format html fixtures/diff/track-before.txt fixtures/diff/track-after.txt > /tmp/iotally-report.html && echo written\n"
 	"  iotally report --fail-if 'classes:IOSurface > +10' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"  iotally report fixtures/bundle/partial\n"
+	"  iotally report fixtures/bundle-pair/before fixtures/bundle-pair/after.tar.gz\n"
 	"\n"
 	"Exit status: 0 success, 1 a gate tripped, 64 usage error (a series, or a\n"
-	"bundle with another input), 65 malformed input (a bundle manifest\n"
-	"included) or inputs of different kinds, 66 input cannot be opened (a\n"
-	"bundle without a capture iotally reads), 74 output cannot be written.\n";
+	"bundle with a file), 65 malformed input (a bundle manifest included) or\n"
+	"inputs of different kinds, 66 input cannot be opened (a bundle without a\n"
+	"capture iotally reads, two bundles without a kind in common), 74 output\n"
+	"cannot be written.\n";
 
 enum {
 	OPT_FORMAT = 1,
@@ -364,6 +377,41 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 	return rc;
 }
 
+/* `iotally report BEFORE_BUNDLE AFTER_BUNDLE`: every kind both hold, before -> after. */
+static int
+run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
+{
+	struct report_bundles rb;
+	struct report r, side[2];
+	struct diag_list w;
+	diag_list_init(&w, 50);
+	report_init(&r, "bundle", true);
+	r.all = a->all;
+	int rc = report_bundles_open(&rb, a->paths[0], a->paths[1], err);
+	if (rc == 0)
+		rc = report_bundles_build(&rb, &r, a->gates, a->ngates, notes, &w, err);
+	cli_print_warnings(notes);
+	cli_print_warnings(&w);
+	if (rc == 0) {
+		for (int i = 0; i < 2; i++) {
+			report_init(&side[i], "bundle", false);
+			bundle_provenance(&side[i], &rb.b[i], rb.files[i] ? rb.files[i] : "none");
+		}
+		report_bundles_provenance(&r, side);
+		for (int i = 0; i < 2; i++)
+			report_release(&side[i]);
+		add_diag_warnings(&r, &w);
+		add_diag_warnings(&r, notes);
+		cli_report_provenance(&r, a->paths, 2);
+		rc = write_report(a, &r, err);
+	}
+	report_release(&r);
+	diag_list_release(&w);
+	report_bundles_release(&rb);
+	line_reader_unmap_all();
+	return rc;
+}
+
 /* ---- output ---------------------------------------------------------------- */
 
 static int
@@ -407,11 +455,16 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	}
 	if (a->npaths == 1 && strcmp(a->paths[0], "-") != 0 && bundle_path_is_bundle(a->paths[0]))
 		return run_bundle(a, notes, err);
+	bool bundle[2] = { false, false };
 	for (size_t i = 0; i < a->npaths; i++)
-		if (strcmp(a->paths[i], "-") != 0 && bundle_path_is_bundle(a->paths[i]))
-			return diag_set(err, DIAG_USAGE, a->paths[i], 0, 0,
-					"is a capture bundle: a report takes one bundle ('iotally "
-					"diff BEFORE AFTER' compares two)");
+		bundle[i] = strcmp(a->paths[i], "-") != 0 && bundle_path_is_bundle(a->paths[i]);
+	if (bundle[0] && bundle[1])
+		return run_bundles(a, notes, err);
+	if (bundle[0] || bundle[1])
+		return diag_set(err, DIAG_USAGE, a->paths[bundle[0] ? 0 : 1], 0, 0,
+				"is a capture bundle and %s is not: a before/after report "
+				"compares a bundle with a bundle, or two captures of one kind",
+				diag_display_path(a->paths[bundle[0] ? 1 : 0]));
 	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
 		char schema[64];
 		enum input_kind raw;

@@ -241,6 +241,7 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 	memset(c, 0, sizeof(*c));
 	c->kind = xstrdup(json_string_value(kind));
 	c->step = xstrdup(json_string_value(id));
+	c->started_utc = opt_str(step, "started_utc");
 	c->member = member;   /* in normal form: the name every reader opens */
 	c->bytes = (uint64_t)json_integer_value(bytes);
 	if (json_is_string(sha) && strlen(json_string_value(sha)) == 64)
@@ -573,6 +574,7 @@ bundle_release(struct bundle *b)
 		free(b->captures[i].path);
 		free(b->captures[i].archive);
 		free(b->captures[i].archive_member);
+		free(b->captures[i].started_utc);
 	}
 	free(b->captures);
 	for (size_t i = 0; i < b->nsamples; i++)

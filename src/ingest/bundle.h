@@ -36,6 +36,7 @@ struct bundle_capture {
 	char sha256[SHA256_HEX_SIZE];  /* as recorded; "" when the manifest has none */
 	char *archive;         /* archive bundles: the archive file, else NULL */
 	char *archive_member;  /* archive bundles: the member's full name in it */
+	char *started_utc; /* when its step started ("2026-11-29T10:15:30Z"), or NULL */
 };
 
 /* A step that did not give its capture: failed, denied, target-gone, timeout, skipped. */

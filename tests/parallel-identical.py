@@ -113,6 +113,8 @@ def check(iotally, root, tmp):
          junit),
         (['diff', '--format', 'ndjson', 'fixtures/bundle/complete', 'fixtures/bundle/complete.tar.gz'],
          junit),
+        (['signatures', before, after], None),
+        (['signatures', '--format', 'ndjson', before, after], None),
     ]
     failures = 0
     statuses = set()

@@ -8,7 +8,9 @@
 #include "cli/msgs.h"
 #include "cli/options.h"
 
+#include "app/parallel.h"
 #include "app/signature_inputs.h"
+#include "cli/inputs.h"
 #include "model/signature_bucket.h"
 #include "report/signatures_write.h"
 #include "util/array.h"
@@ -46,6 +48,8 @@ const char cmd_signatures_help[] =
 	"  --format F         text (default), json, markdown (a table to paste in a\n"
 	"                     tracking bug) or ndjson (one row per pair, read back by\n"
 	"                     this command: docs/json/signatures-ndjson.md)\n"
+	"  -j, --jobs N       compare N pairs at once (default: one per processor,\n"
+	"                     1: one after the other); the output is the same\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
@@ -65,11 +69,13 @@ const char cmd_signatures_help[] =
 
 enum {
 	OPT_FORMAT = 1,
+	OPT_JOBS,
 	OPT_HELP,
 };
 
 static const struct cli_option sig_options[] = {
 	{ "format", 0, true, OPT_FORMAT },
+	{ "jobs", 'j', true, OPT_JOBS },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -80,6 +86,7 @@ struct sig_args {
 	char **operands;
 	size_t n, alloc;
 	enum output_format format;
+	unsigned jobs;              /* -j N: units done at once; 0: one per processor */
 	bool help;
 };
 
@@ -90,6 +97,8 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	(void)p;
 	if (id == OPT_FORMAT)
 		return cli_parse_format(arg, SIGNATURES_FORMATS, &a->format, err);
+	if (id == OPT_JOBS)
+		return cli_parse_jobs(arg, &a->jobs, err);
 	a->operands = xgrow(a->operands, &a->alloc, a->n + 1, sizeof(*a->operands));
 	a->operands[a->n++] = (char *)arg;
 	return 0;
@@ -152,6 +161,38 @@ write_out(const struct sig_args *a, const struct signature_record *recs, size_t 
 	return rc;
 }
 
+/* The units of one run, for the parallel map: each writes only its own result. */
+struct run_units {
+	const struct signature_inputs *in;
+	struct signature_result *res;
+};
+
+static void *
+run_unit(void *ctx, size_t i)
+{
+	struct run_units *u = ctx;
+	signature_input_run(u->in, i, &u->res[i]);
+	return &u->res[i];
+}
+
+/* The results are read in input order once every unit is done (collect()). */
+static int
+emit_unit(void *ctx, size_t i, void *result)
+{
+	(void)ctx;
+	(void)i;
+	(void)result;
+	return 0;
+}
+
+static void
+drop_unit(void *ctx, size_t i, void *result)
+{
+	(void)ctx;
+	(void)i;
+	(void)result;
+}
+
 int
 cmd_signatures(int argc, char **argv)
 {
@@ -184,12 +225,19 @@ cmd_signatures(int argc, char **argv)
 		goto out;
 	}
 	say_unpaired(&in);
-	/* One result per unit, filled in any order, read in input order. */
+	/*
+	 * One result per unit, filled in any order (-j N: app/parallel.h), read
+	 * in input order. A result is a unit's records and notes, not its
+	 * captures, so keeping every one until the buckets are made is bounded
+	 * by the records the output needs.
+	 */
 	struct signature_result *res = xcalloc(in.n ? in.n : 1, sizeof(*res));
-	for (size_t i = 0; i < in.n; i++) {
+	for (size_t i = 0; i < in.n; i++)
 		signature_result_init(&res[i]);
-		signature_input_run(&in, i, &res[i]);
-	}
+	struct run_units units = { &in, res };
+	unsigned jobs = a.jobs ? a.jobs : app_parallel_default_jobs();
+	struct app_parallel_opts opts = { .jobs = jobs, .window = app_parallel_window(jobs) };
+	(void)app_parallel_map(in.n, &opts, run_unit, emit_unit, drop_unit, &units);
 	struct signature_record *recs;
 	size_t n;
 	bool partial = false;

@@ -128,6 +128,20 @@ vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
 }
 
 void
+vmmap_capture_drop(struct vmmap_capture *cap, struct vmmap_dump *d)
+{
+	for (size_t i = 0; i < cap->ndumps; i++) {
+		if (cap->dumps[i] != d)
+			continue;
+		memmove(&cap->dumps[i], &cap->dumps[i + 1],
+			(cap->ndumps - i - 1) * sizeof(*cap->dumps));
+		cap->ndumps--;
+		break;
+	}
+	vmmap_dump_free(d);
+}
+
+void
 vmmap_dump_free(struct vmmap_dump *d)
 {
 	if (!d)

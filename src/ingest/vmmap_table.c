@@ -172,6 +172,9 @@ last_tokens(const char *line, const char *end, struct token *tok, size_t want)
 {
 	const char *q = end;
 	for (size_t k = want; k > 0;) {
+		/* Columns are padded with runs of blanks: eight at a time. */
+		while (q - line >= 8 && memcmp(q - 8, "        ", 8) == 0)
+			q -= 8;
 		while (q > line && is_row_blank(q[-1]))
 			q--;
 		const char *e = q;

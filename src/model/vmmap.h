@@ -49,6 +49,7 @@ extern const enum vmmap_purge vmmap_purge_order[VMMAP_PURGE_STATES];
 /* Which region types a report is about: substrings of the type name. */
 struct vmmap_filter {
 	char **types;
+	size_t *type_lens;    /* strlen of each: every summary row is matched */
 	size_t ntypes;
 	bool all;
 };

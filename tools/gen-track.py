@@ -41,36 +41,38 @@ def header(argv):
     return h + '\n' + '-' * len(h) + '\n'
 
 
-def record(rng, index, size, nframes, out):
-    kind = rng.random()
+def record(rng, index, size, nframes, out, stack_rng=None):
+    # stack_rng draws the call stack: with --sites, one of a fixed set.
+    srng = stack_rng or rng
+    kind = srng.random()
     count = rng.randint(1, 4000)
     acc = 0 if kind < 0.5 else size // 4
     live = size - acc
     out.append('\n0x%x bytes (0x%x + 0x%x), %d call%s [%d]\n' % (
         size, live, acc, count, '' if count == 1 else 's', index))
-    kext = rng.choice(KEXTS)
-    cls = rng.choice(CLASSES) if kind < 0.6 else None
+    kext = srng.choice(KEXTS)
+    cls = srng.choice(CLASSES) if kind < 0.6 else None
     kframes = nframes if not cls else nframes - 1
     for i in range(kframes):
         if i == 0:
             sym = ('%s::initWithCapacity(unsigned int)' % cls) if cls else \
-                rng.choice(['IOMalloc_external(unsigned long)',
+                srng.choice(['IOMalloc_external(unsigned long)',
                             'IOGeneralMemoryDescriptor::wireVirtual(IODirection)'])
             mod = KERNEL
         elif i % 3 == 1:
             mod = kext
-            sym = '%s::method%d(IOService*, unsigned int)' % (kext.split('.')[-1], rng.randint(0, 40))
+            sym = '%s::method%d(IOService*, unsigned int)' % (kext.split('.')[-1], srng.randint(0, 40))
         else:
             mod = KERNEL
-            sym = 'IOService::func%d(OSDictionary*)' % rng.randint(0, 60)
-        out.append(frame(i, mod, 0xfffffff007000000 + rng.randint(0, 1 << 24), sym,
-                         rng.randint(4, 0x400)) + '\n')
+            sym = 'IOService::func%d(OSDictionary*)' % srng.randint(0, 60)
+        out.append(frame(i, mod, 0xfffffff007000000 + srng.randint(0, 1 << 24), sym,
+                         srng.randint(4, 0x400)) + '\n')
     if cls:
         out.append(frame(kframes, KERNEL, 0xfffffff007e20000 + CLASSES.index(cls) * 0x100,
                          '%s::gMetaClass' % cls) + '\n')
 
 
-def gen_capture(records, frames, seed):
+def gen_capture(records, frames, seed, sites=0):
     rng = random.Random(seed)
     sizes = sorted((rng.randint(1, 1 << 12) * 16 for _ in range(records)), reverse=True)
     w = sys.stdout.write
@@ -78,7 +80,8 @@ def gen_capture(records, frames, seed):
     total = 0
     for index, size in enumerate(sizes):
         out = []
-        record(rng, index, size, frames, out)
+        stack_rng = random.Random(seed * 1000003 + index % sites) if sites else None
+        record(rng, index, size, frames, out, stack_rng)
         w(''.join(out))
         total += size
     w('\n0x%x bytes total\n' % total)
@@ -118,11 +121,14 @@ def main():
     ap.add_argument('--frames', type=int, default=16)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--hostile')
+    ap.add_argument('--sites', type=int, default=0,
+                    help='draw the call stacks from this many distinct ones '
+                         '(default: every record its own call site)')
     a = ap.parse_args()
     if a.hostile:
         gen_hostile(a.hostile)
     else:
-        gen_capture(a.records, a.frames, a.seed)
+        gen_capture(a.records, a.frames, a.seed, a.sites)
 
 
 if __name__ == '__main__':

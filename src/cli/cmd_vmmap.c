@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/formats.h"
+#include "cli/held_text.h"
 #include "cli/dispatch.h"
 #include "cli/inputs.h"
 #include "cli/outbuf.h"
@@ -223,24 +224,13 @@ parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
 }
 
 static void
-print_types(const struct vmmap_filter *f)
+add_type_list(struct strbuf *sb, const struct vmmap_filter *f)
 {
 	if (f->all)
-		fputs("(all types)", stderr);
-	for (size_t i = 0; i < f->ntypes && !f->all; i++)
-	{
-		fputs(i ? ", " : "", stderr);
-		escape_puts(stderr, f->types[i]);
-	}
-}
-
-static void
-print_which_process(const struct vmmap_capture *cap, const struct vmmap_dump *d)
-{
-	if (cap->ndumps > 1) {
-		fputs(" (process ", stderr);
-		vmmap_text_write_process(stderr, d);
-		fputc(')', stderr);
+		strbuf_addstr(sb, "(all types)");
+	for (size_t i = 0; i < f->ntypes && !f->all; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		escape_addstr(sb, f->types[i]);
 	}
 }
 
@@ -253,42 +243,52 @@ has_selected_row(const struct vmmap_dump *d, const struct vmmap_filter *f)
 	return false;
 }
 
-/* Why a dump has no breakdown: no region lines at all, or none selected. */
+/*
+ * Why a dump has no breakdown: no region lines at all, or none selected;
+ * "(process NAME [PID])" when the input holds several dumps.
+ */
 static void
-print_no_regions(const struct vmmap_capture *cap, const struct vmmap_dump *d)
+add_no_regions(struct strbuf *sb, const struct vmmap_dump *d, const struct vmmap_filter *f,
+	       bool name_process)
 {
-	const struct vmmap_filter *f = &cap->filter;
 	if (d->region_lines == 0 && d->nrows > 0) {
-		fputs("Summary-only dump: no region lines, so no per-region purgeability "
-		      "breakdown or histogram", stderr);
+		strbuf_addstr(sb, "Summary-only dump: no region lines, so no per-region "
+			      "purgeability breakdown or histogram");
 		if (!has_selected_row(d, f)) {
-			fputs("; no summary row for types: ", stderr);
-			print_types(f);
+			strbuf_addstr(sb, "; no summary row for types: ");
+			add_type_list(sb, f);
 		}
 	} else if (d->region_lines == 0) {
-		fputs(d->nfields ? "The dump holds no region lines and no summary rows "
-				   "(only its header)" :
-				   "The dump holds no region lines and no summary rows", stderr);
+		strbuf_addstr(sb, d->nfields ? "The dump holds no region lines and no summary "
+					       "rows (only its header)" :
+					       "The dump holds no region lines and no summary rows");
 	} else {
-		fputs("No active regions found for types: ", stderr);
-		print_types(f);
+		strbuf_addstr(sb, "No active regions found for types: ");
+		add_type_list(sb, f);
 	}
-	print_which_process(cap, d);
-	fputc('\n', stderr);
+	if (name_process) {
+		strbuf_addstr(sb, " (process ");
+		vmmap_text_add_process(sb, d);
+		strbuf_addch(sb, ')');
+	}
+	strbuf_addch(sb, '\n');
 }
 
-/* GPU memory the default types leave out: name it, with the option that shows it. */
+/*
+ * GPU memory the default types leave out: the note that names it, with
+ * the option that shows it (as cli_note prints it), or nothing.
+ */
 static void
-print_gpu_left_out(const struct vmmap_capture *cap, const struct vmmap_dump *d,
-		   const char *path)
+add_gpu_left_out(struct strbuf *out, const struct vmmap_dump *d, const struct vmmap_filter *f,
+		 const char *path, bool name_process)
 {
 	struct vmmap_left_out *lo;
-	size_t n = vmmap_dump_gpu_left_out(d, &cap->filter, &lo);
+	size_t n = vmmap_dump_gpu_left_out(d, f, &lo);
 	if (n == 0)
 		return;
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "the default types leave out GPU memory");
-	if (cap->ndumps > 1) {
+	if (name_process) {
 		strbuf_addstr(&sb, " (process ");
 		vmmap_text_add_process(&sb, d);
 		strbuf_addch(&sb, ')');
@@ -305,94 +305,21 @@ print_gpu_left_out(const struct vmmap_capture *cap, const struct vmmap_dump *d,
 	}
 	strbuf_addstr(&sb, "; --types 'IOAccelerator,IOSurface,(graphics)' shows them too, "
 		      "--all-types every type");
-	cli_note(path, 0, "%s", sb.buf);
+	diag_format_prefix(out, DIAG_NOTE, path, 0, 0);
+	escape_add(out, sb.buf, sb.len);
+	strbuf_addch(out, '\n');
 	strbuf_release(&sb);
 	free(lo);
 }
 
 static void
-write_text(const struct vmmap_capture *cap, const struct vmmap_args *a)
+print_gpu_left_out(const struct vmmap_capture *cap, const struct vmmap_dump *d,
+		   const char *path)
 {
-	struct vmmap_text_opts topts = {
-		.heading = cap->ndumps > 1,
-		.surfaces = a->surfaces,
-	};
-	for (size_t i = 0; i < cap->ndumps; i++) {
-		const struct vmmap_dump *d = cap->dumps[i];
-		if (i > 0)
-			fputc('\n', stdout);
-		vmmap_text_write_dump(stdout, d, &topts, &cap->filter);
-		if (!vmmap_dump_has_entries(d))
-			print_no_regions(cap, d);
-	}
-}
-
-/* One report per dump, as `iotally report` writes them. */
-static int
-write_markdown(const struct vmmap_capture *cap, const char *path)
-{
-	int status = 0;
-	for (size_t i = 0; i < cap->ndumps && status == 0; i++) {
-		struct report r;
-		report_init(&r, "vmmap", false);
-		report_add_vmmap(&r, cap->dumps[i]);
-		cli_report_provenance(&r, &path, 1);
-		if (i > 0)
-			fputc('\n', stdout);
-		status = cli_report_write_markdown(&r);
-		report_release(&r);
-	}
-	return status;
-}
-
-static int
-write_report(const struct vmmap_capture *cap, const struct vmmap_args *a, const char *path,
-	     struct diag *err)
-{
-	switch (a->format) {
-	case FORMAT_JSON: {
-		struct vmmap_json_opts jopts = { .path = path, .surfaces = a->surfaces };
-		if (vmmap_json_write(stdout, cap, &jopts) < 0)
-			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
-		return 0;
-	}
-	case FORMAT_CSV:
-		vmmap_csv_write(stdout, cap);
-		return 0;
-	case FORMAT_MARKDOWN:
-		return write_markdown(cap, path);
-	case FORMAT_NDJSON:
-	case FORMAT_TEXT:
-	default:
-		write_text(cap, a);
-		return 0;
-	}
-}
-
-/* The report of every dump, or of the one --snapshot N names (the capture keeps them all). */
-static int
-write_chosen(struct vmmap_capture *cap, const struct vmmap_args *a, const char *path,
-	     struct diag *err)
-{
-	size_t i = 0;
-	if (a->snapshot && capture_pick_nth(cap->ndumps, a->snapshot, "--snapshot", "vmmap dump",
-					    path, &i, err) < 0)
-		return -1;
-	if (a->format == FORMAT_NDJSON) {
-		if (vmmap_ndjson_write(cli_out(), cap, path, a->snapshot ? i + 1 : 0) < 0)
-			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
-		return 0;
-	}
-	if (!a->snapshot)
-		return write_report(cap, a, path, err);
-	struct vmmap_dump **all = cap->dumps;
-	size_t n = cap->ndumps;
-	cap->dumps = &all[i];
-	cap->ndumps = 1;
-	int rc = write_report(cap, a, path, err);
-	cap->dumps = all;
-	cap->ndumps = n;
-	return rc;
+	struct strbuf sb = STRBUF_INIT;
+	add_gpu_left_out(&sb, d, &cap->filter, path, cap->ndumps > 1);
+	fwrite(sb.buf, 1, sb.len, stderr);
+	strbuf_release(&sb);
 }
 
 /* What every input of a run is read with. */
@@ -409,6 +336,193 @@ copy_filter(struct vmmap_filter *to, const struct vmmap_filter *from)
 		vmmap_filter_add(to, from->types[i], strlen(from->types[i]));
 }
 
+/*
+ * Text, Markdown and CSV are written dump by dump, as the parse closes
+ * each one, and the dump is freed: memory stays flat in the number of
+ * dumps. One closed dump is held back until the next one closes or the
+ * input ends, when it is known whether the input holds several (the
+ * '=== Process' heading, the "(process ...)" of the notes). Standard
+ * error keeps the order of a whole read: the warnings of the whole input
+ * (the parse's, then the cross-checks'), the notes on GPU memory left
+ * out, the notes on dumps without regions; the notes wait in held_text.
+ * JSON and ndjson say whether the whole input is partial before its
+ * first dump: they keep every dump.
+ */
+struct vmmap_stream {
+	const struct vmmap_args *a;
+	const char *path;
+	struct diag_list checks;      /* cross-check warnings, printed after the parse's */
+	struct held_text left_out;    /* add_gpu_left_out() notes */
+	struct held_text no_regions;  /* add_no_regions() lines */
+	struct vmmap_dump *held;      /* closed, not written yet */
+	uint64_t closed;              /* dumps closed so far */
+	size_t written;               /* dumps written so far */
+	int status;                   /* the first Markdown write's failure */
+};
+
+static bool
+streams(const struct vmmap_args *a)
+{
+	return a->format == FORMAT_TEXT || a->format == FORMAT_MARKDOWN ||
+	       a->format == FORMAT_CSV;
+}
+
+/*
+ * One dump's report. `several`: the input holds more than one dump;
+ * --snapshot writes its dump as the only one, but its note on GPU memory
+ * left out still names the process.
+ */
+static void
+stream_write_dump(struct vmmap_stream *s, const struct vmmap_capture *cap,
+		  const struct vmmap_dump *d, bool several)
+{
+	const struct vmmap_args *a = s->a;
+	bool alone = a->snapshot != 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	s->written++;
+	if (a->default_types) {
+		add_gpu_left_out(&sb, d, &cap->filter, s->path, several);
+		held_text_add(&s->left_out, sb.buf, sb.len);
+		strbuf_reset(&sb);
+	}
+	if (a->format == FORMAT_CSV) {
+		if (s->written == 1)
+			vmmap_csv_write_header(stdout);
+		vmmap_csv_write_dump(stdout, d, s->written);
+	} else if (a->format == FORMAT_MARKDOWN) {
+		if (s->status == 0) {
+			struct report r;
+			report_init(&r, "vmmap", false);
+			report_add_vmmap(&r, d);
+			cli_report_provenance(&r, &s->path, 1);
+			if (s->written > 1)
+				fputc('\n', stdout);
+			s->status = cli_report_write_markdown(&r);
+			report_release(&r);
+		}
+	} else {
+		struct vmmap_text_opts topts = {
+			.heading = several && !alone,
+			.surfaces = a->surfaces,
+		};
+		if (s->written > 1)
+			fputc('\n', stdout);
+		vmmap_text_write_dump(stdout, d, &topts, &cap->filter);
+		if (!vmmap_dump_has_entries(d)) {
+			add_no_regions(&sb, d, &cap->filter, several && !alone);
+			held_text_add(&s->no_regions, sb.buf, sb.len);
+		}
+	}
+	strbuf_release(&sb);
+}
+
+/* The parse closed a dump: write the one held back, hold this one. */
+static void
+stream_dump_closed(void *ctx, struct vmmap_capture *cap, struct vmmap_dump *d)
+{
+	struct vmmap_stream *s = ctx;
+	s->closed++;
+	vmmap_dump_crosscheck(d, &cap->filter, s->path, &s->checks);
+	if (s->a->snapshot) {
+		if (s->closed == s->a->snapshot)
+			s->held = d;
+		else
+			vmmap_capture_drop(cap, d);
+		return;
+	}
+	if (s->held) {
+		stream_write_dump(s, cap, s->held, true);
+		vmmap_capture_drop(cap, s->held);
+	}
+	s->held = d;
+}
+
+/* The cross-check warnings after the parse's, under the list's one limit. */
+static void
+append_checks(struct diag_list *w, struct diag_list *checks)
+{
+	for (size_t i = 0; i < checks->len; i++) {
+		if (w->len >= w->limit) {
+			w->dropped++;
+			continue;
+		}
+		w->items = xgrow(w->items, &w->alloc, w->len + 1, sizeof(*w->items));
+		w->items[w->len++] = checks->items[i];
+	}
+	w->dropped += checks->dropped;
+	checks->len = 0;
+}
+
+/* The end of the input: the dump held back, then standard error in order. */
+static int
+stream_finish(struct vmmap_stream *s, struct vmmap_capture *cap,
+	      struct diag_list *warnings, struct diag *err)
+{
+	const struct vmmap_args *a = s->a;
+	size_t i;
+	int rc = 0;
+
+	if (s->held)
+		stream_write_dump(s, cap, s->held, s->closed > 1);
+	append_checks(warnings, &s->checks);
+	cli_print_warnings(warnings);
+	if (held_text_flush(&s->left_out, stderr, err) < 0 ||
+	    held_text_flush(&s->no_regions, stderr, err) < 0)
+		return -1;
+	if (a->snapshot && capture_pick_nth(s->closed, a->snapshot, "--snapshot",
+					    "vmmap dump", s->path, &i, err) < 0)
+		return -1;
+	if (a->format == FORMAT_CSV && s->written == 0)
+		vmmap_csv_write_header(stdout);
+	if (a->format == FORMAT_MARKDOWN)
+		rc = s->status;
+	return rc;
+}
+
+/* The report of every dump, or of the one --snapshot N names (the capture keeps them all). */
+static int
+write_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const char *path,
+	    struct diag *err)
+{
+	size_t i = 0;
+	if (a->snapshot && capture_pick_nth(cap->ndumps, a->snapshot, "--snapshot", "vmmap dump",
+					    path, &i, err) < 0)
+		return -1;
+	if (a->format == FORMAT_NDJSON) {
+		if (vmmap_ndjson_write(cli_out(), cap, path, a->snapshot ? i + 1 : 0) < 0)
+			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+		return 0;
+	}
+	struct vmmap_dump **all = cap->dumps;
+	size_t n = cap->ndumps;
+	if (a->snapshot) {
+		cap->dumps = &all[i];
+		cap->ndumps = 1;
+	}
+	struct vmmap_json_opts jopts = { .path = path, .surfaces = a->surfaces };
+	int rc = vmmap_json_write(stdout, cap, &jopts);
+	cap->dumps = all;
+	cap->ndumps = n;
+	if (rc < 0)
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
+	return 0;
+}
+
+/* JSON and ndjson: the whole input read, then checked and written. */
+static int
+finish_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const char *path,
+	     struct diag_list *warnings, struct diag *err)
+{
+	for (size_t i = 0; i < cap->ndumps; i++)
+		vmmap_dump_crosscheck(cap->dumps[i], &cap->filter, path, warnings);
+	cli_print_warnings(warnings);
+	for (size_t i = 0; a->default_types && a->format != FORMAT_NDJSON && i < cap->ndumps; i++)
+		if (!a->snapshot || i + 1 == a->snapshot)
+			print_gpu_left_out(cap, cap->dumps[i], path);
+	return write_whole(cap, a, path, err);
+}
+
 /* One input: parse, check, write its report or rows. */
 static int
 read_one(void *ctx, struct app_source *src, struct diag *err)
@@ -417,12 +531,20 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 	const struct vmmap_args *a = run->a;
 	struct vmmap_capture cap;
 	struct diag_list warnings;
+	struct vmmap_stream s = { .a = a, .path = src->path };
 	int rc;
 
 	vmmap_capture_init(&cap);
 	copy_filter(&cap.filter, run->filter);
 	cap.want_surfaces = a->surfaces;
 	diag_list_init(&warnings, 200);
+	diag_list_init(&s.checks, 200);
+	held_text_init(&s.left_out);
+	held_text_init(&s.no_regions);
+	if (streams(a)) {
+		cap.dump_closed = stream_dump_closed;
+		cap.dump_closed_ctx = &s;
+	}
 	struct vmmap_parse_opts popts = { .strict = a->strict, .report_unparsed = 5 };
 	rc = vmmap_parse(&src->reader, &cap, &popts, &warnings, err);
 	if (rc < 0) {
@@ -430,16 +552,16 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 		src->refused = true;
 		goto out;
 	}
-	for (size_t i = 0; i < cap.ndumps; i++)
-		vmmap_dump_crosscheck(cap.dumps[i], &cap.filter, src->path, &warnings);
-	cli_print_warnings(&warnings);
-	for (size_t i = 0; a->default_types && a->format != FORMAT_NDJSON && i < cap.ndumps; i++)
-		if (!a->snapshot || i + 1 == a->snapshot)
-			print_gpu_left_out(&cap, cap.dumps[i], src->path);
-	rc = write_chosen(&cap, a, src->path, err);
+	if (streams(a))
+		rc = stream_finish(&s, &cap, &warnings, err);
+	else
+		rc = finish_whole(&cap, a, src->path, &warnings, err);
 	if (rc == 0 && cap.partial)
 		cli_warn(src->path, 0, "results are partial (see the warnings above)");
 out:
+	held_text_release(&s.left_out);
+	held_text_release(&s.no_regions);
+	diag_list_release(&s.checks);
 	diag_list_release(&warnings);
 	vmmap_capture_release(&cap);
 	return rc;

@@ -82,8 +82,11 @@ close_dump(struct parser *ps)
 	if (ps->dump && ps->last_line >= ps->dump->first_line)
 		ps->dump->lines = ps->last_line - ps->dump->first_line + 1;
 	/* Its summary table read: cut type names take their full ones. */
-	if (ps->dump)
-		vmmap_dump_finish(ps->cap, ps->dump);
+	if (!ps->dump || ps->dump->finished)
+		return;
+	vmmap_dump_finish(ps->cap, ps->dump);
+	if (ps->cap->dump_closed)
+		ps->cap->dump_closed(ps->cap->dump_closed_ctx, ps->cap, ps->dump);
 }
 
 static struct vmmap_dump *

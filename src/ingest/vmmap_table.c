@@ -155,6 +155,75 @@ read_row(const char *line, const struct vmmap_table_layout *t, struct token *tok
  * end in one ("Memory Tag 241"). Each token is read as a size at most once
  * (a dump of -summary captures is all rows: this was half its parse).
  */
+static bool
+is_row_blank(char c)
+{
+	return view_is_space(c) || c == ']';
+}
+
+/*
+ * The last `want` tokens of the row, read from the right, in tok[0..want)
+ * left to right: the same tokens as the left-to-right split below (a token
+ * may hold '[' but not start with it). False when the row has fewer, or
+ * may have more than MAX_ROW_TOKENS (the split below keeps the first ones).
+ */
+static bool
+last_tokens(const char *line, const char *end, struct token *tok, size_t want)
+{
+	const char *q = end;
+	for (size_t k = want; k > 0;) {
+		/* Columns are padded with runs of blanks: eight at a time. */
+		while (q - line >= 8 && memcmp(q - 8, "        ", 8) == 0)
+			q -= 8;
+		while (q > line && is_row_blank(q[-1]))
+			q--;
+		const char *e = q;
+		while (q > line && !is_row_blank(q[-1]))
+			q--;
+		if (q == e)
+			return false;
+		const char *b = q;
+		while (b < e && *b == '[')
+			b++;
+		if (b == e)
+			continue;   /* all '[': no token */
+		k--;
+		tok[k].p = b;
+		tok[k].n = (size_t)(e - b);
+		tok[k].size_rc = TOKEN_UNREAD;
+	}
+	/* Each token before these takes at least two bytes, its own and a blank. */
+	return want + ((size_t)(q - line) + 1) / 2 <= MAX_ROW_TOKENS;
+}
+
+/* Does the row end with the layout's columns, its last token the last value? */
+static bool
+columns_at(struct token *tok, size_t first, size_t last, const struct vmmap_table_layout *t)
+{
+	bool ok = !t->has_count || scan_all_digits(tok[last].p, tok[last].n);
+	/* From the right: a note's words fail at once. */
+	for (size_t i = first + t->ncols; ok && i-- > first;)
+		ok = token_is_size(&tok[i]);
+	return ok;
+}
+
+/*
+ * The columns found at first..last: the token before them must not be a
+ * figure with a unit or a fraction ("1.9G", "448K"): no type name ends in
+ * one ("Memory Tag 241" ends in a plain number).
+ */
+static int
+read_columns(const char *line, const struct vmmap_table_layout *t, struct token *tok,
+	     size_t first, size_t last, struct vmmap_summary_row *row, const char **why)
+{
+	if (first > 0 && token_is_size(&tok[first - 1]) &&
+	    !scan_all_digits(tok[first - 1].p, tok[first - 1].n)) {
+		*why = "the row has more figures than the table header names";
+		return -1;
+	}
+	return read_row(line, t, tok, first, last, row, why);
+}
+
 int
 vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_layout *t,
 		  struct vmmap_summary_row *row, const char **why)
@@ -162,6 +231,15 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 	struct token tok[MAX_ROW_TOKENS];
 	size_t nt = 0;
 	const char *p = line, *end = line + len;
+	size_t need = t->ncols + (t->has_count ? 1 : 0);
+
+	/* Nearly every row ends with its columns (no note after them): read
+	 * the name and those columns from the right, as the general path
+	 * below would decide on its first candidate, without splitting the
+	 * rest (half the parse of a dump of -summary captures). */
+	if (need + 1 <= MAX_ROW_TOKENS && last_tokens(line, end, tok, need + 1) &&
+	    columns_at(tok, 1, need, t))
+		return read_columns(line, t, tok, 1, need, row, why);
 
 	while (p < end && nt < MAX_ROW_TOKENS) {
 		while (p < end && (view_is_space(*p) || *p == '[' || *p == ']'))
@@ -175,25 +253,11 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 		tok[nt].n = (size_t)(p - tok[nt].p);
 		nt++;
 	}
-	size_t need = t->ncols + (t->has_count ? 1 : 0);
 	for (size_t last = nt; last-- > need;) {
 		/* `last` is the index of the final value token (count or size). */
 		size_t first = last + 1 - need;
-		bool ok = !t->has_count || scan_all_digits(tok[last].p, tok[last].n);
-		/* From the right: a note's words fail at once. */
-		for (size_t i = first + t->ncols; ok && i-- > first;)
-			ok = token_is_size(&tok[i]);
-		if (!ok)
-			continue;
-		/* A figure with a unit or a fraction ("1.9G", "448K") before the
-		 * columns: no type name ends in one ("Memory Tag 241" ends in a
-		 * plain number). */
-		if (first > 0 && token_is_size(&tok[first - 1]) &&
-		    !scan_all_digits(tok[first - 1].p, tok[first - 1].n)) {
-			*why = "the row has more figures than the table header names";
-			return -1;
-		}
-		return read_row(line, t, tok, first, last, row, why);
+		if (columns_at(tok, first, last, t))
+			return read_columns(line, t, tok, first, last, row, why);
 	}
 	*why = "the summary row does not have the table's columns";
 	return -2;

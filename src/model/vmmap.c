@@ -62,6 +62,7 @@ vmmap_filter_release(struct vmmap_filter *f)
 	for (size_t i = 0; i < f->ntypes; i++)
 		free(f->types[i]);
 	free(f->types);
+	free(f->type_lens);
 	vmmap_filter_init(f);
 }
 
@@ -69,13 +70,14 @@ void
 vmmap_filter_add(struct vmmap_filter *f, const char *type, size_t len)
 {
 	f->types = xrealloc(f->types, (f->ntypes + 1) * sizeof(*f->types));
+	f->type_lens = xrealloc(f->type_lens, (f->ntypes + 1) * sizeof(*f->type_lens));
+	f->type_lens[f->ntypes] = len;
 	f->types[f->ntypes++] = xmemdup0(type, len);
 }
 
 static bool
-contains(const char *hay, size_t n, const char *needle)
+contains(const char *hay, size_t n, const char *needle, size_t m)
 {
-	size_t m = strlen(needle);
 	if (m == 0)
 		return true;
 	for (size_t i = 0; i + m <= n; i++)
@@ -90,7 +92,7 @@ vmmap_filter_selects(const struct vmmap_filter *f, const char *name, size_t len)
 	if (f->all)
 		return true;
 	for (size_t i = 0; i < f->ntypes; i++)
-		if (contains(name, len, f->types[i]))
+		if (contains(name, len, f->types[i], f->type_lens[i]))
 			return true;
 	return false;
 }
@@ -125,6 +127,20 @@ vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
 			   sizeof(*cap->dumps));
 	cap->dumps[cap->ndumps++] = d;
 	return d;
+}
+
+void
+vmmap_capture_drop(struct vmmap_capture *cap, struct vmmap_dump *d)
+{
+	for (size_t i = 0; i < cap->ndumps; i++) {
+		if (cap->dumps[i] != d)
+			continue;
+		memmove(&cap->dumps[i], &cap->dumps[i + 1],
+			(cap->ndumps - i - 1) * sizeof(*cap->dumps));
+		cap->ndumps--;
+		break;
+	}
+	vmmap_dump_free(d);
 }
 
 void
@@ -762,7 +778,7 @@ vmmap_dump_has_entries(const struct vmmap_dump *d)
 bool
 vmmap_type_is_gpu(const char *name, size_t len)
 {
-	return contains(name, len, "(graphics)");
+	return contains(name, len, "(graphics)", strlen("(graphics)"));
 }
 
 static bool

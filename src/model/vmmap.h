@@ -49,6 +49,7 @@ extern const enum vmmap_purge vmmap_purge_order[VMMAP_PURGE_STATES];
 /* Which region types a report is about: substrings of the type name. */
 struct vmmap_filter {
 	char **types;
+	size_t *type_lens;    /* strlen of each: every summary row is matched */
 	size_t ntypes;
 	bool all;
 };
@@ -250,11 +251,21 @@ struct vmmap_capture {
 	size_t ndumps, dumps_alloc;
 	uint64_t lines;
 	bool partial;                /* input ended in the middle of a line or a table */
+	/*
+	 * Optional: called for each dump once it is complete (its summary
+	 * read, vmmap_dump_finish() done), in input order. A reader that
+	 * writes each dump as it closes, then vmmap_capture_drop()s it,
+	 * keeps memory flat in the number of dumps.
+	 */
+	void (*dump_closed)(void *ctx, struct vmmap_capture *cap, struct vmmap_dump *d);
+	void *dump_closed_ctx;
 };
 
 void vmmap_capture_init(struct vmmap_capture *cap);
 void vmmap_capture_release(struct vmmap_capture *cap);
 struct vmmap_dump *vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line);
+/* Take a closed dump out of the capture and free it (see dump_closed). */
+void vmmap_capture_drop(struct vmmap_capture *cap, struct vmmap_dump *d);
 
 void vmmap_dump_free(struct vmmap_dump *d);
 void vmmap_dump_set_field(struct vmmap_dump *d, const char *key, size_t klen,

@@ -19,6 +19,10 @@
 #include "model/vmmap.h"
 
 void vmmap_csv_write(FILE *out, const struct vmmap_capture *cap);
+/* The same in parts, for a writer that writes each dump as it closes:
+ * the header record, then the records of dump number `index` (1-based). */
+void vmmap_csv_write_header(FILE *out);
+void vmmap_csv_write_dump(FILE *out, const struct vmmap_dump *d, size_t index);
 
 /*
  * A CSV cell from input text: escaped (util/escape.h), quoted when it must

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -338,11 +339,64 @@ test_summary_one_line_header(void **state)
 	free(row.name);
 }
 
+/*
+ * A row is read from its right end when its columns end it; otherwise (a
+ * note after them, more tokens than the split keeps) by the split of the
+ * whole row. Both give the same row.
+ */
+static void
+test_summary_row_ends(void **state)
+{
+	(void)state;
+	struct vmmap_table_layout t;
+	struct vmmap_summary_row row;
+	const char *why;
+	layout(&t, "", "REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION");
+
+	/* A note after the count: the columns are found before it. */
+	const char *note = "IOSurface   2.6G  2.6G  2.6G  0K  0K  2.6G  0K  662  (see below)";
+	assert_int_equal(vmmap_table_parse_row(note, strlen(note), &t, &row, &why), 0);
+	assert_string_equal(row.name, "IOSurface");
+	assert_int_equal(row.count, 662);
+	assert_int_equal(row.value[VMMAP_COL_NONVOL], (uint64_t)(2.6 * 1073741824.0));
+	free(row.name);
+
+	/* Brackets: a token does not start with '[' but may hold one; the name
+	 * is the text before the first column, less the '[' that opens them. */
+	const char *br = "[ IOKit[x]  [ 16K] 8K 8K 0K 0K 0K 0K  3]";
+	assert_int_equal(vmmap_table_parse_row(br, strlen(br), &t, &row, &why), 0);
+	assert_string_equal(row.name, "[ IOKit[x]");
+	assert_int_equal(row.value[VMMAP_COL_VIRTUAL], 16 * 1024);
+	assert_int_equal(row.count, 3);
+	free(row.name);
+
+	/* A name of 70 words: the split keeps 64 tokens, so the columns at the
+	 * end are not among them, and the row is not read (as before the right
+	 * end was read first). */
+	char longrow[1024];
+	size_t n = 0;
+	for (int i = 0; i < 70; i++)
+		n += (size_t)snprintf(longrow + n, sizeof(longrow) - n, "w ");
+	snprintf(longrow + n, sizeof(longrow) - n, "16K 8K 8K 0K 0K 0K 0K 3");
+	assert_int_equal(vmmap_table_parse_row(longrow, strlen(longrow), &t, &row, &why), -2);
+
+	/* A name of 40 words fits: read from the right. */
+	n = 0;
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(longrow + n, sizeof(longrow) - n, "w ");
+	snprintf(longrow + n, sizeof(longrow) - n, "16K 8K 8K 0K 0K 0K 0K 3");
+	assert_int_equal(vmmap_table_parse_row(longrow, strlen(longrow), &t, &row, &why), 0);
+	assert_int_equal(strlen(row.name), 40 * 2 - 1);
+	assert_int_equal(row.count, 3);
+	free(row.name);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modern_line),
+		cmocka_unit_test(test_summary_row_ends),
 		cmocka_unit_test(test_exact_size_beats_rounded),
 		cmocka_unit_test(test_unmapped_uses_printed_size),
 		cmocka_unit_test(test_repeated_size_slots),

@@ -5,6 +5,8 @@
 
 #include "app/trend_run.h"
 
+#include "app/kind.h"
+#include "ingest/bundle.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -196,4 +198,99 @@ trend_order_release(struct trend_order *o)
 	free(o->hours);
 	o->perm = NULL;
 	o->hours = NULL;
+}
+
+int
+trend_kind_run(struct trend_kind_run *t, const char *const *paths, size_t n, const char *kind,
+	       struct app_bundles *bs, trend_params_fn params, void *ctx,
+	       struct diag_list *notes, struct diag *err)
+{
+	memset(t, 0, sizeof(*t));
+	trend_series_init(&t->s);
+	diag_list_init(&t->warnings, 100);
+	for (size_t i = 0; i < n; i++)
+		if (app_bundle_trend_inputs_add(&t->bin, paths[i], &kind, bs, notes, err) < 0)
+			return -1;
+	t->n = t->bin.n;
+	t->in = xcalloc(t->n ? t->n : 1, sizeof(*t->in));
+	t->paths = xcalloc(t->n ? t->n : 1, sizeof(*t->paths));
+	for (size_t i = 0; i < t->n; i++) {
+		t->paths[i] = t->in[i].path = t->bin.v[i].path;
+		t->in[i].manifest_time = t->bin.v[i].time;
+		if (t->bin.v[i].missing) {
+			t->in[i].left_out = xstrdup(t->bin.v[i].missing);
+			t->in[i].left_out_code = DIAG_NOINPUT;
+		}
+	}
+	if (trend_run_read(t->in, t->n, kind, &t->s, &t->kind, notes, err) < 0 ||
+	    trend_run_check_usable(t->in, t->n, &t->warnings, err) < 0)
+		return -1;
+	trend_run_order(t->in, t->n, &t->s, &t->o, &t->warnings);
+	if (params)
+		params(ctx, t->s.nsamples, &t->p);
+	else
+		trend_params_default(&t->p, t->s.nsamples);
+	if (t->p.warmup >= t->s.nsamples)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--warmup %zu leaves none of the %zu "
+				"samples to analyse", t->p.warmup, t->s.nsamples);
+	trend_series_analyse(&t->s, &t->p);
+	t->rows = xcalloc(t->n ? t->n : 1, sizeof(*t->rows));
+	trend_run_rows(t->in, t->n, &t->o, t->s.nsamples, t->rows);
+	t->rep = (struct trend_report){
+		.kind = t->kind,
+		.by_time = t->o.by_time,
+		.order_note = t->o.note,
+		.span_hours = t->o.span,
+		.inputs = t->rows,
+		.ninputs = t->n,
+		.warnings = &t->warnings,
+		.series = &t->s,
+		.params = &t->p,
+	};
+	return 0;
+}
+
+void
+trend_kind_run_release(struct trend_kind_run *t)
+{
+	for (size_t i = 0; t->in && i < t->n; i++)
+		trend_input_release(&t->in[i]);
+	free(t->in);
+	free(t->paths);
+	free(t->rows);
+	trend_order_release(&t->o);
+	trend_series_release(&t->s);
+	diag_list_release(&t->warnings);
+	app_bundle_inputs_release(&t->bin);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t
+trend_run_bundle_kinds(const char *const *paths, size_t n, struct app_bundles *bs,
+		       const char **kinds, size_t max)
+{
+	const struct bundle **bundles = xcalloc(n ? n : 1, sizeof(*bundles));
+	size_t nk = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct diag err;
+		if (strcmp(paths[i], "-") == 0 || !bundle_path_is_bundle(paths[i]) ||
+		    !(bundles[i] = app_bundles_open(bs, paths[i], &err))) {
+			free(bundles);
+			return 0;
+		}
+	}
+	for (const struct kind *k = kind_first(); k && nk < max; k = kind_next(k)) {
+		bool held = false;
+		for (size_t i = 0; i < n && !held; i++) {
+			const struct bundle *b = bundles[i];
+			if (!b->series)
+				held = bundle_capture_of_kind(b, k->name) != NULL;
+			for (size_t j = 0; b->series && j < b->nsamples && !held; j++)
+				held = bundle_capture_of_kind(&b->samples[j], k->name) != NULL;
+		}
+		if (held)
+			kinds[nk++] = k->name;
+	}
+	free(bundles);
+	return nk;
 }

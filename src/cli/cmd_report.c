@@ -8,6 +8,7 @@
 #include "app/kind.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
+#include "cli/report_series_run.h"
 
 #include "ingest/bundle.h"
 #include "model/diff.h"
@@ -103,8 +104,8 @@ static const struct cli_option report_options[] = {
 #define REPORT_FORMATS (FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_HTML))
 
 struct report_args {
-	const char *paths[2];
-	size_t npaths;
+	const char **paths;         /* three or more: a series */
+	size_t npaths, paths_alloc;
 	enum output_format format;
 	const char *output;
 	struct diff_gate *gates;
@@ -119,6 +120,7 @@ args_release(struct report_args *a)
 	for (size_t i = 0; i < a->ngates; i++)
 		diff_gate_release(&a->gates[i]);
 	free(a->gates);
+	free(a->paths);
 }
 
 static int
@@ -148,9 +150,7 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	(void)p;
 	if (id != CLI_OPERAND)
 		return handle_option(id, arg, a, err);
-	if (a->npaths == 2)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"one input or two (BEFORE AFTER) expected, got a third: '%s'", arg);
+	a->paths = xgrow(a->paths, &a->paths_alloc, a->npaths + 1, sizeof(*a->paths));
 	a->paths[a->npaths++] = arg;
 	return 0;
 }
@@ -172,6 +172,15 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 	if (a->ngates && a->npaths < 2)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--fail-if compares two captures: give BEFORE and AFTER");
+	if (a->ngates && a->npaths > 2)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--fail-if compares two captures; 'iotally trend --fail-if' gates "
+				"a series");
+	for (size_t i = 0; a->npaths > 2 && i < a->npaths; i++)
+		if (strcmp(a->paths[i], "-") == 0)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"a series is read from files: standard input cannot be one "
+					"of its samples");
 	return 0;
 }
 
@@ -314,10 +323,11 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 		return -1;
 	}
 	int rc = 0;
-	if (b.series)
-		rc = diag_set(err, DIAG_USAGE, a->paths[0], 0, 0, "is a series of %zu samples: "
-			      "'iotally trend %s' follows it over time, 'iotally report %s/NNN' "
-			      "reports one sample", b.nsamples, a->paths[0], a->paths[0]);
+	if (b.series) {
+		/* A series: its report over time (cli/report_series_run.c). */
+		bundle_release(&b);
+		return cli_report_series(a->paths, 1, a->all, a->format, a->output, err);
+	}
 	report_init(&r, "bundle", false);
 	r.all = a->all;
 	for (const struct kind *k = kind_first(); k && rc == 0; k = kind_next(k)) {
@@ -376,6 +386,8 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 
 	memset(in, 0, sizeof(in));
 	in[0].reader.fd = in[1].reader.fd = -1;
+	if (a->npaths > 2)
+		return cli_report_series(a->paths, a->npaths, a->all, a->format, a->output, err);
 	if (a->npaths == 1 && strcmp(a->paths[0], "-") != 0 && bundle_path_is_bundle(a->paths[0]))
 		return run_bundle(a, notes, err);
 	for (size_t i = 0; i < a->npaths; i++)

@@ -458,10 +458,10 @@ chart_icicle(struct strbuf *out, const struct report_chart *c)
 
 /* Timeline geometry: two side by side on a wide page. */
 #define TL_W 480
-#define TL_H 150
+#define TL_H 160
 #define TL_LEFT 84
 #define TL_RIGHT 14
-#define TL_TOP 26
+#define TL_TOP 36
 #define TL_BOTTOM 30
 
 /* The badge's colour class: the verdicts that rank first have their own. */
@@ -615,7 +615,7 @@ chart_timeline(struct strbuf *out, const struct report_chart *c)
 		strbuf_addstr(out, "</text>");
 	}
 	if (c->badge) {
-		int w = 12 + GLYPH_W * (int)strlen(c->badge);
+		int w = 12 + (GLYPH_W + 1) * (int)strlen(c->badge);   /* bold */
 		strbuf_addf(out, "<rect class=\"%s\" x=\"%d\" y=\"2\" width=\"%d\" height=\"16\" "
 			    "rx=\"3\"/><text class=\"badge\" x=\"%d\" y=\"14\" "
 			    "text-anchor=\"middle\">", badge_class(c->badge), TL_W - TL_RIGHT - w, w,

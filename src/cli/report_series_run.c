@@ -11,6 +11,7 @@
 #include "app/trend_run.h"
 #include "cli/msgs.h"
 #include "cli/report_out.h"
+#include "ingest/bundle.h"
 #include "iotally-config.h"
 #include "report/report_html_write.h"
 #include "report/report_md_write.h"
@@ -86,6 +87,20 @@ cli_report_series(const char *const *paths, size_t n, bool all, enum output_form
 	app_bundles_init(&bs);
 	diag_list_init(&notes, 200);
 	size_t nk = trend_run_bundle_kinds(paths, n, &bs, kinds, KINDS_MAX);
+	if (n == 1 && bs.n == 1 && bs.v[0]->series && bs.v[0]->nsamples < 3) {
+		const struct bundle *b = bs.v[0];
+		if (b->nsamples == 2)
+			diag_set(err, DIAG_DATA, paths[0], 0, 0, "is a series of 2 samples: a report "
+				 "over time needs at least 3; 'iotally diff %s %s' compares the two",
+				 b->samples[0].path, b->samples[1].path);
+		else
+			diag_set(err, DIAG_DATA, paths[0], 0, 0, "is a series of %zu sample%s: a "
+				 "report over time needs at least 3", b->nsamples,
+				 b->nsamples == 1 ? "" : "s");
+		diag_list_release(&notes);
+		app_bundles_release(&bs);
+		return -1;
+	}
 	if (nk == 0)
 		kinds[nk++] = NULL;   /* captures: the first one's kind */
 	struct trend_kind_run *runs = xcalloc(nk, sizeof(*runs));

@@ -871,6 +871,17 @@ write_provenance(struct strbuf *out, const struct report *r)
 	strbuf_addstr(out, "</tbody></table></details>\n");
 }
 
+/* Does the page draw a timeline (and need its style)? */
+static bool
+has_timeline(const struct report *r)
+{
+	for (int s = 0; s < REPORT_SECTIONS; s++)
+		for (size_t c = 0; c < r->sections[s].ncharts; c++)
+			if (r->sections[s].charts[c]->kind == REPORT_CHART_TIMELINE)
+				return true;
+	return false;
+}
+
 void
 report_html_render(const struct report *r, struct strbuf *out)
 {
@@ -883,7 +894,8 @@ report_html_render(const struct report *r, struct strbuf *out)
 	esc(out, r->kind);
 	strbuf_addstr(out, "</title>\n<style>");
 	strbuf_addstr(out, css);
-	strbuf_addstr(out, css_timeline);
+	if (has_timeline(r))
+		strbuf_addstr(out, css_timeline);
 	strbuf_addstr(out, "</style>\n</head>\n<body>\n<header><h1>iotally report: ");
 	esc(out, r->kind);
 	strbuf_addstr(out, r->pair ? " (before/after)" : "");

@@ -12,6 +12,7 @@
 #include "cli/report_out.h"
 #include "app/trend_inputs.h"
 #include "app/trend_run.h"
+#include "cli/report_series_run.h"
 
 #include "model/trend.h"
 #include "model/trend_gate.h"
@@ -148,7 +149,7 @@ static const struct cli_option trend_options[] = {
 
 /* The formats `iotally trend` writes. */
 #define TREND_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
-		       FORMAT_BIT(FORMAT_MARKDOWN))
+		       FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_HTML))
 
 struct trend_args {
 	const char **paths;
@@ -460,63 +461,127 @@ write_output(const struct trend_args *a, const struct trend_report *rep)
 	return 0;
 }
 
+/* trend_params_fn: the defaults for the sample count, then the options. */
+static void
+params_of_args(void *ctx, size_t nsamples, struct trend_params *p)
+{
+	set_params(ctx, nsamples, p);
+}
+
+/*
+ * The kinds to follow: --kind's; with gates (of one kind), for JSON and for
+ * JUnit, one kind, the first (NULL: as the inputs say); else every kind the
+ * bundle operands hold (app/trend_run.h).
+ */
+static size_t
+kinds_to_follow(const struct trend_args *a, struct app_bundles *bs, const char **kinds)
+{
+	kinds[0] = a->kind;
+	if (a->kind)
+		return 1;
+	if (a->ngates || a->format == FORMAT_JSON || a->junit)
+		return 1;
+	size_t n = trend_run_bundle_kinds(a->paths, a->npaths, bs, kinds, KINDS_MAX);
+	if (n == 0)
+		kinds[n++] = NULL;
+	return n;
+}
+
+/* The error of a trend that cannot be made: its exit status after saying it. */
 static int
-run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
-    struct diag_list *notes, struct diag_list *warnings, struct trend_order *o)
+say_error(struct diag *err)
+{
+	return err->code == DIAG_USAGE ? cli_usage_error(cli_find_command("trend"), err)
+				       : (cli_print_diag(err), err->code);
+}
+
+static int
+write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
 {
 	struct diag err;
-	const char *kind;
-	diag_clear(&err);
-	int rc = trend_run_read(in, a->npaths, a->kind, s, &kind, notes, &err);
-	cli_print_warnings(notes);
-	if (rc == 0 && kind)
-		rc = check_gate_kinds(a, kind, &err);
-	if (rc == 0)
-		rc = trend_run_check_usable(in, a->npaths, warnings, &err);
-	if (rc < 0) {
-		cli_print_warnings(warnings);
-		return err.code == DIAG_USAGE ? cli_usage_error(cli_find_command("trend"), &err)
-					      : (cli_print_diag(&err), err.code);
+	int status = 0;
+	const struct trend_report **reps = xcalloc(n ? n : 1, sizeof(*reps));
+	for (size_t i = 0; i < n; i++)
+		reps[i] = &runs[i].rep;
+	if (a->format == FORMAT_HTML && !(a->junit && strcmp(a->junit, "-") == 0)) {
+		if (cli_write_series_page(reps, n, NULL, (const char *const *)a->paths, a->npaths,
+					  false, FORMAT_HTML, NULL, &err) < 0) {
+			cli_print_diag(&err);
+			status = err.code;
+		}
+	} else {
+		for (size_t i = 0; i < n && status == 0; i++) {
+			if (i)
+				fputc('\n', stdout);
+			status = write_output(a, reps[i]);
+		}
 	}
-	trend_run_order(in, a->npaths, s, o, warnings);
-	cli_print_warnings(warnings);
-	struct trend_params p;
-	set_params(a, s->nsamples, &p);
-	if (p.warmup >= s->nsamples) {
-		diag_set(&err, DIAG_USAGE, NULL, 0, 0, "--warmup %zu leaves none of the %zu "
-			 "samples to analyse", p.warmup, s->nsamples);
-		return cli_usage_error(cli_find_command("trend"), &err);
-	}
-	trend_series_analyse(s, &p);
-	if (resolve_gates(a, s, &p, &err) < 0) {
-		cli_print_diag(&err);
-		return err.code;
-	}
-	struct trend_input_row *rows = xcalloc(a->npaths, sizeof(*rows));
-	trend_run_rows(in, a->npaths, o, s->nsamples, rows);
-	struct trend_report rep = {
-		.kind = kind,
-		.by_time = o->by_time,
-		.order_note = o->note,
-		.span_hours = o->span,
-		.inputs = rows,
-		.ninputs = a->npaths,
-		.warnings = warnings,
-		.series = s,
-		.params = &p,
-		.warmup_given = a->has_warmup,
-		.gates = a->gates,
-		.ngates = a->ngates,
-		.fail_on_leak = a->fail_on_leak,
-	};
-	int status = write_output(a, &rep);
-	if (status == 0 && a->junit && write_junit(a->junit, &rep, &err) < 0) {
+	if (status == 0 && a->junit && write_junit(a->junit, reps[0], &err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
 	}
-	if (report_tripped(a, trend_report_leaks(&rep)) && status == 0)
+	size_t leaks = 0;
+	for (size_t i = 0; i < n; i++)
+		leaks += trend_report_leaks(reps[i]);
+	if (report_tripped(a, leaks) && status == 0)
 		status = DIAG_GATE;
-	free(rows);
+	free(reps);
+	return status;
+}
+
+/*
+ * Each kind followed (a kind of several that cannot be followed is said
+ * and left out), the gates checked on the one they name, then the output.
+ */
+static int
+run(struct trend_args *a, struct app_bundles *bs)
+{
+	const char *kinds[KINDS_MAX];
+	size_t nk = kinds_to_follow(a, bs, kinds), ok = 0;
+	struct trend_kind_run *runs = xcalloc(nk, sizeof(*runs));
+	int status = 0;
+	for (size_t i = 0; i < nk && status == 0; i++) {
+		struct diag_list notes;
+		struct diag err;
+		diag_clear(&err);
+		diag_list_init(&notes, 200);
+		struct trend_kind_run *t = &runs[ok];
+		int rc = trend_kind_run(t, (const char *const *)a->paths, a->npaths, kinds[i], bs,
+					params_of_args, a, &notes, &err);
+		cli_print_warnings(&notes);
+		diag_list_release(&notes);
+		if (rc == 0 && t->kind)
+			rc = check_gate_kinds(a, t->kind, &err);
+		cli_print_warnings(&t->warnings);
+		if (rc == 0 && resolve_gates(a, &t->s, &t->p, &err) < 0) {
+			cli_print_diag(&err);
+			status = err.code;
+		} else if (rc < 0 && nk > 1 && err.code != DIAG_USAGE && (ok || i + 1 < nk)) {
+			cli_warn(NULL, 0, "the %s captures are not followed: %s", kinds[i], err.msg);
+		} else if (rc < 0) {
+			status = say_error(&err);
+		}
+		if (rc == 0 && status == 0) {
+			t->rep.warmup_given = a->has_warmup;
+			t->rep.gates = a->gates;
+			t->rep.ngates = a->ngates;
+			t->rep.fail_on_leak = a->fail_on_leak;
+			ok++;
+		} else {
+			trend_kind_run_release(t);
+		}
+	}
+	if (status == 0 && ok == 0) {
+		struct diag err;
+		diag_set(&err, DIAG_DATA, NULL, 0, 0, "no kind of capture in the inputs has 3 "
+			 "usable samples: a trend needs at least 3 captures");
+		status = say_error(&err);
+	}
+	if (status == 0)
+		status = write_all(a, runs, ok);
+	for (size_t i = 0; i < nk; i++)
+		trend_kind_run_release(&runs[i]);
+	free(runs);
 	return status;
 }
 
@@ -524,20 +589,12 @@ int
 cmd_trend(int argc, char **argv)
 {
 	struct trend_args a = { 0 };
-	struct trend_input *in = NULL;
-	struct trend_series s;
-	struct diag_list notes, warnings;
 	struct diag err;
-	struct trend_order o = { 0 };
 	struct app_bundles bundles;
-	struct app_bundle_inputs bin = { 0 };
 	int status = 0;
 
 	diag_clear(&err);
 	app_bundles_init(&bundles);
-	trend_series_init(&s);
-	diag_list_init(&notes, 200);
-	diag_list_init(&warnings, 100);
 	if (parse_args(argc, argv, &a, &err) < 0) {
 		status = cli_usage_error(cli_find_command("trend"), &err);
 		goto out;
@@ -546,31 +603,9 @@ cmd_trend(int argc, char **argv)
 		fputs(cmd_trend_help, stdout);
 		goto out;
 	}
-	if ((status = cli_bundle_trend_inputs(a.paths, a.npaths, a.kind, &bundles, &bin)) != 0)
-		goto out;
-	/* A bundle operand stands for its captures: one input each. */
-	a.paths = xrealloc(a.paths, (bin.n ? bin.n : 1) * sizeof(*a.paths));
-	a.npaths = bin.n;
-	in = xcalloc(a.npaths ? a.npaths : 1, sizeof(*in));
-	for (size_t i = 0; i < a.npaths; i++) {
-		a.paths[i] = in[i].path = bin.v[i].path;
-		in[i].manifest_time = bin.v[i].time;
-		if (bin.v[i].missing) {
-			in[i].left_out = xstrdup(bin.v[i].missing);
-			in[i].left_out_code = DIAG_NOINPUT;
-		}
-	}
-	status = run(&a, in, &s, &notes, &warnings, &o);
+	status = run(&a, &bundles);
 out:
-	for (size_t i = 0; in && i < a.npaths; i++)
-		trend_input_release(&in[i]);
-	free(in);
-	app_bundle_inputs_release(&bin);
 	app_bundles_release(&bundles);
-	trend_order_release(&o);
-	trend_series_release(&s);
-	diag_list_release(&notes);
-	diag_list_release(&warnings);
 	args_release(&a);
 	return status;
 }

@@ -35,6 +35,10 @@ app_bundles_release(struct app_bundles *bs)
 struct bundle *
 app_bundles_open(struct app_bundles *bs, const char *path, struct diag *err)
 {
+	/* Opened already in this run (a series followed kind by kind): read once. */
+	for (size_t i = 0; i < bs->n; i++)
+		if (strcmp(bs->v[i]->path, path) == 0)
+			return bs->v[i];
 	struct bundle *b = xcalloc(1, sizeof(*b));
 	if (bundle_open(path, b, err) < 0) {
 		bundle_release(b);

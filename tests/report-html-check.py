@@ -25,6 +25,11 @@ resolving nowhere, so nothing could be fetched even if the page asked.
     call sites (no bytes before) say NEW before their label, and their labels
     are exactly these (the outermost frame of each new site that no older
     site shares, known from how the inputs were built);
+  - one headline (<p class="verdict">);
+  - --timelines N: exactly N timeline charts (a series), each drawing every
+    sample of the data as a point with a tooltip, a line, figures, and the
+    verdict badge the data gives it; --max-bytes B: the page's size budget;
+    --command trend: the page of 'iotally trend --format html' instead;
   - --folded N: exactly N table rows sit in <details class="unchanged">
     (the unchanged rows the construction of the inputs says there are), and
     the embedded data marks exactly N rows unchanged.
@@ -92,6 +97,10 @@ class Dom(HTMLParser):
         self.bar_open = None     # [has_title] of the bar being read
         self.new_sites = []      # labels after <tspan class="new">NEW</tspan>
         self.after_new = False   # the text that follows a NEW mark is its label
+        self.timelines = []      # per <svg class="chart timeline">: what it draws
+        self.in_badge = False
+        self.point_open = None   # [has_title] of the timeline point being read
+        self.headlines = 0       # <p class="verdict">
 
     def inside(self, tag, cls=None):
         return any(t == tag and (cls is None or cls in a.get('class', '').split())
@@ -107,6 +116,26 @@ class Dom(HTMLParser):
             self.svg_shapes += 1
         if tag == 'tr' and self.inside('tbody') and self.inside('details', 'unchanged'):
             self.folded_rows += 1
+        if tag == 'p' and 'verdict' in cls:
+            self.headlines += 1
+        if tag == 'svg' and 'timeline' in cls:
+            self.timelines.append({'badge': '', 'vals': 0, 'line': False, 'points': 0,
+                                   'untitled': 0, 'labels': 0})
+        if self.inside('svg', 'timeline'):
+            tl = self.timelines[-1]
+            if tag == 'text' and 'badge' in cls:
+                self.in_badge = True
+            elif tag == 'text' and 'val' in cls:
+                tl['vals'] += 1
+            elif tag == 'text':
+                tl['labels'] += 1
+            if tag == 'path' and 'tl-line' in cls and attrs.get('d'):
+                tl['line'] = True
+            if tag == 'circle' and 'tl-pt' in cls:
+                tl['points'] += 1
+                self.point_open = [False]
+            if tag == 'title' and self.point_open is not None:
+                self.point_open[0] = True
         if tag == 'svg' and 'bars' in cls:
             self.bar_charts.append(0)
         if tag == 'text' and 'val' in cls and self.inside('svg', 'bars'):
@@ -131,12 +160,19 @@ class Dom(HTMLParser):
         if tag == 'rect' and self.bar_open is not None:
             self.bars_untitled += not self.bar_open[0]
             self.bar_open = None
+        if tag == 'circle' and self.point_open is not None:
+            self.timelines[-1]['untitled'] += not self.point_open[0]
+            self.point_open = None
+        if tag == 'text':
+            self.in_badge = False
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 del self.stack[i:]
                 break
 
     def handle_data(self, data):
+        if self.in_badge:
+            self.timelines[-1]['badge'] += data
         if self.in_script:
             self.script_text.append(data)
         else:
@@ -182,6 +218,8 @@ def mutate(page, how):
         # a writer that gave each kernel source its own section
         m = re.search(r'<section id="classes">.*?</section>', text, re.S)
         broken = text.replace(m.group(0), m.group(0) * 2, 1) if m else text
+    elif how == 'unbadge':
+        broken = re.sub(r'<text class="badge"[^>]*>[^<]*</text>', '', text)
     elif how == 'unlabel':
         broken = re.sub(r'<text class="(in )?val"[^>]*>[^<]*</text>', '', text)
     else:
@@ -229,6 +267,28 @@ def check_histogram_sums(data):
                          % (typ, n, regions[typ]))
 
 
+VERDICTS = {'LEAK', 'GROWING', 'PLATEAU', 'STEP', 'NO TREND', 'STABLE', 'INSUFFICIENT'}
+
+
+def check_timelines(drawn, data, expected):
+    """Each timeline of the data drawn: its points with tooltips, a line, figures, its badge."""
+    charts = [c for sec in data['sections'] for c in sec['charts'] if c['kind'] == 'timeline']
+    if len(drawn) != expected or len(charts) != expected:
+        fail('%d timelines drawn and %d in the data, expected %d'
+             % (len(drawn), len(charts), expected))
+    for i, (tl, c) in enumerate(zip(drawn, charts)):
+        if tl['badge'] not in VERDICTS or tl['badge'] != c.get('badge'):
+            fail('timeline %d carries no verdict badge (drawn %r, data %r)'
+                 % (i + 1, tl['badge'], c.get('badge')))
+        present = sum(1 for it in c['items'] if not it.get('absent'))
+        if not tl['line'] or tl['points'] != present:
+            fail('timeline %d draws %d points of %d' % (i + 1, tl['points'], present))
+        if tl['untitled']:
+            fail('timeline %d: %d points without a tooltip' % (i + 1, tl['untitled']))
+        if tl['vals'] < 1 or tl['labels'] < 2:
+            fail('timeline %d carries no figures or labels' % (i + 1))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', required=True)
@@ -244,12 +304,19 @@ def main():
     ap.add_argument('--new-site', action='append', default=None,
                     help='an icicle node marked NEW with this label (repeatable: all of them)')
     ap.add_argument('--mutate', choices=['unescape', 'stylesheet', 'unfold', 'unlabel',
-                                         'unmark', 'twice'],
+                                         'unmark', 'twice', 'unbadge'],
                     help='break the written page before loading it, as a writer that '
                     'forgot to escape the hostile process name or linked a CDN style '
                     'sheet would (the test that the checks can fail)')
     ap.add_argument('--rejects', metavar='MESSAGE',
                     help='the page must be refused with exactly this message')
+    ap.add_argument('--timelines', type=int, default=None,
+                    help='exactly this many timeline charts, each with its samples as '
+                    'points with tooltips, a line, figures and the verdict badge of the data')
+    ap.add_argument('--max-bytes', type=int, default=None,
+                    help='the page is at most this many bytes')
+    ap.add_argument('--command', default='report',
+                    help='the iotally command that writes the page (report; trend)')
     ap.add_argument('rest', nargs=argparse.REMAINDER)
     a = ap.parse_args()
     try:
@@ -281,14 +348,22 @@ def check(a):
             with open(os.path.join(root, a.page), 'rb') as src, open(page, 'wb') as dst:
                 dst.write(src.read())
         else:
-            proc = subprocess.run([a.bin, 'report', '--format', 'html', '-o', page] + args,
-                                  cwd=root, stderr=subprocess.PIPE)
+            if a.command == 'report':
+                proc = subprocess.run([a.bin, 'report', '--format', 'html', '-o', page] + args,
+                                      cwd=root, stderr=subprocess.PIPE)
+            else:
+                with open(page, 'wb') as out:
+                    proc = subprocess.run([a.bin, a.command, '--format', 'html'] + args,
+                                          cwd=root, stdout=out, stderr=subprocess.PIPE)
             if proc.returncode not in (0, 1) or not os.path.exists(page):
                 fail('iotally report exited %d: %s'
                      % (proc.returncode, proc.stderr.decode()))
             if a.mutate:
                 mutate(page, a.mutate)
-        print('html: %d bytes' % os.path.getsize(page))
+        size = os.path.getsize(page)
+        print('html: %d bytes' % size)
+        if a.max_bytes is not None and size > a.max_bytes:
+            fail('the page is %d bytes, over the budget of %d' % (size, a.max_bytes))
         url = 'file://' + page
         dom = subprocess.run([browser] + CHROMIUM_FLAGS +
                              ['--user-data-dir=' + os.path.join(tmp, 'profile-dom'),
@@ -379,6 +454,8 @@ def check(a):
         if len(verdicts) != 1:
             fail('%d headlines (<p class="verdict">), expected 1' % len(verdicts))
     check_histogram_sums(data)
+    if a.timelines is not None:
+        check_timelines(p.timelines, data, a.timelines)
     for i, labels in enumerate(p.bar_charts):
         if labels == 0:
             fail('bar chart %d carries no figure on its bars' % (i + 1))
@@ -387,6 +464,8 @@ def check(a):
     print('screenshot: %d colours' % colours)
     if colours < 20:
         fail('the screenshot is blank')
+    if p.headlines != 1:
+        fail('%d headlines (<p class="verdict">), expected 1' % p.headlines)
     print('ok: %d charts (%d bar charts, %d figures on bars), %d shapes, %d rows folded, '
           '%d elements, screenshot %d colours'
           % (svgs, len(p.bar_charts), sum(p.bar_charts), p.svg_shapes, p.folded_rows,

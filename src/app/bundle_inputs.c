@@ -35,6 +35,10 @@ app_bundles_release(struct app_bundles *bs)
 struct bundle *
 app_bundles_open(struct app_bundles *bs, const char *path, struct diag *err)
 {
+	/* Opened already in this run (a series followed kind by kind): read once. */
+	for (size_t i = 0; i < bs->n; i++)
+		if (strcmp(bs->v[i]->path, path) == 0)
+			return bs->v[i];
 	struct bundle *b = xcalloc(1, sizeof(*b));
 	if (bundle_open(path, b, err) < 0) {
 		bundle_release(b);
@@ -62,10 +66,13 @@ app_bundle_operand(const char *kind, const char *path, struct app_bundles *bs,
 	struct bundle *b = app_bundles_open(bs, path, err);
 	if (!b)
 		return -1;
-	if (b->series)
+	if (b->series && b->nsamples)
 		return diag_set(err, DIAG_USAGE, path, 0, 0,
-				"this is a series of %zu samples; name one of its sample folders "
-				"(run 'iotally %s' to list them)", b->nsamples, path);
+				"this is a series of %zu samples; name one of them, e.g. 'iotally %s "
+				"%s' ('iotally %s' lists them)", b->nsamples, kind, b->samples[0].path,
+				path);
+	if (b->series)
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "this series holds no sample");
 	const struct bundle_capture *c = bundle_capture_of_kind(b, kind);
 	if (!c) {
 		const struct bundle_step_note *m = bundle_missed_of_kind(b, kind);
@@ -103,19 +110,11 @@ add_input(struct app_bundle_inputs *out, const char *path, const char *time, cha
 	out->v[out->n++] = (struct app_bundle_input){ path, time, missing, NULL };
 }
 
-/* A sample's name: its folder, or "ARCHIVE:top/NNN" inside an archive. */
+/* A sample's name as bundle_open() takes it back: its folder, or "ARCHIVE:NNN". */
 static char *
 sample_name(const struct bundle *b)
 {
-	struct strbuf sb = STRBUF_INIT;
-	if (!b->archive) {
-		strbuf_addstr(&sb, b->path);
-	} else {
-		size_t n = strlen(b->archive_top);
-		strbuf_addf(&sb, "%s:%.*s", b->path, (int)(n && b->archive_top[n - 1] == '/' ? n - 1 : n),
-			    b->archive_top);
-	}
-	return strbuf_detach(&sb, NULL);
+	return xstrdup(b->path);
 }
 
 /* One sample (or bundle): its capture of `kind`, checked, or why it has none. */

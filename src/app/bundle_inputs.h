@@ -25,7 +25,10 @@ struct app_bundles {
 void app_bundles_init(struct app_bundles *bs);
 void app_bundles_release(struct app_bundles *bs);
 
-/* Open the bundle at `path` and keep it in `bs`; NULL with *err set. */
+/*
+ * Open the bundle at `path` and keep it in `bs` (a path opened before in
+ * `bs` gives the same bundle, read once); NULL with *err set.
+ */
 struct bundle *app_bundles_open(struct app_bundles *bs, const char *path, struct diag *err);
 
 /* The warning said of a bundle that did not complete, added to `warnings`. */

@@ -125,10 +125,21 @@ pair_bundles(struct diff_pairs *p, const char *before, const char *after, struct
 		p->bundles[side] = xcalloc(1, sizeof(*p->bundles[side]));
 		if (bundle_open(paths[side], p->bundles[side], err) < 0)
 			return -1;
-		if (p->bundles[side]->series)
+		const struct bundle *sb = p->bundles[side];
+		if (sb->series && sb->nsamples >= 3)
 			return diag_set(err, DIAG_USAGE, paths[side], 0, 0,
-					"is a series of captures: compare two of its samples (its "
-					"numbered folders)");
+					"is a series of captures: compare two of its samples, e.g. "
+					"'iotally diff %s %s' ('iotally %s' lists them; 'iotally "
+					"report %s' reports the series)", sb->samples[0].path,
+					sb->samples[sb->nsamples - 1].path, paths[side], paths[side]);
+		if (sb->series && sb->nsamples == 2)
+			return diag_set(err, DIAG_USAGE, paths[side], 0, 0,
+					"is a series of captures: compare its two samples, 'iotally "
+					"diff %s %s'", sb->samples[0].path, sb->samples[1].path);
+		if (sb->series)
+			return diag_set(err, DIAG_USAGE, paths[side], 0, 0,
+					"is a series of captures: compare two of its samples ('iotally "
+					"%s' lists them)", paths[side]);
 	}
 	p->folders = true;
 	size_t nb, na;

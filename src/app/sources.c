@@ -97,7 +97,8 @@ add_archive(struct app_sources *s, const char *kind, const char *path,
 		src->error = err;
 	else if (b->series)
 		diag_set(&src->error, DIAG_USAGE, path, 0, 0, "is a series of %zu samples: "
-			 "name its sample folders", b->nsamples);
+			 "name one of them (e.g. %s; 'iotally %s' lists them)", b->nsamples,
+			 b->nsamples ? b->samples[0].path : path, path);
 	else
 		diag_set(&src->error, DIAG_NOINPUT, path, 0, 0, "the bundle holds no %s capture: "
 			 "its step %s was %s%s%s", kind, m->step, m->status, m->reason ? ": " : "",

@@ -12,6 +12,7 @@
 #include "app/report_bundles.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
+#include "cli/report_series_run.h"
 
 #include "ingest/bundle.h"
 #include "model/diff.h"
@@ -33,6 +34,7 @@
 const char cmd_report_help[] =
 	"usage: iotally report [options] INPUT [AFTER]\n"
 	"       iotally report [options] BUNDLE [AFTER_BUNDLE]\n"
+	"       iotally report [options] SERIES | INPUT INPUT INPUT...\n"
 	"\n"
 	"One report to attach to a bug: a vmmap dump, IOKit class counts (ioreg,\n"
 	"ioclasscount), an ioclasscount --track capture or footprint output, or\n"
@@ -45,8 +47,20 @@ const char cmd_report_help[] =
 	"checked against its manifest's sha256 first, with what the manifest says\n"
 	"about the capture: target, host, kernel, when and by which iotally,\n"
 	"whether it was redacted, and every step that failed, was denied or was\n"
-	"skipped (with the tool's own message). A series is refused: 'iotally\n"
-	"trend' follows it over time.\n"
+	"skipped (with the tool's own message).\n"
+	"\n"
+	"A series (a folder or .tar.gz of 'iotally capture --count', three or\n"
+	"more captures, or a list of bundles) gives one report over time: every\n"
+	"kind it holds is followed as 'iotally trend' follows it, with trend's\n"
+	"verdicts. First a headline of the verdicts that matter (LEAK, GROWING,\n"
+	"PLATEAU, STEP: how many, the first metric of each with its first and\n"
+	"last figures and its slope), then per kind each metric that changed,\n"
+	"ranked as trend ranks them, with a timeline of its samples, the fitted\n"
+	"slope and the verdict as a badge (HTML; the Markdown page gives a\n"
+	"sparkline), the metrics the same in every sample counted and folded, and\n"
+	"the samples with their capture times, used or left out and why. A\n"
+	"sample of a series archive is named ARCHIVE:NNN (as 'iotally SERIES'\n"
+	"lists them), of a series folder SERIES/NNN.\n"
 	"\n"
 	"Two bundles (BEFORE AFTER, folders or .tar.gz) give one before/after report\n"
 	"of every kind both hold, under one headline (GPU memory and what grew most,\n"
@@ -75,7 +89,8 @@ const char cmd_report_help[] =
 	"                     output\n"
 	"  --fail-if 'METRIC OP VALUE'\n"
 	"                     a gate, as 'iotally diff' takes them (two inputs; of\n"
-	"                     two bundles, checked on the pair of the gate's kind);\n"
+	"                     two bundles, checked on the pair of the gate's kind;\n"
+	"                     'iotally trend --fail-if' gates a series);\n"
 	"                     repeatable; exit status 1 when any trips\n"
 	"  --all              every row: by default rows that did not change (and\n"
 	"                     empty histogram buckets) are counted and folded, and\n"
@@ -95,12 +110,15 @@ const char cmd_report_help[] =
 	"  iotally report --fail-if 'classes:IOSurface > +10' fixtures/diff/classes-before.txt fixtures/diff/classes-after.txt\n"
 	"  iotally report fixtures/bundle/partial\n"
 	"  iotally report fixtures/bundle-pair/before fixtures/bundle-pair/after.tar.gz\n"
+	"  iotally report fixtures/series-bundle/leak.tar.gz\n"
+	"  iotally report fixtures/series-bundle/leak.tar.gz:003\n"
 	"\n"
-	"Exit status: 0 success, 1 a gate tripped, 64 usage error (a series, or a\n"
-	"bundle with a file), 65 malformed input (a bundle manifest included) or\n"
-	"inputs of different kinds, 66 input cannot be opened (a bundle without a\n"
-	"capture iotally reads, two bundles without a kind in common), 74 output\n"
-	"cannot be written.\n";
+	"Exit status: 0 success, 1 a gate tripped, 64 usage error (a bundle with a\n"
+	"file, --fail-if with a series), 65 malformed input (a bundle manifest\n"
+	"included), inputs of different kinds or a series of fewer than 3 usable\n"
+	"samples, 66 input cannot be opened (a bundle without a capture iotally\n"
+	"reads, two bundles without a kind in common, a sample a series does not\n"
+	"hold), 74 output cannot be written.\n";
 
 enum {
 	OPT_FORMAT = 1,
@@ -122,8 +140,8 @@ static const struct cli_option report_options[] = {
 #define REPORT_FORMATS (FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_HTML))
 
 struct report_args {
-	const char *paths[2];
-	size_t npaths;
+	const char **paths;         /* three or more: a series */
+	size_t npaths, paths_alloc;
 	enum output_format format;
 	const char *output;
 	struct diff_gate *gates;
@@ -141,6 +159,7 @@ args_release(struct report_args *a)
 	free(a->gates);
 	free(a->routed[0]);
 	free(a->routed[1]);
+	free(a->paths);
 }
 
 static int
@@ -170,9 +189,7 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	(void)p;
 	if (id != CLI_OPERAND)
 		return handle_option(id, arg, a, err);
-	if (a->npaths == 2)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"one input or two (BEFORE AFTER) expected, got a third: '%s'", arg);
+	a->paths = xgrow(a->paths, &a->paths_alloc, a->npaths + 1, sizeof(*a->paths));
 	a->paths[a->npaths++] = arg;
 	return 0;
 }
@@ -194,6 +211,15 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 	if (a->ngates && a->npaths < 2)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--fail-if compares two captures: give BEFORE and AFTER");
+	if (a->ngates && a->npaths > 2)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--fail-if compares two captures; 'iotally trend --fail-if' gates "
+				"a series");
+	for (size_t i = 0; a->npaths > 2 && i < a->npaths; i++)
+		if (strcmp(a->paths[i], "-") == 0)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"a series is read from files: standard input cannot be one "
+					"of its samples");
 	return 0;
 }
 
@@ -348,10 +374,11 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 		return -1;
 	}
 	int rc = 0;
-	if (b.series)
-		rc = diag_set(err, DIAG_USAGE, a->paths[0], 0, 0, "is a series of %zu samples: "
-			      "'iotally trend %s' follows it over time, 'iotally report %s/NNN' "
-			      "reports one sample", b.nsamples, a->paths[0], a->paths[0]);
+	if (b.series) {
+		/* A series: its report over time (cli/report_series_run.c). */
+		bundle_release(&b);
+		return cli_report_series(a->paths, 1, a->all, a->format, a->output, err);
+	}
 	report_init(&r, "bundle", false);
 	r.all = a->all;
 	for (const struct kind *k = kind_first(); k && rc == 0; k = kind_next(k)) {
@@ -450,9 +477,12 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	if (routed < 0)
 		return -1;
 	if (routed) {
+		a->paths = xgrow(a->paths, &a->paths_alloc, 2, sizeof(*a->paths));
 		a->paths[0] = a->routed[0];
 		a->paths[a->npaths++] = a->routed[1];
 	}
+	if (a->npaths > 2)
+		return cli_report_series(a->paths, a->npaths, a->all, a->format, a->output, err);
 	if (a->npaths == 1 && strcmp(a->paths[0], "-") != 0 && bundle_path_is_bundle(a->paths[0]))
 		return run_bundle(a, notes, err);
 	bool bundle[2] = { false, false };

@@ -13,6 +13,8 @@
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "app/trend_inputs.h"
+#include "app/trend_run.h"
+#include "cli/report_series_run.h"
 
 #include "model/trend.h"
 #include "model/trend_gate.h"
@@ -61,9 +63,12 @@ const char cmd_trend_help[] =
 	"every capture has one, else by argument order; the report says which.\n"
 	"A capture series of 'iotally capture --count N' (its folder or .tar.gz)\n"
 	"gives its samples in time order, each timed by its manifest's start time\n"
-	"and checked against its sha256; the kind is --kind's, else the first the\n"
-	"first sample holds of vmmap, classes and track, and a sample without it is\n"
-	"left out with its step's reason. A single bundle gives its capture.\n"
+	"and checked against its sha256. Every kind it holds is followed, one\n"
+	"report after the other in the registry's order (vmmap, classes, track,\n"
+	"footprint; one page with --format html); --kind narrows to one. JSON,\n"
+	"JUnit and gates follow one kind: --kind's, else the first the first\n"
+	"sample holds. A sample without the kind is left out with its step's\n"
+	"reason. A single bundle gives its capture.\n"
 	"Inputs that cannot be read, or end in the middle, are left out and\n"
 	"listed. Metrics with the same value in every sample are counted, not shown.\n"
 	"\n"
@@ -93,9 +98,11 @@ const char cmd_trend_help[] =
 	"  --junit FILE       also write the gates as JUnit XML (one test case each,\n"
 	"                     and one for --fail-on); '-': only the XML, on standard\n"
 	"                     output\n"
-	"  --format F         text (default), json or markdown\n"
-	"  --kind K           follow the vmmap, classes or track captures of a\n"
-	"                     series (default: the first kind its first sample\n"
+	"  --format F         text (default), json, markdown or html (the page of\n"
+	"                     'iotally report SERIES': timelines with the fitted\n"
+	"                     slopes and verdict badges)\n"
+	"  --kind K           follow only the vmmap, classes, track or footprint\n"
+	"                     captures of a series (default: every kind it\n"
 	"                     holds); inputs of another kind are an error\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -119,6 +126,7 @@ const char cmd_trend_help[] =
 	"  iotally trend --format markdown fixtures/trend/plateau/*.txt\n"
 	"  iotally trend --format json --warmup 3 fixtures/trend/step/*.txt\n"
 	"  iotally trend --min-count 10 fixtures/trend/classes/*.txt\n"
+	"  iotally trend --format html fixtures/series-bundle/leak.tar.gz > /tmp/iotally-trend.html && echo written\n"
 	"\n"
 	"Exit status: 0 no gate tripped, 1 a gate tripped (or a LEAK with\n"
 	"--fail-on leak), 64 usage error or a malformed gate, 65 inputs of\n"
@@ -153,7 +161,7 @@ static const struct cli_option trend_options[] = {
 
 /* The formats `iotally trend` writes. */
 #define TREND_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
-		       FORMAT_BIT(FORMAT_MARKDOWN))
+		       FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_HTML))
 
 struct trend_args {
 	const char **paths;
@@ -318,145 +326,6 @@ parse_args(int argc, char **argv, struct trend_args *a, struct diag *err)
 
 /* ---- reading and ordering ------------------------------------------------ */
 
-/* "vmmap (a.txt, b.txt and 3 more), classes (c.txt)". */
-static void
-describe_kinds(const struct trend_input *in, size_t n, struct strbuf *out)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!in[i].kind)
-			continue;
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = in[j].kind && strcmp(in[j].kind, in[i].kind) == 0;
-		if (seen)
-			continue;
-		size_t count = 0, shown = 0;
-		for (size_t j = i; j < n; j++)
-			count += in[j].kind && strcmp(in[j].kind, in[i].kind) == 0;
-		strbuf_addf(out, "%s%s (", out->len ? ", " : "", in[i].kind);
-		for (size_t j = i; j < n && shown < 2; j++)
-			if (in[j].kind && strcmp(in[j].kind, in[i].kind) == 0)
-				strbuf_addf(out, "%s%s", shown++ ? ", " : "",
-					    diag_display_path(in[j].path));
-		if (count > shown)
-			strbuf_addf(out, " and %zu more", count - shown);
-		strbuf_addch(out, ')');
-	}
-}
-
-/*
- * Read every input; *kind is `forced` (--kind) or the first input's. -1
- * with *err when an input is of another kind.
- */
-static int
-read_inputs(struct trend_input *in, size_t n, const char *forced, struct trend_series *s,
-	    const char **kind, struct diag_list *notes, struct diag *err)
-{
-	bool mixed = false;
-	*kind = forced;
-	for (size_t i = 0; i < n; i++) {
-		trend_input_read(&in[i], *kind, s, notes);
-		if (in[i].kind && !*kind)
-			*kind = in[i].kind;
-		else if (in[i].kind && strcmp(in[i].kind, *kind) != 0)
-			mixed = true;
-	}
-	if (!mixed)
-		return 0;
-	struct strbuf sb = STRBUF_INIT;
-	describe_kinds(in, n, &sb);
-	if (forced)
-		diag_set(err, DIAG_DATA, NULL, 0, 0,
-			 "--kind %s, but the inputs are captures of %s", forced, sb.buf);
-	else
-		diag_set(err, DIAG_DATA, NULL, 0, 0,
-			 "the inputs are captures of different kinds: %s; a trend needs one kind",
-			 sb.buf);
-	strbuf_release(&sb);
-	return -1;
-}
-
-struct order {
-	size_t *perm;          /* sample order -> index in the inputs */
-	double *hours;         /* per sample, NULL without times */
-	bool by_time;
-	char note[160];
-	double span;
-};
-
-static const struct trend_input *sort_base;
-
-static int
-cmp_time(const void *a, const void *b)
-{
-	const struct trend_input *x = &sort_base[*(const size_t *)a];
-	const struct trend_input *y = &sort_base[*(const size_t *)b];
-	if (x->ms != y->ms)
-		return x->ms < y->ms ? -1 : 1;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	return (i > j) - (i < j);   /* equal times keep argument order */
-}
-
-/* Equal and decreasing capture times, said as warnings. */
-static void
-check_times(const struct trend_input *in, const size_t *used, size_t n, bool sorted,
-	    struct diag_list *w)
-{
-	for (size_t k = 1; k < n; k++) {
-		const struct trend_input *a = &in[used[k - 1]], *b = &in[used[k]];
-		if (!a->has_time || !b->has_time)
-			continue;
-		if (a->ms == b->ms)
-			diag_list_add(w, DIAG_WARNING, NULL, 0,
-				      "%s and %s have the same capture time (%s): they keep "
-				      "argument order and count as one point in time for slopes "
-				      "per hour", diag_display_path(a->path),
-				      diag_display_path(b->path), a->time_text);
-		else if (!sorted && b->ms < a->ms)
-			diag_list_add(w, DIAG_WARNING, NULL, 0,
-				      "%s (%s) was captured before %s (%s), which comes before "
-				      "it in argument order", diag_display_path(b->path),
-				      b->time_text, diag_display_path(a->path), a->time_text);
-	}
-}
-
-static void
-order_samples(const struct trend_input *in, size_t n, struct order *o, struct diag_list *w)
-{
-	size_t used = 0, timed = 0;
-	o->perm = xmalloc((n ? n : 1) * sizeof(*o->perm));
-	for (size_t i = 0; i < n; i++)
-		if (in[i].used) {
-			o->perm[used++] = i;
-			timed += in[i].has_time;
-		}
-	o->by_time = used > 0 && timed == used;
-	o->hours = NULL;
-	o->span = NAN;
-	if (o->by_time) {
-		bool in_order = true;
-		for (size_t k = 1; k < used; k++)
-			in_order &= in[o->perm[k - 1]].ms <= in[o->perm[k]].ms;
-		sort_base = in;
-		qsort(o->perm, used, sizeof(*o->perm), cmp_time);
-		o->hours = xmalloc(used * sizeof(*o->hours));
-		for (size_t k = 0; k < used; k++)
-			o->hours[k] = (double)(in[o->perm[k]].ms - in[o->perm[0]].ms) / 3.6e6;
-		o->span = o->hours[used - 1];
-		snprintf(o->note, sizeof(o->note), "capture-time order (%s)%s",
-			 in[o->perm[0]].manifest_time ? "the bundle manifests' start times"
-						      : "vmmap Date/Time",
-			 in_order ? "" : "; the arguments were not in that order");
-	} else if (timed) {
-		snprintf(o->note, sizeof(o->note), "argument order (%zu of %zu captures carry "
-			 "no capture time)", used - timed, used);
-	} else {
-		snprintf(o->note, sizeof(o->note),
-			 "argument order (the captures carry no capture time)");
-	}
-	check_times(in, o->perm, used, o->by_time, w);
-}
-
 /* ---- gates ----------------------------------------------------------------- */
 
 static int
@@ -575,40 +444,6 @@ set_params(const struct trend_args *a, size_t nsamples, struct trend_params *p)
 		p->alpha = a->alpha;
 }
 
-/* Left-out inputs as warnings; the status when too few are left. */
-static int
-check_usable(const struct trend_input *in, size_t n, struct diag_list *w, struct diag *err)
-{
-	size_t used = 0, opened = 0;
-	for (size_t i = 0; i < n; i++) {
-		used += in[i].used;
-		opened += in[i].used || in[i].left_out_code != DIAG_NOINPUT;
-		if (!in[i].used)
-			diag_list_add(w, DIAG_WARNING, in[i].path, 0, "left out: %s",
-				      in[i].left_out);
-	}
-	if (used >= 3)
-		return 0;
-	return diag_set(err, opened ? DIAG_DATA : DIAG_NOINPUT, NULL, 0, 0,
-			"%zu usable input%s of %zu: a trend needs at least 3 captures", used,
-			used == 1 ? "" : "s", n);
-}
-
-static void
-build_rows(const struct trend_input *in, size_t n, const struct order *o, size_t used,
-	   struct trend_input_row *rows)
-{
-	size_t k = 0;
-	for (size_t s = 0; s < used; s++) {
-		const struct trend_input *x = &in[o->perm[s]];
-		rows[k++] = (struct trend_input_row){ x->path, x->time_text, true, s, NULL };
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!in[i].used)
-			rows[k++] = (struct trend_input_row){ in[i].path, in[i].time_text, false,
-							      0, in[i].left_out };
-}
-
 static int
 junit_write(FILE *out, const void *rep, struct diag *err)
 {
@@ -638,22 +473,94 @@ write_output(const struct trend_args *a, const struct trend_report *rep)
 	return 0;
 }
 
+/* trend_params_fn: the defaults for the sample count, then the options. */
+static void
+params_of_args(void *ctx, size_t nsamples, struct trend_params *p)
+{
+	set_params(ctx, nsamples, p);
+}
+
+/*
+ * The kinds to follow: --kind's; with gates (of one kind), for JSON and for
+ * JUnit, one kind, the first (NULL: as the inputs say); else every kind the
+ * bundle operands hold (app/trend_run.h).
+ */
+static size_t
+kinds_to_follow(const struct trend_args *a, struct app_bundles *bs, const char **kinds)
+{
+	kinds[0] = a->kind;
+	if (a->kind)
+		return 1;
+	if (a->ngates || a->format == FORMAT_JSON || a->junit)
+		return 1;
+	size_t n = trend_run_bundle_kinds(a->paths, a->npaths, bs, kinds, KINDS_MAX);
+	if (n == 0)
+		kinds[n++] = NULL;
+	return n;
+}
+
+/* The error of a trend that cannot be made: its exit status after saying it. */
+static int
+say_error(struct diag *err)
+{
+	return err->code == DIAG_USAGE ? cli_usage_error(cli_find_command("trend"), err)
+				       : (cli_print_diag(err), err->code);
+}
+
+static int
+write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
+{
+	struct diag err;
+	int status = 0;
+	const struct trend_report **reps = xcalloc(n ? n : 1, sizeof(*reps));
+	for (size_t i = 0; i < n; i++)
+		reps[i] = &runs[i].rep;
+	if (a->format == FORMAT_HTML && !(a->junit && strcmp(a->junit, "-") == 0)) {
+		if (cli_write_series_page(reps, n, NULL, (const char *const *)a->paths, a->npaths,
+					  false, FORMAT_HTML, NULL, &err) < 0) {
+			cli_print_diag(&err);
+			status = err.code;
+		}
+	} else {
+		for (size_t i = 0; i < n && status == 0; i++) {
+			if (i)
+				fputc('\n', stdout);
+			status = write_output(a, reps[i]);
+		}
+	}
+	if (status == 0 && a->junit && write_junit(a->junit, reps[0], &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
+	}
+	size_t leaks = 0;
+	for (size_t i = 0; i < n; i++)
+		leaks += trend_report_leaks(reps[i]);
+	if (report_tripped(a, leaks) && status == 0)
+		status = DIAG_GATE;
+	free(reps);
+	return status;
+}
+
+/*
+ * Each kind followed (a kind of several that cannot be followed is said
+ * and left out), the gates checked on the one they name, then the output.
+ */
 /*
  * The series' leak signature: its first and last samples compared, when a
  * metric is LEAK, GROWING or PLATEAU (the strongest names the bucket).
  */
 static int
-series_signature(const struct trend_input *in, const struct order *o,
-		 const struct trend_series *s, struct signature *sig, struct diag *err)
+series_signature(const struct trend_kind_run *t, struct signature *sig, struct diag *err)
 {
+	const struct trend_series *s = &t->s;
 	enum trend_verdict best = TREND_VERDICTS;
 	for (size_t i = 0; i < s->nmetrics; i++)
 		if (!s->metrics[i].unchanged && s->metrics[i].r.verdict < best)
 			best = s->metrics[i].r.verdict;
 	struct diag_list notes;
 	diag_list_init(&notes, 20);
-	const char *first = s->nsamples >= 2 ? in[o->perm[0]].path : NULL;
-	const char *last = s->nsamples >= 2 ? in[o->perm[s->nsamples - 1]].path : NULL;
+	const char *first = s->nsamples >= 2 ? t->in[t->o.perm[0]].path : NULL;
+	const char *last = s->nsamples >= 2 ? t->in[t->o.perm[s->nsamples - 1]].path : NULL;
 	/* Standard input cannot be read a second time: no signature then. */
 	int rc = !first || best == TREND_VERDICTS || strcmp(first, "-") == 0 ||
 		 strcmp(last, "-") == 0
@@ -663,80 +570,75 @@ series_signature(const struct trend_input *in, const struct order *o,
 	return rc;
 }
 
-static int
-run(struct trend_args *a, struct trend_input *in, struct trend_series *s,
-    struct diag_list *notes, struct diag_list *warnings, struct order *o)
+/* A kind's signature, or none with a warning: the verdicts stand without it. */
+static void
+kind_signature(const struct trend_kind_run *t, struct signature *sig)
 {
 	struct diag err;
-	const char *kind;
 	diag_clear(&err);
-	int rc = read_inputs(in, a->npaths, a->kind, s, &kind, notes, &err);
-	cli_print_warnings(notes);
-	if (rc == 0 && kind)
-		rc = check_gate_kinds(a, kind, &err);
-	if (rc == 0)
-		rc = check_usable(in, a->npaths, warnings, &err);
-	if (rc < 0) {
-		cli_print_warnings(warnings);
-		return err.code == DIAG_USAGE ? cli_usage_error(cli_find_command("trend"), &err)
-					      : (cli_print_diag(&err), err.code);
-	}
-	order_samples(in, a->npaths, o, warnings);
-	cli_print_warnings(warnings);
-	/* o->perm indexes the inputs; the series numbers its samples in reading order. */
-	size_t *samples = xmalloc((s->nsamples ? s->nsamples : 1) * sizeof(*samples));
-	for (size_t k = 0; k < s->nsamples; k++)
-		samples[k] = in[o->perm[k]].sample;
-	trend_series_reorder(s, samples, o->hours);
-	free(samples);
-	trend_series_finish(s);
-	struct trend_params p;
-	set_params(a, s->nsamples, &p);
-	if (p.warmup >= s->nsamples) {
-		diag_set(&err, DIAG_USAGE, NULL, 0, 0, "--warmup %zu leaves none of the %zu "
-			 "samples to analyse", p.warmup, s->nsamples);
-		return cli_usage_error(cli_find_command("trend"), &err);
-	}
-	trend_series_analyse(s, &p);
-	if (resolve_gates(a, s, &p, &err) < 0) {
-		cli_print_diag(&err);
-		return err.code;
-	}
-	struct signature sig;
-	if (series_signature(in, o, s, &sig, &err) < 0) {
-		/* The verdicts stand without it: said, the exit status unchanged. */
+	if (series_signature(t, sig, &err) < 0) {
 		cli_warn(diag_path(&err), err.line, "the series has no leak signature: %s", err.msg);
-		signature_release(&sig);
-		signature_init(&sig);
-		signature_finish(&sig);
+		signature_release(sig);
+		signature_init(sig);
+		signature_finish(sig);
 	}
-	struct trend_input_row *rows = xcalloc(a->npaths, sizeof(*rows));
-	build_rows(in, a->npaths, o, s->nsamples, rows);
-	struct trend_report rep = {
-		.kind = kind,
-		.by_time = o->by_time,
-		.order_note = o->note,
-		.span_hours = o->span,
-		.inputs = rows,
-		.ninputs = a->npaths,
-		.warnings = warnings,
-		.series = s,
-		.params = &p,
-		.warmup_given = a->has_warmup,
-		.gates = a->gates,
-		.ngates = a->ngates,
-		.fail_on_leak = a->fail_on_leak,
-		.sig = &sig,
-	};
-	int status = write_output(a, &rep);
-	if (status == 0 && a->junit && write_junit(a->junit, &rep, &err) < 0) {
-		cli_print_diag(&err);
-		status = err.code;
+}
+
+static int
+run(struct trend_args *a, struct app_bundles *bs)
+{
+	const char *kinds[KINDS_MAX];
+	size_t nk = kinds_to_follow(a, bs, kinds), ok = 0;
+	struct trend_kind_run *runs = xcalloc(nk, sizeof(*runs));
+	struct signature *sigs = xcalloc(nk, sizeof(*sigs));
+	int status = 0;
+	for (size_t i = 0; i < nk && status == 0; i++) {
+		struct diag_list notes;
+		struct diag err;
+		diag_clear(&err);
+		diag_list_init(&notes, 200);
+		struct trend_kind_run *t = &runs[ok];
+		int rc = trend_kind_run(t, (const char *const *)a->paths, a->npaths, kinds[i], bs,
+					params_of_args, a, &notes, &err);
+		cli_print_warnings(&notes);
+		diag_list_release(&notes);
+		if (rc == 0 && t->kind)
+			rc = check_gate_kinds(a, t->kind, &err);
+		cli_print_warnings(&t->warnings);
+		if (rc == 0 && resolve_gates(a, &t->s, &t->p, &err) < 0) {
+			cli_print_diag(&err);
+			status = err.code;
+		} else if (rc < 0 && nk > 1 && err.code != DIAG_USAGE && (ok || i + 1 < nk)) {
+			cli_warn(NULL, 0, "the %s captures are not followed: %s", kinds[i], err.msg);
+		} else if (rc < 0) {
+			status = say_error(&err);
+		}
+		if (rc == 0 && status == 0) {
+			t->rep.warmup_given = a->has_warmup;
+			t->rep.gates = a->gates;
+			t->rep.ngates = a->ngates;
+			t->rep.fail_on_leak = a->fail_on_leak;
+			kind_signature(t, &sigs[ok]);
+			t->rep.sig = &sigs[ok];
+			ok++;
+		} else {
+			trend_kind_run_release(t);
+		}
 	}
-	if (report_tripped(a, trend_report_leaks(&rep)) && status == 0)
-		status = DIAG_GATE;
-	free(rows);
-	signature_release(&sig);
+	if (status == 0 && ok == 0) {
+		struct diag err;
+		diag_set(&err, DIAG_DATA, NULL, 0, 0, "no kind of capture in the inputs has 3 "
+			 "usable samples: a trend needs at least 3 captures");
+		status = say_error(&err);
+	}
+	if (status == 0)
+		status = write_all(a, runs, ok);
+	for (size_t i = 0; i < nk; i++)
+		trend_kind_run_release(&runs[i]);
+	for (size_t i = 0; i < ok; i++)
+		signature_release(&sigs[i]);
+	free(sigs);
+	free(runs);
 	return status;
 }
 
@@ -744,20 +646,12 @@ int
 cmd_trend(int argc, char **argv)
 {
 	struct trend_args a = { 0 };
-	struct trend_input *in = NULL;
-	struct trend_series s;
-	struct diag_list notes, warnings;
 	struct diag err;
-	struct order o = { 0 };
 	struct app_bundles bundles;
-	struct app_bundle_inputs bin = { 0 };
 	int status = 0;
 
 	diag_clear(&err);
 	app_bundles_init(&bundles);
-	trend_series_init(&s);
-	diag_list_init(&notes, 200);
-	diag_list_init(&warnings, 100);
 	if (parse_args(argc, argv, &a, &err) < 0) {
 		status = cli_usage_error(cli_find_command("trend"), &err);
 		goto out;
@@ -766,32 +660,9 @@ cmd_trend(int argc, char **argv)
 		fputs(cmd_trend_help, stdout);
 		goto out;
 	}
-	if ((status = cli_bundle_trend_inputs(a.paths, a.npaths, a.kind, &bundles, &bin)) != 0)
-		goto out;
-	/* A bundle operand stands for its captures: one input each. */
-	a.paths = xrealloc(a.paths, (bin.n ? bin.n : 1) * sizeof(*a.paths));
-	a.npaths = bin.n;
-	in = xcalloc(a.npaths ? a.npaths : 1, sizeof(*in));
-	for (size_t i = 0; i < a.npaths; i++) {
-		a.paths[i] = in[i].path = bin.v[i].path;
-		in[i].manifest_time = bin.v[i].time;
-		if (bin.v[i].missing) {
-			in[i].left_out = xstrdup(bin.v[i].missing);
-			in[i].left_out_code = DIAG_NOINPUT;
-		}
-	}
-	status = run(&a, in, &s, &notes, &warnings, &o);
+	status = run(&a, &bundles);
 out:
-	for (size_t i = 0; in && i < a.npaths; i++)
-		trend_input_release(&in[i]);
-	free(in);
-	app_bundle_inputs_release(&bin);
 	app_bundles_release(&bundles);
-	free(o.perm);
-	free(o.hours);
-	trend_series_release(&s);
-	diag_list_release(&notes);
-	diag_list_release(&warnings);
 	args_release(&a);
 	return status;
 }

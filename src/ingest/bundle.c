@@ -82,9 +82,81 @@ scan_top(void *ctx, const char *name, struct arc_reader *data, struct diag *err)
 	return 0;
 }
 
+/*
+ * "ARCHIVE:DIR" (or "ARCHIVE:TOP/DIR", a trailing '/' allowed) naming a
+ * sample of a series archive: the archive's path and the sample's part in
+ * *archive and *sample (owned), when `path` itself is no file or folder and
+ * the part before its last ':' is a tar archive.
+ */
+static bool
+split_sample(const char *path, char **archive, char **sample)
+{
+	struct stat st;
+	const char *colon = strrchr(path, ':');
+	if (!colon || colon == path || colon[1] == '\0' || stat(path, &st) == 0)
+		return false;
+	char *a = xmemdup0(path, (size_t)(colon - path));
+	if (is_dir(a) || !arc_is_tar_file(a)) {
+		free(a);
+		return false;
+	}
+	char *smp = xstrdup(colon + 1);
+	size_t n = strlen(smp);
+	while (n > 1 && smp[n - 1] == '/')
+		smp[--n] = '\0';
+	*archive = a;
+	*sample = smp;
+	return true;
+}
+
+/* Does the sample's member prefix ("top/DIR/") end in "/WANT/" or equal "WANT/"? */
+static bool
+sample_matches(const struct bundle *s, const char *want)
+{
+	const char *top = s->archive_top ? s->archive_top : "";
+	size_t n = strlen(top), w = strlen(want);
+	if (n < w + 1 || top[n - 1] != '/' || strncmp(top + n - 1 - w, want, w) != 0)
+		return false;
+	return n == w + 1 || top[n - 2 - w] == '/';
+}
+
+/* bundle_open() of "ARCHIVE:DIR": the series archive opened, the sample kept. */
+static int
+open_sample(const char *path, const char *archive, const char *want, struct bundle *b,
+	    struct diag *err)
+{
+	struct bundle series;
+	if (bundle_open(archive, &series, err) < 0)
+		return -1;
+	if (!series.series) {
+		bundle_release(&series);
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "%s is one capture, not a series: "
+				"name it without ':%s'", archive, want);
+	}
+	for (size_t k = 0; k < series.nsamples; k++) {
+		if (!sample_matches(&series.samples[k], want))
+			continue;
+		*b = series.samples[k];
+		series.samples[k] = series.samples[--series.nsamples];
+		bundle_release(&series);
+		return 0;
+	}
+	diag_set(err, DIAG_NOINPUT, path, 0, 0, "the series holds no sample '%s' ('iotally %s' "
+		 "lists its %zu samples)", want, archive, series.nsamples);
+	bundle_release(&series);
+	return -1;
+}
+
 bool
 bundle_path_is_bundle(const char *path)
 {
+	char *archive, *sample;
+	if (split_sample(path, &archive, &sample)) {
+		bool ok = bundle_path_is_bundle(archive);
+		free(archive);
+		free(sample);
+		return ok;
+	}
 	if (is_dir(path))
 		return dir_has(path, BUNDLE_MANIFEST) || dir_has(path, BUNDLE_SERIES_INDEX);
 	if (!arc_is_tar_file(path))
@@ -396,8 +468,11 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 			top[n] = '/';
 			top[n + 1] = '\0';
 			sw.top = top;
+			/* The sample's name, as bundle_open() takes it back: "ARCHIVE:DIR". */
 			free(sub);
-			sub = xstrdup(w->path);
+			sub = xstrdup(w->given);
+			sub = xrealloc(sub, strlen(sub) + strlen(json_string_value(dir)) + 2);
+			strcat(strcat(sub, ":"), json_string_value(dir));
 		} else {
 			sw.path = sub;
 			sw.prefix = sample;
@@ -461,6 +536,13 @@ bundle_open(const char *path, struct bundle *b, struct diag *err)
 
 	memset(b, 0, sizeof(*b));
 	b->target_pid = -1;
+	char *archive, *sample;
+	if (split_sample(path, &archive, &sample)) {
+		rc = open_sample(path, archive, sample, b, err);
+		free(archive);
+		free(sample);
+		return rc;
+	}
 	if (!is_dir(path)) {
 		if (!arc_is_tar_file(path))
 			return diag_set(err, DIAG_DATA, path, 0, 0,

@@ -15,6 +15,8 @@ static const char *const section_names[REPORT_SECTIONS] = {
 	[REPORT_SEC_CLASSES] = "classes",
 	[REPORT_SEC_TRACK] = "track",
 	[REPORT_SEC_GATES] = "gates",
+	[REPORT_SEC_TIMELINES] = "timelines",
+	[REPORT_SEC_SAMPLES] = "samples",
 };
 
 const char *
@@ -71,6 +73,8 @@ chart_free(struct report_chart *c)
 	for (size_t i = 0; i < c->nitems; i++)
 		free(c->items[i].label);
 	free(c->items);
+	free(c->badge);
+	free(c->note);
 	free(c);
 }
 
@@ -423,4 +427,13 @@ report_add_gates(struct report *r, const struct diff_gate *gates, size_t n)
 	if (rest)
 		report_add_verdict(r, "%s", rest);
 	free(rest);
+}
+
+void
+report_chart_badge(struct report_chart *c, const char *badge, const char *note)
+{
+	free(c->badge);
+	free(c->note);
+	c->badge = badge ? xstrdup(badge) : NULL;
+	c->note = note ? xstrdup(note) : NULL;
 }

@@ -74,6 +74,7 @@ enum report_chart_kind {
 	REPORT_CHART_HISTOGRAM,  /* vertical bars per bucket; 1 or 2 series side by side */
 	REPORT_CHART_DIVERGING,  /* horizontal bars of a signed v[0] around an axis */
 	REPORT_CHART_ICICLE,     /* nodes at depth, from start, width v[0]; v[1] delta */
+	REPORT_CHART_TIMELINE,   /* one metric over a series: v[0] per sample, a fitted line, a badge */
 };
 
 #define REPORT_SERIES_MAX 4
@@ -85,6 +86,16 @@ struct report_chart_item {
 	int64_t v[REPORT_SERIES_MAX];
 	/* With report_chart.counts: how many regions make each byte figure v[k]. */
 	int64_t counts[REPORT_SERIES_MAX];
+	bool absent;             /* timeline: the sample has no value (v[0] is meaningless) */
+};
+
+/*
+ * A timeline's fitted line: the slope the verdict rests on, drawn from item
+ * `from` to item `to` (the analysed window) through its values there.
+ */
+struct report_chart_fit {
+	size_t from, to;
+	int64_t first, last;
 };
 
 struct report_chart {
@@ -100,6 +111,11 @@ struct report_chart {
 	size_t nitems, items_alloc;
 	int64_t total;           /* icicle: the width of the root */
 	uint64_t omitted;        /* items left out */
+	/* Timeline: the verdict (badge), what decided it (note) and the fitted line. */
+	char *badge;
+	char *note;
+	bool has_fit;
+	struct report_chart_fit fit;
 };
 
 /* In the order the report shows them. */
@@ -109,6 +125,8 @@ enum report_section_id {
 	REPORT_SEC_CLASSES,      /* IOKit classes */
 	REPORT_SEC_TRACK,        /* call sites and modules */
 	REPORT_SEC_GATES,
+	REPORT_SEC_TIMELINES,    /* a series: each metric that changed over time */
+	REPORT_SEC_SAMPLES,      /* a series: its samples, used and left out */
 	REPORT_SECTIONS,
 };
 
@@ -210,6 +228,8 @@ struct report_chart *report_section_add_chart(struct report_section *s,
 void report_chart_series(struct report_chart *c, const char *name);
 /* NULL when the chart is full (counted in `omitted`). */
 struct report_chart_item *report_chart_add(struct report_chart *c, const char *label);
+/* A timeline's verdict badge and the line saying why (copied; either may be NULL). */
+void report_chart_badge(struct report_chart *c, const char *badge, const char *note);
 
 /* Signed figure of a model value that is at most INT64_MAX. */
 static inline int64_t

@@ -60,6 +60,16 @@ static const char css[] =
 	"@media print{body{max-width:none;padding:0;font-size:11px}.pair{display:block}"
 	"h2{break-after:avoid}figure,tr{break-inside:avoid}}";
 
+/* Timelines of a series: a line, its points, the fitted slope, a badge. */
+static const char css_timeline[] =
+	"svg.timeline .tl-line{fill:none;stroke:var(--bar);stroke-width:1.5}"
+	"svg.timeline .tl-pt{fill:var(--bar)}"
+	"svg.timeline .tl-fit{stroke:var(--grow);stroke-width:1.5;stroke-dasharray:5 3}"
+	"svg.timeline text.badge{fill:#fff;font-weight:700}"
+	".badge-leak{fill:var(--grow)}.badge-plateau{fill:var(--v)}.badge-growing{fill:var(--x)}"
+	".badge-step{fill:var(--bar2)}.badge-other{fill:var(--muted)}"
+	"figure.timeline p.note{margin:0;max-width:480px;font-size:12px}";
+
 void
 report_html_escape(const char *s, size_t max_chars, struct strbuf *out)
 {
@@ -475,6 +485,182 @@ chart_icicle(struct strbuf *out, const struct report_chart *c)
 	svg_close(out, c);
 }
 
+/* Timeline geometry: two side by side on a wide page. */
+#define TL_W 480
+#define TL_H 160
+#define TL_LEFT 84
+#define TL_RIGHT 14
+#define TL_TOP 36
+#define TL_BOTTOM 30
+
+/* The badge's colour class: the verdicts that rank first have their own. */
+static const char *
+badge_class(const char *badge)
+{
+	static const char *const own[][2] = {
+		{ "LEAK", "badge-leak" }, { "PLATEAU", "badge-plateau" },
+		{ "GROWING", "badge-growing" }, { "STEP", "badge-step" },
+	};
+	for (size_t i = 0; badge && i < sizeof(own) / sizeof(own[0]); i++)
+		if (strcmp(badge, own[i][0]) == 0)
+			return own[i][1];
+	return "badge-other";
+}
+
+struct tl_scale {
+	int64_t lo, hi;
+	size_t n;
+};
+
+/* x of item i, in tenths of a unit. */
+static int64_t
+tl_x(const struct tl_scale *sc, size_t i)
+{
+	int plot = TL_W - TL_LEFT - TL_RIGHT;
+	if (sc->n < 2)
+		return 10 * (TL_LEFT + plot / 2);
+	return 10 * TL_LEFT + tenths((int64_t)i, (int64_t)(sc->n - 1), plot);
+}
+
+/* y of value v, in tenths (the span as a 128-bit difference: no overflow). */
+static int64_t
+tl_y(const struct tl_scale *sc, int64_t v)
+{
+	int plot = TL_H - TL_TOP - TL_BOTTOM;
+	__int128 span = (__int128)sc->hi - sc->lo;
+	if (span <= 0)
+		return 10 * (TL_TOP + plot / 2);
+	__int128 above = (__int128)sc->hi - v;
+	if (above < 0)
+		above = 0;
+	if (above > span)
+		above = span;
+	return 10 * TL_TOP + (int64_t)(above * plot * 10 / span);
+}
+
+/*
+ * One metric over the samples: its values joined by a line (broken where a
+ * sample has none), each point's tooltip its sample and exact figure, the
+ * fitted slope dashed over the analysed window, the verdict as a badge, the
+ * first and last figures written beside their points and the range on the
+ * axis.
+ */
+static void
+chart_timeline(struct strbuf *out, const struct report_chart *c)
+{
+	struct tl_scale sc = { INT64_MAX, INT64_MIN, c->nitems };
+	size_t first = SIZE_MAX, last = SIZE_MAX;
+	for (size_t i = 0; i < c->nitems; i++) {
+		if (c->items[i].absent)
+			continue;
+		int64_t v = c->items[i].v[0];
+		sc.lo = v < sc.lo ? v : sc.lo;
+		sc.hi = v > sc.hi ? v : sc.hi;
+		first = first == SIZE_MAX ? i : first;
+		last = i;
+	}
+	if (first == SIZE_MAX)
+		return;
+	strbuf_addstr(out, "<figure class=\"timeline\"><figcaption>");
+	esc(out, c->title);
+	strbuf_addf(out, "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart "
+		    "timeline\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		    "aria-label=\"", TL_W, TL_H, TL_W, TL_H);
+	esc(out, c->title);
+	if (c->badge) {
+		strbuf_addstr(out, ": ");
+		esc(out, c->badge);
+	}
+	strbuf_addstr(out, "\">");
+	int bottom = TL_H - TL_BOTTOM;
+	strbuf_addf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+		    "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+		    TL_LEFT, TL_TOP, TL_LEFT, bottom, TL_LEFT, bottom, TL_W - TL_RIGHT, bottom);
+	/* The range on the axis: highest at the top, lowest at the bottom. */
+	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", TL_LEFT - 4, TL_TOP + 4);
+	figure_label(out, c->bytes, sc.hi);
+	strbuf_addf(out, "</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">", TL_LEFT - 4,
+		    bottom);
+	figure_label(out, c->bytes, sc.lo);
+	strbuf_addstr(out, "</text>");
+	/* The samples' names under the axis: the first and the last. */
+	label_text(out, TL_LEFT, bottom + 16, "start", c->items[0].label, 28);
+	if (c->nitems > 1)
+		label_text(out, TL_W - TL_RIGHT, bottom + 16, "end", c->items[c->nitems - 1].label, 28);
+	if (c->has_fit && c->fit.from < c->nitems && c->fit.to < c->nitems) {
+		strbuf_addstr(out, "<line class=\"tl-fit\" x1=\"");
+		put_tenths(out, tl_x(&sc, c->fit.from));
+		strbuf_addstr(out, "\" y1=\"");
+		put_tenths(out, tl_y(&sc, c->fit.first));
+		strbuf_addstr(out, "\" x2=\"");
+		put_tenths(out, tl_x(&sc, c->fit.to));
+		strbuf_addstr(out, "\" y2=\"");
+		put_tenths(out, tl_y(&sc, c->fit.last));
+		strbuf_addstr(out, "\"><title>fitted slope: ");
+		figure_title(out, c->bytes, c->fit.first);
+		strbuf_addstr(out, " to ");
+		figure_title(out, c->bytes, c->fit.last);
+		strbuf_addstr(out, "</title></line>");
+	}
+	strbuf_addstr(out, "<path class=\"tl-line\" d=\"");
+	bool pen = false;
+	for (size_t i = 0; i < c->nitems; i++) {
+		if (c->items[i].absent) {
+			pen = false;
+			continue;
+		}
+		strbuf_addch(out, pen ? 'L' : 'M');
+		put_tenths(out, tl_x(&sc, i));
+		strbuf_addch(out, ' ');
+		put_tenths(out, tl_y(&sc, c->items[i].v[0]));
+		pen = true;
+	}
+	strbuf_addstr(out, "\"/>");
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct report_chart_item *it = &c->items[i];
+		if (it->absent)
+			continue;
+		strbuf_addstr(out, "<circle class=\"tl-pt\" cx=\"");
+		put_tenths(out, tl_x(&sc, i));
+		strbuf_addstr(out, "\" cy=\"");
+		put_tenths(out, tl_y(&sc, it->v[0]));
+		strbuf_addstr(out, "\" r=\"2.5\"><title>");
+		esc(out, it->label);
+		strbuf_addstr(out, ": ");
+		figure_title(out, c->bytes, it->v[0]);
+		strbuf_addstr(out, "</title></circle>");
+	}
+	/* The first and last figures, above their points. */
+	for (int end = 0; end < 2; end++) {
+		size_t i = end ? last : first;
+		if (end && last == first)
+			break;
+		strbuf_addstr(out, "<text class=\"val\" x=\"");
+		put_tenths(out, tl_x(&sc, i));
+		strbuf_addf(out, "\" dy=\"-6\" text-anchor=\"%s\" y=\"", end ? "end" : "start");
+		put_tenths(out, tl_y(&sc, c->items[i].v[0]));
+		strbuf_addstr(out, "\">");
+		figure_label(out, c->bytes, c->items[i].v[0]);
+		strbuf_addstr(out, "</text>");
+	}
+	if (c->badge) {
+		int w = 12 + (GLYPH_W + 1) * (int)strlen(c->badge);   /* bold */
+		strbuf_addf(out, "<rect class=\"%s\" x=\"%d\" y=\"2\" width=\"%d\" height=\"16\" "
+			    "rx=\"3\"/><text class=\"badge\" x=\"%d\" y=\"14\" "
+			    "text-anchor=\"middle\">", badge_class(c->badge), TL_W - TL_RIGHT - w, w,
+			    TL_W - TL_RIGHT - w / 2);
+		esc(out, c->badge);
+		strbuf_addstr(out, "</text>");
+	}
+	strbuf_addstr(out, "</svg>");
+	if (c->note) {
+		strbuf_addstr(out, "<p class=\"note\">");
+		esc(out, c->note);
+		strbuf_addstr(out, "</p>");
+	}
+	strbuf_addstr(out, "</figure>");
+}
+
 static void
 write_chart(struct strbuf *out, const struct report_chart *c)
 {
@@ -485,6 +671,7 @@ write_chart(struct strbuf *out, const struct report_chart *c)
 	case REPORT_CHART_HISTOGRAM: chart_histogram(out, c); break;
 	case REPORT_CHART_DIVERGING: chart_diverging(out, c); break;
 	case REPORT_CHART_ICICLE: chart_icicle(out, c); break;
+	case REPORT_CHART_TIMELINE: chart_timeline(out, c); break;
 	}
 }
 
@@ -713,6 +900,17 @@ write_provenance(struct strbuf *out, const struct report *r)
 	strbuf_addstr(out, "</tbody></table></details>\n");
 }
 
+/* Does the page draw a timeline (and need its style)? */
+static bool
+has_timeline(const struct report *r)
+{
+	for (int s = 0; s < REPORT_SECTIONS; s++)
+		for (size_t c = 0; c < r->sections[s].ncharts; c++)
+			if (r->sections[s].charts[c]->kind == REPORT_CHART_TIMELINE)
+				return true;
+	return false;
+}
+
 void
 report_html_render(const struct report *r, struct strbuf *out)
 {
@@ -725,6 +923,8 @@ report_html_render(const struct report *r, struct strbuf *out)
 	esc(out, r->kind);
 	strbuf_addstr(out, "</title>\n<style>");
 	strbuf_addstr(out, css);
+	if (has_timeline(r))
+		strbuf_addstr(out, css_timeline);
 	strbuf_addstr(out, "</style>\n</head>\n<body>\n<header><h1>iotally report: ");
 	esc(out, r->kind);
 	strbuf_addstr(out, r->pair ? " (before/after)" : "");

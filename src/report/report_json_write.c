@@ -10,6 +10,7 @@ static const char *const chart_kinds[] = {
 	[REPORT_CHART_HISTOGRAM] = "histogram",
 	[REPORT_CHART_DIVERGING] = "diverging",
 	[REPORT_CHART_ICICLE] = "icicle",
+	[REPORT_CHART_TIMELINE] = "timeline",
 };
 
 static const char *const cell_kinds[] = {
@@ -132,6 +133,8 @@ chart_json(const struct report_chart *c)
 			set(j, "depth", json_integer(it->depth));
 			set(j, "start", json_integer(it->start));
 		}
+		if (it->absent)
+			set(j, "absent", json_true());
 		json_t *v = json_array();
 		size_t nv = c->kind == REPORT_CHART_ICICLE ? 4 : c->nseries;
 		for (size_t k = 0; k < nv && k < REPORT_SERIES_MAX; k++)
@@ -148,6 +151,18 @@ chart_json(const struct report_chart *c)
 	set(o, "items", items);
 	if (c->kind == REPORT_CHART_ICICLE)
 		set(o, "total", json_integer(c->total));
+	if (c->badge)
+		set(o, "badge", str(c->badge));
+	if (c->note)
+		set(o, "note", str(c->note));
+	if (c->has_fit) {
+		json_t *f = json_object();
+		set(f, "from", json_integer((json_int_t)c->fit.from));
+		set(f, "to", json_integer((json_int_t)c->fit.to));
+		set(f, "first", json_integer(c->fit.first));
+		set(f, "last", json_integer(c->fit.last));
+		set(o, "fit", f);
+	}
 	set(o, "omitted_items", json_integer((json_int_t)c->omitted));
 	return o;
 }

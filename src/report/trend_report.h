@@ -16,6 +16,7 @@
 #include "model/trend.h"
 #include "model/trend_gate.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 
 #define TREND_JSON_SCHEMA "iotally.trend/2"
 
@@ -57,6 +58,13 @@ int trend_junit_write(FILE *out, const struct trend_report *r, struct diag *err)
 
 /* How many metrics are LEAK (what --fail-on leak checks). */
 size_t trend_report_leaks(const struct trend_report *r);
+
+/*
+ * The metric's samples as at most 40 block characters, eight levels from
+ * its lowest value to its highest, a blank where a sample has none (the
+ * text report's SERIES column, the series report's Markdown timeline).
+ */
+void trend_sparkline(const struct trend_metric *m, size_t n, struct strbuf *out);
 
 /* A slope as text: "+1.50 MiB", "-3", "+0.25" (bytes with binary units). */
 void trend_format_amount(char out[48], double v, enum trend_unit unit, bool sign);

@@ -54,8 +54,8 @@ trend_format_amount(char out[48], double v, enum trend_unit unit, bool sign)
 }
 
 /* Eight levels from the lowest to the highest value; a blank where none. */
-static void
-sparkline(const struct trend_metric *m, size_t n, struct strbuf *out)
+void
+trend_sparkline(const struct trend_metric *m, size_t n, struct strbuf *out)
 {
 	static const char *const bars[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
 	size_t cols = n > SPARK_MAX ? SPARK_MAX : n;
@@ -143,7 +143,7 @@ add_metric_row(struct text_table *t, const struct trend_metric *m, size_t n, boo
 	/* The second half is fitted on the verdict's axis: hours when known. */
 	add_amount(t, r->has_half ? r->half.slope : NAN, m->unit, true);
 	add_q(t, r->q);
-	sparkline(m, n, &sb);
+	trend_sparkline(m, n, &sb);
 	text_table_add(t, sb.buf);
 	strbuf_release(&sb);
 }

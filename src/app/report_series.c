@@ -1,0 +1,366 @@
+/*
+ * The series report (app/report_series.h): trend's analysed series, per
+ * kind, turned into one report document.
+ */
+
+#include "app/report_series.h"
+
+#include "model/trend.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A trend value as a report figure: whole bytes or counts, saturated. */
+static int64_t
+figure(double v)
+{
+	if (isnan(v))
+		return 0;
+	if (v >= 9.2e18)
+		return INT64_MAX;
+	if (v <= -9.2e18)
+		return -INT64_MAX;
+	return (int64_t)llround(v);
+}
+
+static double
+end_value(const struct trend_metric *m, size_t n, bool last)
+{
+	for (size_t k = 0; k < n; k++) {
+		double v = m->v[last ? n - 1 - k : k];
+		if (!isnan(v))
+			return v;
+	}
+	return NAN;
+}
+
+/* "+48.38 MiB/h", "+3/sample"; "-" without a slope. */
+static void
+slope_text(const struct trend_metric *m, bool hours, struct strbuf *out)
+{
+	const struct trend_result *r = &m->r;
+	bool has = hours ? r->has_hour : r->has_slope;
+	if (!has) {
+		strbuf_addch(out, '-');
+		return;
+	}
+	char s[48];
+	trend_format_amount(s, hours ? r->per_hour.slope : r->per_sample.slope, m->unit, true);
+	strbuf_addf(out, "%s/%s", s, hours ? "h" : "sample");
+}
+
+/* The headline verdicts, in trend's rank order. */
+static const enum trend_verdict headline_verdicts[] = {
+	TREND_LEAK, TREND_GROWING, TREND_PLATEAU, TREND_STEP,
+};
+
+/* "LEAK: vmmap:gpu.dirty 128.16 MiB → 279.98 MiB (+96.08 MiB/h) and 6 more". */
+static void
+headline_part(struct report *r, const struct trend_report *const *trends, size_t n,
+	      enum trend_verdict vd)
+{
+	size_t count = 0;
+	const struct trend_metric *top = NULL;
+	const struct trend_report *top_t = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct trend_metric **v;
+		size_t nm = trend_series_ranked(trends[i]->series, &v);
+		for (size_t k = 0; k < nm; k++) {
+			if (v[k]->r.verdict != vd)
+				continue;
+			if (!count++) {
+				top = v[k];
+				top_t = trends[i];
+			}
+		}
+		free(v);
+	}
+	if (!count)
+		return;
+	const struct trend_series *s = top_t->series;
+	char a[48], b[48];
+	trend_format_amount(a, end_value(top, s->nsamples, false), top->unit, false);
+	trend_format_amount(b, end_value(top, s->nsamples, true), top->unit, false);
+	struct strbuf slope = STRBUF_INIT;
+	slope_text(top, s->has_times, &slope);
+	struct strbuf part = STRBUF_INIT;
+	strbuf_addf(&part, "%s: %s %s \u2192 %s (%s)", trend_verdict_name(vd), top->name, a, b,
+		    slope.buf);
+	if (count > 1)
+		strbuf_addf(&part, " and %zu more", count - 1);
+	report_add_verdict(r, "%s", part.buf);
+	strbuf_release(&part);
+	strbuf_release(&slope);
+}
+
+/* No metric with a headline verdict: say what the changed ones are. */
+static void
+headline_quiet(struct report *r, const struct trend_report *const *trends, size_t n)
+{
+	size_t by[TREND_VERDICTS] = { 0 }, changed = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct trend_series *s = trends[i]->series;
+		for (size_t k = 0; k < s->nmetrics; k++)
+			if (!s->metrics[k].unchanged) {
+				by[s->metrics[k].r.verdict]++;
+				changed++;
+			}
+	}
+	struct strbuf sb = STRBUF_INIT;
+	for (int v = 0; v < TREND_VERDICTS; v++)
+		if (by[v])
+			strbuf_addf(&sb, "%s%zu %s", sb.len ? ", " : "", by[v],
+				    trend_verdict_name((enum trend_verdict)v));
+	if (changed)
+		report_add_verdict(r, "No leak: no metric grows significantly (%zu changed: %s)",
+				   changed, sb.buf);
+	else
+		report_add_verdict(r, "No leak: every metric is the same in every sample");
+	strbuf_release(&sb);
+}
+
+static void
+headline(struct report *r, const struct trend_report *const *trends, size_t n)
+{
+	for (size_t i = 0; i < sizeof(headline_verdicts) / sizeof(headline_verdicts[0]); i++)
+		headline_part(r, trends, n, headline_verdicts[i]);
+	if (!r->verdict)
+		headline_quiet(r, trends, n);
+	size_t most = 0;
+	double span = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (trends[i]->series->nsamples > most) {
+			most = trends[i]->series->nsamples;
+			span = trends[i]->span_hours;
+		}
+	if (isnan(span))
+		report_add_verdict(r, "%zu samples", most);
+	else
+		report_add_verdict(r, "%zu samples over %.2f h", most, span);
+}
+
+/* ---- provenance -------------------------------------------------------- */
+
+static void
+provenance(struct report *r, const struct trend_report *const *trends, size_t n)
+{
+	const struct trend_report *t = trends[0];
+	const char *first = NULL, *last = NULL;
+	for (size_t i = 0; i < t->ninputs; i++)
+		if (t->inputs[i].used && t->inputs[i].time_text) {
+			first = first ? first : t->inputs[i].time_text;
+			last = t->inputs[i].time_text;
+		}
+	if (first)
+		report_add_provenance(r, "Captured", "%s \u2192 %s", first, last);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		size_t used = 0;
+		for (size_t k = 0; k < trends[i]->ninputs; k++)
+			used += trends[i]->inputs[k].used;
+		strbuf_addf(&sb, "%s%s %zu of %zu used", i ? ", " : "", trends[i]->kind, used,
+			    trends[i]->ninputs);
+	}
+	report_add_provenance(r, "Samples", "%s", sb.buf);
+	strbuf_release(&sb);
+	report_add_provenance(r, "Order", "%s", t->order_note);
+	size_t w = t->params->warmup;
+	report_add_provenance(r, "Warm-up", "the first %zu sample%s left out of the fits (%s)", w,
+			      w == 1 ? " is" : "s are",
+			      t->warmup_given ? "--warmup" : "default max(2, 20 % of the samples)");
+	report_add_provenance(r, "Method", "the verdicts of 'iotally trend' (docs/trend.md); %s",
+			      trend_caveat);
+}
+
+/* ---- timelines ----------------------------------------------------------- */
+
+static const char *const timeline_cols[] = {
+	"Verdict", "Metric", "First", "Last", "Slope", "Series",
+};
+
+static void
+table_row(struct report_table *tab, const struct trend_metric *m, size_t nsamples, bool hours)
+{
+	if (!report_table_row(tab)) {
+		if (m->unchanged)
+			report_table_unchanged(tab);
+		return;
+	}
+	enum report_cell_kind fig = m->unit == TREND_BYTES ? REPORT_CELL_BYTES : REPORT_CELL_COUNT;
+	report_table_text(tab, m->unchanged ? "unchanged" : trend_verdict_name(m->r.verdict));
+	report_table_code(tab, m->name);
+	report_table_figure(tab, fig, figure(end_value(m, nsamples, false)));
+	report_table_figure(tab, fig, figure(end_value(m, nsamples, true)));
+	struct strbuf sb = STRBUF_INIT;
+	if (m->unchanged)
+		strbuf_addch(&sb, '0');
+	else
+		slope_text(m, hours, &sb);
+	report_table_text(tab, sb.buf);
+	strbuf_reset(&sb);
+	trend_sparkline(m, nsamples, &sb);
+	report_table_text(tab, sb.buf);
+	strbuf_release(&sb);
+	if (m->unchanged)
+		report_table_unchanged(tab);
+}
+
+/* An item's label: the sample's capture time, else its number. */
+static void
+sample_label(const struct trend_report *t, size_t k, struct strbuf *out)
+{
+	strbuf_reset(out);
+	for (size_t i = 0; i < t->ninputs; i++)
+		if (t->inputs[i].used && t->inputs[i].sample == k) {
+			if (t->inputs[i].time_text) {
+				strbuf_addf(out, "%zu: %s", k + 1, t->inputs[i].time_text);
+				return;
+			}
+			break;
+		}
+	strbuf_addf(out, "sample %zu", k + 1);
+}
+
+static void
+timeline(struct report_section *sec, const char *table_id, const struct trend_report *t,
+	 const struct trend_metric *m)
+{
+	const struct trend_series *s = t->series;
+	const struct trend_result *res = &m->r;
+	struct report_chart *c = report_section_add_chart(sec, REPORT_CHART_TIMELINE, m->name,
+							  table_id, m->unit == TREND_BYTES);
+	report_chart_series(c, m->name);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t k = 0; k < s->nsamples; k++) {
+		sample_label(t, k, &sb);
+		struct report_chart_item *it = report_chart_add(c, sb.buf);
+		if (!it)
+			break;
+		it->absent = isnan(m->v[k]);
+		it->v[0] = figure(m->v[k]);
+	}
+	strbuf_reset(&sb);
+	slope_text(m, s->has_times, &sb);
+	strbuf_addf(&sb, "; %s", res->why ? res->why : "");
+	report_chart_badge(c, trend_verdict_name(res->verdict), sb.buf);
+	strbuf_release(&sb);
+	/* Theil-Sen per sample: x is the sample number, 1-based (model/trend.c). */
+	size_t from = t->params->warmup;
+	if (res->has_slope && from < s->nsamples && s->nsamples <= c->nitems) {
+		c->has_fit = true;
+		c->fit.from = from;
+		c->fit.to = s->nsamples - 1;
+		c->fit.first = figure(res->per_sample.intercept +
+				      res->per_sample.slope * (double)(from + 1));
+		c->fit.last = figure(res->per_sample.intercept +
+				     res->per_sample.slope * (double)s->nsamples);
+	}
+}
+
+static void
+timelines(struct report *r, const struct trend_report *const *trends, size_t n)
+{
+	struct report_section *sec = report_section(r, REPORT_SEC_TIMELINES, "Metrics over time");
+	report_section_add_paragraph(sec, "Each metric that changed, ranked as 'iotally trend' "
+				     "ranks them (LEAK, GROWING, PLATEAU, STEP, NO TREND, STABLE, "
+				     "INSUFFICIENT; the largest growth first): its samples, the "
+				     "Theil-Sen slope fitted over the analysed samples (dashed) and "
+				     "its verdict.");
+	size_t drawn = 0, undrawn = 0, unchanged = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct trend_report *t = trends[i];
+		const struct trend_series *s = t->series;
+		struct strbuf id = STRBUF_INIT, title = STRBUF_INIT;
+		strbuf_addf(&id, "timelines-%s", t->kind);
+		strbuf_addf(&title, "%s metrics", t->kind);
+		struct report_table *tab = report_section_add_table(sec, id.buf, title.buf, 6,
+								    timeline_cols);
+		const struct trend_metric **v;
+		size_t nm = trend_series_ranked(s, &v);
+		for (size_t k = 0; k < nm; k++) {
+			table_row(tab, v[k], s->nsamples, s->has_times);
+			if (drawn < REPORT_SERIES_TIMELINES_MAX) {
+				timeline(sec, id.buf, t, v[k]);
+				drawn++;
+			} else {
+				undrawn++;
+			}
+		}
+		free(v);
+		for (size_t k = 0; k < s->nmetrics; k++)
+			if (s->metrics[k].unchanged) {
+				table_row(tab, &s->metrics[k], s->nsamples, s->has_times);
+				unchanged++;
+			}
+		strbuf_release(&id);
+		strbuf_release(&title);
+	}
+	if (undrawn)
+		report_section_add_paragraph(sec, "%zu more changed metric%s not drawn (the first "
+					     "%d are): the tables list every one.", undrawn,
+					     undrawn == 1 ? " is" : "s are",
+					     REPORT_SERIES_TIMELINES_MAX);
+	if (unchanged)
+		report_section_add_paragraph(sec, "%zu metric%s the same in every sample: counted "
+					     "and folded ('--all' shows them).", unchanged,
+					     unchanged == 1 ? " is" : "s are");
+}
+
+/* ---- samples ---------------------------------------------------------------- */
+
+static const char *const sample_cols[] = { "#", "Input", "Captured", "Status" };
+
+static void
+samples(struct report *r, const struct trend_report *const *trends, size_t n)
+{
+	struct report_section *sec = report_section(r, REPORT_SEC_SAMPLES, "Samples");
+	size_t left = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct trend_report *t = trends[i];
+		struct strbuf id = STRBUF_INIT, title = STRBUF_INIT;
+		strbuf_addf(&id, "samples-%s", t->kind);
+		strbuf_addf(&title, "%s captures", t->kind);
+		struct report_table *tab = report_section_add_table(sec, id.buf, title.buf, 4,
+								    sample_cols);
+		for (size_t k = 0; k < t->ninputs; k++) {
+			const struct trend_input_row *in = &t->inputs[k];
+			left += !in->used;
+			if (!report_table_row(tab))
+				continue;
+			if (in->used)
+				report_table_figure(tab, REPORT_CELL_COUNT, (int64_t)in->sample + 1);
+			else
+				report_table_empty(tab);
+			report_table_code(tab, in->path);
+			if (in->time_text)
+				report_table_text(tab, in->time_text);
+			else
+				report_table_empty(tab);
+			if (in->used)
+				report_table_text(tab, "used");
+			else
+				report_table_textf(tab, "left out: %s", in->left_out);
+		}
+		strbuf_release(&id);
+		strbuf_release(&title);
+	}
+	if (left)
+		report_section_add_paragraph(sec, "%zu input%s left out, each with the reason "
+					     "below.", left, left == 1 ? " was" : "s were");
+}
+
+void
+report_series_build(struct report *r, const struct trend_report *const *trends, size_t n)
+{
+	if (n == 0)
+		return;
+	headline(r, trends, n);
+	provenance(r, trends, n);
+	timelines(r, trends, n);
+	samples(r, trends, n);
+}

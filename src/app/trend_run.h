@@ -1,0 +1,99 @@
+#ifndef IOTALLY_APP_TREND_RUN_H
+#define IOTALLY_APP_TREND_RUN_H
+
+/*
+ * The steps of a trend that `iotally trend` and `iotally report SERIES`
+ * share: read every input of one kind into a series, check that enough
+ * are usable, put the samples in capture-time order (or argument order),
+ * and list the inputs for the report. Nothing here prints: warnings go to
+ * a diag_list, errors to a struct diag.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "app/bundle_inputs.h"
+#include "app/trend_inputs.h"
+#include "model/trend.h"
+#include "report/trend_report.h"
+#include "util/diag.h"
+
+/* The order of the samples. */
+struct trend_order {
+	size_t *perm;          /* sample order -> index in the inputs */
+	double *hours;         /* per sample, NULL without times */
+	bool by_time;
+	char note[160];        /* how the order was chosen */
+	double span;           /* hours from the first sample to the last; NAN unknown */
+};
+
+/*
+ * Read every input; *kind is `forced` (--kind) or the first input's. -1
+ * with *err (DIAG_DATA) when an input is of another kind.
+ */
+int trend_run_read(struct trend_input *in, size_t n, const char *forced,
+		   struct trend_series *s, const char **kind, struct diag_list *notes,
+		   struct diag *err);
+
+/* Left-out inputs as warnings; -1 with *err when fewer than 3 are usable. */
+int trend_run_check_usable(const struct trend_input *in, size_t n, struct diag_list *w,
+			   struct diag *err);
+
+/*
+ * Order the samples (capture times when every one has one), put the series
+ * in that order and finish it (absent values filled, unchanged marked).
+ * Equal or decreasing times are warnings.
+ */
+void trend_run_order(const struct trend_input *in, size_t n, struct trend_series *s,
+		     struct trend_order *o, struct diag_list *w);
+void trend_order_release(struct trend_order *o);
+
+/* rows[0..n): the used inputs in sample order, then those left out. */
+void trend_run_rows(const struct trend_input *in, size_t n, const struct trend_order *o,
+		    size_t used, struct trend_input_row *rows);
+
+/*
+ * One kind's trend of a command line's operands, whole: the operands
+ * expanded (a bundle or series stands for its captures of `kind`:
+ * app/bundle_inputs.h), read, checked, ordered and analysed, and the
+ * report's view of it in `rep`. Everything stays valid until
+ * trend_kind_run_release(); `bs` holds the bundles opened.
+ */
+struct app_bundles;
+struct trend_kind_run {
+	const char *kind;
+	struct app_bundle_inputs bin;
+	const char **paths;          /* one per input */
+	struct trend_input *in;
+	size_t n;
+	struct trend_series s;
+	struct trend_order o;
+	struct trend_params p;
+	struct trend_input_row *rows;
+	struct diag_list warnings;   /* inputs left out, times out of order */
+	struct trend_report rep;
+};
+
+/* Parameters for `nsamples` samples (NULL: trend_params_default()). */
+typedef void (*trend_params_fn)(void *ctx, size_t nsamples, struct trend_params *p);
+
+/*
+ * 0; -1 with *err: an operand that cannot be opened as a bundle, inputs of
+ * another kind, fewer than 3 usable inputs (the left-out ones are in
+ * t->warnings then too), a warm-up that leaves nothing (DIAG_USAGE).
+ * Bundle warnings (a partial capture, a changed file) go to `notes`.
+ */
+int trend_kind_run(struct trend_kind_run *t, const char *const *paths, size_t n,
+		   const char *kind, struct app_bundles *bs, trend_params_fn params, void *ctx,
+		   struct diag_list *notes, struct diag *err);
+void trend_kind_run_release(struct trend_kind_run *t);
+
+/*
+ * The kinds of the registry (app/kind.h), in its order, that any sample of
+ * the bundle operands holds: at most `max` in kinds[]. 0 when an operand
+ * is not a bundle (the captures' own kind decides) or none holds a capture.
+ */
+size_t trend_run_bundle_kinds(const char *const *paths, size_t n, struct app_bundles *bs,
+			      const char **kinds, size_t max);
+
+#endif

@@ -14,7 +14,9 @@
 #include "cli/report_out.h"
 #include "cli/report_series_run.h"
 
+#include "app/session.h"
 #include "ingest/bundle.h"
+#include "model/report_session.h"
 #include "model/diff.h"
 #include "model/report.h"
 #include "report/diff_report.h"
@@ -149,6 +151,7 @@ struct report_args {
 	bool all;                   /* --all: nothing folded */
 	bool help;
 	char *routed[2];            /* a tracking session's before/ and after/ */
+	const char *session;        /* the tracking session they came from, or NULL */
 };
 
 static void
@@ -404,6 +407,42 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 	return rc;
 }
 
+/*
+ * `iotally report SESSION`: what tracking charged to the classes that grew,
+ * beside them, and how the session ended; its notes on standard error and
+ * among the report's warnings.
+ */
+static int
+add_session(struct report *r, const char *path, struct diag *err)
+{
+	struct session_index si;
+	if (session_index_read(path, &si, err) < 0)
+		return -1;
+	report_add_provenance(r, "Tracking session", "%s%s, started %s, tracking left %s",
+			      si.complete ? "complete" : "partial",
+			      si.aborted ? " (stopped early)" : "",
+			      si.started_utc ? si.started_utc : "at an unknown time",
+			      si.tracking_left ? si.tracking_left : "unknown");
+	if (si.tracking_left && strcmp(si.tracking_left, "off") != 0 &&
+	    strcmp(si.tracking_left, "not-started") != 0)
+		report_add_warning(r, "the session could not stop kernel tracking: if it is still "
+				   "on, run %s", si.stop_command ? si.stop_command
+								 : "ioclasscount --stop");
+	struct session_growth g;
+	struct diag_list notes;
+	session_growth_init(&g);
+	diag_list_init(&notes, 20);
+	int rc = app_session_growth(&si, &g, &notes, err);
+	cli_print_warnings(&notes);
+	add_diag_warnings(r, &notes);
+	if (rc == 0)
+		report_add_session_growth(r, &g);
+	diag_list_release(&notes);
+	session_growth_release(&g);
+	session_index_release(&si);
+	return rc;
+}
+
 /* `iotally report BEFORE_BUNDLE AFTER_BUNDLE`: every kind both hold, before -> after. */
 static int
 run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
@@ -427,6 +466,10 @@ run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
 		report_bundles_provenance(&r, side);
 		for (int i = 0; i < 2; i++)
 			report_release(&side[i]);
+		if (a->session)
+			rc = add_session(&r, a->session, err);
+	}
+	if (rc == 0) {
 		add_diag_warnings(&r, &w);
 		add_diag_warnings(&r, notes);
 		cli_report_provenance(&r, a->paths, 2);
@@ -478,6 +521,7 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		return -1;
 	if (routed) {
 		a->paths = xgrow(a->paths, &a->paths_alloc, 2, sizeof(*a->paths));
+		a->session = a->paths[0];
 		a->paths[0] = a->routed[0];
 		a->paths[a->npaths++] = a->routed[1];
 	}

@@ -16,6 +16,7 @@ the messages.
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -268,9 +269,22 @@ def case_diff_deltas():
               'growth beside sites:\n%s' % ls)
         check(c, ['IOSurfaceRootUserClient', '+3', '768', '3', '0', '0'] in rows,
               'growth beside sites:\n%s' % ls)
-        # report SESSION is the two-bundle report of before/ and after/.
-        rep = e.run('report', '--format', 'json', e.out())
-        check(c, rep.returncode in (0, 64), 'report exit %d' % rep.returncode)
+        # report SESSION is the two-bundle report of before/ and after/, with
+        # the same growth table in its classes section and the largest class
+        # that grew with sites charged to it in the headline.
+        rep = e.run('report', e.out())
+        md = rep.stdout.decode()
+        check(c, rep.returncode == 0, 'report exit %d: %s' % (rep.returncode,
+                                                               rep.stderr.decode()))
+        headline = md.split('\n\n', 2)[1] if md.count('\n\n') >= 2 else md
+        check(c, 'tracking: IOSurface +120 with 1 call site (120 KiB) and 16 potential '
+              'leaks charged to it' in md, 'headline:\n%s' % headline)
+        # 0x1e000 = 120 KiB tracked in 120 allocations, 0x4000 = 16 KiB in 16 leaks.
+        check(c, re.search(r'\| `?IOSurface`? \| \+120 \| 120 KiB \| 120 \| 16 KiB \| 16 \|', md),
+              'growth table row:\n%s' % md)
+        check(c, 'Classes that grew, beside the call sites tracking charged to them' in md,
+              'growth table title')
+        check(c, 'IOSurfaceRootUserClient' in md, 'IOSurfaceRootUserClient row')
     finally:
         e.close()
 

@@ -4,17 +4,23 @@
 
 #include "app/signature_inputs.h"
 
+#include "app/bundle_inputs.h"
 #include "app/kind.h"
+#include "app/trend_run.h"
+#include "bundle/manifest.h"
 #include "ingest/bundle.h"
 #include "ingest/signature_rows_read.h"
 #include "model/diff.h"
 #include "model/signature.h"
+#include "model/trend.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Is the file's first line a row of one of the schemas signatures reads back? */
 static bool
@@ -35,6 +41,73 @@ is_rows_file(const char *path)
 				 strstr(buf, "\"schema\":\"" DIFF_NDJSON_SCHEMA "\""));
 }
 
+/* A series bundle: a folder holding the series index, or an archive of one. */
+static bool
+is_series(const char *path)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || !bundle_path_is_bundle(path))
+		return false;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s/%s", path, BUNDLE_SERIES_INDEX);
+		bool yes = stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode);
+		strbuf_release(&sb);
+		return yes;
+	}
+	struct bundle b;
+	struct diag err;
+	bool yes = bundle_open(path, &b, &err) == 0 && b.series;
+	bundle_release(&b);
+	return yes;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The entries of a folder that is no bundle, when every one (dot files
+ * left aside) is a series bundle: their paths in name order (owned, NULL
+ * ended), or NULL.
+ */
+static char **
+series_of_folder(const char *path)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    bundle_path_is_bundle(path))
+		return NULL;
+	DIR *d = opendir(path);
+	if (!d)
+		return NULL;
+	char **v = NULL;
+	size_t n = 0, alloc = 0;
+	bool all = true;
+	struct dirent *e;
+	while (all && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s/%s", path, e->d_name);
+		v = xgrow(v, &alloc, n + 2, sizeof(*v));
+		v[n++] = strbuf_detach(&sb, NULL);
+		all = is_series(v[n - 1]);
+	}
+	closedir(d);
+	if (!all || n == 0) {
+		for (size_t i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return NULL;
+	}
+	qsort(v, n, sizeof(*v), cmp_name);
+	v[n] = NULL;
+	return v;
+}
+
 static void
 add_unit(struct signature_inputs *in, size_t *alloc, struct signature_input u)
 {
@@ -49,21 +122,44 @@ signature_inputs_build(struct signature_inputs *in, char **operands, size_t n,
 	size_t alloc = 0, others = 0;
 	const char *pair[2] = { NULL, NULL };
 	memset(in, 0, sizeof(*in));
+	bool *series = xcalloc(n ? n : 1, sizeof(*series));
+	char ***folders = xcalloc(n ? n : 1, sizeof(*folders));
 	for (size_t i = 0; i < n; i++) {
 		if (is_rows_file(operands[i]))
+			continue;
+		series[i] = is_series(operands[i]);
+		folders[i] = series[i] ? NULL : series_of_folder(operands[i]);
+		if (series[i] || folders[i])
 			continue;
 		if (others < 2)
 			pair[others] = operands[i];
 		others++;
 	}
+	int rc = 0;
 	if (others != 0 && others != 2)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"%zu input%s that %s not NDJSON rows of signatures or of diff: give "
-				"two (BEFORE AFTER: folders, bundles or files), or none",
-				others, others == 1 ? "" : "s", others == 1 ? "is" : "are");
-	if (others == 2 && diff_pairs_build(&in->pairs, pair[0], pair[1], err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
+		rc = diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			      "%zu input%s that %s not NDJSON rows of signatures or of diff, nor "
+			      "series: give two (BEFORE AFTER: folders, bundles or files), or none",
+			      others, others == 1 ? "" : "s", others == 1 ? "is" : "are");
+	if (rc == 0 && others == 2 && diff_pairs_build(&in->pairs, pair[0], pair[1], err) < 0)
+		rc = -1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (series[i] || folders[i]) {
+			for (char **p = folders[i]; p && *p; p++) {
+				in->owned = xgrow(in->owned, &in->owned_alloc, in->nowned + 1,
+						  sizeof(*in->owned));
+				in->owned[in->nowned++] = *p;
+			}
+			if (series[i])
+				add_unit(in, &alloc, (struct signature_input){ SIGNATURE_INPUT_SERIES,
+									       NULL, operands[i] });
+			for (char **p = folders[i]; p && *p; p++)
+				add_unit(in, &alloc, (struct signature_input){ SIGNATURE_INPUT_SERIES,
+									       NULL, *p });
+			free(folders[i]);
+			folders[i] = NULL;
+			continue;
+		}
 		if (is_rows_file(operands[i])) {
 			add_unit(in, &alloc, (struct signature_input){ SIGNATURE_INPUT_ROWS, NULL,
 								       operands[i] });
@@ -76,15 +172,34 @@ signature_inputs_build(struct signature_inputs *in, char **operands, size_t n,
 			add_unit(in, &alloc, (struct signature_input){ SIGNATURE_INPUT_PAIR,
 								       &in->pairs.pairs[j], NULL });
 	}
-	return 0;
+	for (size_t i = 0; i < n; i++) {
+		for (char **p = folders[i]; p && *p; p++)
+			free(*p);
+		free(folders[i]);
+	}
+	free(folders);
+	free(series);
+	return rc;
 }
 
 void
 signature_inputs_release(struct signature_inputs *in)
 {
 	diff_pairs_release(&in->pairs);
+	for (size_t i = 0; i < in->nowned; i++)
+		free(in->owned[i]);
+	free(in->owned);
 	free(in->v);
 	memset(in, 0, sizeof(*in));
+}
+
+bool
+signature_inputs_parallel(const struct signature_inputs *in)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (in->v[i].type == SIGNATURE_INPUT_SERIES)
+			return false;
+	return true;
 }
 
 void
@@ -252,12 +367,90 @@ run_rows(const char *path, struct signature_result *res)
 	line_reader_close(&r);
 }
 
+/* The strongest verdict of a kind's changed metrics (trend's rank: LEAK first). */
+static enum trend_verdict
+strongest_verdict(const struct trend_series *s)
+{
+	enum trend_verdict best = TREND_VERDICTS;
+	for (size_t i = 0; i < s->nmetrics; i++)
+		if (!s->metrics[i].unchanged && s->metrics[i].r.verdict < best)
+			best = s->metrics[i].r.verdict;
+	return best;
+}
+
+/*
+ * One record of a kind of a series: trend's verdicts (the defaults of
+ * `iotally trend`), then the series' signature (signature_of_series): its
+ * first and last samples compared when the strongest verdict is LEAK,
+ * GROWING or PLATEAU, else no growth.
+ */
+static void
+series_kind_record(const char *path, const char *kind, struct app_bundles *bs,
+		   struct signature_result *res)
+{
+	struct trend_kind_run t;
+	struct diag err;
+	struct signature sig;
+	diag_clear(&err);
+	signature_init(&sig);
+	memset(&t, 0, sizeof(t));
+	res->recs = xgrow(res->recs, &res->alloc, res->n + 1, sizeof(*res->recs));
+	struct signature_record *rec = &res->recs[res->n++];
+	memset(rec, 0, sizeof(*rec));
+	struct strbuf name = STRBUF_INIT;
+	strbuf_addf(&name, "%s (%s)", path, kind);
+	rec->name = strbuf_detach(&name, NULL);
+	rec->kind = xstrdup(kind);
+	int rc = trend_kind_run(&t, &path, 1, kind, bs, NULL, NULL, &res->notes, &err);
+	if (rc == 0 && t.s.nsamples >= 2) {
+		const char *first = t.in[t.o.perm[0]].path;
+		const char *last = t.in[t.o.perm[t.s.nsamples - 1]].path;
+		enum trend_verdict best = strongest_verdict(&t.s);
+		rec->before = xstrdup(first);
+		rec->after = xstrdup(last);
+		rc = signature_of_series(first, last, best == TREND_VERDICTS ? NULL :
+					 trend_verdict_name(best), &sig, &res->notes, &err);
+	}
+	if (rc < 0) {
+		rec->error = xstrdup(err.msg);
+		res->err = err;
+	} else {
+		signature_record_take(rec, &sig);
+	}
+	signature_release(&sig);
+	trend_kind_run_release(&t);
+}
+
+/* Every kind a series holds, each its own record (one signature per kind, as trend's). */
+static void
+run_series(const char *path, struct signature_result *res)
+{
+	struct app_bundles bs;
+	const char *kinds[KINDS_MAX];
+	app_bundles_init(&bs);
+	size_t nk = trend_run_bundle_kinds(&path, 1, &bs, kinds, KINDS_MAX);
+	for (size_t k = 0; k < nk; k++)
+		series_kind_record(path, kinds[k], &bs, res);
+	if (nk == 0) {
+		diag_set(&res->err, DIAG_DATA, path, 0, 0,
+			 "the series holds no capture iotally follows over time");
+		res->recs = xgrow(res->recs, &res->alloc, res->n + 1, sizeof(*res->recs));
+		struct signature_record *rec = &res->recs[res->n++];
+		memset(rec, 0, sizeof(*rec));
+		rec->name = xstrdup(path);
+		rec->error = xstrdup(res->err.msg);
+	}
+	app_bundles_release(&bs);
+}
+
 void
 signature_input_run(const struct signature_inputs *in, size_t i, struct signature_result *res)
 {
 	const struct signature_input *u = &in->v[i];
 	if (u->type == SIGNATURE_INPUT_PAIR)
 		run_pair(u->pair, in->pairs.bundles[1], res);
+	else if (u->type == SIGNATURE_INPUT_SERIES)
+		run_series(u->path, res);
 	else
 		run_rows(u->path, res);
 }

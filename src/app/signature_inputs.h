@@ -5,8 +5,10 @@
  * What `iotally signatures INPUT...` reads, as a list of independent
  * units of work: each before/after pair of two folders or two bundles
  * (paired as `diff` pairs them, app/diff_pairs.h), or two capture files
- * (one pair), and each file of NDJSON rows written earlier
- * (ingest/signature_rows_read.h). signature_input_run() does one unit and
+ * (one pair), each file of NDJSON rows written earlier
+ * (ingest/signature_rows_read.h), and each series: a series bundle (folder
+ * or archive) named, or each series bundle of a folder that holds only
+ * series (a fleet's series, one per machine). signature_input_run() does one unit and
  * touches nothing another unit uses, so a parallel map can drive it; the
  * caller emits the results in input order.
  */
@@ -21,29 +23,40 @@
 enum signature_input_type {
 	SIGNATURE_INPUT_PAIR,
 	SIGNATURE_INPUT_ROWS,
+	SIGNATURE_INPUT_SERIES,
 };
 
 struct signature_input {
 	enum signature_input_type type;
 	const struct diff_pair *pair;   /* PAIR: one of `pairs` */
-	const char *path;               /* ROWS: the operand */
+	const char *path;               /* ROWS, SERIES: the operand or the folder's entry */
 };
 
 struct signature_inputs {
 	struct diff_pairs pairs;
+	char **owned;                   /* series paths made from a folder's entries */
+	size_t nowned, owned_alloc;
 	struct signature_input *v;
 	size_t n;
 };
 
 /*
  * The units of the operands: a file whose first line is a row of
- * SIGNATURES_NDJSON_SCHEMA or DIFF_NDJSON_SCHEMA (or "-") is rows; two
- * other operands are BEFORE and AFTER. 0, or -1 with *err (DIAG_USAGE for
+ * SIGNATURES_NDJSON_SCHEMA or DIFF_NDJSON_SCHEMA (or "-") is rows; a
+ * series bundle is a series, and so is each entry of a folder whose
+ * entries are all series bundles (in name order); two other operands are
+ * BEFORE and AFTER. 0, or -1 with *err (DIAG_USAGE for
  * operands that are neither, else as diff_pairs_build()).
  */
 int signature_inputs_build(struct signature_inputs *in, char **operands, size_t n,
 			   struct diag *err);
 void signature_inputs_release(struct signature_inputs *in);
+/*
+ * May the units run on several threads (app/parallel.h)? Not when one is a
+ * series: reading a series maps its bundle members as it goes
+ * (util/linereader.h), which only one thread may do.
+ */
+bool signature_inputs_parallel(const struct signature_inputs *in);
 
 struct kind;
 struct signature;

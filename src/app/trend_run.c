@@ -70,7 +70,8 @@ trend_run_read(struct trend_input *in, size_t n, const char *forced, struct tren
 	return -1;
 }
 
-static const struct trend_input *sort_base;
+/* Per thread: `signatures -j N` follows several series at once (app/parallel.h). */
+static _Thread_local const struct trend_input *sort_base;
 
 static int
 cmp_time(const void *a, const void *b)

@@ -37,7 +37,11 @@ const char cmd_signatures_help[] =
 	"AFTER, paired as 'iotally diff' pairs them), and any number of files of\n"
 	"NDJSON rows written earlier by 'iotally signatures --format ndjson' or\n"
 	"'iotally diff --format ndjson' ('-' reads them from standard input), so\n"
-	"a fleet job can bucket what many machines computed. Pairs with no growth\n"
+	"a fleet job can bucket what many machines computed. A series bundle of\n"
+	"'iotally capture --count' (folder or .tar.gz), or a folder holding only\n"
+	"series (one per machine), gives a signature per kind it holds when\n"
+	"'iotally trend' calls it LEAK, GROWING or PLATEAU (its first and last\n"
+	"samples compared; other verdicts are no growth). Pairs with no growth\n"
 	"are counted, not bucketed.\n"
 	"\n"
 	"Per bucket: count, id, label, median growth, the OS versions and machine\n"
@@ -49,13 +53,15 @@ const char cmd_signatures_help[] =
 	"                     tracking bug) or ndjson (one row per pair, read back by\n"
 	"                     this command: docs/json/signatures-ndjson.md)\n"
 	"  -j, --jobs N       compare N pairs at once (default: one per processor,\n"
-	"                     1: one after the other); the output is the same\n"
+	"                     1: one after the other; series are followed one at a\n"
+	"                     time); the output is the same\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
 	"  iotally signatures fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"  iotally signatures --format markdown fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"  iotally signatures fixtures/signatures/rows-a.ndjson fixtures/signatures/rows-b.ndjson\n"
+	"  iotally signatures fixtures/series-bundle/leak fixtures/series-bundle/leak.tar.gz\n"
 	"\n"
 	"Exit status:\n"
 	"  0   every input was read (pairs that could not be compared are counted\n"
@@ -235,7 +241,8 @@ cmd_signatures(int argc, char **argv)
 	for (size_t i = 0; i < in.n; i++)
 		signature_result_init(&res[i]);
 	struct run_units units = { &in, res };
-	unsigned jobs = a.jobs ? a.jobs : app_parallel_default_jobs();
+	unsigned jobs = !signature_inputs_parallel(&in) ? 1
+			: a.jobs ? a.jobs : app_parallel_default_jobs();
 	struct app_parallel_opts opts = { .jobs = jobs, .window = app_parallel_window(jobs) };
 	(void)app_parallel_map(in.n, &opts, run_unit, emit_unit, drop_unit, &units);
 	struct signature_record *recs;

@@ -17,10 +17,6 @@ app_session_pair(const char *path, char **before, char **after, struct diag *err
 {
 	struct session_index si;
 	*before = *after = NULL;
-	if (session_path_is_session_archive(path))
-		return diag_set(err, DIAG_USAGE, path, 0, 0,
-				"is a tracking session archive: unpack it (tar xzf) and name its "
-				"folder");
 	if (session_index_read(path, &si, err) < 0)
 		return -1;
 	if (!si.before || !si.after) {

@@ -20,10 +20,11 @@
 #include "util/diag.h"
 
 /*
- * The paths of the session's before and after bundles (owned), or -1 with
- * *err naming `path`: DIAG_USAGE for a session archive (unpack it and
- * name the folder), DIAG_DATA when a side was not written (the session
- * stopped early or its capture failed), or the reader's error.
+ * The paths of the session's before and after bundles (owned): "PATH/before"
+ * for a folder, "PATH:before" for a session archive (bundle_open() reads it
+ * in place); or -1 with *err naming `path`: DIAG_DATA when a side was not
+ * written (the session stopped early or its capture failed), or the
+ * reader's error.
  */
 int app_session_pair(const char *path, char **before, char **after, struct diag *err);
 

@@ -202,7 +202,8 @@ main(int argc, char **argv)
 		return finish(run_help(argc, argv));
 
 	const struct command *cmd = cli_find_command(name);
-	if (!cmd && name[0] != '-' && session_path_is_session(name))
+	if (!cmd && name[0] != '-' &&
+	    (session_path_is_session(name) || session_path_is_session_archive(name)))
 		return finish(cli_run_session(argc, argv));
 	if (!cmd && name[0] != '-' && bundle_path_is_bundle(name))
 		return finish(cli_run_bundle(argc, argv));

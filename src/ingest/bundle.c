@@ -1,6 +1,7 @@
 #include "ingest/bundle.h"
 
 #include "bundle/member.h"
+#include "ingest/session_read.h"
 #include "util/arcread.h"
 #include "util/array.h"
 #include "util/linereader.h"
@@ -120,11 +121,20 @@ sample_matches(const struct bundle *s, const char *want)
 	return n == w + 1 || top[n - 2 - w] == '/';
 }
 
-/* bundle_open() of "ARCHIVE:DIR": the series archive opened, the sample kept. */
+static int open_session_part(const char *path, const char *archive, char *session_top,
+			     const char *want, struct bundle *b, struct diag *err);
+
+/*
+ * bundle_open() of "ARCHIVE:DIR": the series archive opened, the sample
+ * kept; or, for a session archive (ingest/session_read.h), its bundle DIR.
+ */
 static int
 open_sample(const char *path, const char *archive, const char *want, struct bundle *b,
 	    struct diag *err)
 {
+	char *session_top = session_archive_top(archive);
+	if (session_top)
+		return open_session_part(path, archive, session_top, want, b, err);
 	struct bundle series;
 	if (bundle_open(archive, &series, err) < 0)
 		return -1;
@@ -525,6 +535,61 @@ collect_name(void *ctx, const char *name, struct arc_reader *data, struct diag *
 	return 0;
 }
 
+/* session.json at the top of the archive or in its one top folder (session_read.c's rule). */
+static bool
+names_hold_session_index(const struct name_list *names)
+{
+	for (size_t i = 0; i < names->n; i++) {
+		const char *base = strrchr(names->v[i], '/');
+		base = base ? base + 1 : names->v[i];
+		if (strcmp(base, BUNDLE_SESSION_INDEX) == 0 && slashes(names->v[i]) <= 1)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * "ARCHIVE:before" (or :after, :tracking) of a session archive whose
+ * session.json is the member TOP/session.json (`session_top`, freed here):
+ * the bundle of the folder TOP/DIR/, its members read in place.
+ */
+static int
+open_session_part(const char *path, const char *archive, char *session_top, const char *want,
+		  struct bundle *b, struct diag *err)
+{
+	struct name_list names = { 0 };
+	char *top = NULL, *sample = NULL;
+	int rc = -1;
+	if (!session_part_name(want)) {
+		diag_set(err, DIAG_NOINPUT, path, 0, 0, "%s is a tracking session: its bundles are "
+			 "%s:%s, %s:%s and %s:%s", archive, archive, BUNDLE_SESSION_BEFORE, archive,
+			 BUNDLE_SESSION_AFTER, archive, BUNDLE_SESSION_TRACKING);
+		goto out;
+	}
+	if (arc_for_each_member(archive, collect_name, &names, err) < 0)
+		goto out;
+	sample = join(want, "");
+	top = join(session_top[0] ? session_top : "", sample);
+	struct where w = { .path = archive, .root = archive, .prefix = "", .archive = true,
+			   .top = top, .given = path, .sample = sample };
+	if (!where_has(&w, BUNDLE_MANIFEST, (const char *const *)names.v, names.n)) {
+		diag_set(err, DIAG_NOINPUT, path, 0, 0, "the session holds no '%s' bundle "
+			 "('iotally %s' says why)", want, archive);
+		goto out;
+	}
+	rc = open_at(b, path, &w, err);
+	if (rc < 0)
+		bundle_release(b);
+out:
+	for (size_t i = 0; i < names.n; i++)
+		free(names.v[i]);
+	free(names.v);
+	free(top);
+	free(sample);
+	free(session_top);
+	return rc;
+}
+
 int
 bundle_open(const char *path, struct bundle *b, struct diag *err)
 {
@@ -553,6 +618,13 @@ bundle_open(const char *path, struct bundle *b, struct diag *err)
 		if (!t.found) {
 			diag_set(err, DIAG_DATA, path, 0, 0, "this archive holds no %s or %s",
 				 BUNDLE_MANIFEST, BUNDLE_SERIES_INDEX);
+			goto out;
+		}
+		if (names_hold_session_index(&names)) {
+			/* Its shallowest manifest is one of three bundles: none is "the" bundle. */
+			diag_set(err, DIAG_DATA, path, 0, 0, "is a tracking session: name one of its "
+				 "bundles (%s:%s, %s:%s, %s:%s)", path, BUNDLE_SESSION_BEFORE, path,
+				 BUNDLE_SESSION_AFTER, path, BUNDLE_SESSION_TRACKING);
 			goto out;
 		}
 		w.archive = true;

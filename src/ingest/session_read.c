@@ -36,7 +36,7 @@ session_path_is_session(const char *path)
 }
 
 struct top_index {
-	bool found;
+	char *top;   /* the member prefix of session.json ("" or "DIR/"), or NULL */
 };
 
 static int
@@ -51,21 +51,37 @@ find_index(void *ctx, const char *name, struct arc_reader *data, struct diag *er
 	size_t slashes = 0;
 	for (const char *p = name; *p; p++)
 		slashes += *p == '/';
-	if (strcmp(base, BUNDLE_SESSION_INDEX) == 0 && slashes <= 1)
-		t->found = true;
+	if (strcmp(base, BUNDLE_SESSION_INDEX) == 0 && slashes <= 1 && !t->top)
+		t->top = xmemdup0(name, (size_t)(base - name));
 	return 0;
+}
+
+char *
+session_archive_top(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !arc_is_tar_file(path))
+		return NULL;
+	struct top_index t = { NULL };
+	struct diag err;
+	/* A member the name rule refuses stops the walk: what was seen stays; reading refuses. */
+	(void)arc_for_each_member(path, find_index, &t, &err);
+	return t.top;
 }
 
 bool
 session_path_is_session_archive(const char *path)
 {
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !arc_is_tar_file(path))
-		return false;
-	struct top_index t = { false };
-	struct diag err;
-	(void)arc_for_each_member(path, find_index, &t, &err);
-	return t.found;
+	char *top = session_archive_top(path);
+	free(top);
+	return top != NULL;
+}
+
+bool
+session_part_name(const char *part)
+{
+	return strcmp(part, BUNDLE_SESSION_BEFORE) == 0 || strcmp(part, BUNDLE_SESSION_AFTER) == 0 ||
+	       strcmp(part, BUNDLE_SESSION_TRACKING) == 0;
 }
 
 static char *
@@ -75,9 +91,14 @@ str_or_null(const json_t *o, const char *key)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* The folder of bundle step `id`: PATH/DIR when the step names one of the writer's names. */
+/*
+ * The bundle of step `id`: "PATH/DIR" for a folder, "PATH:DIR" for an
+ * archive (ingest/bundle.h opens that form), when the step names one of
+ * the writer's names.
+ */
 static int
-bundle_dir(const char *path, const json_t *steps, const char *id, char **out, struct diag *err)
+bundle_dir(const char *path, bool archive, const json_t *steps, const char *id, char **out,
+	   struct diag *err)
 {
 	size_t i;
 	json_t *st;
@@ -95,10 +116,44 @@ bundle_dir(const char *path, const json_t *steps, const char *id, char **out, st
 					"%s: the step '%s' names the folder %s; a session's '%s' "
 					"bundle is its folder '%s'", BUNDLE_SESSION_INDEX, id,
 					d ? d : "(not a string)", id, id);
-		*out = join(path, d);
+		if (archive) {
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_addf(&sb, "%s:%s", path, d);
+			*out = strbuf_detach(&sb, NULL);
+		} else {
+			*out = join(path, d);
+		}
 		return 0;
 	}
 	return 0;
+}
+
+/* The bytes of session.json: beneath the folder, or the archive's member TOP/session.json. */
+static int
+read_index_bytes(const char *path, bool *archive, struct strbuf *sb, struct diag *err)
+{
+	char *top = session_archive_top(path);
+	*archive = top != NULL;
+	if (!top) {
+		int fd = member_open_beneath(path, BUNDLE_SESSION_INDEX, path, err);
+		if (fd < 0)
+			return -1;
+		int rc = manifest_read_fd(fd, sb, path, err);
+		close(fd);
+		return rc;
+	}
+	char *member = join(top[0] ? top : "", BUNDLE_SESSION_INDEX);
+	struct arc_reader *a = arc_reader_member(path, top[0] ? member : BUNDLE_SESSION_INDEX, err);
+	int rc = -1;
+	if (a) {
+		rc = manifest_read_arc(a, sb, path, err);
+		arc_reader_free(a);
+	}
+	if (rc < 0)
+		diag_set_path(err, path);
+	free(member);
+	free(top);
+	return rc;
 }
 
 int
@@ -106,12 +161,9 @@ session_index_read(const char *path, struct session_index *si, struct diag *err)
 {
 	memset(si, 0, sizeof(*si));
 	si->target_pid = -1;
-	int fd = member_open_beneath(path, BUNDLE_SESSION_INDEX, path, err);
-	if (fd < 0)
-		return -1;
 	struct strbuf sb = STRBUF_INIT;
-	int rc = manifest_read_fd(fd, &sb, path, err);
-	close(fd);
+	bool archive;
+	int rc = read_index_bytes(path, &archive, &sb, err);
 	if (rc < 0) {
 		strbuf_release(&sb);
 		return -1;
@@ -146,9 +198,9 @@ session_index_read(const char *path, struct session_index *si, struct diag *err)
 			si->target_pid = (long long)json_integer_value(json_object_get(target, "pid"));
 	}
 	rc = 0;
-	if (bundle_dir(path, steps, BUNDLE_SESSION_BEFORE, &si->before, err) < 0 ||
-	    bundle_dir(path, steps, BUNDLE_SESSION_AFTER, &si->after, err) < 0 ||
-	    bundle_dir(path, steps, BUNDLE_SESSION_TRACKING, &si->tracking, err) < 0) {
+	if (bundle_dir(path, archive, steps, BUNDLE_SESSION_BEFORE, &si->before, err) < 0 ||
+	    bundle_dir(path, archive, steps, BUNDLE_SESSION_AFTER, &si->after, err) < 0 ||
+	    bundle_dir(path, archive, steps, BUNDLE_SESSION_TRACKING, &si->tracking, err) < 0) {
 		session_index_release(si);
 		rc = -1;
 	}

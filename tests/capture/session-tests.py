@@ -251,6 +251,48 @@ def case_sequence():
         e.close()
 
 
+def check_session_figures(c, e, path, before, after, files):
+    """diff, the listing and report of the session at `path` show the constructed deltas."""
+    d = e.run('diff', path)
+    out = d.stdout.decode()
+    check(c, d.returncode == 0, 'diff exit %d: %s' % (d.returncode, d.stderr.decode()))
+    for row in (('IOSurface', '1204', '1324', '+120'),
+                ('IOSurfaceRootUserClient', '97', '100', '+3'),
+                ('IOMalloc allocation', '33554432', '34603008', '+1048576')):
+        check(c, any(l.split()[-3:] == list(row[1:]) and l.startswith(row[0])
+                     for l in out.splitlines()), 'no row %r in:\n%s' % (row, out))
+    check(c, all(f in out for f in files), 'diff names the two bundles\' files:\n%s' % out)
+    # The classes that grew, with the sites charged to them: IOSurface (+120)
+    # beside the 120-allocation --track site (0x1e000 bytes) and the 16 leaks (0x4000).
+    lr = e.run(path)
+    ls = lr.stdout.decode()
+    check(c, lr.returncode == 0 and 'complete tracking session' in ls,
+          'listing exit %d: %s%s' % (lr.returncode, ls, lr.stderr.decode()))
+    for sub in (before, after):
+        check(c, sub + ': complete capture' in ls, 'listing lacks %s:\n%s' % (sub, ls))
+    rows = [l.split() for l in ls.splitlines()]
+    check(c, ['IOSurface', '+120', '122880', '120', '16384', '16'] in rows,
+          'growth beside sites:\n%s' % ls)
+    check(c, ['IOSurfaceRootUserClient', '+3', '768', '3', '0', '0'] in rows,
+          'growth beside sites:\n%s' % ls)
+    # report SESSION is the two-bundle report of before/ and after/, with
+    # the same growth table in its classes section and the largest class
+    # that grew with sites charged to it in the headline.
+    rep = e.run('report', path)
+    md = rep.stdout.decode()
+    check(c, rep.returncode == 0, 'report exit %d: %s' % (rep.returncode,
+                                                           rep.stderr.decode()))
+    headline = md.split('\n\n', 2)[1] if md.count('\n\n') >= 2 else md
+    check(c, 'tracking: IOSurface +120 with 1 call site (120 KiB) and 16 potential '
+          'leaks charged to it' in md, 'headline:\n%s' % headline)
+    # 0x1e000 = 120 KiB tracked in 120 allocations, 0x4000 = 16 KiB in 16 leaks.
+    check(c, re.search(r'\| `?IOSurface`? \| \+120 \| 120 KiB \| 120 \| 16 KiB \| 16 \|', md),
+          'growth table row:\n%s' % md)
+    check(c, 'Classes that grew, beside the call sites tracking charged to them' in md,
+          'growth table title')
+    check(c, 'IOSurfaceRootUserClient' in md, 'IOSurfaceRootUserClient row')
+
+
 def case_diff_deltas():
     # construction: session-ioreg-after.plist = ioreg-root.plist with IOSurface
     # 1204 -> 1324, IOSurfaceRootUserClient 97 -> 100, IOMalloc 33554432 -> 34603008.
@@ -259,40 +301,41 @@ def case_diff_deltas():
     try:
         r = e.session('--duration', '1')
         check(c, r.returncode == 0, 'exit %d: %s' % (r.returncode, r.stderr.decode()))
-        d = e.run('diff', e.out())
-        out = d.stdout.decode()
-        check(c, d.returncode == 0, 'diff exit %d: %s' % (d.returncode, d.stderr.decode()))
-        for row in (('IOSurface', '1204', '1324', '+120'),
-                    ('IOSurfaceRootUserClient', '97', '100', '+3'),
-                    ('IOMalloc allocation', '33554432', '34603008', '+1048576')):
-            check(c, any(l.split()[-3:] == list(row[1:]) and l.startswith(row[0])
-                         for l in out.splitlines()), 'no row %r in:\n%s' % (row, out))
-        check(c, os.path.join(e.out(), 'before') in out and
-              os.path.join(e.out(), 'after') in out, 'diff names the two bundles')
-        # The classes that grew, with the sites charged to them: IOSurface (+120)
-        # beside the 120-allocation --track site (0x1e000 bytes) and the 16 leaks (0x4000).
-        ls = e.run(e.out()).stdout.decode()
-        rows = [l.split() for l in ls.splitlines()]
-        check(c, ['IOSurface', '+120', '122880', '120', '16384', '16'] in rows,
-              'growth beside sites:\n%s' % ls)
-        check(c, ['IOSurfaceRootUserClient', '+3', '768', '3', '0', '0'] in rows,
-              'growth beside sites:\n%s' % ls)
-        # report SESSION is the two-bundle report of before/ and after/, with
-        # the same growth table in its classes section and the largest class
-        # that grew with sites charged to it in the headline.
-        rep = e.run('report', e.out())
-        md = rep.stdout.decode()
-        check(c, rep.returncode == 0, 'report exit %d: %s' % (rep.returncode,
-                                                               rep.stderr.decode()))
-        headline = md.split('\n\n', 2)[1] if md.count('\n\n') >= 2 else md
-        check(c, 'tracking: IOSurface +120 with 1 call site (120 KiB) and 16 potential '
-              'leaks charged to it' in md, 'headline:\n%s' % headline)
-        # 0x1e000 = 120 KiB tracked in 120 allocations, 0x4000 = 16 KiB in 16 leaks.
-        check(c, re.search(r'\| `?IOSurface`? \| \+120 \| 120 KiB \| 120 \| 16 KiB \| 16 \|', md),
-              'growth table row:\n%s' % md)
-        check(c, 'Classes that grew, beside the call sites tracking charged to them' in md,
-              'growth table title')
-        check(c, 'IOSurfaceRootUserClient' in md, 'IOSurfaceRootUserClient row')
+        before, after = os.path.join(e.out(), 'before'), os.path.join(e.out(), 'after')
+        check_session_figures(c, e, e.out(), before, after, (before + '/', after + '/'))
+    finally:
+        e.close()
+
+
+def case_archive_deltas():
+    # The same construction packed with --archive and read in place: the
+    # archive's bundles are ARCHIVE:before and ARCHIVE:after, the figures
+    # those of the folder, and nothing is unpacked beside it.
+    c = 'archive-session'
+    e = Env()
+    try:
+        r = e.session('--duration', '1', '--archive')
+        check(c, r.returncode == 0, 'exit %d: %s' % (r.returncode, r.stderr.decode()))
+        arc = e.out() + '.tar.gz'
+        if not check(c, os.path.isfile(arc), 'no %s' % arc):
+            return
+        if os.path.isdir(e.out()):
+            shutil.rmtree(e.out())   # only the archive is read
+        made = sorted(os.listdir(e.dir))
+        # Files inside an archive are named ARCHIVE:MEMBER, the top folder being 'session'.
+        check_session_figures(c, e, arc, arc + ':before', arc + ':after',
+                              (arc + ':session/before/', arc + ':session/after/'))
+        check(c, sorted(os.listdir(e.dir)) == made, 'reading unpacked files beside it')
+        # Each bundle is a bundle by that name; the archive alone is not one of them.
+        t = e.run('track', arc + ':tracking')
+        check(c, t.returncode == 0 and 'IOSurface' in t.stdout.decode(),
+              'track ARCHIVE:tracking exit %d: %s' % (t.returncode, t.stderr.decode()))
+        v = e.run('classes', arc)
+        check(c, v.returncode == 65 and b'is a tracking session: name one of its bundles'
+              in v.stderr, 'classes ARCHIVE exit %d: %s' % (v.returncode, v.stderr.decode()))
+        n = e.run('classes', arc + ':during')
+        check(c, n.returncode == 66 and b'its bundles are' in n.stderr,
+              'classes ARCHIVE:during exit %d: %s' % (n.returncode, n.stderr.decode()))
     finally:
         e.close()
 
@@ -651,7 +694,8 @@ def case_count_progress_tty():
 
 
 CASES = {
-    'sequence': case_sequence, 'diff-session': case_diff_deltas, 'flags': case_flags,
+    'sequence': case_sequence, 'diff-session': case_diff_deltas,
+    'archive-session': case_archive_deltas, 'flags': case_flags,
     'refusals': case_refusals, 'usage': case_usage, 'command': case_command,
     'signals': case_signals, 'signal-maps': case_signal_maps, 'timeouts': case_timeouts,
     'failed-snapshot': case_failed_snapshot, 'stop-fails': case_stop_fails,

@@ -28,17 +28,6 @@ figure(double v)
 	return (int64_t)llround(v);
 }
 
-static double
-end_value(const struct trend_metric *m, size_t n, bool last)
-{
-	for (size_t k = 0; k < n; k++) {
-		double v = m->v[last ? n - 1 - k : k];
-		if (!isnan(v))
-			return v;
-	}
-	return NAN;
-}
-
 /* "+48.38 MiB/h", "+3/sample"; "-" without a slope. */
 static void
 slope_text(const struct trend_metric *m, bool hours, struct strbuf *out)
@@ -84,8 +73,8 @@ headline_part(struct report *r, const struct trend_report *const *trends, size_t
 		return;
 	const struct trend_series *s = top_t->series;
 	char a[48], b[48];
-	trend_format_amount(a, end_value(top, s->nsamples, false), top->unit, false);
-	trend_format_amount(b, end_value(top, s->nsamples, true), top->unit, false);
+	trend_format_amount(a, trend_metric_end_value(top, s->nsamples, false), top->unit, false);
+	trend_format_amount(b, trend_metric_end_value(top, s->nsamples, true), top->unit, false);
 	struct strbuf slope = STRBUF_INIT;
 	slope_text(top, s->has_times, &slope);
 	struct strbuf part = STRBUF_INIT;
@@ -194,8 +183,8 @@ table_row(struct report_table *tab, const struct trend_metric *m, size_t nsample
 	enum report_cell_kind fig = m->unit == TREND_BYTES ? REPORT_CELL_BYTES : REPORT_CELL_COUNT;
 	report_table_text(tab, m->unchanged ? "unchanged" : trend_verdict_name(m->r.verdict));
 	report_table_code(tab, m->name);
-	report_table_figure(tab, fig, figure(end_value(m, nsamples, false)));
-	report_table_figure(tab, fig, figure(end_value(m, nsamples, true)));
+	report_table_figure(tab, fig, figure(trend_metric_end_value(m, nsamples, false)));
+	report_table_figure(tab, fig, figure(trend_metric_end_value(m, nsamples, true)));
 	struct strbuf sb = STRBUF_INIT;
 	if (m->unchanged)
 		strbuf_addch(&sb, '0');

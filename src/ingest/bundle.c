@@ -24,23 +24,10 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* "DIR/member" without doubling a trailing '/'. */
-static char *
-join(const char *dir, const char *member)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t n = strlen(dir);
-	strbuf_add(&sb, dir, n);
-	if (n && dir[n - 1] != '/')
-		strbuf_addch(&sb, '/');
-	strbuf_addstr(&sb, member);
-	return strbuf_detach(&sb, NULL);
-}
-
 static bool
 dir_has(const char *dir, const char *member)
 {
-	char *p = join(dir, member);
+	char *p = strbuf_path_join(dir, member);
 	struct stat st;
 	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
 	free(p);
@@ -196,7 +183,7 @@ where_has(const struct where *w, const char *member, const char *const *names, s
 {
 	if (!w->archive)
 		return dir_has(w->path, member);
-	char *full = join(w->top[0] ? w->top : "", member);
+	char *full = strbuf_path_join(w->top[0] ? w->top : "", member);
 	const char *want = w->top[0] ? full : member;
 	bool ok = false;
 	for (size_t i = 0; i < nnames && !ok; i++)
@@ -212,7 +199,7 @@ where_load_json(const struct where *w, const char *member, const char *shown, js
 {
 	json_error_t jerr;
 	if (!w->archive) {
-		char *rel = join(w->prefix, member);
+		char *rel = strbuf_path_join(w->prefix, member);
 		int fd = member_open_beneath(w->root, rel, shown, err);
 		free(rel);
 		if (fd < 0)
@@ -227,7 +214,7 @@ where_load_json(const struct where *w, const char *member, const char *shown, js
 		*out = manifest_parse(sb.buf, sb.len, &jerr);
 		strbuf_release(&sb);
 	} else {
-		char *m = join(w->top[0] ? w->top : "", member);
+		char *m = strbuf_path_join(w->top[0] ? w->top : "", member);
 		struct arc_reader *a = arc_reader_member(w->path, w->top[0] ? m : member, err);
 		free(m);
 		if (!a)
@@ -255,7 +242,7 @@ static char *
 shown_name(const struct where *w, const char *member)
 {
 	if (!w->archive)
-		return join(w->path, member);
+		return strbuf_path_join(w->path, member);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s:%s%s", w->path, w->top, member);
 	return strbuf_detach(&sb, NULL);
@@ -331,10 +318,10 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 	c->path = shown_name(w, member);
 	if (w->archive) {
 		c->archive = xstrdup(w->path);
-		c->archive_member = w->top[0] ? join(w->top, member) : xstrdup(member);
+		c->archive_member = w->top[0] ? strbuf_path_join(w->top, member) : xstrdup(member);
 		line_reader_map_member(c->path, c->archive, c->archive_member);
 	} else {
-		char *rel = join(w->prefix, member);
+		char *rel = strbuf_path_join(w->prefix, member);
 		line_reader_map_folder_file(c->path, w->root, rel);
 		free(rel);
 	}
@@ -369,7 +356,7 @@ static int
 read_manifest(struct bundle *b, const struct where *w, struct diag *err)
 {
 	char *shown = shown_name(w, BUNDLE_MANIFEST);
-	char *listed = join(w->sample, BUNDLE_MANIFEST);   /* as refusals name it */
+	char *listed = strbuf_path_join(w->sample, BUNDLE_MANIFEST);   /* as refusals name it */
 	json_t *root = NULL;
 	size_t alloc = 0;
 	struct listed_once ids;
@@ -466,13 +453,13 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 		}
 		if (series_sample_once(&dirs, json_string_value(dir), i, w->given, err) < 0)
 			goto out;
-		char *sub = join(w->path, json_string_value(dir));
+		char *sub = strbuf_path_join(w->path, json_string_value(dir));
 		struct where sw = *w;
 		char *top = NULL;
-		char *sample = join(json_string_value(dir), "");
+		char *sample = strbuf_path_join(json_string_value(dir), "");
 		sw.sample = sample;
 		if (w->archive) {
-			top = join(w->top[0] ? w->top : "", json_string_value(dir));
+			top = strbuf_path_join(w->top[0] ? w->top : "", json_string_value(dir));
 			size_t n = strlen(top);
 			top = xrealloc(top, n + 2);
 			top[n] = '/';
@@ -568,8 +555,8 @@ open_session_part(const char *path, const char *archive, char *session_top, cons
 	}
 	if (arc_for_each_member(archive, collect_name, &names, err) < 0)
 		goto out;
-	sample = join(want, "");
-	top = join(session_top[0] ? session_top : "", sample);
+	sample = strbuf_path_join(want, "");
+	top = strbuf_path_join(session_top[0] ? session_top : "", sample);
 	struct where w = { .path = archive, .root = archive, .prefix = "", .archive = true,
 			   .top = top, .given = path, .sample = sample };
 	if (!where_has(&w, BUNDLE_MANIFEST, (const char *const *)names.v, names.n)) {

@@ -11,25 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *
-join(const char *dir, const char *member)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t n = strlen(dir);
-	strbuf_add(&sb, dir, n);
-	if (n && dir[n - 1] != '/')
-		strbuf_addch(&sb, '/');
-	strbuf_addstr(&sb, member);
-	return strbuf_detach(&sb, NULL);
-}
-
 bool
 session_path_is_session(const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 		return false;
-	char *p = join(path, BUNDLE_SESSION_INDEX);
+	char *p = strbuf_path_join(path, BUNDLE_SESSION_INDEX);
 	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
 	free(p);
 	return ok;
@@ -121,7 +109,7 @@ bundle_dir(const char *path, bool archive, const json_t *steps, const char *id, 
 			strbuf_addf(&sb, "%s:%s", path, d);
 			*out = strbuf_detach(&sb, NULL);
 		} else {
-			*out = join(path, d);
+			*out = strbuf_path_join(path, d);
 		}
 		return 0;
 	}
@@ -142,7 +130,7 @@ read_index_bytes(const char *path, bool *archive, struct strbuf *sb, struct diag
 		close(fd);
 		return rc;
 	}
-	char *member = join(top[0] ? top : "", BUNDLE_SESSION_INDEX);
+	char *member = strbuf_path_join(top[0] ? top : "", BUNDLE_SESSION_INDEX);
 	struct arc_reader *a = arc_reader_member(path, top[0] ? member : BUNDLE_SESSION_INDEX, err);
 	int rc = -1;
 	if (a) {

@@ -877,3 +877,14 @@ trend_series_ranked(const struct trend_series *s, const struct trend_metric ***o
 	*out = v;
 	return n;
 }
+
+double
+trend_metric_end_value(const struct trend_metric *m, size_t n, bool last)
+{
+	for (size_t k = 0; k < n; k++) {
+		double v = m->v[last ? n - 1 - k : k];
+		if (!isnan(v))
+			return v;
+	}
+	return NAN;
+}

@@ -169,6 +169,12 @@ const struct trend_metric *trend_series_find(const struct trend_series *s, const
  */
 void trend_series_reorder(struct trend_series *s, const size_t *perm, const double *hours);
 
+/*
+ * The metric's first (or, with `last`, last) value that is not absent,
+ * among its n samples; NAN when every one is.
+ */
+double trend_metric_end_value(const struct trend_metric *m, size_t n, bool last);
+
 /* Fill absent values and mark unchanged metrics. */
 void trend_series_finish(struct trend_series *s);
 

@@ -84,17 +84,6 @@ trend_sparkline(const struct trend_metric *m, size_t n, struct strbuf *out)
 	}
 }
 
-static double
-first_value(const struct trend_metric *m, size_t n, bool last)
-{
-	for (size_t k = 0; k < n; k++) {
-		double v = m->v[last ? n - 1 - k : k];
-		if (!isnan(v))
-			return v;
-	}
-	return NAN;
-}
-
 static void
 add_amount(struct text_table *t, double v, enum trend_unit unit, bool sign)
 {
@@ -136,8 +125,8 @@ add_metric_row(struct text_table *t, const struct trend_metric *m, size_t n, boo
 	struct strbuf sb = STRBUF_INIT;
 	text_table_add(t, trend_verdict_name(r->verdict));
 	text_table_add(t, m->name);
-	add_amount(t, first_value(m, n, false), m->unit, false);
-	add_amount(t, first_value(m, n, true), m->unit, false);
+	add_amount(t, trend_metric_end_value(m, n, false), m->unit, false);
+	add_amount(t, trend_metric_end_value(m, n, true), m->unit, false);
 	add_amount(t, has ? ts->slope : NAN, m->unit, true);
 	add_interval(t, ts, has, m->unit);
 	/* The second half is fitted on the verdict's axis: hours when known. */

@@ -180,26 +180,6 @@ shown_member(struct strbuf *sb, const char *name)
 	return sb->buf;
 }
 
-/*
- * Advance to the next regular file. 1 found (*name set), 0 end, -1 error.
- */
-static int
-next_regular(struct archive *a, const char *archive_path, const char **name, struct diag *err)
-{
-	struct archive_entry *e;
-	for (;;) {
-		int rc = archive_read_next_header(a, &e);
-		if (rc == ARCHIVE_EOF)
-			return 0;
-		if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
-			return arc_error(a, DIAG_DATA, archive_path, "cannot read archive", err);
-		if (archive_entry_filetype(e) == AE_IFREG) {
-			*name = member_name(e);
-			return 1;
-		}
-	}
-}
-
 /* What a member that is neither a file nor a folder is, for the refusal. */
 static const char *
 member_type_name(struct archive_entry *e)
@@ -217,14 +197,16 @@ member_type_name(struct archive_entry *e)
 }
 
 /*
- * Advance to the next regular file of a walk over every member, as
- * next_regular(), but a member that is neither a file nor a folder (a
- * link, a pipe, a device) stops the walk with DIAG_DATA: a bundle holds
- * only files and folders, and a copy that silently left one out (redact)
- * would not say so. Folders are implied by their files' names.
+ * Advance to the next regular file: 1 found (*name set), 0 end, -1 error.
+ * Folders are implied by their files' names and skipped. With `strict` (a
+ * walk over every member), a member that is neither a file nor a folder (a
+ * link, a pipe, a device) stops the walk with DIAG_DATA: a bundle holds only
+ * files and folders, and a copy that silently left one out (redact) would
+ * not say so; looking up one member by name skips them.
  */
 static int
-next_member(struct archive *a, const char *archive_path, const char **name, struct diag *err)
+next_member(struct archive *a, const char *archive_path, bool strict, const char **name,
+	    struct diag *err)
 {
 	struct archive_entry *e;
 	for (;;) {
@@ -238,7 +220,7 @@ next_member(struct archive *a, const char *archive_path, const char **name, stru
 			*name = member_name(e);
 			return 1;
 		}
-		if (type != AE_IFDIR) {
+		if (strict && type != AE_IFDIR) {
 			struct strbuf sb = STRBUF_INIT;
 			diag_set(err, DIAG_DATA, archive_path, 0, 0, "the member '%s' is %s, not a "
 				 "file: a bundle holds only files and folders",
@@ -264,7 +246,7 @@ arc_reader_member(const char *archive_path, const char *member, struct diag *err
 	struct archive *a = tar_open(archive_path, err);
 	const char *name = "";
 	int rc = -1;
-	while (a && (rc = next_regular(a, archive_path, &name, err)) > 0) {
+	while (a && (rc = next_member(a, archive_path, false, &name, err)) > 0) {
 		char *normal = member_name_normal(name, &why);
 		bool same = normal && strcmp(normal, want) == 0;
 		free(normal);
@@ -349,7 +331,7 @@ arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx, struc
 	view.path = archive_path;
 	view.fd = -1;
 	member_set_init(&seen);
-	while ((rc = next_member(a, archive_path, &name, err)) > 0) {
+	while ((rc = next_member(a, archive_path, true, &name, err)) > 0) {
 		char *normal = take_name(&seen, archive_path, name, err);
 		if (!normal || fn(ctx, normal, &view, err) < 0)
 			rc = -1;

@@ -120,3 +120,15 @@ strbuf_detach(struct strbuf *sb, size_t *len)
 	strbuf_init(sb);
 	return s;
 }
+
+char *
+strbuf_path_join(const char *dir, const char *member)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = strlen(dir);
+	strbuf_add(&sb, dir, n);
+	if (n && dir[n - 1] != '/')
+		strbuf_addch(&sb, '/');
+	strbuf_addstr(&sb, member);
+	return strbuf_detach(&sb, NULL);
+}

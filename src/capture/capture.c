@@ -1380,43 +1380,6 @@ capture_series(struct run *r, const char *dir, struct capture_result *res, struc
 
 /* ------------------------------------------------------------ capture_run */
 
-/* The default folder name: only [A-Za-z0-9_-] of the target's name, whatever bytes ps gave. */
-static char *
-default_dir(const struct run *r)
-{
-	char now[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y%m%dT%H%M%SZ", &tm);
-	struct strbuf sb = STRBUF_INIT;
-	if (r->pid >= 0) {
-		strbuf_addf(&sb, "iotally-%s-", now);
-		for (const char *p = r->target_name ? r->target_name : "process"; *p; p++) {
-			char c = *p;
-			bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				    (c >= '0' && c <= '9') || c == '-' || c == '_';
-			strbuf_addch(&sb, keep ? c : '_');
-		}
-		strbuf_addf(&sb, "-%lld", (long long)r->pid);
-	} else {
-		strbuf_addf(&sb, "iotally-%s-system", now);
-	}
-	if (r->o->count)
-		strbuf_addstr(&sb, "-series");
-	return strbuf_detach(&sb, NULL);
-}
-
-/* -o DIR as given, without its trailing slashes ("out/" names "out"; "/" stays). */
-static char *
-output_dir(const char *given)
-{
-	size_t len = strlen(given);
-	while (len > 1 && given[len - 1] == '/')
-		len--;
-	return xmemdup0(given, len);
-}
-
 int
 capture_resolve_target(const struct capture_opts *o, int64_t *pid, char **name,
 		       bool *other_user, struct diag *err)
@@ -1493,7 +1456,9 @@ capture_run(const struct capture_opts *o, struct capture_result *res, struct dia
 		if (!r.target_name)
 			name_target(&r);
 	}
-	char *dir = o->output ? output_dir(o->output) : default_dir(&r);
+	char *dir = o->output ? capfile_output_dir(o->output) :
+				 capfile_default_dir(NULL, r.pid, r.target_name,
+						     o->count ? "series" : NULL);
 	struct stat st;
 	struct strbuf tgz = STRBUF_INIT;
 	strbuf_addf(&tgz, "%s.tar.gz", dir);

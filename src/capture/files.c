@@ -12,8 +12,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 char *
@@ -282,4 +284,42 @@ capfile_write_archive(const char *dir, const char *prefix, const char *beside, s
 		return NULL;
 	}
 	return tmp;
+}
+
+char *
+capfile_default_dir(const char *what, int64_t pid, const char *target_name, const char *suffix)
+{
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y%m%dT%H%M%SZ", &tm);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "iotally-%s", now);
+	if (what)
+		strbuf_addf(&sb, "-%s", what);
+	if (pid >= 0) {
+		strbuf_addch(&sb, '-');
+		for (const char *p = target_name ? target_name : "process"; *p; p++) {
+			char c = *p;
+			bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				    (c >= '0' && c <= '9') || c == '-' || c == '_';
+			strbuf_addch(&sb, keep ? c : '_');
+		}
+		strbuf_addf(&sb, "-%lld", (long long)pid);
+	} else if (!what) {
+		strbuf_addstr(&sb, "-system");
+	}
+	if (suffix)
+		strbuf_addf(&sb, "-%s", suffix);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *
+capfile_output_dir(const char *given)
+{
+	size_t len = strlen(given);
+	while (len > 1 && given[len - 1] == '/')
+		len--;
+	return xmemdup0(given, len);
 }

@@ -9,6 +9,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -39,5 +40,17 @@ char *capfile_temp_beside(const char *dir, struct diag *err);
  */
 char *capfile_write_archive(const char *dir, const char *prefix, const char *beside,
 			    struct diag *err);
+
+/*
+ * The default bundle folder name, "iotally-YYYYMMDDTHHMMSSZ" (UTC now),
+ * then "-WHAT" when `what` is given, then "-NAME-PID" for a target process
+ * (pid >= 0: only [A-Za-z0-9_-] of its name, whatever bytes ps gave,
+ * "process" when unknown) or "-system" when `what` is NULL, then "-SUFFIX"
+ * when given. Owned by the caller.
+ */
+char *capfile_default_dir(const char *what, int64_t pid, const char *target_name,
+			  const char *suffix);
+/* -o DIR as given, without its trailing slashes ("out/" names "out"; "/" stays). Owned. */
+char *capfile_output_dir(const char *given);
 
 #endif

@@ -745,29 +745,6 @@ write_index(struct session *s, bool complete, const struct reads *rd, struct dia
 
 /* ------------------------------------------------------------ the sequence */
 
-static char *
-default_dir(const struct session *s)
-{
-	char now[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y%m%dT%H%M%SZ", &tm);
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "iotally-%s-session", now);
-	if (s->pid >= 0) {
-		strbuf_addch(&sb, '-');
-		for (const char *p = s->target_name ? s->target_name : "process"; *p; p++) {
-			char c = *p;
-			bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				    (c >= '0' && c <= '9') || c == '-' || c == '_';
-			strbuf_addch(&sb, keep ? c : '_');
-		}
-		strbuf_addf(&sb, "-%lld", (long long)s->pid);
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
 static void
 abort_with(struct session *s, const char *why)
 {
@@ -871,15 +848,6 @@ publish(struct session *s, const char *dir, struct diag *err)
 	return rc;
 }
 
-static char *
-output_dir(const char *given)
-{
-	size_t len = strlen(given);
-	while (len > 1 && given[len - 1] == '/')
-		len--;
-	return xmemdup0(given, len);
-}
-
 static void
 stop_command_text(struct session *s)
 {
@@ -906,7 +874,8 @@ session_run(const struct session_opts *so, struct session_result *res, struct di
 	struct reads rd = { 0 };
 	if (rc < 0)
 		goto out;
-	dir = so->cap.output ? output_dir(so->cap.output) : default_dir(&s);
+	dir = so->cap.output ? capfile_output_dir(so->cap.output) :
+				    capfile_default_dir("session", s.pid, s.target_name, NULL);
 	struct stat st;
 	if (lstat(dir, &st) == 0) {
 		rc = diag_set(err, CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,

@@ -55,6 +55,28 @@ manifest_parse(const char *buf, size_t len, json_error_t *jerr)
 	return json_loadb(buf, len, JSON_REJECT_DUPLICATES, jerr);
 }
 
+static const char *const kind_names[BUNDLE_NKINDS] = {
+	[BUNDLE_KIND_VMMAP] = "vmmap",
+	[BUNDLE_KIND_CLASSES] = "classes",
+	[BUNDLE_KIND_TRACK] = "track",
+	[BUNDLE_KIND_FOOTPRINT] = "footprint",
+};
+
+const char *
+bundle_kind_name(enum bundle_kind k)
+{
+	return k > BUNDLE_KIND_NONE && k < BUNDLE_NKINDS ? kind_names[k] : NULL;
+}
+
+bool
+bundle_kind_known(const char *name)
+{
+	for (int k = 0; k < BUNDLE_NKINDS; k++)
+		if (strcmp(kind_names[k], name) == 0)
+			return true;
+	return false;
+}
+
 static bool
 schema_is(const json_t *root, const char *id)
 {

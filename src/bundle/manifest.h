@@ -35,6 +35,27 @@
 #define BUNDLE_SESSION_AFTER "after"
 #define BUNDLE_SESSION_TRACKING "tracking"
 
+/*
+ * The capture kinds a step of a bundle may name ("capture_kind"), in the
+ * order a bundle offers its captures: the one list for the writer
+ * (capture/capture.c), the reader (ingest/bundle.c) and the kind registry
+ * (app/kind.c has one row for each, in this order: its unit test checks).
+ * A step of another kind is no capture (a kind a later iotally reads).
+ */
+enum bundle_kind {
+	BUNDLE_KIND_NONE = -1,
+	BUNDLE_KIND_VMMAP,
+	BUNDLE_KIND_CLASSES,
+	BUNDLE_KIND_TRACK,
+	BUNDLE_KIND_FOOTPRINT,
+	BUNDLE_NKINDS
+};
+
+/* "vmmap", "classes", ...; NULL for BUNDLE_KIND_NONE. */
+const char *bundle_kind_name(enum bundle_kind k);
+/* Is `name` one of the capture kinds? */
+bool bundle_kind_known(const char *name);
+
 /* A manifest or series index larger than this is not one iotally wrote. */
 #define BUNDLE_JSON_MAX (16u << 20)
 

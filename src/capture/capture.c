@@ -38,7 +38,7 @@ enum step_when { WHEN_ALWAYS, WHEN_TARGET, WHEN_TRACK };
 struct step_def {
 	const char *id;
 	const char *out;        /* stdout file in the bundle */
-	const char *kind;       /* capture kind an iotally command reads, or NULL */
+	enum bundle_kind kind;  /* capture kind an iotally command reads, or NONE */
 	enum step_when when;
 	const char *argv[8];    /* "{pid}" is the target pid */
 };
@@ -50,17 +50,17 @@ static const char *const sysctl_names[] = {
 
 /* Cheap first; vmmap, which suspends the target, last. */
 static const struct step_def later_steps[] = {
-	{ "kernel.ioreg_root", "kernel/ioreg-root.plist", "classes", WHEN_ALWAYS,
+	{ "kernel.ioreg_root", "kernel/ioreg-root.plist", BUNDLE_KIND_CLASSES, WHEN_ALWAYS,
 	  { "ioreg", "-a", "-l", "-d", "1", NULL } },
-	{ "kernel.ioclasscount", "kernel/ioclasscount.txt", "classes", WHEN_ALWAYS,
+	{ "kernel.ioclasscount", "kernel/ioclasscount.txt", BUNDLE_KIND_CLASSES, WHEN_ALWAYS,
 	  { "ioclasscount", NULL } },
-	{ "kernel.ioalloccount", "kernel/ioalloccount.txt", "classes", WHEN_ALWAYS,
+	{ "kernel.ioalloccount", "kernel/ioalloccount.txt", BUNDLE_KIND_CLASSES, WHEN_ALWAYS,
 	  { "ioalloccount", NULL } },
-	{ "kernel.track", "kernel/track.txt", "track", WHEN_TRACK,
+	{ "kernel.track", "kernel/track.txt", BUNDLE_KIND_TRACK, WHEN_TRACK,
 	  { "ioclasscount", "--track", NULL } },
-	{ "target.footprint", "target/footprint.txt", "footprint", WHEN_TARGET,
+	{ "target.footprint", "target/footprint.txt", BUNDLE_KIND_FOOTPRINT, WHEN_TARGET,
 	  { "footprint", "-f", "bytes", "-p", "{pid}", NULL } },
-	{ "target.vmmap", "target/vmmap.txt", "vmmap", WHEN_TARGET,
+	{ "target.vmmap", "target/vmmap.txt", BUNDLE_KIND_VMMAP, WHEN_TARGET,
 	  { "vmmap", "-w", "-noCoalesce", "{pid}", NULL } },
 };
 
@@ -1116,7 +1116,7 @@ run_steps(struct run *r, struct diag *err)
 		/* A session's snapshots: its tracking reads are a bundle of their own. */
 		if (d->when == WHEN_TRACK && r->o->in_session)
 			continue;
-		s = add_step(r, d->id, d->argv, d->kind);
+		s = add_step(r, d->id, d->argv, bundle_kind_name(d->kind));
 		if (d->when == WHEN_TRACK) {
 			const char *why = r->o->track ? track_unavailable(r) : "not asked for (--track)";
 			if (why) {

@@ -1,9 +1,9 @@
 #include "ingest/bundle.h"
 
+#include "bundle/manifest.h"
 #include "bundle/member.h"
 #include "ingest/session_read.h"
 #include "util/arcread.h"
-#include "util/array.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -13,9 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* The kinds of app/kind.c's registry (a layer above): a step of another kind is no capture. */
-static const char *const capture_kinds[] = { "vmmap", "classes", "track", "footprint" };
 
 static bool
 is_dir(const char *path)
@@ -262,15 +259,6 @@ opt_str(const json_t *obj, const char *key)
 	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
 }
 
-static bool
-known_kind(const char *k)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(capture_kinds); i++)
-		if (strcmp(capture_kinds[i], k) == 0)
-			return true;
-	return false;
-}
-
 /* One step entry: a capture when it has a kind, its output and status "ok". */
 static int
 read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *alloc,
@@ -293,7 +281,7 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 	}
 	if (!json_is_string(kind) || !json_is_object(out))
 		return 0;
-	if (!known_kind(json_string_value(kind)))
+	if (!bundle_kind_known(json_string_value(kind)))
 		return 0;   /* a kind a later iotally reads */
 	const json_t *file = json_object_get(out, "path");
 	const json_t *bytes = json_object_get(out, "bytes");

@@ -25,6 +25,7 @@
 #include "app/kernel_view.h"
 #include "app/kind.h"
 #include "app/sources.h"
+#include "bundle/manifest.h"
 #include "model/classes.h"
 #include "model/track.h"
 #include "model/vmmap.h"
@@ -372,6 +373,16 @@ test_registry_dispatch(void **state)
 	assert_string_equal((k = kind_next(k))->name, "track");
 	assert_string_equal((k = kind_next(k))->name, "footprint");
 	assert_null(kind_next(k));
+	/* One row for each capture kind a bundle may hold, in the bundle's order. */
+	k = kind_first();
+	for (int b = 0; b < BUNDLE_NKINDS; b++, k = kind_next(k)) {
+		assert_non_null(k);
+		assert_string_equal(k->name, bundle_kind_name((enum bundle_kind)b));
+	}
+	assert_null(k);
+	assert_null(bundle_kind_name(BUNDLE_KIND_NONE));
+	assert_true(bundle_kind_known("footprint"));
+	assert_false(bundle_kind_known("ioreg"));
 
 	static const struct {
 		enum input_kind in;

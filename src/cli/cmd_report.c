@@ -82,7 +82,7 @@ const char cmd_report_help[] =
 	"sites and modules (new and grown sites with their backtrace); the gates.\n"
 	"\n"
 	"Options:\n"
-	"  --format F         markdown (default: GitHub-flavoured, under 60,000\n"
+	"  --format F         markdown (default: GitHub-flavoured, under " REPORT_MD_LIMIT_SHOWN "\n"
 	"                     characters, long tables folded) or html (one\n"
 	"                     self-contained page: inline CSS and SVG charts with\n"
 	"                     their tables, no script, no external request, light\n"

@@ -284,7 +284,8 @@ report_md_render(const struct report *r, struct strbuf *out)
 			return;
 	}
 	/* Still too long (thousands of warnings or sections): cut at a line. */
-	static const char cut[] = "\n*The report was cut here: it passed 60,000 characters.*\n";
+	static const char cut[] = "\n*The report was cut here: it passed " REPORT_MD_LIMIT_SHOWN
+				   " characters.*\n";
 	size_t keep = REPORT_MD_LIMIT - sizeof(cut);
 	while (keep > 0 && out->buf[start + keep - 1] != '\n')
 		keep--;

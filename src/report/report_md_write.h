@@ -22,6 +22,8 @@
 #include "util/strbuf.h"
 
 #define REPORT_MD_LIMIT 60000
+/* REPORT_MD_LIMIT as the help and the cut sentence print it (a unit test checks they agree). */
+#define REPORT_MD_LIMIT_SHOWN "60,000"
 #define REPORT_MD_OPEN_ROWS 15
 
 void report_md_render(const struct report *r, struct strbuf *out);

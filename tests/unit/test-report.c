@@ -328,6 +328,22 @@ test_fold_past_cap(void **state)
 	report_release(&r);
 }
 
+/* The limit as printed is the limit: digits grouped by threes with commas. */
+static void
+test_markdown_limit_shown(void **state)
+{
+	(void)state;
+	char digits[32], grouped[48];
+	int n = snprintf(digits, sizeof(digits), "%d", REPORT_MD_LIMIT), g = 0;
+	for (int i = 0; i < n; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			grouped[g++] = ',';
+		grouped[g++] = digits[i];
+	}
+	grouped[g] = '\0';
+	assert_string_equal(grouped, REPORT_MD_LIMIT_SHOWN);
+}
+
 int
 main(void)
 {
@@ -341,6 +357,7 @@ main(void)
 		cmocka_unit_test(test_fold_markdown),
 		cmocka_unit_test(test_fold_html),
 		cmocka_unit_test(test_fold_past_cap),
+		cmocka_unit_test(test_markdown_limit_shown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

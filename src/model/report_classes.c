@@ -22,12 +22,12 @@ add_provenance(struct report *r, const struct classes_snapshot *b,
 
 /* A warning of the report for each negative total of the snapshot. */
 static void
-warn_negative_allocs(struct report *r, const struct classes_snapshot *snap, const char *side)
+warn_negative_allocs(struct report *r, const struct classes_snapshot *snap)
 {
 	for (int k = 0; k < ALLOC_KINDS; k++) {
 		struct strbuf sb = STRBUF_INIT;
 		if (classes_alloc_negative_message(snap, (enum alloc_kind)k, &sb))
-			report_add_warning(r, "%s%s", side, sb.buf);
+			report_add_warning(r, "%s", sb.buf);
 		strbuf_release(&sb);
 	}
 }
@@ -90,7 +90,7 @@ report_add_classes(struct report *r, const struct classes_snapshot *snap,
 					     ? "no such class" : "unreadable");
 	}
 	add_alloc_single(s, snap);
-	warn_negative_allocs(r, snap, "");
+	warn_negative_allocs(r, snap);
 }
 
 static const char *
@@ -204,7 +204,7 @@ report_add_classes_diff(struct report *r, const struct diff_classes *d)
 		report_table_unchanged(t);
 	}
 	add_class_verdict(r, d, changed);
+	/* A negative total of either side is among the pair's warnings already
+	 * (app/kind_classes.c, with its file and line): not said again here. */
 	add_alloc_diff(s, d);
-	warn_negative_allocs(r, d->before, "BEFORE: ");
-	warn_negative_allocs(r, d->after, "AFTER: ");
 }

@@ -5,6 +5,7 @@
  * the allocation totals).
  */
 
+#include "app/kind_classes.h"
 #include "app/kind_rows.h"
 
 #include "app/trend_inputs.h"
@@ -118,6 +119,15 @@ static void
 classes_report(struct report *rep, const void *p)
 {
 	report_add_classes_diff(rep, &((const struct diff_classes_pair *)p)->diff);
+}
+
+bool
+kind_classes_report_totals_from(struct report *r, const void *counts, const void *totals,
+				const char *from)
+{
+	return report_add_classes_allocs_from(r, &((const struct diff_classes_pair *)counts)->diff,
+					      &((const struct diff_classes_pair *)totals)->diff,
+					      from);
 }
 
 static void

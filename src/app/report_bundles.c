@@ -6,6 +6,7 @@
 
 #include "app/report_bundles.h"
 
+#include "app/kind_classes.h"
 #include "model/diff.h"
 #include "model/report.h"
 #include "util/strbuf.h"
@@ -94,11 +95,10 @@ close_inputs(struct kind_input in[2])
 			line_reader_close(&in[i].reader);
 }
 
-/* Compare one kind's captures and add its sections; the diff is kept for gates and tables. */
-static int
-compare_kind(struct report_bundles *rb, struct report *r, const struct kind *k,
-	     const struct bundle_capture *c[2], struct diag_list *notes,
-	     struct diag_list *warnings, struct diag *err)
+/* One kind's two captures, checked and compared: the diff, or NULL with *err. */
+static void *
+open_compare(const struct kind *k, const struct bundle_capture *c[2], struct diag_list *notes,
+	     struct diag *err)
 {
 	struct kind_input in[2];
 	memset(in, 0, sizeof(in));
@@ -111,21 +111,85 @@ compare_kind(struct report_bundles *rb, struct report *r, const struct kind *k,
 		    kind_open(&in[i], c[i]->path, "report", &found, schema, sizeof(schema), &raw,
 			      err) < 0) {
 			close_inputs(in);
-			return -1;
+			return NULL;
 		}
 		if (found != k) {
 			close_inputs(in);
-			return diag_set(err, DIAG_DATA, c[i]->path, 0, 0, "is a %s capture, but the "
-					"manifest calls it %s", found->name, k->name);
+			diag_set(err, DIAG_DATA, c[i]->path, 0, 0, "is a %s capture, but the "
+				 "manifest calls it %s", found->name, k->name);
+			return NULL;
 		}
 	}
 	struct diff_options opts = { 0 };
 	void *diff = k->compare(&in[0], &in[1], &opts, notes, err);
 	close_inputs(in);
+	return diff;
+}
+
+/* The uncovered source of `side` named `member`, or NULL. */
+static const struct bundle_capture *
+uncovered_named(const struct kernel_view *v, const char *member)
+{
+	for (size_t i = 0; i < v->nuncovered; i++)
+		if (strcmp(v->uncovered[i]->member, member) == 0)
+			return v->uncovered[i];
+	return NULL;
+}
+
+/*
+ * Without an ioreg capture the reference (ioclasscount) holds the counts
+ * and ioalloccount the totals: a source of totals only, the same file in
+ * both bundles, joins the classes section as its allocation totals, and is
+ * no longer a view of its own. One that cannot be read, or holds anything
+ * else, stays uncovered (the section says which command compares it).
+ */
+static void
+merge_uncovered_totals(struct report_bundles *rb, struct report *r, const struct kind *k,
+		       const void *counts, struct diag_list *notes, struct diag_list *warnings)
+{
+	const struct kernel_view *v = rb->kernel;
+	for (size_t i = 0; i < v[0].nuncovered; i++) {
+		const struct bundle_capture *c[2] = {
+			v[0].uncovered[i], uncovered_named(&v[1], v[0].uncovered[i]->member)
+		};
+		if (!c[1])
+			continue;
+		struct diag err;
+		diag_clear(&err);
+		void *totals = open_compare(k, c, notes, &err);
+		if (!totals)
+			continue;
+		if (kind_classes_report_totals_from(r, counts, totals, c[0]->member)) {
+			k->comparability(totals, c[0]->path, c[1]->path, warnings);
+			for (int side = 0; side < 2; side++)
+				rb->merged[side][rb->nmerged[side]++] = c[side];
+		}
+		k->free(totals);
+	}
+}
+
+static bool
+is_merged(const struct report_bundles *rb, int side, const struct bundle_capture *c)
+{
+	for (size_t i = 0; i < rb->nmerged[side]; i++)
+		if (rb->merged[side][i] == c)
+			return true;
+	return false;
+}
+
+/* Compare one kind's captures and add its sections; the diff is kept for gates and tables. */
+static int
+compare_kind(struct report_bundles *rb, struct report *r, const struct kind *k,
+	     const struct bundle_capture *c[2], struct diag_list *notes,
+	     struct diag_list *warnings, struct diag *err)
+{
+	void *diff = open_compare(k, c, notes, err);
 	if (!diff)
 		return -1;
 	k->comparability(diff, c[0]->path, c[1]->path, warnings);
 	k->report(r, diff);
+	if (c[0] == rb->kernel[0].reference && c[1] == rb->kernel[1].reference)
+		merge_uncovered_totals(rb, r, k, diff, notes, warnings);
 	rb->kinds[rb->ncompared] = k;
 	rb->diffs[rb->ncompared++] = diff;
 	return 0;
@@ -197,13 +261,20 @@ add_disagreements(struct report *r, struct report_section *s, const struct repor
 	}
 }
 
-/* "kernel/ioalloccount.txt": the sources a side's reference does not cover. */
-static void
-uncovered_list(const struct kernel_view *v, struct strbuf *sb)
+/* "kernel/ioalloccount.txt": the sources a side's reference does not cover, but the merged ones; how many. */
+static size_t
+uncovered_list(const struct report_bundles *rb, int side, struct strbuf *sb)
 {
-	for (size_t i = 0; i < v->nuncovered; i++)
-		strbuf_addf(sb, "%s%s", i == 0 ? "" : i + 1 == v->nuncovered ? " and " : ", ",
+	const struct kernel_view *v = &rb->kernel[side];
+	size_t n = 0, left = v->nuncovered - rb->nmerged[side];
+	for (size_t i = 0; i < v->nuncovered; i++) {
+		if (is_merged(rb, side, v->uncovered[i]))
+			continue;
+		strbuf_addf(sb, "%s%s", n == 0 ? "" : n + 1 == left ? " and " : ", ",
 			    v->uncovered[i]->member);
+		n++;
+	}
+	return n;
 }
 
 /*
@@ -215,8 +286,9 @@ static void
 add_uncovered(struct report_section *s, const struct report_bundles *rb)
 {
 	struct strbuf list[2] = { STRBUF_INIT, STRBUF_INIT };
+	size_t n[2];
 	for (int side = 0; side < 2; side++)
-		uncovered_list(&rb->kernel[side], &list[side]);
+		n[side] = uncovered_list(rb, side, &list[side]);
 	bool same = strcmp(list[0].len ? list[0].buf : "", list[1].len ? list[1].buf : "") == 0;
 	for (int side = 0; side < 2; side++) {
 		if (!list[side].len || (side == 1 && same))
@@ -224,10 +296,9 @@ add_uncovered(struct report_section *s, const struct report_bundles *rb)
 		report_section_add_paragraph(s, "%s%s hold%s figures %s does not: 'iotally diff "
 					     "%s %s' compares %s.", same ? "" : side == 0 ?
 					     "Before, " : "After, ", list[side].buf,
-					     rb->kernel[side].nuncovered == 1 ? "s" : "",
+					     n[side] == 1 ? "s" : "",
 					     rb->kernel[side].reference->member, rb->paths[0],
-					     rb->paths[1], rb->kernel[side].nuncovered == 1 ? "it"
-					     : "them");
+					     rb->paths[1], n[side] == 1 ? "it" : "them");
 	}
 	strbuf_release(&list[0]);
 	strbuf_release(&list[1]);
@@ -261,6 +332,8 @@ add_kernel_source(struct report *r, const struct report_bundles *rb)
 	}
 	strbuf_release(&list[0]);
 	strbuf_release(&list[1]);
+	for (size_t i = 0; i < rb->nmerged[0]; i++)
+		strbuf_addf(&sb, "; allocation totals from %s", rb->merged[0][i]->member);
 	strbuf_addch(&sb, '.');
 	report_section_add_paragraph(s, "%s", sb.buf);
 	strbuf_release(&sb);
@@ -414,6 +487,8 @@ report_bundles_build(struct report_bundles *rb, struct report *r, struct diff_ga
 			const struct kernel_view *v = &rb->kernel[side];
 			for (size_t i = 0; c[side] == v->reference && i < v->ncovered; i++)
 				add_file(&rb->files[side], v->covered[i]);
+			for (size_t i = 0; c[side] == v->reference && i < rb->nmerged[side]; i++)
+				add_file(&rb->files[side], rb->merged[side][i]);
 		}
 		if (c[0] == rb->kernel[0].reference)
 			add_kernel_source(r, rb);

@@ -38,6 +38,9 @@ struct report_bundles {
 	void *diffs[KINDS_MAX];
 	size_t ncompared;
 	char *files[2];          /* "target/vmmap.txt (vmmap), ...": each side's captures read */
+	/* Uncovered sources of totals only, joined to the classes section (same order both sides). */
+	const struct bundle_capture *merged[2][KERNEL_VIEW_SOURCES];
+	size_t nmerged[2];
 };
 
 /*

@@ -99,8 +99,23 @@ row_mark(const struct diff_classes_row *row)
 	return !row->in_before ? "new" : !row->in_after ? "gone" : "";
 }
 
+static bool
+holds_allocs(const struct classes_snapshot *s)
+{
+	for (int k = 0; k < ALLOC_KINDS; k++)
+		if (s->alloc_present[k])
+			return true;
+	return false;
+}
+
+static bool
+holds_counts(const struct classes_snapshot *s)
+{
+	return s->nclasses > 0 || s->has_classes;
+}
+
 static void
-add_alloc_diff(struct report_section *s, const struct diff_classes *d)
+add_alloc_diff_titled(struct report_section *s, const struct diff_classes *d, const char *title)
 {
 	static const char *const cols[] = { "allocation", "before", "after", "delta" };
 	struct report_table *t = NULL;
@@ -110,7 +125,7 @@ add_alloc_diff(struct report_section *s, const struct diff_classes *d)
 		if (!hb && !ha)
 			continue;
 		if (!t)
-			t = report_section_add_table(s, "alloc", "Allocation totals", 4, cols);
+			t = report_section_add_table(s, "alloc", title, 4, cols);
 		report_table_row(t);
 		report_table_text(t, alloc_kind_key((enum alloc_kind)k));
 		if (hb)
@@ -128,6 +143,28 @@ add_alloc_diff(struct report_section *s, const struct diff_classes *d)
 		if (hb == ha && a == b)
 			report_table_unchanged(t);
 	}
+}
+
+static void
+add_alloc_diff(struct report_section *s, const struct diff_classes *d)
+{
+	add_alloc_diff_titled(s, d, "Allocation totals");
+}
+
+bool
+report_add_classes_allocs_from(struct report *r, const struct diff_classes *counts,
+			       const struct diff_classes *totals, const char *from)
+{
+	if (holds_allocs(counts->before) || holds_allocs(counts->after) ||
+	    holds_counts(totals->before) || holds_counts(totals->after) ||
+	    !holds_allocs(totals->before) || !holds_allocs(totals->after))
+		return false;
+	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	struct strbuf title = STRBUF_INIT;
+	strbuf_addf(&title, "Allocation totals (%s)", from);
+	add_alloc_diff_titled(s, totals, title.buf);
+	strbuf_release(&title);
+	return true;
 }
 
 static void

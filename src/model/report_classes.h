@@ -14,5 +14,14 @@
 void report_add_classes(struct report *r, const struct classes_snapshot *s,
 			const struct class_count **shown, size_t n);
 void report_add_classes_diff(struct report *r, const struct diff_classes *d);
+/*
+ * A second source's allocation totals in the classes section of the pair
+ * `counts` (a bundle without an ioreg capture: ioalloccount's totals beside
+ * ioclasscount's counts), as "Allocation totals (FROM)". Only when `counts`
+ * holds no totals and `totals` holds totals only, on both sides: true when
+ * added.
+ */
+bool report_add_classes_allocs_from(struct report *r, const struct diff_classes *counts,
+				    const struct diff_classes *totals, const char *from);
 
 #endif

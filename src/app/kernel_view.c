@@ -55,6 +55,15 @@ holds_counts(const struct classes_snapshot *s)
 	return s->nclasses > 0 || s->has_classes;
 }
 
+static bool
+holds_totals(const struct classes_snapshot *s)
+{
+	for (int k = 0; k < ALLOC_KINDS; k++)
+		if (s->alloc_present[k])
+			return true;
+	return false;
+}
+
 /* Does the reference hold every kind of figure `o` holds? */
 static bool
 covers(const struct classes_snapshot *ref, const struct classes_snapshot *o)
@@ -130,6 +139,9 @@ kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 		if (i == ref)
 			continue;
 		if (!rs || !src[i].snap || !covers(rs, src[i].snap)) {
+			v->totals_only[v->nuncovered] = rs && src[i].snap &&
+							 !holds_totals(rs) && holds_totals(src[i].snap) &&
+							 !holds_counts(src[i].snap);
 			v->uncovered[v->nuncovered++] = src[i].c;
 			continue;
 		}

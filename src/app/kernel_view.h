@@ -50,6 +50,9 @@ struct kernel_view {
 	size_t ncovered;
 	/* Sources with figures the reference lacks (ioalloccount beside ioclasscount). */
 	const struct bundle_capture *uncovered[KERNEL_VIEW_SOURCES];
+	/* uncovered[i] holds allocation totals only, and the reference none (ioalloccount
+	 * beside ioclasscount): the two make one view, counts and totals. */
+	bool totals_only[KERNEL_VIEW_SOURCES];
 	size_t nuncovered;
 	struct kernel_disagreement *disagree;     /* at most KERNEL_VIEW_DISAGREEMENTS_MAX */
 	size_t ndisagree;

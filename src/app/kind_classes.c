@@ -130,6 +130,22 @@ kind_classes_report_totals_from(struct report *r, const void *counts, const void
 					      from);
 }
 
+int
+kind_classes_report_totals_of(struct report *r, const char *path, const char *from,
+			      struct diag_list *notes, struct diag *err)
+{
+	struct classes_capture cap;
+	struct classes_read_opts ropts = { .partial = true, .need_counts = false };
+	classes_capture_init(&cap);
+	int rc = classes_read_file(path, &cap, NULL, &ropts, notes, err);
+	if (rc == 0 && cap.nsnapshots == 0)
+		rc = diag_set(err, DIAG_DATA, path, 0, 0, "holds no allocation totals");
+	if (rc == 0)
+		report_add_classes_totals_from(r, cap.snapshots[0], from);
+	classes_capture_release(&cap);
+	return rc;
+}
+
 static void
 classes_free(void *p)
 {

@@ -20,4 +20,14 @@ struct report;
 bool kind_classes_report_totals_from(struct report *r, const void *counts, const void *totals,
 				     const char *from);
 
+/*
+ * The allocation totals of the classes capture at `path` as "Allocation
+ * totals (FROM)" in the classes section of a one-bundle report. 0; -1
+ * with *err when it cannot be read.
+ */
+struct diag;
+struct diag_list;
+int kind_classes_report_totals_of(struct report *r, const char *path, const char *from,
+				  struct diag_list *notes, struct diag *err);
+
 #endif

@@ -33,7 +33,8 @@ warn_negative_allocs(struct report *r, const struct classes_snapshot *snap)
 }
 
 static void
-add_alloc_single(struct report_section *s, const struct classes_snapshot *snap)
+add_alloc_single_titled(struct report_section *s, const struct classes_snapshot *snap,
+			const char *title)
 {
 	static const char *const cols[] = { "allocation", "bytes" };
 	struct report_table *t = NULL;
@@ -41,11 +42,29 @@ add_alloc_single(struct report_section *s, const struct classes_snapshot *snap)
 		if (!snap->alloc_present[k])
 			continue;
 		if (!t)
-			t = report_section_add_table(s, "alloc", "Allocation totals", 2, cols);
+			t = report_section_add_table(s, "alloc", title, 2, cols);
 		report_table_row(t);
 		report_table_text(t, alloc_kind_key((enum alloc_kind)k));
 		report_table_figure(t, REPORT_CELL_BYTES, snap->alloc[k]);
 	}
+}
+
+static void
+add_alloc_single(struct report_section *s, const struct classes_snapshot *snap)
+{
+	add_alloc_single_titled(s, snap, "Allocation totals");
+}
+
+void
+report_add_classes_totals_from(struct report *r, const struct classes_snapshot *snap,
+			       const char *from)
+{
+	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	struct strbuf title = STRBUF_INIT;
+	strbuf_addf(&title, "Allocation totals (%s)", from);
+	add_alloc_single_titled(s, snap, title.buf);
+	strbuf_release(&title);
+	warn_negative_allocs(r, snap);
 }
 
 void

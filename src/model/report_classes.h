@@ -14,6 +14,9 @@
 void report_add_classes(struct report *r, const struct classes_snapshot *s,
 			const struct class_count **shown, size_t n);
 void report_add_classes_diff(struct report *r, const struct diff_classes *d);
+/* A second source's allocation totals in the classes section, as "Allocation totals (FROM)". */
+void report_add_classes_totals_from(struct report *r, const struct classes_snapshot *snap,
+				    const char *from);
 /*
  * A second source's allocation totals in the classes section of the pair
  * `counts` (a bundle without an ioreg capture: ioalloccount's totals beside

@@ -693,7 +693,49 @@ def case_count_progress_tty():
         e.close()
 
 
+def case_enter():
+    """Without --duration or a command, on a terminal, the wait ends at Enter:
+    other keys do not end it, the newline does, and session.json says how."""
+    import pty
+    c = 'enter'
+    e = Env()
+    try:
+        master, slave = pty.openpty()
+        p = subprocess.Popen(e.argv(['--pid', str(e.target.pid)]), env=e.env, stdin=slave,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        os.close(slave)
+        # The before snapshot, then the wait asks for Enter on standard error.
+        import select
+        said, end = b'', time.monotonic() + 60
+        while b'then press Enter' not in said and time.monotonic() < end:
+            if select.select([p.stderr], [], [], 0.2)[0]:
+                chunk = os.read(p.stderr.fileno(), 4096)
+                if not chunk:
+                    break
+                said += chunk
+        check(c, b'then press Enter' in said, 'no prompt: %s' % said.decode())
+        os.write(master, b'abc')
+        time.sleep(1.0)
+        check(c, p.poll() is None, 'the session ended before Enter (exit %r)' % p.returncode)
+        after_calls = len(e.calls())
+        os.write(master, b'\n')
+        out, err = p.communicate(timeout=120)
+        os.close(master)
+        check(c, p.returncode == 0, 'exit %d: %s' % (p.returncode, (said + err).decode()))
+        check(c, len(e.calls()) > after_calls, 'no after snapshot once Enter was pressed')
+        s = read_session(c, e)
+        if s:
+            waits = [x for x in s['steps'] if x['id'] == 'wait']
+            check(c, s['complete'] and len(waits) == 1 and waits[0].get('how') == 'enter' and
+                  waits[0]['duration_ms'] >= 1000,
+                  'complete %r, wait %r' % (s['complete'], waits))
+        assert_stopped_last(c, e)
+    finally:
+        e.close()
+
+
 CASES = {
+    'enter': case_enter,
     'sequence': case_sequence, 'diff-session': case_diff_deltas,
     'archive-session': case_archive_deltas, 'flags': case_flags,
     'refusals': case_refusals, 'usage': case_usage, 'command': case_command,

@@ -11,17 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *
-join(const char *dir, const char *name)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	strbuf_addf(&sb, "%.*s/%s", (int)n, dir, name);
-	return strbuf_detach(&sb, NULL);
-}
-
 static void
 add_pair(struct diff_pairs *p, size_t *alloc, const char *name, char *before, char *after)
 {
@@ -71,7 +60,7 @@ dir_named(const char *dir, const struct capture_dir *d)
 {
 	struct named *v = xcalloc(d->n ? d->n : 1, sizeof(*v));
 	for (size_t i = 0; i < d->n; i++)
-		v[i] = (struct named){ d->names[i], join(dir, d->names[i]) };
+		v[i] = (struct named){ d->names[i], strbuf_path_join(dir, d->names[i]) };
 	return v;
 }
 

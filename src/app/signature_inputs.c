@@ -49,10 +49,9 @@ is_series(const char *path)
 	if (strcmp(path, "-") == 0 || !bundle_path_is_bundle(path))
 		return false;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s/%s", path, BUNDLE_SERIES_INDEX);
-		bool yes = stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode);
-		strbuf_release(&sb);
+		char *index = strbuf_path_join(path, BUNDLE_SERIES_INDEX);
+		bool yes = stat(index, &st) == 0 && S_ISREG(st.st_mode);
+		free(index);
 		return yes;
 	}
 	struct bundle b;
@@ -90,10 +89,8 @@ series_of_folder(const char *path)
 	while (all && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s/%s", path, e->d_name);
 		v = xgrow(v, &alloc, n + 2, sizeof(*v));
-		v[n++] = strbuf_detach(&sb, NULL);
+		v[n++] = strbuf_path_join(path, e->d_name);
 		all = is_series(v[n - 1]);
 	}
 	closedir(d);

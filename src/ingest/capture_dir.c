@@ -34,13 +34,12 @@ capture_dir_list(const char *dir, struct capture_dir *out, struct diag *err)
 		return diag_set(err, DIAG_NOINPUT, dir, 0, 0, "cannot be read: %s",
 				strerror(errno));
 	while ((e = readdir(d))) {
-		struct strbuf full = STRBUF_INIT;
 		struct stat st;
 		if (e->d_name[0] == '.' || strcmp(e->d_name, BUNDLE_MANIFEST) == 0)
 			continue;
-		strbuf_addf(&full, "%s/%s", dir, e->d_name);
-		int rc = stat(full.buf, &st);
-		strbuf_release(&full);
+		char *full = strbuf_path_join(dir, e->d_name);
+		int rc = stat(full, &st);
+		free(full);
 		if (rc == 0 && S_ISDIR(st.st_mode)) {
 			out->subdirs = xgrow(out->subdirs, &dirs_alloc, out->nskipped_dirs + 1,
 					     sizeof(*out->subdirs));

@@ -126,6 +126,8 @@ strbuf_path_join(const char *dir, const char *member)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
 	strbuf_add(&sb, dir, n);
 	if (n && dir[n - 1] != '/')
 		strbuf_addch(&sb, '/');

@@ -35,7 +35,10 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 void strbuf_addchars(struct strbuf *sb, char c, size_t n);
 /* Take ownership of the bytes; the strbuf is re-initialised. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
-/* "DIR/member" (new, owned) without doubling a trailing '/'; "member" when DIR is "". */
+/*
+ * "DIR/member" (new, owned): DIR's trailing slashes become one ("out//" and
+ * "out" give "out/member", "/" gives "/member"); "member" when DIR is "".
+ */
 char *strbuf_path_join(const char *dir, const char *member);
 
 #endif

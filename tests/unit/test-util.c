@@ -82,6 +82,23 @@ test_strbuf(void **state)
 }
 
 static void
+test_path_join(void **state)
+{
+	(void)state;
+	static const char *const cases[][3] = {
+		{ "out", "a.txt", "out/a.txt" },   { "out/", "a.txt", "out/a.txt" },
+		{ "out///", "a.txt", "out/a.txt" }, { "/", "a.txt", "/a.txt" },
+		{ "//", "a.txt", "/a.txt" },        { "", "a.txt", "a.txt" },
+		{ "a/b", "c/d", "a/b/c/d" },        { ".", "x", "./x" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = strbuf_path_join(cases[i][0], cases[i][1]);
+		assert_string_equal(got, cases[i][2]);
+		free(got);
+	}
+}
+
+static void
 test_bytes(void **state)
 {
 	(void)state;
@@ -311,6 +328,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_path_join),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_diag_format_and_quote),
 		cmocka_unit_test(test_diag_list_is_bounded),

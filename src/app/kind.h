@@ -45,7 +45,7 @@ enum kind_option {
 
 struct report;
 struct trend_input;
-struct trend_series;
+struct trend_sample;
 struct bundle_capture;
 struct signature;
 
@@ -92,11 +92,14 @@ struct kind {
 	int (*single_report)(struct report *r, struct kind_input *in, struct diag_list *notes,
 			     struct diag *err);
 	/*
-	 * `iotally trend`: read one input into a new sample of `s` with the
-	 * kind's metrics, or leave it out with the reason (app/trend_inputs.h).
+	 * `iotally trend`: read one input into `out`, the kind's metrics of
+	 * the sample (set out->complete too), or leave it out with the reason
+	 * (app/trend_inputs.h). It touches nothing shared: with -j N it runs on
+	 * a worker thread beside other inputs, and the sample joins the series
+	 * later, in input order (model/trend_sample.h).
 	 */
 	void (*trend_read)(struct trend_input *in, struct line_reader *r, bool json,
-			   struct trend_series *s, struct diag_list *notes);
+			   struct trend_sample *out, struct diag_list *notes);
 	/*
 	 * The leak signature's components of a diff and what its captures say
 	 * of OS, machine and time (model/signature_diff.h); NULL: the kind

@@ -192,23 +192,23 @@ report_single(struct report *r, struct kind_input *in, struct diag_list *notes,
 /* ---- classes: every class count and the allocation totals ----------------- */
 
 static void
-classes_metrics(const struct classes_snapshot *snap, struct trend_series *s, size_t k)
+classes_metrics(const struct classes_snapshot *snap, struct trend_sample *out)
 {
 	for (size_t i = 0; i < snap->nclasses; i++) {
 		const struct class_count *c = &snap->classes[i];
 		if (c->state == CLASS_COUNT_OK)
-			trend_input_metric(s, k, TREND_COUNT, !snap->query, false, (double)c->value,
+			trend_input_metric(out, TREND_COUNT, !snap->query, false, (double)c->value,
 			       "classes:%s", c->name);
 	}
 	for (int a = 0; a < ALLOC_KINDS; a++)
 		if (snap->alloc_present[a])
-			trend_input_metric(s, k, TREND_BYTES, false, false, (double)snap->alloc[a],
+			trend_input_metric(out, TREND_BYTES, false, false, (double)snap->alloc[a],
 			       "alloc:%s", alloc_kind_name((enum alloc_kind)a));
 }
 
 static void
 trend_read(struct trend_input *in, struct line_reader *r, bool json,
-	     struct trend_series *s, struct diag_list *notes)
+	     struct trend_sample *out, struct diag_list *notes)
 {
 	struct classes_capture cap, direct;
 	struct hierarchy hier;
@@ -235,9 +235,9 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json,
 			diag_list_add(notes, DIAG_NOTE, in->path, 0,
 				      "holds %zu snapshots; the trend uses the first",
 				      cap.nsnapshots);
-		in->sample = trend_series_add_sample(s, !cap.snapshots[0]->query);
+		out->complete = !cap.snapshots[0]->query;
 		in->used = true;
-		classes_metrics(cap.snapshots[0], s, in->sample);
+		classes_metrics(cap.snapshots[0], out);
 	}
 	hierarchy_release(&hier);
 	classes_capture_release(&direct);

@@ -225,8 +225,7 @@ report_single(struct report *r, struct kind_input *in, struct diag_list *notes,
 /* ---- trend: footprint:gpu.dirty, footprint:phys_footprint, <Category>.dirty ---- */
 
 struct trend_ctx {
-	struct trend_series *s;
-	size_t k;
+	struct trend_sample *out;
 	double gpu_step;   /* the largest unit of a GPU category's Dirty figure */
 };
 
@@ -256,7 +255,7 @@ trend_metric(void *ctx, const char *name, const struct footprint_figure *fig)
 		return;
 	char full[600];
 	snprintf(full, sizeof(full), "footprint:%s", name);
-	trend_input_metric(c->s, c->k, TREND_BYTES, false, false, (double)fig->value, "%s",
+	trend_input_metric(c->out, TREND_BYTES, false, false, (double)fig->value, "%s",
 			   full);
 	if (!gpu && footprint_category_is_gpu(name, strlen(name) - strlen(".dirty")) &&
 	    figure_step(fig) > c->gpu_step)
@@ -264,11 +263,11 @@ trend_metric(void *ctx, const char *name, const struct footprint_figure *fig)
 	/* A sum of rounded figures moves in steps of its terms' unit, not of its bound. */
 	double step = gpu ? 0 : figure_step(fig);
 	if (step > 0)
-		trend_series_set_resolution(c->s, full, step);
+		trend_sample_set_resolution(c->out, full, step);
 }
 
 static void
-trend_read(struct trend_input *in, struct line_reader *r, bool json, struct trend_series *s,
+trend_read(struct trend_input *in, struct line_reader *r, bool json, struct trend_sample *out,
 	   struct diag_list *notes)
 {
 	struct footprint_side side;
@@ -279,12 +278,12 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 	} else if (side.cap.partial) {
 		trend_input_leave_out(in, DIAG_DATA, "partial: the input ends inside a table or a line");
 	} else {
-		in->sample = trend_series_add_sample(s, true);
+		out->complete = true;
 		in->used = true;
-		struct trend_ctx c = { .s = s, .k = in->sample };
+		struct trend_ctx c = { .out = out };
 		footprint_metric_each(side.proc, trend_metric, &c);
 		if (c.gpu_step > 0)
-			trend_series_set_resolution(s, "footprint:" GPU_FAMILY ".dirty", c.gpu_step);
+			trend_sample_set_resolution(out, "footprint:" GPU_FAMILY ".dirty", c.gpu_step);
 	}
 	side_release(&side);
 }

@@ -127,7 +127,7 @@ report_single(struct report *r, struct kind_input *in, struct diag_list *notes,
 /* ---- track: the total and the bytes charged to each module ----------------- */
 
 static void
-trend_read(struct trend_input *in, struct line_reader *r, bool json, struct trend_series *s,
+trend_read(struct trend_input *in, struct line_reader *r, bool json, struct trend_sample *out,
 	   struct diag_list *notes)
 {
 	struct track_capture cap;
@@ -147,13 +147,12 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 	} else if (cap.partial) {
 		trend_input_leave_out(in, DIAG_DATA, "partial: some of the input was not understood");
 	} else {
-		in->sample = trend_series_add_sample(s, true);
+		out->complete = true;
 		in->used = true;
-		size_t k = in->sample;
-		trend_input_metric(s, k, TREND_BYTES, false, false, (double)track_capture_total(&cap),
+		trend_input_metric(out, TREND_BYTES, false, false, (double)track_capture_total(&cap),
 		       "track:total");
 		for (size_t i = 0; i < cap.grouping.ngroups; i++)
-			trend_input_metric(s, k, TREND_BYTES, true, false, (double)cap.grouping.groups[i].bytes,
+			trend_input_metric(out, TREND_BYTES, true, false, (double)cap.grouping.groups[i].bytes,
 			       "track:%s", cap.grouping.groups[i].name);
 	}
 	track_capture_release(&cap);

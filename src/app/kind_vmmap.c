@@ -180,7 +180,7 @@ vmmap_figure_step(const char *text)
  * when the dump printed its column (an unknown figure is no sample).
  */
 static void
-vmmap_metrics(const struct vmmap_dump *d, struct trend_series *s, size_t k)
+vmmap_metrics(const struct vmmap_dump *d, struct trend_sample *out)
 {
 	const struct vmmap_type_stats **types;
 	size_t n = vmmap_dump_sorted_types(d, &types);
@@ -195,7 +195,7 @@ vmmap_metrics(const struct vmmap_dump *d, struct trend_series *s, size_t k)
 				    d->max_size_columns < vmmap_fields[f].line_column)
 					continue;
 				uint64_t v = vmmap_amounts_field(a, (enum vmmap_metric_field)f);
-				trend_input_metric(s, k, TREND_BYTES, true, exempt, (double)v,
+				trend_input_metric(out, TREND_BYTES, true, exempt, (double)v,
 						   "vmmap:%s:%c.%s", types[i]->name,
 						   vmmap_purge_char((enum vmmap_purge)p),
 						   vmmap_fields[f].name);
@@ -208,19 +208,19 @@ vmmap_metrics(const struct vmmap_dump *d, struct trend_series *s, size_t k)
 		bool rounded;
 		if (vmmap_fields[f].gpu &&
 		    vmmap_dump_gpu_figure(d, (enum vmmap_metric_field)f, &v, &rounded))
-			trend_input_metric(s, k, TREND_BYTES, false, false, (double)v, "vmmap:" GPU_FAMILY ".%s",
+			trend_input_metric(out, TREND_BYTES, false, false, (double)v, "vmmap:" GPU_FAMILY ".%s",
 			       vmmap_fields[f].name);
 	}
 	const char *fp = vmmap_dump_field(d, "Physical footprint");
 	uint64_t bytes;
 	if (fp && size_parse_vmmap(fp, strlen(fp), &bytes) == SIZE_OK) {
-		trend_input_metric(s, k, TREND_BYTES, false, false, (double)bytes, "vmmap:footprint");
-		trend_series_set_resolution(s, "vmmap:footprint", vmmap_figure_step(fp));
+		trend_input_metric(out, TREND_BYTES, false, false, (double)bytes, "vmmap:footprint");
+		trend_sample_set_resolution(out, "vmmap:footprint", vmmap_figure_step(fp));
 	}
 }
 
 static void
-trend_read(struct trend_input *in, struct line_reader *r, bool json, struct trend_series *s,
+trend_read(struct trend_input *in, struct line_reader *r, bool json, struct trend_sample *out,
 	   struct diag_list *notes)
 {
 	struct vmmap_capture cap;
@@ -256,9 +256,9 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 				      "Date/Time '%s' is not a time iotally reads; the input has "
 				      "no capture time", t);
 		}
-		in->sample = trend_series_add_sample(s, true);
+		out->complete = true;
 		in->used = true;
-		vmmap_metrics(d, s, in->sample);
+		vmmap_metrics(d, out);
 	}
 	vmmap_capture_release(&cap);
 }

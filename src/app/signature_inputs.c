@@ -398,7 +398,9 @@ series_kind_record(const char *path, const char *kind, struct app_bundles *bs,
 	strbuf_addf(&name, "%s (%s)", path, kind);
 	rec->name = strbuf_detach(&name, NULL);
 	rec->kind = xstrdup(kind);
-	int rc = trend_kind_run(&t, &path, 1, kind, bs, NULL, NULL, &res->notes, &err);
+	/* One series of many a signatures run follows at once (-j N over the units): its
+	 * samples are read one after the other. */
+	int rc = trend_kind_run(&t, &path, 1, kind, 1, bs, NULL, NULL, &res->notes, &err);
 	if (rc == 0 && t.s.nsamples >= 2) {
 		const char *first = t.in[t.o.perm[0]].path;
 		const char *last = t.in[t.o.perm[t.s.nsamples - 1]].path;

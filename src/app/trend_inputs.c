@@ -43,15 +43,15 @@ trend_input_leave_out_diag(struct trend_input *in, const struct diag *err)
 }
 
 void
-trend_input_metric(struct trend_series *s, size_t k, enum trend_unit unit, bool zero_fill,
-		   bool exempt, double v, const char *fmt, ...)
+trend_input_metric(struct trend_sample *out, enum trend_unit unit, bool zero_fill, bool exempt,
+		   double v, const char *fmt, ...)
 {
 	struct strbuf name = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
 	strbuf_vaddf(&name, fmt, ap);
 	va_end(ap);
-	trend_series_set(s, k, name.buf, unit, zero_fill, exempt, v);
+	trend_sample_set(out, name.buf, unit, zero_fill, exempt, v);
 	strbuf_release(&name);
 }
 
@@ -84,7 +84,7 @@ use_manifest_time(struct trend_input *in, struct diag_list *notes)
 }
 
 void
-trend_input_read(struct trend_input *in, const char *want, struct trend_series *s,
+trend_input_read(struct trend_input *in, const char *want, struct trend_sample *out,
 		 struct diag_list *notes)
 {
 	struct kind_input din;
@@ -100,12 +100,28 @@ trend_input_read(struct trend_input *in, const char *want, struct trend_series *
 	if (kind_open(&din, in->path, "trend", &k, schema, sizeof(schema), &raw, &err) < 0) {
 		trend_input_leave_out(in, err.code ? err.code : DIAG_DATA, "%s", err.msg);
 	} else if ((in->kind = k->name), want && strcmp(want, in->kind) != 0) {
-		trend_input_leave_out(in, DIAG_DATA, "is a %s capture; the others are %s", in->kind,
-				      want);
+		trend_input_refuse_kind(in, want);
 	} else {
-		k->trend_read(in, &din.reader, din.json, s, notes);
+		k->trend_read(in, &din.reader, din.json, out, notes);
 	}
 	line_reader_close(&din.reader);
 	if (in->used && in->manifest_time)
 		use_manifest_time(in, notes);
+}
+
+void
+trend_input_add(struct trend_input *in, struct trend_series *s, const struct trend_sample *smp)
+{
+	if (in->used)
+		in->sample = trend_series_add(s, smp);
+}
+
+void
+trend_input_refuse_kind(struct trend_input *in, const char *want)
+{
+	free(in->time_text);
+	in->time_text = NULL;
+	in->has_time = false;
+	in->ms = 0;
+	trend_input_leave_out(in, DIAG_DATA, "is a %s capture; the others are %s", in->kind, want);
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "model/trend.h"
+#include "model/trend_sample.h"
 #include "util/diag.h"
 
 struct trend_input {
@@ -38,25 +39,37 @@ void trend_input_release(struct trend_input *in);
 
 /*
  * Open and recognise `in->path`; when its kind is `want` (or `want` is
- * NULL), read it into a new sample of `s` (an input already left out is
- * not read). Sets in->kind (even when it is
- * not `want`, so the caller can name mixed kinds), in->used or
- * in->left_out. Notes about the input (several dumps, lines not
- * understood) go to `notes`.
+ * NULL), read it into `out` (trend_sample_init()ed; an input already left
+ * out is not read). Sets in->kind (even when it is not `want`, so the
+ * caller can name mixed kinds), in->used or in->left_out, and the capture
+ * time. Notes about the input (several dumps, lines not understood) go to
+ * `notes`. Writes nothing but `in`, `out` and `notes`: with -j N inputs are
+ * read on worker threads (app/trend_run.c), then added in input order by
+ * trend_input_add().
  */
-void trend_input_read(struct trend_input *in, const char *want, struct trend_series *s,
+void trend_input_read(struct trend_input *in, const char *want, struct trend_sample *out,
 		      struct diag_list *notes);
+
+/* A used input's sample added to the series (in->sample); nothing for one left out. */
+void trend_input_add(struct trend_input *in, struct trend_series *s, const struct trend_sample *smp);
+
+/*
+ * An input read as any kind (want NULL), found not to be `want` once the
+ * inputs before it named the trend's kind: left out as trend_input_read()
+ * with `want` leaves it out, without the capture time it read.
+ */
+void trend_input_refuse_kind(struct trend_input *in, const char *want);
 
 /*
  * For the kinds' trend_read hooks (app/kind.h): leave the input out with
  * the reason (a parser's stopping error: its line and message), and set
- * metric NAME (a printf format) of sample k.
+ * metric NAME (a printf format) of the sample read.
  */
 void trend_input_leave_out(struct trend_input *in, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void trend_input_leave_out_diag(struct trend_input *in, const struct diag *err);
-void trend_input_metric(struct trend_series *s, size_t k, enum trend_unit unit, bool zero_fill,
+void trend_input_metric(struct trend_sample *out, enum trend_unit unit, bool zero_fill,
 			bool exempt, double v, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+	__attribute__((format(printf, 6, 7)));
 
 #endif

@@ -6,6 +6,7 @@
 #include "app/trend_run.h"
 
 #include "app/kind.h"
+#include "app/parallel.h"
 #include "ingest/bundle.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -41,20 +42,90 @@ describe_kinds(const struct trend_input *in, size_t n, struct strbuf *out)
 	}
 }
 
+/*
+ * Reading the inputs with -j N (app/parallel.h): work() reads input i into
+ * its own sample and notes on a worker; emit() adds them to the series and
+ * the notes in input order, so the series, the notes and the kind decided
+ * are those of reading the inputs one after the other.
+ */
+struct read_run {
+	struct trend_input *in;
+	const char *forced;          /* --kind, or NULL */
+	struct trend_series *s;
+	const char **kind;           /* the trend's kind: --kind's, else the first input's */
+	struct diag_list *notes;
+	bool mixed;
+};
+
+struct read_item {
+	struct trend_sample smp;
+	struct diag_list notes;
+};
+
+static void *
+read_input(void *ctx, size_t i)
+{
+	struct read_run *r = ctx;
+	struct read_item *item = xmalloc(sizeof(*item));
+	trend_sample_init(&item->smp);
+	diag_list_init(&item->notes, r->notes->limit);
+	/*
+	 * Without --kind the trend's kind is the first input's, known only in
+	 * turn: read any kind here, and emit() leaves out one of another kind
+	 * as reading with that kind wanted would have.
+	 */
+	trend_input_read(&r->in[i], r->forced, &item->smp, &item->notes);
+	return item;
+}
+
+static void
+read_item_free(struct read_item *item)
+{
+	trend_sample_release(&item->smp);
+	diag_list_release(&item->notes);
+	free(item);
+}
+
+static int
+add_input(void *ctx, size_t i, void *result)
+{
+	struct read_run *r = ctx;
+	struct read_item *item = result;
+	struct trend_input *in = &r->in[i];
+	if (in->kind && *r->kind && strcmp(in->kind, *r->kind) != 0) {
+		trend_input_refuse_kind(in, *r->kind);   /* its sample and notes unsaid */
+	} else {
+		diag_list_append(r->notes, &item->notes);
+		trend_input_add(in, r->s, &item->smp);
+	}
+	if (in->kind && !*r->kind)
+		*r->kind = in->kind;
+	else if (in->kind && strcmp(in->kind, *r->kind) != 0)
+		r->mixed = true;
+	read_item_free(item);
+	return 0;
+}
+
+static void
+drop_input(void *ctx, size_t i, void *result)
+{
+	(void)ctx;
+	(void)i;
+	read_item_free(result);
+}
+
 /* trend_run.h */
 int
-trend_run_read(struct trend_input *in, size_t n, const char *forced, struct trend_series *s,
-	    const char **kind, struct diag_list *notes, struct diag *err)
+trend_run_read(struct trend_input *in, size_t n, const char *forced, unsigned jobs,
+	       struct trend_series *s, const char **kind, struct diag_list *notes,
+	       struct diag *err)
 {
-	bool mixed = false;
+	struct read_run r = { .in = in, .forced = forced, .s = s, .kind = kind, .notes = notes };
 	*kind = forced;
-	for (size_t i = 0; i < n; i++) {
-		trend_input_read(&in[i], *kind, s, notes);
-		if (in[i].kind && !*kind)
-			*kind = in[i].kind;
-		else if (in[i].kind && strcmp(in[i].kind, *kind) != 0)
-			mixed = true;
-	}
+	struct app_parallel_opts opts = { .jobs = jobs ? jobs : 1,
+					  .window = app_parallel_window(jobs ? jobs : 1) };
+	app_parallel_map(n, &opts, read_input, add_input, drop_input, &r);
+	bool mixed = r.mixed;
 	if (!mixed)
 		return 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -203,7 +274,7 @@ trend_order_release(struct trend_order *o)
 
 int
 trend_kind_run(struct trend_kind_run *t, const char *const *paths, size_t n, const char *kind,
-	       struct app_bundles *bs, trend_params_fn params, void *ctx,
+	       unsigned jobs, struct app_bundles *bs, trend_params_fn params, void *ctx,
 	       struct diag_list *notes, struct diag *err)
 {
 	memset(t, 0, sizeof(*t));
@@ -223,7 +294,7 @@ trend_kind_run(struct trend_kind_run *t, const char *const *paths, size_t n, con
 			t->in[i].left_out_code = DIAG_NOINPUT;
 		}
 	}
-	if (trend_run_read(t->in, t->n, kind, &t->s, &t->kind, notes, err) < 0 ||
+	if (trend_run_read(t->in, t->n, kind, jobs, &t->s, &t->kind, notes, err) < 0 ||
 	    trend_run_check_usable(t->in, t->n, &t->warnings, err) < 0)
 		return -1;
 	trend_run_order(t->in, t->n, &t->s, &t->o, &t->warnings);

@@ -29,9 +29,13 @@ struct trend_order {
 
 /*
  * Read every input; *kind is `forced` (--kind) or the first input's. -1
- * with *err (DIAG_DATA) when an input is of another kind.
+ * with *err (DIAG_DATA) when an input is of another kind. `jobs` inputs
+ * are read at once (app/parallel.h; 0 or 1: one after the other); the
+ * series, `notes` and the inputs' fields are the same for every `jobs`.
+ * Memory: besides the series, at most `jobs` captures being parsed and
+ * the samples of a window of 2 x jobs inputs, each reduced to its metrics.
  */
-int trend_run_read(struct trend_input *in, size_t n, const char *forced,
+int trend_run_read(struct trend_input *in, size_t n, const char *forced, unsigned jobs,
 		   struct trend_series *s, const char **kind, struct diag_list *notes,
 		   struct diag *err);
 
@@ -56,7 +60,8 @@ void trend_run_rows(const struct trend_input *in, size_t n, const struct trend_o
  * One kind's trend of a command line's operands, whole: the operands
  * expanded (a bundle or series stands for its captures of `kind`:
  * app/bundle_inputs.h), read, checked, ordered and analysed, and the
- * report's view of it in `rep`. Everything stays valid until
+ * report's view of it in `rep`; `jobs` inputs read at once
+ * (trend_run_read()). Everything stays valid until
  * trend_kind_run_release(); `bs` holds the bundles opened.
  */
 struct app_bundles;
@@ -84,8 +89,8 @@ typedef void (*trend_params_fn)(void *ctx, size_t nsamples, struct trend_params 
  * Bundle warnings (a partial capture, a changed file) go to `notes`.
  */
 int trend_kind_run(struct trend_kind_run *t, const char *const *paths, size_t n,
-		   const char *kind, struct app_bundles *bs, trend_params_fn params, void *ctx,
-		   struct diag_list *notes, struct diag *err);
+		   const char *kind, unsigned jobs, struct app_bundles *bs, trend_params_fn params,
+		   void *ctx, struct diag_list *notes, struct diag *err);
 void trend_kind_run_release(struct trend_kind_run *t);
 
 /*

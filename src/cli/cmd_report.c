@@ -8,6 +8,7 @@
 #include "app/signature_inputs.h"
 #include "model/signature.h"
 #include "cli/formats.h"
+#include "cli/inputs.h"
 #include "app/kind.h"
 #include "app/report_bundles.h"
 #include "cli/options.h"
@@ -98,6 +99,9 @@ const char cmd_report_help[] =
 	"  --all              every row: by default rows that did not change (and\n"
 	"                     empty histogram buckets) are counted and folded, and\n"
 	"                     the provenance shows its first rows\n"
+	"  -j, --jobs N       read N samples of a series at once (default: one per\n"
+	"                     processor, 1: one after the other); the output is the\n"
+	"                     same\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"A pair's headline ends with its leak signature (docs/signatures.md) when\n"
@@ -128,6 +132,7 @@ enum {
 	OPT_OUTPUT,
 	OPT_FAIL_IF,
 	OPT_ALL,
+	OPT_JOBS,
 	OPT_HELP,
 };
 
@@ -136,6 +141,7 @@ static const struct cli_option report_options[] = {
 	{ "output", 'o', true, OPT_OUTPUT },
 	{ "fail-if", 0, true, OPT_FAIL_IF },
 	{ "all", 0, false, OPT_ALL },
+	{ "jobs", 'j', true, OPT_JOBS },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -150,6 +156,7 @@ struct report_args {
 	struct diff_gate *gates;
 	size_t ngates, gates_alloc;
 	bool all;                   /* --all: nothing folded */
+	unsigned jobs;              /* -j N: samples of a series read at once; 0: one per processor */
 	bool help;
 	char *routed[2];            /* a tracking session's before/ and after/ */
 	const char *session;        /* the tracking session they came from, or NULL */
@@ -180,6 +187,8 @@ handle_option(int id, const char *arg, struct report_args *a, struct diag *err)
 	case OPT_ALL:
 		a->all = true;
 		return 0;
+	case OPT_JOBS:
+		return cli_parse_jobs(arg, &a->jobs, err);
 	default:
 		return 0;
 	}
@@ -381,7 +390,7 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 	if (b.series) {
 		/* A series: its report over time (cli/report_series_run.c). */
 		bundle_release(&b);
-		return cli_report_series(a->paths, 1, a->all, a->format, a->output, err);
+		return cli_report_series(a->paths, 1, a->all, a->jobs, a->format, a->output, err);
 	}
 	report_init(&r, "bundle", false);
 	r.all = a->all;
@@ -529,7 +538,8 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		a->paths[a->npaths++] = a->routed[1];
 	}
 	if (a->npaths > 2)
-		return cli_report_series(a->paths, a->npaths, a->all, a->format, a->output, err);
+		return cli_report_series(a->paths, a->npaths, a->all, a->jobs, a->format, a->output,
+					 err);
 	if (a->npaths == 1 && strcmp(a->paths[0], "-") != 0 && bundle_path_is_bundle(a->paths[0]))
 		return run_bundle(a, notes, err);
 	bool bundle[2] = { false, false };

@@ -9,6 +9,8 @@
 #include "model/signature.h"
 #include "cli/formats.h"
 #include "app/kind.h"
+#include "app/parallel.h"
+#include "cli/inputs.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
@@ -104,6 +106,8 @@ const char cmd_trend_help[] =
 	"  --kind K           follow only the vmmap, classes, track or footprint\n"
 	"                     captures of a series (default: every kind it\n"
 	"                     holds); inputs of another kind are an error\n"
+	"  -j, --jobs N       read N inputs at once (default: one per processor,\n"
+	"                     1: one after the other); the output is the same\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Gates: METRIC names a metric as the report does, or as 'iotally diff'\n"
@@ -143,6 +147,7 @@ enum {
 	OPT_JUNIT,
 	OPT_FORMAT,
 	OPT_KIND,
+	OPT_JOBS,
 	OPT_HELP,
 };
 
@@ -156,6 +161,7 @@ static const struct cli_option trend_options[] = {
 	{ "junit", 0, true, OPT_JUNIT },
 	{ "format", 0, true, OPT_FORMAT },
 	{ "kind", 0, true, OPT_KIND },
+	{ "jobs", 'j', true, OPT_JOBS },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -174,6 +180,7 @@ struct trend_args {
 	bool has_min_bytes, has_min_count, has_min_percent, has_alpha;
 	double min_bytes, min_count, min_percent, alpha;
 	bool fail_on_leak;
+	unsigned jobs;         /* -j N: inputs read at once; 0: one per processor */
 	struct trend_gate *gates;
 	size_t ngates, gates_alloc;
 	bool help;
@@ -279,6 +286,8 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 	case OPT_FORMAT: {
 		return cli_parse_format(arg, TREND_FORMATS, &a->format, err);
 	}
+	case OPT_JOBS:
+		return cli_parse_jobs(arg, &a->jobs, err);
 	default:
 		return 0;
 	}
@@ -598,7 +607,8 @@ run(struct trend_args *a, struct app_bundles *bs)
 		diag_clear(&err);
 		diag_list_init(&notes, 200);
 		struct trend_kind_run *t = &runs[ok];
-		int rc = trend_kind_run(t, (const char *const *)a->paths, a->npaths, kinds[i], bs,
+		int rc = trend_kind_run(t, (const char *const *)a->paths, a->npaths, kinds[i],
+					a->jobs ? a->jobs : app_parallel_default_jobs(), bs,
 					params_of_args, a, &notes, &err);
 		cli_print_warnings(&notes);
 		diag_list_release(&notes);

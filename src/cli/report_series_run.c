@@ -7,6 +7,7 @@
 
 #include "app/bundle_inputs.h"
 #include "app/kind.h"
+#include "app/parallel.h"
 #include "app/report_series.h"
 #include "app/trend_run.h"
 #include "cli/msgs.h"
@@ -78,8 +79,8 @@ cli_write_series_page(const struct trend_report *const *trends, size_t n,
 }
 
 int
-cli_report_series(const char *const *paths, size_t n, bool all, enum output_format format,
-		  const char *output, struct diag *err)
+cli_report_series(const char *const *paths, size_t n, bool all, unsigned jobs,
+		  enum output_format format, const char *output, struct diag *err)
 {
 	struct app_bundles bs;
 	struct diag_list notes;
@@ -110,7 +111,8 @@ cli_report_series(const char *const *paths, size_t n, bool all, enum output_form
 	for (size_t i = 0; i < nk; i++) {
 		struct diag e;
 		diag_clear(&e);
-		if (trend_kind_run(&runs[i], paths, n, kinds[i], &bs, NULL, NULL, &notes, &e) == 0) {
+		if (trend_kind_run(&runs[i], paths, n, kinds[i], jobs ? jobs : app_parallel_default_jobs(),
+				   &bs, NULL, NULL, &notes, &e) == 0) {
 			reps[ok++] = &runs[i].rep;
 			continue;
 		}

@@ -21,10 +21,11 @@
  * The report of operands paths[0..n) as a series: 0, or -1 with *err.
  * Said on standard error: the bundles' warnings, the inputs left out, a
  * kind of a several-kind series that could not be followed (fewer than 3
- * usable samples of it).
+ * usable samples of it). `jobs` samples are read at once (-j; 0: one per
+ * processor): the page and what is said are the same for every `jobs`.
  */
-int cli_report_series(const char *const *paths, size_t n, bool all, enum output_format format,
-		      const char *output, struct diag *err);
+int cli_report_series(const char *const *paths, size_t n, bool all, unsigned jobs,
+		      enum output_format format, const char *output, struct diag *err);
 
 /*
  * The page of already analysed trends (one per kind), with `notes` (NULL

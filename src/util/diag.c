@@ -163,6 +163,20 @@ diag_list_vadd(struct diag_list *list, enum diag_severity sev,
 }
 
 void
+diag_list_append(struct diag_list *dst, const struct diag_list *src)
+{
+	for (size_t i = 0; i < src->len; i++) {
+		if (dst->len >= dst->limit) {
+			dst->dropped += src->len - i;
+			break;
+		}
+		dst->items = xgrow(dst->items, &dst->alloc, dst->len + 1, sizeof(*dst->items));
+		dst->items[dst->len++] = src->items[i];
+	}
+	dst->dropped += src->dropped;
+}
+
+void
 diag_list_add(struct diag_list *list, enum diag_severity sev,
 	      const char *path, uint64_t line, const char *fmt, ...)
 {

@@ -110,5 +110,13 @@ void diag_list_add_unparsed(struct diag_list *list, const char *path,
 void diag_list_vadd(struct diag_list *list, enum diag_severity sev,
 		    const char *path, uint64_t line, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
+/*
+ * Append what `src` holds to `dst`, as if each of src's entries had been
+ * added to `dst` in turn and its dropped ones too: the entries past dst's
+ * limit and src's dropped count go to dst's dropped. With src's limit at
+ * least dst's, a list filled apart (an input read on another thread) and
+ * appended in turn is the list that adding to `dst` directly makes.
+ */
+void diag_list_append(struct diag_list *dst, const struct diag_list *src);
 
 #endif

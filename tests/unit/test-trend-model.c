@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "model/trend.h"
+#include "model/trend_sample.h"
 
 #include <math.h>
 
@@ -458,6 +459,75 @@ test_samples_needed(void **state)
 	assert_int_equal(trend_samples_needed(1, 0, 1, 0.01), 3);
 }
 
+/*
+ * A sample read apart (model/trend_sample.h) and added later gives the series
+ * that calling trend_series_add_sample(), trend_series_set() and
+ * trend_series_set_resolution() in the same order gives: metrics in the order
+ * first given, a metric given twice summed, a resolution of a metric not yet
+ * there ignored, a later larger one kept, `complete` carried.
+ */
+static void
+calls_direct(struct trend_series *s, size_t k, double base)
+{
+	trend_series_set_resolution(s, "b", 7);          /* b not there yet: nothing */
+	trend_series_set(s, k, "b", TREND_BYTES, true, false, base + 1);
+	trend_series_set(s, k, "a", TREND_COUNT, false, true, base + 2);
+	trend_series_set(s, k, "b", TREND_BYTES, true, false, 0.25);
+	trend_series_set_resolution(s, "b", 3 + base);
+	trend_series_set_resolution(s, "a", 1);
+}
+
+static void
+calls_sample(struct trend_sample *t, double base)
+{
+	trend_sample_set_resolution(t, "b", 7);
+	trend_sample_set(t, "b", TREND_BYTES, true, false, base + 1);
+	trend_sample_set(t, "a", TREND_COUNT, false, true, base + 2);
+	trend_sample_set(t, "b", TREND_BYTES, true, false, 0.25);
+	trend_sample_set_resolution(t, "b", 3 + base);
+	trend_sample_set_resolution(t, "a", 1);
+}
+
+static void
+test_sample_replay(void **state)
+{
+	(void)state;
+	struct trend_series direct, replayed;
+	trend_series_init(&direct);
+	trend_series_init(&replayed);
+	for (int k = 0; k < 3; k++) {
+		calls_direct(&direct, trend_series_add_sample(&direct, k != 1), 10.0 * k);
+		struct trend_sample t;
+		trend_sample_init(&t);
+		t.complete = k != 1;
+		calls_sample(&t, 10.0 * k);
+		assert_int_equal(trend_series_add(&replayed, &t), (size_t)k);
+		trend_sample_release(&t);
+	}
+	assert_int_equal(replayed.nsamples, 3);
+	assert_int_equal(replayed.nmetrics, 2);
+	assert_int_equal(direct.nmetrics, 2);
+	/* By construction: b = base + 1 + 0.25, a = base + 2; b's resolution the largest given. */
+	const char *names[] = { "b", "a" };
+	for (size_t m = 0; m < 2; m++) {
+		assert_string_equal(replayed.metrics[m].name, names[m]);
+		assert_string_equal(direct.metrics[m].name, names[m]);
+		assert_int_equal(replayed.metrics[m].unit, direct.metrics[m].unit);
+		assert_int_equal(replayed.metrics[m].zero_fill, direct.metrics[m].zero_fill);
+		assert_int_equal(replayed.metrics[m].leak_exempt, direct.metrics[m].leak_exempt);
+		assert_true(replayed.metrics[m].resolution == direct.metrics[m].resolution);
+		for (size_t k = 0; k < 3; k++)
+			assert_true(replayed.metrics[m].v[k] == direct.metrics[m].v[k]);
+	}
+	assert_true(replayed.metrics[0].v[2] == 21.25);
+	assert_true(replayed.metrics[1].v[1] == 12);
+	assert_true(replayed.metrics[0].resolution == 23);
+	for (size_t k = 0; k < 3; k++)
+		assert_int_equal(replayed.complete[k], k != 1);
+	trend_series_release(&direct);
+	trend_series_release(&replayed);
+}
+
 int
 main(void)
 {
@@ -481,6 +551,7 @@ main(void)
 		cmocka_unit_test(test_ramp_not_staircase),
 		cmocka_unit_test(test_tail_not_shown_flat),
 		cmocka_unit_test(test_samples_needed),
+		cmocka_unit_test(test_sample_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

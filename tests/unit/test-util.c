@@ -153,6 +153,46 @@ test_diag_format_and_quote(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * A list filled apart (one input's notes on a worker) and appended in turn is
+ * the list that adding every entry to the shared list directly makes: the
+ * same entries in the same order, the same dropped count, for every limit
+ * and every way of cutting the entries into parts.
+ */
+static void
+test_diag_list_append(void **state)
+{
+	(void)state;
+	const size_t parts[][4] = { { 0, 2, 3, 5 }, { 4, 0, 0, 6 }, { 1, 1, 1, 7 }, { 10, 0, 0, 0 } };
+	for (size_t limit = 0; limit <= 6; limit++) {
+		for (size_t c = 0; c < sizeof(parts) / sizeof(parts[0]); c++) {
+			struct diag_list direct, merged;
+			diag_list_init(&direct, limit);
+			diag_list_init(&merged, limit);
+			int k = 0;
+			for (size_t p = 0; p < 4; p++) {
+				struct diag_list part;
+				diag_list_init(&part, limit);
+				for (size_t e = 0; e < parts[c][p]; e++, k++) {
+					diag_list_add(&direct, DIAG_NOTE, "in", (uint64_t)k, "n%d", k);
+					diag_list_add(&part, DIAG_NOTE, "in", (uint64_t)k, "n%d", k);
+				}
+				diag_list_append(&merged, &part);
+				diag_list_release(&part);
+			}
+			assert_int_equal(merged.len, direct.len);
+			assert_int_equal(merged.dropped, direct.dropped);
+			assert_int_equal(merged.len + merged.dropped, 10);
+			for (size_t i = 0; i < direct.len; i++) {
+				assert_string_equal(merged.items[i].msg, direct.items[i].msg);
+				assert_int_equal(merged.items[i].line, direct.items[i].line);
+			}
+			diag_list_release(&direct);
+			diag_list_release(&merged);
+		}
+	}
+}
+
 static void
 test_diag_list_is_bounded(void **state)
 {
@@ -334,6 +374,7 @@ main(void)
 		cmocka_unit_test(test_diag_list_is_bounded),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_diag_list_append),
 		cmocka_unit_test(test_outfile),
 		cmocka_unit_test(test_scan_byte),
 		cmocka_unit_test(test_scan_byte2),

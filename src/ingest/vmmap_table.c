@@ -305,6 +305,19 @@ fast_size(const char *p, const char *e, uint64_t *out)
 		*out = mant << shift;
 		return true;
 	}
+	/*
+	 * Below 2^43 bytes with one or two decimals ("48.8G", "1.25G"), the
+	 * double's result is the integer part of the exact quotient: the
+	 * quotient is exact when it is a whole number (a multiple of 2^-shift
+	 * below 2^43), else at least 1/100 from one, and the double errs by
+	 * at most half an ulp, 2^-11 there. A division by a constant is a
+	 * multiplication, where the double's is a division.
+	 */
+	if (frac <= 2 && mant < (UINT64_C(1) << (43 - shift))) {
+		uint64_t scaled = mant << shift;
+		*out = frac == 1 ? scaled / 10 : scaled / 100;
+		return true;
+	}
 	double bytes = (double)mant / pow10[frac] * (double)(UINT64_C(1) << shift);
 	if (!(bytes < 9223372036854775808.0))   /* 2^63 */
 		return false;
@@ -410,15 +423,40 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 	return vmmap_table_parse_row_general(line, len, t, row, why);
 }
 
+/*
+ * Does the line hold at least `want` tokens, split as below? Most lines
+ * that are not rows (a dump's header, legends) hold few: the one pass
+ * here spares them the two below.
+ */
+static bool
+has_tokens(const char *p, const char *end, size_t want)
+{
+	size_t nt = 0;
+	while (nt < want) {
+		while (p < end && (view_is_space(*p) || *p == '[' || *p == ']'))
+			p++;
+		if (p == end)
+			return false;
+		nt++;
+		while (p < end && !view_is_space(*p) && *p != ']')
+			p++;
+	}
+	return true;
+}
+
 int
 vmmap_table_parse_row_general(const char *line, size_t len, const struct vmmap_table_layout *t,
 			      struct vmmap_summary_row *row, const char **why)
 {
-
 	struct token tok[MAX_ROW_TOKENS];
 	size_t nt = 0;
 	const char *p = line, *end = line + len;
 	size_t need = t->ncols + (t->has_count ? 1 : 0);
+
+	if (!has_tokens(line, end, need + 1)) {
+		*why = "the summary row does not have the table's columns";
+		return -2;
+	}
 
 	/* Nearly every row ends with its columns (no note after them): read
 	 * the name and those columns from the right, as the general path

@@ -112,6 +112,46 @@ test_combinations(void **state)
 				}
 }
 
+/*
+ * Decimals: the fast path reads "D.D" and "D.DD" below 2^43 bytes in
+ * integers, above in doubles as size_parse_vmmap does. Figures of every
+ * unit, from a fixed sequence and around each unit's 2^43 boundary.
+ */
+static void
+test_decimals(void **state)
+{
+	(void)state;
+	struct vmmap_table_layout t;
+	layout(&t, "", "REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION");
+	static const char units[] = { 'B', 'K', 'M', 'G', 'T', '\0' };
+	static const unsigned shifts[] = { 0, 10, 20, 30, 40, 0 };
+	char line[256];
+	uint64_t x = 88172645463325252u;
+	for (size_t u = 0; u < ARRAY_SIZE(units); u++)
+		for (unsigned frac = 1; frac <= 3; frac++)
+			for (int i = 0; i < 3000; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				uint64_t pow = frac == 1 ? 10 : frac == 2 ? 100 : 1000;
+				/* Half near 2^43 bytes, half spread over 1 to 15 digits. */
+				uint64_t edge = ((UINT64_C(1) << 43) >> shifts[u]) * pow;
+				uint64_t mant = i % 2 ? edge - 50 + x % 100 :
+					x % (UINT64_C(1) << (x >> 58) % 50);
+				if (mant >= UINT64_C(1000000000000000))
+					mant %= UINT64_C(1000000000000000);
+				char fig[40];
+				int n = snprintf(fig, sizeof(fig), "%llu.%0*llu",
+						 (unsigned long long)(mant / pow), (int)frac,
+						 (unsigned long long)(mant % pow));
+				if (units[u])
+					fig[n] = units[u], fig[n + 1] = '\0';
+				snprintf(line, sizeof(line), "IOKit  %s  0K  %s  0K  0K  0K  0K  7",
+					 fig, fig);
+				assert_paths_agree(line, &t);
+			}
+}
+
 /* -pages tables: page counts, never read by the fast path. */
 static void
 test_pages(void **state)
@@ -209,6 +249,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_combinations),
+		cmocka_unit_test(test_decimals),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_token_limit),
 		cmocka_unit_test(test_values),

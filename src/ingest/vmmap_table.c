@@ -325,12 +325,38 @@ fast_size(const char *p, const char *e, uint64_t *out)
 	return true;
 }
 
-/* Blanks before e, eight at a time where columns are padded. */
+/*
+ * The scans below go right to left over a row's padding and short tokens:
+ * sixteen bytes at a time where SSE2 is there (a row is some 100 bytes,
+ * two thirds of them blanks), a byte at a time near the line's start.
+ */
+#if defined(__SSE2__)
+/* Bit i set for each byte q[i - 16] that is a blank, or a bracket too. */
+static inline unsigned
+blanks16(const char *q, bool brackets)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(q - 16));
+	__m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+				 _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+	if (brackets)
+		m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+						 _mm_cmpeq_epi8(v, _mm_set1_epi8(']'))));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* The blanks before q skipped: the end of the token before them. */
 static inline const char *
 skip_blanks_back(const char *line, const char *q)
 {
-	while (q - line >= 8 && memcmp(q - 8, "        ", 8) == 0)
-		q -= 8;
+#if defined(__SSE2__)
+	while (q - line >= 16) {
+		unsigned other = ~blanks16(q, false) & 0xffffu;
+		if (other)
+			return q - 16 + (31 - __builtin_clz(other)) + 1;
+		q -= 16;
+	}
+#endif
 	while (q > line && view_is_space(q[-1]))
 		q--;
 	return q;
@@ -344,8 +370,16 @@ static inline const char *
 plain_token_back(const char *line, const char *e)
 {
 	const char *q = e;
-	while (q > line && is_plain(q[-1]))
-		q--;
+#if defined(__SSE2__)
+	unsigned stop = 0;
+	while (q - line >= 16 && !(stop = blanks16(q, true)))
+		q -= 16;
+	if (stop)
+		q = q - 16 + (31 - __builtin_clz(stop)) + 1;
+	else
+#endif
+		while (q > line && is_plain(q[-1]))
+			q--;
 	if (q == e || (q > line && !view_is_space(q[-1])))
 		return NULL;
 	return q;

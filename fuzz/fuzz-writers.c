@@ -195,7 +195,8 @@ fuzz_vmmap(const struct names *nm)
 				     (enum vmmap_purge)(i % VMMAP_PURGE_STATES), &a, "fuzz", &err);
 		vmmap_dump_add_bucket(&cap, d, nm->z[i], strlen(nm->z[i]), 16384 * (i + 1), purge,
 				      "fuzz", &err);
-		struct vmmap_summary_row row = { .name = xstrdup(nm->z[i]), .present = 1,
+		struct vmmap_summary_row row = { .name = nm->z[i], .name_len = strlen(nm->z[i]),
+						 .present = 1,
 						 .value = { 16384 } };
 		vmmap_dump_add_summary_row(d, &row);
 	}

@@ -82,12 +82,20 @@ void vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above,
 			     size_t above_n, const char *head, size_t head_n);
 /*
  * One row: NAME, the layout's sizes, the count, an optional note. Returns 0
- * with row->name allocated; -1 with *why set for a row of the layout's shape
+ * with row->name a view into the line (row->name_len bytes); -1 with *why set for a row of the layout's shape
  * with a figure that cannot be read; -2 with *why set for a line that does
  * not have the layout's shape.
  */
 int vmmap_table_parse_row(const char *line, size_t len,
 			  const struct vmmap_table_layout *t,
 			  struct vmmap_summary_row *row, const char **why);
+/*
+ * The same without its fast path for the common row shape: every row
+ * read, by the general tokenisation. vmmap_table_parse_row() answers as
+ * this does for every line (the unit tests compare the two).
+ */
+int vmmap_table_parse_row_general(const char *line, size_t len,
+				  const struct vmmap_table_layout *t,
+				  struct vmmap_summary_row *row, const char **why);
 
 #endif

@@ -91,10 +91,7 @@ is_headerless_row(const char *p, size_t n)
 	int rc = vmmap_table_parse_row(p, n, &vmmap_table_full_layout, &row, &why);
 	if (rc == -1)
 		return true;    /* the shape of a row, with a figure out of range */
-	if (rc < 0)
-		return false;
-	free(row.name);
-	return true;
+	return rc == 0;
 }
 
 enum vmmap_evidence

@@ -8,7 +8,6 @@
 #include "util/size.h"
 #include "util/scan.h"
 #include "util/view.h"
-#include "util/xalloc.h"
 
 #include <string.h>
 
@@ -101,6 +100,34 @@ token_is_size(struct token *k)
 	return k->size_rc != SIZE_SYNTAX;
 }
 
+/*
+ * The name: the text before the first column `cols`, less blanks and the
+ * '[' that opens bracketed columns. A view into the line.
+ */
+static int
+row_name(const char *line, const char *cols, struct vmmap_summary_row *row, const char **why)
+{
+	size_t name_len = view_rtrim(line, (size_t)(cols - line));
+	const char *name = view_ltrim(line, line + name_len);
+	while (name_len && line + name_len > name && line[name_len - 1] == '[')
+		name_len = view_rtrim(line, name_len - 1);
+	if (line + name_len <= name) {
+		*why = "the summary row has no region type";
+		return -1;
+	}
+	row->name = name;
+	row->name_len = (size_t)(line + name_len - name);
+	return 0;
+}
+
+/* VIRTUAL as printed, cut to the field (over what a repeated column left). */
+static void
+copy_virtual_text(struct vmmap_summary_row *row, const char *p, size_t n)
+{
+	memcpy(row->virtual_text, p, n < sizeof(row->virtual_text) - 1 ? n :
+				      sizeof(row->virtual_text) - 1);
+}
+
 /* The row's figures and name, once `first`..`last` are known to be its columns. */
 static int
 read_row(const char *line, const struct vmmap_table_layout *t, struct token *tok,
@@ -123,11 +150,8 @@ read_row(const char *line, const struct vmmap_table_layout *t, struct token *tok
 			row->value[c] = k->size;
 		}
 		row->present |= 1u << c;
-		if (c == VMMAP_COL_VIRTUAL) {
-			size_t m = k->n < sizeof(row->virtual_text) - 1 ?
-					   k->n : sizeof(row->virtual_text) - 1;
-			memcpy(row->virtual_text, k->p, m);
-		}
+		if (c == VMMAP_COL_VIRTUAL)
+			copy_virtual_text(row, k->p, k->n);
 	}
 	if (t->has_count) {
 		if (parse_u64_dec(tok[last].p, tok[last].n, &row->count) != SIZE_OK ||
@@ -137,16 +161,7 @@ read_row(const char *line, const struct vmmap_table_layout *t, struct token *tok
 		}
 		row->has_count = true;
 	}
-	size_t name_len = view_rtrim(line, (size_t)(tok[first].p - line));
-	const char *name = view_ltrim(line, line + name_len);
-	while (name_len && line + name_len > name && line[name_len - 1] == '[')
-		name_len = view_rtrim(line, name_len - 1);
-	if (line + name_len <= name) {
-		*why = "the summary row has no region type";
-		return -1;
-	}
-	row->name = xmemdup0(name, (size_t)(line + name_len - name));
-	return 0;
+	return row_name(line, tok[first].p, row, why);
 }
 
 /*
@@ -224,14 +239,258 @@ read_columns(const char *line, const struct vmmap_table_layout *t, struct token 
 	return read_row(line, t, tok, first, last, row, why);
 }
 
+/*
+ * The fast path, for the shape of nearly every row: the layout's columns
+ * end the line as plain figures ("48.8G", "0K", "2445"), blanks between
+ * them, no brackets. Each figure is converted as it is found, right to
+ * left, in one pass. It answers only where the general path below gives
+ * the same row, and leaves every other line to it (a note after the
+ * columns, brackets, -pages, figures of more than FAST_DIGITS digits or
+ * past 2^63, a name whose last word is a figure with a unit, ...): it
+ * never refuses a row itself.
+ */
+#define FAST_DIGITS 15      /* 10^15 < 2^53: the mantissa is exact in a double */
+#define FAST_COUNT_DIGITS 18 /* 10^18 - 1 < BYTES_MAX */
+
+/* Neither a blank nor a bracket: a byte of a token the two paths split alike. */
+static inline bool
+is_plain(char c)
+{
+	return !view_is_space(c) && c != '[' && c != ']';
+}
+
+/*
+ * [p, e) as size_parse_vmmap() reads it, for digits with at most one
+ * point and an optional unit B K M G T; the same arithmetic, so the same
+ * value. False for any other token or a value past BYTES_MAX.
+ */
+static inline bool
+fast_size(const char *p, const char *e, uint64_t *out)
+{
+	static const double pow10[FAST_DIGITS + 1] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+		1e14, 1e15,
+	};
+	unsigned shift = 0;
+	switch (e[-1]) {
+	case 'B': shift = 0; e--; break;
+	case 'K': shift = 10; e--; break;
+	case 'M': shift = 20; e--; break;
+	case 'G': shift = 30; e--; break;
+	case 'T': shift = 40; e--; break;
+	default: break;
+	}
+	uint64_t mant = 0;
+	unsigned digits = 0, frac = 0;
+	bool dot = false;
+	for (; p < e; p++) {
+		unsigned d = (unsigned char)*p - '0';
+		if (d <= 9) {
+			if (++digits > FAST_DIGITS)
+				return false;
+			mant = mant * 10 + d;
+			frac += dot;
+		} else if (*p == '.' && !dot) {
+			dot = true;
+		} else {
+			return false;
+		}
+	}
+	if (digits == 0)
+		return false;
+	if (frac == 0) {
+		/* mant * 2^shift is exact in a double too: the same integer. */
+		if (mant > (BYTES_MAX >> shift))
+			return false;
+		*out = mant << shift;
+		return true;
+	}
+	/*
+	 * Below 2^43 bytes with one or two decimals ("48.8G", "1.25G"), the
+	 * double's result is the integer part of the exact quotient: the
+	 * quotient is exact when it is a whole number (a multiple of 2^-shift
+	 * below 2^43), else at least 1/100 from one, and the double errs by
+	 * at most half an ulp, 2^-11 there. A division by a constant is a
+	 * multiplication, where the double's is a division.
+	 */
+	if (frac <= 2 && mant < (UINT64_C(1) << (43 - shift))) {
+		uint64_t scaled = mant << shift;
+		*out = frac == 1 ? scaled / 10 : scaled / 100;
+		return true;
+	}
+	double bytes = (double)mant / pow10[frac] * (double)(UINT64_C(1) << shift);
+	if (!(bytes < 9223372036854775808.0))   /* 2^63 */
+		return false;
+	*out = (uint64_t)bytes;
+	return true;
+}
+
+/*
+ * The scans below go right to left over a row's padding and short tokens:
+ * sixteen bytes at a time where SSE2 is there (a row is some 100 bytes,
+ * two thirds of them blanks), a byte at a time near the line's start.
+ */
+#if defined(__SSE2__)
+/* Bit i set for each byte q[i - 16] that is a blank, or a bracket too. */
+static inline unsigned
+blanks16(const char *q, bool brackets)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(q - 16));
+	__m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+				 _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+	if (brackets)
+		m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+						 _mm_cmpeq_epi8(v, _mm_set1_epi8(']'))));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* The blanks before q skipped: the end of the token before them. */
+static inline const char *
+skip_blanks_back(const char *line, const char *q)
+{
+#if defined(__SSE2__)
+	while (q - line >= 16) {
+		unsigned other = ~blanks16(q, false) & 0xffffu;
+		if (other)
+			return q - 16 + (31 - __builtin_clz(other)) + 1;
+		q -= 16;
+	}
+#endif
+	while (q > line && view_is_space(q[-1]))
+		q--;
+	return q;
+}
+
+/*
+ * The plain token that ends at e: its start, or NULL when there is none or
+ * a bracket touches it (the general path strips or splits on those).
+ */
+static inline const char *
+plain_token_back(const char *line, const char *e)
+{
+	const char *q = e;
+#if defined(__SSE2__)
+	unsigned stop = 0;
+	while (q - line >= 16 && !(stop = blanks16(q, true)))
+		q -= 16;
+	if (stop)
+		q = q - 16 + (31 - __builtin_clz(stop)) + 1;
+	else
+#endif
+		while (q > line && is_plain(q[-1]))
+			q--;
+	if (q == e || (q > line && !view_is_space(q[-1])))
+		return NULL;
+	return q;
+}
+
+/* 0 with the row read, 1 to leave the line to the general path. */
+static int
+fast_row(const char *line, size_t len, const struct vmmap_table_layout *t,
+	 struct vmmap_summary_row *row)
+{
+	uint64_t v[VMMAP_COL_SIZES];
+	const char *tp[VMMAP_COL_SIZES], *te[VMMAP_COL_SIZES];
+	uint64_t count = 0;
+	const char *q = line + len;
+
+	if (t->pages)
+		return 1;
+	if (t->has_count) {
+		const char *e = skip_blanks_back(line, q);
+		q = plain_token_back(line, e);
+		if (!q || e - q > FAST_COUNT_DIGITS)
+			return 1;
+		for (const char *c = q; c < e; c++) {
+			unsigned d = (unsigned char)*c - '0';
+			if (d > 9)
+				return 1;
+			count = count * 10 + d;
+		}
+	}
+	for (size_t i = t->ncols; i-- > 0;) {
+		const char *e = skip_blanks_back(line, q);
+		q = plain_token_back(line, e);
+		if (!q || !fast_size(q, e, &v[i]))
+			return 1;
+		tp[i] = q;
+		te[i] = e;
+	}
+	const char *cols = q;
+	/* The name's last word, as the general path checks it. */
+	const char *e = skip_blanks_back(line, q);
+	const char *w = plain_token_back(line, e);
+	size_t need = t->ncols + (t->has_count ? 1 : 0);
+	if (!w || need + 1 + ((size_t)(w - line) + 1) / 2 > MAX_ROW_TOKENS)
+		return 1;
+	char last = e[-1];
+	if ((unsigned char)(last - '0') <= 9 || last == '.' || last == 'B' || last == 'K' ||
+	    last == 'M' || last == 'G' || last == 'T') {
+		uint64_t ignored;
+		if (size_parse_vmmap(w, (size_t)(e - w), &ignored) != SIZE_SYNTAX &&
+		    !scan_all_digits(w, (size_t)(e - w)))
+			return 1;
+	}
+	const char *why;
+	memset(row, 0, sizeof(*row));
+	if (row_name(line, cols, row, &why) < 0)
+		return 1;
+	for (size_t i = 0; i < t->ncols; i++) {
+		enum vmmap_column c = t->cols[i];
+		row->value[c] = v[i];
+		row->present |= 1u << c;
+		if (c == VMMAP_COL_VIRTUAL)
+			copy_virtual_text(row, tp[i], (size_t)(te[i] - tp[i]));
+	}
+	row->has_count = t->has_count;
+	row->count = count;
+	return 0;
+}
+
 int
 vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_layout *t,
 		  struct vmmap_summary_row *row, const char **why)
+{
+	if (fast_row(line, len, t, row) == 0)
+		return 0;
+	return vmmap_table_parse_row_general(line, len, t, row, why);
+}
+
+/*
+ * Does the line hold at least `want` tokens, split as below? Most lines
+ * that are not rows (a dump's header, legends) hold few: the one pass
+ * here spares them the two below.
+ */
+static bool
+has_tokens(const char *p, const char *end, size_t want)
+{
+	size_t nt = 0;
+	while (nt < want) {
+		while (p < end && (view_is_space(*p) || *p == '[' || *p == ']'))
+			p++;
+		if (p == end)
+			return false;
+		nt++;
+		while (p < end && !view_is_space(*p) && *p != ']')
+			p++;
+	}
+	return true;
+}
+
+int
+vmmap_table_parse_row_general(const char *line, size_t len, const struct vmmap_table_layout *t,
+			      struct vmmap_summary_row *row, const char **why)
 {
 	struct token tok[MAX_ROW_TOKENS];
 	size_t nt = 0;
 	const char *p = line, *end = line + len;
 	size_t need = t->ncols + (t->has_count ? 1 : 0);
+
+	if (!has_tokens(line, end, need + 1)) {
+		*why = "the summary row does not have the table's columns";
+		return -2;
+	}
 
 	/* Nearly every row ends with its columns (no note after them): read
 	 * the name and those columns from the right, as the general path

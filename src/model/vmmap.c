@@ -10,6 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A block of the summary rows' names (vmmap_dump.row_names). */
+struct vmmap_name_block {
+	struct vmmap_name_block *next;
+	size_t used, cap;
+	char text[];
+};
+
+#define NAME_BLOCK_SIZE 4096
+
 /*
  * The rare paths of the per-region-line update, kept out of line so that
  * the common path stays small: a type or size not seen yet, sums near
@@ -166,9 +175,12 @@ vmmap_dump_free(struct vmmap_dump *d)
 	}
 	free(d->types);
 	strmap_release(&d->type_index);
-	for (size_t i = 0; i < d->nrows; i++)
-		free(d->rows[i].name);
 	free(d->rows);
+	while (d->row_names) {
+		struct vmmap_name_block *b = d->row_names;
+		d->row_names = b->next;
+		free(b);
+	}
 	free(d->surfaces);
 	free(d->purgeable);
 	free(d);
@@ -747,11 +759,33 @@ vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump *d,
 		surface_add(d, r);
 }
 
+/* A NUL-terminated copy of name, kept until the dump is freed. */
+static const char *
+keep_row_name(struct vmmap_dump *d, const char *name, size_t len)
+{
+	struct vmmap_name_block *b = d->row_names;
+	if (!b || b->cap - b->used <= len) {
+		size_t cap = len < NAME_BLOCK_SIZE ? NAME_BLOCK_SIZE : len + 1;
+		b = xmalloc(sizeof(*b) + cap);
+		b->next = d->row_names;
+		b->used = 0;
+		b->cap = cap;
+		d->row_names = b;
+	}
+	char *s = b->text + b->used;
+	memcpy(s, name, len);
+	s[len] = '\0';
+	b->used += len + 1;
+	return s;
+}
+
 void
-vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row)
+vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row *row)
 {
 	d->rows = xgrow(d->rows, &d->rows_alloc, d->nrows + 1, sizeof(*d->rows));
-	d->rows[d->nrows++] = *row;
+	struct vmmap_summary_row *r = &d->rows[d->nrows++];
+	*r = *row;
+	r->name = keep_row_name(d, row->name, row->name_len);
 	d->has_summary = true;
 }
 
@@ -814,7 +848,7 @@ vmmap_dump_gpu_left_out(const struct vmmap_dump *d, const struct vmmap_filter *f
 	}
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
-		size_t len = strlen(row->name);
+		size_t len = row->name_len;
 		if (vmmap_filter_selects(f, row->name, len) || !vmmap_type_is_gpu(row->name, len) ||
 		    has_region_type(d, row->name))
 			continue;
@@ -1038,7 +1072,7 @@ vmmap_dump_crosscheck(const struct vmmap_dump *d, const struct vmmap_filter *f,
 		return;
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
-		if (vmmap_filter_selects(f, row->name, strlen(row->name)))
+		if (vmmap_filter_selects(f, row->name, row->name_len))
 			crosscheck_row(d, row, path, warnings);
 	}
 }
@@ -1053,7 +1087,7 @@ vmmap_type_full_name(const struct vmmap_dump *d, const char *name, size_t len)
 	const char *found = NULL;
 	for (size_t i = 0; i < d->nrows; i++) {
 		const char *row = d->rows[i].name;
-		size_t rl = strlen(row);
+		size_t rl = d->rows[i].name_len;
 		if (rl == len && memcmp(row, name, len) == 0)
 			return NULL;   /* a type of exactly the column's width: whole */
 		if (rl <= len || memcmp(row, name, len) != 0)

@@ -161,8 +161,14 @@ enum vmmap_column {
 	VMMAP_COL_SIZES,       /* number of size columns */
 };
 
+struct vmmap_name_block;
+
 struct vmmap_summary_row {
-	char *name;
+	/* The type name, name_len bytes. The parser's row points into the
+	 * input line; vmmap_dump_add_summary_row() keeps a NUL-terminated copy
+	 * in the dump (row_names), which the dump's rows point to. */
+	const char *name;
+	size_t name_len;
 	uint64_t line;
 	unsigned present;                 /* bit (1 << enum vmmap_column) */
 	uint64_t value[VMMAP_COL_SIZES];  /* bytes derived from the rounded text */
@@ -215,6 +221,9 @@ struct vmmap_dump {
 
 	struct vmmap_summary_row *rows;
 	size_t nrows, rows_alloc;
+	/* The rows' names, copied in blocks: a dump of -summary captures is
+	 * all rows, and one allocation per row was a tenth of its read. */
+	struct vmmap_name_block *row_names;
 
 	struct vmmap_surface_group *surfaces;
 	size_t nsurfaces, surfaces_alloc;
@@ -300,7 +309,8 @@ int vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 void vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump *d,
 				    const struct vmmap_region *r);
 /* Takes ownership of row->name. */
-void vmmap_dump_add_summary_row(struct vmmap_dump *d, struct vmmap_summary_row *row);
+/* Appends the row; its name is copied (row->name need not be NUL-terminated). */
+void vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row *row);
 
 /*
  * Region lines print type names cut to vmmap's 24-byte column

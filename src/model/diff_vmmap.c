@@ -92,8 +92,8 @@ collect_rows(struct diff_vmmap *d)
 static uint64_t
 bucket_count(const struct vmmap_type_stats *t, uint64_t vsize)
 {
-	size_t *idx = t ? u64map_get(&t->hist_index, vsize) : NULL;
-	return idx ? t->hist[*idx].count : 0;
+	const struct vmmap_hist_bucket *b = t ? vmmap_type_find_bucket(t, vsize) : NULL;
+	return b ? b->count : 0;
 }
 
 static void

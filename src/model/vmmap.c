@@ -26,12 +26,6 @@ struct vmmap_name_block {
  */
 #define COLD __attribute__((noinline, cold))
 
-/*
- * The hints of every type that has one size: all 0, the index of its one
- * bucket. Never written (hist_bucket_lookup() checks), so it is shared.
- */
-static uint32_t single_size_hints[(size_t)1 << VMMAP_HIST_HINT_BITS];
-
 /* Indexed by enum vmmap_purge. */
 static const char purge_chars[VMMAP_PURGE_STATES + 1] = "NVE-";
 
@@ -168,9 +162,7 @@ vmmap_dump_free(struct vmmap_dump *d)
 		if (d->types[i].printed != d->types[i].name)
 			free(d->types[i].printed);
 		free(d->types[i].name);
-		u64map_release(&d->types[i].hist_index);
-		if (d->types[i].hist_hint != single_size_hints)
-			free(d->types[i].hist_hint);
+		free(d->types[i].hist_slots);
 		free(d->types[i].hist);
 	}
 	free(d->types);
@@ -303,8 +295,6 @@ type_new(struct vmmap_dump *d, const struct vmmap_filter *f, const char *name, s
 	t->gpu = gpu_type_counts(t->name, t->name_len);
 	t->counted = t->selected || t->selection_pending || t->gpu;
 	t->lines_headroom = BYTES_MAX;
-	t->hist_hint = single_size_hints;
-	u64map_init(&t->hist_index);
 	if (full) {
 		bool created;
 		*strmap_put(&d->type_index, full, strlen(full), &created) = d->ntypes;
@@ -519,70 +509,97 @@ region_sums_add(struct vmmap_dump *d, struct vmmap_type_stats *t,
 }
 
 /*
- * The slot of a hint array for vsize. Fibonacci hashing (the top bits of a
- * product by 2^64 / phi) mixes every bit of the size: sizes are multiples
- * of the page size.
+ * The first slot of vsize in hist_slots: Fibonacci hashing (the top bits
+ * of a product by 2^64 / phi) mixes every bit of the size, and sizes are
+ * multiples of the page size. hist_slots_cap is a power of two, at least 2.
  */
 static inline size_t
-hist_hint_slot(uint64_t vsize)
+hist_slot(const struct vmmap_type_stats *t, uint64_t vsize)
 {
-	return (size_t)((vsize * 0x9e3779b97f4a7c15ull) >> (64 - VMMAP_HIST_HINT_BITS));
-}
-
-/* The bucket for vsize if the hint holds it, else NULL. */
-static inline struct vmmap_hist_bucket *
-hist_hinted(const struct vmmap_type_stats *t, uint64_t vsize)
-{
-	size_t i = t->hist_hint[hist_hint_slot(vsize)];
-	return i < t->nhist && t->hist[i].vsize == vsize ? &t->hist[i] : NULL;
-}
-
-/* A new, empty bucket for vsize; its index. */
-static size_t
-hist_new_bucket(struct vmmap_type_stats *t, uint64_t vsize)
-{
-	t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
-	memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
-	t->hist[t->nhist].vsize = vsize;
-	return t->nhist++;
+	unsigned shift = 64u - (unsigned)__builtin_ctzll((unsigned long long)t->hist_slots_cap);
+	return (size_t)((vsize * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
 }
 
 /*
- * Does the type get its own hints now? Once its misses (each a hash map
- * look-up on the general path) are as many as the hints' slots: the array
- * then costs at most 4 bytes per region line of the type.
+ * The slot that holds vsize's bucket, or the empty slot where it would go
+ * (the table is never more than half full, so the probe ends).
  */
-static bool
-hist_hints_due(struct vmmap_type_stats *t)
+static inline size_t
+hist_probe(const struct vmmap_type_stats *t, uint64_t vsize)
 {
-	if (t->hist_hint != single_size_hints)
-		return false;
-	return ++t->hist_misses >= (uint64_t)1 << VMMAP_HIST_HINT_BITS;
+	size_t mask = t->hist_slots_cap - 1;
+	for (size_t i = hist_slot(t, vsize);; i = (i + 1) & mask) {
+		uint32_t v = t->hist_slots[i];
+		if (v == 0 || t->hist[v - 1].vsize == vsize)
+			return i;
+	}
 }
 
-/* The hint of vsize missed: the bucket from the map, created if new. */
-static COLD size_t
-hist_bucket_lookup(struct vmmap_type_stats *t, uint64_t vsize)
+/* The bucket for vsize if the type has one, else NULL. */
+static inline struct vmmap_hist_bucket *
+hist_find(const struct vmmap_type_stats *t, uint64_t vsize)
 {
-	bool created;
-	size_t *idx = u64map_put(&t->hist_index, vsize, &created);
-	if (created)
-		*idx = hist_new_bucket(t, vsize);
-	if (hist_hints_due(t))
-		t->hist_hint = xcalloc((size_t)1 << VMMAP_HIST_HINT_BITS, sizeof(*t->hist_hint));
-	if (t->hist_hint != single_size_hints && *idx <= UINT32_MAX)
-		t->hist_hint[hist_hint_slot(vsize)] = (uint32_t)*idx;
-	return *idx;
+	if (!t->hist_slots_cap)
+		return NULL;
+	uint32_t v = t->hist_slots[hist_probe(t, vsize)];
+	return v ? &t->hist[v - 1] : NULL;
+}
+
+const struct vmmap_hist_bucket *
+vmmap_type_find_bucket(const struct vmmap_type_stats *t, uint64_t vsize)
+{
+	return hist_find(t, vsize);
+}
+
+/* Twice the slots, every bucket placed again. */
+static void
+hist_slots_grow(struct vmmap_type_stats *t)
+{
+	size_t cap = t->hist_slots_cap ? t->hist_slots_cap * 2 : 8;
+	free(t->hist_slots);
+	t->hist_slots = xcalloc(cap, sizeof(*t->hist_slots));
+	t->hist_slots_cap = cap;
+	for (size_t i = 0; i < t->nhist; i++)
+		t->hist_slots[hist_probe(t, t->hist[i].vsize)] = (uint32_t)(i + 1);
+}
+
+/*
+ * vsize has no bucket yet: a new, empty one; its index. The slots index
+ * buckets in 32 bits: 2^32 - 2 distinct sizes in one type (some 200 GB
+ * of buckets) is past any memory first.
+ */
+static COLD size_t
+hist_new_bucket(struct vmmap_type_stats *t, uint64_t vsize)
+{
+	if (t->nhist >= UINT32_MAX - 1)
+		xdie("more than %" PRIu32 " region sizes in one type", UINT32_MAX - 2);
+	if ((t->nhist + 1) * 2 > t->hist_slots_cap)
+		hist_slots_grow(t);
+	t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
+	memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
+	t->hist[t->nhist].vsize = vsize;
+	t->hist_slots[hist_probe(t, vsize)] = (uint32_t)(t->nhist + 1);
+	return t->nhist++;
+}
+
+/* No bucket (the type's regions left the counted sums). */
+static void
+hist_clear(struct vmmap_type_stats *t)
+{
+	t->nhist = 0;
+	free(t->hist_slots);
+	t->hist_slots = NULL;
+	t->hist_slots_cap = 0;
 }
 
 /* The index in t->hist of the bucket for vsize, created empty if new. */
 static size_t
 hist_bucket(struct vmmap_type_stats *t, uint64_t vsize)
 {
-	const struct vmmap_hist_bucket *b = hist_hinted(t, vsize);
+	const struct vmmap_hist_bucket *b = hist_find(t, vsize);
 	if (b)
 		return (size_t)(b - t->hist);
-	return hist_bucket_lookup(t, vsize);
+	return hist_new_bucket(t, vsize);
 }
 
 static inline void
@@ -697,7 +714,7 @@ region_add_cached(struct vmmap_capture *cap, struct vmmap_dump *d,
 	if (!region_sums_fit(d, t, m, counts))
 		return false;
 	struct vmmap_hist_bucket *b = NULL;
-	if (counts && (region_wants_more(cap, r) || !(b = hist_hinted(t, r->vsize))))
+	if (counts && (region_wants_more(cap, r) || !(b = hist_find(t, r->vsize))))
 		return false;
 	region_line_seen(d, r);
 	region_sums_add(d, t, r, m, counts);
@@ -884,12 +901,35 @@ vmmap_dump_sorted_types(const struct vmmap_dump *d,
 	return n;
 }
 
-static int
-cmp_bucket(const void *a, const void *b)
+/*
+ * The buckets' pointers in order of vsize, by a radix sort on its bytes
+ * (least significant first, stable): a type of log-uniform sizes has
+ * thousands of buckets, and qsort() with a comparison callback was a
+ * tenth of the report's time. Byte positions where every vsize agrees are
+ * skipped. Sizes in one type are distinct, so the order is total.
+ */
+static void
+sort_buckets_by_vsize(const struct vmmap_hist_bucket **v, size_t n)
 {
-	const struct vmmap_hist_bucket *x = *(const struct vmmap_hist_bucket *const *)a;
-	const struct vmmap_hist_bucket *y = *(const struct vmmap_hist_bucket *const *)b;
-	return (x->vsize > y->vsize) - (x->vsize < y->vsize);
+	if (n < 2)
+		return;
+	uint64_t same = ~UINT64_C(0), first = v[0]->vsize;
+	for (size_t i = 1; i < n; i++)
+		same &= ~(v[i]->vsize ^ first);
+	const struct vmmap_hist_bucket **tmp = xcalloc(n, sizeof(*tmp));
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		if (((same >> shift) & 0xff) == 0xff)
+			continue;
+		size_t count[257] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[((v[i]->vsize >> shift) & 0xff) + 1]++;
+		for (size_t k = 1; k < 257; k++)
+			count[k] += count[k - 1];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i]->vsize >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	free(tmp);
 }
 
 size_t
@@ -899,7 +939,7 @@ vmmap_type_sorted_hist(const struct vmmap_type_stats *t,
 	const struct vmmap_hist_bucket **v = xcalloc(t->nhist + 1, sizeof(*v));
 	for (size_t i = 0; i < t->nhist; i++)
 		v[i] = &t->hist[i];
-	qsort(v, t->nhist, sizeof(*v), cmp_bucket);
+	sort_buckets_by_vsize(v, t->nhist);
 	*out = v;
 	return t->nhist;
 }
@@ -1112,12 +1152,7 @@ type_uncount(struct vmmap_dump *d, struct vmmap_type_stats *t)
 		d->counted.swapped -= a->swapped;
 	}
 	memset(t->by_purge, 0, sizeof(t->by_purge));
-	t->nhist = 0;
-	u64map_release(&t->hist_index);
-	u64map_init(&t->hist_index);
-	if (t->hist_hint != single_size_hints)
-		free(t->hist_hint);
-	t->hist_hint = single_size_hints;
+	hist_clear(t);
 	size_t idx = (size_t)(t - d->types), n = 0;
 	for (size_t i = 0; i < d->npurgeable; i++)
 		if (d->purgeable[i].type != idx)
@@ -1164,7 +1199,7 @@ type_merge(struct vmmap_dump *d, struct vmmap_type_stats *to, struct vmmap_type_
 			d->purgeable[i].type = (uint32_t)ti;
 	memset(&from->lines, 0, sizeof(from->lines));
 	memset(from->by_purge, 0, sizeof(from->by_purge));
-	from->nhist = 0;
+	hist_clear(from);
 	from->selected = from->counted = from->selection_pending = false;
 	*strmap_put(&d->type_index, from->printed, from->printed_len, &(bool){ false }) = ti;
 	return true;

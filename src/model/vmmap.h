@@ -107,12 +107,11 @@ struct vmmap_hist_bucket {
 };
 
 /*
- * Slots of vmmap_dump.type_cache (2^7) and vmmap_type_stats.hist_hint (2^7).
- * A full macOS dump has 40 to 80 region types, so with 16 slots most lines
- * of a dump that is not mostly GPU regions missed and hashed the name.
+ * Slots of vmmap_dump.type_cache (2^7). A full macOS dump has 40 to 80
+ * region types, so with 16 slots most lines of a dump that is not mostly
+ * GPU regions missed and hashed the name.
  */
 #define VMMAP_TYPE_CACHE_BITS 7
-#define VMMAP_HIST_HINT_BITS 7
 
 struct vmmap_type_stats {
 	char *name;                      /* the canonical (full) name */
@@ -136,16 +135,13 @@ struct vmmap_type_stats {
 	uint64_t lines_headroom;
 	bool lines_rounded;              /* some vsize in `lines` was not exact */
 	struct vmmap_amounts by_purge[VMMAP_PURGE_STATES]; /* what the breakdown counts */
-	struct u64map hist_index;        /* vsize -> index in hist */
-	/* A direct-mapped hint in front of hist_index (most region sizes
-	 * repeat): 2^VMMAP_HIST_HINT_BITS indexes in hist (32 bits: a bucket
-	 * past 2^32 - 1 goes unhinted), each used only when that bucket's
-	 * vsize is the one looked up, so a stale or zeroed slot is merely a
-	 * miss. A type's own array comes after as many misses as it has
-	 * slots (at most 4 bytes per region line); until then a shared array
-	 * of zeros, which answers for a type of one size. */
-	uint32_t *hist_hint;
-	uint64_t hist_misses;
+	/* vsize -> bucket: an open-addressed table of indexes in hist, plus
+	 * one (0 = empty), hist_slots_cap slots (a power of two, at least
+	 * twice nhist; 0 before the first bucket). One probe answers nearly
+	 * every region line, however many sizes a type has (a dump of
+	 * log-uniform sizes has thousands per type). */
+	uint32_t *hist_slots;
+	size_t hist_slots_cap;
 	struct vmmap_hist_bucket *hist;
 	size_t nhist, hist_alloc;
 };
@@ -344,6 +340,9 @@ bool vmmap_region_counts(const struct vmmap_region *r);
 /* Selected types that have breakdown entries, sorted by name (byte order). */
 size_t vmmap_dump_sorted_types(const struct vmmap_dump *d,
 			       const struct vmmap_type_stats ***out);
+/* The bucket of one type for vsize, or NULL. */
+const struct vmmap_hist_bucket *vmmap_type_find_bucket(const struct vmmap_type_stats *t,
+						       uint64_t vsize);
 /* Buckets of one type sorted by vsize ascending (caller frees *out). */
 size_t vmmap_type_sorted_hist(const struct vmmap_type_stats *t,
 			      const struct vmmap_hist_bucket ***out);

@@ -3,7 +3,9 @@
 #include "model/gpu.h"
 
 #include "report/textfmt.h"
+#include "report/vmmap_hist_line.h"
 #include "util/escape.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,7 +13,6 @@
 
 #define SUMMARY_RULE 123
 #define BREAKDOWN_RULE 98
-#define BAR_WIDTH 40
 
 void
 vmmap_text_add_process(struct strbuf *out, const struct vmmap_dump *d)
@@ -165,7 +166,7 @@ bar_length(unsigned __int128 mem, unsigned __int128 max)
 {
 	if (max == 0)
 		return 0;
-	unsigned __int128 num = mem * BAR_WIDTH;
+	unsigned __int128 num = mem * VMMAP_HIST_BAR_MAX;
 	const unsigned __int128 exact = (unsigned __int128)1 << 53;
 	double q;
 	if (num < exact && max < exact)
@@ -174,6 +175,9 @@ bar_length(unsigned __int128 mem, unsigned __int128 max)
 		q = (double)((long double)num / (long double)max);
 	return (unsigned)q;
 }
+
+/* Rows gathered before one fwrite(). */
+#define HIST_CHUNK ((size_t)64 * 1024)
 
 static void
 write_histogram(FILE *out, const struct vmmap_type_stats *t)
@@ -189,19 +193,18 @@ write_histogram(FILE *out, const struct vmmap_type_stats *t)
 	fputs("\n=== Histogram of ", out);
 	escape_puts(out, t->name);
 	fputs(" Regions by Virtual Size Bucket ===\n", out);
+	char *buf = xmalloc(HIST_CHUNK);
+	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (HIST_CHUNK - len < VMMAP_HIST_LINE_MAX) {
+			fwrite(buf, 1, len, out);
+			len = 0;
+		}
 		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * b[i]->count;
-		char kb[TEXT_FIXED_MAX], mb[TEXT_FIXED_MAX];
-		text_fixed(kb, (double)b[i]->vsize / 1024.0, 8, 1);
-		text_fixed(mb, (double)mem / 1048576.0, 7, 2);
-		fprintf(out, "%s KB | %4" PRIu64 " entries (N:%4" PRIu64 " V:%4" PRIu64
-			" E:%4" PRIu64 " -:%4" PRIu64 ") | %s MB | ",
-			kb, b[i]->count,
-			b[i]->purge[VMMAP_PURGE_N], b[i]->purge[VMMAP_PURGE_V],
-			b[i]->purge[VMMAP_PURGE_E], b[i]->purge[VMMAP_PURGE_NONE], mb);
-		text_repeat(out, '*', bar_length(mem, max));
-		fputc('\n', out);
+		len += vmmap_hist_line(buf + len, b[i], bar_length(mem, max));
 	}
+	fwrite(buf, 1, len, out);
+	free(buf);
 	free(b);
 }
 

@@ -358,6 +358,73 @@ test_many_sizes_count_in_their_buckets(void **state)
 	vmmap_capture_release(&cap);
 }
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * The histogram's index (open addressing, grown as sizes come) and its
+ * radix sort, against a plain sort: thousands of sizes spread over the
+ * bytes of a 64-bit vsize (0, page multiples, sizes past 2^32 and 2^56),
+ * each added one to three times. Every size finds its bucket with its own
+ * count, a size never added finds none, and the sorted buckets are the
+ * sorted distinct sizes.
+ */
+static void
+test_histogram_index_and_order(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	enum { SIZES = 5000 };
+	uint64_t *sizes = calloc(SIZES, sizeof(*sizes));
+	uint64_t x = 42;
+	for (size_t i = 0; i < SIZES; i++) {
+		x = x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+		/* Every third size a distinct page multiple, the rest any below
+		 * 2^48 (the sums of the type stay below 2^63). */
+		sizes[i] = i % 3 ? (x >> 16) : (uint64_t)i << 14;
+	}
+	sizes[0] = 0;
+	sizes[1] = UINT64_C(1) << 56;
+	sizes[2] = (UINT64_C(1) << 56) + 1;
+	sizes[3] = UINT64_C(0xffffffff);
+	for (int round = 0; round < 3; round++)
+		for (size_t i = 0; i < SIZES; i++) {
+			if (round > (int)(i % 3))
+				continue;
+			struct vmmap_region r = region("IOSurface", sizes[i], 0, VMMAP_PURGE_N);
+			r.start = 0;
+			r.end = sizes[i];
+			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+		}
+	const struct vmmap_type_stats *t = &d->types[0];
+	for (size_t i = 0; i < SIZES; i++) {
+		const struct vmmap_hist_bucket *b = vmmap_type_find_bucket(t, sizes[i]);
+		assert_non_null(b);
+		assert_int_equal(b->vsize, sizes[i]);
+		assert_int_equal(b->count, i % 3 + 1);
+		assert_int_equal(b->purge[VMMAP_PURGE_N], i % 3 + 1);
+	}
+	assert_null(vmmap_type_find_bucket(t, 3));
+	assert_null(vmmap_type_find_bucket(t, UINT64_C(1) << 62));
+
+	qsort(sizes, SIZES, sizeof(*sizes), cmp_u64);
+	const struct vmmap_hist_bucket **b;
+	size_t n = vmmap_type_sorted_hist(t, &b);
+	assert_int_equal(n, SIZES);
+	for (size_t k = 0; k < SIZES; k++)
+		assert_int_equal(b[k]->vsize, sizes[k]);
+	free(b);
+	free(sizes);
+	vmmap_capture_release(&cap);
+}
+
 static struct vmmap_summary_row
 row(const char *name, const char *virtual_text, uint64_t count)
 {
@@ -486,6 +553,7 @@ main(void)
 		cmocka_unit_test(test_similar_type_names_stay_apart),
 		cmocka_unit_test(test_many_sizes_count_in_their_buckets),
 		cmocka_unit_test(test_summary_row_names),
+		cmocka_unit_test(test_histogram_index_and_order),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_purge_from_char),

@@ -1,0 +1,120 @@
+#include "report/vmmap_hist_line.h"
+
+#include "report/textfmt.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Below 2^53 a size converts to double exactly: the integer paths apply. */
+#define EXACT_LIMIT ((uint64_t)1 << 53)
+
+/*
+ * "%*.*f" of the integer n / 10^decimals (n already rounded), right-aligned
+ * to width: the digits of n with the point put in, at least one before it.
+ */
+static char *
+put_fixed(char *o, uint64_t n, int width, int decimals)
+{
+	char digits[24];
+	size_t nd = 0;
+	do {
+		digits[nd++] = (char)('0' + (unsigned)(n % 10));
+		n /= 10;
+	} while (n || nd <= (size_t)decimals);
+	size_t len = nd + 1;   /* decimals is 1 or 2 here: one point */
+	for (size_t pad = len; pad < (size_t)width; pad++)
+		*o++ = ' ';
+	for (size_t i = nd; i-- > 0;) {
+		*o++ = digits[i];
+		if (i == (size_t)decimals)
+			*o++ = '.';
+	}
+	return o;
+}
+
+/* x / 2^shift rounded to an integer, ties to even (x below 2^64). */
+static uint64_t
+shift_round_even(uint64_t x, unsigned shift)
+{
+	uint64_t q = x >> shift, r = x & (((uint64_t)1 << shift) - 1);
+	uint64_t half = (uint64_t)1 << (shift - 1);
+	return q + (r > half || (r == half && (q & 1)));
+}
+
+/* "%8.1f" of vsize / 1024.0. */
+static char *
+put_kb(char *o, uint64_t vsize)
+{
+	if (vsize < EXACT_LIMIT)   /* tenths of KiB: vsize * 10 / 2^10 = vsize * 5 / 2^9 */
+		return put_fixed(o, shift_round_even(vsize * 5, 9), 8, 1);
+	char buf[TEXT_FIXED_MAX];
+	size_t n = text_fixed(buf, (double)vsize / 1024.0, 8, 1);
+	memcpy(o, buf, n);
+	return o + n;
+}
+
+/* "%7.2f" of mem / 1048576.0 (mem converted to double first). */
+static char *
+put_mb(char *o, unsigned __int128 mem)
+{
+	if (mem < EXACT_LIMIT)     /* hundredths of MiB: mem * 100 / 2^20, below 2^60 */
+		return put_fixed(o, shift_round_even((uint64_t)mem * 100, 20), 7, 2);
+	char buf[TEXT_FIXED_MAX];
+	size_t n = text_fixed(buf, (double)mem / 1048576.0, 7, 2);
+	memcpy(o, buf, n);
+	return o + n;
+}
+
+/* "%4llu". */
+static char *
+put_count(char *o, uint64_t v)
+{
+	char digits[20];
+	size_t nd = 0;
+	do {
+		digits[nd++] = (char)('0' + (unsigned)(v % 10));
+		v /= 10;
+	} while (v);
+	for (size_t pad = nd; pad < 4; pad++)
+		*o++ = ' ';
+	while (nd)
+		*o++ = digits[--nd];
+	return o;
+}
+
+static char *
+put_str(char *o, const char *s, size_t n)
+{
+	memcpy(o, s, n);
+	return o + n;
+}
+
+#define PUT_LIT(o, lit) put_str((o), (lit), sizeof(lit) - 1)
+
+size_t
+vmmap_hist_line(char out[VMMAP_HIST_LINE_MAX], const struct vmmap_hist_bucket *b,
+		unsigned bar)
+{
+	unsigned __int128 mem = (unsigned __int128)b->vsize * b->count;
+	char *o = out;
+	o = put_kb(o, b->vsize);
+	o = PUT_LIT(o, " KB | ");
+	o = put_count(o, b->count);
+	o = PUT_LIT(o, " entries (N:");
+	o = put_count(o, b->purge[VMMAP_PURGE_N]);
+	o = PUT_LIT(o, " V:");
+	o = put_count(o, b->purge[VMMAP_PURGE_V]);
+	o = PUT_LIT(o, " E:");
+	o = put_count(o, b->purge[VMMAP_PURGE_E]);
+	o = PUT_LIT(o, " -:");
+	o = put_count(o, b->purge[VMMAP_PURGE_NONE]);
+	o = PUT_LIT(o, ") | ");
+	o = put_mb(o, mem);
+	o = PUT_LIT(o, " MB | ");
+	if (bar > VMMAP_HIST_BAR_MAX)
+		bar = VMMAP_HIST_BAR_MAX;
+	memset(o, '*', bar);
+	o += bar;
+	*o++ = '\n';
+	return (size_t)(o - out);
+}

@@ -356,7 +356,7 @@ add_backtrace(struct report_table *t, const struct diff_track *d,
 
 static void
 add_single_sites(struct report_section *s, const struct diff_track *d,
-		 const struct diff_track_site **sites, size_t n)
+		 const struct diff_track_site **sites, size_t n, size_t rest)
 {
 	static const char *const cols[] = { "call site", "module", "bytes", "count", "records" };
 	struct report_table *t = report_section_add_table(s, "sites", "Call sites", 5, cols);
@@ -373,6 +373,8 @@ add_single_sites(struct report_section *s, const struct diff_track *d,
 		report_table_figure(t, REPORT_CELL_COUNT, f->count);
 		report_table_figure(t, REPORT_CELL_COUNT, report_i64(f->records));
 	}
+	while (rest-- > 0)
+		report_table_row(t);   /* counted as left out */
 }
 
 static void
@@ -528,23 +530,70 @@ cmp_site_bytes(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+static bool
+site_after(const struct diff_track_site *a, const struct diff_track_site *b)
+{
+	return cmp_site_bytes(&a, &b) > 0;
+}
+
+/* Restore the heap below i: every node sorts after (is smaller than) its parent. */
+static void
+heap_down(const struct diff_track_site **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && site_after(h[c + 1], h[c]))
+			c++;
+		if (!site_after(h[c], h[i]))
+			return;
+		const struct diff_track_site *t = h[c];
+		h[c] = h[i];
+		h[i] = t;
+		i = c;
+	}
+}
+
+/*
+ * Single captures: the sites the table can show (the REPORT_ROWS_MAX first by
+ * cmp_site_bytes), in order, by a heap whose top is the last of them: memory
+ * follows the rows shown, not the sites. The others are only counted.
+ */
+static size_t
+largest_sites(const struct diff_track *d, const struct diff_track_site ***out)
+{
+	size_t k = d->nsites < REPORT_ROWS_MAX ? d->nsites : REPORT_ROWS_MAX, n = 0;
+	const struct diff_track_site **h = xcalloc(k + 1, sizeof(*h));
+	for (size_t i = 0; i < d->nsites; i++) {
+		const struct diff_track_site *s = &d->sites[i];
+		if (n < k) {
+			size_t j = n++;
+			h[j] = s;
+			while (j > 0 && site_after(h[j], h[(j - 1) / 2])) {
+				const struct diff_track_site *t = h[j];
+				h[j] = h[(j - 1) / 2];
+				h[(j - 1) / 2] = t;
+				j = (j - 1) / 2;
+			}
+		} else if (site_after(h[0], s)) {
+			h[0] = s;
+			heap_down(h, n, 0);
+		}
+	}
+	qsort(h, n, sizeof(*h), cmp_site_bytes);
+	*out = h;
+	return n;
+}
+
 void
 report_add_track(struct report *r, const struct diff_track *d,
 		 const struct track_capture *before, const struct track_capture *after)
 {
 	bool pair = before != NULL;
 	const struct diff_track_site **sites;
-	size_t n;
-	if (pair) {
-		n = diff_track_sorted_sites(d, &sites);
-	} else {
-		/* cmp_site_bytes() is a total order of its own: no need of the diff's. */
-		n = d->nsites;
-		sites = xcalloc(n + 1, sizeof(*sites));
-		for (size_t i = 0; i < n; i++)
-			sites[i] = &d->sites[i];
-		qsort(sites, n, sizeof(*sites), cmp_site_bytes);
-	}
+	/* cmp_site_bytes() orders a single capture's sites on its own: no need of the diff's. */
+	size_t n = pair ? diff_track_sorted_sites(d, &sites) : largest_sites(d, &sites);
 	add_provenance(r, before, after);
 	add_verdict(r, d, sites, n, pair);
 	struct report_section *s = report_section(r, REPORT_SEC_TRACK, "Kernel allocation call sites");
@@ -559,7 +608,7 @@ report_add_track(struct report *r, const struct diff_track *d,
 	} else {
 		report_section_add_paragraph(s, "Total %s at %" PRIu64 " call sites (%" PRIu64
 					     " records).", ta, d->nsites_side[1], d->records[1]);
-		add_single_sites(s, d, sites, n);
+		add_single_sites(s, d, sites, n, d->nsites - n);
 	}
 	add_modules(s, d, pair);
 	add_icicle(s, d, pair);

@@ -18,7 +18,6 @@ diff_track_init(struct diff_track *d, bool match_offsets)
 	strmap_init(&d->module_index);
 	strmap_init(&d->label_index);
 	d->vias = xcalloc(1, sizeof(*d->vias));
-	strbuf_init(&d->vias->labels);
 }
 
 void
@@ -40,11 +39,8 @@ diff_track_release(struct diff_track *d)
 	free(d->frame_index.slots);
 	strmap_release(&d->module_index);
 	strmap_release(&d->label_index);
-	if (d->vias) {
+	if (d->vias)
 		free(d->vias->via);
-		free(d->vias->label_at);
-		strbuf_release(&d->vias->labels);
-	}
 	free(d->vias);
 	free(d->ids);
 	memset(d, 0, sizeof(*d));
@@ -373,32 +369,44 @@ diff_track_add_record(struct diff_track *d, int side, const struct track_record 
 
 /* ---- text of a site ---------------------------------------------------- */
 
-/* "0x" and v in lowercase hex, as "0x%" PRIx64 prints it. */
-static void
-add_hex(struct strbuf *out, uint64_t v)
+/* Room for "0x" and 16 hex digits, or the 20 decimal digits of a 64-bit value. */
+#define DIGITS_MAX 24
+
+/* "0x" and v in lowercase hex, as "0x%" PRIx64 prints it, at the end of buf. */
+static size_t
+hex_digits(char buf[DIGITS_MAX], uint64_t v, const char **start)
 {
-	char buf[18];
-	size_t n = sizeof(buf);
+	size_t n = DIGITS_MAX;
 	do {
 		buf[--n] = "0123456789abcdef"[v & 15];
 		v >>= 4;
 	} while (v);
 	buf[--n] = 'x';
 	buf[--n] = '0';
-	strbuf_add(out, buf + n, sizeof(buf) - n);
+	*start = buf + n;
+	return DIGITS_MAX - n;
 }
 
-/* v in decimal, as "%zu" prints it. */
-static void
-add_dec(struct strbuf *out, size_t v)
+/* v in decimal, as "%zu" prints it, at the end of buf. */
+static size_t
+dec_digits(char buf[DIGITS_MAX], size_t v, const char **start)
 {
-	char buf[24];
-	size_t n = sizeof(buf);
+	size_t n = DIGITS_MAX;
 	do {
 		buf[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	strbuf_add(out, buf + n, sizeof(buf) - n);
+	*start = buf + n;
+	return DIGITS_MAX - n;
+}
+
+static void
+add_hex(struct strbuf *out, uint64_t v)
+{
+	char buf[DIGITS_MAX];
+	const char *p;
+	size_t n = hex_digits(buf, v, &p);
+	strbuf_add(out, p, n);
 }
 
 /*
@@ -421,28 +429,6 @@ diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *ou
 	strbuf_add(out, " (", 2);
 	strbuf_add(out, f->module, f->module_len);
 	strbuf_addch(out, ')');
-}
-
-/* "module: symbol", or "module: 0xADDR" for an unsymbolicated frame. */
-static void
-base_label_of_frame(const struct diff_track_frame *f, struct strbuf *out)
-{
-	strbuf_add(out, f->module, f->module_len);
-	strbuf_add(out, ": ", 2);
-	if (f->symbol)
-		strbuf_add(out, f->symbol, f->symbol_len);
-	else
-		add_hex(out, f->address);
-}
-
-static void
-base_label(const struct diff_track *d, const struct diff_track_site *s, struct strbuf *out)
-{
-	if (s->charged == SIZE_MAX) {
-		strbuf_addstr(out, "[no frames]");
-		return;
-	}
-	base_label_of_frame(&d->frames[diff_track_site_frame(s, s->charged)], out);
 }
 
 /* The first frame index where two backtraces differ (the shorter length when one
@@ -543,66 +529,167 @@ compute_vias(const struct diff_track *d)
 	free(order);
 }
 
+/*
+ * A site's label as pieces: names the frames already hold, fixed words, and
+ * figures written into `digits`. The sort compares labels piece by piece and
+ * the writers join the pieces, so no label is built for a site nobody shows.
+ * Pieces are never empty (a frame's module may be), so that the label ends
+ * where its last piece does.
+ */
+#define LABEL_PIECES_MAX 12
+
+struct label_pieces {
+	const char *p[LABEL_PIECES_MAX];
+	size_t len[LABEL_PIECES_MAX];
+	size_t n;
+	size_t base;           /* pieces of the base label, without " via ..." */
+	char digits[4][DIGITS_MAX];
+	size_t ndigits;
+};
+
+static void
+piece(struct label_pieces *lp, const char *p, size_t len)
+{
+	if (len == 0)
+		return;
+	lp->p[lp->n] = p;
+	lp->len[lp->n++] = len;
+}
+
+static void
+piece_hex(struct label_pieces *lp, uint64_t v)
+{
+	const char *p;
+	size_t n = hex_digits(lp->digits[lp->ndigits++], v, &p);
+	piece(lp, p, n);
+}
+
+/* "symbol" or "0xADDR", as in the frame's text and the base label. */
+static void
+piece_symbol(struct label_pieces *lp, const struct diff_track_frame *f)
+{
+	if (f->symbol)
+		piece(lp, f->symbol, f->symbol_len);
+	else
+		piece_hex(lp, f->address);
+}
+
+/* "module: symbol", or "module: 0xADDR" for an unsymbolicated frame. */
+static void
+base_pieces(struct label_pieces *lp, const struct diff_track_frame *f)
+{
+	piece(lp, f->module, f->module_len);
+	piece(lp, ": ", 2);
+	piece_symbol(lp, f);
+}
+
+static void
+join_pieces(const struct label_pieces *lp, struct strbuf *out)
+{
+	for (size_t i = 0; i < lp->n; i++)
+		strbuf_add(out, lp->p[i], lp->len[i]);
+}
+
+/* The base label of a frame: the text of its label group. */
+static void
+base_label_of_frame(const struct diff_track_frame *f, struct strbuf *out)
+{
+	struct label_pieces lp = { .n = 0 };
+	base_pieces(&lp, f);
+	join_pieces(&lp, out);
+}
+
+/* The label of a site (the vias up to date), as diff_track_site_label() writes it. */
+static void
+label_pieces_of(const struct diff_track *d, const struct diff_track_site *s,
+		struct label_pieces *lp)
+{
+	lp->n = lp->ndigits = 0;
+	if (s->charged == SIZE_MAX)
+		piece(lp, "[no frames]", 11);
+	else
+		base_pieces(lp, &d->frames[diff_track_site_frame(s, s->charged)]);
+	lp->base = lp->n;
+	size_t via = d->vias->via[s - d->sites];
+	if (via == SIZE_MAX)
+		return;
+	const char *p;
+	piece(lp, " via frame ", 11);
+	size_t n = dec_digits(lp->digits[lp->ndigits++], via, &p);
+	piece(lp, p, n);
+	if (via >= s->nframes) {
+		piece(lp, ": (the backtrace ends)", 22);
+		return;
+	}
+	/* As diff_track_frame_text(). */
+	const struct diff_track_frame *g = &d->frames[diff_track_site_frame(s, via)];
+	piece(lp, ": ", 2);
+	piece_symbol(lp, g);
+	if (g->has_offset) {
+		piece(lp, " + ", 3);
+		piece_hex(lp, g->offset);
+	}
+	piece(lp, " (", 2);
+	piece(lp, g->module, g->module_len);
+	piece(lp, ")", 1);
+}
+
+/*
+ * The labels' bytes from piece i of a and piece j of b on, compared as
+ * strcmp() compares the joined labels (no piece holds a NUL).
+ */
+static int
+cmp_pieces(const struct label_pieces *a, size_t i, const struct label_pieces *b, size_t j)
+{
+	size_t ao = 0, bo = 0;
+	while (i < a->n && j < b->n) {
+		size_t n = a->len[i] - ao < b->len[j] - bo ? a->len[i] - ao : b->len[j] - bo;
+		int c = memcmp(a->p[i] + ao, b->p[j] + bo, n);
+		if (c)
+			return c;
+		ao += n;
+		bo += n;
+		if (ao == a->len[i]) {
+			i++;
+			ao = 0;
+		}
+		if (bo == b->len[j]) {
+			j++;
+			bo = 0;
+		}
+	}
+	return (i < a->n) - (j < b->n);
+}
+
+/*
+ * strcmp() of two sites' labels without building them. Sites of one label
+ * group have the same base label, so only what follows it is compared.
+ */
+static int
+cmp_labels(const struct diff_track *d, const struct diff_track_site *s,
+	   const struct diff_track_site *t)
+{
+	struct label_pieces a, b;
+	label_pieces_of(d, s, &a);
+	label_pieces_of(d, t, &b);
+	if (s->label == t->label)
+		return cmp_pieces(&a, a.base, &b, b.base);
+	return cmp_pieces(&a, 0, &b, 0);
+}
+
 /* The label of a site worked out from its frames (the vias up to date). */
 static void
 build_label(const struct diff_track *d, const struct diff_track_site *s, struct strbuf *out)
 {
-	base_label(d, s, out);
-	size_t via = d->vias->via[s - d->sites];
-	if (via == SIZE_MAX)
-		return;
-	strbuf_add(out, " via frame ", 11);
-	add_dec(out, via);
-	if (via < s->nframes) {
-		strbuf_add(out, ": ", 2);
-		diff_track_frame_text(d, diff_track_site_frame(s, via), out);
-	} else {
-		strbuf_addstr(out, ": (the backtrace ends)");
-	}
-}
-
-/* Every site's label, written once into the kept buffer. */
-static void
-keep_labels(const struct diff_track *d)
-{
-	struct diff_track_vias *v = d->vias;
-	if (v->n != d->nsites)
-		compute_vias(d);
-	strbuf_reset(&v->labels);
-	v->label_at = xrealloc(v->label_at, (d->nsites ? d->nsites : 1) * sizeof(*v->label_at));
-	for (size_t i = 0; i < d->nsites; i++) {
-		v->label_at[i] = v->labels.len;
-		build_label(d, &d->sites[i], &v->labels);
-		strbuf_addch(&v->labels, '\0');
-	}
-	v->nlabels = d->nsites;
-}
-
-/* keep_labels() ran since the last new site. */
-static bool
-labels_kept(const struct diff_track *d)
-{
-	return d->vias->label_at && d->vias->nlabels == d->nsites;
-}
-
-/* A kept label, else NULL. */
-static const char *
-kept_label(const struct diff_track *d, const struct diff_track_site *s)
-{
-	if (!labels_kept(d))
-		return NULL;
-	return d->vias->labels.buf + d->vias->label_at[s - d->sites];
+	struct label_pieces lp;
+	label_pieces_of(d, s, &lp);
+	join_pieces(&lp, out);
 }
 
 void
 diff_track_site_label(const struct diff_track *d, const struct diff_track_site *s,
 		      struct strbuf *out)
 {
-	const char *kept = kept_label(d, s);
-	if (kept) {
-		strbuf_addstr(out, kept);
-		return;
-	}
 	if (d->vias->n != d->nsites)
 		compute_vias(d);
 	build_label(d, s, out);
@@ -700,7 +787,6 @@ abs_delta(uint64_t b, uint64_t a)
 struct site_sort {
 	const struct diff_track *d;
 	const struct diff_track_site *s;
-	const char *label;
 };
 
 static int
@@ -739,7 +825,7 @@ cmp_site(const void *x, const void *y)
 		return ds > dt ? -1 : 1;
 	if (s->side[1].bytes != t->side[1].bytes)
 		return s->side[1].bytes > t->side[1].bytes ? -1 : 1;
-	int c = strcmp(a->label, b->label);
+	int c = cmp_labels(a->d, s, t);
 	return c ? c : cmp_frames(a->d, s, t);
 }
 
@@ -748,10 +834,10 @@ diff_track_sorted_sites(const struct diff_track *d, const struct diff_track_site
 {
 	struct site_sort *v = xcalloc(d->nsites + 1, sizeof(*v));
 	const struct diff_track_site **r = xcalloc(d->nsites + 1, sizeof(*r));
-	if (!labels_kept(d))
-		keep_labels(d);
+	if (d->vias->n != d->nsites)
+		compute_vias(d);
 	for (size_t i = 0; i < d->nsites; i++)
-		v[i] = (struct site_sort){ d, &d->sites[i], kept_label(d, &d->sites[i]) };
+		v[i] = (struct site_sort){ d, &d->sites[i] };
 	qsort(v, d->nsites, sizeof(*v), cmp_site);
 	for (size_t i = 0; i < d->nsites; i++)
 		r[i] = v[i].s;

@@ -101,18 +101,14 @@ struct diff_track_pool {
 /*
  * "via frame N" of every site, worked out once when a label is first asked
  * for after new sites came in (a label never walks the other sites of its
- * label group: that was quadratic in the sites that share a frame). The labels themselves are
- * kept too once the sites are sorted (the sort compares them and every
- * report then writes them): NUL-separated in one buffer, not one
- * allocation each.
+ * label group: that was quadratic in the sites that share a frame). Labels
+ * themselves are never kept: the sort compares them piece by piece from
+ * the frames, and a writer builds the label of each site it shows.
  */
 struct diff_track_vias {
 	size_t *via;           /* per site: the frame index where it parts from its
 				* twins; SIZE_MAX: it has none */
 	size_t n;              /* sites covered; != nsites: out of date */
-	struct strbuf labels;  /* every site's label, each followed by a NUL */
-	size_t *label_at;      /* per site: where its label starts in `labels` */
-	size_t nlabels;        /* sites whose labels are kept; != nsites: out of date */
 };
 
 struct diff_track {

@@ -48,20 +48,31 @@ add_provenance(struct report *r, const struct track_capture *b, const struct tra
  * A node of the graph is a run of sites that share their first `depth`
  * folded frames (tokens). Rather than a tree of every path (a node per
  * frame of every distinct site: hundreds of megabytes for a capture whose
- * sites all differ), the sites are kept as token ids, sorted, and each node
- * is a range of that order, expanded only when it is drawn.
+ * sites all differ), the sites are sorted by their token sequences and each
+ * node is a range of that order, expanded only when it is drawn.
+ *
+ * A site's tokens are read from its frame ids in the diff (a frame's token
+ * is looked up once, by frame id): a stack is not copied. Only a site whose
+ * left-out frames (gMetaClass markers) are not all at its outer end, or
+ * that has no token left, gets its tokens spelled out in `toks`.
  */
 struct icicle_site {
-	size_t tok;            /* offset of its first token in icicle.toks */
-	uint32_t ntok;
-	uint64_t width, before, after;
+	union {
+		size_t at;     /* while the sites are added: index in toks or the frames */
+		const uint32_t *p;   /* then: the spelled tokens, or the outermost frame read */
+	} u;
+	uint32_t site;         /* index in diff_track.sites */
+	uint16_t ntok;         /* <= ICICLE_MAX_DEPTH */
+	bool spelled;          /* tokens p[0, 1, ...]; else frame_tok of frames p[0, -1, ...] */
 };
 
 struct icicle {
-	struct icicle_site *sites;
+	const struct diff_track *d;
+	bool pair;
+	struct icicle_site *sites;   /* by token sequence once sorted */
 	size_t nsites;
-	const struct icicle_site **order;   /* sites by token sequence */
-	uint32_t *toks;
+	uint32_t *frame_tok;   /* frame id -> token */
+	uint32_t *toks;        /* tokens of the spelled sites */
 	size_t ntoks, toks_alloc;
 	char **names;          /* token id -> its text */
 	size_t nnames, names_alloc;
@@ -93,35 +104,75 @@ icicle_token(struct icicle *ic, const char *name, size_t len)
 	return (uint32_t)*slot;
 }
 
+/* Token `k` of a site, outermost first. */
+static inline uint32_t
+icicle_tok(const struct icicle *ic, const struct icicle_site *s, size_t k)
+{
+	if (s->spelled)
+		return s->u.p[k];
+	return ic->frame_tok[*(s->u.p - k)];
+}
+
+static uint32_t
+frame_token(struct icicle *ic, uint32_t f, struct strbuf *sb)
+{
+	if (ic->frame_tok[f] == ICICLE_UNSEEN) {
+		strbuf_reset(sb);
+		ic->frame_tok[f] = diff_track_frame_folded(ic->d, f, sb) ?
+				   icicle_token(ic, sb->buf, sb->len) : ICICLE_LEFT_OUT;
+	}
+	return ic->frame_tok[f];
+}
+
+static void
+spell_token(struct icicle *ic, struct icicle_site *s, uint32_t tok)
+{
+	ic->toks = xgrow(ic->toks, &ic->toks_alloc, ic->ntoks + 1, sizeof(*ic->toks));
+	ic->toks[ic->ntoks++] = tok;
+	s->ntok++;
+}
+
 /*
  * Add one site: the folded names of its frames, outermost first (gMetaClass
  * frames left out), cut at the depth limit; "[no frames]" when none is left.
- * A frame's token is looked up once (frame_tok, by frame id).
  */
 static void
-icicle_add_site(struct icicle *ic, struct icicle_site *s, const struct diff_track *d,
-		const struct diff_track_site *site, uint32_t *frame_tok, struct strbuf *sb)
+icicle_add_site(struct icicle *ic, struct icicle_site *s, uint32_t index, struct strbuf *sb)
 {
-	s->tok = ic->ntoks;
-	s->ntok = 0;
-	for (size_t i = site->nframes; i-- > 0 && s->ntok < ICICLE_MAX_DEPTH;) {
-		uint32_t f = diff_track_site_frame(site, i);
-		if (frame_tok[f] == ICICLE_UNSEEN) {
-			strbuf_reset(sb);
-			frame_tok[f] = diff_track_frame_folded(d, f, sb) ?
-				       icicle_token(ic, sb->buf, sb->len) : ICICLE_LEFT_OUT;
-		}
-		if (frame_tok[f] == ICICLE_LEFT_OUT)
-			continue;
-		ic->toks = xgrow(ic->toks, &ic->toks_alloc, ic->ntoks + 1, sizeof(*ic->toks));
-		ic->toks[ic->ntoks++] = frame_tok[f];
+	const struct diff_track_site *site = &ic->d->sites[index];
+	size_t i = site->nframes;
+	*s = (struct icicle_site){ .site = index };
+	/* Left-out frames at the outer end, then kept ones up to the depth limit. */
+	while (i > 0 && frame_token(ic, diff_track_site_frame(site, i - 1), sb) == ICICLE_LEFT_OUT)
+		i--;
+	s->u.at = i - 1;
+	while (i > 0 && s->ntok < ICICLE_MAX_DEPTH &&
+	       frame_token(ic, diff_track_site_frame(site, i - 1), sb) != ICICLE_LEFT_OUT) {
+		i--;
 		s->ntok++;
+	}
+	if (s->ntok == ICICLE_MAX_DEPTH || (s->ntok > 0 && i == 0))
+		return;   /* read from the frames */
+	if (s->ntok > 0) {
+		/* Stopped at a left-out frame: read from the frames if no kept one follows. */
+		while (i > 0 && frame_token(ic, diff_track_site_frame(site, i - 1), sb) ==
+				ICICLE_LEFT_OUT)
+			i--;
+		if (i == 0)
+			return;
+	}
+	/* Spelled out: every kept frame, outermost first. */
+	s->spelled = true;
+	s->u.at = ic->ntoks;
+	s->ntok = 0;
+	for (size_t k = site->nframes; k-- > 0 && s->ntok < ICICLE_MAX_DEPTH;) {
+		uint32_t t = frame_token(ic, diff_track_site_frame(site, k), sb);
+		if (t != ICICLE_LEFT_OUT)
+			spell_token(ic, s, t);
 	}
 	if (s->ntok == 0) {
 		static const char none[] = "[no frames]";
-		ic->toks = xgrow(ic->toks, &ic->toks_alloc, ic->ntoks + 1, sizeof(*ic->toks));
-		ic->toks[ic->ntoks++] = icicle_token(ic, none, sizeof(none) - 1);
-		s->ntok = 1;
+		spell_token(ic, s, icicle_token(ic, none, sizeof(none) - 1));
 	}
 }
 
@@ -131,16 +182,16 @@ static const struct icicle *sort_icicle;
 static int
 cmp_icicle_site(const void *x, const void *y)
 {
-	const struct icicle_site *a = *(const struct icicle_site *const *)x;
-	const struct icicle_site *b = *(const struct icicle_site *const *)y;
-	const uint32_t *ta = sort_icicle->toks + a->tok, *tb = sort_icicle->toks + b->tok;
+	const struct icicle_site *a = x, *b = y;
 	uint32_t n = a->ntok < b->ntok ? a->ntok : b->ntok;
-	for (uint32_t i = 0; i < n; i++)
-		if (ta[i] != tb[i])
-			return ta[i] < tb[i] ? -1 : 1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t ta = icicle_tok(sort_icicle, a, i), tb = icicle_tok(sort_icicle, b, i);
+		if (ta != tb)
+			return ta < tb ? -1 : 1;
+	}
 	if (a->ntok != b->ntok)
 		return a->ntok < b->ntok ? -1 : 1;
-	return (a > b) - (a < b);
+	return (a->site > b->site) - (a->site < b->site);
 }
 
 static int
@@ -152,18 +203,22 @@ cmp_icicle_child(const void *x, const void *y)
 	return strcmp(sort_icicle->names[a->tok], sort_icicle->names[b->tok]);
 }
 
+/* A site's bytes: before, after, and its width (the larger of the two in a pair). */
 static void
-child_add(struct icicle_child *ch, const struct icicle_site *s)
+child_add(struct icicle_child *ch, const struct icicle *ic, const struct icicle_site *s)
 {
+	const struct diff_track_site *site = &ic->d->sites[s->site];
+	uint64_t before = site->side[0].bytes, after = site->side[1].bytes;
+	uint64_t width = ic->pair && before > after ? before : after;
 	/* Only drawn: a sum past BYTES_MAX (corrupt input) is drawn capped. */
 	bool capped = false;
-	bytes_add_capped(&ch->width, s->width, &capped);
-	bytes_add_capped(&ch->before, s->before, &capped);
-	bytes_add_capped(&ch->after, s->after, &capped);
+	bytes_add_capped(&ch->width, width, &capped);
+	bytes_add_capped(&ch->before, before, &capped);
+	bytes_add_capped(&ch->after, after, &capped);
 }
 
 /*
- * The children of the node made of order[lo, hi) at `depth` (the sites of
+ * The children of the node made of sites[lo, hi) at `depth` (the sites of
  * the range share their first `depth` tokens): one per distinct next token,
  * widest first, then by name. Returns how many; *out is owned by the caller.
  */
@@ -174,14 +229,14 @@ icicle_children(const struct icicle *ic, size_t lo, size_t hi, uint32_t depth,
 	struct icicle_child *ch = NULL;
 	size_t n = 0, alloc = 0;
 	size_t i = lo;
-	while (i < hi && ic->order[i]->ntok == depth)
+	while (i < hi && ic->sites[i].ntok == depth)
 		i++;      /* sites that end at this node come first */
 	while (i < hi) {
-		uint32_t tok = ic->toks[ic->order[i]->tok + depth];
+		uint32_t tok = icicle_tok(ic, &ic->sites[i], depth);
 		ch = xgrow(ch, &alloc, n + 1, sizeof(*ch));
 		ch[n] = (struct icicle_child){ .lo = i, .tok = tok };
-		while (i < hi && ic->toks[ic->order[i]->tok + depth] == tok)
-			child_add(&ch[n], ic->order[i++]);
+		while (i < hi && icicle_tok(ic, &ic->sites[i], depth) == tok)
+			child_add(&ch[n], ic, &ic->sites[i++]);
 		ch[n].hi = i;
 		n++;
 	}
@@ -226,40 +281,37 @@ icicle_release(struct icicle *ic)
 		free(ic->names[i]);
 	free(ic->names);
 	free(ic->sites);
-	free(ic->order);
+	free(ic->frame_tok);
 	free(ic->toks);
 	strmap_release(&ic->index);
 }
 
+/* Every site of the diff (the order of the graph is its own). */
 static void
-add_icicle(struct report_section *s, const struct diff_track *d,
-	   const struct diff_track_site **sites, size_t n, bool pair)
+add_icicle(struct report_section *s, const struct diff_track *d, bool pair)
 {
-	struct icicle ic = { 0 };
+	size_t n = d->nsites;
+	struct icicle ic = { .d = d, .pair = pair, .nsites = n };
 	strmap_init(&ic.index);
 	ic.sites = xcalloc(n ? n : 1, sizeof(*ic.sites));
-	ic.order = xcalloc(n ? n : 1, sizeof(*ic.order));
-	ic.nsites = n;
 	struct icicle_child root = { 0 };
 	struct strbuf folded = STRBUF_INIT;
-	uint32_t *frame_tok = xmalloc((d->nframes ? d->nframes : 1) * sizeof(*frame_tok));
+	ic.frame_tok = xmalloc((d->nframes ? d->nframes : 1) * sizeof(*ic.frame_tok));
 	for (size_t i = 0; i < d->nframes; i++)
-		frame_tok[i] = ICICLE_UNSEEN;
+		ic.frame_tok[i] = ICICLE_UNSEEN;
+	for (size_t i = 0; i < n; i++) {
+		icicle_add_site(&ic, &ic.sites[i], (uint32_t)i, &folded);
+		child_add(&root, &ic, &ic.sites[i]);
+	}
+	/* The tokens read straight from memory by the sort (toks no longer moves). */
 	for (size_t i = 0; i < n; i++) {
 		struct icicle_site *is = &ic.sites[i];
-		uint64_t before = sites[i]->side[0].bytes, after = sites[i]->side[1].bytes;
-		is->width = pair && before > after ? before : after;
-		is->before = before;
-		is->after = after;
-		icicle_add_site(&ic, is, d, sites[i], frame_tok, &folded);
-		child_add(&root, is);
-		ic.order[i] = is;
+		is->u.p = is->spelled ? ic.toks + is->u.at : d->sites[i].frames + is->u.at;
 	}
 	strbuf_release(&folded);
-	free(frame_tok);
 	sort_icicle = &ic;
 	if (n > 1)
-		qsort(ic.order, n, sizeof(*ic.order), cmp_icicle_site);
+		qsort(ic.sites, n, sizeof(*ic.sites), cmp_icicle_site);
 	if (root.width) {
 		struct report_chart *c = report_section_add_chart(s, REPORT_CHART_ICICLE,
 			pair ? "Call stacks, outermost caller on top (red grew, blue shrank, "
@@ -304,7 +356,7 @@ add_backtrace(struct report_table *t, const struct diff_track *d,
 
 static void
 add_single_sites(struct report_section *s, const struct diff_track *d,
-		 const struct diff_track_site **sites, size_t n)
+		 const struct diff_track_site **sites, size_t n, size_t rest)
 {
 	static const char *const cols[] = { "call site", "module", "bytes", "count", "records" };
 	struct report_table *t = report_section_add_table(s, "sites", "Call sites", 5, cols);
@@ -321,6 +373,8 @@ add_single_sites(struct report_section *s, const struct diff_track *d,
 		report_table_figure(t, REPORT_CELL_COUNT, f->count);
 		report_table_figure(t, REPORT_CELL_COUNT, report_i64(f->records));
 	}
+	while (rest-- > 0)
+		report_table_row(t);   /* counted as left out */
 }
 
 static void
@@ -476,15 +530,70 @@ cmp_site_bytes(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+static bool
+site_after(const struct diff_track_site *a, const struct diff_track_site *b)
+{
+	return cmp_site_bytes(&a, &b) > 0;
+}
+
+/* Restore the heap below i: every node sorts after (is smaller than) its parent. */
+static void
+heap_down(const struct diff_track_site **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && site_after(h[c + 1], h[c]))
+			c++;
+		if (!site_after(h[c], h[i]))
+			return;
+		const struct diff_track_site *t = h[c];
+		h[c] = h[i];
+		h[i] = t;
+		i = c;
+	}
+}
+
+/*
+ * Single captures: the sites the table can show (the REPORT_ROWS_MAX first by
+ * cmp_site_bytes), in order, by a heap whose top is the last of them: memory
+ * follows the rows shown, not the sites. The others are only counted.
+ */
+static size_t
+largest_sites(const struct diff_track *d, const struct diff_track_site ***out)
+{
+	size_t k = d->nsites < REPORT_ROWS_MAX ? d->nsites : REPORT_ROWS_MAX, n = 0;
+	const struct diff_track_site **h = xcalloc(k + 1, sizeof(*h));
+	for (size_t i = 0; i < d->nsites; i++) {
+		const struct diff_track_site *s = &d->sites[i];
+		if (n < k) {
+			size_t j = n++;
+			h[j] = s;
+			while (j > 0 && site_after(h[j], h[(j - 1) / 2])) {
+				const struct diff_track_site *t = h[j];
+				h[j] = h[(j - 1) / 2];
+				h[(j - 1) / 2] = t;
+				j = (j - 1) / 2;
+			}
+		} else if (site_after(h[0], s)) {
+			h[0] = s;
+			heap_down(h, n, 0);
+		}
+	}
+	qsort(h, n, sizeof(*h), cmp_site_bytes);
+	*out = h;
+	return n;
+}
+
 void
 report_add_track(struct report *r, const struct diff_track *d,
 		 const struct track_capture *before, const struct track_capture *after)
 {
 	bool pair = before != NULL;
 	const struct diff_track_site **sites;
-	size_t n = diff_track_sorted_sites(d, &sites);
-	if (!pair)
-		qsort(sites, n, sizeof(*sites), cmp_site_bytes);
+	/* cmp_site_bytes() orders a single capture's sites on its own: no need of the diff's. */
+	size_t n = pair ? diff_track_sorted_sites(d, &sites) : largest_sites(d, &sites);
 	add_provenance(r, before, after);
 	add_verdict(r, d, sites, n, pair);
 	struct report_section *s = report_section(r, REPORT_SEC_TRACK, "Kernel allocation call sites");
@@ -499,9 +608,9 @@ report_add_track(struct report *r, const struct diff_track *d,
 	} else {
 		report_section_add_paragraph(s, "Total %s at %" PRIu64 " call sites (%" PRIu64
 					     " records).", ta, d->nsites_side[1], d->records[1]);
-		add_single_sites(s, d, sites, n);
+		add_single_sites(s, d, sites, n, d->nsites - n);
 	}
 	add_modules(s, d, pair);
-	add_icicle(s, d, sites, n, pair);
+	add_icicle(s, d, pair);
 	free(sites);
 }

@@ -170,6 +170,21 @@ cmp_region_start(const void *a, const void *b)
 	return (x->type > y->type) - (x->type < y->type);
 }
 
+/*
+ * vmmap lists regions by address, so the array is usually in order already:
+ * checking costs one pass where the sort cost a sixth of a folder diff. Only
+ * a strictly increasing array skips the sort, so ties are ordered by qsort
+ * exactly as before.
+ */
+static bool
+strictly_sorted(const struct vmmap_purgeable_region *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp_region_start(&v[i - 1], &v[i]) >= 0)
+			return false;
+	return true;
+}
+
 static struct vmmap_purgeable_region *
 sorted_regions(const struct vmmap_dump *dump)
 {
@@ -177,7 +192,8 @@ sorted_regions(const struct vmmap_dump *dump)
 	/* No memcpy/qsort over an empty (NULL) array. */
 	if (dump->npurgeable) {
 		memcpy(v, dump->purgeable, dump->npurgeable * sizeof(*v));
-		qsort(v, dump->npurgeable, sizeof(*v), cmp_region_start);
+		if (!strictly_sorted(v, dump->npurgeable))
+			qsort(v, dump->npurgeable, sizeof(*v), cmp_region_start);
 	}
 	return v;
 }

@@ -4,11 +4,11 @@
 #include "report/ndjson.h"
 
 /* The keys every row has, up to the snapshot's own; s NULL: the input row. */
-static json_t *
+static struct ndjson_row *
 row_start(const char *row, const char *path, const char *status, const char *error,
 	  size_t index, const struct classes_snapshot *s)
 {
-	json_t *o = ndjson_row_new(CLASSES_NDJSON_SCHEMA, row, path, "classes");
+	struct ndjson_row *o = ndjson_row_new(CLASSES_NDJSON_SCHEMA, row, path, "classes");
 	ndjson_set(o, "status", json_string_nocheck(status));
 	ndjson_set(o, "error", ndjson_text_or_null(error));
 	ndjson_set(o, "snapshot", ndjson_uint_or_null(s != NULL, index));
@@ -19,7 +19,7 @@ row_start(const char *row, const char *path, const char *status, const char *err
 
 /* class and count; how many classes and the allocation totals of the snapshot row. */
 static void
-set_rest(json_t *o, const struct class_count *c, const struct classes_snapshot *alloc,
+set_rest(struct ndjson_row *o, const struct class_count *c, const struct classes_snapshot *alloc,
 	 json_t *count, json_t *classes)
 {
 	ndjson_set(o, "class", c ? json_textn(c->name, c->len) : json_null());
@@ -35,7 +35,7 @@ int
 classes_ndjson_write(FILE *out, const struct classes_ndjson_input *in)
 {
 	const char *status = in->s->truncated ? "partial" : "ok";
-	json_t *o = row_start("input", in->path, status, NULL, 0, NULL);
+	struct ndjson_row *o = row_start("input", in->path, status, NULL, 0, NULL);
 	set_rest(o, NULL, NULL, json_null(), json_null());
 	if (ndjson_row_write(out, o) < 0)
 		return -1;
@@ -58,7 +58,7 @@ classes_ndjson_write(FILE *out, const struct classes_ndjson_input *in)
 int
 classes_ndjson_write_error(FILE *out, const char *path, const char *error)
 {
-	json_t *o = row_start("input", path, "error", error, 0, NULL);
+	struct ndjson_row *o = row_start("input", path, "error", error, 0, NULL);
 	set_rest(o, NULL, NULL, json_null(), json_null());
 	return ndjson_row_write(out, o);
 }

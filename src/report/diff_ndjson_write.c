@@ -13,10 +13,10 @@ struct pair_cols {
 	const struct signature *sig;       /* NULL: none */
 };
 
-static json_t *
+static struct ndjson_row *
 row_start(const char *row, const struct pair_cols *p)
 {
-	json_t *o = ndjson_row_new(DIFF_NDJSON_SCHEMA, row, p->after, p->kind);
+	struct ndjson_row *o = ndjson_row_new(DIFF_NDJSON_SCHEMA, row, p->after, p->kind);
 	ndjson_set(o, "baseline", json_text(p->before));
 	ndjson_set(o, "pair", ndjson_text_or_null(p->name));
 	ndjson_set(o, "status", json_string_nocheck(p->status));
@@ -42,7 +42,7 @@ or_null(json_t *v)
 static int
 write_row(FILE *out, const char *row, const struct pair_cols *p, const struct change_cols *c)
 {
-	json_t *o = row_start(row, p);
+	struct ndjson_row *o = row_start(row, p);
 	ndjson_set(o, "section", ndjson_text_or_null(c->table));
 	ndjson_set(o, "item", ndjson_text_or_null(c->item));
 	ndjson_set(o, "module", ndjson_text_or_null(c->module));

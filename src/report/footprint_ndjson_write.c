@@ -20,11 +20,11 @@ fig(const struct footprint_figure *f, struct flags *fl)
 	return json_uint(f->value);
 }
 
-static json_t *
+static struct ndjson_row *
 row_start(const char *row, const char *path, const char *status, const char *error,
 	  size_t index, const struct footprint_process *p)
 {
-	json_t *o = ndjson_row_new(FOOTPRINT_NDJSON_SCHEMA, row, path, "footprint");
+	struct ndjson_row *o = ndjson_row_new(FOOTPRINT_NDJSON_SCHEMA, row, path, "footprint");
 	ndjson_set(o, "status", json_string_nocheck(status));
 	ndjson_set(o, "error", ndjson_text_or_null(error));
 	ndjson_set(o, "process_index", ndjson_uint_or_null(p != NULL, index));
@@ -36,7 +36,7 @@ row_start(const char *row, const char *path, const char *status, const char *err
 
 /* The figures of a row: process-wide ones, or a category's (NULL: neither). */
 static void
-set_figures(json_t *o, const struct footprint_process *p, const struct footprint_category *c)
+set_figures(struct ndjson_row *o, const struct footprint_process *p, const struct footprint_category *c)
 {
 	struct flags fl = { 0 };
 	bool wide = p && !c;
@@ -60,7 +60,7 @@ footprint_ndjson_write(FILE *out, const struct footprint_capture *cap, const cha
 		       bool all)
 {
 	const char *status = cap->partial ? "partial" : "ok";
-	json_t *o = row_start("input", path, status, NULL, 0, NULL);
+	struct ndjson_row *o = row_start("input", path, status, NULL, 0, NULL);
 	set_figures(o, NULL, NULL);
 	if (ndjson_row_write(out, o) < 0)
 		return -1;
@@ -85,7 +85,7 @@ footprint_ndjson_write(FILE *out, const struct footprint_capture *cap, const cha
 int
 footprint_ndjson_write_error(FILE *out, const char *path, const char *error)
 {
-	json_t *o = row_start("input", path, "error", error, 0, NULL);
+	struct ndjson_row *o = row_start("input", path, "error", error, 0, NULL);
 	set_figures(o, NULL, NULL);
 	return ndjson_row_write(out, o);
 }

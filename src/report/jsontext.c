@@ -1,6 +1,7 @@
 #include "report/jsontext.h"
 
 #include "util/bytes.h"
+#include "util/jsonstr.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -91,4 +92,83 @@ json_document_write(FILE *out, json_t *root)
 		rc = -1;
 	json_decref(root);
 	return rc;
+}
+
+/* True when s[0..n) is valid UTF-8 by jansson's rule (NUL allowed). */
+static bool
+utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		size_t len = utf8_sequence_len(p + i, n - i);
+		if (!len)
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+/* Valid UTF-8, escaped as jansson's dump escapes it (no JSON_ENSURE_ASCII). */
+static void
+append_escaped(struct strbuf *sb, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t run = 0;   /* start of the bytes not yet appended */
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		strbuf_add(sb, s + run, i - run);
+		run = i + 1;
+		char esc[6] = { '\\', 0 };
+		size_t len = 2;
+		switch (c) {
+		case '"': esc[1] = '"'; break;
+		case '\\': esc[1] = '\\'; break;
+		case '\b': esc[1] = 'b'; break;
+		case '\f': esc[1] = 'f'; break;
+		case '\n': esc[1] = 'n'; break;
+		case '\r': esc[1] = 'r'; break;
+		case '\t': esc[1] = 't'; break;
+		default:
+			memcpy(esc + 1, "u00", 3);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			len = 6;
+		}
+		strbuf_add(sb, esc, len);
+	}
+	strbuf_add(sb, s + run, n - run);
+}
+
+void
+json_text_append(struct strbuf *sb, const char *s, size_t n)
+{
+	strbuf_addch(sb, '"');
+	if (utf8_valid(s, n)) {
+		append_escaped(sb, s, n);
+		strbuf_addch(sb, '"');
+		return;
+	}
+	/* json_textn()'s repair: invalid bytes and NUL become U+FFFD. */
+	struct strbuf fixed = STRBUF_INIT;
+	strbuf_grow(&fixed, n * 3);
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_sequence_len(p + i, n - i);
+		if (len && !(len == 1 && p[i] == 0)) {
+			strbuf_add(&fixed, s + i, len);
+			i += len;
+		} else {
+			strbuf_add(&fixed, "\xef\xbf\xbd", 3);
+			i++;
+		}
+	}
+	append_escaped(sb, fixed.buf, fixed.len);
+	strbuf_release(&fixed);
+	strbuf_addch(sb, '"');
 }

@@ -23,8 +23,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/strbuf.h"
+
 json_t *json_text(const char *s);
 json_t *json_textn(const char *s, size_t n);
+/*
+ * Append to sb the bytes jansson prints for json_textn(s, n), quotes
+ * included, without building the value (the NDJSON rows, report/ndjson.h).
+ * The same rule: valid UTF-8 kept (then '"', '\\' and controls escaped as
+ * jansson escapes them), else each invalid byte and each NUL as U+FFFD.
+ */
+void json_text_append(struct strbuf *sb, const char *s, size_t n);
 
 /* A figure at most BYTES_MAX. */
 json_t *json_uint(uint64_t v);

@@ -58,7 +58,7 @@ signature_json(const struct signature *s)
 }
 
 void
-signature_ndjson_set(json_t *row, const struct signature *s)
+signature_ndjson_set(struct ndjson_row *row, const struct signature *s)
 {
 	bool has = s && signature_has(s);
 	ndjson_set(row, "signature_id", has ? json_string_nocheck(s->id) : json_null());

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "model/signature.h"
+#include "report/ndjson.h"
 #include "util/strbuf.h"
 
 /*
@@ -31,6 +32,6 @@ json_t *signature_json(const struct signature *s);
  * "signature_id", "signature_label", "signature_rule" (null when nothing
  * grew or s is NULL).
  */
-void signature_ndjson_set(json_t *row, const struct signature *s);
+void signature_ndjson_set(struct ndjson_row *row, const struct signature *s);
 
 #endif

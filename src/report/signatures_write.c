@@ -147,7 +147,7 @@ signatures_write_ndjson(FILE *out, const struct signature_record *recs, size_t n
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct signature_record *r = &recs[i];
-		json_t *o = ndjson_row_new(SIGNATURES_NDJSON_SCHEMA, "pair",
+		struct ndjson_row *o = ndjson_row_new(SIGNATURES_NDJSON_SCHEMA, "pair",
 					   r->after ? r->after : r->name, r->kind);
 		ndjson_set(o, "baseline", ndjson_text_or_null(r->before));
 		ndjson_set(o, "pair", ndjson_text_or_null(r->name));

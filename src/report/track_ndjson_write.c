@@ -8,11 +8,11 @@
 #include <stdlib.h>
 
 /* The keys every row has, up to the capture's own; cap NULL: an error row. */
-static json_t *
+static struct ndjson_row *
 row_start(const char *row, const char *path, const char *status, const char *error,
 	  const struct track_capture *cap)
 {
-	json_t *o = ndjson_row_new(TRACK_NDJSON_SCHEMA, row, path, "track");
+	struct ndjson_row *o = ndjson_row_new(TRACK_NDJSON_SCHEMA, row, path, "track");
 	const char *kind = cap ? track_kind_name(cap->kind) : NULL;
 	ndjson_set(o, "status", json_string_nocheck(status));
 	ndjson_set(o, "error", ndjson_text_or_null(error));
@@ -23,7 +23,7 @@ row_start(const char *row, const char *path, const char *status, const char *err
 
 /* The site's own keys, null for the input row (site NULL). */
 static void
-set_site(json_t *o, const struct diff_track *d, const struct diff_track_site *s,
+set_site(struct ndjson_row *o, const struct diff_track *d, const struct diff_track_site *s,
 	 struct strbuf *sb)
 {
 	if (!s) {
@@ -44,7 +44,7 @@ set_site(json_t *o, const struct diff_track *d, const struct diff_track_site *s,
 }
 
 static void
-set_figures(json_t *o, uint64_t sites, uint64_t bytes, int64_t count, uint64_t records,
+set_figures(struct ndjson_row *o, uint64_t sites, uint64_t bytes, int64_t count, uint64_t records,
 	    bool has_count)
 {
 	ndjson_set(o, "sites", json_uint(sites));
@@ -66,7 +66,7 @@ track_ndjson_write(FILE *out, const struct track_ndjson_input *in)
 
 	if (in->top && n > in->top)
 		n = (size_t)in->top;
-	json_t *o = row_start("input", in->path, status, NULL, cap);
+	struct ndjson_row *o = row_start("input", in->path, status, NULL, cap);
 	set_site(o, d, NULL, &sb);
 	set_figures(o, d->nsites_side[1], cap->shown_bytes, 0, cap->shown_records, false);
 	rc = ndjson_row_write(out, o);
@@ -86,7 +86,7 @@ int
 track_ndjson_write_error(FILE *out, const char *path, const char *error)
 {
 	struct strbuf sb = STRBUF_INIT;
-	json_t *o = row_start("input", path, "error", error, NULL);
+	struct ndjson_row *o = row_start("input", path, "error", error, NULL);
 	set_site(o, NULL, NULL, &sb);
 	ndjson_set(o, "sites", json_null());
 	ndjson_set(o, "bytes", json_null());

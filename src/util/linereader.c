@@ -13,7 +13,15 @@
 #include <unistd.h>
 
 #define BLOCK_SIZE (1u << 17)
+/* The buffer a reader starts with: two blocks, room for a line that spans one. */
+#define START_CAP (2 * (size_t)BLOCK_SIZE)
 
+/*
+ * The buffer grows to max_line + BLOCK_SIZE only when a line needs it:
+ * allocating (and, for a 16 MiB classes limit, copying) that much for every
+ * input cost page faults and brk calls per file, most of the system time of
+ * a command over thousands of small captures.
+ */
 static void
 reader_setup(struct line_reader *r, int fd, const char *path, size_t max_line)
 {
@@ -21,8 +29,25 @@ reader_setup(struct line_reader *r, int fd, const char *path, size_t max_line)
 	r->fd = fd;
 	r->path = path;
 	r->max_line = max_line ? max_line : LINE_READER_DEFAULT_MAX;
-	r->cap = r->max_line + BLOCK_SIZE;
+	r->cap_max = r->max_line + BLOCK_SIZE;
+	r->cap = r->cap_max < START_CAP ? r->cap_max : START_CAP;
 	r->buf = xmalloc(r->cap);
+}
+
+/* Make room for a block after r->end, up to cap_max (fill() reads the same
+ * blocks as with a buffer of cap_max from the start). */
+static void
+grow_for_block(struct line_reader *r)
+{
+	if (r->cap - r->end >= BLOCK_SIZE || r->cap == r->cap_max)
+		return;
+	size_t want = r->cap * 2;
+	if (want < r->end + BLOCK_SIZE)
+		want = r->end + BLOCK_SIZE;
+	if (want > r->cap_max)
+		want = r->cap_max;
+	r->buf = xrealloc(r->buf, want);
+	r->cap = want;
 }
 
 void
@@ -50,8 +75,7 @@ line_reader_raise_max(struct line_reader *r, size_t max_line)
 	/* A reader of memory already holds its whole input. */
 	if (r->fd < 0 && !r->arc)
 		return;
-	r->cap = max_line + BLOCK_SIZE;
-	r->buf = xrealloc(r->buf, r->cap);
+	r->cap_max = max_line + BLOCK_SIZE;   /* grown when a line needs it */
 }
 
 void
@@ -62,7 +86,7 @@ line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
 	r->fd = -1;
 	r->path = path;
 	r->max_line = max_line ? max_line : LINE_READER_DEFAULT_MAX;
-	r->cap = n;
+	r->cap = r->cap_max = n;
 	r->buf = xmalloc(n ? n : 1);
 	if (n)
 		memcpy(r->buf, data, n);
@@ -251,6 +275,7 @@ fill(struct line_reader *r, struct diag *err)
 		r->end -= r->pos;
 		r->pos = 0;
 	}
+	grow_for_block(r);
 	size_t room = r->cap - r->end;
 	if (room > BLOCK_SIZE)
 		room = BLOCK_SIZE;
@@ -278,10 +303,10 @@ int
 line_reader_peek(struct line_reader *r, size_t want, const char **p,
 		 size_t *n, struct diag *err)
 {
-	if (want > r->cap)
-		want = r->cap;
+	if (want > r->cap_max)
+		want = r->cap_max;
 	while (!r->eof && r->end - r->pos < want) {
-		if (r->end == r->cap)
+		if (r->end == r->cap_max)
 			break;
 		if (fill(r, err) < 0)
 			return -1;

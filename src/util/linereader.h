@@ -39,6 +39,7 @@ struct line_reader {
 	bool owns_fd;
 	char *buf;
 	size_t cap, pos, end;
+	size_t cap_max;     /* max_line + one block: what cap may grow to */
 	size_t max_line;
 	uint64_t lineno;
 	uint64_t bytes_read;

@@ -134,3 +134,27 @@ strbuf_path_join(const char *dir, const char *member)
 	strbuf_addstr(&sb, member);
 	return strbuf_detach(&sb, NULL);
 }
+
+void
+strbuf_add_u64(struct strbuf *sb, uint64_t v)
+{
+	char d[20];   /* UINT64_MAX has 20 digits */
+	size_t n = sizeof(d);
+	do {
+		d[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(sb, d + n, sizeof(d) - n);
+}
+
+void
+strbuf_add_i64(struct strbuf *sb, int64_t v)
+{
+	if (v >= 0) {
+		strbuf_add_u64(sb, (uint64_t)v);
+		return;
+	}
+	strbuf_addch(sb, '-');
+	/* -(v + 1) + 1 in unsigned: INT64_MIN has no positive int64_t. */
+	strbuf_add_u64(sb, (uint64_t)(-(v + 1)) + 1);
+}

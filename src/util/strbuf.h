@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *buf;
@@ -33,6 +34,10 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Append `n` copies of `c`. */
 void strbuf_addchars(struct strbuf *sb, char c, size_t n);
+/* Append v in decimal, as printf's "%" PRIu64 / "%" PRId64 print it (no
+ * format string parsed: the NDJSON rows append thousands of figures). */
+void strbuf_add_u64(struct strbuf *sb, uint64_t v);
+void strbuf_add_i64(struct strbuf *sb, int64_t v);
 /* Take ownership of the bytes; the strbuf is re-initialised. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
 /*

@@ -183,6 +183,32 @@ test_vmmap_movement_by_address(void **state)
 	vmmap_pair_release(&p);
 }
 
+/* Regions listed out of address order (vmmap lists them in order, so the
+ * sort is skipped then): the moves are found all the same. */
+static void
+test_vmmap_movement_by_address_unsorted(void **state)
+{
+	(void)state;
+	struct vmmap_pair p;
+	struct diff_vmmap d;
+	vmmap_pair_init(&p);
+	p.b.want_purgeable = p.a.want_purgeable = true;
+	region(&p.b, p.bd, "G", 0x20000, 0x2000, VMMAP_PURGE_V);
+	region(&p.b, p.bd, "G", 0x9000, 0x4000, VMMAP_PURGE_V);
+	region(&p.b, p.bd, "G", 0x1000, 0x4000, VMMAP_PURGE_N);
+	region(&p.a, p.ad, "G", 0x9000, 0x4000, VMMAP_PURGE_N);
+	region(&p.a, p.ad, "G", 0x20000, 0x1000, VMMAP_PURGE_E);
+	region(&p.a, p.ad, "G", 0x1000, 0x4000, VMMAP_PURGE_V);
+	diff_vmmap_compute(&d, &p.b, p.bd, &p.a, p.ad);
+	assert_true(d.movement_by_address);
+	assert_int_equal(d.npurgeable, 1);
+	assert_int_equal(d.purgeable[0].moved[0][1], 0x4000);
+	assert_int_equal(d.purgeable[0].moved[1][0], 0x4000);
+	assert_int_equal(d.purgeable[0].moved[1][2], 0x1000);
+	diff_vmmap_release(&d);
+	vmmap_pair_release(&p);
+}
+
 static void
 test_vmmap_selection(void **state)
 {
@@ -498,6 +524,7 @@ main(void)
 		cmocka_unit_test(test_vmmap_rows_buckets_metrics),
 		cmocka_unit_test(test_vmmap_movement),
 		cmocka_unit_test(test_vmmap_movement_by_address),
+		cmocka_unit_test(test_vmmap_movement_by_address_unsorted),
 		cmocka_unit_test(test_vmmap_selection),
 		cmocka_unit_test(test_track_sites),
 		cmocka_unit_test(test_track_sum_overflow),

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include "util/array.h"
 #include "util/strbuf.h"
 
 #include "util/linereader.h"
@@ -38,6 +39,84 @@ expect_line(struct line_reader *r, const char *want, uint64_t no)
 	assert_int_equal(ln.len, strlen(want));
 	assert_memory_equal(ln.p, want, ln.len);
 	assert_int_equal(ln.no, no);
+}
+
+/* Lines `len` bytes long (a letter each) then "end": read back whole. */
+static void
+read_long_lines(size_t max_line, size_t raise, const size_t *lens, size_t nlens)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < nlens; i++) {
+		strbuf_addchars(&sb, (char)('a' + i), lens[i]);
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addstr(&sb, "end\n");
+	struct line_reader r;
+	open_bytes(&r, sb.buf, sb.len, max_line);
+	if (raise)
+		line_reader_raise_max(&r, raise);
+	for (size_t i = 0; i < nlens; i++) {
+		struct line ln;
+		struct diag err;
+		assert_int_equal(line_reader_next(&r, &ln, &err), 1);
+		assert_int_equal(ln.len, lens[i]);
+		assert_false(ln.overlong);
+		for (size_t k = 0; k < lens[i]; k++)
+			if (ln.p[k] != (char)('a' + i))
+				fail_msg("line %zu byte %zu", i + 1, k);
+	}
+	expect_line(&r, "end", nlens + 1);
+	line_reader_close(&r);
+	strbuf_release(&sb);
+}
+
+/*
+ * The buffer starts small and grows only for a long line: lines across
+ * every growth step (one and two 128 KiB blocks, the default 1 MiB limit,
+ * a raised 16 MiB limit) come back whole, and a reader of short lines
+ * under the 16 MiB classes limit keeps a buffer of two blocks, not 16 MiB
+ * (the per-file page faults of a command over many small captures).
+ */
+static void
+test_buffer_grows_only_for_long_lines(void **state)
+{
+	(void)state;
+	const size_t k = 1u << 17;
+	const size_t lens[] = { 10, k - 1, k, k + 1, 2 * k - 1, 2 * k, 2 * k + 1, 5 * k + 3,
+				(1u << 20), 7 };
+	read_long_lines(0, 0, lens, ARRAY_SIZE(lens));
+	const size_t big[] = { 3, (3u << 20) + 5, 2 };
+	read_long_lines(0, 16u << 20, big, ARRAY_SIZE(big));
+
+	struct line_reader r;
+	open_bytes(&r, "a\nb\n", 4, 0);
+	line_reader_raise_max(&r, 16u << 20);
+	expect_line(&r, "a", 1);
+	expect_line(&r, "b", 2);
+	assert_true(r.cap <= 2 * k);
+	line_reader_close(&r);
+}
+
+/* A peek of more than the starting buffer sees that many bytes. */
+static void
+test_peek_past_the_starting_buffer(void **state)
+{
+	(void)state;
+	const size_t n = 600000;
+	char *data = malloc(n);
+	assert_non_null(data);
+	for (size_t i = 0; i < n; i++)
+		data[i] = (char)('a' + i % 26);
+	struct line_reader r;
+	const char *p;
+	size_t got;
+	struct diag err;
+	open_bytes(&r, data, n, 0);
+	assert_int_equal(line_reader_peek(&r, 500000, &p, &got, &err), 0);
+	assert_true(got >= 500000);
+	assert_memory_equal(p, data, 500000);
+	line_reader_close(&r);
+	free(data);
 }
 
 /* A limit raised after a peek (as classes_read() does) lets a line past the
@@ -361,6 +440,8 @@ main(void)
 		cmocka_unit_test(test_gzip_truncated_is_an_error),
 		cmocka_unit_test(test_gzip_magic_needs_two_bytes),
 		cmocka_unit_test(test_raise_max_after_peek),
+		cmocka_unit_test(test_buffer_grows_only_for_long_lines),
+		cmocka_unit_test(test_peek_past_the_starting_buffer),
 	};
 	return cmocka_run_group_tests_name("linereader", tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "ingest/vmmap_read.h"
 #include "model/pick.h"
 #include "model/vmmap.h"
+#include "report/textfmt.h"
 #include "report/vmmap_csv.h"
 #include "report/vmmap_json_write.h"
 #include "report/vmmap_ndjson_write.h"
@@ -274,6 +275,19 @@ add_no_regions(struct strbuf *sb, const struct vmmap_dump *d, const struct vmmap
 	strbuf_addch(sb, '\n');
 }
 
+/* n in decimal, as printf's "%" PRIu64 " prints it. */
+static void
+add_u64(struct strbuf *sb, uint64_t n)
+{
+	char digits[20];
+	size_t nd = 0;
+	do {
+		digits[sizeof(digits) - ++nd] = (char)('0' + (unsigned)(n % 10));
+		n /= 10;
+	} while (n);
+	strbuf_add(sb, digits + sizeof(digits) - nd, nd);
+}
+
 /*
  * GPU memory the default types leave out: the note that names it, with
  * the option that shows it (as cli_note prints it), or nothing.
@@ -295,11 +309,19 @@ add_gpu_left_out(struct strbuf *out, const struct vmmap_dump *d, const struct vm
 	}
 	strbuf_addch(&sb, ':');
 	for (size_t i = 0; i < n; i++) {
-		strbuf_addf(&sb, "%s '%s' %.2f MB", i ? ";" : "", lo[i].name,
-			    (double)lo[i].vsize / 1048576.0);
-		if (lo[i].has_count)
-			strbuf_addf(&sb, " in %" PRIu64 " region%s", lo[i].count,
-				    lo[i].count == 1 ? "" : "s");
+		/* text_fixed() prints printf's "%.2f" by integer arithmetic: a file
+		 * of many small dumps prints this note once per dump. */
+		char mb[TEXT_FIXED_MAX];
+		strbuf_addstr(&sb, i ? "; '" : " '");
+		strbuf_addstr(&sb, lo[i].name);
+		strbuf_addstr(&sb, "' ");
+		strbuf_add(&sb, mb, text_fixed(mb, (double)lo[i].vsize / 1048576.0, 0, 2));
+		strbuf_addstr(&sb, " MB");
+		if (lo[i].has_count) {
+			strbuf_addstr(&sb, " in ");
+			add_u64(&sb, lo[i].count);
+			strbuf_addstr(&sb, lo[i].count == 1 ? " region" : " regions");
+		}
 		if (lo[i].from_summary)
 			strbuf_addstr(&sb, " (summary table)");
 	}

@@ -94,30 +94,83 @@ is_headerless_row(const char *p, size_t n)
 	return rc == 0;
 }
 
+/*
+ * The checks below that look for a fixed start, by the one byte each can
+ * start with: a dump's header and legend lines ("Process:", "Path:", ...)
+ * then skip all of them after one switch. A file of many small dumps
+ * holds tens of thousands of such lines.
+ */
+#define UNDECIDED (-1)
+
+static int
+evidence_by_start(const char *p, size_t n)
+{
+	const char *tool;
+	size_t tl;
+
+	switch (p[0]) {
+	case '{':
+	case '"':
+		return vmmap_line_is_json(p, n) ? VMMAP_EVIDENCE_NONE : UNDECIDED;
+	case 'A':
+		if ((tool = vmmap_analysis_tool(p, n, &tl)) != NULL)
+			return is_vmmap_tool(tool, tl) ? VMMAP_EVIDENCE_DUMP :
+							 VMMAP_EVIDENCE_OTHER_TOOL;
+		break;
+	case 'V':
+		if (view_starts(p, n, "Virtual Memory Map of process ") ||
+		    view_starts(p, n, "VM page size:"))
+			return VMMAP_EVIDENCE_DUMP;
+		break;
+	case 'O':
+		if (view_starts(p, n, "Output report format:"))
+			return VMMAP_EVIDENCE_DUMP;
+		break;
+	case 'R':
+		if (view_starts(p, n, "ReadOnly portion of Libraries:") || is_summary_header(p, n) ||
+		    (view_starts(p, n, "REGION TYPE") && view_find(p, n, "START - END")))
+			return VMMAP_EVIDENCE_DUMP;
+		break;
+	case 'W':
+		if (view_starts(p, n, "Writable regions: Total="))
+			return VMMAP_EVIDENCE_DUMP;
+		break;
+	case '=':
+		if (is_section_line(p, n))
+			return VMMAP_EVIDENCE_DUMP;
+		break;
+	case 'v':
+		if (vmmap_line_is_failure(p, n))
+			return VMMAP_EVIDENCE_FAILURE;
+		break;
+	default:
+		break;
+	}
+	return UNDECIDED;   /* none of them: the checks that look at the whole line decide */
+}
+
+/*
+ * The shortest full summary row: a name and 8 figures of one byte each,
+ * a blank between each two.
+ */
+#define MIN_HEADERLESS_ROW (2 * 9 - 1)
+
 enum vmmap_evidence
 vmmap_line_evidence_other(const char *line, size_t len)
 {
 	const char *end = line + view_rtrim(line, len);
 	const char *p = vmmap_line_skip_prefix(line, end);
-	size_t n = (size_t)(end - p), tl;
-	const char *tool;
+	size_t n = (size_t)(end - p);
 
-	if (n == 0 || vmmap_line_is_json(p, n))
+	if (n == 0)
 		return VMMAP_EVIDENCE_NONE;
-	if ((tool = vmmap_analysis_tool(p, n, &tl)) != NULL)
-		return is_vmmap_tool(tool, tl) ? VMMAP_EVIDENCE_DUMP : VMMAP_EVIDENCE_OTHER_TOOL;
-	if (view_starts(p, n, "Virtual Memory Map of process ") ||
-	    view_starts(p, n, "Output report format:") || view_starts(p, n, "VM page size:") ||
-	    view_starts(p, n, "ReadOnly portion of Libraries:") ||
-	    view_starts(p, n, "Writable regions: Total=") || is_section_line(p, n) ||
-	    is_summary_header(p, n) ||
-	    (view_starts(p, n, "REGION TYPE") && view_find(p, n, "START - END")))
-		return VMMAP_EVIDENCE_DUMP;
-	if (vmmap_line_is_failure(p, n))
-		return VMMAP_EVIDENCE_FAILURE;
-	if (vmmap_line_looks_like_region(p, end))
+	int ev = evidence_by_start(p, n);
+	if (ev != UNDECIDED)
+		return (enum vmmap_evidence)ev;
+	/* A region-like line holds " SM=" or a '[' (vmmap_line_looks_like_region). */
+	if ((memchr(p, '[', n) || memchr(p, '=', n)) && vmmap_line_looks_like_region(p, end))
 		return VMMAP_EVIDENCE_REGION_LIKE;
-	if (is_headerless_row(p, n))
+	if (n >= MIN_HEADERLESS_ROW && is_headerless_row(p, n))
 		return VMMAP_EVIDENCE_DUMP;
 	return VMMAP_EVIDENCE_NONE;
 }

@@ -856,8 +856,8 @@ vmmap_dump_gpu_left_out(const struct vmmap_dump *d, const struct vmmap_filter *f
 	*out = NULL;
 	for (size_t i = 0; i < d->ntypes; i++) {
 		const struct vmmap_type_stats *t = &d->types[i];
-		if (!t->lines.count || vmmap_filter_selects(f, t->name, t->name_len) ||
-		    !vmmap_type_is_gpu(t->name, t->name_len))
+		if (!t->lines.count || !vmmap_type_is_gpu(t->name, t->name_len) ||
+		    vmmap_filter_selects(f, t->name, t->name_len))
 			continue;
 		*out = xgrow(*out, &alloc, n + 1, sizeof(**out));
 		(*out)[n++] = (struct vmmap_left_out){ t->name, t->lines.count, t->lines.vsize,
@@ -866,7 +866,9 @@ vmmap_dump_gpu_left_out(const struct vmmap_dump *d, const struct vmmap_filter *f
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
 		size_t len = row->name_len;
-		if (vmmap_filter_selects(f, row->name, len) || !vmmap_type_is_gpu(row->name, len) ||
+		/* The GPU test first: one scan of the name, where the filter
+		 * scans it once per selected type. */
+		if (!vmmap_type_is_gpu(row->name, len) || vmmap_filter_selects(f, row->name, len) ||
 		    has_region_type(d, row->name))
 			continue;
 		*out = xgrow(*out, &alloc, n + 1, sizeof(**out));

@@ -218,6 +218,50 @@ test_names_with_dashes(void **state)
 	assert_int_equal(parse("IOSurface  123e8c000-123e90000  [   16K", &r, &why), VMMAP_LINE_MALFORMED);
 }
 
+/*
+ * vmmap_line_evidence_other() skips checks by a line's first byte, by
+ * whether it holds a '[' or '=', and by its length: lines at each edge of
+ * those gates, with the verdict every check run in turn gives.
+ */
+static void
+test_line_evidence_gates(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		enum vmmap_evidence want;
+	} cases[] = {
+		/* The shortest full summary row (17 bytes), and one byte less. */
+		{ "X 1 2 3 4 5 6 7 8", VMMAP_EVIDENCE_DUMP },
+		{ "X 1 2 3 4 5 6 78", VMMAP_EVIDENCE_NONE },
+		{ "> X 1 2 3 4 5 6 7 8   ", VMMAP_EVIDENCE_DUMP },
+		/* Rows whose names start with a byte a fixed-start check looks for. */
+		{ "Analysis 1 2 3 4 5 6 7 8", VMMAP_EVIDENCE_DUMP },
+		{ "REGION 1K 2K 3K 4K 5K 6K 7K 8", VMMAP_EVIDENCE_DUMP },
+		{ "vmmapish 1 2 3 4 5 6 7 8", VMMAP_EVIDENCE_DUMP },
+		{ "Virtual 1 2 3 4 5 6 7 8", VMMAP_EVIDENCE_DUMP },
+		{ "= 1 2 3 4 5 6 7 8", VMMAP_EVIDENCE_DUMP },
+		{ "\"q\" 1 2 3 4 5 6 7 8", VMMAP_EVIDENCE_DUMP },
+		/* Not JSON, not a fixed start: the whole-line checks still decide. */
+		{ "{x 100-200 [ 4K", VMMAP_EVIDENCE_REGION_LIKE },
+		{ "Analysis Tool:", VMMAP_EVIDENCE_NONE },
+		{ "Analysis Tool:   /usr/bin/vmmap", VMMAP_EVIDENCE_DUMP },
+		{ "> ==== Legend", VMMAP_EVIDENCE_DUMP },
+		{ "===========   =======", VMMAP_EVIDENCE_NONE },
+		{ "vmmap: cannot examine process 1", VMMAP_EVIDENCE_FAILURE },
+		/* Region-like by " SM=" alone (no '['), by the '[' alone. */
+		{ "TYPE 100-200 r--/r-- SM=COW", VMMAP_EVIDENCE_REGION_LIKE },
+		{ "TYPE 100-200 [ 4K", VMMAP_EVIDENCE_REGION_LIKE },
+		{ "TYPE 100-200 4K", VMMAP_EVIDENCE_NONE },
+		{ "Process:         Python [44698]", VMMAP_EVIDENCE_NONE },
+		{ "", VMMAP_EVIDENCE_NONE },
+		{ "   ", VMMAP_EVIDENCE_NONE },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_int_equal(vmmap_line_evidence_other(cases[i].line, strlen(cases[i].line)),
+				 cases[i].want);
+}
+
 static void
 test_line_evidence(void **state)
 {
@@ -409,6 +453,7 @@ main(void)
 		cmocka_unit_test(test_blanks_around_prot),
 		cmocka_unit_test(test_names_with_dashes),
 		cmocka_unit_test(test_line_evidence),
+		cmocka_unit_test(test_line_evidence_gates),
 		cmocka_unit_test(test_page_counts),
 	};
 	return cmocka_run_group_tests_name("vmmap-parse", tests, NULL, NULL);

@@ -49,26 +49,12 @@ is_ioreg(const struct classes_snapshot *s)
 	return s && (s->source == CLASSES_SRC_IOREG_TEXT || s->source == CLASSES_SRC_IOREG_XML);
 }
 
-static bool
-holds_counts(const struct classes_snapshot *s)
-{
-	return s->nclasses > 0 || s->has_classes;
-}
-
-static bool
-holds_totals(const struct classes_snapshot *s)
-{
-	for (int k = 0; k < ALLOC_KINDS; k++)
-		if (s->alloc_present[k])
-			return true;
-	return false;
-}
-
 /* Does the reference hold every kind of figure `o` holds? */
 static bool
 covers(const struct classes_snapshot *ref, const struct classes_snapshot *o)
 {
-	if (holds_counts(o) && (!holds_counts(ref) || ref->query))
+	if (classes_snapshot_holds_counts(o) &&
+	    (!classes_snapshot_holds_counts(ref) || ref->query))
 		return false;
 	for (int k = 0; k < ALLOC_KINDS; k++)
 		if (o->alloc_present[k] && !ref->alloc_present[k])
@@ -139,9 +125,10 @@ kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 		if (i == ref)
 			continue;
 		if (!rs || !src[i].snap || !covers(rs, src[i].snap)) {
-			v->totals_only[v->nuncovered] = rs && src[i].snap &&
-							 !holds_totals(rs) && holds_totals(src[i].snap) &&
-							 !holds_counts(src[i].snap);
+			const struct classes_snapshot *o = src[i].snap;
+			v->totals_only[v->nuncovered] = rs && o && !classes_snapshot_holds_totals(rs) &&
+							 classes_snapshot_holds_totals(o) &&
+							 !classes_snapshot_holds_counts(o);
 			v->uncovered[v->nuncovered++] = src[i].c;
 			continue;
 		}

@@ -172,6 +172,21 @@ classes_snapshot_add(struct classes_snapshot *s, const char *name, size_t len,
 	return c;
 }
 
+bool
+classes_snapshot_holds_counts(const struct classes_snapshot *s)
+{
+	return s->nclasses > 0 || s->has_classes;
+}
+
+bool
+classes_snapshot_holds_totals(const struct classes_snapshot *s)
+{
+	for (int k = 0; k < ALLOC_KINDS; k++)
+		if (s->alloc_present[k])
+			return true;
+	return false;
+}
+
 const struct class_count *
 classes_snapshot_find(const struct classes_snapshot *s, const char *name, size_t len)
 {

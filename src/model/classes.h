@@ -124,6 +124,9 @@ struct class_count *classes_snapshot_add(struct classes_snapshot *s,
 const struct class_count *classes_snapshot_find(const struct classes_snapshot *s,
 						const char *name, size_t len);
 bool classes_snapshot_empty(const struct classes_snapshot *s);
+/* Does the snapshot hold class counts (ioclasscount, ioreg) / any allocation total (ioalloccount, ioreg)? */
+bool classes_snapshot_holds_counts(const struct classes_snapshot *s);
+bool classes_snapshot_holds_totals(const struct classes_snapshot *s);
 
 /*
  * A count as a 32-bit kernel counter: true and *out set when the value is

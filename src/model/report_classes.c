@@ -118,21 +118,6 @@ row_mark(const struct diff_classes_row *row)
 	return !row->in_before ? "new" : !row->in_after ? "gone" : "";
 }
 
-static bool
-holds_allocs(const struct classes_snapshot *s)
-{
-	for (int k = 0; k < ALLOC_KINDS; k++)
-		if (s->alloc_present[k])
-			return true;
-	return false;
-}
-
-static bool
-holds_counts(const struct classes_snapshot *s)
-{
-	return s->nclasses > 0 || s->has_classes;
-}
-
 static void
 add_alloc_diff_titled(struct report_section *s, const struct diff_classes *d, const char *title)
 {
@@ -174,9 +159,11 @@ bool
 report_add_classes_allocs_from(struct report *r, const struct diff_classes *counts,
 			       const struct diff_classes *totals, const char *from)
 {
-	if (holds_allocs(counts->before) || holds_allocs(counts->after) ||
-	    holds_counts(totals->before) || holds_counts(totals->after) ||
-	    !holds_allocs(totals->before) || !holds_allocs(totals->after))
+	const struct classes_snapshot *cb = counts->before, *ca = counts->after;
+	const struct classes_snapshot *tb = totals->before, *ta = totals->after;
+	if (classes_snapshot_holds_totals(cb) || classes_snapshot_holds_totals(ca) ||
+	    classes_snapshot_holds_counts(tb) || classes_snapshot_holds_counts(ta) ||
+	    !classes_snapshot_holds_totals(tb) || !classes_snapshot_holds_totals(ta))
 		return false;
 	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
 	struct strbuf title = STRBUF_INIT;

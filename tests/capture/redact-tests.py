@@ -507,7 +507,7 @@ def case_output_signal():
         runs = (
             (['report', '-o', s.path('report.md'), vm], signal.SIGTERM),
             (['report', '--format', 'html', '-o', s.path('report.html'), vm], signal.SIGINT),
-            (['diff', '--junit', s.path('junit.xml'), '--fail-if', 'IOSurface.dirty > 1GiB', vm, vm],
+            (['diff', '--junit', s.path('junit.xml'), '--fail-if', 'vmmap:gpu.vsize > +1G', vm, vm],
              signal.SIGHUP),
         )
         for args, sig in runs:

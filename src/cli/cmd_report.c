@@ -21,7 +21,6 @@
 #include "model/diff.h"
 #include "model/report.h"
 #include "report/diff_report.h"
-#include "report/report_html_write.h"
 #include "report/report_md_write.h"
 #include "util/diag.h"
 #include "util/array.h"
@@ -497,24 +496,9 @@ run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
 /* ---- output ---------------------------------------------------------------- */
 
 static int
-html_write(FILE *out, const void *r, struct diag *err)
-{
-	(void)err;
-	return report_html_write(out, r);
-}
-
-static int
-md_write(FILE *out, const void *r, struct diag *err)
-{
-	(void)err;
-	return report_md_write(out, r);
-}
-
-static int
 write_report(const struct report_args *a, const struct report *r, struct diag *err)
 {
-	return cli_write_output(a->output, a->format == FORMAT_HTML ? html_write : md_write, r,
-				err);
+	return cli_write_report(a->output, a->format, r, err);
 }
 
 static int

@@ -3,6 +3,7 @@
 #include "cli/msgs.h"
 
 #include "iotally-config.h"
+#include "report/report_html_write.h"
 #include "report/report_md_write.h"
 #include "util/diag.h"
 #include "util/outfile.h"
@@ -50,4 +51,25 @@ cli_write_output(const char *path, cli_write_fn write, const void *ctx, struct d
 		return -1;
 	}
 	return outfile_commit(&o, err);
+}
+
+static int
+html_write(FILE *out, const void *r, struct diag *err)
+{
+	(void)err;
+	return report_html_write(out, r);
+}
+
+static int
+md_write(FILE *out, const void *r, struct diag *err)
+{
+	(void)err;
+	return report_md_write(out, r);
+}
+
+int
+cli_write_report(const char *path, enum output_format format, const struct report *r,
+		 struct diag *err)
+{
+	return cli_write_output(path, format == FORMAT_HTML ? html_write : md_write, r, err);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/formats.h"
 #include "model/report.h"
 #include "util/diag.h"
 
@@ -32,5 +33,9 @@ typedef int (*cli_write_fn)(FILE *out, const void *ctx, struct diag *err);
  * the writer did not say more).
  */
 int cli_write_output(const char *path, cli_write_fn write, const void *ctx, struct diag *err);
+
+/* A report page into PATH as cli_write_output() writes: HTML for FORMAT_HTML, else Markdown. */
+int cli_write_report(const char *path, enum output_format format, const struct report *r,
+		     struct diag *err);
 
 #endif

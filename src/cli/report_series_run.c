@@ -14,8 +14,6 @@
 #include "cli/report_out.h"
 #include "ingest/bundle.h"
 #include "iotally-config.h"
-#include "report/report_html_write.h"
-#include "report/report_md_write.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -35,20 +33,6 @@ add_warnings(struct report *r, const struct diag_list *w)
 	}
 	if (w && w->dropped)
 		report_add_warning(r, "%" PRIu64 " more warnings not shown", w->dropped);
-}
-
-static int
-html_write(FILE *out, const void *r, struct diag *err)
-{
-	(void)err;
-	return report_html_write(out, r);
-}
-
-static int
-md_write(FILE *out, const void *r, struct diag *err)
-{
-	(void)err;
-	return report_md_write(out, r);
 }
 
 int
@@ -73,7 +57,7 @@ cli_write_series_page(const struct trend_report *const *trends, size_t n,
 				      diag_display_path(paths[0]), diag_display_path(paths[1]),
 				      npaths - 2);
 	report_add_provenance(&r, "iotally", "%s", IOTALLY_VERSION);
-	int rc = cli_write_output(output, format == FORMAT_HTML ? html_write : md_write, &r, err);
+	int rc = cli_write_report(output, format, &r, err);
 	report_release(&r);
 	return rc;
 }

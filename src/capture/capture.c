@@ -1173,9 +1173,9 @@ report_steps(const struct run *r, struct capture_result *res)
 
 /* ------------------------------------------------ what a signal leaves */
 
-/* The handler's line (util/cleanup.h): "iotally: capture interrupted (...): WHAT\n". */
-static void
-say_on_signal(const char *what, const char *dir, const char *after)
+/* The handler's line (util/cleanup.h): "iotally: capture interrupted (...): WHAT\n", owned. */
+static char *
+signal_line(const char *what, const char *dir, const char *after)
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "iotally: error: capture interrupted by a signal: ");
@@ -1188,8 +1188,15 @@ say_on_signal(const char *what, const char *dir, const char *after)
 	if (after)
 		strbuf_addstr(&sb, after);
 	strbuf_addch(&sb, '\n');
-	cleanup_set_message(sb.buf);
-	strbuf_release(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void
+say_on_signal(const char *what, const char *dir, const char *after)
+{
+	char *line = signal_line(what, dir, after);
+	cleanup_set_message(line);
+	free(line);
 }
 
 /*
@@ -1200,23 +1207,11 @@ say_on_signal(const char *what, const char *dir, const char *after)
 static int
 publish(struct run *r, const char *dir, bool in_series, struct diag *err)
 {
-	struct stat st;
-	int rc = 0;
-	cleanup_hold();
-	if (lstat(dir, &st) == 0 || rename(r->tmp, dir) < 0) {
-		int e = errno;
-		rc = diag_set(err, CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
-			      "cannot put the bundle '%s' in place: %s", dir,
-			      lstat(dir, &st) == 0 ? "it exists now" : strerror(e));
-	} else {
-		cleanup_forget(r->tmp);
-		free(r->tmp);
-		r->tmp = NULL;
-		if (!in_series)
-			say_on_signal("the bundle was complete and is kept:", dir,
-				      r->o->archive ? " (its archive was not written)" : NULL);
-	}
-	cleanup_release();
+	char *line = in_series ? NULL :
+		signal_line("the bundle was complete and is kept:", dir,
+			    r->o->archive ? " (its archive was not written)" : NULL);
+	int rc = capfile_publish(&r->tmp, dir, "bundle", line, err);
+	free(line);
 	return rc;
 }
 

@@ -323,3 +323,26 @@ capfile_output_dir(const char *given)
 		len--;
 	return xmemdup0(given, len);
 }
+
+int
+capfile_publish(char **tmp, const char *dir, const char *what, const char *kept_line,
+		struct diag *err)
+{
+	struct stat st;
+	int rc = 0;
+	cleanup_hold();
+	if (lstat(dir, &st) == 0 || rename(*tmp, dir) < 0) {
+		int e = errno;
+		rc = diag_set(err, CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
+			      "cannot put the %s '%s' in place: %s", what, dir,
+			      lstat(dir, &st) == 0 ? "it exists now" : strerror(e));
+	} else {
+		cleanup_forget(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		if (kept_line)
+			cleanup_set_message(kept_line);
+	}
+	cleanup_release();
+	return rc;
+}

@@ -50,6 +50,16 @@ char *capfile_write_archive(const char *dir, const char *prefix, const char *bes
  */
 char *capfile_default_dir(const char *what, int64_t pid, const char *target_name,
 			  const char *suffix);
+/*
+ * Publish a finished folder: rename *tmp (a private folder beside it) to
+ * `dir`, which must not exist, with the signals held so that the signal
+ * handler's line is true whichever side of the rename a signal lands on:
+ * once renamed, *tmp is forgotten (util/cleanup.h), freed and NULL, and
+ * `kept_line` (when given) becomes the handler's line. 0; or -1 with
+ * CAPTURE_EXIT_CANTCREAT "cannot put the WHAT 'DIR' in place: ...".
+ */
+int capfile_publish(char **tmp, const char *dir, const char *what, const char *kept_line,
+		    struct diag *err);
 /* -o DIR as given, without its trailing slashes ("out/" names "out"; "/" stays). Owned. */
 char *capfile_output_dir(const char *given);
 

@@ -824,27 +824,13 @@ sequence(struct session *s, struct reads *rd, bool *complete, struct diag *err)
 static int
 publish(struct session *s, const char *dir, struct diag *err)
 {
-	struct stat st;
-	int rc = 0;
-	cleanup_hold();
-	if (lstat(dir, &st) == 0 || rename(s->tmp, dir) < 0) {
-		int e = errno;
-		rc = diag_set(err, CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
-			      "cannot put the session '%s' in place: %s", dir,
-			      lstat(dir, &st) == 0 ? "it exists now" : strerror(e));
-	} else {
-		cleanup_forget(s->tmp);
-		free(s->tmp);
-		s->tmp = NULL;
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, "iotally: error: interrupted by a signal: the session was "
-			      "complete and is kept: '");
-		diag_quote(&sb, dir, strlen(dir), 400);
-		strbuf_addstr(&sb, "'\n");
-		cleanup_set_message(sb.buf);
-		strbuf_release(&sb);
-	}
-	cleanup_release();
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "iotally: error: interrupted by a signal: the session was "
+		      "complete and is kept: '");
+	diag_quote(&sb, dir, strlen(dir), 400);
+	strbuf_addstr(&sb, "'\n");
+	int rc = capfile_publish(&s->tmp, dir, "session", sb.buf, err);
+	strbuf_release(&sb);
 	return rc;
 }
 

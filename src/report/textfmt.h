@@ -23,7 +23,13 @@ void text_pad_right(FILE *out, const char *s, size_t width);
  */
 #define TEXT_FIXED_MAX 64
 size_t text_fixed(char out[TEXT_FIXED_MAX], double v, int width, int decimals);
-/* "%7.2f MB" of bytes / 2^20, as the reference report prints sizes. */
+/*
+ * "%7.2f MB" of bytes / 2^20 (as a double), as the reference report prints
+ * sizes, into out (NUL-terminated), and its length: integer arithmetic
+ * below 2^53 bytes, text_fixed() above.
+ */
+size_t text_fixed_mb(char out[TEXT_FIXED_MAX], uint64_t bytes);
+/* text_fixed_mb() written to out. */
 void text_mb(FILE *out, uint64_t bytes);
 /* The same without leading blanks. */
 void text_mb_trim(FILE *out, uint64_t bytes);

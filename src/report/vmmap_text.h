@@ -24,6 +24,12 @@ void vmmap_text_write_process(FILE *out, const struct vmmap_dump *d);
 /* The same, appended to a buffer (for a message that names the process). */
 void vmmap_text_add_process(struct strbuf *out, const struct vmmap_dump *d);
 
+/*
+ * One summary-table row as the text report prints it, appended to sb:
+ * the name padded to 26 characters, the count, the seven columns in MiB.
+ */
+void vmmap_text_add_summary_row(struct strbuf *sb, const struct vmmap_summary_row *row);
+
 /* Summary rows shown are those `f` selects. */
 void vmmap_text_write_dump(FILE *out, const struct vmmap_dump *d,
 			   const struct vmmap_text_opts *opts,

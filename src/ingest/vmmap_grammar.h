@@ -97,5 +97,14 @@ int vmmap_table_parse_row(const char *line, size_t len,
 int vmmap_table_parse_row_general(const char *line, size_t len,
 				  const struct vmmap_table_layout *t,
 				  struct vmmap_summary_row *row, const char **why);
+/*
+ * The general path without its two shortcuts (the one pass that turns
+ * away lines without a run of figures, the read of a row's last tokens
+ * from the right): the line split, each candidate end of the columns
+ * tried. The reference the unit tests hold the others to.
+ */
+int vmmap_table_parse_row_reference(const char *line, size_t len,
+				    const struct vmmap_table_layout *t,
+				    struct vmmap_summary_row *row, const char **why);
 
 #endif

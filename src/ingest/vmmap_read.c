@@ -648,7 +648,15 @@ handle_other(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	int wrapped = handle_wrapped(ps, ln, p, n);
 	if (wrapped != 0)
 		return wrapped < 0 ? -1 : 0;
-	note_evidence(ps, ln, vmmap_line_evidence_other(p, n), p, n);
+	/*
+	 * Once a dump is open and the input is known to be vmmap's, the
+	 * whole-line checks can change nothing (they say REGION_LIKE or DUMP,
+	 * and a DUMP only opens a dump): each "other" line was read as a
+	 * headerless row twice, here and below.
+	 */
+	bool known = ps->evidence == VMMAP_EVIDENCE_DUMP && ps->dump;
+	note_evidence(ps, ln, known ? vmmap_line_evidence_start(p, n) :
+				      vmmap_line_evidence_other(p, n), p, n);
 	if (handle_header(ps, ln, p, n))
 		return 0;
 	if (view_starts(p, n, "Virtual Memory Map of process ")) {

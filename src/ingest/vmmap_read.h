@@ -56,6 +56,13 @@ enum vmmap_evidence {
 enum vmmap_evidence vmmap_line_evidence(const char *p, size_t n);
 /* The same for a line that vmmap_parse_region_line() called VMMAP_LINE_OTHER. */
 enum vmmap_evidence vmmap_line_evidence_other(const char *p, size_t n);
+/*
+ * Only what the line's start says (the fixed openings: "Analysis Tool:",
+ * vmmap's failure message, ...), NONE for the rest: the evidence_other()
+ * of a line less the whole-line checks (region-like, a row without a
+ * header), which can only say REGION_LIKE or DUMP.
+ */
+enum vmmap_evidence vmmap_line_evidence_start(const char *p, size_t n);
 /* The heaviest evidence over the lines of a buffer (the start of an input). */
 enum vmmap_evidence vmmap_recognise(const char *p, size_t n);
 

@@ -156,6 +156,16 @@ evidence_by_start(const char *p, size_t n)
 #define MIN_HEADERLESS_ROW (2 * 9 - 1)
 
 enum vmmap_evidence
+vmmap_line_evidence_start(const char *line, size_t len)
+{
+	const char *end = line + view_rtrim(line, len);
+	const char *p = vmmap_line_skip_prefix(line, end);
+	size_t n = (size_t)(end - p);
+	int ev = n ? evidence_by_start(p, n) : UNDECIDED;
+	return ev == UNDECIDED ? VMMAP_EVIDENCE_NONE : (enum vmmap_evidence)ev;
+}
+
+enum vmmap_evidence
 vmmap_line_evidence_other(const char *line, size_t len)
 {
 	const char *end = line + view_rtrim(line, len);

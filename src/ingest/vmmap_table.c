@@ -458,10 +458,52 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 }
 
 /*
- * Does the line hold at least `want` tokens, split as below? Most lines
- * that are not rows (a dump's header, legends) hold few: the one pass
- * here spares them the two below.
+ * Could the token be a size? Digits and points, the last byte perhaps a
+ * unit: every token size_parse_vmmap() does not refuse as SIZE_SYNTAX
+ * passes (and some it refuses, "..", "1.2.3").
  */
+static bool
+size_shaped(const char *p, const char *e)
+{
+	char last = e[-1];
+	if (last == 'B' || last == 'K' || last == 'M' || last == 'G' || last == 'T')
+		e--;
+	for (; p < e; p++)
+		if ((unsigned char)(*p - '0') > 9 && *p != '.')
+			return false;
+	return true;
+}
+
+/*
+ * Can the line hold the row's `need` columns, split as below? It must hold
+ * a name and `need` tokens in a row that could all be figures (the count
+ * is one too): columns_at() accepts no others. Most lines that are not
+ * rows (a dump's header, legends, comments: each "other" line is tried as
+ * a row without a header too) fail this one pass and are spared the two
+ * below, with the answer those give them.
+ */
+static bool
+may_have_columns(const char *p, const char *end, size_t need)
+{
+	size_t nt = 0, run = 0;
+	while (p < end) {
+		while (p < end && (view_is_space(*p) || *p == '[' || *p == ']'))
+			p++;
+		if (p == end)
+			break;
+		const char *b = p;
+		while (p < end && !view_is_space(*p) && *p != ']')
+			p++;
+		nt++;
+		run = size_shaped(b, p) ? run + 1 : 0;
+		/* The name is a token before the run. */
+		if (run >= need && nt > need)
+			return true;
+	}
+	return false;
+}
+
+/* Does the line hold at least `want` tokens, split as below? */
 static bool
 has_tokens(const char *p, const char *end, size_t want)
 {
@@ -478,27 +520,15 @@ has_tokens(const char *p, const char *end, size_t want)
 	return true;
 }
 
-int
-vmmap_table_parse_row_general(const char *line, size_t len, const struct vmmap_table_layout *t,
-			      struct vmmap_summary_row *row, const char **why)
+/* The line split into its first MAX_ROW_TOKENS tokens, each candidate
+ * end of the columns tried from the right. */
+static int
+parse_row_split(const char *line, size_t len, const struct vmmap_table_layout *t,
+		struct token *tok, struct vmmap_summary_row *row, const char **why)
 {
-	struct token tok[MAX_ROW_TOKENS];
 	size_t nt = 0;
 	const char *p = line, *end = line + len;
 	size_t need = t->ncols + (t->has_count ? 1 : 0);
-
-	if (!has_tokens(line, end, need + 1)) {
-		*why = "the summary row does not have the table's columns";
-		return -2;
-	}
-
-	/* Nearly every row ends with its columns (no note after them): read
-	 * the name and those columns from the right, as the general path
-	 * below would decide on its first candidate, without splitting the
-	 * rest (half the parse of a dump of -summary captures). */
-	if (need + 1 <= MAX_ROW_TOKENS && last_tokens(line, end, tok, need + 1) &&
-	    columns_at(tok, 1, need, t))
-		return read_columns(line, t, tok, 1, need, row, why);
 
 	while (p < end && nt < MAX_ROW_TOKENS) {
 		while (p < end && (view_is_space(*p) || *p == '[' || *p == ']'))
@@ -520,6 +550,43 @@ vmmap_table_parse_row_general(const char *line, size_t len, const struct vmmap_t
 	}
 	*why = "the summary row does not have the table's columns";
 	return -2;
+}
+
+int
+vmmap_table_parse_row_general(const char *line, size_t len, const struct vmmap_table_layout *t,
+			      struct vmmap_summary_row *row, const char **why)
+{
+	struct token tok[MAX_ROW_TOKENS];
+	const char *end = line + len;
+	size_t need = t->ncols + (t->has_count ? 1 : 0);
+
+	if (!may_have_columns(line, end, need)) {
+		*why = "the summary row does not have the table's columns";
+		return -2;
+	}
+
+	/* Nearly every row ends with its columns (no note after them): read
+	 * the name and those columns from the right, as the split below
+	 * would decide on its first candidate, without splitting the rest
+	 * (half the parse of a dump of -summary captures). */
+	if (need + 1 <= MAX_ROW_TOKENS && last_tokens(line, end, tok, need + 1) &&
+	    columns_at(tok, 1, need, t))
+		return read_columns(line, t, tok, 1, need, row, why);
+	return parse_row_split(line, len, t, tok, row, why);
+}
+
+int
+vmmap_table_parse_row_reference(const char *line, size_t len,
+				const struct vmmap_table_layout *t,
+				struct vmmap_summary_row *row, const char **why)
+{
+	struct token tok[MAX_ROW_TOKENS];
+	size_t need = t->ncols + (t->has_count ? 1 : 0);
+	if (!has_tokens(line, line + len, need + 1)) {
+		*why = "the summary row does not have the table's columns";
+		return -2;
+	}
+	return parse_row_split(line, len, t, tok, row, why);
 }
 
 bool

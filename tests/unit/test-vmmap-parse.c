@@ -257,9 +257,24 @@ test_line_evidence_gates(void **state)
 		{ "", VMMAP_EVIDENCE_NONE },
 		{ "   ", VMMAP_EVIDENCE_NONE },
 	};
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
-		assert_int_equal(vmmap_line_evidence_other(cases[i].line, strlen(cases[i].line)),
-				 cases[i].want);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t n = strlen(cases[i].line);
+		assert_int_equal(vmmap_line_evidence_other(cases[i].line, n), cases[i].want);
+		/* The start alone: the same, less what only the whole-line checks
+		 * say (REGION_LIKE, or DUMP for a row without a header). */
+		enum vmmap_evidence s = vmmap_line_evidence_start(cases[i].line, n);
+		if (s != cases[i].want &&
+		    !(s == VMMAP_EVIDENCE_NONE && (cases[i].want == VMMAP_EVIDENCE_REGION_LIKE ||
+						   cases[i].want == VMMAP_EVIDENCE_DUMP)))
+			fail_msg("'%s': start %d, whole line %d", cases[i].line, s, cases[i].want);
+	}
+	/* What the start decides, it decides alone. */
+	assert_int_equal(vmmap_line_evidence_start("> ==== Legend", 13), VMMAP_EVIDENCE_DUMP);
+	assert_int_equal(vmmap_line_evidence_start("vmmap: cannot examine process 1", 31),
+			 VMMAP_EVIDENCE_FAILURE);
+	assert_int_equal(vmmap_line_evidence_start("Analysis Tool:   /usr/bin/leaks", 31),
+			 VMMAP_EVIDENCE_OTHER_TOOL);
+	assert_int_equal(vmmap_line_evidence_start("X 1 2 3 4 5 6 7 8", 17), VMMAP_EVIDENCE_NONE);
 }
 
 static void

@@ -1,9 +1,11 @@
 /*
  * The summary-row reader's fast path (vmmap_table.c fast_row) against its
- * general path: on every row below, and on every combination of a name, a
- * set of column figures and an ending, vmmap_table_parse_row() must answer
- * exactly as vmmap_table_parse_row_general() does (return value, reason,
- * every field of the row). Then rows whose figures are known by
+ * general path, and the general path against the plain split of every
+ * token: on every row below, on every combination of a name, a set of
+ * column figures and an ending, and on generated lines of mixed words,
+ * vmmap_table_parse_row(), vmmap_table_parse_row_general() and
+ * vmmap_table_parse_row_reference() must answer alike (return value,
+ * reason, every field of the row). Then rows whose figures are known by
  * construction, read through the public entry point.
  */
 #include <setjmp.h>
@@ -24,34 +26,53 @@ layout(struct vmmap_table_layout *t, const char *above, const char *head)
 	vmmap_table_layout_from(t, above, strlen(above), head, strlen(head));
 }
 
-/* Both paths on one line: the same answer, to the byte. */
+typedef int (*row_reader)(const char *, size_t, const struct vmmap_table_layout *,
+			  struct vmmap_summary_row *, const char **);
+
+/* Two readers on one line: the same answer, to the byte. */
 static void
-assert_paths_agree(const char *line, const struct vmmap_table_layout *t)
+assert_readers_agree(const char *line, const struct vmmap_table_layout *t, row_reader ra_fn,
+		     row_reader rb_fn, const char *what)
 {
 	struct vmmap_summary_row a, b;
 	const char *wa = NULL, *wb = NULL;
 	memset(&a, 0x5a, sizeof(a));
 	memset(&b, 0x5a, sizeof(b));
 	size_t n = strlen(line);
-	int ra = vmmap_table_parse_row(line, n, t, &a, &wa);
-	int rb = vmmap_table_parse_row_general(line, n, t, &b, &wb);
+	int ra = ra_fn(line, n, t, &a, &wa);
+	int rb = rb_fn(line, n, t, &b, &wb);
 	if (ra != rb)
-		fail_msg("'%s': %d, general path %d", line, ra, rb);
+		fail_msg("'%s': %d, %s %d", line, ra, what, rb);
 	if (ra < 0) {
 		assert_ptr_equal(wa, wb);
 		return;
 	}
 	if (a.name != b.name || a.name_len != b.name_len)
-		fail_msg("'%s': name '%.*s', general path '%.*s'", line, (int)a.name_len, a.name,
+		fail_msg("'%s': name '%.*s', %s '%.*s'", line, (int)a.name_len, a.name, what,
 			 (int)b.name_len, b.name);
 	assert_int_equal(a.present, b.present);
 	for (int c = 0; c < VMMAP_COL_SIZES; c++)
 		if (a.value[c] != b.value[c])
-			fail_msg("'%s': column %d is %llu, general path %llu", line, c,
-				 (unsigned long long)a.value[c], (unsigned long long)b.value[c]);
+			fail_msg("'%s': column %d is %llu, %s %llu", line, c,
+				 (unsigned long long)a.value[c], what,
+				 (unsigned long long)b.value[c]);
 	assert_memory_equal(a.virtual_text, b.virtual_text, sizeof(a.virtual_text));
 	assert_int_equal(a.has_count, b.has_count);
 	assert_int_equal(a.count, b.count);
+}
+
+/*
+ * The fast path against the general path, and the general path (its
+ * one-pass turn-away of lines without a run of figures, its read from the
+ * right) against the plain split of every token.
+ */
+static void
+assert_paths_agree(const char *line, const struct vmmap_table_layout *t)
+{
+	assert_readers_agree(line, t, vmmap_table_parse_row, vmmap_table_parse_row_general,
+			     "general path");
+	assert_readers_agree(line, t, vmmap_table_parse_row_general,
+			     vmmap_table_parse_row_reference, "the split of every token");
 }
 
 static const char *const names[] = {
@@ -197,6 +218,61 @@ test_token_limit(void **state)
 	}
 }
 
+/*
+ * Lines of any mix of figures, near-figures and words, with every kind of
+ * separator (the lines a dump holds besides its rows are each tried as a
+ * row without a header too), on the layouts of every width: the three
+ * readers must agree on each.
+ */
+static void
+test_mixed_lines(void **state)
+{
+	(void)state;
+	static const char *const words[] = {
+		"1.9G", "0K", "2445", "12.", "..", "K", "[16K", "16K]", "7B", "x", "(see", "below)",
+		"2026-09-05", "Tag", "241", "1.2.3", "0x10", ".5", "5.K", "1k", "[", "]", "[[",
+		"1[2", "3]4", "99999999999999999999", "8388608T", "Version:", "SM=COW",
+	};
+	static const char *const seps[] = { " ", "  ", "\t", "   ", " [", "] ", "]" };
+	struct vmmap_table_layout t[4];
+	layout(&t[0], "", "REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION");
+	layout(&t[1], "", "REGION TYPE             [ VIRTUAL]");
+	layout(&t[2], "", "REGION TYPE  VIRTUAL  REGION COUNT");
+	layout(&t[3], "", "REGION TYPE  VIRTUAL RESIDENT");
+	uint64_t x = 2463534242u;
+	char line[1024];
+	unsigned outcomes[ARRAY_SIZE(t)][3] = { { 0 } };
+	for (int i = 0; i < 60000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t r = x;
+		size_t nwords = (size_t)(r % 14);
+		size_t n = 0;
+		for (size_t w = 0; w < nwords; w++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			/* Runs of figures are most of what the readers decide on. */
+			const char *word = (r >> 40) % 3 ? words[(r >> 20) % 5 + ((r >> 30) % 2 ? 0 : 6)] :
+							   words[(r >> 20) % ARRAY_SIZE(words)];
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s",
+					      w ? seps[(r >> 50) % ARRAY_SIZE(seps)] : "", word);
+		}
+		line[n] = '\0';
+		for (size_t l = 0; l < ARRAY_SIZE(t); l++) {
+			assert_paths_agree(line, &t[l]);
+			struct vmmap_summary_row row;
+			const char *why;
+			int rc = vmmap_table_parse_row_reference(line, n, &t[l], &row, &why);
+			outcomes[l][rc == 0 ? 0 : rc == -1 ? 1 : 2]++;
+		}
+	}
+	/* Each layout saw rows read, rows refused and lines turned away. */
+	for (size_t l = 0; l < ARRAY_SIZE(t); l++)
+		for (int k = 0; k < 3; k++)
+			if (outcomes[l][k] < 100)
+				fail_msg("layout %zu: outcome %d only %u times", l, k, outcomes[l][k]);
+}
+
 /* Figures known by construction, through the public entry point. */
 static void
 test_values(void **state)
@@ -252,6 +328,7 @@ main(void)
 		cmocka_unit_test(test_decimals),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_token_limit),
+		cmocka_unit_test(test_mixed_lines),
 		cmocka_unit_test(test_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

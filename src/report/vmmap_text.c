@@ -70,10 +70,9 @@ add_summary_cell(struct strbuf *sb, const struct vmmap_summary_row *row, enum vm
 void
 vmmap_text_add_summary_row(struct strbuf *sb, const struct vmmap_summary_row *row)
 {
-	const char *name = row->name;
-	size_t n = strlen(name);
 	size_t start = sb->len;
-	escape_add(sb, name, n);
+	/* To the first NUL, as text_pad_right() read it (a row's name may hold one). */
+	escape_add(sb, row->name, strlen(row->name));
 	size_t w = 0;
 	for (size_t i = start; i < sb->len; i++)
 		w += ((unsigned char)sb->buf[i] & 0xc0) != 0x80;

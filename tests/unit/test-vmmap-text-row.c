@@ -124,6 +124,10 @@ test_rows_match_fprintf(void **state)
 		memset(&row, 0, sizeof(row));
 		row.name = names[k % (sizeof(names) / sizeof(names[0]))];
 		row.name_len = strlen(row.name);
+		if (k % 97 == 0) {   /* a NUL in the name: shown up to it, as before */
+			row.name = "NUL\0after";
+			row.name_len = 9;
+		}
 		uint64_t r = next_u64(&s);
 		row.has_count = (r & 7) != 0;
 		row.count = (r >> 8) >> ((r >> 3) & 63);

@@ -20,7 +20,7 @@ vmmap_text_add_process(struct strbuf *out, const struct vmmap_dump *d)
 	escape_addstr(out, d->process ? d->process : "?");
 	strbuf_addstr(out, " [");
 	if (d->has_pid)
-		strbuf_addf(out, "%" PRIu64, d->pid);
+		strbuf_add_u64(out, d->pid);
 	else
 		strbuf_addch(out, '?');
 	strbuf_addch(out, ']');
@@ -109,13 +109,13 @@ write_summary(FILE *out, const struct vmmap_dump *d, const struct vmmap_filter *
 		any = vmmap_filter_selects(f, d->rows[i].name, strlen(d->rows[i].name));
 	if (!any)
 		return;
-	fputs("=== vmmap Summary Table ===\n", out);
-	fprintf(out, "%-26s | %5s | %10s | %10s | %10s | %10s | %10s | %10s | %10s\n",
-		"REGION TYPE", "COUNT", "VIRTUAL", "RESIDENT", "DIRTY", "SWAPPED",
-		"VOLATILE", "NONVOL", "EMPTY");
-	text_repeat(out, '-', SUMMARY_RULE);
-	fputc('\n', out);
 	struct strbuf sb = STRBUF_INIT;
+	/* The heading as "%-26s | %5s | %10s ..." printed it, written once. */
+	strbuf_addstr(&sb, "=== vmmap Summary Table ===\n"
+		      "REGION TYPE                | COUNT |    VIRTUAL |   RESIDENT |      DIRTY |"
+		      "    SWAPPED |   VOLATILE |     NONVOL |      EMPTY\n");
+	strbuf_addchars(&sb, '-', SUMMARY_RULE);
+	strbuf_addch(&sb, '\n');
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
 		if (!vmmap_filter_selects(f, row->name, strlen(row->name)))

@@ -208,7 +208,8 @@ static void
 child_add(struct icicle_child *ch, const struct icicle *ic, const struct icicle_site *s)
 {
 	const struct diff_track_site *site = &ic->d->sites[s->site];
-	uint64_t before = site->side[0].bytes, after = site->side[1].bytes;
+	uint64_t before = diff_track_site_side(ic->d, site, 0)->bytes;
+	uint64_t after = diff_track_site_side(ic->d, site, 1)->bytes;
 	uint64_t width = ic->pair && before > after ? before : after;
 	/* Only drawn: a sum past BYTES_MAX (corrupt input) is drawn capped. */
 	bool capped = false;
@@ -361,7 +362,7 @@ add_single_sites(struct report_section *s, const struct diff_track *d,
 	static const char *const cols[] = { "call site", "module", "bytes", "count", "records" };
 	struct report_table *t = report_section_add_table(s, "sites", "Call sites", 5, cols);
 	for (size_t i = 0; i < n; i++) {
-		const struct diff_track_figures *f = &sites[i]->side[1];
+		const struct diff_track_figures *f = diff_track_site_side(d, sites[i], 1);
 		if (!f->records || !report_table_row(t))
 			continue;
 		struct strbuf sb = STRBUF_INIT;
@@ -381,8 +382,9 @@ static void
 add_pair_site(struct report_table *t, const struct diff_track *d,
 	      const struct diff_track_site *site)
 {
-	enum diff_track_change ch = diff_track_site_change(site);
-	const struct diff_track_figures *b = &site->side[0], *a = &site->side[1];
+	enum diff_track_change ch = diff_track_site_change(d, site);
+	const struct diff_track_figures *b = diff_track_site_side(d, site, 0);
+	const struct diff_track_figures *a = diff_track_site_side(d, site, 1);
 	if (!report_table_row(t)) {
 		if (ch == DIFF_TRACK_SAME)
 			report_table_unchanged(t);
@@ -419,7 +421,7 @@ add_pair_sites(struct report_section *s, const struct diff_track *d,
 		"Call sites (new and grown with their backtrace)", 6, cols);
 	for (int same = 0; same < 2; same++)
 		for (size_t i = 0; i < n; i++)
-			if ((diff_track_site_change(sites[i]) == DIFF_TRACK_SAME) == same)
+			if ((diff_track_site_change(d, sites[i]) == DIFF_TRACK_SAME) == same)
 				add_pair_site(t, d, sites[i]);
 }
 
@@ -487,7 +489,7 @@ add_verdict(struct report *r, const struct diff_track *d, const struct diff_trac
 		size_format_binary(d->total[1], b);
 		strbuf_addf(&sb, "tracked kernel memory %s at %" PRIu64 " call site%s", b,
 			    d->nsites_side[1], d->nsites_side[1] == 1 ? "" : "s");
-		if (n && sites[0]->side[1].records) {
+		if (n && diff_track_site_side(d, sites[0], 1)->records) {
 			strbuf_addstr(&sb, "; largest: ");
 			diff_track_site_label(d, sites[0], &sb);
 		}
@@ -499,7 +501,7 @@ add_verdict(struct report *r, const struct diff_track *d, const struct diff_trac
 	strbuf_addf(&sb, "tracked kernel memory %s", b);
 	size_t counts[DIFF_TRACK_SAME + 1] = { 0 };
 	for (size_t i = 0; i < n; i++)
-		counts[diff_track_site_change(sites[i])]++;
+		counts[diff_track_site_change(d, sites[i])]++;
 	const char *sep = ": ";
 	for (int c = DIFF_TRACK_NEW; c < DIFF_TRACK_SAME; c++) {
 		if (!counts[c])
@@ -508,49 +510,60 @@ add_verdict(struct report *r, const struct diff_track *d, const struct diff_trac
 			    diff_track_change_name((enum diff_track_change)c));
 		sep = ", ";
 	}
-	if (n && diff_track_site_change(sites[0]) != DIFF_TRACK_SAME) {
+	if (n && diff_track_site_change(d, sites[0]) != DIFF_TRACK_SAME) {
 		strbuf_addstr(&sb, " (");
 		diff_track_site_label(d, sites[0], &sb);
-		size_format_binary_delta(report_delta(sites[0]->side[0].bytes,
-						      sites[0]->side[1].bytes), b);
+		size_format_binary_delta(report_delta(diff_track_site_side(d, sites[0], 0)->bytes,
+						      diff_track_site_side(d, sites[0], 1)->bytes), b);
 		strbuf_addf(&sb, " %s)", b);
 	}
 	report_add_verdict(r, "%s", sb.buf);
 	strbuf_release(&sb);
 }
 
+/* A single capture's site with its bytes, as the heap below ranks it. */
+struct ranked_site {
+	uint64_t bytes;
+	const struct diff_track_site *s;
+};
+
 /* Single captures: sites by bytes, largest first, then in order of appearance. */
 static int
 cmp_site_bytes(const void *x, const void *y)
 {
-	const struct diff_track_site *a = *(const struct diff_track_site *const *)x;
-	const struct diff_track_site *b = *(const struct diff_track_site *const *)y;
-	if (a->side[1].bytes != b->side[1].bytes)
-		return a->side[1].bytes > b->side[1].bytes ? -1 : 1;
-	return (a > b) - (a < b);
+	const struct ranked_site *a = x, *b = y;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return (a->s > b->s) - (a->s < b->s);
 }
 
 static bool
-site_after(const struct diff_track_site *a, const struct diff_track_site *b)
+site_after(const struct ranked_site *a, const struct ranked_site *b)
 {
-	return cmp_site_bytes(&a, &b) > 0;
+	return cmp_site_bytes(a, b) > 0;
+}
+
+static void
+ranked_swap(struct ranked_site *h, size_t i, size_t j)
+{
+	struct ranked_site t = h[i];
+	h[i] = h[j];
+	h[j] = t;
 }
 
 /* Restore the heap below i: every node sorts after (is smaller than) its parent. */
 static void
-heap_down(const struct diff_track_site **h, size_t n, size_t i)
+heap_down(struct ranked_site *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			return;
-		if (c + 1 < n && site_after(h[c + 1], h[c]))
+		if (c + 1 < n && site_after(&h[c + 1], &h[c]))
 			c++;
-		if (!site_after(h[c], h[i]))
+		if (!site_after(&h[c], &h[i]))
 			return;
-		const struct diff_track_site *t = h[c];
-		h[c] = h[i];
-		h[i] = t;
+		ranked_swap(h, c, i);
 		i = c;
 	}
 }
@@ -564,25 +577,28 @@ static size_t
 largest_sites(const struct diff_track *d, const struct diff_track_site ***out)
 {
 	size_t k = d->nsites < REPORT_ROWS_MAX ? d->nsites : REPORT_ROWS_MAX, n = 0;
-	const struct diff_track_site **h = xcalloc(k + 1, sizeof(*h));
+	struct ranked_site *h = xcalloc(k + 1, sizeof(*h));
 	for (size_t i = 0; i < d->nsites; i++) {
-		const struct diff_track_site *s = &d->sites[i];
+		struct ranked_site s = { diff_track_site_side(d, &d->sites[i], 1)->bytes,
+					 &d->sites[i] };
 		if (n < k) {
 			size_t j = n++;
 			h[j] = s;
-			while (j > 0 && site_after(h[j], h[(j - 1) / 2])) {
-				const struct diff_track_site *t = h[j];
-				h[j] = h[(j - 1) / 2];
-				h[(j - 1) / 2] = t;
+			while (j > 0 && site_after(&h[j], &h[(j - 1) / 2])) {
+				ranked_swap(h, j, (j - 1) / 2);
 				j = (j - 1) / 2;
 			}
-		} else if (site_after(h[0], s)) {
+		} else if (site_after(&h[0], &s)) {
 			h[0] = s;
 			heap_down(h, n, 0);
 		}
 	}
 	qsort(h, n, sizeof(*h), cmp_site_bytes);
-	*out = h;
+	const struct diff_track_site **v = xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = h[i].s;
+	free(h);
+	*out = v;
 	return n;
 }
 

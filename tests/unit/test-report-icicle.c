@@ -154,7 +154,7 @@ ref_icicle(const struct diff_track *d, bool pair, struct ref_out *o)
 	struct strbuf folded = STRBUF_INIT;
 	for (size_t i = 0; i < d->nsites; i++) {
 		const struct diff_track_site *s = &d->sites[i];
-		uint64_t b = s->side[0].bytes, a = s->side[1].bytes;
+		uint64_t b = diff_track_site_side(d, s, 0)->bytes, a = diff_track_site_side(d, s, 1)->bytes;
 		uint64_t w = pair && b > a ? b : a;
 		strbuf_reset(&folded);
 		diff_track_site_folded(d, s, &folded);

@@ -180,18 +180,105 @@ static const struct icicle *sort_icicle;
 
 /* Token sequences in lexicographic order of their ids, a prefix first. */
 static int
-cmp_icicle_site(const void *x, const void *y)
+cmp_icicle_site(const struct icicle *ic, const struct icicle_site *a,
+		const struct icicle_site *b)
 {
-	const struct icicle_site *a = x, *b = y;
 	uint32_t n = a->ntok < b->ntok ? a->ntok : b->ntok;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t ta = icicle_tok(sort_icicle, a, i), tb = icicle_tok(sort_icicle, b, i);
+		uint32_t ta = icicle_tok(ic, a, i), tb = icicle_tok(ic, b, i);
 		if (ta != tb)
 			return ta < tb ? -1 : 1;
 	}
 	if (a->ntok != b->ntok)
 		return a->ntok < b->ntok ? -1 : 1;
 	return (a->site > b->site) - (a->site < b->site);
+}
+
+/*
+ * The sites are sorted in place (an introsort: quicksort, heapsort past
+ * 2 log2 n levels, insertion sort for short runs) rather than by qsort(),
+ * whose merge sort takes a second array as large as the sites. The order is
+ * total (the site index breaks ties), so it is the same whatever the sort.
+ */
+static void
+icicle_swap(struct icicle_site *v, size_t i, size_t j)
+{
+	struct icicle_site t = v[i];
+	v[i] = v[j];
+	v[j] = t;
+}
+
+static void
+icicle_sift(const struct icicle *ic, struct icicle_site *v, size_t n, size_t i)
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && cmp_icicle_site(ic, &v[c + 1], &v[c]) > 0)
+			c++;
+		if (cmp_icicle_site(ic, &v[c], &v[i]) <= 0)
+			return;
+		icicle_swap(v, c, i);
+	}
+}
+
+static void
+icicle_heapsort(const struct icicle *ic, struct icicle_site *v, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		icicle_sift(ic, v, n, i);
+	for (size_t k = n; k-- > 1;) {
+		icicle_swap(v, 0, k);
+		icicle_sift(ic, v, k, 0);
+	}
+}
+
+/* Hoare's partition around the middle element: [0, j] and [j + 1, n), both non-empty. */
+static size_t
+icicle_partition(const struct icicle *ic, struct icicle_site *v, size_t n)
+{
+	struct icicle_site pivot = v[(n - 1) / 2];
+	size_t i = 0, j = n - 1;
+	for (;;) {
+		while (cmp_icicle_site(ic, &v[i], &pivot) < 0)
+			i++;
+		while (cmp_icicle_site(ic, &v[j], &pivot) > 0)
+			j--;
+		if (i >= j)
+			return j;
+		icicle_swap(v, i++, j--);
+	}
+}
+
+static void
+icicle_sort(const struct icicle *ic, struct icicle_site *v, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		if (depth-- == 0) {
+			icicle_heapsort(ic, v, n);
+			return;
+		}
+		size_t j = icicle_partition(ic, v, n) + 1;
+		/* The shorter part first, by recursion; the longer one by the loop. */
+		if (j < n - j) {
+			icicle_sort(ic, v, j, depth);
+			v += j;
+			n -= j;
+		} else {
+			icicle_sort(ic, v + j, n - j, depth);
+			n = j;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && cmp_icicle_site(ic, &v[k - 1], &v[k]) > 0; k--)
+			icicle_swap(v, k - 1, k);
+}
+
+static void
+icicle_sort_sites(struct icicle *ic)
+{
+	unsigned depth = 0;
+	for (size_t n = ic->nsites; n > 1; n >>= 1)
+		depth += 2;
+	icicle_sort(ic, ic->sites, ic->nsites, depth);
 }
 
 static int
@@ -310,9 +397,7 @@ add_icicle(struct report_section *s, const struct diff_track *d, bool pair)
 		is->u.p = is->spelled ? ic.toks + is->u.at : d->sites[i].frames + is->u.at;
 	}
 	strbuf_release(&folded);
-	sort_icicle = &ic;
-	if (n > 1)
-		qsort(ic.sites, n, sizeof(*ic.sites), cmp_icicle_site);
+	icicle_sort_sites(&ic);
 	if (root.width) {
 		struct report_chart *c = report_section_add_chart(s, REPORT_CHART_ICICLE,
 			pair ? "Call stacks, outermost caller on top (red grew, blue shrank, "

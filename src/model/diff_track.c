@@ -241,23 +241,50 @@ module_get(struct diff_track *d, const char *name, size_t n, uint32_t *index)
 
 /* ---- sites ---------------------------------------------------------------- */
 
-/* A copy of n frame ids in the pool: one allocation per block of sites, not per site. */
+/* Room for n 32-bit units in the pool: one allocation per block of sites, not per site. */
 static uint32_t *
-pool_copy(struct diff_track_pool *p, const uint32_t *ids, size_t n)
+pool_take(struct diff_track_pool *p, size_t n)
 {
-	if (n == 0)
-		return NULL;
 	if (p->nblocks == 0 || p->size - p->used < n) {
 		size_t size = n > 16384 ? n : 16384;
 		p->blocks = xgrow(p->blocks, &p->blocks_alloc, p->nblocks + 1, sizeof(*p->blocks));
-		p->blocks[p->nblocks++] = xmalloc(size * sizeof(*ids));
+		p->blocks[p->nblocks++] = xmalloc(size * sizeof(**p->blocks));
 		p->size = size;
 		p->used = 0;
 	}
 	uint32_t *dst = p->blocks[p->nblocks - 1] + p->used;
-	memcpy(dst, ids, n * sizeof(*ids));
 	p->used += n;
 	return dst;
+}
+
+/* Does every id fit 16 bits? */
+static bool
+ids_narrow(const uint32_t *ids, size_t n)
+{
+	uint32_t any = 0;
+	for (size_t i = 0; i < n; i++)
+		any |= ids[i];
+	return any <= UINT16_MAX;
+}
+
+/* A site's copy of its n frame ids in the pool, 16-bit when they all fit. */
+static void
+site_store_frames(struct diff_track_pool *p, struct diff_track_site *s, const uint32_t *ids,
+		  size_t n)
+{
+	s->narrow = ids_narrow(ids, n);
+	if (n == 0) {
+		s->frames.wide = NULL;
+	} else if (s->narrow) {
+		uint16_t *dst = (uint16_t *)pool_take(p, (n + 1) / 2);
+		for (size_t i = 0; i < n; i++)
+			dst[i] = (uint16_t)ids[i];
+		s->frames.narrow = dst;
+	} else {
+		uint32_t *dst = pool_take(p, n);
+		memcpy(dst, ids, n * sizeof(*ids));
+		s->frames.wide = dst;
+	}
 }
 
 /* A site's label group: its charged frame's, or that of sites without frames. */
@@ -266,7 +293,7 @@ site_label(struct diff_track *d, const struct diff_track_site *s)
 {
 	if (s->charged == DIFF_TRACK_NO_FRAME)
 		return label_group(d, "[no frames]", strlen("[no frames]"));
-	return d->frames[s->frames[s->charged]].label;
+	return d->frames[diff_track_site_frame(s, s->charged)].label;
 }
 
 static uint32_t
@@ -277,13 +304,19 @@ site_hash(const uint32_t *ids, size_t n, bool mapping)
 }
 
 /* A site's frame count fits its 31 bits (diff_track_site.nframes). */
-#define SITE_FRAMES_MAX 0x7fffffffu
+#define SITE_FRAMES_MAX 0x3fffffffu
 
 static bool
 site_equal(const struct diff_track_site *s, const uint32_t *ids, size_t n, bool mapping)
 {
-	return s->nframes == n && s->mapping == mapping &&
-	       (n == 0 || memcmp(s->frames, ids, n * sizeof(*ids)) == 0);
+	if (s->nframes != n || s->mapping != mapping)
+		return false;
+	if (!s->narrow)
+		return n == 0 || memcmp(s->frames.wide, ids, n * sizeof(*ids)) == 0;
+	for (size_t i = 0; i < n; i++)
+		if (s->frames.narrow[i] != ids[i])
+			return false;
+	return true;
 }
 
 /*
@@ -306,7 +339,7 @@ site_add(struct diff_track *d, const struct track_record *r, const uint32_t *ids
 	size_t mlen;
 	const char *m = track_record_module(r, &mlen);
 	s.nframes = (uint32_t)r->nframes & SITE_FRAMES_MAX;   /* checked by site_get() */
-	s.frames = pool_copy(&d->pool, ids, r->nframes);
+	site_store_frames(&d->pool, &s, ids, r->nframes);
 	s.charged = charged_frame(r);
 	s.mapping = r->type == TRACK_RECORD_MAP;
 	module_get(d, m, mlen, &s.module);
@@ -350,7 +383,7 @@ site_get(struct diff_track *d, const struct track_record *r, const char *path,
 	bool mapping = r->type == TRACK_RECORD_MAP;
 	if (r->nframes > SITE_FRAMES_MAX) {
 		diag_set(err, DIAG_DATA, path, r->line, 0,
-			 "a record with more than 2^31 - 1 frames: the capture is too large to compare");
+			 "a record with more than 2^30 - 1 frames: the capture is too large to compare");
 		return NULL;
 	}
 	if (record_ids(d, r, path, err) < 0)
@@ -525,7 +558,7 @@ group_vias(const struct diff_track *d, const struct diff_track_site **group, siz
 		size_t best = k ? first_difference(group[k], group[k - 1]) : 0;
 		if (k + 1 < n && first_difference(group[k], group[k + 1]) > best)
 			best = first_difference(group[k], group[k + 1]);
-		d->vias->via[group[k] - d->sites] = (uint32_t)best;   /* <= nframes < 2^31 */
+		d->vias->via[group[k] - d->sites] = (uint32_t)best;   /* <= nframes < 2^30 */
 	}
 }
 

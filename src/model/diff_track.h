@@ -70,8 +70,17 @@ struct diff_track_frame {
  * capture, which fills one side, pays for one side only.
  */
 struct diff_track_site {
-	uint32_t *frames;      /* frame ids, innermost first */
-	uint32_t nframes : 31; /* < 2^31: diff_track_add_record() refuses more */
+	/*
+	 * Frame ids, innermost first (diff_track_site_frame()): 16 bits each
+	 * when every id of the site fits (a capture with fewer than 65,536
+	 * distinct frames, the usual case), else 32.
+	 */
+	union {
+		const uint16_t *narrow;
+		const uint32_t *wide;
+	} frames;
+	uint32_t nframes : 30; /* < 2^30: diff_track_add_record() refuses more */
+	uint32_t narrow : 1;   /* frames.narrow, else frames.wide */
 	uint32_t mapping : 1;
 	uint32_t charged;      /* frames[] index the site is charged to; DIFF_TRACK_NO_FRAME: none */
 	uint32_t module;       /* index in diff_track.modules */
@@ -99,7 +108,8 @@ struct diff_track_ids {
 	size_t cap, len;
 };
 
-/* Frame ids of the sites, in blocks that never move (a site points into one). */
+/* Frame ids of the sites, in blocks that never move (a site points into one);
+ * 16-bit ids take two to a unit. */
 struct diff_track_pool {
 	uint32_t **blocks;
 	size_t nblocks, blocks_alloc;
@@ -191,7 +201,7 @@ void diff_track_site_label(const struct diff_track *d, const struct diff_track_s
 static inline uint32_t
 diff_track_site_frame(const struct diff_track_site *s, size_t i)
 {
-	return s->frames[i];
+	return s->narrow ? s->frames.narrow[i] : s->frames.wide[i];
 }
 /* One frame as "symbol (module)", "0xADDR (module)", " + 0x.." with offsets. */
 void diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *out);

@@ -60,10 +60,12 @@ struct icicle_site {
 	union {
 		size_t at;     /* while the sites are added: index in toks or the frames */
 		const uint32_t *p;   /* then: the spelled tokens, or the outermost frame read */
+		const uint16_t *p16; /* the same of a site with 16-bit frame ids */
 	} u;
 	uint32_t site;         /* index in diff_track.sites */
 	uint16_t ntok;         /* <= ICICLE_MAX_DEPTH */
 	bool spelled;          /* tokens p[0, 1, ...]; else frame_tok of frames p[0, -1, ...] */
+	bool narrow;           /* not spelled, and the frames are p16[0, -1, ...] */
 };
 
 struct icicle {
@@ -110,7 +112,7 @@ icicle_tok(const struct icicle *ic, const struct icicle_site *s, size_t k)
 {
 	if (s->spelled)
 		return s->u.p[k];
-	return ic->frame_tok[*(s->u.p - k)];
+	return ic->frame_tok[s->narrow ? *(s->u.p16 - k) : *(s->u.p - k)];
 }
 
 static uint32_t
@@ -394,7 +396,13 @@ add_icicle(struct report_section *s, const struct diff_track *d, bool pair)
 	/* The tokens read straight from memory by the sort (toks no longer moves). */
 	for (size_t i = 0; i < n; i++) {
 		struct icicle_site *is = &ic.sites[i];
-		is->u.p = is->spelled ? ic.toks + is->u.at : d->sites[i].frames + is->u.at;
+		const struct diff_track_site *site = &d->sites[i];
+		if (is->spelled)
+			is->u.p = ic.toks + is->u.at;
+		else if ((is->narrow = site->narrow))
+			is->u.p16 = site->frames.narrow + is->u.at;
+		else
+			is->u.p = site->frames.wide + is->u.at;
 	}
 	strbuf_release(&folded);
 	icicle_sort_sites(&ic);

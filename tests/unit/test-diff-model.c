@@ -288,7 +288,7 @@ test_track_sites(void **state)
 	diff_track_site_folded(&d, s[0], &sb);
 	assert_string_equal(sb.buf, "New::alloc();IOMalloc_external(unsigned long)");
 	strbuf_reset(&sb);
-	diff_track_frame_text(&d, s[0]->frames[1], &sb);
+	diff_track_frame_text(&d, diff_track_site_frame(s[0], 1), &sb);
 	assert_string_equal(sb.buf, "New::alloc() (com.example.New)");
 	strbuf_release(&sb);
 	assert_string_equal(d.modules[s[0]->module].name, "com.example.New");
@@ -313,7 +313,7 @@ test_track_sites(void **state)
 	track_diff(&d, true, &b, &a);
 	assert_int_equal(d.nsites, 4);
 	struct strbuf ft = STRBUF_INIT;
-	diff_track_frame_text(&d, d.sites[0].frames[1], &ft);
+	diff_track_frame_text(&d, diff_track_site_frame(&d.sites[0], 1), &ft);
 	assert_string_equal(ft.buf, "AGX::grow() + 0x10 (com.apple.AGXG13X)");
 	strbuf_release(&ft);
 	diff_track_release(&d);
@@ -378,6 +378,43 @@ test_track_figures_per_side(void **state)
 	}
 	assert_int_equal(d.nsites_side[0], N0 - N1 / 2);
 	assert_int_equal(d.nsites_side[1], N1);
+	diff_track_release(&d);
+}
+
+/*
+ * A site keeps 16-bit frame ids while every id fits, 32-bit ones after the
+ * 65,536th distinct frame: both kinds match their records again and read
+ * back the frames they were given.
+ */
+static void
+test_track_narrow_and_wide_sites(void **state)
+{
+	(void)state;
+	enum { N = 70000 };   /* each site adds one frame to the shared IOMalloc one */
+	struct diff_track d;
+	struct strbuf sb = STRBUF_INIT;
+	char want[64];
+	diff_track_init(&d, false);
+	for (unsigned i = 0; i < N; i++)
+		add_site_record(&d, 1, i, 16, 1);
+	static const unsigned again[] = { 0, 5, 65533, 65534, 65535, 69999 };
+	for (size_t k = 0; k < sizeof(again) / sizeof(again[0]); k++)
+		add_site_record(&d, 1, again[k], 16, 1);
+	assert_int_equal(d.nsites, N);
+	assert_int_equal(d.nframes, N + 1);
+	assert_true(d.sites[0].narrow);
+	assert_true(d.sites[65534].narrow);    /* its frame is id 65535 */
+	assert_false(d.sites[65535].narrow);
+	assert_false(d.sites[N - 1].narrow);
+	for (unsigned i = 0; i < N; i += 997) {
+		strbuf_reset(&sb);
+		diff_track_frame_text(&d, diff_track_site_frame(&d.sites[i], 1), &sb);
+		snprintf(want, sizeof(want), "Site%u::alloc() (com.example.k)", i);
+		assert_string_equal(sb.buf, want);
+	}
+	for (size_t k = 0; k < sizeof(again) / sizeof(again[0]); k++)
+		assert_int_equal(diff_track_site_side(&d, &d.sites[again[k]], 1)->records, 2);
+	strbuf_release(&sb);
 	diff_track_release(&d);
 }
 
@@ -589,6 +626,7 @@ main(void)
 		cmocka_unit_test(test_track_sites),
 		cmocka_unit_test(test_track_sum_overflow),
 		cmocka_unit_test(test_track_figures_per_side),
+		cmocka_unit_test(test_track_narrow_and_wide_sites),
 		cmocka_unit_test(test_classes_rows),
 		cmocka_unit_test(test_pick_nth),
 		cmocka_unit_test(test_vmmap_side_pick),

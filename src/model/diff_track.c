@@ -24,6 +24,8 @@ void
 diff_track_release(struct diff_track *d)
 {
 	free(d->sites);
+	free(d->fig[0]);
+	free(d->fig[1]);
 	for (size_t i = 0; i < d->pool.nblocks; i++)
 		free(d->pool.blocks[i]);
 	free(d->pool.blocks);
@@ -207,10 +209,10 @@ frame_id(struct diff_track *d, const struct track_record *r, const struct track_
 }
 
 /* The frame a site is charged to (as track_record_module), else the innermost. */
-static size_t
+static uint32_t
 charged_frame(const struct track_record *r)
 {
-	for (size_t i = 0; i < r->nframes; i++) {
+	for (uint32_t i = 0; i < r->nframes; i++) {
 		const struct track_frame *f = &r->frames[i];
 		const char *cls;
 		size_t cl;
@@ -218,11 +220,11 @@ charged_frame(const struct track_record *r)
 		    !track_frame_is_kernel(r, f))
 			return i;
 	}
-	return r->nframes ? 0 : SIZE_MAX;
+	return r->nframes ? 0 : DIFF_TRACK_NO_FRAME;
 }
 
 static struct diff_track_module *
-module_get(struct diff_track *d, const char *name, size_t n, size_t *index)
+module_get(struct diff_track *d, const char *name, size_t n, uint32_t *index)
 {
 	bool created;
 	size_t *idx = strmap_put(&d->module_index, name, n, &created);
@@ -233,38 +235,65 @@ module_get(struct diff_track *d, const char *name, size_t n, size_t *index)
 		d->modules[d->nmodules].name = xmemdup0(name, n);
 		*idx = d->nmodules++;
 	}
-	*index = *idx;
+	*index = (uint32_t)*idx;   /* a module is a frame's: fewer than 2^32 - 1 */
 	return &d->modules[*idx];
 }
 
 /* ---- sites ---------------------------------------------------------------- */
 
-/* A copy of n frame ids in the pool: one allocation per block of sites, not per site. */
+/* Room for n 32-bit units in the pool: one allocation per block of sites, not per site. */
 static uint32_t *
-pool_copy(struct diff_track_pool *p, const uint32_t *ids, size_t n)
+pool_take(struct diff_track_pool *p, size_t n)
 {
-	if (n == 0)
-		return NULL;
 	if (p->nblocks == 0 || p->size - p->used < n) {
 		size_t size = n > 16384 ? n : 16384;
 		p->blocks = xgrow(p->blocks, &p->blocks_alloc, p->nblocks + 1, sizeof(*p->blocks));
-		p->blocks[p->nblocks++] = xmalloc(size * sizeof(*ids));
+		p->blocks[p->nblocks++] = xmalloc(size * sizeof(**p->blocks));
 		p->size = size;
 		p->used = 0;
 	}
 	uint32_t *dst = p->blocks[p->nblocks - 1] + p->used;
-	memcpy(dst, ids, n * sizeof(*ids));
 	p->used += n;
 	return dst;
+}
+
+/* Does every id fit 16 bits? */
+static bool
+ids_narrow(const uint32_t *ids, size_t n)
+{
+	uint32_t any = 0;
+	for (size_t i = 0; i < n; i++)
+		any |= ids[i];
+	return any <= UINT16_MAX;
+}
+
+/* A site's copy of its n frame ids in the pool, 16-bit when they all fit. */
+static void
+site_store_frames(struct diff_track_pool *p, struct diff_track_site *s, const uint32_t *ids,
+		  size_t n)
+{
+	s->narrow = ids_narrow(ids, n);
+	if (n == 0) {
+		s->frames.wide = NULL;
+	} else if (s->narrow) {
+		uint16_t *dst = (uint16_t *)pool_take(p, (n + 1) / 2);
+		for (size_t i = 0; i < n; i++)
+			dst[i] = (uint16_t)ids[i];
+		s->frames.narrow = dst;
+	} else {
+		uint32_t *dst = pool_take(p, n);
+		memcpy(dst, ids, n * sizeof(*ids));
+		s->frames.wide = dst;
+	}
 }
 
 /* A site's label group: its charged frame's, or that of sites without frames. */
 static uint32_t
 site_label(struct diff_track *d, const struct diff_track_site *s)
 {
-	if (s->charged == SIZE_MAX)
+	if (s->charged == DIFF_TRACK_NO_FRAME)
 		return label_group(d, "[no frames]", strlen("[no frames]"));
-	return d->frames[s->frames[s->charged]].label;
+	return d->frames[diff_track_site_frame(s, s->charged)].label;
 }
 
 static uint32_t
@@ -274,11 +303,33 @@ site_hash(const uint32_t *ids, size_t n, bool mapping)
 	return (uint32_t)mix64(h, mapping);
 }
 
+/* A site's frame count fits its 31 bits (diff_track_site.nframes). */
+#define SITE_FRAMES_MAX 0x3fffffffu
+
 static bool
 site_equal(const struct diff_track_site *s, const uint32_t *ids, size_t n, bool mapping)
 {
-	return s->nframes == n && s->mapping == mapping &&
-	       (n == 0 || memcmp(s->frames, ids, n * sizeof(*ids)) == 0);
+	if (s->nframes != n || s->mapping != mapping)
+		return false;
+	if (!s->narrow)
+		return n == 0 || memcmp(s->frames.wide, ids, n * sizeof(*ids)) == 0;
+	for (size_t i = 0; i < n; i++)
+		if (s->frames.narrow[i] != ids[i])
+			return false;
+	return true;
+}
+
+/*
+ * Room for the figures of sites [0, n) on a side, site `from` on zero: a
+ * side's array is made on its first record, for every site so far, then
+ * grows with the sites. Only the figures in use are written, so the spare
+ * capacity of the array costs no memory until used.
+ */
+static void
+figures_reserve(struct diff_track *d, int side, size_t from, size_t n)
+{
+	d->fig[side] = xgrow(d->fig[side], &d->fig_alloc[side], n ? n : 1, sizeof(*d->fig[side]));
+	memset(d->fig[side] + from, 0, (n - from) * sizeof(*d->fig[side]));
 }
 
 static void
@@ -287,14 +338,17 @@ site_add(struct diff_track *d, const struct track_record *r, const uint32_t *ids
 	struct diff_track_site s = { 0 };
 	size_t mlen;
 	const char *m = track_record_module(r, &mlen);
-	s.nframes = r->nframes;
-	s.frames = pool_copy(&d->pool, ids, r->nframes);
+	s.nframes = (uint32_t)r->nframes & SITE_FRAMES_MAX;   /* checked by site_get() */
+	site_store_frames(&d->pool, &s, ids, r->nframes);
 	s.charged = charged_frame(r);
 	s.mapping = r->type == TRACK_RECORD_MAP;
 	module_get(d, m, mlen, &s.module);
 	s.label = site_label(d, &s);
 	d->sites = xgrow(d->sites, &d->sites_alloc, d->nsites + 1, sizeof(*d->sites));
 	d->sites[d->nsites++] = s;
+	for (int side = 0; side < 2; side++)
+		if (d->fig[side])
+			figures_reserve(d, side, d->nsites - 1, d->nsites);
 }
 
 /* The frame ids of a record, into d->ids. */
@@ -327,6 +381,11 @@ site_get(struct diff_track *d, const struct track_record *r, const char *path,
 	 struct diag *err)
 {
 	bool mapping = r->type == TRACK_RECORD_MAP;
+	if (r->nframes > SITE_FRAMES_MAX) {
+		diag_set(err, DIAG_DATA, path, r->line, 0,
+			 "a record with more than 2^30 - 1 frames: the capture is too large to compare");
+		return NULL;
+	}
 	if (record_ids(d, r, path, err) < 0)
 		return NULL;
 	uint32_t h = site_hash(d->ids, r->nframes, mapping);
@@ -352,16 +411,19 @@ diff_track_add_record(struct diff_track *d, int side, const struct track_record 
 	struct diff_track_site *s = site_get(d, r, path, err);
 	if (!s)
 		return -1;
+	if (!d->fig[side])
+		figures_reserve(d, side, 0, d->nsites);
+	struct diff_track_figures *f = &d->fig[side][s - d->sites];
 	struct diff_track_module *mod = &d->modules[s->module];
 	int64_t c = r->type == TRACK_RECORD_MAP ? 1 : r->count;
-	if (s->side[side].records == 0)
+	if (f->records == 0)
 		d->nsites_side[side]++;
-	if (!bytes_add(&s->side[side].bytes, r->bytes) ||
+	if (!bytes_add(&f->bytes, r->bytes) ||
 	    !bytes_add(&mod->bytes[side], r->bytes) || !bytes_add(&d->total[side], r->bytes) ||
-	    __builtin_add_overflow(s->side[side].count, c, &s->side[side].count))
+	    __builtin_add_overflow(f->count, c, &f->count))
 		return diag_set(err, DIAG_DATA, path, r->line, 0,
 				"byte counts of the capture add up past 2^63");
-	s->side[side].records++;
+	f->records++;
 	mod->records[side]++;
 	d->records[side]++;
 	return 0;
@@ -467,20 +529,21 @@ group_key(const struct diff_track_site *s)
  * counting sort: passes over the sites, not a walk from site to site.
  * Part k is order[start[k] .. start[k + 1]), its sites in index order.
  */
-static size_t *
+static const struct diff_track_site **
 sites_by_group(const struct diff_track *d, size_t **start_out)
 {
 	size_t nkeys = 2 * d->label_index.len;
 	size_t *start = xcalloc(nkeys + 1, sizeof(*start));
 	size_t *next = xmalloc((nkeys ? nkeys : 1) * sizeof(*next));
-	size_t *order = xmalloc((d->nsites ? d->nsites : 1) * sizeof(*order));
+	const struct diff_track_site **order = xmalloc((d->nsites ? d->nsites : 1) *
+						       sizeof(*order));
 	for (size_t i = 0; i < d->nsites; i++)
 		start[group_key(&d->sites[i]) + 1]++;
 	for (size_t k = 1; k <= nkeys; k++)
 		start[k] += start[k - 1];
 	memcpy(next, start, nkeys * sizeof(*next));
 	for (size_t i = 0; i < d->nsites; i++)
-		order[next[group_key(&d->sites[i])]++] = i;
+		order[next[group_key(&d->sites[i])]++] = &d->sites[i];
 	free(next);
 	*start_out = start;
 	return order;
@@ -495,36 +558,32 @@ group_vias(const struct diff_track *d, const struct diff_track_site **group, siz
 		size_t best = k ? first_difference(group[k], group[k - 1]) : 0;
 		if (k + 1 < n && first_difference(group[k], group[k + 1]) > best)
 			best = first_difference(group[k], group[k + 1]);
-		d->vias->via[group[k] - d->sites] = best;
+		d->vias->via[group[k] - d->sites] = (uint32_t)best;   /* <= nframes < 2^30 */
 	}
 }
 
 /*
  * Where a site parts from the others with its label is its longest common
  * prefix with any of them; in lexicographic order that is the longer of
- * its prefixes with its two neighbours. So each group is sorted once.
+ * its prefixes with its two neighbours. So each group is sorted once, in
+ * place in the order of the counting sort (one pointer a site while this
+ * runs, and a 4-byte via a site kept).
  */
 static void
 compute_vias(const struct diff_track *d)
 {
 	struct diff_track_vias *v = d->vias;
 	size_t *start, nkeys = 2 * d->label_index.len;
-	size_t *order = sites_by_group(d, &start);
-	const struct diff_track_site **group = xmalloc((d->nsites ? d->nsites : 1) *
-						       sizeof(*group));
+	const struct diff_track_site **order = sites_by_group(d, &start);
 	v->via = xrealloc(v->via, (d->nsites ? d->nsites : 1) * sizeof(*v->via));
 	for (size_t i = 0; i < d->nsites; i++)
-		v->via[i] = SIZE_MAX;
+		v->via[i] = DIFF_TRACK_NO_FRAME;
 	for (size_t k = 0; k < nkeys; k++) {
 		size_t n = start[k + 1] - start[k];
-		if (n < 2)
-			continue;
-		for (size_t j = 0; j < n; j++)
-			group[j] = &d->sites[order[start[k] + j]];
-		group_vias(d, group, n);
+		if (n >= 2)
+			group_vias(d, order + start[k], n);
 	}
 	v->n = d->nsites;
-	free(group);
 	free(start);
 	free(order);
 }
@@ -605,13 +664,13 @@ label_pieces_of(const struct diff_track *d, const struct diff_track_site *s,
 		struct label_pieces *lp)
 {
 	lp->n = lp->ndigits = 0;
-	if (s->charged == SIZE_MAX)
+	if (s->charged == DIFF_TRACK_NO_FRAME)
 		piece(lp, "[no frames]", 11);
 	else
 		base_pieces(lp, &d->frames[diff_track_site_frame(s, s->charged)]);
 	lp->base = lp->n;
-	size_t via = d->vias->via[s - d->sites];
-	if (via == SIZE_MAX)
+	uint32_t via = d->vias->via[s - d->sites];
+	if (via == DIFF_TRACK_NO_FRAME)
 		return;
 	const char *p;
 	piece(lp, " via frame ", 11);
@@ -748,9 +807,10 @@ diff_track_add_capture(struct diff_track *d, int side, const struct track_captur
 }
 
 enum diff_track_change
-diff_track_site_change(const struct diff_track_site *s)
+diff_track_site_change(const struct diff_track *d, const struct diff_track_site *s)
 {
-	const struct diff_track_figures *b = &s->side[0], *a = &s->side[1];
+	const struct diff_track_figures *b = diff_track_site_side(d, s, 0);
+	const struct diff_track_figures *a = diff_track_site_side(d, s, 1);
 	if (b->records == 0)
 		return DIFF_TRACK_NEW;
 	if (a->records == 0)
@@ -773,7 +833,7 @@ bool
 diff_track_changed(const struct diff_track *d)
 {
 	for (size_t i = 0; i < d->nsites; i++)
-		if (diff_track_site_change(&d->sites[i]) != DIFF_TRACK_SAME)
+		if (diff_track_site_change(d, &d->sites[i]) != DIFF_TRACK_SAME)
 			return true;
 	return false;
 }
@@ -815,16 +875,21 @@ static int
 cmp_site(const void *x, const void *y)
 {
 	const struct site_sort *a = x, *b = y;
+	const struct diff_track *d = a->d;
 	const struct diff_track_site *s = a->s, *t = b->s;
-	enum diff_track_change cs = diff_track_site_change(s), ct = diff_track_site_change(t);
+	enum diff_track_change cs = diff_track_site_change(d, s), ct = diff_track_site_change(d, t);
 	if (cs != ct)
 		return cs < ct ? -1 : 1;
-	uint64_t ds = abs_delta(s->side[0].bytes, s->side[1].bytes);
-	uint64_t dt = abs_delta(t->side[0].bytes, t->side[1].bytes);
+	const struct diff_track_figures *s0 = diff_track_site_side(d, s, 0);
+	const struct diff_track_figures *s1 = diff_track_site_side(d, s, 1);
+	const struct diff_track_figures *t0 = diff_track_site_side(d, t, 0);
+	const struct diff_track_figures *t1 = diff_track_site_side(d, t, 1);
+	uint64_t ds = abs_delta(s0->bytes, s1->bytes);
+	uint64_t dt = abs_delta(t0->bytes, t1->bytes);
 	if (ds != dt)
 		return ds > dt ? -1 : 1;
-	if (s->side[1].bytes != t->side[1].bytes)
-		return s->side[1].bytes > t->side[1].bytes ? -1 : 1;
+	if (s1->bytes != t1->bytes)
+		return s1->bytes > t1->bytes ? -1 : 1;
 	int c = cmp_labels(a->d, s, t);
 	return c ? c : cmp_frames(a->d, s, t);
 }
@@ -879,9 +944,9 @@ new_sites(const struct diff_track *d, bool bytes, uint64_t *before, uint64_t *af
 	*before = *after = 0;
 	for (size_t i = 0; i < d->nsites; i++) {
 		const struct diff_track_site *s = &d->sites[i];
-		if (diff_track_site_change(s) != DIFF_TRACK_NEW)
+		if (diff_track_site_change(d, s) != DIFF_TRACK_NEW)
 			continue;
-		bytes_add_capped(after, bytes ? s->side[1].bytes : 1, &capped);
+		bytes_add_capped(after, bytes ? diff_track_site_side(d, s, 1)->bytes : 1, &capped);
 	}
 }
 

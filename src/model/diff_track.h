@@ -60,15 +60,32 @@ struct diff_track_frame {
 	uint32_t label;        /* its label group: frames whose base label text is equal */
 };
 
+/* diff_track_site.charged of a site without frames. */
+#define DIFF_TRACK_NO_FRAME UINT32_MAX
+
+/*
+ * A distinct call site. Kept small (24 bytes): a report of a capture whose
+ * records are all different sites holds one per record. Its figures are not
+ * here but in diff_track.fig[side] (diff_track_site_side()), so that a single
+ * capture, which fills one side, pays for one side only.
+ */
 struct diff_track_site {
-	uint32_t *frames;      /* frame ids, innermost first */
-	size_t nframes;
-	size_t charged;        /* frames[] index the site is charged to; SIZE_MAX: none */
-	size_t module;         /* index in diff_track.modules */
-	bool mapping;
+	/*
+	 * Frame ids, innermost first (diff_track_site_frame()): 16 bits each
+	 * when every id of the site fits (a capture with fewer than 65,536
+	 * distinct frames, the usual case), else 32.
+	 */
+	union {
+		const uint16_t *narrow;
+		const uint32_t *wide;
+	} frames;
+	uint32_t nframes : 30; /* < 2^30: diff_track_add_record() refuses more */
+	uint32_t narrow : 1;   /* frames.narrow, else frames.wide */
+	uint32_t mapping : 1;
+	uint32_t charged;      /* frames[] index the site is charged to; DIFF_TRACK_NO_FRAME: none */
+	uint32_t module;       /* index in diff_track.modules */
 	uint32_t label;        /* its label group: sites whose labels (without "via")
 				* read alike, charged to the same frame text */
-	struct diff_track_figures side[2];
 };
 
 struct diff_track_module {
@@ -91,7 +108,8 @@ struct diff_track_ids {
 	size_t cap, len;
 };
 
-/* Frame ids of the sites, in blocks that never move (a site points into one). */
+/* Frame ids of the sites, in blocks that never move (a site points into one);
+ * 16-bit ids take two to a unit. */
 struct diff_track_pool {
 	uint32_t **blocks;
 	size_t nblocks, blocks_alloc;
@@ -106,8 +124,8 @@ struct diff_track_pool {
  * the frames, and a writer builds the label of each site it shows.
  */
 struct diff_track_vias {
-	size_t *via;           /* per site: the frame index where it parts from its
-				* twins; SIZE_MAX: it has none */
+	uint32_t *via;         /* per site: the frame index where it parts from its
+				* twins; DIFF_TRACK_NO_FRAME: it has none */
 	size_t n;              /* sites covered; != nsites: out of date */
 };
 
@@ -116,6 +134,9 @@ struct diff_track {
 	struct diff_track_ids site_index;
 	struct diff_track_site *sites;
 	size_t nsites, sites_alloc;
+	/* Per side, the figures of site i at [i]; NULL until the side gets a record. */
+	struct diff_track_figures *fig[2];
+	size_t fig_alloc[2];
 	struct diff_track_pool pool;   /* the sites' frame ids */
 	struct diff_track_ids frame_index;
 	struct diff_track_frame *frames;
@@ -156,7 +177,16 @@ struct diff_track_pair {
 void diff_track_pair_init(struct diff_track_pair *p, bool match_offsets);
 void diff_track_pair_release(struct diff_track_pair *p);
 
-enum diff_track_change diff_track_site_change(const struct diff_track_site *s);
+/* The figures of a site on one side (zero when that side has no record). */
+static inline const struct diff_track_figures *
+diff_track_site_side(const struct diff_track *d, const struct diff_track_site *s, int side)
+{
+	static const struct diff_track_figures none;
+	return d->fig[side] ? &d->fig[side][s - d->sites] : &none;
+}
+
+enum diff_track_change diff_track_site_change(const struct diff_track *d,
+					      const struct diff_track_site *s);
 
 /*
  * "module: symbol" of the frame a site is charged to, else of its innermost
@@ -171,7 +201,7 @@ void diff_track_site_label(const struct diff_track *d, const struct diff_track_s
 static inline uint32_t
 diff_track_site_frame(const struct diff_track_site *s, size_t i)
 {
-	return s->frames[i];
+	return s->narrow ? s->frames.narrow[i] : s->frames.wide[i];
 }
 /* One frame as "symbol (module)", "0xADDR (module)", " + 0x.." with offsets. */
 void diff_track_frame_text(const struct diff_track *d, uint32_t id, struct strbuf *out);

@@ -60,10 +60,12 @@ struct icicle_site {
 	union {
 		size_t at;     /* while the sites are added: index in toks or the frames */
 		const uint32_t *p;   /* then: the spelled tokens, or the outermost frame read */
+		const uint16_t *p16; /* the same of a site with 16-bit frame ids */
 	} u;
 	uint32_t site;         /* index in diff_track.sites */
 	uint16_t ntok;         /* <= ICICLE_MAX_DEPTH */
 	bool spelled;          /* tokens p[0, 1, ...]; else frame_tok of frames p[0, -1, ...] */
+	bool narrow;           /* not spelled, and the frames are p16[0, -1, ...] */
 };
 
 struct icicle {
@@ -110,7 +112,7 @@ icicle_tok(const struct icicle *ic, const struct icicle_site *s, size_t k)
 {
 	if (s->spelled)
 		return s->u.p[k];
-	return ic->frame_tok[*(s->u.p - k)];
+	return ic->frame_tok[s->narrow ? *(s->u.p16 - k) : *(s->u.p - k)];
 }
 
 static uint32_t
@@ -180,18 +182,105 @@ static const struct icicle *sort_icicle;
 
 /* Token sequences in lexicographic order of their ids, a prefix first. */
 static int
-cmp_icicle_site(const void *x, const void *y)
+cmp_icicle_site(const struct icicle *ic, const struct icicle_site *a,
+		const struct icicle_site *b)
 {
-	const struct icicle_site *a = x, *b = y;
 	uint32_t n = a->ntok < b->ntok ? a->ntok : b->ntok;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t ta = icicle_tok(sort_icicle, a, i), tb = icicle_tok(sort_icicle, b, i);
+		uint32_t ta = icicle_tok(ic, a, i), tb = icicle_tok(ic, b, i);
 		if (ta != tb)
 			return ta < tb ? -1 : 1;
 	}
 	if (a->ntok != b->ntok)
 		return a->ntok < b->ntok ? -1 : 1;
 	return (a->site > b->site) - (a->site < b->site);
+}
+
+/*
+ * The sites are sorted in place (an introsort: quicksort, heapsort past
+ * 2 log2 n levels, insertion sort for short runs) rather than by qsort(),
+ * whose merge sort takes a second array as large as the sites. The order is
+ * total (the site index breaks ties), so it is the same whatever the sort.
+ */
+static void
+icicle_swap(struct icicle_site *v, size_t i, size_t j)
+{
+	struct icicle_site t = v[i];
+	v[i] = v[j];
+	v[j] = t;
+}
+
+static void
+icicle_sift(const struct icicle *ic, struct icicle_site *v, size_t n, size_t i)
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && cmp_icicle_site(ic, &v[c + 1], &v[c]) > 0)
+			c++;
+		if (cmp_icicle_site(ic, &v[c], &v[i]) <= 0)
+			return;
+		icicle_swap(v, c, i);
+	}
+}
+
+static void
+icicle_heapsort(const struct icicle *ic, struct icicle_site *v, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		icicle_sift(ic, v, n, i);
+	for (size_t k = n; k-- > 1;) {
+		icicle_swap(v, 0, k);
+		icicle_sift(ic, v, k, 0);
+	}
+}
+
+/* Hoare's partition around the middle element: [0, j] and [j + 1, n), both non-empty. */
+static size_t
+icicle_partition(const struct icicle *ic, struct icicle_site *v, size_t n)
+{
+	struct icicle_site pivot = v[(n - 1) / 2];
+	size_t i = 0, j = n - 1;
+	for (;;) {
+		while (cmp_icicle_site(ic, &v[i], &pivot) < 0)
+			i++;
+		while (cmp_icicle_site(ic, &v[j], &pivot) > 0)
+			j--;
+		if (i >= j)
+			return j;
+		icicle_swap(v, i++, j--);
+	}
+}
+
+static void
+icicle_sort(const struct icicle *ic, struct icicle_site *v, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		if (depth-- == 0) {
+			icicle_heapsort(ic, v, n);
+			return;
+		}
+		size_t j = icicle_partition(ic, v, n) + 1;
+		/* The shorter part first, by recursion; the longer one by the loop. */
+		if (j < n - j) {
+			icicle_sort(ic, v, j, depth);
+			v += j;
+			n -= j;
+		} else {
+			icicle_sort(ic, v + j, n - j, depth);
+			n = j;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && cmp_icicle_site(ic, &v[k - 1], &v[k]) > 0; k--)
+			icicle_swap(v, k - 1, k);
+}
+
+static void
+icicle_sort_sites(struct icicle *ic)
+{
+	unsigned depth = 0;
+	for (size_t n = ic->nsites; n > 1; n >>= 1)
+		depth += 2;
+	icicle_sort(ic, ic->sites, ic->nsites, depth);
 }
 
 static int
@@ -208,7 +297,8 @@ static void
 child_add(struct icicle_child *ch, const struct icicle *ic, const struct icicle_site *s)
 {
 	const struct diff_track_site *site = &ic->d->sites[s->site];
-	uint64_t before = site->side[0].bytes, after = site->side[1].bytes;
+	uint64_t before = diff_track_site_side(ic->d, site, 0)->bytes;
+	uint64_t after = diff_track_site_side(ic->d, site, 1)->bytes;
 	uint64_t width = ic->pair && before > after ? before : after;
 	/* Only drawn: a sum past BYTES_MAX (corrupt input) is drawn capped. */
 	bool capped = false;
@@ -306,12 +396,16 @@ add_icicle(struct report_section *s, const struct diff_track *d, bool pair)
 	/* The tokens read straight from memory by the sort (toks no longer moves). */
 	for (size_t i = 0; i < n; i++) {
 		struct icicle_site *is = &ic.sites[i];
-		is->u.p = is->spelled ? ic.toks + is->u.at : d->sites[i].frames + is->u.at;
+		const struct diff_track_site *site = &d->sites[i];
+		if (is->spelled)
+			is->u.p = ic.toks + is->u.at;
+		else if ((is->narrow = site->narrow))
+			is->u.p16 = site->frames.narrow + is->u.at;
+		else
+			is->u.p = site->frames.wide + is->u.at;
 	}
 	strbuf_release(&folded);
-	sort_icicle = &ic;
-	if (n > 1)
-		qsort(ic.sites, n, sizeof(*ic.sites), cmp_icicle_site);
+	icicle_sort_sites(&ic);
 	if (root.width) {
 		struct report_chart *c = report_section_add_chart(s, REPORT_CHART_ICICLE,
 			pair ? "Call stacks, outermost caller on top (red grew, blue shrank, "
@@ -361,7 +455,7 @@ add_single_sites(struct report_section *s, const struct diff_track *d,
 	static const char *const cols[] = { "call site", "module", "bytes", "count", "records" };
 	struct report_table *t = report_section_add_table(s, "sites", "Call sites", 5, cols);
 	for (size_t i = 0; i < n; i++) {
-		const struct diff_track_figures *f = &sites[i]->side[1];
+		const struct diff_track_figures *f = diff_track_site_side(d, sites[i], 1);
 		if (!f->records || !report_table_row(t))
 			continue;
 		struct strbuf sb = STRBUF_INIT;
@@ -381,8 +475,9 @@ static void
 add_pair_site(struct report_table *t, const struct diff_track *d,
 	      const struct diff_track_site *site)
 {
-	enum diff_track_change ch = diff_track_site_change(site);
-	const struct diff_track_figures *b = &site->side[0], *a = &site->side[1];
+	enum diff_track_change ch = diff_track_site_change(d, site);
+	const struct diff_track_figures *b = diff_track_site_side(d, site, 0);
+	const struct diff_track_figures *a = diff_track_site_side(d, site, 1);
 	if (!report_table_row(t)) {
 		if (ch == DIFF_TRACK_SAME)
 			report_table_unchanged(t);
@@ -419,7 +514,7 @@ add_pair_sites(struct report_section *s, const struct diff_track *d,
 		"Call sites (new and grown with their backtrace)", 6, cols);
 	for (int same = 0; same < 2; same++)
 		for (size_t i = 0; i < n; i++)
-			if ((diff_track_site_change(sites[i]) == DIFF_TRACK_SAME) == same)
+			if ((diff_track_site_change(d, sites[i]) == DIFF_TRACK_SAME) == same)
 				add_pair_site(t, d, sites[i]);
 }
 
@@ -487,7 +582,7 @@ add_verdict(struct report *r, const struct diff_track *d, const struct diff_trac
 		size_format_binary(d->total[1], b);
 		strbuf_addf(&sb, "tracked kernel memory %s at %" PRIu64 " call site%s", b,
 			    d->nsites_side[1], d->nsites_side[1] == 1 ? "" : "s");
-		if (n && sites[0]->side[1].records) {
+		if (n && diff_track_site_side(d, sites[0], 1)->records) {
 			strbuf_addstr(&sb, "; largest: ");
 			diff_track_site_label(d, sites[0], &sb);
 		}
@@ -499,7 +594,7 @@ add_verdict(struct report *r, const struct diff_track *d, const struct diff_trac
 	strbuf_addf(&sb, "tracked kernel memory %s", b);
 	size_t counts[DIFF_TRACK_SAME + 1] = { 0 };
 	for (size_t i = 0; i < n; i++)
-		counts[diff_track_site_change(sites[i])]++;
+		counts[diff_track_site_change(d, sites[i])]++;
 	const char *sep = ": ";
 	for (int c = DIFF_TRACK_NEW; c < DIFF_TRACK_SAME; c++) {
 		if (!counts[c])
@@ -508,49 +603,60 @@ add_verdict(struct report *r, const struct diff_track *d, const struct diff_trac
 			    diff_track_change_name((enum diff_track_change)c));
 		sep = ", ";
 	}
-	if (n && diff_track_site_change(sites[0]) != DIFF_TRACK_SAME) {
+	if (n && diff_track_site_change(d, sites[0]) != DIFF_TRACK_SAME) {
 		strbuf_addstr(&sb, " (");
 		diff_track_site_label(d, sites[0], &sb);
-		size_format_binary_delta(report_delta(sites[0]->side[0].bytes,
-						      sites[0]->side[1].bytes), b);
+		size_format_binary_delta(report_delta(diff_track_site_side(d, sites[0], 0)->bytes,
+						      diff_track_site_side(d, sites[0], 1)->bytes), b);
 		strbuf_addf(&sb, " %s)", b);
 	}
 	report_add_verdict(r, "%s", sb.buf);
 	strbuf_release(&sb);
 }
 
+/* A single capture's site with its bytes, as the heap below ranks it. */
+struct ranked_site {
+	uint64_t bytes;
+	const struct diff_track_site *s;
+};
+
 /* Single captures: sites by bytes, largest first, then in order of appearance. */
 static int
 cmp_site_bytes(const void *x, const void *y)
 {
-	const struct diff_track_site *a = *(const struct diff_track_site *const *)x;
-	const struct diff_track_site *b = *(const struct diff_track_site *const *)y;
-	if (a->side[1].bytes != b->side[1].bytes)
-		return a->side[1].bytes > b->side[1].bytes ? -1 : 1;
-	return (a > b) - (a < b);
+	const struct ranked_site *a = x, *b = y;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return (a->s > b->s) - (a->s < b->s);
 }
 
 static bool
-site_after(const struct diff_track_site *a, const struct diff_track_site *b)
+site_after(const struct ranked_site *a, const struct ranked_site *b)
 {
-	return cmp_site_bytes(&a, &b) > 0;
+	return cmp_site_bytes(a, b) > 0;
+}
+
+static void
+ranked_swap(struct ranked_site *h, size_t i, size_t j)
+{
+	struct ranked_site t = h[i];
+	h[i] = h[j];
+	h[j] = t;
 }
 
 /* Restore the heap below i: every node sorts after (is smaller than) its parent. */
 static void
-heap_down(const struct diff_track_site **h, size_t n, size_t i)
+heap_down(struct ranked_site *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			return;
-		if (c + 1 < n && site_after(h[c + 1], h[c]))
+		if (c + 1 < n && site_after(&h[c + 1], &h[c]))
 			c++;
-		if (!site_after(h[c], h[i]))
+		if (!site_after(&h[c], &h[i]))
 			return;
-		const struct diff_track_site *t = h[c];
-		h[c] = h[i];
-		h[i] = t;
+		ranked_swap(h, c, i);
 		i = c;
 	}
 }
@@ -564,25 +670,28 @@ static size_t
 largest_sites(const struct diff_track *d, const struct diff_track_site ***out)
 {
 	size_t k = d->nsites < REPORT_ROWS_MAX ? d->nsites : REPORT_ROWS_MAX, n = 0;
-	const struct diff_track_site **h = xcalloc(k + 1, sizeof(*h));
+	struct ranked_site *h = xcalloc(k + 1, sizeof(*h));
 	for (size_t i = 0; i < d->nsites; i++) {
-		const struct diff_track_site *s = &d->sites[i];
+		struct ranked_site s = { diff_track_site_side(d, &d->sites[i], 1)->bytes,
+					 &d->sites[i] };
 		if (n < k) {
 			size_t j = n++;
 			h[j] = s;
-			while (j > 0 && site_after(h[j], h[(j - 1) / 2])) {
-				const struct diff_track_site *t = h[j];
-				h[j] = h[(j - 1) / 2];
-				h[(j - 1) / 2] = t;
+			while (j > 0 && site_after(&h[j], &h[(j - 1) / 2])) {
+				ranked_swap(h, j, (j - 1) / 2);
 				j = (j - 1) / 2;
 			}
-		} else if (site_after(h[0], s)) {
+		} else if (site_after(&h[0], &s)) {
 			h[0] = s;
 			heap_down(h, n, 0);
 		}
 	}
 	qsort(h, n, sizeof(*h), cmp_site_bytes);
-	*out = h;
+	const struct diff_track_site **v = xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = h[i].s;
+	free(h);
+	*out = v;
 	return n;
 }
 

@@ -160,13 +160,15 @@ signature_add_track(struct signature *s, const struct diff_track *d)
 {
 	for (size_t i = 0; i < d->nsites; i++) {
 		const struct diff_track_site *site = &d->sites[i];
-		enum diff_track_change ch = diff_track_site_change(site);
+		enum diff_track_change ch = diff_track_site_change(d, site);
 		if (ch != DIFF_TRACK_NEW && ch != DIFF_TRACK_GROWN)
 			continue;
-		uint64_t b0 = site->side[0].bytes, b1 = site->side[1].bytes;
+		const struct diff_track_figures *f0 = diff_track_site_side(d, site, 0);
+		const struct diff_track_figures *f1 = diff_track_site_side(d, site, 1);
+		uint64_t b0 = f0->bytes, b1 = f1->bytes;
 		if (b1 <= b0 || b1 - b0 < SIGNATURE_TRACK_BYTES)
 			continue;
-		size_t at = site->charged == SIZE_MAX ? 0 : site->charged;
+		size_t at = site->charged == DIFF_TRACK_NO_FRAME ? 0 : site->charged;
 		if (site->nframes == 0)
 			continue;
 		const struct diff_track_frame *f = &d->frames[diff_track_site_frame(site, at)];
@@ -178,7 +180,7 @@ signature_add_track(struct signature *s, const struct diff_track *d)
 			    f->module, sym);
 		strbuf_addf(&label, "%s%.*s: %s +", site->mapping ? "mapping " : "",
 			    (int)f->module_len, f->module, *sym ? sym : "?");
-		int64_t dc = site->side[1].count - site->side[0].count;
+		int64_t dc = f1->count - f0->count;
 		signature_add(s, SIGNATURE_TRACK, key.buf, label.buf, b1 - b0,
 			      dc > 0 ? (uint64_t)dc : 0);
 		strbuf_release(&key);

@@ -37,9 +37,10 @@ write_section(FILE *out, const struct diff_track *dt, const struct diff_track_si
 	struct text_table t;
 	text_table_init(&t, 5, headers, "rrrrl");
 	for (size_t i = 0; i < n; i++) {
-		if (diff_track_site_change(s[i]) != which)
+		if (diff_track_site_change(dt, s[i]) != which)
 			continue;
-		const struct diff_track_figures *b = &s[i]->side[0], *a = &s[i]->side[1];
+		const struct diff_track_figures *b = diff_track_site_side(dt, s[i], 0);
+		const struct diff_track_figures *a = diff_track_site_side(dt, s[i], 1);
 		char d[32], c[32];
 		int64_t dc;
 		text_signed(d, (long long)diff_report_delta(b->bytes, a->bytes));
@@ -136,16 +137,16 @@ site_json(const struct diff_track *d, const struct diff_track_site *s)
 	struct strbuf label = STRBUF_INIT;
 	diff_track_site_label(d, s, &label);
 	json_object_set_new_nocheck(o, "change",
-		json_string_nocheck(diff_track_change_name(diff_track_site_change(s))));
+		json_string_nocheck(diff_track_change_name(diff_track_site_change(d, s))));
 	json_object_set_new_nocheck(o, "type", json_string_nocheck(s->mapping ? "mapping"
 										 : "allocation"));
 	json_object_set_new_nocheck(o, "site", json_textn(label.buf, label.len));
 	json_object_set_new_nocheck(o, "module", json_text(d->modules[s->module].name));
-	json_object_set_new_nocheck(o, "bytes",
-				    diff_json_triple(s->side[0].bytes, s->side[1].bytes));
-	json_object_set_new_nocheck(o, "count", count_triple(s->side[0].count, s->side[1].count));
-	json_object_set_new_nocheck(o, "records",
-				    diff_json_triple(s->side[0].records, s->side[1].records));
+	const struct diff_track_figures *b = diff_track_site_side(d, s, 0);
+	const struct diff_track_figures *a = diff_track_site_side(d, s, 1);
+	json_object_set_new_nocheck(o, "bytes", diff_json_triple(b->bytes, a->bytes));
+	json_object_set_new_nocheck(o, "count", count_triple(b->count, a->count));
+	json_object_set_new_nocheck(o, "records", diff_json_triple(b->records, a->records));
 	json_object_set_new_nocheck(o, "frames", frames_json(d, s));
 	strbuf_release(&label);
 	return o;
@@ -213,8 +214,8 @@ diff_track_write_folded(FILE *out, const struct diff_track *d)
 			*idx = n++;
 		}
 		/* Each side's sum is bounded by its total, which was checked. */
-		rows[*idx].bytes[0] += s->side[0].bytes;
-		rows[*idx].bytes[1] += s->side[1].bytes;
+		rows[*idx].bytes[0] += diff_track_site_side(d, s, 0)->bytes;
+		rows[*idx].bytes[1] += diff_track_site_side(d, s, 1)->bytes;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_folded);
 	for (size_t i = 0; i < n; i++) {

@@ -71,7 +71,7 @@ track_ndjson_write(FILE *out, const struct track_ndjson_input *in)
 	set_figures(o, d->nsites_side[1], cap->shown_bytes, 0, cap->shown_records, false);
 	rc = ndjson_row_write(out, o);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		const struct diff_track_figures *f = &v[i]->side[1];
+		const struct diff_track_figures *f = diff_track_site_side(d, v[i], 1);
 		o = row_start("site", in->path, status, NULL, cap);
 		set_site(o, d, v[i], &sb);
 		set_figures(o, 1, f->bytes, f->count, f->records, true);

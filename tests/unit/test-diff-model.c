@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,7 +280,7 @@ test_track_sites(void **state)
 	track_diff(&d, false, &b, &a);
 
 	assert_int_equal(diff_track_sorted_sites(&d, &s), 3);
-	assert_int_equal(diff_track_site_change(s[0]), DIFF_TRACK_NEW);
+	assert_int_equal(diff_track_site_change(&d, s[0]), DIFF_TRACK_NEW);
 	struct strbuf sb = STRBUF_INIT;
 	diff_track_site_label(&d, s[0], &sb);
 	assert_string_equal(sb.buf, "com.example.New: New::alloc()");
@@ -287,14 +288,14 @@ test_track_sites(void **state)
 	diff_track_site_folded(&d, s[0], &sb);
 	assert_string_equal(sb.buf, "New::alloc();IOMalloc_external(unsigned long)");
 	strbuf_reset(&sb);
-	diff_track_frame_text(&d, s[0]->frames[1], &sb);
+	diff_track_frame_text(&d, diff_track_site_frame(s[0], 1), &sb);
 	assert_string_equal(sb.buf, "New::alloc() (com.example.New)");
 	strbuf_release(&sb);
 	assert_string_equal(d.modules[s[0]->module].name, "com.example.New");
-	assert_int_equal(s[0]->side[1].count, 4);
-	assert_int_equal(diff_track_site_change(s[1]), DIFF_TRACK_GROWN);
-	assert_int_equal(s[1]->side[1].bytes - s[1]->side[0].bytes, 0x2000);
-	assert_int_equal(diff_track_site_change(s[2]), DIFF_TRACK_GONE);
+	assert_int_equal(diff_track_site_side(&d, s[0], 1)->count, 4);
+	assert_int_equal(diff_track_site_change(&d, s[1]), DIFF_TRACK_GROWN);
+	assert_int_equal(diff_track_site_side(&d, s[1], 1)->bytes - diff_track_site_side(&d, s[1], 0)->bytes, 0x2000);
+	assert_int_equal(diff_track_site_change(&d, s[2]), DIFF_TRACK_GONE);
 	free(s);
 
 	assert_int_equal(diff_track_metric(&d, "total", &x, &y, &err), 0);
@@ -312,7 +313,7 @@ test_track_sites(void **state)
 	track_diff(&d, true, &b, &a);
 	assert_int_equal(d.nsites, 4);
 	struct strbuf ft = STRBUF_INIT;
-	diff_track_frame_text(&d, d.sites[0].frames[1], &ft);
+	diff_track_frame_text(&d, diff_track_site_frame(&d.sites[0], 1), &ft);
 	assert_string_equal(ft.buf, "AGX::grow() + 0x10 (com.apple.AGXG13X)");
 	strbuf_release(&ft);
 	diff_track_release(&d);
@@ -321,6 +322,102 @@ test_track_sites(void **state)
 }
 
 /* Each record fits; a side's sums of them would not. */
+/*
+ * A side's figures are kept apart from the sites and made on its first
+ * record: sites seen first on side 1 read zero on side 0 until side 0 adds
+ * to them, and sites side 0 adds later read zero on side 1. Enough sites
+ * that both arrays grow several times (and so move) while in use.
+ */
+static void
+add_site_record(struct diff_track *d, int side, unsigned site, uint64_t bytes, int64_t count)
+{
+	struct track_record r;
+	struct diag err;
+	char sym[64];
+	snprintf(sym, sizeof(sym), "Site%u::alloc()", site);
+	track_record_init(&r);
+	r.type = TRACK_RECORD_ALLOC;
+	r.bytes = r.size[0] = bytes;
+	r.count = count;
+	add_frame_at(&r, "kernel.development", 0xfffffff0077a0010ULL,
+		     "IOMalloc_external(unsigned long)", 0x24);
+	add_frame_at(&r, "com.example.k", 0xfffffff009140000ULL, sym, 0x10);
+	assert_int_equal(diff_track_add_record(d, side, &r, NULL, &err), 0);
+	track_record_release(&r);
+}
+
+static void
+test_track_figures_per_side(void **state)
+{
+	(void)state;
+	enum { N1 = 300, N0 = 700 };   /* side 1: sites 0..299; side 0: 150..699 */
+	struct diff_track d;
+	diff_track_init(&d, false);
+	for (unsigned i = 0; i < N1; i++)
+		add_site_record(&d, 1, i, 16 * (i + 1), 1);
+	for (unsigned i = 0; i < N1; i += 2)
+		add_site_record(&d, 1, i, 16, 2);   /* even sites: two records */
+	assert_null(d.fig[0]);
+	assert_int_equal(diff_track_site_side(&d, &d.sites[7], 0)->records, 0);
+	for (unsigned i = N1 / 2; i < N0; i++)
+		add_site_record(&d, 0, i, 1000 + i, 3);
+	assert_int_equal(d.nsites, N0);
+	for (unsigned i = 0; i < N0; i++) {
+		const struct diff_track_figures *b = diff_track_site_side(&d, &d.sites[i], 0);
+		const struct diff_track_figures *a = diff_track_site_side(&d, &d.sites[i], 1);
+		bool on1 = i < N1, even = i % 2 == 0, on0 = i >= N1 / 2;
+		assert_int_equal(a->records, on1 ? (even ? 2 : 1) : 0);
+		assert_int_equal(a->bytes, on1 ? 16 * (i + 1) + (even ? 16 : 0) : 0);
+		assert_int_equal(a->count, on1 ? (even ? 3 : 1) : 0);
+		assert_int_equal(b->records, on0 ? 1 : 0);
+		assert_int_equal(b->bytes, on0 ? 1000 + i : 0);
+		assert_int_equal(b->count, on0 ? 3 : 0);
+		assert_int_equal(diff_track_site_change(&d, &d.sites[i]),
+				 !on0 ? DIFF_TRACK_NEW : !on1 ? DIFF_TRACK_GONE
+				 : a->bytes > b->bytes ? DIFF_TRACK_GROWN : DIFF_TRACK_SHRUNK);
+	}
+	assert_int_equal(d.nsites_side[0], N0 - N1 / 2);
+	assert_int_equal(d.nsites_side[1], N1);
+	diff_track_release(&d);
+}
+
+/*
+ * A site keeps 16-bit frame ids while every id fits, 32-bit ones after the
+ * 65,536th distinct frame: both kinds match their records again and read
+ * back the frames they were given.
+ */
+static void
+test_track_narrow_and_wide_sites(void **state)
+{
+	(void)state;
+	enum { N = 70000 };   /* each site adds one frame to the shared IOMalloc one */
+	struct diff_track d;
+	struct strbuf sb = STRBUF_INIT;
+	char want[64];
+	diff_track_init(&d, false);
+	for (unsigned i = 0; i < N; i++)
+		add_site_record(&d, 1, i, 16, 1);
+	static const unsigned again[] = { 0, 5, 65533, 65534, 65535, 69999 };
+	for (size_t k = 0; k < sizeof(again) / sizeof(again[0]); k++)
+		add_site_record(&d, 1, again[k], 16, 1);
+	assert_int_equal(d.nsites, N);
+	assert_int_equal(d.nframes, N + 1);
+	assert_true(d.sites[0].narrow);
+	assert_true(d.sites[65534].narrow);    /* its frame is id 65535 */
+	assert_false(d.sites[65535].narrow);
+	assert_false(d.sites[N - 1].narrow);
+	for (unsigned i = 0; i < N; i += 997) {
+		strbuf_reset(&sb);
+		diff_track_frame_text(&d, diff_track_site_frame(&d.sites[i], 1), &sb);
+		snprintf(want, sizeof(want), "Site%u::alloc() (com.example.k)", i);
+		assert_string_equal(sb.buf, want);
+	}
+	for (size_t k = 0; k < sizeof(again) / sizeof(again[0]); k++)
+		assert_int_equal(diff_track_site_side(&d, &d.sites[again[k]], 1)->records, 2);
+	strbuf_release(&sb);
+	diff_track_release(&d);
+}
+
 static void
 test_track_sum_overflow(void **state)
 {
@@ -528,6 +625,8 @@ main(void)
 		cmocka_unit_test(test_vmmap_selection),
 		cmocka_unit_test(test_track_sites),
 		cmocka_unit_test(test_track_sum_overflow),
+		cmocka_unit_test(test_track_figures_per_side),
+		cmocka_unit_test(test_track_narrow_and_wide_sites),
 		cmocka_unit_test(test_classes_rows),
 		cmocka_unit_test(test_pick_nth),
 		cmocka_unit_test(test_vmmap_side_pick),

@@ -104,7 +104,7 @@ check_identity(bool offsets)
 		assert_int_equal(diff_track_add_record(&d, 0, &r, "t", &err), 0);
 		/* Sites are numbered in order of first appearance, as the reference's keys. */
 		assert_int_equal(d.nsites, nkeys);
-		assert_int_equal(d.sites[j].side[0].records, counts[j]);
+		assert_int_equal(diff_track_site_side(&d, &d.sites[j], 0)->records, counts[j]);
 	}
 	assert_true(nkeys > 500);
 	assert_true(d.nframes > 200);
@@ -179,8 +179,8 @@ test_same_address_other_symbol(void **state)
 	add_one(&d, "com.example.k", "0x1000", 0x5000);
 	add_one(&d, "com.example.k", "", 0x1000);
 	assert_int_equal(d.nsites, 4);
-	assert_int_equal(d.sites[0].side[0].records, 2);
-	assert_int_equal(d.sites[2].side[0].records, 2);
+	assert_int_equal(diff_track_site_side(&d, &d.sites[0], 0)->records, 2);
+	assert_int_equal(diff_track_site_side(&d, &d.sites[2], 0)->records, 2);
 	label_of(&d, 0, &sb);
 	assert_string_equal(sb.buf, "com.example.k: A::f()");
 	label_of(&d, 1, &sb);

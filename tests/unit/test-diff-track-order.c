@@ -170,12 +170,12 @@ check_random(bool match_offsets, uint32_t seed)
 	size_t ties = 0;
 	for (size_t i = 0; i + 1 < n; i++) {
 		const struct diff_track_site *x = s[i], *y = s[i + 1];
-		uint64_t dx = x->side[0].bytes > x->side[1].bytes ? x->side[0].bytes - x->side[1].bytes
-								  : x->side[1].bytes - x->side[0].bytes;
-		uint64_t dy = y->side[0].bytes > y->side[1].bytes ? y->side[0].bytes - y->side[1].bytes
-								  : y->side[1].bytes - y->side[0].bytes;
-		if (diff_track_site_change(x) != diff_track_site_change(y) || dx != dy ||
-		    x->side[1].bytes != y->side[1].bytes)
+		uint64_t dx = diff_track_site_side(&d, x, 0)->bytes > diff_track_site_side(&d, x, 1)->bytes ? diff_track_site_side(&d, x, 0)->bytes - diff_track_site_side(&d, x, 1)->bytes
+								  : diff_track_site_side(&d, x, 1)->bytes - diff_track_site_side(&d, x, 0)->bytes;
+		uint64_t dy = diff_track_site_side(&d, y, 0)->bytes > diff_track_site_side(&d, y, 1)->bytes ? diff_track_site_side(&d, y, 0)->bytes - diff_track_site_side(&d, y, 1)->bytes
+								  : diff_track_site_side(&d, y, 1)->bytes - diff_track_site_side(&d, y, 0)->bytes;
+		if (diff_track_site_change(&d, x) != diff_track_site_change(&d, y) || dx != dy ||
+		    diff_track_site_side(&d, x, 1)->bytes != diff_track_site_side(&d, y, 1)->bytes)
 			continue;
 		strbuf_reset(&a);
 		strbuf_reset(&b);

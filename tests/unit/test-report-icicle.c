@@ -154,7 +154,7 @@ ref_icicle(const struct diff_track *d, bool pair, struct ref_out *o)
 	struct strbuf folded = STRBUF_INIT;
 	for (size_t i = 0; i < d->nsites; i++) {
 		const struct diff_track_site *s = &d->sites[i];
-		uint64_t b = s->side[0].bytes, a = s->side[1].bytes;
+		uint64_t b = diff_track_site_side(d, s, 0)->bytes, a = diff_track_site_side(d, s, 1)->bytes;
 		uint64_t w = pair && b > a ? b : a;
 		strbuf_reset(&folded);
 		diff_track_site_folded(d, s, &folded);
@@ -186,8 +186,29 @@ icicle_of(const struct report *r)
 	return NULL;
 }
 
+/*
+ * Frame ids past 16 bits: one narrow record of 65,536 distinct frames
+ * first, so that every site after it keeps 32-bit ids.
+ */
 static void
-check_against_reference(bool pair, uint32_t seed, int records, bool full)
+add_filler_frames(struct diff_track *d, struct track_record *rec)
+{
+	struct diag err;
+	char sym[32];
+	track_record_reset(rec);
+	rec->type = TRACK_RECORD_ALLOC;
+	rec->bytes = rec->size[0] = 0x10;
+	rec->count = 1;
+	for (unsigned i = 0; i <= UINT16_MAX; i++) {
+		snprintf(sym, sizeof(sym), "filler%u()", i);
+		add_text_frame(rec, "kernel.development", sym);
+	}
+	assert_int_equal(diff_track_add_record(d, 1, rec, "t", &err), 0);
+	assert_true(d->nframes > UINT16_MAX);
+}
+
+static void
+check_against_reference_ids(bool pair, uint32_t seed, int records, bool full, bool wide)
 {
 	struct diff_track d;
 	struct track_record rec;
@@ -200,11 +221,14 @@ check_against_reference(bool pair, uint32_t seed, int records, bool full)
 	track_record_init(&rec);
 	track_capture_init(&before);
 	track_capture_init(&after);
+	if (wide)
+		add_filler_frames(&d, &rec);
 	for (int k = 0; k < records; k++) {
 		random_record(&rec, &seed);
 		int side = pair ? k % 2 : 1;
 		assert_int_equal(diff_track_add_record(&d, side, &rec, "t", &err), 0);
 	}
+	assert_true(d.sites[d.nsites - 1].narrow == !wide);
 	report_init(&r, "track", pair);
 	report_add_track(&r, &d, pair ? &before : NULL, &after);
 	ref_icicle(&d, pair, want);
@@ -241,6 +265,21 @@ check_against_reference(bool pair, uint32_t seed, int records, bool full)
 }
 
 static void
+check_against_reference(bool pair, uint32_t seed, int records, bool full)
+{
+	check_against_reference_ids(pair, seed, records, full, false);
+}
+
+/* The same with sites whose frame ids take 32 bits. */
+static void
+test_wide_ids_match_reference(void **state)
+{
+	(void)state;
+	check_against_reference_ids(false, 11, 200, false, true);
+	check_against_reference_ids(true, 23, 200, false, true);
+}
+
+static void
 test_single_matches_reference(void **state)
 {
 	(void)state;
@@ -267,6 +306,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_single_matches_reference),
+		cmocka_unit_test(test_wide_ids_match_reference),
 		cmocka_unit_test(test_pair_matches_reference),
 		cmocka_unit_test(test_full_chart_matches_reference),
 	};

@@ -2,6 +2,11 @@
  * One vmmap region line: the grammar of every layout from report format 2.0
  * to macOS 26. This is the hot path of `iotally vmmap` (every line of a
  * dump goes through vmmap_parse_region_line), hence the hand-written scanners.
+ *
+ * Each fast path (SSE2 scans, integer decimals) has a plain form beside it
+ * that gives the same results. VMMAP_LINE_SCALAR builds the plain forms
+ * only: tests/unit builds this file so, under other names, as the
+ * reference the fast paths are compared with on generated lines.
  */
 
 #include "ingest/vmmap_read.h"
@@ -173,11 +178,14 @@ scan_size_token(const char **pp, const char *end, uint64_t *v, bool *rounded)
 static uint64_t
 slot_decimal(uint64_t tenths, char unit)
 {
+#if !defined(VMMAP_LINE_SCALAR)
 	if (unit == 'M')
 		return (tenths << 20) / 10;
 	if (unit == 'G')
 		return (tenths << 30) / 10;
-	return (uint64_t)((double)tenths / 10.0 * 1099511627776.0);
+#endif
+	return (uint64_t)((double)tenths / 10.0 *
+			  (unit == 'M' ? 1048576.0 : unit == 'G' ? 1073741824.0 : 1099511627776.0));
 }
 
 /* One right-aligned six-byte size slot; *fraction when it was rounded. */
@@ -565,7 +573,11 @@ hex_backward(const char *p, const char **qp, uint64_t *v)
 	return n;
 }
 
-#if defined(__SSE2__) && defined(__x86_64__)
+#if defined(__SSE2__) && !defined(VMMAP_LINE_SCALAR)
+#define VMMAP_LINE_SSE2 1
+#endif
+
+#if defined(VMMAP_LINE_SSE2) && defined(__x86_64__)
 /*
  * hex_backward() over the 16 bytes before q, all of them in the line: each
  * byte classified and converted at once, the run of digits that ends at q
@@ -607,7 +619,7 @@ hex_backward16(const char *p, const char **qp, uint64_t *v)
 static unsigned
 hex_scan_backward(const char *p, const char **qp, uint64_t *v)
 {
-#if defined(__SSE2__) && defined(__x86_64__)
+#if defined(VMMAP_LINE_SSE2) && defined(__x86_64__)
 	if (*qp - p >= 16)
 		return hex_backward16(p, qp, v);
 #endif
@@ -622,7 +634,7 @@ hex_scan_backward(const char *p, const char **qp, uint64_t *v)
 static const char *
 skip_blanks_backward(const char *p, const char *q)
 {
-#if defined(__SSE2__)
+#if defined(VMMAP_LINE_SSE2)
 	while (q - p >= 16) {
 		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(q - 16));
 		unsigned blank = (unsigned)_mm_movemask_epi8(

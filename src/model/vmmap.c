@@ -529,8 +529,8 @@ hist_probe(const struct vmmap_type_stats *t, uint64_t vsize)
 {
 	size_t mask = t->hist_slots_cap - 1;
 	for (size_t i = hist_slot(t, vsize);; i = (i + 1) & mask) {
-		const struct vmmap_hist_slot *s = &t->hist_slots[i];
-		if (s->bucket == 0 || s->vsize == vsize)
+		uint32_t v = t->hist_slots[i];
+		if (v == 0 || t->hist[v - 1].vsize == vsize)
 			return i;
 	}
 }
@@ -541,7 +541,7 @@ hist_find(const struct vmmap_type_stats *t, uint64_t vsize)
 {
 	if (!t->hist_slots_cap)
 		return NULL;
-	uint32_t v = t->hist_slots[hist_probe(t, vsize)].bucket;
+	uint32_t v = t->hist_slots[hist_probe(t, vsize)];
 	return v ? &t->hist[v - 1] : NULL;
 }
 
@@ -560,8 +560,7 @@ hist_slots_grow(struct vmmap_type_stats *t)
 	t->hist_slots = xcalloc(cap, sizeof(*t->hist_slots));
 	t->hist_slots_cap = cap;
 	for (size_t i = 0; i < t->nhist; i++)
-		t->hist_slots[hist_probe(t, t->hist[i].vsize)] =
-			(struct vmmap_hist_slot){ t->hist[i].vsize, (uint32_t)(i + 1) };
+		t->hist_slots[hist_probe(t, t->hist[i].vsize)] = (uint32_t)(i + 1);
 }
 
 /*
@@ -579,8 +578,7 @@ hist_new_bucket(struct vmmap_type_stats *t, uint64_t vsize)
 	t->hist = xgrow(t->hist, &t->hist_alloc, t->nhist + 1, sizeof(*t->hist));
 	memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
 	t->hist[t->nhist].vsize = vsize;
-	t->hist_slots[hist_probe(t, vsize)] =
-		(struct vmmap_hist_slot){ vsize, (uint32_t)(t->nhist + 1) };
+	t->hist_slots[hist_probe(t, vsize)] = (uint32_t)(t->nhist + 1);
 	return t->nhist++;
 }
 

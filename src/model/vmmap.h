@@ -107,18 +107,6 @@ struct vmmap_hist_bucket {
 };
 
 /*
- * A slot of a type's size index: the bucket's vsize beside its index in
- * hist plus one (0 = empty). With the size in the slot a probe reads only
- * the slot: a dump of log-uniform sizes has some 130,000 buckets, several
- * MB, and reading the bucket to compare its size was a second dependent
- * cache miss per region line (and one more per collision).
- */
-struct vmmap_hist_slot {
-	uint64_t vsize;
-	uint32_t bucket;
-};
-
-/*
  * Slots of vmmap_dump.type_cache (2^7). A full macOS dump has 40 to 80
  * region types, so with 16 slots most lines of a dump that is not mostly
  * GPU regions missed and hashed the name.
@@ -147,11 +135,12 @@ struct vmmap_type_stats {
 	uint64_t lines_headroom;
 	bool lines_rounded;              /* some vsize in `lines` was not exact */
 	struct vmmap_amounts by_purge[VMMAP_PURGE_STATES]; /* what the breakdown counts */
-	/* vsize -> bucket: an open-addressed table of hist_slots_cap slots (a
-	 * power of two, at least twice nhist; 0 before the first bucket). One
-	 * probe answers nearly every region line, however many sizes a type
-	 * has (a dump of log-uniform sizes has thousands per type). */
-	struct vmmap_hist_slot *hist_slots;
+	/* vsize -> bucket: an open-addressed table of indexes in hist, plus
+	 * one (0 = empty), hist_slots_cap slots (a power of two, at least
+	 * twice nhist; 0 before the first bucket). One probe answers nearly
+	 * every region line, however many sizes a type has (a dump of
+	 * log-uniform sizes has thousands per type). */
+	uint32_t *hist_slots;
 	size_t hist_slots_cap;
 	struct vmmap_hist_bucket *hist;
 	size_t nhist, hist_alloc;

@@ -225,9 +225,12 @@ parse_size_slot(const char *f, uint64_t *v, bool *fraction)
  * lines: the slots read last are kept by their six bytes, so a repeated
  * slot is one load and compare instead of a scan. The key is the slot's
  * bytes with bit 63 set (an empty entry never matches) and bit 62 for a
- * rounded size.
+ * rounded size. A dump of log-uniform sizes has some 10,000 slot texts;
+ * 2^12 entries (64 KiB) keep about 90 % of its slots where 2^7 kept 54 %,
+ * 6 to 8 % less CPU on it (2^13 and 2^14 were no better); a dump of few
+ * sizes is the same either way.
  */
-#define SLOT_MEMO_BITS 7
+#define SLOT_MEMO_BITS 12
 #define SLOT_KEY_SET (UINT64_C(1) << 63)
 #define SLOT_KEY_FRACTION (UINT64_C(1) << 62)
 

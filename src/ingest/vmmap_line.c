@@ -710,17 +710,23 @@ enum vmmap_line_result
 vmmap_parse_region_view(const char *p, const char *end, struct vmmap_region *r,
 			const char **why)
 {
-	const char *rb = p, *lb, *q, *sm = NULL;
+	return vmmap_parse_region_at(p, end, scan_byte(p, end, ']'), r, why);
+}
+
+enum vmmap_line_result
+vmmap_parse_region_at(const char *p, const char *end, const char *first_rb,
+		      struct vmmap_region *r, const char **why)
+{
+	const char *rb = first_rb, *lb, *q, *sm = NULL;
 
 	region_clear(r);
 	*why = NULL;
 	for (;;) {
-		rb = scan_byte(rb, end, ']');
 		if (!rb)
 			goto not_region;
 		if ((sm = prot_block_end(rb, end)) != NULL)
 			break;
-		rb++;
+		rb = scan_byte(rb + 1, end, ']');
 	}
 	/* The last '[' before the anchor opens the sizes (type names hold none);
 	 * vmmap's "[%6s %6s %6s %6s]" puts it 28 bytes before the ']'. */

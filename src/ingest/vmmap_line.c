@@ -618,12 +618,17 @@ hex_backward16(const char *p, const char **qp, uint64_t *v)
 }
 #endif
 
-/* hex_backward(), 16 bytes at once where the line has them before *qp. */
+/*
+ * hex_backward(), 16 bytes at once where the line has them before *qp and
+ * the address has ten digits or more (-w's 16): on the common 9-digit
+ * addresses the byte loop measured as fast, and cheaper on the dump of
+ * the project's own generator.
+ */
 static unsigned
 hex_scan_backward(const char *p, const char **qp, uint64_t *v)
 {
 #if defined(VMMAP_LINE_SSE2) && defined(__x86_64__)
-	if (*qp - p >= 16)
+	if (*qp - p >= 16 && lower_hex_value[(unsigned char)(*qp)[-10]] != 0xff)
 		return hex_backward16(p, qp, v);
 #endif
 	return hex_backward(p, qp, v);

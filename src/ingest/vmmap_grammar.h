@@ -25,6 +25,13 @@
  */
 enum vmmap_line_result vmmap_parse_region_view(const char *p, const char *end,
 					       struct vmmap_region *r, const char **why);
+/*
+ * The same, given the first ']' in [p, end) (NULL: there is none), e.g.
+ * as the line reader found it with the line's end (line_reader_set_mark).
+ */
+enum vmmap_line_result vmmap_parse_region_at(const char *p, const char *end,
+					     const char *first_rb, struct vmmap_region *r,
+					     const char **why);
 
 /*
  * Skip an indent, "> " mail quotes and the crash-report "--->" marker.

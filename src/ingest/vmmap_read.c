@@ -10,6 +10,7 @@
 #include "ingest/detect.h"
 #include "ingest/line_input.h"
 #include "util/array.h"
+#include "util/scan.h"
 #include "util/size.h"
 #include "util/strbuf.h"
 #include "util/view.h"
@@ -689,6 +690,20 @@ handle_other(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * The first ']' in [p, p + n), the part of the line a region parse reads:
+ * the line reader found the line's first one (its mark) with the line's
+ * end. Only a ']' in a skipped prefix ("> " quoting has none) makes the
+ * search start again.
+ */
+static const char *
+first_bracket(const struct line *ln, const char *p, size_t n)
+{
+	if (!ln->mark || ln->mark >= p + n)
+		return NULL;
+	return ln->mark >= p ? ln->mark : scan_byte(p, p + n, ']');
+}
+
 static int
 handle_line(struct parser *ps, const struct line *ln)
 {
@@ -714,7 +729,8 @@ handle_line(struct parser *ps, const struct line *ln)
 	if (n == 0 || ((*p == '{' || *p == '"') && vmmap_line_is_json(p, n)))
 		return 0;
 
-	enum vmmap_line_result res = vmmap_parse_region_view(p, p + n, &r, &why);
+	enum vmmap_line_result res =
+		vmmap_parse_region_at(p, p + n, first_bracket(ln, p, n), &r, &why);
 	if ((res == VMMAP_LINE_MALFORMED && !ln->has_nul && header_key(p, n, &klen)) ||
 	    (res == VMMAP_LINE_OTHER && !ln->has_nul))
 		return handle_other(ps, ln, p, n);
@@ -787,6 +803,7 @@ vmmap_parse(struct line_reader *r, struct vmmap_capture *cap,
 
 	if (line_input_begin(&in, r, err) < 0)
 		return -1;
+	line_reader_set_mark(r, ']');
 	memset(&ps, 0, sizeof(ps));
 	ps.cap = cap;
 	ps.opts = opts;

@@ -31,6 +31,10 @@ struct line {
 	bool overlong;      /* cut at max_line bytes */
 	bool has_nul;       /* holds a NUL byte */
 	bool unterminated;  /* last line, no '\n' after it */
+	/* The first byte of the line that is the reader's mark
+	 * (line_reader_set_mark), found in the same pass as the line's end;
+	 * NULL when the line has none (or no mark was set). */
+	const char *mark;
 };
 
 struct line_reader {
@@ -49,6 +53,7 @@ struct line_reader {
 	bool sniffed;       /* the gzip check has been done */
 	bool compressed;    /* the input is gzip-compressed */
 	struct arc_reader *arc;  /* decoder of a compressed input or archive member; owned */
+	char mark;          /* '\n' (none) unless line_reader_set_mark() */
 };
 
 /*
@@ -89,6 +94,12 @@ void line_reader_from_memory(struct line_reader *r, const void *data, size_t n,
  * bytes from earlier calls become invalid.
  */
 void line_reader_raise_max(struct line_reader *r, size_t max_line);
+/*
+ * From the next line on, report in each line the place of its first byte
+ * `c` (struct line.mark), found in the pass that finds the line's end: a
+ * parser that looks for that byte first need not scan the line again.
+ */
+void line_reader_set_mark(struct line_reader *r, char c);
 /* 1: *ln holds a line; 0: end of input; -1: read error in *err. */
 int line_reader_next(struct line_reader *r, struct line *ln, struct diag *err);
 /*

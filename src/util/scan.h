@@ -66,6 +66,28 @@ scan_byte2(const char *p, const char *end, char a, char b)
 #endif
 }
 
+/* The first byte that is a, b or c in [p, end), or NULL. Reads no byte outside the span. */
+static inline const char *
+scan_byte3(const char *p, const char *end, char a, char b, char c)
+{
+#if defined(__SSE2__)
+	const __m128i na = _mm_set1_epi8(a), nb = _mm_set1_epi8(b), nc = _mm_set1_epi8(c);
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned hits = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, na), _mm_cmpeq_epi8(v, nb)),
+			_mm_cmpeq_epi8(v, nc)));
+		if (hits)
+			return p + __builtin_ctz(hits);
+		p += 16;
+	}
+#endif
+	for (; p < end; p++)
+		if (*p == a || *p == b || *p == c)
+			return p;
+	return NULL;
+}
+
 /* Is [p, p + n) one or more ASCII digits (a count as the tools print it)? */
 static inline int
 scan_all_digits(const char *p, size_t n)

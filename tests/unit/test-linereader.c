@@ -424,6 +424,160 @@ test_gzip_magic_needs_two_bytes(void **state)
 	line_reader_close(&r);
 }
 
+/*
+ * The reader against a plain splitter of its contract, on generated
+ * inputs of several MB: lines of 0 to 300 bytes, some of thousands and
+ * some longer than the reader's starting buffer, so that lines straddle
+ * every block refill and the growth of the buffer; NUL bytes, CRs, ']'
+ * marks, a BOM, a last line with or without its newline; read from a file
+ * (block refills) and from memory, with the default limit and with small
+ * ones (lines cut), with and without a mark.
+ */
+struct ref_line {
+	size_t off, len;
+	long mark;          /* offset of the first mark in the line, or -1 */
+	bool overlong, has_nul, unterminated;
+};
+
+static size_t
+ref_split(const char *d, size_t n, size_t max_line, char mark, struct ref_line *out)
+{
+	size_t pos = 0, k = 0;
+	if (n >= 3 && memcmp(d, "\xef\xbb\xbf", 3) == 0)
+		pos = 3;
+	while (pos < n) {
+		const char *nl = memchr(d + pos, '\n', n - pos);
+		size_t raw = nl ? (size_t)(nl - d) - pos : n - pos;
+		struct ref_line *l = &out[k++];
+		memset(l, 0, sizeof(*l));
+		l->off = pos;
+		if (raw > max_line) {
+			l->len = max_line;
+			l->overlong = true;
+			l->has_nul = memchr(d + pos, '\0', max_line) != NULL;
+		} else {
+			l->len = raw;
+			l->has_nul = memchr(d + pos, '\0', raw) != NULL;
+			l->unterminated = !nl;
+		}
+		/* One trailing CR goes, from a cut line too. */
+		if (l->len && d[pos + l->len - 1] == '\r')
+			l->len--;
+		const char *m = mark != '\n' ? memchr(d + pos, mark, l->len) : NULL;
+		l->mark = m ? (long)(m - (d + pos)) : -1;
+		pos = nl ? (size_t)(nl - d) + 1 : n;
+	}
+	return k;
+}
+
+static size_t
+gen_input(struct strbuf *sb, unsigned seed)
+{
+	uint64_t x = 0x9E3779B97F4A7C15u * (seed + 1);
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+	strbuf_reset(sb);
+	if (seed % 3 == 0)
+		strbuf_add(sb, "\xef\xbb\xbf", 3);
+	size_t lines = 0;
+	while (sb->len < (size_t)(3u << 20)) {
+		uint64_t r = NEXT();
+		size_t len = r % 100 == 0 ? 1000 + NEXT() % 5000 :
+			     r % 2000 == 1 ? 270000 + NEXT() % 40000 : NEXT() % 300;
+		static const char bytes[] = "abcdefgh   ]]\r\t0123456789[-/x";
+		for (size_t i = 0; i < len; i++) {
+			uint64_t b = NEXT();
+			strbuf_addch(sb, b % 5000 == 0 ? '\0' : bytes[b % (sizeof(bytes) - 1)]);
+		}
+		if (NEXT() % 10 == 0)
+			strbuf_addch(sb, '\r');
+		strbuf_addch(sb, '\n');
+		lines++;
+	}
+	if (seed % 2)
+		strbuf_addstr(sb, "last line ] without a newline");
+#undef NEXT
+	return lines + 1;
+}
+
+static void
+check_against_ref(const char *d, size_t n, size_t max_line, char mark, bool from_file,
+		  struct ref_line *want, size_t nwant)
+{
+	struct line_reader r;
+	struct line ln;
+	struct diag err;
+	if (from_file)
+		open_bytes(&r, d, n, max_line);
+	else
+		line_reader_from_memory(&r, d, n, "mem", max_line);
+	if (mark != '\n')
+		line_reader_set_mark(&r, mark);
+	for (size_t i = 0; i < nwant; i++) {
+		const struct ref_line *w = &want[i];
+		if (line_reader_next(&r, &ln, &err) != 1)
+			fail_msg("line %zu of %zu missing", i + 1, nwant);
+		long got_mark = ln.mark ? (long)(ln.mark - ln.p) : -1;
+		if (ln.len != w->len || memcmp(ln.p, d + w->off, w->len) != 0 ||
+		    ln.no != i + 1 || ln.overlong != w->overlong || ln.has_nul != w->has_nul ||
+		    ln.unterminated != w->unterminated || got_mark != w->mark)
+			fail_msg("line %zu (max %zu, mark %d, %s): len %zu/%zu overlong %d/%d "
+				 "nul %d/%d unterminated %d/%d mark %ld/%ld", i + 1, max_line,
+				 mark, from_file ? "file" : "memory", ln.len, w->len, ln.overlong,
+				 w->overlong, ln.has_nul, w->has_nul, ln.unterminated,
+				 w->unterminated, got_mark, w->mark);
+	}
+	assert_int_equal(line_reader_next(&r, &ln, &err), 0);
+	line_reader_close(&r);
+}
+
+static void
+test_lines_match_a_plain_splitter(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	static const size_t limits[] = { LINE_READER_DEFAULT_MAX, 4096, 100, 1 };
+	for (unsigned seed = 0; seed < 4; seed++) {
+		size_t cap = gen_input(&sb, seed) + 1;
+		struct ref_line *want = malloc(cap * sizeof(*want));
+		assert_non_null(want);
+		for (size_t li = 0; li < sizeof(limits) / sizeof(limits[0]); li++) {
+			for (int mk = 0; mk < 2; mk++) {
+				char mark = mk ? ']' : '\n';
+				size_t nwant = ref_split(sb.buf, sb.len, limits[li], mark, want);
+				assert_true(nwant <= cap);
+				check_against_ref(sb.buf, sb.len, limits[li], mark, true, want, nwant);
+				if (li < 2)
+					check_against_ref(sb.buf, sb.len, limits[li], mark, false,
+							  want, nwant);
+			}
+		}
+		free(want);
+	}
+	strbuf_release(&sb);
+}
+
+/* Small inputs of every length around a chunk and a batch, each byte a line end, a mark or a NUL. */
+static void
+test_short_inputs_every_shape(void **state)
+{
+	(void)state;
+	struct ref_line want[200];
+	char d[200];
+	static const char bytes[] = { 'a', '\n', ']', '\0', '\r' };
+	for (unsigned seed = 0; seed < 3000; seed++) {
+		uint64_t x = seed * 2654435761u + 1;
+		size_t n = seed % 140;
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			d[i] = bytes[x % (seed % 4 == 0 ? 5 : 3)];
+		}
+		for (size_t max = 1; max <= 130; max += 43) {
+			size_t nwant = ref_split(d, n, max, ']', want);
+			check_against_ref(d, n, max, ']', seed % 2, want, nwant);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -440,6 +594,8 @@ main(void)
 		cmocka_unit_test(test_gzip_truncated_is_an_error),
 		cmocka_unit_test(test_gzip_magic_needs_two_bytes),
 		cmocka_unit_test(test_raise_max_after_peek),
+		cmocka_unit_test(test_lines_match_a_plain_splitter),
+		cmocka_unit_test(test_short_inputs_every_shape),
 		cmocka_unit_test(test_buffer_grows_only_for_long_lines),
 		cmocka_unit_test(test_peek_past_the_starting_buffer),
 	};

@@ -1,0 +1,300 @@
+/*
+ * The fast paths of ingest/vmmap_line.c (SSE2 address and blank scans,
+ * integer slot decimals) against the same file built with its plain paths
+ * only (VMMAP_LINE_SCALAR, functions renamed ref_*, see meson.build): on
+ * generated region lines, both must give the same result, the same reason
+ * and the same fields, byte for byte.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ingest/vmmap_grammar.h"
+#include "ingest/vmmap_read.h"
+#include "util/strbuf.h"
+
+enum vmmap_line_result ref_vmmap_parse_region_line(const char *p, size_t n,
+						   struct vmmap_region *r,
+						   const char **why);
+
+/* xorshift64*: the same lines on every run. */
+static uint64_t rng_state = UINT64_C(0x9E3779B97F4A7C15);
+
+static uint64_t
+rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * UINT64_C(2685821657736338717);
+}
+
+static unsigned
+below(unsigned n)
+{
+	return (unsigned)(rnd() % n);
+}
+
+static void
+assert_same_view(const char *line, const char *a, size_t alen, const char *b, size_t blen)
+{
+	if (!a || !b) {
+		assert_ptr_equal(a, b);
+		return;
+	}
+	assert_int_equal(a - line, b - line);
+	assert_int_equal(alen, blen);
+}
+
+/* Parse `line` both ways; every field must agree. Returns the result. */
+static enum vmmap_line_result
+check_line(const char *line, size_t n)
+{
+	struct vmmap_region a, b;
+	const char *wa, *wb;
+	memset(&a, 0x5a, sizeof(a));
+	memset(&b, 0x5a, sizeof(b));
+	enum vmmap_line_result ra = vmmap_parse_region_line(line, n, &a, &wa);
+	enum vmmap_line_result rb = ref_vmmap_parse_region_line(line, n, &b, &wb);
+	if (ra != rb || (wa == NULL) != (wb == NULL) || (wa && strcmp(wa, wb) != 0))
+		fail_msg("'%.*s': result %d/%d, why '%s' / '%s'", (int)n, line, ra, rb,
+			 wa ? wa : "-", wb ? wb : "-");
+	if (ra != VMMAP_LINE_REGION)
+		return ra;
+	if (a.start != b.start || a.end != b.end || a.vsize != b.vsize ||
+	    a.resident != b.resident || a.dirty != b.dirty || a.swapped != b.swapped ||
+	    a.has_range != b.has_range || a.zero_padded != b.zero_padded ||
+	    a.vsize_rounded != b.vsize_rounded || a.size_columns != b.size_columns ||
+	    a.page_counts != b.page_counts || a.purge != b.purge ||
+	    a.purge_unknown != b.purge_unknown)
+		fail_msg("'%.*s': fields differ (vsize %llu/%llu resident %llu/%llu dirty "
+			 "%llu/%llu swapped %llu/%llu start %llx/%llx end %llx/%llx)",
+			 (int)n, line, (unsigned long long)a.vsize, (unsigned long long)b.vsize,
+			 (unsigned long long)a.resident, (unsigned long long)b.resident,
+			 (unsigned long long)a.dirty, (unsigned long long)b.dirty,
+			 (unsigned long long)a.swapped, (unsigned long long)b.swapped,
+			 (unsigned long long)a.start, (unsigned long long)b.start,
+			 (unsigned long long)a.end, (unsigned long long)b.end);
+	assert_same_view(line, a.type, a.type_len, b.type, b.type_len);
+	assert_same_view(line, a.sizes, a.sizes_len, b.sizes, b.sizes_len);
+	assert_same_view(line, a.detail, a.detail_len, b.detail, b.detail_len);
+	return ra;
+}
+
+static const char *const types[] = {
+	"IOAccelerator", "IOAccelerator (graphics)", "IOSurface", "MALLOC_SMALL",
+	"MALLOC_MEDIUM (reserved)", "VM_ALLOCATE", "__TEXT", "__DATA_CONST",
+	"mapped file", "Kernel Alloc Once", "CG image", "X",
+	"a type name of more than thirty-two bytes in all",
+	"Memory Tag 255", "MALLOC guard page", "shared memory",
+};
+
+static void
+add_blanks(struct strbuf *sb, unsigned n, bool tabs)
+{
+	for (unsigned i = 0; i < n; i++)
+		strbuf_addch(sb, tabs && below(4) == 0 ? '\t' : ' ');
+}
+
+/* An address as some vmmap layout (or a paste) may print it. */
+static void
+add_address(struct strbuf *sb, uint64_t v)
+{
+	unsigned digits = 1 + below(17);
+	switch (below(12)) {
+	case 0:
+		strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+		return;
+	case 1:
+		strbuf_addf(sb, "%llX", (unsigned long long)v);
+		return;
+	case 2:   /* 17 digits and more: refused */
+		strbuf_addf(sb, "%0*llx", 17 + (int)below(3), (unsigned long long)v);
+		return;
+	case 3:
+		strbuf_addstr(sb, below(2) ? "unmapped" : "kernel");
+		return;
+	case 4:   /* vmmap -w and 10.13: 16 digits, zero-padded */
+		strbuf_addf(sb, "%016llx", (unsigned long long)v);
+		return;
+	default:
+		strbuf_addf(sb, "%0*llx", (int)digits, (unsigned long long)v & (digits == 16 ? ~UINT64_C(0) : (UINT64_C(1) << (4 * digits)) - 1));
+		return;
+	}
+}
+
+/* A size as vmmap prints it: K below 10 MiB, else "%.1f" with M, G or T. */
+static void
+size_text(char *out, size_t outsz)
+{
+	uint64_t v;
+	switch (below(8)) {
+	case 0:
+		snprintf(out, outsz, "0K");
+		return;
+	case 1:
+		snprintf(out, outsz, "%uK", 4 * below(2560));
+		return;
+	case 2:
+		snprintf(out, outsz, "%u.%uM", below(1000), below(10));
+		return;
+	case 3:
+		snprintf(out, outsz, "%u.%uG", below(1000), below(10));
+		return;
+	case 4:
+		snprintf(out, outsz, "%u.%uT", below(1000), below(10));
+		return;
+	case 5:
+		snprintf(out, outsz, "%u", below(100000));   /* page counts, or a bare number */
+		return;
+	case 6:
+		v = rnd() >> below(64);
+		snprintf(out, outsz, "%lluK", (unsigned long long)v);
+		return;
+	default:
+		snprintf(out, outsz, "%u.%u%c", below(10000), below(10), "MGT"[below(3)]);
+		return;
+	}
+}
+
+static void
+add_sizes(struct strbuf *sb)
+{
+	unsigned cols = below(6) ? 4 : 1 + below(4);
+	bool slots = below(4) != 0;
+	for (unsigned i = 0; i < cols; i++) {
+		char t[40];
+		size_text(t, sizeof(t));
+		if (slots)
+			strbuf_addf(sb, "%s%6s", i ? " " : "", t);
+		else
+			strbuf_addf(sb, "%*s%s", (int)(i ? 1 + below(3) : below(3)), "", t);
+	}
+}
+
+static const char *const details[] = {
+	"", "SurfaceID: 0x5f  2440x5196 (BGRA) 48.8M", "DefaultMallocZone_0x1c6a7ee39",
+	"/System/Library/Frameworks/QuartzCore.framework/Versions/A/Frameworks/CoreML.framework/Versions/A/CoreML",
+	"MTLHeap 0x7fcd9eb1", "a detail ] rw-/rw- SM=PRV with an anchor in it", "[ 1K 2K]",
+};
+
+/* One region line of any layout, sometimes with a byte or two changed. */
+static void
+gen_line(struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (below(8) == 0)
+		add_blanks(sb, 1 + below(6), true);   /* a paste's indent */
+	strbuf_addstr(sb, types[below(sizeof(types) / sizeof(types[0]))]);
+	unsigned pad = below(10) == 0 ? below(3) : 1 + below(30);
+	add_blanks(sb, pad, below(5) == 0);
+	uint64_t start = rnd() >> below(64), end = start + (rnd() >> below(64));
+	if (below(20) == 0)
+		end = start - 1;
+	add_address(sb, start);
+	strbuf_addch(sb, '-');
+	add_address(sb, end);
+	add_blanks(sb, below(8) == 0 ? 0 : 1 + below(6), below(6) == 0);
+	strbuf_addch(sb, '[');
+	add_sizes(sb);
+	strbuf_addch(sb, ']');
+	static const char *const prot[] = { "rw-", "r--", "---", "r-x", "rwx" };
+	const char *sep = below(6) ? " " : below(2) ? "  " : "\t";
+	strbuf_addf(sb, "%s%s/%s%sSM=%s", sep, prot[below(5)], prot[below(5)], sep,
+		    below(8) ? "PRV" : "S/A");
+	if (below(3) == 0)
+		strbuf_addf(sb, " PURGE=%c", "NVEYX"[below(5)]);
+	const char *detail = details[below(sizeof(details) / sizeof(details[0]))];
+	if (*detail) {
+		add_blanks(sb, 1 + below(12), false);
+		strbuf_addstr(sb, detail);
+	}
+	if (below(8) == 0) {   /* a long detail */
+		strbuf_addch(sb, ' ');
+		for (unsigned i = 0, n = 100 + below(400); i < n; i++)
+			strbuf_addch(sb, (char)('a' + below(26)));
+	}
+	if (below(10) == 0)
+		add_blanks(sb, 1 + below(4), true);
+	if (below(10) == 0)
+		strbuf_addch(sb, '\r');
+	if (below(4) == 0) {   /* a byte changed: the broken lines of real pastes */
+		static const char bytes[] = " \t-[]x0fF9/.KMGTg:`@A";
+		for (unsigned i = 0, k = 1 + below(2); i < k; i++)
+			sb->buf[below((unsigned)sb->len)] = bytes[below(sizeof(bytes) - 1)];
+	}
+}
+
+static void
+test_generated_lines_agree(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	unsigned regions = 0;
+	for (unsigned i = 0; i < 300000; i++) {
+		gen_line(&sb);
+		regions += check_line(sb.buf, sb.len) == VMMAP_LINE_REGION;
+		/* The same line cut short: the scans near the line's start. */
+		check_line(sb.buf, below((unsigned)sb.len + 1));
+	}
+	/* About half the lines are regions (the rest are broken on purpose). */
+	assert_true(regions > 100000);
+	strbuf_release(&sb);
+}
+
+/*
+ * Every "%.1f" slot size vmmap prints with M, G or T (tenths below 10^4)
+ * in each of the four slots: the integer decimals equal the double ones.
+ */
+static void
+test_every_slot_decimal(void **state)
+{
+	(void)state;
+	char line[256];
+	for (unsigned tenths = 0; tenths < 10000; tenths++) {
+		for (int u = 0; u < 3; u++) {
+			char t[16];
+			snprintf(t, sizeof(t), "%u.%u%c", tenths / 10, tenths % 10, "MGT"[u]);
+			int n = snprintf(line, sizeof(line),
+					 "MALLOC_SMALL   unmapped-unmapped   [%6s %6s %6s %6s] rw-/rw- SM=PRV",
+					 t, "16K", t, t);
+			assert_int_equal(check_line(line, (size_t)n), VMMAP_LINE_REGION);
+		}
+	}
+}
+
+/* Addresses of every length from 1 to 18 digits at every distance from the line's start. */
+static void
+test_address_lengths_and_offsets(void **state)
+{
+	(void)state;
+	char line[256];
+	for (int ds = 1; ds <= 18; ds++)
+		for (int de = 1; de <= 18; de++)
+			for (int pad = 0; pad <= 20; pad++) {
+				uint64_t v = rnd();
+				int n = snprintf(line, sizeof(line),
+						 "T%*s%0*llx-%0*llx [ 16K 0K 0K 0K] rw-/rw- SM=PRV",
+						 pad, "", ds, (unsigned long long)(v >> (ds < 16 ? 64 - 4 * ds : 0)),
+						 de, (unsigned long long)(rnd() >> (de < 16 ? 64 - 4 * de : 0)));
+				check_line(line, (size_t)n);
+			}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_generated_lines_agree),
+		cmocka_unit_test(test_every_slot_decimal),
+		cmocka_unit_test(test_address_lengths_and_offsets),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -121,14 +121,16 @@ kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 	v->reference = src[ref].c;
 	const struct classes_snapshot *rs = src[ref].snap;
 	v->reference_source = rs ? classes_source_name(rs->source) : NULL;
+	if (rs && classes_snapshot_holds_totals(rs))
+		v->totals = v->reference;
 	for (size_t i = 0; i < n; i++) {
 		if (i == ref)
 			continue;
 		if (!rs || !src[i].snap || !covers(rs, src[i].snap)) {
 			const struct classes_snapshot *o = src[i].snap;
-			v->totals_only[v->nuncovered] = rs && o && !classes_snapshot_holds_totals(rs) &&
-							 classes_snapshot_holds_totals(o) &&
-							 !classes_snapshot_holds_counts(o);
+			if (!v->totals && rs && o && classes_snapshot_holds_totals(o) &&
+			    !classes_snapshot_holds_counts(o))
+				v->totals = src[i].c;
 			v->uncovered[v->nuncovered++] = src[i].c;
 			continue;
 		}

@@ -50,10 +50,14 @@ struct kernel_view {
 	size_t ncovered;
 	/* Sources with figures the reference lacks (ioalloccount beside ioclasscount). */
 	const struct bundle_capture *uncovered[KERNEL_VIEW_SOURCES];
-	/* uncovered[i] holds allocation totals only, and the reference none (ioalloccount
-	 * beside ioclasscount): the two make one view, counts and totals. */
-	bool totals_only[KERNEL_VIEW_SOURCES];
 	size_t nuncovered;
+	/*
+	 * Where the bundle's allocation totals come from: the reference when it
+	 * holds them (ioreg), else the first uncovered source that holds totals
+	 * only (ioalloccount beside ioclasscount: the two make one view, counts
+	 * and totals); NULL when no source holds them.
+	 */
+	const struct bundle_capture *totals;
 	struct kernel_disagreement *disagree;     /* at most KERNEL_VIEW_DISAGREEMENTS_MAX */
 	size_t ndisagree;
 	uint64_t disagree_more;                   /* left out of `disagree` */

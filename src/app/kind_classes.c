@@ -45,6 +45,18 @@ classes_compare(struct kind_input *before, struct kind_input *after,
 	return c;
 }
 
+/* A warning for each negative allocation total of `snap`, read from `path`. */
+static void
+warn_negative_allocs(struct diag_list *w, const struct classes_snapshot *snap, const char *path)
+{
+	for (int k = 0; k < ALLOC_KINDS; k++) {
+		struct strbuf sb = STRBUF_INIT;
+		if (classes_alloc_negative_message(snap, (enum alloc_kind)k, &sb))
+			diag_list_add(w, DIAG_WARNING, path, snap->line, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
 static void
 classes_comparability(const void *p, const char *bpath, const char *apath,
 		      struct diag_list *w)
@@ -61,15 +73,8 @@ classes_comparability(const void *p, const char *bpath, const char *apath,
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "%s holds only some classes: only the classes it holds are compared",
 			      b->query && a->query ? "each snapshot" : b->query ? "BEFORE" : "AFTER");
-	const struct classes_snapshot *side[2] = { b, a };
-	const char *path[2] = { bpath, apath };
-	for (int i = 0; i < 2; i++)
-		for (int k = 0; k < ALLOC_KINDS; k++) {
-			struct strbuf sb = STRBUF_INIT;
-			if (classes_alloc_negative_message(side[i], (enum alloc_kind)k, &sb))
-				diag_list_add(w, DIAG_WARNING, path[i], side[i]->line, "%s", sb.buf);
-			strbuf_release(&sb);
-		}
+	warn_negative_allocs(w, b, bpath);
+	warn_negative_allocs(w, a, apath);
 }
 
 static int
@@ -122,12 +127,20 @@ classes_report(struct report *rep, const void *p)
 }
 
 bool
-kind_classes_report_totals_from(struct report *r, const void *counts, const void *totals,
-				const char *from)
+kind_classes_report_totals_from(struct report *r, const void *totals, const char *const from[2],
+				const char *const path[2], const bool joined[2],
+				struct diag_list *warnings)
 {
-	return report_add_classes_allocs_from(r, &((const struct diff_classes_pair *)counts)->diff,
-					      &((const struct diff_classes_pair *)totals)->diff,
-					      from);
+	const struct diff_classes_pair *t = totals;
+	const struct classes_snapshot *side[2] = { t->before.snap, t->after.snap };
+	if (!report_add_classes_allocs_from(r, &t->diff, from[0], from[1]))
+		return false;
+	kind_note_partial(warnings, path[0], joined[0] && side[0]->truncated, path[1],
+			  joined[1] && side[1]->truncated);
+	for (int i = 0; i < 2; i++)
+		if (joined[i])
+			warn_negative_allocs(warnings, side[i], path[i]);
+	return true;
 }
 
 int

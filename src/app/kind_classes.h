@@ -11,14 +11,19 @@
 
 struct report;
 
+struct diag_list;
+
 /*
- * `totals` (a classes pair of the kind's compare) joined to the classes
- * section of `counts` as "Allocation totals (FROM)": only when `counts`
- * holds no totals and `totals` holds totals only, on both sides (see
- * report_add_classes_allocs_from). True when added.
+ * `totals`, a classes pair of the kind's compare whose sides are each
+ * side's source of allocation totals (named `from`, at `path`), as the
+ * classes section's allocation totals (report_add_classes_allocs_from).
+ * A side `joined` takes its totals from another file than its counts: its
+ * partial read and negative totals are said here, in `warnings` (the
+ * counts' pair says its own). True when added.
  */
-bool kind_classes_report_totals_from(struct report *r, const void *counts, const void *totals,
-				     const char *from);
+bool kind_classes_report_totals_from(struct report *r, const void *totals,
+				     const char *const from[2], const char *const path[2],
+				     const bool joined[2], struct diag_list *warnings);
 
 /*
  * The allocation totals of the classes capture at `path` as "Allocation
@@ -26,7 +31,6 @@ bool kind_classes_report_totals_from(struct report *r, const void *counts, const
  * with *err when it cannot be read.
  */
 struct diag;
-struct diag_list;
 int kind_classes_report_totals_of(struct report *r, const char *path, const char *from,
 				  struct diag_list *notes, struct diag *err);
 

@@ -96,6 +96,66 @@ footprint_compare(struct kind_input *before, struct kind_input *after,
 	return f;
 }
 
+/* Processes named in a list of a warning; the rest are counted. */
+#define OTHER_PROCESSES_NAMED 5
+
+/* Does `cap` hold a process of p's name (or, unnamed, of its pid)? */
+static bool
+holds_process(const struct footprint_capture *cap, const struct footprint_process *p)
+{
+	for (size_t i = 0; i < cap->nprocs; i++) {
+		const struct footprint_process *q = cap->procs[i];
+		if (p->name ? q->name && strcmp(p->name, q->name) == 0
+			    : !q->name && p->has_pid && q->has_pid && p->pid == q->pid)
+			return true;
+	}
+	return false;
+}
+
+/* "helper [101], indexer [102]": the processes of `cap` that `other` does not hold; how many. */
+static size_t
+list_only_in(const struct footprint_capture *cap, const struct footprint_capture *other,
+	     struct strbuf *sb)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < cap->nprocs; i++) {
+		const struct footprint_process *p = cap->procs[i];
+		if (holds_process(other, p))
+			continue;
+		if (n < OTHER_PROCESSES_NAMED) {
+			strbuf_addf(sb, "%s%s", n ? ", " : "", p->name ? p->name : "(unnamed)");
+			if (p->has_pid)
+				strbuf_addf(sb, " [%llu]", (unsigned long long)p->pid);
+		}
+		n++;
+	}
+	if (n > OTHER_PROCESSES_NAMED)
+		strbuf_addf(sb, " and %zu more", n - OTHER_PROCESSES_NAMED);
+	return n;
+}
+
+/*
+ * A capture of several processes is compared as their sum: a process one
+ * side holds and the other does not moves the sum without any figure of a
+ * process changing (or hides a change when the two weigh the same). Say
+ * which processes (by name, as a relaunch changes the pid).
+ */
+static void
+warn_other_processes(const struct footprint_capture *b, const struct footprint_capture *a,
+		     struct diag_list *w)
+{
+	struct strbuf ob = STRBUF_INIT, oa = STRBUF_INIT;
+	size_t nb = list_only_in(b, a, &ob), na = list_only_in(a, b, &oa);
+	if (nb || na)
+		diag_list_add(w, DIAG_WARNING, NULL, 0, "the captures hold different processes: "
+			      "%s%s%s%s%s: the sums compare different sets",
+			      nb ? "only BEFORE holds " : "", ob.len ? ob.buf : "",
+			      nb && na ? "; " : "", na ? "only AFTER holds " : "",
+			      oa.len ? oa.buf : "");
+	strbuf_release(&ob);
+	strbuf_release(&oa);
+}
+
 static void
 footprint_comparability(const void *p, const char *bpath, const char *apath,
 			struct diag_list *w)
@@ -109,7 +169,9 @@ footprint_comparability(const void *p, const char *bpath, const char *apath,
 			      f->before.cap.elided && f->after.cap.elided ? "both captures have"
 			      : f->before.cap.elided ? "BEFORE has" : "AFTER has");
 	const struct footprint_process *b = f->before.proc, *a = f->after.proc;
-	if (b->name && a->name && strcmp(b->name, a->name) != 0)
+	if (f->before.cap.nprocs > 1 || f->after.cap.nprocs > 1)
+		warn_other_processes(&f->before.cap, &f->after.cap, w);
+	else if (b->name && a->name && strcmp(b->name, a->name) != 0)
 		diag_list_add(w, DIAG_WARNING, NULL, 0,
 			      "the captures are of different processes");
 	if (b->page_size && a->page_size && b->page_size != a->page_size)

@@ -126,46 +126,36 @@ open_compare(const struct kind *k, const struct bundle_capture *c[2], struct dia
 	return diff;
 }
 
-/* The uncovered source of `side` named `member`, or NULL. */
-static const struct bundle_capture *
-uncovered_named(const struct kernel_view *v, const char *member)
-{
-	for (size_t i = 0; i < v->nuncovered; i++)
-		if (strcmp(v->uncovered[i]->member, member) == 0)
-			return v->uncovered[i];
-	return NULL;
-}
-
 /*
- * Without an ioreg capture the reference (ioclasscount) holds the counts
- * and ioalloccount the totals: a source of totals only, the same file in
- * both bundles, joins the classes section as its allocation totals, and is
- * no longer a view of its own. One that cannot be read, or holds anything
- * else, stays uncovered (the section says which command compares it).
+ * Each side's allocation totals come from its kernel view's source of
+ * totals (app/kernel_view.h): the reference when it holds them (ioreg),
+ * else ioalloccount beside ioclasscount's counts. When a side's source is
+ * not its reference, the two sources are compared as one classes pair
+ * whose totals replace the section's, and that side's file joins the view
+ * (no longer a view of its own). One that cannot be read stays uncovered
+ * (the section says which command compares it).
  */
 static void
-merge_uncovered_totals(struct report_bundles *rb, struct report *r, const struct kind *k,
-		       const void *counts, struct diag_list *notes, struct diag_list *warnings)
+merge_totals(struct report_bundles *rb, struct report *r, const struct kind *k,
+	     struct diag_list *notes, struct diag_list *warnings)
 {
 	const struct kernel_view *v = rb->kernel;
-	for (size_t i = 0; i < v[0].nuncovered; i++) {
-		const struct bundle_capture *c[2] = {
-			v[0].uncovered[i], uncovered_named(&v[1], v[0].uncovered[i]->member)
-		};
-		if (!c[1])
-			continue;
-		struct diag err;
-		diag_clear(&err);
-		void *totals = open_compare(k, c, notes, &err);
-		if (!totals)
-			continue;
-		if (kind_classes_report_totals_from(r, counts, totals, c[0]->member)) {
-			k->comparability(totals, c[0]->path, c[1]->path, warnings);
-			for (int side = 0; side < 2; side++)
+	const struct bundle_capture *c[2] = { v[0].totals, v[1].totals };
+	if (!c[0] || !c[1] || (c[0] == v[0].reference && c[1] == v[1].reference))
+		return;
+	struct diag err;
+	diag_clear(&err);
+	void *totals = open_compare(k, c, notes, &err);
+	if (!totals)
+		return;
+	const char *from[2] = { c[0]->member, c[1]->member };
+	const char *path[2] = { c[0]->path, c[1]->path };
+	bool joined[2] = { c[0] != v[0].reference, c[1] != v[1].reference };
+	if (kind_classes_report_totals_from(r, totals, from, path, joined, warnings))
+		for (int side = 0; side < 2; side++)
+			if (joined[side])
 				rb->merged[side][rb->nmerged[side]++] = c[side];
-		}
-		k->free(totals);
-	}
+	k->free(totals);
 }
 
 static bool
@@ -189,7 +179,7 @@ compare_kind(struct report_bundles *rb, struct report *r, const struct kind *k,
 	k->comparability(diff, c[0]->path, c[1]->path, warnings);
 	k->report(r, diff);
 	if (c[0] == rb->kernel[0].reference && c[1] == rb->kernel[1].reference)
-		merge_uncovered_totals(rb, r, k, diff, notes, warnings);
+		merge_totals(rb, r, k, notes, warnings);
 	rb->kinds[rb->ncompared] = k;
 	rb->diffs[rb->ncompared++] = diff;
 	return 0;
@@ -304,6 +294,27 @@ add_uncovered(struct report_section *s, const struct report_bundles *rb)
 	strbuf_release(&list[1]);
 }
 
+/*
+ * "; allocation totals from kernel/ioalloccount.txt": where totals not
+ * from the reference come from, once when both sides take them from the
+ * same file, else per side ("; after, allocation totals from ...").
+ */
+static void
+add_merged_source(const struct report_bundles *rb, struct strbuf *sb)
+{
+	const struct bundle_capture *const *m = rb->merged[0], *const *n = rb->merged[1];
+	bool same = rb->nmerged[0] == rb->nmerged[1];
+	for (size_t i = 0; same && i < rb->nmerged[0]; i++)
+		same = strcmp(m[i]->member, n[i]->member) == 0;
+	for (int side = 0; side < 2; side++) {
+		if (side == 1 && same)
+			break;
+		for (size_t i = 0; i < rb->nmerged[side]; i++)
+			strbuf_addf(sb, "; %sallocation totals from %s", same ? "" : side == 0 ?
+				    "before, " : "after, ", rb->merged[side][i]->member);
+	}
+}
+
 /* Which files the kernel section comes from, said once at its top. */
 static void
 add_kernel_source(struct report *r, const struct report_bundles *rb)
@@ -332,8 +343,7 @@ add_kernel_source(struct report *r, const struct report_bundles *rb)
 	}
 	strbuf_release(&list[0]);
 	strbuf_release(&list[1]);
-	for (size_t i = 0; i < rb->nmerged[0]; i++)
-		strbuf_addf(&sb, "; allocation totals from %s", rb->merged[0][i]->member);
+	add_merged_source(rb, &sb);
 	strbuf_addch(&sb, '.');
 	report_section_add_paragraph(s, "%s", sb.buf);
 	strbuf_release(&sb);
@@ -513,19 +523,17 @@ report_bundle_add_kernel_totals(struct report *r, const struct bundle *b,
 {
 	struct kernel_view v;
 	kernel_view_pick(b, &v);
-	for (size_t i = 0; v.reference == reported && i < v.nuncovered; i++) {
-		const struct bundle_capture *c = v.uncovered[i];
+	const struct bundle_capture *c = v.totals;
+	if (v.reference == reported && c && c != v.reference) {
 		struct diag err;
 		diag_clear(&err);
-		if (!v.totals_only[i])
-			continue;
 		if (bundle_verify_capture(c, notes, &err) < 0 ||
-		    kind_classes_report_totals_of(r, c->path, c->member, notes, &err) < 0) {
+		    kind_classes_report_totals_of(r, c->path, c->member, notes, &err) < 0)
 			diag_list_add(notes, DIAG_WARNING, c->path, err.line, "left out of the "
 				      "report: %s", err.msg);
-			continue;
-		}
-		strbuf_addf(files, "%s%s (%s)", files->len ? ", " : "", c->member, c->kind);
+		else
+			strbuf_addf(files, "%s%s (%s)", files->len ? ", " : "", c->member,
+				    c->kind);
 	}
 	kernel_view_release(&v);
 }

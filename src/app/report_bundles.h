@@ -38,7 +38,8 @@ struct report_bundles {
 	void *diffs[KINDS_MAX];
 	size_t ncompared;
 	char *files[2];          /* "target/vmmap.txt (vmmap), ...": each side's captures read */
-	/* Uncovered sources of totals only, joined to the classes section (same order both sides). */
+	/* A side's source of totals when not its reference (ioalloccount), joined to the
+	 * classes section: at most one a side (kernel_view.totals). */
 	const struct bundle_capture *merged[2][KERNEL_VIEW_SOURCES];
 	size_t nmerged[2];
 };

@@ -94,6 +94,19 @@ section_release(struct report_section *s)
 }
 
 void
+report_section_drop_tables(struct report_section *s, const char *id)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < s->ntables; i++) {
+		if (strcmp(s->tables[i]->id, id) == 0)
+			table_free(s->tables[i]);
+		else
+			s->tables[kept++] = s->tables[i];
+	}
+	s->ntables = kept;
+}
+
+void
 report_release(struct report *r)
 {
 	free(r->kind);

@@ -118,14 +118,19 @@ row_mark(const struct diff_classes_row *row)
 	return !row->in_before ? "new" : !row->in_after ? "gone" : "";
 }
 
+/*
+ * The allocation totals of `b` before and `a` after. A total one side does
+ * not hold has an empty cell and no delta: it is not known, never 0.
+ */
 static void
-add_alloc_diff_titled(struct report_section *s, const struct diff_classes *d, const char *title)
+add_alloc_diff_titled(struct report_section *s, const struct classes_snapshot *before,
+		      const struct classes_snapshot *after, const char *title)
 {
 	static const char *const cols[] = { "allocation", "before", "after", "delta" };
 	struct report_table *t = NULL;
 	for (int k = 0; k < ALLOC_KINDS; k++) {
-		bool hb = d->before->alloc_present[k], ha = d->after->alloc_present[k];
-		int64_t b = hb ? d->before->alloc[k] : 0, a = ha ? d->after->alloc[k] : 0, dl;
+		bool hb = before->alloc_present[k], ha = after->alloc_present[k];
+		int64_t b = hb ? before->alloc[k] : 0, a = ha ? after->alloc[k] : 0, dl;
 		if (!hb && !ha)
 			continue;
 		if (!t)
@@ -140,7 +145,9 @@ add_alloc_diff_titled(struct report_section *s, const struct diff_classes *d, co
 			report_table_figure(t, REPORT_CELL_BYTES, a);
 		else
 			report_table_empty(t);
-		if (__builtin_sub_overflow(a, b, &dl))
+		if (hb != ha)
+			report_table_empty(t);
+		else if (__builtin_sub_overflow(a, b, &dl))
 			report_table_text(t, "overflow");
 		else
 			report_table_figure(t, REPORT_CELL_DBYTES, dl);
@@ -152,23 +159,26 @@ add_alloc_diff_titled(struct report_section *s, const struct diff_classes *d, co
 static void
 add_alloc_diff(struct report_section *s, const struct diff_classes *d)
 {
-	add_alloc_diff_titled(s, d, "Allocation totals");
+	add_alloc_diff_titled(s, d->before, d->after, "Allocation totals");
 }
 
 bool
-report_add_classes_allocs_from(struct report *r, const struct diff_classes *counts,
-			       const struct diff_classes *totals, const char *from)
+report_add_classes_allocs_from(struct report *r, const struct diff_classes *totals,
+			       const char *from_before, const char *from_after)
 {
-	const struct classes_snapshot *cb = counts->before, *ca = counts->after;
-	const struct classes_snapshot *tb = totals->before, *ta = totals->after;
-	if (classes_snapshot_holds_totals(cb) || classes_snapshot_holds_totals(ca) ||
-	    classes_snapshot_holds_counts(tb) || classes_snapshot_holds_counts(ta) ||
-	    !classes_snapshot_holds_totals(tb) || !classes_snapshot_holds_totals(ta))
+	if (!classes_snapshot_holds_totals(totals->before) ||
+	    !classes_snapshot_holds_totals(totals->after))
 		return false;
 	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
 	struct strbuf title = STRBUF_INIT;
-	strbuf_addf(&title, "Allocation totals (%s)", from);
-	add_alloc_diff_titled(s, totals, title.buf);
+	if (strcmp(from_before, from_after) == 0)
+		strbuf_addf(&title, "Allocation totals (%s)", from_before);
+	else
+		strbuf_addf(&title, "Allocation totals (%s before, %s after)", from_before,
+			    from_after);
+	/* The counts' own table holds one side at most: these replace it. */
+	report_section_drop_tables(s, "alloc");
+	add_alloc_diff_titled(s, totals->before, totals->after, title.buf);
 	strbuf_release(&title);
 	return true;
 }

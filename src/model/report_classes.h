@@ -18,13 +18,15 @@ void report_add_classes_diff(struct report *r, const struct diff_classes *d);
 void report_add_classes_totals_from(struct report *r, const struct classes_snapshot *snap,
 				    const char *from);
 /*
- * A second source's allocation totals in the classes section of the pair
- * `counts` (a bundle without an ioreg capture: ioalloccount's totals beside
- * ioclasscount's counts), as "Allocation totals (FROM)". Only when `counts`
- * holds no totals and `totals` holds totals only, on both sides: true when
+ * Each side's allocation totals from its own source, in the classes
+ * section (a bundle pair's kernel view: ioreg's plist, or ioalloccount
+ * beside ioclasscount's counts): `totals` is the pair of those sources. It
+ * replaces the section's allocation totals, as "Allocation totals (FROM)"
+ * when both sides name the same file, else "Allocation totals (FROM_BEFORE
+ * before, FROM_AFTER after)". Only when both sides hold totals: true when
  * added.
  */
-bool report_add_classes_allocs_from(struct report *r, const struct diff_classes *counts,
-				    const struct diff_classes *totals, const char *from);
+bool report_add_classes_allocs_from(struct report *r, const struct diff_classes *totals,
+				    const char *from_before, const char *from_after);
 
 #endif

@@ -552,6 +552,18 @@ out:
 	window_release(&f);
 }
 
+/*
+ * The least-squares slope's t, its standard error widened for AR(1)
+ * correlation rho. Not trend_fit.c's ols(), on purpose: this fits about the
+ * means (my + b (x - mx)) and snaps residuals within 1e-12 of the fit to 0
+ * (trend_residual), so an exact line gives rss 0 and t = INFINITY, never a
+ * t made of rounding; ols() sums raw residuals of a + b u and the plateau
+ * fit snaps only the best total (below 1e-24 n max|y|^2), after ranking
+ * breakpoints by it, where snapping each residual would make near ties
+ * exact and move the chosen breakpoint. One function would
+ * move the LEAK test (line_t >= TREND_LINE_T) or the plateau's knee on
+ * series where the two differ by a rounding: kept apart.
+ */
 static double
 line_t_of(const double *x, const double *y, size_t n, double rho)
 {

@@ -6,7 +6,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Least squares of y on u: slope, intercept, RSS; false when u does not vary. */
+/*
+ * Least squares of y on u: slope, intercept, RSS; false when u does not
+ * vary. trend.c's line_t_of() fits the same line but snaps residuals at the
+ * rounding level (trend_residual) for its t; here the raw RSS ranks
+ * breakpoints and only the best is snapped, so the two stay apart (see
+ * there).
+ */
 static bool
 ols(const double *u, const double *y, size_t n, double *b, double *a, double *rss,
     double *suu_out)

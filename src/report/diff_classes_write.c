@@ -64,7 +64,10 @@ write_alloc(FILE *out, const struct diff_classes *d, bool markdown)
 		char delta[32];
 		if (!hb && !ha)
 			continue;
-		if (__builtin_sub_overflow(a, b, &dl))
+		/* A total one side does not hold is unknown, not 0: no delta. */
+		if (hb != ha)
+			snprintf(delta, sizeof(delta), "-");
+		else if (__builtin_sub_overflow(a, b, &dl))
 			snprintf(delta, sizeof(delta), "?");
 		else
 			text_signed(delta, (long long)dl);
@@ -125,8 +128,9 @@ diff_classes_json(const struct diff_classes *d)
 		json_t *a = json_object();
 		json_object_set_new_nocheck(a, "before", side(hb, d->before->alloc[k]));
 		json_object_set_new_nocheck(a, "after", side(ha, d->after->alloc[k]));
-		json_object_set_new_nocheck(a, "delta", delta_json(hb ? d->before->alloc[k] : 0,
-								    ha ? d->after->alloc[k] : 0));
+		/* null: one side does not hold the total (unknown, not 0), or overflow. */
+		json_object_set_new_nocheck(a, "delta", hb != ha ? json_null() :
+					    delta_json(d->before->alloc[k], d->after->alloc[k]));
 		json_object_set_new_nocheck(alloc, alloc_kind_name((enum alloc_kind)k), a);
 	}
 	json_object_set_new_nocheck(o, "allocation", alloc);

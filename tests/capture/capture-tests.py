@@ -18,72 +18,29 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 TOOLS = ['sw_vers', 'sysctl', 'ioreg', 'ioclasscount', 'ioalloccount', 'footprint', 'vmmap',
          'pgrep', 'ps']
 PLANTED = [b'alice', b'C02PLANTED1X', b'PLANTEDUUID1', b'Planted-Example', b'owner=']
 
+from standin_env import FAILURES, StandinEnv, check, fail, signal_and_wait, validate
+
 ARGS = None
-FAILURES = []
 
 
-def fail(case, msg):
-    FAILURES.append('%s: %s' % (case, msg))
-    print('FAIL %s: %s' % (case, msg))
-
-
-def check(case, cond, msg):
-    if not cond:
-        fail(case, msg)
-    return cond
-
-
-HANG_SEQ = [0]
-
-
-class Env:
+class Env(StandinEnv):
     """A scratch folder, a stand-in tools folder and a live target process."""
 
     def __init__(self, missing=(), mode='', pids=None, **conf):
-        self.dir = tempfile.mkdtemp(prefix='iotally-capture-test-')
-        self.bin = os.path.join(self.dir, 'bin')
-        os.mkdir(self.bin)
-        standin = os.path.join(ARGS.root, 'tests', 'capture', 'bin', 'standin')
-        for t in TOOLS:
-            if t not in missing:
-                os.symlink(standin, os.path.join(self.bin, t))
-        self.target = subprocess.Popen(['sleep', '300'])
-        self.log = os.path.join(self.dir, 'calls.log')
-        # `hang` sleeps this long: a number no other run uses, to find them by
-        HANG_SEQ[0] += 1
-        self.hang = '1000.%d%03d' % (os.getpid(), HANG_SEQ[0])
-        self.conf = {
-            'STANDIN_DATA': os.path.join(ARGS.root, 'tests', 'capture', 'data'),
-            'STANDIN_MODE': mode,
-            'STANDIN_LOG': self.log,
-            'STANDIN_PIDS': str(self.target.pid) if pids is None else pids,
-            'STANDIN_HANG': self.hang,
-        }
-        self.conf.update(conf)
-        self.write_conf()
-        # iotally's own environment: the stand-ins are NOT on PATH; only --tools-dir finds them
-        self.env = dict(os.environ)
-        self.env.update({'PATH': '/usr/bin:/bin', 'LC_ALL': 'C', 'TZ': 'UTC'})
-
-    def write_conf(self):
-        with open(os.path.join(self.bin, 'standin.conf'), 'wb') as f:
-            for k, v in sorted(self.conf.items()):
-                if isinstance(v, str):
-                    v = v.encode()
-                # printf keeps any byte (a name that is not UTF-8) exactly
-                f.write(b"%s=$(printf '%%b' '%s')\n" % (k.encode(), b''.join(
-                    b'\\0%03o' % c for c in v)))
+        conf = dict({'STANDIN_MODE': mode}, **conf)
+        if pids is not None:
+            conf['STANDIN_PIDS'] = pids
+        super().__init__(ARGS.root, 'iotally-capture-test-',
+                         {t: 'standin' for t in TOOLS if t not in missing}, conf)
 
     def out(self, name='bundle'):
         return os.path.join(self.dir, name)
@@ -105,32 +62,18 @@ class Env:
 
     def wait_call(self, tool, timeout=20):
         """Wait until the stand-in `tool` has been started."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if os.path.exists(self.log) and any(
-                    l.split()[:1] == [tool] for l in open(self.log)):
-                return True
-            time.sleep(0.01)
-        return False
+        return self.wait_log(lambda calls: any(l.split()[:1] == [tool] for l in calls),
+                             timeout)
 
     def run(self, *args):
-        return subprocess.run([ARGS.bin] + list(args), env=self.env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=120)
-
-    def close(self):
-        self.target.kill()
-        self.target.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        return self.run_iotally(ARGS.bin, *args)
 
 
 def manifest(case, bundle):
     path = os.path.join(bundle, 'manifest.json')
     if not check(case, os.path.isfile(path), 'no manifest.json in %s' % bundle):
         return None
-    schema = os.path.join(ARGS.root, 'docs', 'json', 'bundle.schema.json')
-    v = subprocess.run([sys.executable, os.path.join(ARGS.root, 'tests', 'json-validate.py'),
-                        schema, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    check(case, v.returncode == 0, 'manifest fails the schema: %s' % v.stdout.decode())
+    validate(case, ARGS.root, 'bundle.schema.json', path)
     with open(path) as f:
         m = json.load(f)
     for s in m['steps']:
@@ -347,11 +290,7 @@ def interrupt(c, sig, want):
         p = e.popen('--pid', str(e.target.pid), '-o', e.out())
         e.wait_call('ioclasscount')
         time.sleep(0.2)
-        p.send_signal(sig)
-        out, err = p.communicate(timeout=30)
-        # killed by the signal itself (the shell's 128+N), after saying what is left
-        check(c, p.returncode == -sig, 'exit %d (%s)' % (p.returncode, err.decode()))
-        check(c, b'nothing was left behind' in err, 'stderr %r' % err)
+        signal_and_wait(c, p, sig, timeout=30)
         check(c, not os.path.exists(e.out()), 'the bundle folder exists after an interrupt')
         no_partial_left(c, e.dir)
         time.sleep(0.2)
@@ -429,11 +368,7 @@ def case_series():
                       '--interval', '1')
         check(c, r.returncode == 0, 'exit %d %s' % (r.returncode, r.stderr.decode(errors='replace')))
         idx = json.load(open(os.path.join(e.out(), 'series.json')))
-        schema = os.path.join(ARGS.root, 'docs', 'json', 'series.schema.json')
-        v = subprocess.run([sys.executable, os.path.join(ARGS.root, 'tests', 'json-validate.py'),
-                            schema, os.path.join(e.out(), 'series.json')],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        check(c, v.returncode == 0, 'series.json fails its schema: %s' % v.stdout.decode())
+        validate(c, ARGS.root, 'series.schema.json', os.path.join(e.out(), 'series.json'))
         check(c, idx['complete'] and [s['dir'] for s in idx['samples']] == ['001', '002', '003'],
               'index %r' % idx)
         starts = []

@@ -27,12 +27,12 @@ archives stays what fixtures/bundle/ holds):
                    (12 minutes later) has its vmmap step denied
   leak.tar.gz      leak/ packed under the folder name leak/
 """
-import hashlib
-import io
 import json
 import os
 import shutil
-import tarfile
+
+import bundle_fixture
+from bundle_fixture import pack, skipped_step
 
 ROOT = 'fixtures/bundle'
 SOURCES = {
@@ -44,21 +44,11 @@ SOURCES = {
 SW_VERS = b'ProductName:\t\tmacOS\nProductVersion:\t\t14.0\nBuildVersion:\t\t23A344\n'
 
 
-def file_entry(d, rel):
-    data = open(os.path.join(d, rel), 'rb').read()
-    return {'path': rel, 'bytes': len(data), 'sha256': hashlib.sha256(data).hexdigest()}
+STARTED = '2026-11-29T10:15:30Z'
 
 
-def step(d, sid, argv, kind, out, status='ok', reason=None, exit_status=0):
-    err = 'logs/%s.stderr' % sid
-    open(os.path.join(d, err), 'wb').close()
-    return {
-        'id': sid, 'argv': argv, 'started_utc': '2026-11-29T10:15:30Z', 'duration_ms': 10,
-        'exit_status': exit_status, 'signal': None, 'status': status, 'reason': reason,
-        'capture_kind': kind,
-        'stdout': file_entry(d, out) if out else None,
-        'stderr': file_entry(d, err),
-    }
+def step(d, sid, argv, kind, out, **kw):
+    return bundle_fixture.step(d, sid, argv, kind, out, STARTED, **kw)
 
 
 HOSTILE_TARGET = ('evil\n  vmmap    target/forged.txt (step target.vmmap)\n'
@@ -79,10 +69,8 @@ def write_bundle(d, started, vmmap_status='ok', target='shared_library_demo', re
         step(d, 'host.sw_vers', ['sw_vers'], None, 'host/sw_vers.txt'),
         step(d, 'kernel.ioreg_root', ['ioreg', '-a', '-l', '-d', '1'], 'classes', 'kernel/ioreg-root.plist'),
         step(d, 'kernel.ioclasscount', ['ioclasscount'], 'classes', 'kernel/ioclasscount.txt'),
-        {'id': 'kernel.track', 'argv': ['ioclasscount', '--track'], 'started_utc': None,
-         'duration_ms': 0, 'exit_status': None, 'signal': None, 'status': 'skipped',
-         'reason': 'not asked for (--track)', 'capture_kind': 'track', 'stdout': None,
-         'stderr': None},
+        skipped_step('kernel.track', ['ioclasscount', '--track'], 'track',
+                     'not asked for (--track)'),
     ]
     if vmmap_status == 'ok':
         steps.append(step(d, 'target.vmmap', ['vmmap', '-w', '-noCoalesce', '4242'], 'vmmap',
@@ -99,20 +87,9 @@ def write_bundle(d, started, vmmap_status='ok', target='shared_library_demo', re
 
 
 def write_manifest(d, started, complete, argv, os_version, target, steps):
-    manifest = {
-        'schema': 'iotally.bundle/1', 'complete': complete,
-        'iotally_version': '0.1.0', 'started_utc': started, 'finished_utc': started,
-        'argv': argv,
-        'redaction': {'enabled': True, 'warning': None, 'rules': []},
-        'host': {'model': None, 'machine': None, 'os_version': os_version[0],
-                 'os_build': os_version[1], 'kernel_version': None, 'kernel_variant': None,
-                 'page_size': None, 'memsize': None},
-        'target': {'pid': 4242, 'name': target},
-        'steps': steps, 'series': None,
-    }
-    with open(os.path.join(d, 'manifest.json'), 'w') as f:
-        json.dump(manifest, f, indent=2, sort_keys=True)
-        f.write('\n')
+    bundle_fixture.write_manifest(d, started, started, complete, argv,
+                                  {'os_version': os_version[0], 'os_build': os_version[1]},
+                                  {'pid': 4242, 'name': target}, steps)
 
 
 def write_vmmap_sample(d, started, vmmap_src):
@@ -155,25 +132,6 @@ def write_series_leak(d):
     with open(os.path.join(d, 'series.json'), 'w') as f:
         json.dump(index, f, indent=2, sort_keys=True)
         f.write('\n')
-
-
-def pack(src, top, tgz):
-    """src/ as a reproducible .tar.gz whose members sit under top/."""
-    import gzip
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode='w', format=tarfile.PAX_FORMAT) as t:
-        for dirpath, dirnames, filenames in sorted(os.walk(src)):
-            dirnames.sort()
-            for name in sorted(filenames):
-                full = os.path.join(dirpath, name)
-                info = t.gettarinfo(full, top + '/' + os.path.relpath(full, src))
-                info.mtime = 0
-                info.uid = info.gid = 0
-                info.uname = info.gname = ''
-                with open(full, 'rb') as f:
-                    t.addfile(info, f)
-    with open(tgz, 'wb') as f:
-        f.write(gzip.compress(buf.getvalue(), mtime=0))
 
 
 def main():

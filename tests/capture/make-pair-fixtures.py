@@ -29,15 +29,12 @@ the .edits files), so every delta of `iotally report before/ after/` is known:
                    class counts are ioclasscount's alone and the totals ioalloccount's,
                    two views of the kernel that no file covers
 """
-import gzip
-import hashlib
-import io
-import json
 import os
 import plistlib
 import re
 import shutil
-import tarfile
+
+from bundle_fixture import pack, skipped_step, step, write_manifest
 
 ROOT = 'fixtures/bundle-pair'
 SW_VERS = b'ProductName:\t\tmacOS\nProductVersion:\t\t26.6\nBuildVersion:\t\t25G72\n'
@@ -93,19 +90,6 @@ def ioalloccount_text(totals):
                    for k in ALLOC_KEYS).encode()
 
 
-def entry(d, rel):
-    data = open(os.path.join(d, rel), 'rb').read()
-    return {'path': rel, 'bytes': len(data), 'sha256': hashlib.sha256(data).hexdigest()}
-
-
-def step(d, sid, argv, kind, out, started):
-    err = 'logs/%s.stderr' % sid
-    open(os.path.join(d, err), 'wb').close()
-    return {'id': sid, 'argv': argv, 'started_utc': started, 'duration_ms': 10,
-            'exit_status': 0, 'signal': None, 'status': 'ok', 'reason': None,
-            'capture_kind': kind, 'stdout': entry(d, out), 'stderr': entry(d, err)}
-
-
 def write_side(name, s, plist=True):
     d = os.path.join(ROOT, name)
     shutil.rmtree(d, ignore_errors=True)
@@ -134,10 +118,8 @@ def write_side(name, s, plist=True):
         step(d, 'host.sw_vers', ['sw_vers'], None, 'host/sw_vers.txt', t[0]),
         step(d, 'kernel.ioreg_root', ['ioreg', '-a', '-l', '-d', '1'], 'classes',
              'kernel/ioreg-root.plist', t[0]) if plist else
-        {'id': 'kernel.ioreg_root', 'argv': ['ioreg', '-a', '-l', '-d', '1'],
-         'started_utc': None, 'duration_ms': 0, 'exit_status': None, 'signal': None,
-         'status': 'skipped', 'reason': 'not asked for (--no-ioreg)', 'capture_kind': 'classes',
-         'stdout': None, 'stderr': None},
+        skipped_step('kernel.ioreg_root', ['ioreg', '-a', '-l', '-d', '1'], 'classes',
+                     'not asked for (--no-ioreg)'),
         step(d, 'kernel.ioclasscount', ['ioclasscount'], 'classes', 'kernel/ioclasscount.txt',
              t[1]),
         step(d, 'kernel.ioalloccount', ['ioalloccount'], 'classes', 'kernel/ioalloccount.txt',
@@ -148,37 +130,11 @@ def write_side(name, s, plist=True):
         step(d, 'target.footprint', ['footprint', '-f', 'bytes', '4242'], 'footprint',
              'target/footprint.txt', t[2]),
     ]
-    manifest = {
-        'schema': 'iotally.bundle/1', 'complete': True, 'iotally_version': '0.1.0',
-        'started_utc': s['started'], 'finished_utc': t[2],
-        'argv': ['iotally', 'capture', '--pid', '4242', '--track'],
-        'redaction': {'enabled': True, 'warning': None, 'rules': []},
-        'host': {'model': 'Mac14,6', 'machine': None, 'os_version': '26.6',
-                 'os_build': '25G72', 'kernel_version': None, 'kernel_variant': 'DEVELOPMENT',
-                 'page_size': None, 'memsize': None},
-        'target': {'pid': 4242, 'name': 'GPUStress'},
-        'steps': steps, 'series': None,
-    }
-    with open(os.path.join(d, 'manifest.json'), 'w') as f:
-        json.dump(manifest, f, indent=2, sort_keys=True)
-        f.write('\n')
-
-
-def pack(src, top, tgz):
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode='w', format=tarfile.PAX_FORMAT) as t:
-        for dirpath, dirnames, filenames in sorted(os.walk(src)):
-            dirnames.sort()
-            for name in sorted(filenames):
-                full = os.path.join(dirpath, name)
-                info = t.gettarinfo(full, top + '/' + os.path.relpath(full, src))
-                info.mtime = 0
-                info.uid = info.gid = 0
-                info.uname = info.gname = ''
-                with open(full, 'rb') as f:
-                    t.addfile(info, f)
-    with open(tgz, 'wb') as f:
-        f.write(gzip.compress(buf.getvalue(), mtime=0))
+    write_manifest(d, s['started'], t[2], True,
+                   ['iotally', 'capture', '--pid', '4242', '--track'],
+                   {'model': 'Mac14,6', 'os_version': '26.6', 'os_build': '25G72',
+                    'kernel_variant': 'DEVELOPMENT'},
+                   {'pid': 4242, 'name': 'GPUStress'}, steps)
 
 
 def main():

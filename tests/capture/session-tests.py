@@ -21,8 +21,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+import standin_env
+from standin_env import FAILURES, StandinEnv, check, fail, signal_and_wait
 
 TOOLS = ['sw_vers', 'sysctl', 'ioreg', 'ioalloccount', 'footprint', 'vmmap', 'pgrep', 'ps']
 DEV_KERNEL = ('Darwin Kernel Version 23.0.0: stand-in; '
@@ -30,62 +32,31 @@ DEV_KERNEL = ('Darwin Kernel Version 23.0.0: stand-in; '
 REL_KERNEL = ('Darwin Kernel Version 23.0.0: stand-in; '
               'root:xnu-10002.1.13~1/RELEASE_ARM64_T6000')
 ARGS = None
-FAILURES = []
-HANG_SEQ = [0]
 
 
-def fail(case, msg):
-    FAILURES.append('%s: %s' % (case, msg))
-    print('FAIL %s: %s' % (case, msg))
-
-
-def check(case, cond, msg):
-    if not cond:
-        fail(case, msg)
-    return cond
-
-
-class Env:
+class Env(StandinEnv):
     """A scratch folder, the stand-ins, a tracking state file and a live target."""
 
     def __init__(self, **conf):
-        self.dir = tempfile.mkdtemp(prefix='iotally-session-test-')
-        os.chmod(self.dir, 0o755)
-        self.bin = os.path.join(self.dir, 'bin')
-        os.mkdir(self.bin)
-        capdir = os.path.join(ARGS.root, 'tests', 'capture')
-        for t in TOOLS:
-            os.symlink(os.path.join(capdir, 'bin', 'standin'), os.path.join(self.bin, t))
-        os.symlink(os.path.join(capdir, 'bin', 'ioclasscount-session'),
-                   os.path.join(self.bin, 'ioclasscount'))
+        links = {t: 'standin' for t in TOOLS}
+        links['ioclasscount'] = 'ioclasscount-session'
+        super().__init__(ARGS.root, 'iotally-session-test-', links, {}, mode=0o755)
         self.state = os.path.join(self.dir, 'state')
-        self.log = os.path.join(self.dir, 'calls.log')
         self.hangdir = os.path.join(self.dir, 'hang')
         os.mkdir(self.hangdir)
         self.hangif = os.path.join(self.dir, 'hangif')
         seq = os.path.join(self.dir, 'ioreg')
-        shutil.copy(os.path.join(capdir, 'data', 'ioreg-root.plist'), seq + '.1')
-        shutil.copy(os.path.join(capdir, 'data', 'session-ioreg-after.plist'), seq + '.2')
-        HANG_SEQ[0] += 1
-        self.hang = '1000.%d%03d' % (os.getpid(), HANG_SEQ[0])
-        self.target = subprocess.Popen(['sleep', '300'])
-        self.conf = {
-            'STANDIN_DATA': os.path.join(capdir, 'data'),
-            'STANDIN_LOG': self.log,
-            'STANDIN_PIDS': str(self.target.pid),
-            'STANDIN_HANG': self.hang,
+        shutil.copy(os.path.join(self.capdir, 'data', 'ioreg-root.plist'), seq + '.1')
+        shutil.copy(os.path.join(self.capdir, 'data', 'session-ioreg-after.plist'), seq + '.2')
+        self.conf.update({
             'STANDIN_KERNEL': DEV_KERNEL,
             'STANDIN_IOREG_SEQ': seq,
             'STANDIN_HANGIF': self.hangif,
             'SESSION_STATE': self.state,
             'SESSION_HANGDIR': self.hangdir,
-        }
+        })
         self.conf.update(conf)
-        with open(os.path.join(self.bin, 'standin.conf'), 'w') as f:
-            for k, v in sorted(self.conf.items()):
-                f.write("%s='%s'\n" % (k, v.replace("'", "'\\''")))
-        self.env = dict(os.environ)
-        self.env.update({'PATH': '/usr/bin:/bin', 'LC_ALL': 'C', 'TZ': 'UTC'})
+        self.write_conf()
         self.env.pop('SUDO_UID', None)
         self.env.pop('SUDO_GID', None)
 
@@ -114,25 +85,10 @@ class Env:
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def run(self, *args):
-        return subprocess.run([ARGS.bin] + list(args), env=self.env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=120)
-
-    def calls(self):
-        if not os.path.exists(self.log):
-            return []
-        with open(self.log) as f:
-            return [l.rstrip('\n').rstrip() for l in f]
+        return self.run_iotally(ARGS.bin, *args)
 
     def tracking_calls(self):
         return [c for c in self.calls() if c.startswith('ioclasscount --')]
-
-    def wait_log(self, pred, timeout=30):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if pred(self.calls()):
-                return True
-            time.sleep(0.02)
-        return False
 
     def state_now(self):
         try:
@@ -144,17 +100,10 @@ class Env:
     def leftovers(self):
         return sorted(n for n in os.listdir(self.dir) if n.startswith('.session'))
 
-    def close(self):
-        self.target.kill()
-        self.target.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def validate(case, schema, path):
-    v = subprocess.run([sys.executable, os.path.join(ARGS.root, 'tests', 'json-validate.py'),
-                        os.path.join(ARGS.root, 'docs', 'json', schema), path],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    check(case, v.returncode == 0, '%s fails %s: %s' % (path, schema, v.stdout.decode()))
+    return standin_env.validate(case, ARGS.root, schema, path)
 
 
 def read_session(case, e):
@@ -485,18 +434,9 @@ def interrupt(stage, setup, reached, sig=signal.SIGINT, args=('--duration', '1')
         ok = e.wait_log(reached)
         check(c, ok, 'stage not reached: %r' % e.calls()[-3:])
         time.sleep(delay)
-        p.send_signal(sig)
-        try:
-            _, err = p.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            _, err = p.communicate()
-            fail(c, 'did not end after the signal')
-        err = err.decode()
-        check(c, p.returncode == -sig, 'exit %r: %s' % (p.returncode, err))
+        err = signal_and_wait(c, p, sig)
         assert_stopped_last(c, e)
-        check(c, 'tracking was stopped (ioclasscount --stop exited 0)' in err and
-              'nothing was left behind' in err, 'message: %s' % err)
+        check(c, 'tracking was stopped (ioclasscount --stop exited 0)' in err, 'message: %s' % err)
         check(c, not os.path.exists(e.out()) and not e.leftovers(),
               'left %r' % os.listdir(e.dir))
         return e

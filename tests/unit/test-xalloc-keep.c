@@ -33,8 +33,14 @@
 #endif
 #endif
 
+/* Only glibc's malloc is tuned, and sanitizers bring their own. */
+#if defined(__GLIBC__) && !defined(SANITIZED)
+#define MEASURED 1
+#endif
+
 enum { BLOCKS = 256, BLOCK = 64 << 10, ROUNDS = 5, PAGES = BLOCKS * (BLOCK / 4096) };
 
+#ifdef MEASURED
 static long
 thread_minor_faults(void)
 {
@@ -63,12 +69,13 @@ later_rounds_faults(void *out)
 	*(long *)out = later;
 	return NULL;
 }
+#endif
 
 static void
 test_kept_on_each_thread(void **state)
 {
 	(void)state;
-#if defined(__GLIBC__) && !defined(SANITIZED)
+#ifdef MEASURED
 	xalloc_keep_freed_memory();
 	long caller = -1, worker = -1;
 	later_rounds_faults(&caller);

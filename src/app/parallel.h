@@ -8,11 +8,9 @@
  *
  *     for i in 0 .. n-1:  emit(ctx, i, work(ctx, i))
  *
- * work(i) runs on up to `jobs` threads -- the calling thread and jobs - 1
- * worker threads -- in any order and at the same time as other items;
- * emit(i, result) runs on the calling thread, strictly for i = 0, 1, 2, ...
- * in that order. The calling thread works on an item whenever the next one
- * to emit is not done yet, so -j N keeps N threads busy, not N + 1. At most `window` items are started and
+ * work(i) runs on up to `jobs` worker threads, in any order and at the same
+ * time as other items; emit(i, result) runs on the calling thread, strictly
+ * for i = 0, 1, 2, ... in that order. At most `window` items are started and
  * not yet emitted (emit() returned) at any time: a worker waits before
  * starting item i until emit(i - window) has returned, so the memory the
  * results hold is bounded by `window` results, not by n.
@@ -27,10 +25,9 @@
  * written): no item is started after that, the items already
  * started are finished and handed to drop() (never to emit()), and
  * app_parallel_map() returns emit's value. A thread that cannot be created
- * leaves fewer workers; with none, the calling thread works every item.
+ * leaves fewer workers; with none, the map runs as with jobs == 1.
  *
- * What work() may touch. It runs beside other work() calls, on a worker or
- * on the calling thread (never during an emit()): it reads `ctx`
+ * What work() may touch. It runs beside other work() calls: it reads `ctx`
  * (shared, not written), writes only its own item and its result, and
  * prints nothing on standard output or error itself (cli/ captures what a
  * command's reader prints per item: cli/outbuf.h). The layers below are

@@ -33,8 +33,6 @@ struct run {
 	bool out_of_order;
 	pthread_t caller;
 	bool worker_thread_seen;
-	bool caller_worked;
-	size_t working, max_working;   /* work() calls running at once */
 };
 
 struct result {
@@ -61,16 +59,9 @@ work(void *ctx, size_t i)
 	r->made++;
 	if (!pthread_equal(pthread_self(), r->caller))
 		r->worker_thread_seen = true;
-	else
-		r->caller_worked = true;
-	if (++r->working > r->max_working)
-		r->max_working = r->working;
 	pthread_mutex_unlock(&r->lock);
 	/* Later items of each group of 4 finish first: workers overtake each other. */
 	pause_ns(r->work_ns * (long)(4 - i % 4));
-	pthread_mutex_lock(&r->lock);
-	r->working--;
-	pthread_mutex_unlock(&r->lock);
 	struct result *res = malloc(sizeof(*res));
 	res->i = i;
 	res->failed = i == r->fail_at;
@@ -202,32 +193,6 @@ test_one_job_is_a_loop(void **state)
 	assert_int_equal(r.made, 0);
 }
 
-/*
- * -j N is N threads working, the calling thread one of them: it works on
- * items while the next one to emit is not done (an emitting thread of its
- * own was one thread more than processors, woken for every item).
- */
-static void
-test_caller_is_one_of_the_jobs(void **state)
-{
-	(void)state;
-	static const unsigned jobs[] = { 2, 3 };
-	for (size_t k = 0; k < sizeof(jobs) / sizeof(jobs[0]); k++) {
-		struct run r;
-		run_init(&r, 120);
-		r.work_ns = 200000;
-		struct app_parallel_opts o = { .jobs = jobs[k] };
-		assert_int_equal(app_parallel_map(r.n, &o, work, emit, drop, &r), 0);
-		assert_false(r.out_of_order);
-		assert_int_equal(r.freed, r.n);
-		assert_true(r.caller_worked);
-		assert_true(r.worker_thread_seen);
-		assert_true(r.max_working <= jobs[k]);
-		/* Items last 200 to 800 us: the jobs overlap. */
-		assert_int_equal(r.max_working, jobs[k]);
-	}
-}
-
 static void
 test_defaults(void **state)
 {
@@ -243,7 +208,6 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_and_failure),
 		cmocka_unit_test(test_stop_drops_started),
-		cmocka_unit_test(test_caller_is_one_of_the_jobs),
 		cmocka_unit_test(test_window_bound),
 		cmocka_unit_test(test_one_job_is_a_loop),
 		cmocka_unit_test(test_defaults),

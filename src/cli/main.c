@@ -16,6 +16,7 @@
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -186,6 +187,7 @@ main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	xalloc_keep_freed_memory();
 
 	if (argc < 2) {
 		print_main_help(stderr);

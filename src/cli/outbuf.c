@@ -11,6 +11,9 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <stdio_ext.h>
+#endif
 
 enum { OUT, ERR };
 
@@ -75,9 +78,17 @@ struct cli_outbuf *
 cli_outbuf_start(void)
 {
 	struct cli_outbuf *b = xcalloc(1, sizeof(*b));
-	for (int k = OUT; k <= ERR; k++)
+	for (int k = OUT; k <= ERR; k++) {
 		if (!(b->f[k] = open_memstream(&b->buf[k], &b->size[k])))
 			xdie("out of memory (an input's output buffer)");
+#ifdef __GLIBC__
+		/* One thread writes these streams (the one reading the input)
+		 * and closes them before another replays the bytes: no stdio
+		 * lock needed. With threads running, glibc takes it for every
+		 * putc and fwrite of the writers, thousands per input. */
+		__fsetlocking(b->f[k], FSETLOCKING_BYCALLER);
+#endif
+	}
 	current = b;
 	return b;
 }

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 void
 xdie(const char *fmt, ...)
@@ -86,4 +89,15 @@ xmemdup0(const void *p, size_t len)
 		memcpy(s, p, len);
 	s[len] = '\0';
 	return s;
+}
+
+void
+xalloc_keep_freed_memory(void)
+{
+#ifdef __GLIBC__
+	/* Setting either turns glibc's adaptive thresholds off: set both, or
+	 * neither where 32 MiB is past what this glibc takes (32-bit). */
+	if (mallopt(M_MMAP_THRESHOLD, 32 << 20))
+		mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 }

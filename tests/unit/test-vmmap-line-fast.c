@@ -125,7 +125,7 @@ add_address(struct strbuf *sb, uint64_t v)
 		strbuf_addf(sb, "%016llx", (unsigned long long)v);
 		return;
 	default:
-		strbuf_addf(sb, "%0*llx", (int)digits, (unsigned long long)v & (digits == 16 ? ~UINT64_C(0) : (UINT64_C(1) << (4 * digits)) - 1));
+		strbuf_addf(sb, "%0*llx", (int)digits, (unsigned long long)v & (digits >= 16 ? ~UINT64_C(0) : (UINT64_C(1) << (4 * digits)) - 1));
 		return;
 	}
 }

@@ -141,8 +141,17 @@ alloc_metric(const struct diff_classes *d, const char *metric, int64_t *before,
 				"metric 'alloc:%s': neither capture records the '%s' total "
 				"(ioclasscount listings do not; ioreg captures do)", metric,
 				alloc_kind_key((enum alloc_kind)k));
-	*before = d->before->alloc_present[k] ? d->before->alloc[k] : 0;
-	*after = d->after->alloc_present[k] ? d->after->alloc[k] : 0;
+	/* A total one capture does not record is unknown, not zero: a gate
+	 * against 0 would report the whole total as growth (or loss). */
+	if (!d->before->alloc_present[k] || !d->after->alloc_present[k])
+		return diag_set(err, DIAG_DATA, NULL, 0, 0,
+				"metric 'alloc:%s': only the %s capture records the '%s' total "
+				"(ioclasscount listings do not; ioreg captures do), so it has "
+				"no change to gate", metric,
+				d->before->alloc_present[k] ? "before" : "after",
+				alloc_kind_key((enum alloc_kind)k));
+	*before = d->before->alloc[k];
+	*after = d->after->alloc[k];
 	return 0;
 }
 

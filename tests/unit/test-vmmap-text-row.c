@@ -115,7 +115,7 @@ test_rows_match_fprintf(void **state)
 	static const char *const names[] = {
 		"IOAccelerator", "", "a", "IOAccelerator (graphics)", "exactly twenty-six chars!!",
 		"a name longer than the twenty-six characters of the column",
-		"R\xc3\xa9gion \xe6\x97\xa5\xe6\x9c\xac", "ctl\x01" "byte\x1b[31m", "bad utf8 \xff\xfe",
+		"R\xc3\xa9gion \xe6\x97\xa5\xe6\x9c\xac", ("ctl\x01" "byte\x1b[31m"), "bad utf8 \xff\xfe",
 		"Memory Tag 241",
 	};
 	uint64_t s = 7;

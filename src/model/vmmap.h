@@ -158,8 +158,10 @@ struct vmmap_hist_pending {
 	enum vmmap_purge purge;
 };
 
-/* Region lines a histogram count is made after (VMMAP_HIST_LAG + 1 = 3 was no better). */
+/* Region lines a histogram count is made after. */
 #define VMMAP_HIST_LAG 2
+/* Buckets from which a type's counts wait (12 KiB of buckets: below, in cache). */
+#define VMMAP_HIST_DEFER_MIN 256
 
 enum vmmap_column {
 	VMMAP_COL_VIRTUAL,

@@ -144,7 +144,24 @@ struct vmmap_type_stats {
 	size_t hist_slots_cap;
 	struct vmmap_hist_bucket *hist;
 	size_t nhist, hist_alloc;
+	/* Its region lines in vmmap_dump.hist_pending, not yet in hist. */
+	unsigned hist_pending;
 };
+
+/*
+ * A region line's histogram count, made a few lines after its parse (see
+ * vmmap_dump.hist_pending).
+ */
+struct vmmap_hist_pending {
+	uint64_t vsize;
+	size_t type;                     /* index in vmmap_dump.types */
+	enum vmmap_purge purge;
+};
+
+/* Region lines a histogram count is made after. */
+#define VMMAP_HIST_LAG 2
+/* Buckets from which a type's counts wait (12 KiB of buckets: below, in cache). */
+#define VMMAP_HIST_DEFER_MIN 256
 
 enum vmmap_column {
 	VMMAP_COL_VIRTUAL,
@@ -246,6 +263,16 @@ struct vmmap_dump {
 	bool has_region_section;  /* a "==== ... regions for process" header was seen */
 	bool has_summary;
 	bool finished;            /* vmmap_dump_finish() ran */
+	/*
+	 * The last region lines' histogram counts, oldest first. A dump of
+	 * many sizes has its buckets out of cache, and a lookup is two
+	 * dependent misses (slot, then bucket): a line's slot is prefetched
+	 * when it comes, its bucket one line later, and it is counted
+	 * VMMAP_HIST_LAG lines later, so the misses overlap the parse of
+	 * the lines between. vmmap_dump_settle_hist() counts them.
+	 */
+	struct vmmap_hist_pending hist_pending[VMMAP_HIST_LAG];
+	unsigned hist_npending;
 };
 
 struct vmmap_capture {
@@ -325,6 +352,14 @@ const char *vmmap_type_full_name(const struct vmmap_dump *d, const char *name, s
  * nothing.
  */
 void vmmap_dump_finish(struct vmmap_capture *cap, struct vmmap_dump *d);
+
+/*
+ * Counts the region lines whose histogram count is still pending
+ * (vmmap_dump.hist_pending): the histogram is complete after it.
+ * vmmap_dump_finish() calls it; a reader of a dump it was not called on
+ * (tests that add regions by hand) calls it before reading hist.
+ */
+void vmmap_dump_settle_hist(struct vmmap_dump *d);
 
 /*
  * The script-compatible rule: a region counts in the breakdown unless it

@@ -146,6 +146,7 @@ region(struct vmmap_capture *cap, struct vmmap_dump *d, const char *type, uint64
 	};
 	struct diag err;
 	assert_int_equal(vmmap_dump_add_region(cap, d, &r, NULL, &err), 0);
+	vmmap_dump_settle_hist(d);
 }
 
 static void

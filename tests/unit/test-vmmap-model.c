@@ -54,6 +54,7 @@ test_breakdown_and_histogram(void **state)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(rs); i++)
 		assert_int_equal(vmmap_dump_add_region(&cap, d, &rs[i], "t", &err), 0);
+	vmmap_dump_settle_hist(d);
 
 	const struct vmmap_type_stats **types;
 	size_t n = vmmap_dump_sorted_types(d, &types);
@@ -151,6 +152,7 @@ test_sums_reach_the_limit_exactly(void **state)
 	assert_int_equal(err.code, DIAG_DATA);
 	assert_int_equal(err.line, 7);
 	assert_string_equal(err.msg, type_message);
+	vmmap_dump_settle_hist(d);
 
 	const struct vmmap_type_stats *t = &d->types[0];
 	assert_true(t->lines.vsize == BYTES_MAX);
@@ -309,6 +311,7 @@ test_similar_type_names_stay_apart(void **state)
 							       VMMAP_PURGE_NONE);
 				assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
 			}
+	vmmap_dump_settle_hist(d);
 	/* 40 all-'a' names and 1 + 2 + ... + 40 with one 'b'. */
 	assert_int_equal(d->ntypes, 40 + 40 * 41 / 2);
 	for (size_t i = 0; i < d->ntypes; i++) {
@@ -343,6 +346,7 @@ test_many_sizes_count_in_their_buckets(void **state)
 			struct vmmap_region r = region("IOSurface", 16384 * (k + 1), 0, p);
 			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
 		}
+	vmmap_dump_settle_hist(d);
 	const struct vmmap_hist_bucket **b;
 	size_t n = vmmap_type_sorted_hist(&d->types[0], &b);
 	assert_int_equal(n, SIZES);
@@ -403,6 +407,7 @@ test_histogram_index_and_order(void **state)
 			r.end = sizes[i];
 			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
 		}
+	vmmap_dump_settle_hist(d);
 	const struct vmmap_type_stats *t = &d->types[0];
 	for (size_t i = 0; i < SIZES; i++) {
 		const struct vmmap_hist_bucket *b = vmmap_type_find_bucket(t, sizes[i]);
@@ -538,6 +543,124 @@ test_purge_from_char(void **state)
 	}
 }
 
+/* The histogram of a type as counting each line at once makes it. */
+struct ref_bucket {
+	uint64_t vsize, count, purge[VMMAP_PURGE_STATES];
+};
+
+struct ref_hist {
+	struct ref_bucket b[4096];
+	size_t n;
+};
+
+static void
+ref_hist_add(struct ref_hist *h, uint64_t vsize, enum vmmap_purge p)
+{
+	size_t i = 0;
+	while (i < h->n && h->b[i].vsize != vsize)
+		i++;
+	if (i == h->n) {
+		assert_true(h->n < ARRAY_SIZE(h->b));
+		memset(&h->b[h->n++], 0, sizeof(h->b[0]));
+		h->b[i].vsize = vsize;
+	}
+	h->b[i].count++;
+	h->b[i].purge[p]++;
+}
+
+/* Buckets in creation order, so a count made out of order shows too. */
+static void
+assert_hist_equal(const struct vmmap_type_stats *t, const struct ref_hist *h)
+{
+	assert_int_equal(t->hist_pending, 0);
+	assert_int_equal(t->nhist, h->n);
+	for (size_t i = 0; i < h->n; i++) {
+		assert_int_equal(t->hist[i].vsize, h->b[i].vsize);
+		assert_int_equal(t->hist[i].count, h->b[i].count);
+		for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+			assert_int_equal(t->hist[i].purge[p], h->b[i].purge[p]);
+	}
+}
+
+/* Every type of d against the reference of its name (types come in first-seen order). */
+static void
+assert_hists_equal(const struct vmmap_dump *d, const char *const names[4],
+		   const struct ref_hist ref[4])
+{
+	for (size_t k = 0; k < d->ntypes; k++) {
+		size_t j = 0;
+		while (j < 4 && strcmp(d->types[k].name, names[j]) != 0)
+			j++;
+		assert_true(j < 4);
+		assert_hist_equal(&d->types[k], &ref[j]);
+	}
+}
+
+static uint64_t
+next_random(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Histogram counts are made at once, then, past VMMAP_HIST_DEFER_MIN
+ * buckets, VMMAP_HIST_LAG lines after their region
+ * (vmmap_dump.hist_pending): on 40,000 generated regions of mixed types,
+ * repeated and new sizes (the slot tables grow while lines are pending),
+ * a type that is not counted, regions that are not (all zero) and a size
+ * too large for the sums, the
+ * buckets equal those of counting each line at once, after a settle in
+ * the middle, at the end, and through vmmap_dump_finish().
+ */
+static void
+test_deferred_hist_counts_as_at_once(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "IOSurface", "IOAccelerator", "IOAccelerator (mm)",
+					     "MALLOC_SMALL" };
+	enum { TYPES = ARRAY_SIZE(names), REGIONS = 40000 };
+	static struct ref_hist ref[TYPES];
+	memset(ref, 0, sizeof(ref));
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	for (int i = 0; i < REGIONS; i++) {
+		uint64_t x = next_random(&seed);
+		size_t ty = (size_t)(x % TYPES);
+		/* Sizes from a pool that widens: early lines repeat, later ones are new. */
+		uint64_t pool = 8 + (uint64_t)i / 16;
+		uint64_t vsize = 16384 * ((x >> 8) % pool + 1);
+		enum vmmap_purge p = (enum vmmap_purge)((x >> 40) % VMMAP_PURGE_STATES);
+		/* Half the unpurgeable ones all zero: not counted (vmmap_region_counts). */
+		struct vmmap_region r = region(names[ty], vsize, (x >> 50) % 2 ? 16384 : 0, p);
+		if (i % 997 == 0) {
+			/* Refused by the sums: in no bucket. */
+			r.vsize = UINT64_C(1) << 63;
+			r.end = r.start + r.vsize;
+			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), -1);
+			continue;
+		}
+		assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+		if (ty != 3 && vmmap_region_counts(&r))
+			ref_hist_add(&ref[ty], vsize, p);
+		if (i == REGIONS / 2 || i == REGIONS / 2 + 1) {
+			vmmap_dump_settle_hist(d);
+			assert_hists_equal(d, names, ref);
+		}
+	}
+	vmmap_dump_finish(&cap, d);
+	assert_int_equal(d->ntypes, TYPES);
+	assert_hists_equal(d, names, ref);
+	/* Types passed VMMAP_HIST_DEFER_MIN buckets: counted at once, then late. */
+	assert_true(ref[0].n > 2 * VMMAP_HIST_DEFER_MIN);
+	vmmap_capture_release(&cap);
+}
+
 int
 main(void)
 {
@@ -554,6 +677,7 @@ main(void)
 		cmocka_unit_test(test_many_sizes_count_in_their_buckets),
 		cmocka_unit_test(test_summary_row_names),
 		cmocka_unit_test(test_histogram_index_and_order),
+		cmocka_unit_test(test_deferred_hist_counts_as_at_once),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_purge_from_char),

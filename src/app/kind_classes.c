@@ -126,7 +126,7 @@ static const char *
 classes_subject(const void *p, const char *kind, const char *metric)
 {
 	const struct diff_classes_row *r;
-	/* Totals of two different files: the gate's result says which each side's is. */
+	/* Totals joined from other files than the counts: the gate's result names them. */
 	if (strcmp(kind, "alloc") == 0)
 		return ((const struct diff_classes_pair *)p)->totals_subject;
 	if (strcmp(kind, "classes") != 0 || strcmp(metric, "*") != 0)
@@ -200,12 +200,11 @@ kind_classes_join_totals(void *p, const struct bundle_capture *const counts[2],
 	}
 	const char *from[2] = { c->totals_from[0], c->totals_from[1] };
 	diff_classes_join_totals(&c->diff, snap, from);
-	if (diff_classes_totals_sources_differ(&c->diff)) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, "allocation totals from ");
-		add_totals_sources(&sb, &c->diff);
-		c->totals_subject = strbuf_detach(&sb, NULL);
-	}
+	/* A gate on them says which file each side's came from (not the counts' pair name). */
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "allocation totals from ");
+	add_totals_sources(&sb, &c->diff);
+	c->totals_subject = strbuf_detach(&sb, NULL);
 	return 0;
 }
 

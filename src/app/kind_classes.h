@@ -19,8 +19,7 @@ struct report;
  * totals from `totals[side]` (kernel_view_pair_totals(): a side's own
  * reference, or ioalloccount beside ioclasscount, read here). The pair's
  * tables, pages and gates then compare those figures, its comparability
- * says which file each side's came from, and a gate on them names both
- * files when they differ. 0; -1 with *err when a source cannot be read
+ * says which file each side's came from, and so does a gate on them. 0; -1 with *err when a source cannot be read
  * (the pair then keeps its own totals).
  */
 int kind_classes_join_totals(void *pair, const struct bundle_capture *const counts[2],

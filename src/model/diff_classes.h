@@ -125,7 +125,7 @@ struct diff_classes_pair {
 	 * A side whose allocation totals come from another file than its
 	 * counts (diff.totals): that file's capture and path (NULL: the
 	 * side's own), each side's source named, and the subject of a gate
-	 * on them when the two sources differ (else NULL). All owned.
+	 * on them ("allocation totals from ..."). NULL when not joined. Owned.
 	 */
 	struct classes_capture joined[2];
 	char *joined_path[2];

@@ -171,12 +171,5 @@ diff_classes_json(const struct diff_classes *d)
 		json_object_set_new_nocheck(alloc, alloc_kind_name((enum alloc_kind)k), a);
 	}
 	json_object_set_new_nocheck(o, "allocation", alloc);
-	/* Totals joined from other files than the counts: each side's file. */
-	if (d->totals_from[0]) {
-		json_t *from = json_object();
-		json_object_set_new_nocheck(from, "before", json_text(d->totals_from[0]));
-		json_object_set_new_nocheck(from, "after", json_text(d->totals_from[1]));
-		json_object_set_new_nocheck(o, "allocation_from", from);
-	}
 	return o;
 }

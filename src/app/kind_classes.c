@@ -59,9 +59,9 @@ warn_negative_allocs(struct diag_list *w, const struct classes_snapshot *snap, c
 }
 
 /*
- * "before from kernel/ioreg-root.plist, after from kernel/ioalloccount.txt"
- * (or "from kernel/ioalloccount.txt" on both sides): where the pair's
- * totals come from when they were joined (kind_classes_join_totals).
+ * "kernel/ioreg-root.plist before, kernel/ioalloccount.txt after" (or
+ * "kernel/ioalloccount.txt on both sides"): where the pair's totals come
+ * from when they were joined (kind_classes_join_totals).
  */
 static void
 add_totals_sources(struct strbuf *sb, const struct diff_classes *d)

@@ -11,14 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
+static struct diff_pair *
 add_pair(struct diff_pairs *p, size_t *alloc, const char *name, char *before, char *after)
 {
 	p->pairs = xgrow(p->pairs, alloc, p->npairs + 1, sizeof(*p->pairs));
-	p->pairs[p->npairs].name = name ? xstrdup(name) : NULL;
-	p->pairs[p->npairs].before = before;
-	p->pairs[p->npairs].after = after;
-	p->npairs++;
+	struct diff_pair *pair = &p->pairs[p->npairs++];
+	memset(pair, 0, sizeof(*pair));
+	pair->name = name ? xstrdup(name) : NULL;
+	pair->before = before;
+	pair->after = after;
+	return pair;
 }
 
 static void
@@ -34,6 +36,10 @@ add_unpaired(struct diff_pairs *p, size_t *alloc, char *path, bool in_before)
 struct named {
 	const char *name;
 	char *path;        /* owned */
+	/* A bundle's kernel view reference: the pair's name (owned, NULL: `name`),
+	 * and the side's source of allocation totals to join (or NULL). */
+	char *label;
+	const struct bundle_capture *counts, *totals;
 };
 
 /* Walk both lists, sorted by name, together; the paths move into p. */
@@ -44,7 +50,14 @@ pair_lists(struct diff_pairs *p, struct named *b, size_t nb, struct named *a, si
 	while (i < nb || j < na) {
 		int c = i == nb ? 1 : j == na ? -1 : strcmp(b[i].name, a[j].name);
 		if (c == 0) {
-			add_pair(p, &palloc, b[i].name, b[i].path, a[j].path);
+			struct diff_pair *pair = add_pair(p, &palloc, b[i].label ? b[i].label
+							  : b[i].name, b[i].path, a[j].path);
+			if (b[i].counts && a[j].counts) {
+				pair->counts[0] = b[i].counts;
+				pair->counts[1] = a[j].counts;
+				pair->totals[0] = b[i].totals;
+				pair->totals[1] = a[j].totals;
+			}
 			i++;
 			j++;
 		} else if (c < 0) {
@@ -60,29 +73,57 @@ dir_named(const char *dir, const struct capture_dir *d)
 {
 	struct named *v = xcalloc(d->n ? d->n : 1, sizeof(*v));
 	for (size_t i = 0; i < d->n; i++)
-		v[i] = (struct named){ d->names[i], strbuf_path_join(dir, d->names[i]) };
+		v[i] = (struct named){ d->names[i], strbuf_path_join(dir, d->names[i]), NULL, NULL,
+				       NULL };
 	return v;
 }
 
+/* By name; of one name, the kernel view's reference first (it pairs with the other's). */
 static int
 named_cmp(const void *x, const void *y)
 {
-	return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
+	const struct named *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (b->counts != NULL) - (a->counts != NULL);
 }
 
-/* The bundle's captures but the kernel sources its reference covers; how many in *n. */
+/*
+ * The bundle's captures to pair, but the kernel sources its reference
+ * covers and a source of totals joined to the reference (`totals` when it
+ * is not the reference); how many in *n. The reference pairs under the
+ * name `key` (the before bundle's reference's, so that the two references
+ * pair whatever their names), labelled `label` when given.
+ */
 static struct named *
-bundle_named(const struct bundle *b, const struct kernel_view *kv, size_t *n)
+bundle_named(const struct bundle *b, const struct kernel_view *kv,
+	     const struct bundle_capture *totals, const char *key, const char *label, size_t *n)
 {
 	struct named *v = xcalloc(b->ncaptures ? b->ncaptures : 1, sizeof(*v));
 	*n = 0;
-	for (size_t i = 0; i < b->ncaptures; i++)
-		if (!kernel_view_covers(kv, &b->captures[i]))
-			v[(*n)++] = (struct named){ b->captures[i].member,
-						    xstrdup(b->captures[i].path) };
+	for (size_t i = 0; i < b->ncaptures; i++) {
+		const struct bundle_capture *c = &b->captures[i];
+		if (kernel_view_covers(kv, c) || (totals && c == totals && c != kv->reference))
+			continue;
+		struct named *e = &v[(*n)++];
+		*e = (struct named){ c->member, xstrdup(c->path), NULL, NULL, NULL };
+		if (key && c == kv->reference) {
+			e->name = key;
+			e->label = label ? xstrdup(label) : NULL;
+			e->counts = c;
+			e->totals = totals;
+		}
+	}
 	if (*n)
 		qsort(v, *n, sizeof(*v), named_cmp);
 	return v;
+}
+
+static void
+named_free(struct named *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].label);
+	free(v);
 }
 
 /* A bundle, or a tar archive (opening it says what is wrong when it is not one). */
@@ -134,11 +175,24 @@ pair_bundles(struct diff_pairs *p, const char *before, const char *after, struct
 	size_t nb, na;
 	kernel_view_pick(p->bundles[0], &p->kernel[0]);
 	kernel_view_pick(p->bundles[1], &p->kernel[1]);
-	struct named *b = bundle_named(p->bundles[0], &p->kernel[0], &nb);
-	struct named *a = bundle_named(p->bundles[1], &p->kernel[1], &na);
+	/* The kernel view is one pair: the two references, whatever their names. */
+	const struct bundle_capture *ref[2] = { p->kernel[0].reference, p->kernel[1].reference };
+	const struct bundle_capture *totals[2] = { NULL, NULL };
+	const char *key = NULL;
+	struct strbuf label = STRBUF_INIT;
+	if (ref[0] && ref[1]) {
+		kernel_view_pair_totals(p->kernel, totals);
+		key = ref[0]->member;
+		if (strcmp(ref[0]->member, ref[1]->member) != 0)
+			strbuf_addf(&label, "%s -> %s", ref[0]->member, ref[1]->member);
+	}
+	const char *lb = label.len ? label.buf : NULL;
+	struct named *b = bundle_named(p->bundles[0], &p->kernel[0], totals[0], key, lb, &nb);
+	struct named *a = bundle_named(p->bundles[1], &p->kernel[1], totals[1], key, lb, &na);
 	pair_lists(p, b, nb, a, na);
-	free(b);
-	free(a);
+	named_free(b, nb);
+	named_free(a, na);
+	strbuf_release(&label);
 	return 0;
 }
 
@@ -182,8 +236,8 @@ diff_pairs_build(struct diff_pairs *p, const char *before, const char *after,
 	}
 	struct named *nb = dir_named(before, &b), *na = dir_named(after, &a);
 	pair_lists(p, nb, b.n, na, a.n);
-	free(nb);
-	free(na);
+	named_free(nb, b.n);
+	named_free(na, a.n);
 	p->nskipped_dirs = b.nskipped_dirs + a.nskipped_dirs;
 	capture_dir_release(&b);
 	capture_dir_release(&a);

@@ -14,7 +14,10 @@
  * against the manifests' sha256 before they are compared). A bundle's
  * kernel view is paired once (app/kernel_view.h): the sources its
  * reference covers (ioclasscount and ioalloccount beside the ioreg plist)
- * are left out of the pairs and named in `kernel`.
+ * are left out of the pairs and named in `kernel`; the two references are
+ * one pair even when one bundle lacks the plist, and a side's source of
+ * allocation totals that is not its reference (ioalloccount) is joined to
+ * that pair instead of paired by itself, as `report` of the bundles does.
  */
 
 #include <stdbool.h>
@@ -28,6 +31,14 @@ struct bundle;
 struct diff_pair {
 	char *name;             /* the file name within the folders; NULL for two files */
 	char *before, *after;   /* owned paths */
+	/*
+	 * Bundles: the kernel view's pair (each side's reference, paired
+	 * whatever their names: "kernel/ioreg-root.plist -> kernel/ioclasscount.txt"
+	 * when they differ), and each side's source of allocation totals to
+	 * join to it (kernel_view_pair_totals(); both NULL when the
+	 * references' own totals are compared). Else all NULL.
+	 */
+	const struct bundle_capture *counts[2], *totals[2];
 };
 
 struct diff_unpaired {

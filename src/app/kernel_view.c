@@ -142,6 +142,18 @@ kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 }
 
 bool
+kernel_view_pair_totals(const struct kernel_view v[2], const struct bundle_capture *out[2])
+{
+	out[0] = out[1] = NULL;
+	if (!v[0].totals || !v[1].totals ||
+	    (v[0].totals == v[0].reference && v[1].totals == v[1].reference))
+		return false;
+	out[0] = v[0].totals;
+	out[1] = v[1].totals;
+	return true;
+}
+
+bool
 kernel_view_covers(const struct kernel_view *v, const struct bundle_capture *c)
 {
 	for (size_t i = 0; i < v->ncovered; i++)

@@ -65,6 +65,17 @@ struct kernel_view {
 
 /* Read the bundle's classes captures and choose; never fails (see above). */
 void kernel_view_pick(const struct bundle *b, struct kernel_view *v);
+/*
+ * The sources of allocation totals of a bundle pair (before's view, after's
+ * view), when they are to be joined to the two references' counts: both
+ * sides have a source of totals and one at least is not its reference (a
+ * bundle without the ioreg plist takes them from ioalloccount). True with
+ * each side's source in out[side] (its reference when that holds them);
+ * false, out NULL, when the references' own totals are the pair's or a
+ * side has none. The one rule of `diff` and `report` of bundles: their
+ * tables, pages and gates all compare these figures.
+ */
+bool kernel_view_pair_totals(const struct kernel_view v[2], const struct bundle_capture *out[2]);
 /* Is `c` a source the reference covers (not compared again)? */
 bool kernel_view_covers(const struct kernel_view *v, const struct bundle_capture *c);
 void kernel_view_release(struct kernel_view *v);

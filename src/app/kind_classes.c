@@ -9,6 +9,7 @@
 #include "app/kind_rows.h"
 
 #include "app/trend_inputs.h"
+#include "ingest/bundle.h"
 #include "ingest/classes_json_read.h"
 #include "ingest/classes_read.h"
 #include "ingest/diff_read.h"
@@ -57,24 +58,53 @@ warn_negative_allocs(struct diag_list *w, const struct classes_snapshot *snap, c
 	}
 }
 
+/*
+ * "kernel/ioreg-root.plist before, kernel/ioalloccount.txt after" (or
+ * "kernel/ioalloccount.txt on both sides"): where the pair's totals come
+ * from when they were joined (kind_classes_join_totals).
+ */
+static void
+add_totals_sources(struct strbuf *sb, const struct diff_classes *d)
+{
+	if (diff_classes_totals_sources_differ(d))
+		strbuf_addf(sb, "%s before, %s after", d->totals_from[0], d->totals_from[1]);
+	else
+		strbuf_addf(sb, "%s on both sides", d->totals_from[0]);
+}
+
 static void
 classes_comparability(const void *p, const char *bpath, const char *apath,
 		      struct diag_list *w)
 {
 	const struct diff_classes_pair *c = p;
 	const struct classes_snapshot *b = c->before.snap, *a = c->after.snap;
+	const struct diff_classes *d = &c->diff;
+	/* A side's totals joined from another file: that file's path for what it says. */
+	const char *tpath[2] = { c->joined_path[0] ? c->joined_path[0] : bpath,
+				 c->joined_path[1] ? c->joined_path[1] : apath };
 	kind_note_partial(w, bpath, b->truncated, apath, a->truncated);
-	if (b->source != a->source)
+	kind_note_partial(w, tpath[0], c->joined_path[0] && d->totals[0]->truncated, tpath[1],
+			  c->joined_path[1] && d->totals[1]->truncated);
+	if (b->source != a->source && d->totals_from[0]) {
+		struct strbuf sb = STRBUF_INIT;
+		add_totals_sources(&sb, d);
+		diag_list_add(w, DIAG_NOTE, NULL, 0,
+			      "the snapshots come from different captures (%s before, %s after): "
+			      "the allocation totals come from %s", classes_source_name(b->source),
+			      classes_source_name(a->source), sb.buf);
+		strbuf_release(&sb);
+	} else if (b->source != a->source) {
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "the snapshots come from different captures (%s before, %s after): "
 			      "allocation totals are only in ioreg captures",
 			      classes_source_name(b->source), classes_source_name(a->source));
+	}
 	if (b->query || a->query)
 		diag_list_add(w, DIAG_NOTE, NULL, 0,
 			      "%s holds only some classes: only the classes it holds are compared",
 			      b->query && a->query ? "each snapshot" : b->query ? "BEFORE" : "AFTER");
-	warn_negative_allocs(w, b, bpath);
-	warn_negative_allocs(w, a, apath);
+	warn_negative_allocs(w, d->totals[0], tpath[0]);
+	warn_negative_allocs(w, d->totals[1], tpath[1]);
 }
 
 static int
@@ -96,6 +126,9 @@ static const char *
 classes_subject(const void *p, const char *kind, const char *metric)
 {
 	const struct diff_classes_row *r;
+	/* Totals joined from other files than the counts: the gate's result names them. */
+	if (strcmp(kind, "alloc") == 0)
+		return ((const struct diff_classes_pair *)p)->totals_subject;
 	if (strcmp(kind, "classes") != 0 || strcmp(metric, "*") != 0)
 		return NULL;
 	r = diff_classes_largest_growth(&((const struct diff_classes_pair *)p)->diff);
@@ -126,21 +159,53 @@ classes_report(struct report *rep, const void *p)
 	report_add_classes_diff(rep, &((const struct diff_classes_pair *)p)->diff);
 }
 
-bool
-kind_classes_report_totals_from(struct report *r, const void *totals, const char *const from[2],
-				const char *const path[2], const bool joined[2],
-				struct diag_list *warnings)
+/* The first snapshot of the classes capture at `path` into `cap`: allocation totals. */
+static const struct classes_snapshot *
+read_totals(const char *path, struct classes_capture *cap, struct diag_list *notes,
+	    struct diag *err)
 {
-	const struct diff_classes_pair *t = totals;
-	const struct classes_snapshot *side[2] = { t->before.snap, t->after.snap };
-	if (!report_add_classes_allocs_from(r, &t->diff, from[0], from[1]))
-		return false;
-	kind_note_partial(warnings, path[0], joined[0] && side[0]->truncated, path[1],
-			  joined[1] && side[1]->truncated);
-	for (int i = 0; i < 2; i++)
-		if (joined[i])
-			warn_negative_allocs(warnings, side[i], path[i]);
-	return true;
+	struct classes_read_opts ropts = { .partial = true, .need_counts = false };
+	if (classes_read_file(path, cap, NULL, &ropts, notes, err) < 0)
+		return NULL;
+	if (cap->nsnapshots == 0 || !classes_snapshot_holds_totals(cap->snapshots[0])) {
+		diag_set(err, DIAG_DATA, path, 0, 0, "holds no allocation totals");
+		return NULL;
+	}
+	return cap->snapshots[0];
+}
+
+int
+kind_classes_join_totals(void *p, const struct bundle_capture *const counts[2],
+			 const struct bundle_capture *const totals[2], struct diag_list *notes,
+			 struct diag *err)
+{
+	struct diff_classes_pair *c = p;
+	const struct classes_snapshot *snap[2] = { c->diff.before, c->diff.after };
+	for (int side = 0; side < 2; side++) {
+		if (totals[side] == counts[side])
+			continue;
+		snap[side] = read_totals(totals[side]->path, &c->joined[side], notes, err);
+		if (!snap[side]) {
+			for (int i = 0; i < 2; i++) {
+				classes_capture_release(&c->joined[i]);
+				classes_capture_init(&c->joined[i]);
+			}
+			return -1;
+		}
+	}
+	for (int side = 0; side < 2; side++) {
+		if (totals[side] != counts[side])
+			c->joined_path[side] = xstrdup(totals[side]->path);
+		c->totals_from[side] = xstrdup(totals[side]->member);
+	}
+	const char *from[2] = { c->totals_from[0], c->totals_from[1] };
+	diff_classes_join_totals(&c->diff, snap, from);
+	/* A gate on them says which file each side's came from (not the counts' pair name). */
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "allocation totals from ");
+	add_totals_sources(&sb, &c->diff);
+	c->totals_subject = strbuf_detach(&sb, NULL);
+	return 0;
 }
 
 int

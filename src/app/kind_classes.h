@@ -2,35 +2,35 @@
 #define IOTALLY_APP_KIND_CLASSES_H
 
 /*
- * What the classes kind offers beyond its registry row: a bundle report's
- * kernel view joins a second source's allocation totals to its class
- * counts (app/report_bundles.c).
+ * What the classes kind offers beyond its registry row: the kernel view of
+ * a bundle (or of a pair of bundles, in `report` and `diff`) joins a second
+ * source's allocation totals to its class counts (app/report_bundles.c,
+ * cli/cmd_diff.c).
  */
 
-#include <stdbool.h>
-
+struct bundle_capture;
+struct diag;
+struct diag_list;
 struct report;
 
-struct diag_list;
-
 /*
- * `totals`, a classes pair of the kind's compare whose sides are each
- * side's source of allocation totals (named `from`, at `path`), as the
- * classes section's allocation totals (report_add_classes_allocs_from).
- * A side `joined` takes its totals from another file than its counts: its
- * partial read and negative totals are said here, in `warnings` (the
- * counts' pair says its own). True when added.
+ * Join to `pair` (a classes pair of the kind's compare, of the captures
+ * `counts`: each side's kernel view reference) each side's allocation
+ * totals from `totals[side]` (kernel_view_pair_totals(): a side's own
+ * reference, or ioalloccount beside ioclasscount, read here). The pair's
+ * tables, pages and gates then compare those figures, its comparability
+ * says which file each side's came from, and so does a gate on them. 0; -1 with *err when a source cannot be read
+ * (the pair then keeps its own totals).
  */
-bool kind_classes_report_totals_from(struct report *r, const void *totals,
-				     const char *const from[2], const char *const path[2],
-				     const bool joined[2], struct diag_list *warnings);
+int kind_classes_join_totals(void *pair, const struct bundle_capture *const counts[2],
+			     const struct bundle_capture *const totals[2],
+			     struct diag_list *notes, struct diag *err);
 
 /*
  * The allocation totals of the classes capture at `path` as "Allocation
  * totals (FROM)" in the classes section of a one-bundle report. 0; -1
  * with *err when it cannot be read.
  */
-struct diag;
 int kind_classes_report_totals_of(struct report *r, const char *path, const char *from,
 				  struct diag_list *notes, struct diag *err);
 

@@ -128,34 +128,37 @@ open_compare(const struct kind *k, const struct bundle_capture *c[2], struct dia
 
 /*
  * Each side's allocation totals come from its kernel view's source of
- * totals (app/kernel_view.h): the reference when it holds them (ioreg),
- * else ioalloccount beside ioclasscount's counts. When a side's source is
- * not its reference, the two sources are compared as one classes pair
- * whose totals replace the section's, and that side's file joins the view
- * (no longer a view of its own). One that cannot be read stays uncovered
- * (the section says which command compares it).
+ * totals (kernel_view_pair_totals): a side whose source is not its
+ * reference (ioalloccount beside ioclasscount) has it joined to the
+ * classes pair, so the section's table, its warnings and the gates all
+ * compare the same figures; that file joins the view (no longer a view of
+ * its own). One that cannot be read is a warning and stays uncovered (the
+ * section says which command compares it).
  */
 static void
-merge_totals(struct report_bundles *rb, struct report *r, const struct kind *k,
-	     struct diag_list *notes, struct diag_list *warnings)
+join_totals(struct report_bundles *rb, void *diff, struct diag_list *notes,
+	    struct diag_list *warnings)
 {
 	const struct kernel_view *v = rb->kernel;
-	const struct bundle_capture *c[2] = { v[0].totals, v[1].totals };
-	if (!c[0] || !c[1] || (c[0] == v[0].reference && c[1] == v[1].reference))
+	const struct bundle_capture *totals[2], *counts[2] = { v[0].reference, v[1].reference };
+	if (!kernel_view_pair_totals(v, totals))
 		return;
 	struct diag err;
 	diag_clear(&err);
-	void *totals = open_compare(k, c, notes, &err);
-	if (!totals)
+	int rc = 0;
+	for (int side = 0; side < 2 && rc == 0; side++)
+		if (totals[side] != counts[side])
+			rc = bundle_verify_capture(totals[side], notes, &err);
+	if (rc == 0)
+		rc = kind_classes_join_totals(diff, counts, totals, notes, &err);
+	if (rc < 0) {
+		diag_list_add(warnings, DIAG_WARNING, diag_path(&err), err.line, "its allocation "
+			      "totals are left out of the kernel view: %s", err.msg);
 		return;
-	const char *from[2] = { c[0]->member, c[1]->member };
-	const char *path[2] = { c[0]->path, c[1]->path };
-	bool joined[2] = { c[0] != v[0].reference, c[1] != v[1].reference };
-	if (kind_classes_report_totals_from(r, totals, from, path, joined, warnings))
-		for (int side = 0; side < 2; side++)
-			if (joined[side])
-				rb->merged[side][rb->nmerged[side]++] = c[side];
-	k->free(totals);
+	}
+	for (int side = 0; side < 2; side++)
+		if (totals[side] != counts[side])
+			rb->merged[side][rb->nmerged[side]++] = totals[side];
 }
 
 static bool
@@ -176,10 +179,11 @@ compare_kind(struct report_bundles *rb, struct report *r, const struct kind *k,
 	void *diff = open_compare(k, c, notes, err);
 	if (!diff)
 		return -1;
+	if (strcmp(k->name, "classes") == 0 && c[0] == rb->kernel[0].reference &&
+	    c[1] == rb->kernel[1].reference)
+		join_totals(rb, diff, notes, warnings);
 	k->comparability(diff, c[0]->path, c[1]->path, warnings);
 	k->report(r, diff);
-	if (c[0] == rb->kernel[0].reference && c[1] == rb->kernel[1].reference)
-		merge_totals(rb, r, k, notes, warnings);
 	rb->kinds[rb->ncompared] = k;
 	rb->diffs[rb->ncompared++] = diff;
 	return 0;

@@ -322,7 +322,7 @@ signature_of_series(const char *first, const char *last, const char *verdict,
 		    struct signature *sig, struct diag_list *notes, struct diag *err)
 {
 	static const char *const bucketed[] = { "LEAK", "GROWING", "PLATEAU" };
-	struct diff_pair pair = { NULL, (char *)first, (char *)last };
+	struct diff_pair pair = { .before = (char *)first, .after = (char *)last };
 	struct signature pairsig;
 	const char *kind = NULL;
 	bool wanted = false;

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/formats.h"
 #include "app/kind.h"
+#include "app/kind_classes.h"
 #include "app/diff_pairs.h"
 #include "app/signature_inputs.h"
 #include "app/parallel.h"
@@ -56,7 +57,11 @@ const char cmd_diff_help[] =
 	"--strict). A bundle's kernel view is compared once: its ioreg plist is\n"
 	"the reference, and the ioclasscount and ioalloccount files it covers are\n"
 	"named in a note (a figure they say otherwise is a warning giving both,\n"
-	"with the time each was taken). A series is compared sample by sample:\n"
+	"with the time each was taken). Without the plist, ioclasscount is the\n"
+	"reference and ioalloccount's totals join it; the two references are one\n"
+	"pair even when only one bundle holds the plist, each side's allocation\n"
+	"totals (and alloc: gates) from its own source, named in a note and in\n"
+	"the gates' results. A series is compared sample by sample:\n"
 	"name two of its numbered folders. A closing line counts the pairs, the\n"
 	"files without a counterpart and the tripped gates (with --format\n"
 	"markdown it comes first, before the pairs' sections).\n"
@@ -485,6 +490,23 @@ compare_inputs(const struct diff_args *a, bool folders, const struct diff_pair *
 	return *diff ? 0 : -1;
 }
 
+/*
+ * Bundles: each side's allocation totals from its own source of totals
+ * (kernel_view_pair_totals, as `report` of the bundles), joined to the
+ * kernel view's pair. One that cannot be read is a warning: the pair keeps
+ * its references' own totals.
+ */
+static void
+join_kernel_totals(const struct diff_pair *pair, void *diff, struct diag_list *notes,
+		   struct diag_list *warnings)
+{
+	struct diag err;
+	diag_clear(&err);
+	if (kind_classes_join_totals(diff, pair->counts, pair->totals, notes, &err) < 0)
+		diag_list_add(warnings, DIAG_WARNING, diag_path(&err), err.line, "its allocation "
+			      "totals are left out of the kernel view: %s", err.msg);
+}
+
 /* Compare one pair, write its report; the outcome in *res. */
 static int
 run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
@@ -501,6 +523,8 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	diag_list_init(&notes, 200);
 	diag_list_init(&warnings, 50);
 	rc = compare_inputs(a, folders, pair, in, &kind, &diff, &notes, err);
+	if (rc == 0 && pair->totals[0] && strcmp(kind->name, "classes") == 0)
+		join_kernel_totals(pair, diff, &notes, &warnings);
 	cli_print_warnings(&notes);
 	if (rc < 0)
 		goto out;

@@ -58,6 +58,8 @@ diff_classes_compute(struct diff_classes *d, const struct classes_snapshot *befo
 	memset(d, 0, sizeof(*d));
 	d->before = before;
 	d->after = after;
+	d->totals[0] = before;
+	d->totals[1] = after;
 	d->direct = direct;
 	d->rows = xcalloc(before->nclasses + after->nclasses + 1, sizeof(*d->rows));
 	for (size_t i = 0; i < before->nclasses; i++) {
@@ -81,6 +83,23 @@ diff_classes_release(struct diff_classes *d)
 	memset(d, 0, sizeof(*d));
 }
 
+void
+diff_classes_join_totals(struct diff_classes *d, const struct classes_snapshot *const totals[2],
+			 const char *const from[2])
+{
+	for (int side = 0; side < 2; side++) {
+		d->totals[side] = totals[side];
+		d->totals_from[side] = from[side];
+	}
+}
+
+bool
+diff_classes_totals_sources_differ(const struct diff_classes *d)
+{
+	return d->totals_from[0] && d->totals_from[1] &&
+	       strcmp(d->totals_from[0], d->totals_from[1]) != 0;
+}
+
 bool
 diff_classes_row_changed(const struct diff_classes_row *r)
 {
@@ -94,8 +113,8 @@ diff_classes_changed(const struct diff_classes *d)
 		if (diff_classes_row_changed(&d->rows[i]))
 			return true;
 	for (int k = 0; k < ALLOC_KINDS; k++)
-		if (d->before->alloc_present[k] != d->after->alloc_present[k] ||
-		    d->before->alloc[k] != d->after->alloc[k])
+		if (d->totals[0]->alloc_present[k] != d->totals[1]->alloc_present[k] ||
+		    d->totals[0]->alloc[k] != d->totals[1]->alloc[k])
 			return true;
 	return false;
 }
@@ -136,22 +155,23 @@ alloc_metric(const struct diff_classes *d, const char *metric, int64_t *before,
 		strbuf_release(&list);
 		return -1;
 	}
-	if (!d->before->alloc_present[k] && !d->after->alloc_present[k])
+	const struct classes_snapshot *b = d->totals[0], *a = d->totals[1];
+	if (!b->alloc_present[k] && !a->alloc_present[k])
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,
 				"metric 'alloc:%s': neither capture records the '%s' total "
 				"(ioclasscount listings do not; ioreg captures do)", metric,
 				alloc_kind_key((enum alloc_kind)k));
 	/* A total one capture does not record is unknown, not zero: a gate
 	 * against 0 would report the whole total as growth (or loss). */
-	if (!d->before->alloc_present[k] || !d->after->alloc_present[k])
+	if (!b->alloc_present[k] || !a->alloc_present[k])
 		return diag_set(err, DIAG_DATA, NULL, 0, 0,
 				"metric 'alloc:%s': only the %s capture records the '%s' total "
 				"(ioclasscount listings do not; ioreg captures do), so it has "
 				"no change to gate", metric,
-				d->before->alloc_present[k] ? "before" : "after",
+				b->alloc_present[k] ? "before" : "after",
 				alloc_kind_key((enum alloc_kind)k));
-	*before = d->before->alloc[k];
-	*after = d->after->alloc[k];
+	*before = b->alloc[k];
+	*after = a->alloc[k];
 	return 0;
 }
 
@@ -291,6 +311,8 @@ diff_classes_pair_init(struct diff_classes_pair *p)
 	memset(p, 0, sizeof(*p));
 	diff_classes_side_init(&p->before);
 	diff_classes_side_init(&p->after);
+	classes_capture_init(&p->joined[0]);
+	classes_capture_init(&p->joined[1]);
 }
 
 void
@@ -299,6 +321,12 @@ diff_classes_pair_release(struct diff_classes_pair *p)
 	diff_classes_release(&p->diff);
 	diff_classes_side_release(&p->before);
 	diff_classes_side_release(&p->after);
+	for (int side = 0; side < 2; side++) {
+		classes_capture_release(&p->joined[side]);
+		free(p->joined_path[side]);
+		free(p->totals_from[side]);
+	}
+	free(p->totals_subject);
 }
 
 int

@@ -40,6 +40,16 @@ struct diff_classes_row {
 
 struct diff_classes {
 	const struct classes_snapshot *before, *after;
+	/*
+	 * Each side's allocation totals: its own snapshot's (before, after),
+	 * or another file's of the same capture, joined by
+	 * diff_classes_join_totals() (a bundle's ioalloccount beside its
+	 * ioclasscount counts). Every reader of the totals (the writers, the
+	 * pages, the gates) takes them from here. totals_from names each
+	 * side's file when they were joined, else both are NULL.
+	 */
+	const struct classes_snapshot *totals[2];
+	const char *totals_from[2];
 	bool direct;
 	struct diff_classes_row *rows;  /* |delta| descending, then ioclasscount's order */
 	size_t nrows;
@@ -48,6 +58,20 @@ struct diff_classes {
 void diff_classes_compute(struct diff_classes *d, const struct classes_snapshot *before,
 			  const struct classes_snapshot *after, bool direct);
 void diff_classes_release(struct diff_classes *d);
+/*
+ * Take each side's allocation totals from `totals[side]` (borrowed, held
+ * past the diff), read from the file named `from[side]`: a side's own
+ * snapshot with the name of its file, or another source's.
+ */
+void diff_classes_join_totals(struct diff_classes *d,
+			      const struct classes_snapshot *const totals[2],
+			      const char *const from[2]);
+/*
+ * The sides' totals come from files of different names (a bundle pair
+ * whose one side takes them from its ioreg plist, the other from
+ * ioalloccount): what a figure of them is compared from must be said.
+ */
+bool diff_classes_totals_sources_differ(const struct diff_classes *d);
 
 /* A row changed: its count moved, or the class is new or gone. */
 bool diff_classes_row_changed(const struct diff_classes_row *r);
@@ -97,6 +121,16 @@ int diff_classes_sides_direct(struct diff_classes_side *before, const char *befo
 struct diff_classes_pair {
 	struct diff_classes_side before, after;
 	struct diff_classes diff;
+	/*
+	 * A side whose allocation totals come from another file than its
+	 * counts (diff.totals): that file's capture and path (NULL: the
+	 * side's own), each side's source named, and the subject of a gate
+	 * on them ("allocation totals from ..."). NULL when not joined. Owned.
+	 */
+	struct classes_capture joined[2];
+	char *joined_path[2];
+	char *totals_from[2];
+	char *totals_subject;
 };
 
 void diff_classes_pair_init(struct diff_classes_pair *p);

@@ -94,19 +94,6 @@ section_release(struct report_section *s)
 }
 
 void
-report_section_drop_tables(struct report_section *s, const char *id)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < s->ntables; i++) {
-		if (strcmp(s->tables[i]->id, id) == 0)
-			table_free(s->tables[i]);
-		else
-			s->tables[kept++] = s->tables[i];
-	}
-	s->ntables = kept;
-}
-
-void
 report_release(struct report *r)
 {
 	free(r->kind);
@@ -430,6 +417,11 @@ report_add_gates(struct report *r, const struct diff_gate *gates, size_t n)
 	}
 	report_section_add_paragraph(s, "%zu of %zu gate%s tripped.", tripped, n,
 				     n == 1 ? "" : "s");
+	/* What a gate measured when its metric says (the class that grew most,
+	 * totals taken from two different files), as diff's results say it. */
+	for (size_t i = 0; i < n; i++)
+		if (gates[i].subject)
+			report_section_add_paragraph(s, "%s: %s.", gates[i].text, gates[i].subject);
 	/* The gates' result goes first: it is what a CI reader looks for. */
 	char *rest = r->verdict;
 	r->verdict = NULL;

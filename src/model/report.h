@@ -194,8 +194,6 @@ void report_section_add_paragraph(struct report_section *s, const char *fmt, ...
 struct report_table *report_section_add_table(struct report_section *s, const char *id,
 					      const char *title, size_t ncols,
 					      const char *const *cols);
-/* Drop the section's tables of id `id` (one whose figures another source replaces). */
-void report_section_drop_tables(struct report_section *s, const char *id);
 /*
  * Start a row: false when the table is full (the row is counted in
  * `omitted` and the cells that follow are dropped by the add functions).

@@ -156,31 +156,24 @@ add_alloc_diff_titled(struct report_section *s, const struct classes_snapshot *b
 	}
 }
 
+/*
+ * The diff's allocation totals, titled with the files they come from when
+ * they were joined from other files than the counts (a bundle pair's
+ * ioalloccount): "Allocation totals (FROM)" when both sides name the same
+ * file, else "Allocation totals (FROM_BEFORE before, FROM_AFTER after)".
+ */
 static void
 add_alloc_diff(struct report_section *s, const struct diff_classes *d)
 {
-	add_alloc_diff_titled(s, d->before, d->after, "Allocation totals");
-}
-
-bool
-report_add_classes_allocs_from(struct report *r, const struct diff_classes *totals,
-			       const char *from_before, const char *from_after)
-{
-	if (!classes_snapshot_holds_totals(totals->before) ||
-	    !classes_snapshot_holds_totals(totals->after))
-		return false;
-	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
 	struct strbuf title = STRBUF_INIT;
-	if (strcmp(from_before, from_after) == 0)
-		strbuf_addf(&title, "Allocation totals (%s)", from_before);
-	else
-		strbuf_addf(&title, "Allocation totals (%s before, %s after)", from_before,
-			    from_after);
-	/* The counts' own table holds one side at most: these replace it. */
-	report_section_drop_tables(s, "alloc");
-	add_alloc_diff_titled(s, totals->before, totals->after, title.buf);
+	strbuf_addstr(&title, "Allocation totals");
+	if (diff_classes_totals_sources_differ(d))
+		strbuf_addf(&title, " (%s before, %s after)", d->totals_from[0],
+			    d->totals_from[1]);
+	else if (d->totals_from[0])
+		strbuf_addf(&title, " (%s)", d->totals_from[0]);
+	add_alloc_diff_titled(s, d->totals[0], d->totals[1], title.buf);
 	strbuf_release(&title);
-	return true;
 }
 
 static void

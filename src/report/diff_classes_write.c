@@ -1,7 +1,10 @@
 #include "report/diff_classes_write.h"
 
 #include "report/jsontext.h"
+#include "report/report_md_write.h"
 #include "report/texttable.h"
+#include "util/escape.h"
+#include "util/strbuf.h"
 
 #include <inttypes.h>
 
@@ -52,6 +55,35 @@ write_classes(FILE *out, const struct diff_classes *d, bool markdown)
 	text_table_release(&t);
 }
 
+/* A file name in a title: escaped as the format's text is. */
+static void
+add_name(struct strbuf *sb, const char *name, bool markdown)
+{
+	if (markdown)
+		report_md_escape(name, 0, sb);
+	else
+		escape_addstr(sb, name);
+}
+
+/*
+ * " from kernel/ioalloccount.txt", or " from kernel/ioreg-root.plist
+ * before, kernel/ioalloccount.txt after": where the totals come from when
+ * they were joined from another file than the counts (a bundle pair).
+ */
+static void
+add_totals_from(struct strbuf *sb, const struct diff_classes *d, bool markdown)
+{
+	if (!d->totals_from[0])
+		return;
+	strbuf_addstr(sb, " from ");
+	add_name(sb, d->totals_from[0], markdown);
+	if (!diff_classes_totals_sources_differ(d))
+		return;
+	strbuf_addstr(sb, " before, ");
+	add_name(sb, d->totals_from[1], markdown);
+	strbuf_addstr(sb, " after");
+}
+
 static void
 write_alloc(FILE *out, const struct diff_classes *d, bool markdown)
 {
@@ -59,8 +91,8 @@ write_alloc(FILE *out, const struct diff_classes *d, bool markdown)
 	struct text_table t;
 	text_table_init(&t, 4, headers, "lrrr");
 	for (int k = 0; k < ALLOC_KINDS; k++) {
-		bool hb = d->before->alloc_present[k], ha = d->after->alloc_present[k];
-		int64_t b = hb ? d->before->alloc[k] : 0, a = ha ? d->after->alloc[k] : 0, dl;
+		bool hb = d->totals[0]->alloc_present[k], ha = d->totals[1]->alloc_present[k];
+		int64_t b = hb ? d->totals[0]->alloc[k] : 0, a = ha ? d->totals[1]->alloc[k] : 0, dl;
 		char delta[32];
 		if (!hb && !ha)
 			continue;
@@ -76,7 +108,11 @@ write_alloc(FILE *out, const struct diff_classes *d, bool markdown)
 		add_figure(&t, ha, a);
 		text_table_add(&t, delta);
 	}
-	text_table_write_section(out, &t, markdown, "Allocation totals (bytes)");
+	struct strbuf title = STRBUF_INIT;
+	strbuf_addstr(&title, "Allocation totals (bytes)");
+	add_totals_from(&title, d, markdown);
+	text_table_write_section(out, &t, markdown, title.buf);
+	strbuf_release(&title);
 	text_table_release(&t);
 }
 
@@ -121,16 +157,17 @@ diff_classes_json(const struct diff_classes *d)
 		json_array_append_new(rows, c);
 	}
 	json_object_set_new_nocheck(o, "classes", rows);
+	const struct classes_snapshot *tb = d->totals[0], *ta = d->totals[1];
 	for (int k = 0; k < ALLOC_KINDS; k++) {
-		bool hb = d->before->alloc_present[k], ha = d->after->alloc_present[k];
+		bool hb = tb->alloc_present[k], ha = ta->alloc_present[k];
 		if (!hb && !ha)
 			continue;
 		json_t *a = json_object();
-		json_object_set_new_nocheck(a, "before", side(hb, d->before->alloc[k]));
-		json_object_set_new_nocheck(a, "after", side(ha, d->after->alloc[k]));
+		json_object_set_new_nocheck(a, "before", side(hb, tb->alloc[k]));
+		json_object_set_new_nocheck(a, "after", side(ha, ta->alloc[k]));
 		/* null: one side does not hold the total (unknown, not 0), or overflow. */
 		json_object_set_new_nocheck(a, "delta", hb != ha ? json_null() :
-					    delta_json(d->before->alloc[k], d->after->alloc[k]));
+					    delta_json(tb->alloc[k], ta->alloc[k]));
 		json_object_set_new_nocheck(alloc, alloc_kind_name((enum alloc_kind)k), a);
 	}
 	json_object_set_new_nocheck(o, "allocation", alloc);

@@ -118,13 +118,22 @@ dump_has_body(const struct parser *ps)
 		     ps->table != TABLE_NONE);
 }
 
-static const char *const header_keys[] = {
-	"Process", "Path", "Load Address", "Identifier", "Version", "Build Info",
-	"Code Type", "Platform", "Parent Process", "Responsible", "Target Type", "Date/Time",
-	"Launch Time", "OS Version", "Report Version", "Analysis Tool",
-	"Analysis Tool Version", "Physical footprint", "Physical footprint (peak)",
-	"Idle exit",
+#define HEADER_KEY(s) { s, sizeof(s) - 1 }
+/* With their lengths: a dump's every header line is looked up here. */
+static const struct {
+	const char *key;
+	size_t len;
+} header_keys[] = {
+	HEADER_KEY("Process"), HEADER_KEY("Path"), HEADER_KEY("Load Address"),
+	HEADER_KEY("Identifier"), HEADER_KEY("Version"), HEADER_KEY("Build Info"),
+	HEADER_KEY("Code Type"), HEADER_KEY("Platform"), HEADER_KEY("Parent Process"),
+	HEADER_KEY("Responsible"), HEADER_KEY("Target Type"), HEADER_KEY("Date/Time"),
+	HEADER_KEY("Launch Time"), HEADER_KEY("OS Version"), HEADER_KEY("Report Version"),
+	HEADER_KEY("Analysis Tool"), HEADER_KEY("Analysis Tool Version"),
+	HEADER_KEY("Physical footprint"), HEADER_KEY("Physical footprint (peak)"),
+	HEADER_KEY("Idle exit"),
 };
+#undef HEADER_KEY
 
 static const char *
 header_key(const char *p, size_t n, size_t *klen)
@@ -134,9 +143,9 @@ header_key(const char *p, size_t n, size_t *klen)
 		return NULL;
 	size_t k = (size_t)(colon - p);
 	for (size_t i = 0; i < ARRAY_SIZE(header_keys); i++) {
-		if (strlen(header_keys[i]) == k && memcmp(header_keys[i], p, k) == 0) {
+		if (header_keys[i].len == k && memcmp(header_keys[i].key, p, k) == 0) {
 			*klen = k;
-			return header_keys[i];
+			return header_keys[i].key;
 		}
 	}
 	return NULL;

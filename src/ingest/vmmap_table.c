@@ -21,11 +21,19 @@ const struct vmmap_table_layout vmmap_table_full_layout = {
 static int
 column_for_word(const char *p, size_t n)
 {
-	static const char *const names[VMMAP_COL_SIZES] = {
-		"VIRTUAL", "RESIDENT", "DIRTY", "SWAPPED", "VOLATILE", "NONVOL", "EMPTY",
+#define COLUMN_NAME(s) { s, sizeof(s) - 1 }
+	/* With their lengths: a file of many small dumps has a header per dump. */
+	static const struct {
+		const char *name;
+		size_t len;
+	} names[VMMAP_COL_SIZES] = {
+		COLUMN_NAME("VIRTUAL"), COLUMN_NAME("RESIDENT"), COLUMN_NAME("DIRTY"),
+		COLUMN_NAME("SWAPPED"), COLUMN_NAME("VOLATILE"), COLUMN_NAME("NONVOL"),
+		COLUMN_NAME("EMPTY"),
 	};
+#undef COLUMN_NAME
 	for (int i = 0; i < VMMAP_COL_SIZES; i++)
-		if (strlen(names[i]) == n && memcmp(names[i], p, n) == 0)
+		if (names[i].len == n && memcmp(names[i].name, p, n) == 0)
 			return i;
 	return -1;
 }
@@ -472,23 +480,6 @@ vmmap_table_parse_row(const char *line, size_t len, const struct vmmap_table_lay
 }
 
 /*
- * Could the token be a size? Digits and points, the last byte perhaps a
- * unit: every token size_parse_vmmap() does not refuse as SIZE_SYNTAX
- * passes (and some it refuses, "..", "1.2.3").
- */
-static bool
-size_shaped(const char *p, const char *e)
-{
-	char last = e[-1];
-	if (last == 'B' || last == 'K' || last == 'M' || last == 'G' || last == 'T')
-		e--;
-	for (; p < e; p++)
-		if ((unsigned char)(*p - '0') > 9 && *p != '.')
-			return false;
-	return true;
-}
-
-/*
  * Can the line hold the row's `need` columns, split as below? It must hold
  * a name and `need` tokens in a row that could all be figures (the count
  * is one too): columns_at() accepts no others. Most lines that are not
@@ -496,25 +487,67 @@ size_shaped(const char *p, const char *e)
  * a row without a header too) fail this one pass and are spared the two
  * below, with the answer those give them.
  */
+enum {
+	BYTE_ENDS = 1,      /* a blank or ']': ends a token */
+	BYTE_OPENS = 2,     /* '[': skipped before a token, part of one inside it */
+	BYTE_FIGURE = 4,    /* a digit or a point */
+	BYTE_UNIT = 8,      /* B K M G T: a figure's last byte */
+};
+
+/* The class of each byte for the pass below (a table: one load a byte). */
+static const unsigned char byte_class[256] = {
+	[' '] = BYTE_ENDS, ['\t'] = BYTE_ENDS, [']'] = BYTE_ENDS, ['['] = BYTE_OPENS,
+	['0'] = BYTE_FIGURE, ['1'] = BYTE_FIGURE, ['2'] = BYTE_FIGURE, ['3'] = BYTE_FIGURE,
+	['4'] = BYTE_FIGURE, ['5'] = BYTE_FIGURE, ['6'] = BYTE_FIGURE, ['7'] = BYTE_FIGURE,
+	['8'] = BYTE_FIGURE, ['9'] = BYTE_FIGURE, ['.'] = BYTE_FIGURE,
+	['B'] = BYTE_UNIT, ['K'] = BYTE_UNIT, ['M'] = BYTE_UNIT, ['G'] = BYTE_UNIT,
+	['T'] = BYTE_UNIT,
+};
+
 static bool
 may_have_columns(const char *p, const char *end, size_t need)
 {
 	size_t nt = 0, run = 0;
-	while (p < end) {
-		while (p < end && (view_is_space(*p) || *p == '[' || *p == ']'))
-			p++;
-		if (p == end)
-			break;
-		const char *b = p;
-		while (p < end && !view_is_space(*p) && *p != ']')
-			p++;
+	/*
+	 * One pass, a table lookup a byte (this reads every "other" line of
+	 * a dump, some of them long): the tokens of the split below, and
+	 * whether each could be a size: digits and points, the last byte
+	 * perhaps a unit (every token size_parse_vmmap() does not refuse as
+	 * SIZE_SYNTAX is, and some it refuses, "..", "1.2.3"). `figures`:
+	 * every byte of the token so far a figure's; `before`: so were those
+	 * before its last byte.
+	 */
+	bool in = false, figures = false, before = false;
+	unsigned char last = 0;
+	for (; p < end; p++) {
+		unsigned char c = byte_class[(unsigned char)*p];
+		if (!in) {
+			if (c & (BYTE_ENDS | BYTE_OPENS))
+				continue;
+			in = true;
+			before = true;
+			figures = (c & BYTE_FIGURE) != 0;
+			last = c;
+			continue;
+		}
+		if (!(c & BYTE_ENDS)) {
+			before = figures;
+			figures = figures && (c & BYTE_FIGURE);
+			last = c;
+			continue;
+		}
+		in = false;
 		nt++;
-		run = size_shaped(b, p) ? run + 1 : 0;
+		run = figures || (before && (last & BYTE_UNIT)) ? run + 1 : 0;
 		/* The name is a token before the run. */
 		if (run >= need && nt > need)
 			return true;
 	}
-	return false;
+	if (in) {
+		nt++;
+		run = figures || (before && (last & BYTE_UNIT)) ? run + 1 : 0;
+	}
+	return run >= need && nt > need;
 }
 
 /* Does the line hold at least `want` tokens, split as below? */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A block of the summary rows' names (vmmap_dump.row_names). */
+/* A block of the summary rows' names and header fields (vmmap_dump.texts). */
 struct vmmap_name_block {
 	struct vmmap_name_block *next;
 	size_t used, cap;
@@ -151,10 +151,6 @@ vmmap_dump_free(struct vmmap_dump *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nfields; i++) {
-		free(d->fields[i].key);
-		free(d->fields[i].value);
-	}
 	free(d->fields);
 	free(d->process);
 	free(d->report_format);
@@ -168,14 +164,34 @@ vmmap_dump_free(struct vmmap_dump *d)
 	free(d->types);
 	strmap_release(&d->type_index);
 	free(d->rows);
-	while (d->row_names) {
-		struct vmmap_name_block *b = d->row_names;
-		d->row_names = b->next;
+	while (d->texts) {
+		struct vmmap_name_block *b = d->texts;
+		d->texts = b->next;
 		free(b);
 	}
 	free(d->surfaces);
 	free(d->purgeable);
 	free(d);
+}
+
+/* A NUL-terminated copy of text, kept until the dump is freed. */
+static char *
+keep_text(struct vmmap_dump *d, const char *text, size_t len)
+{
+	struct vmmap_name_block *b = d->texts;
+	if (!b || b->cap - b->used <= len) {
+		size_t cap = len < NAME_BLOCK_SIZE ? NAME_BLOCK_SIZE : len + 1;
+		b = xmalloc(sizeof(*b) + cap);
+		b->next = d->texts;
+		b->used = 0;
+		b->cap = cap;
+		d->texts = b;
+	}
+	char *s = b->text + b->used;
+	memcpy(s, text, len);
+	s[len] = '\0';
+	b->used += len + 1;
+	return s;
 }
 
 void
@@ -184,8 +200,8 @@ vmmap_dump_set_field(struct vmmap_dump *d, const char *key, size_t klen,
 {
 	d->fields = xgrow(d->fields, &d->fields_alloc, d->nfields + 1,
 			  sizeof(*d->fields));
-	d->fields[d->nfields].key = xmemdup0(key, klen);
-	d->fields[d->nfields].value = xmemdup0(value, vlen);
+	d->fields[d->nfields].key = keep_text(d, key, klen);
+	d->fields[d->nfields].value = keep_text(d, value, vlen);
 	d->nfields++;
 }
 
@@ -852,33 +868,14 @@ vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump *d,
 		surface_add(d, r);
 }
 
-/* A NUL-terminated copy of name, kept until the dump is freed. */
-static const char *
-keep_row_name(struct vmmap_dump *d, const char *name, size_t len)
-{
-	struct vmmap_name_block *b = d->row_names;
-	if (!b || b->cap - b->used <= len) {
-		size_t cap = len < NAME_BLOCK_SIZE ? NAME_BLOCK_SIZE : len + 1;
-		b = xmalloc(sizeof(*b) + cap);
-		b->next = d->row_names;
-		b->used = 0;
-		b->cap = cap;
-		d->row_names = b;
-	}
-	char *s = b->text + b->used;
-	memcpy(s, name, len);
-	s[len] = '\0';
-	b->used += len + 1;
-	return s;
-}
-
 void
 vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row *row)
 {
 	d->rows = xgrow(d->rows, &d->rows_alloc, d->nrows + 1, sizeof(*d->rows));
 	struct vmmap_summary_row *r = &d->rows[d->nrows++];
 	*r = *row;
-	r->name = keep_row_name(d, row->name, row->name_len);
+	r->name = keep_text(d, row->name, row->name_len);
+	r->text_len = strnlen(r->name, row->name_len);
 	d->has_summary = true;
 }
 

@@ -179,9 +179,14 @@ struct vmmap_name_block;
 struct vmmap_summary_row {
 	/* The type name, name_len bytes. The parser's row points into the
 	 * input line; vmmap_dump_add_summary_row() keeps a NUL-terminated copy
-	 * in the dump (row_names), which the dump's rows point to. */
+	 * in the dump (texts), which the dump's rows point to. */
 	const char *name;
 	size_t name_len;
+	/* In the dump's rows: the name's bytes before its first NUL (a row
+	 * of a line with a NUL byte may hold one), the name as the writers
+	 * print and select it, as they read the NUL-terminated copy; set
+	 * once by vmmap_dump_add_summary_row() instead of a strlen() each. */
+	size_t text_len;
 	uint64_t line;
 	unsigned present;                 /* bit (1 << enum vmmap_column) */
 	uint64_t value[VMMAP_COL_SIZES];  /* bytes derived from the rounded text */
@@ -207,6 +212,7 @@ struct vmmap_purgeable_region {
 	uint8_t purge;            /* N, V or E: below VMMAP_PURGEABLE_STATES */
 };
 
+/* A header field; both strings are kept in the dump's text blocks. */
 struct vmmap_field {
 	char *key;
 	char *value;
@@ -234,9 +240,10 @@ struct vmmap_dump {
 
 	struct vmmap_summary_row *rows;
 	size_t nrows, rows_alloc;
-	/* The rows' names, copied in blocks: a dump of -summary captures is
-	 * all rows, and one allocation per row was a tenth of its read. */
-	struct vmmap_name_block *row_names;
+	/* The rows' names and the header fields' keys and values, copied in
+	 * blocks: a dump of -summary captures is all rows and header, and an
+	 * allocation per name or field was a tenth of its read. */
+	struct vmmap_name_block *texts;
 
 	struct vmmap_surface_group *surfaces;
 	size_t nsurfaces, surfaces_alloc;

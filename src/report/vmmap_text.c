@@ -72,7 +72,7 @@ vmmap_text_add_summary_row(struct strbuf *sb, const struct vmmap_summary_row *ro
 {
 	size_t start = sb->len;
 	/* To the first NUL, as text_pad_right() read it (a row's name may hold one). */
-	escape_add(sb, row->name, strlen(row->name));
+	escape_add(sb, row->name, row->text_len);
 	size_t w = 0;
 	for (size_t i = start; i < sb->len; i++)
 		w += ((unsigned char)sb->buf[i] & 0xc0) != 0x80;
@@ -106,7 +106,7 @@ write_summary(FILE *out, const struct vmmap_dump *d, const struct vmmap_filter *
 {
 	bool any = false;
 	for (size_t i = 0; i < d->nrows && !any; i++)
-		any = vmmap_filter_selects(f, d->rows[i].name, strlen(d->rows[i].name));
+		any = vmmap_filter_selects(f, d->rows[i].name, d->rows[i].text_len);
 	if (!any)
 		return;
 	struct strbuf sb = STRBUF_INIT;
@@ -118,7 +118,7 @@ write_summary(FILE *out, const struct vmmap_dump *d, const struct vmmap_filter *
 	strbuf_addch(&sb, '\n');
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
-		if (!vmmap_filter_selects(f, row->name, strlen(row->name)))
+		if (!vmmap_filter_selects(f, row->name, row->text_len))
 			continue;
 		vmmap_text_add_summary_row(&sb, row);
 		if (sb.len >= SUMMARY_CHUNK) {

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -472,8 +473,55 @@ test_summary_row_names(void **state)
 		size_t want = i == 500 ? 5000 : 1 + i % 40;
 		assert_int_equal(r->name_len, want);
 		assert_int_equal(strlen(r->name), want);
+		assert_int_equal(r->text_len, want);
 		assert_int_equal(strspn(r->name, "x"), want);
 	}
+	/* A name with a NUL byte: kept whole, shown (text_len) up to the NUL. */
+	struct vmmap_summary_row nul;
+	memset(&nul, 0, sizeof(nul));
+	nul.name = "NUL\0after";
+	nul.name_len = 9;
+	vmmap_dump_add_summary_row(d, &nul);
+	assert_int_equal(d->rows[1000].name_len, 9);
+	assert_memory_equal(d->rows[1000].name, "NUL\0after", 10);
+	assert_int_equal(d->rows[1000].text_len, 3);
+	vmmap_capture_release(&cap);
+}
+
+/* Header fields, kept in the dump's text blocks with the row names. */
+static void
+test_header_fields(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	static char key[16], value[6000];
+	char want[40];
+	for (size_t i = 0; i < 300; i++) {
+		int kn = snprintf(key, sizeof(key), "Key%zu", i);
+		/* Views into reused buffers; one value longer than a block. */
+		size_t vn = i == 150 ? 5000 : (size_t)snprintf(value, sizeof(value), "value %zu", i);
+		if (i == 150)
+			memset(value, 'v', vn);
+		vmmap_dump_set_field(d, key, (size_t)kn, value, vn);
+	}
+	memset(key, 'y', sizeof(key));
+	memset(value, 'y', sizeof(value));
+	assert_int_equal(d->nfields, 300);
+	for (size_t i = 0; i < 300; i++) {
+		snprintf(want, sizeof(want), "Key%zu", i);
+		assert_string_equal(d->fields[i].key, want);
+		if (i == 150) {
+			assert_int_equal(strlen(d->fields[i].value), 5000);
+			assert_int_equal(strspn(d->fields[i].value, "v"), 5000);
+			continue;
+		}
+		snprintf(want, sizeof(want), "value %zu", i);
+		assert_string_equal(d->fields[i].value, want);
+	}
+	assert_string_equal(vmmap_dump_field(d, "Key299"), "value 299");
+	assert_null(vmmap_dump_field(d, "Key300"));
 	vmmap_capture_release(&cap);
 }
 
@@ -676,6 +724,7 @@ main(void)
 		cmocka_unit_test(test_similar_type_names_stay_apart),
 		cmocka_unit_test(test_many_sizes_count_in_their_buckets),
 		cmocka_unit_test(test_summary_row_names),
+		cmocka_unit_test(test_header_fields),
 		cmocka_unit_test(test_histogram_index_and_order),
 		cmocka_unit_test(test_deferred_hist_counts_as_at_once),
 		cmocka_unit_test(test_crosscheck),

@@ -138,6 +138,8 @@ test_rows_match_fprintf(void **state)
 			uint64_t v = next_u64(&s);
 			row.value[c] = v >> (v & 63);
 		}
+		/* As vmmap_dump_add_summary_row() keeps the row: to its first NUL. */
+		row.text_len = strnlen(row.name, row.name_len);
 		check_row(&row);
 	}
 }

@@ -3,7 +3,9 @@
  * (ingest/footprint_read.h), compared (model/diff_footprint.c), reported
  * alone and in pairs (model/report_footprint.c) and followed over time
  * (footprint:gpu.dirty, footprint:phys_footprint, each category's dirty).
- * A capture of several processes is taken as their sum (a note says so);
+ * A capture of several processes is taken as their sum (a note says so),
+ * which the gates read, and a pair of such captures is also compared
+ * process by process (model/diff_footprint.h: matched by name and pid);
  * iotally's own footprint JSON is not read back.
  */
 
@@ -93,6 +95,12 @@ footprint_compare(struct kind_input *before, struct kind_input *after,
 		footprint_free(f);
 		return NULL;
 	}
+	/* Sums hide opposite changes of two processes: each is compared on its own too. */
+	if ((f->before.cap.nprocs > 1 || f->after.cap.nprocs > 1) &&
+	    diff_footprint_compare_processes(&f->diff, &f->before.cap, &f->after.cap, err) < 0) {
+		footprint_free(f);
+		return NULL;
+	}
 	return f;
 }
 
@@ -178,6 +186,17 @@ footprint_comparability(const void *p, const char *bpath, const char *apath,
 		diag_list_add(w, DIAG_NOTE, NULL, 0, "the captures' page sizes differ");
 }
 
+/* A gate's figures: the sums', or one process's ("process:NAME:<figure>"). */
+static int
+pair_metric(const struct footprint_pair *f, const char *metric, struct footprint_figure *fb,
+	    struct footprint_figure *fa, const char **missing, struct diag *err)
+{
+	if (diff_footprint_metric_is_process(metric))
+		return diff_footprint_process_metric(&f->before.cap, &f->after.cap, metric, fb, fa,
+						     missing, err);
+	return diff_footprint_metric(&f->diff, metric, fb, fa, missing, err);
+}
+
 static int
 footprint_gate_metric(const void *p, const char *kind, const char *metric, int64_t *b,
 		      int64_t *a, struct diag *err)
@@ -186,7 +205,7 @@ footprint_gate_metric(const void *p, const char *kind, const char *metric, int64
 	const struct footprint_pair *f = p;
 	struct footprint_figure fb, fa;
 	const char *missing;
-	if (diff_footprint_metric(&f->diff, metric, &fb, &fa, &missing, err) < 0)
+	if (pair_metric(f, metric, &fb, &fa, &missing, err) < 0)
 		return -1;
 	if (missing) {
 		/* Not evaluable, never 0: the capture's file says which one. */
@@ -219,7 +238,7 @@ footprint_subject(const void *p, const char *kind, const char *metric)
 	const char *missing;
 	struct diag err;
 	diag_clear(&err);
-	if (diff_footprint_metric(&f->diff, metric, &fb, &fa, &missing, &err) < 0 || missing)
+	if (pair_metric(f, metric, &fb, &fa, &missing, &err) < 0 || missing)
 		return NULL;
 	if (fb.at_least || fa.at_least)
 		return "a lower bound: rows were elided";
@@ -229,11 +248,7 @@ footprint_subject(const void *p, const char *kind, const char *metric)
 static bool
 footprint_changed(const void *p)
 {
-	const struct diff_footprint *d = &((const struct footprint_pair *)p)->diff;
-	for (size_t i = 0; i < d->nrows; i++)
-		if (diff_footprint_row_changed(&d->rows[i]))
-			return true;
-	return false;
+	return diff_footprint_changed(&((const struct footprint_pair *)p)->diff);
 }
 
 static void

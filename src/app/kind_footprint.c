@@ -189,11 +189,13 @@ footprint_comparability(const void *p, const char *bpath, const char *apath,
 /* A gate's figures: the sums', or one process's ("process:NAME:<figure>"). */
 static int
 pair_metric(const struct footprint_pair *f, const char *metric, struct footprint_figure *fb,
-	    struct footprint_figure *fa, const char **missing, struct diag *err)
+	    struct footprint_figure *fa, const char **missing, bool *no_process,
+	    struct diag *err)
 {
+	*no_process = false;
 	if (diff_footprint_metric_is_process(metric))
 		return diff_footprint_process_metric(&f->before.cap, &f->after.cap, metric, fb, fa,
-						     missing, err);
+						     missing, no_process, err);
 	return diff_footprint_metric(&f->diff, metric, fb, fa, missing, err);
 }
 
@@ -205,14 +207,16 @@ footprint_gate_metric(const void *p, const char *kind, const char *metric, int64
 	const struct footprint_pair *f = p;
 	struct footprint_figure fb, fa;
 	const char *missing;
-	if (pair_metric(f, metric, &fb, &fa, &missing, err) < 0)
+	bool no_process;
+	if (pair_metric(f, metric, &fb, &fa, &missing, &no_process, err) < 0)
 		return -1;
 	if (missing) {
 		/* Not evaluable, never 0: the capture's file says which one. */
 		bool before = strcmp(missing, "BEFORE") == 0;
-		diag_set(err, DIAG_OK, NULL, 0, 0, "the %s capture (%s) has no footprint:%s figure",
+		diag_set(err, DIAG_OK, NULL, 0, 0, "the %s capture (%s) %s footprint:%s%s",
 			 missing, diag_display_path(before ? f->before.path : f->after.path),
-			 metric);
+			 no_process ? "holds no process that" : "has no", metric,
+			 no_process ? " names" : " figure");
 		return 1;
 	}
 	/* Both at most 2^63 - 1 (model/footprint.h). */
@@ -236,9 +240,10 @@ footprint_subject(const void *p, const char *kind, const char *metric)
 	const struct footprint_pair *f = p;
 	struct footprint_figure fb, fa;
 	const char *missing;
+	bool no_process;
 	struct diag err;
 	diag_clear(&err);
-	if (pair_metric(f, metric, &fb, &fa, &missing, &err) < 0 || missing)
+	if (pair_metric(f, metric, &fb, &fa, &missing, &no_process, &err) < 0 || missing)
 		return NULL;
 	if (fb.at_least || fa.at_least)
 		return "a lower bound: rows were elided";

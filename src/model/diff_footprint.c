@@ -309,9 +309,10 @@ int
 diff_footprint_process_metric(const struct footprint_capture *before,
 			      const struct footprint_capture *after, const char *metric,
 			      struct footprint_figure *fb, struct footprint_figure *fa,
-			      const char **missing, struct diag *err)
+			      const char **missing, bool *no_process, struct diag *err)
 {
 	*missing = NULL;
+	*no_process = false;
 	*fb = *fa = (struct footprint_figure){ 0 };
 	const char *sel = metric + strlen(PROCESS_PREFIX), *colon = strrchr(sel, ':');
 	if (!colon || colon == sel || !colon[1])
@@ -340,6 +341,7 @@ diff_footprint_process_metric(const struct footprint_capture *before,
 		*missing = "BEFORE";
 	else if (!fa->known)
 		*missing = "AFTER";
+	*no_process = *missing && !(fb->known ? a : b);
 	return 0;
 }
 

@@ -97,15 +97,16 @@ const char *diff_footprint_match_name(enum diff_footprint_match m);
  * "process:NAME:<figure>" (without "footprint:"; split at the last ':'),
  * NAME a process name as footprint prints it or its label "NAME [PID]",
  * <figure> as footprint_metric() takes it. 0 with both as
- * diff_footprint_metric() (a capture without such a process: *missing
- * names it); -1 with *err: DIAG_USAGE for a malformed name or figure,
+ * diff_footprint_metric() (*missing names a side without the figure, and
+ * *no_process says whether that side holds no such process at all);
+ * -1 with *err: DIAG_USAGE for a malformed name or figure,
  * DIAG_DATA when neither capture holds the process or one holds several
  * of that name (the label picks one).
  */
 int diff_footprint_process_metric(const struct footprint_capture *before,
 				  const struct footprint_capture *after, const char *metric,
 				  struct footprint_figure *fb, struct footprint_figure *fa,
-				  const char **missing, struct diag *err);
+				  const char **missing, bool *no_process, struct diag *err);
 /* Does `metric` (without "footprint:") name one process's figure? */
 bool diff_footprint_metric_is_process(const char *metric);
 

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,36 @@ diff_footprint_match_name(enum diff_footprint_match m)
 	case DIFF_FP_ADDED: return "added";
 	}
 	return "?";
+}
+
+const char *const diff_footprint_proc_figures[4] = {
+	GPU_FAMILY ".dirty", "footprint", "phys_footprint", "phys_footprint_peak",
+};
+
+const struct diff_footprint_row *
+diff_footprint_figure_row(const struct diff_footprint *d, const char *metric)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		if (!d->rows[i].category && strcmp(d->rows[i].metric, metric) == 0)
+			return &d->rows[i];
+	return NULL;
+}
+
+void
+diff_footprint_cells(const struct diff_footprint *d, const struct diff_footprint_row *r,
+		     bool count, char before[64], char after[64], char delta[64])
+{
+	snprintf(before, 64, "-");
+	snprintf(after, 64, "-");
+	snprintf(delta, 64, "-");
+	if (d->before)
+		footprint_figure_text(&r->before, count, before);
+	if (d->after)
+		footprint_figure_text(&r->after, count, after);
+	if (r->has_delta)
+		footprint_delta_text(r->delta, r->slack, count, delta);
+	else if (d->before && d->after)
+		snprintf(delta, 64, "?");
 }
 
 char *

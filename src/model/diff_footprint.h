@@ -89,6 +89,21 @@ int diff_footprint_compare_processes(struct diff_footprint *d,
  * name it; caller frees.
  */
 char *diff_footprint_proc_label(const struct diff_footprint_proc *p);
+/*
+ * The process-wide figures in the order a process's rows show them, GPU
+ * memory first: gpu.dirty, footprint, phys_footprint, phys_footprint_peak.
+ */
+extern const char *const diff_footprint_proc_figures[4];
+/* The row of a process-wide figure (NULL: none of that name). */
+const struct diff_footprint_row *diff_footprint_figure_row(const struct diff_footprint *d,
+							   const char *metric);
+/*
+ * A row's BEFORE, AFTER and DELTA as tables show them: "-" on a side
+ * without the process (d->before or d->after NULL), apart from "?" for a
+ * figure the capture did not print (model/footprint.h's text rule).
+ */
+void diff_footprint_cells(const struct diff_footprint *d, const struct diff_footprint_row *r,
+			  bool count, char before[64], char after[64], char delta[64]);
 /* "same", "relaunched", "removed", "added": the JSON's words. */
 const char *diff_footprint_match_name(enum diff_footprint_match m);
 

@@ -1,5 +1,6 @@
 #include "model/report_footprint.h"
 
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -115,20 +116,6 @@ row_changed(const struct diff_footprint_row *r)
 	return r->before.known != r->after.known || (r->has_delta && r->delta != 0);
 }
 
-/* The process-wide figures of one process's rows: GPU memory first. */
-static const char *const proc_figures[] = {
-	GPU_FAMILY ".dirty", "footprint", "phys_footprint", "phys_footprint_peak",
-};
-
-static const struct diff_footprint_row *
-wide_row(const struct diff_footprint *d, const char *metric)
-{
-	for (size_t i = 0; i < d->nrows; i++)
-		if (!d->rows[i].category && strcmp(d->rows[i].metric, metric) == 0)
-			return &d->rows[i];
-	return NULL;
-}
-
 static void
 add_proc_category_row(struct report_table *t, const char *label, const char *name,
 		      const struct diff_footprint_row *row)
@@ -155,8 +142,9 @@ static void
 add_proc_rows(struct report_table *t, const char *label, const char *change,
 	      const struct diff_footprint *d)
 {
-	for (size_t k = 0; k < sizeof(proc_figures) / sizeof(proc_figures[0]); k++) {
-		const struct diff_footprint_row *row = wide_row(d, proc_figures[k]);
+	for (size_t k = 0; k < ARRAY_SIZE(diff_footprint_proc_figures); k++) {
+		const char *fig = diff_footprint_proc_figures[k];
+		const struct diff_footprint_row *row = diff_footprint_figure_row(d, fig);
 		if (!row || (!row->before.known && !row->after.known))
 			continue;
 		bool shown = report_table_row(t);
@@ -165,18 +153,11 @@ add_proc_rows(struct report_table *t, const char *label, const char *change,
 			report_table_unchanged(t);
 		if (!shown)
 			continue;
-		char b[64] = "-", a[64] = "-", dl[64] = "-";
-		if (d->before)
-			footprint_figure_text(&row->before, false, b);
-		if (d->after)
-			footprint_figure_text(&row->after, false, a);
-		if (row->has_delta)
-			footprint_delta_text(row->delta, row->slack, false, dl);
-		else if (d->before && d->after)
-			snprintf(dl, sizeof(dl), "?");
+		char b[64], a[64], dl[64];
+		diff_footprint_cells(d, row, false, b, a, dl);
 		report_table_text(t, label);
 		report_table_text(t, change);
-		report_table_code(t, proc_figures[k]);
+		report_table_code(t, fig);
 		report_table_text(t, b);
 		report_table_text(t, a);
 		report_table_text(t, dl);
@@ -241,8 +222,8 @@ verdict_processes(struct strbuf *sb, const struct diff_footprint *d)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < d->nprocs; i++) {
-		const struct diff_footprint_row *row = wide_row(&d->procs[i].diff,
-								GPU_FAMILY ".dirty");
+		const struct diff_footprint_row *row =
+			diff_footprint_figure_row(&d->procs[i].diff, GPU_FAMILY ".dirty");
 		if (!row || !row->has_delta || row->delta == 0)
 			continue;
 		if (n++ >= VERDICT_PROCESSES)

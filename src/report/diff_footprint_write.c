@@ -2,6 +2,7 @@
 
 #include "report/jsontext.h"
 #include "report/texttable.h"
+#include "util/array.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -84,35 +85,12 @@ diff_footprint_changed(const struct diff_footprint *d)
 	return false;
 }
 
-/* The process-wide figures in the order a process's rows show them: GPU memory first. */
-static const char *const proc_figures[] = {
-	GPU_FAMILY ".dirty", "footprint", "phys_footprint", "phys_footprint_peak",
-};
-
-static const struct diff_footprint_row *
-wide_row(const struct diff_footprint *d, const char *metric)
-{
-	for (size_t i = 0; i < d->nrows; i++)
-		if (!d->rows[i].category && strcmp(d->rows[i].metric, metric) == 0)
-			return &d->rows[i];
-	return NULL;
-}
-
-/* A side without the process: "-" (not in that capture), apart from "?" (not printed). */
 static void
 add_proc_row(struct text_table *t, const char *label, const char *change,
-	     const struct diff_footprint *d, const char *name, const struct diff_footprint_row *r,
-	     bool count)
+	     const struct diff_footprint *d, const char *name, const struct diff_footprint_row *r)
 {
-	char b[64] = "-", a[64] = "-", dl[64] = "-";
-	if (d->before)
-		footprint_figure_text(&r->before, count, b);
-	if (d->after)
-		footprint_figure_text(&r->after, count, a);
-	if (r->has_delta)
-		footprint_delta_text(r->delta, r->slack, count, dl);
-	else if (d->before && d->after)
-		snprintf(dl, sizeof(dl), "?");
+	char b[64], a[64], dl[64];
+	diff_footprint_cells(d, r, false, b, a, dl);
 	text_table_add(t, label);
 	text_table_add(t, change);
 	text_table_add(t, name);
@@ -127,16 +105,16 @@ add_proc_figures(struct text_table *t, const char *label, const char *change,
 		 const struct diff_footprint *d)
 {
 	bool first = true;
-	for (size_t k = 0; k < sizeof(proc_figures) / sizeof(proc_figures[0]); k++) {
-		const struct diff_footprint_row *r = wide_row(d, proc_figures[k]);
+	for (size_t k = 0; k < ARRAY_SIZE(diff_footprint_proc_figures); k++) {
+		const char *fig = diff_footprint_proc_figures[k];
+		const struct diff_footprint_row *r = diff_footprint_figure_row(d, fig);
 		if (!r || (!r->before.known && !r->after.known))
 			continue;
-		add_proc_row(t, first ? label : "", first ? change : "", d, proc_figures[k], r,
-			     false);
+		add_proc_row(t, first ? label : "", first ? change : "", d, fig, r);
 		first = false;
 	}
 	if (first)   /* nothing printed of it (an excerpt without figures): still listed */
-		add_proc_row(t, label, change, d, "-", &(struct diff_footprint_row){ 0 }, false);
+		add_proc_row(t, label, change, d, "-", &(struct diff_footprint_row){ 0 });
 }
 
 static void

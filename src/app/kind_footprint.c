@@ -3,7 +3,9 @@
  * (ingest/footprint_read.h), compared (model/diff_footprint.c), reported
  * alone and in pairs (model/report_footprint.c) and followed over time
  * (footprint:gpu.dirty, footprint:phys_footprint, each category's dirty).
- * A capture of several processes is taken as their sum (a note says so);
+ * A capture of several processes is taken as their sum (a note says so),
+ * which the gates read, and a pair of such captures is also compared
+ * process by process (model/diff_footprint.h: matched by name and pid);
  * iotally's own footprint JSON is not read back.
  */
 
@@ -93,6 +95,12 @@ footprint_compare(struct kind_input *before, struct kind_input *after,
 		footprint_free(f);
 		return NULL;
 	}
+	/* Sums hide opposite changes of two processes: each is compared on its own too. */
+	if ((f->before.cap.nprocs > 1 || f->after.cap.nprocs > 1) &&
+	    diff_footprint_compare_processes(&f->diff, &f->before.cap, &f->after.cap, err) < 0) {
+		footprint_free(f);
+		return NULL;
+	}
 	return f;
 }
 
@@ -178,6 +186,19 @@ footprint_comparability(const void *p, const char *bpath, const char *apath,
 		diag_list_add(w, DIAG_NOTE, NULL, 0, "the captures' page sizes differ");
 }
 
+/* A gate's figures: the sums', or one process's ("process:NAME:<figure>"). */
+static int
+pair_metric(const struct footprint_pair *f, const char *metric, struct footprint_figure *fb,
+	    struct footprint_figure *fa, const char **missing, bool *no_process,
+	    struct diag *err)
+{
+	*no_process = false;
+	if (diff_footprint_metric_is_process(metric))
+		return diff_footprint_process_metric(&f->before.cap, &f->after.cap, metric, fb, fa,
+						     missing, no_process, err);
+	return diff_footprint_metric(&f->diff, metric, fb, fa, missing, err);
+}
+
 static int
 footprint_gate_metric(const void *p, const char *kind, const char *metric, int64_t *b,
 		      int64_t *a, struct diag *err)
@@ -186,14 +207,16 @@ footprint_gate_metric(const void *p, const char *kind, const char *metric, int64
 	const struct footprint_pair *f = p;
 	struct footprint_figure fb, fa;
 	const char *missing;
-	if (diff_footprint_metric(&f->diff, metric, &fb, &fa, &missing, err) < 0)
+	bool no_process;
+	if (pair_metric(f, metric, &fb, &fa, &missing, &no_process, err) < 0)
 		return -1;
 	if (missing) {
 		/* Not evaluable, never 0: the capture's file says which one. */
 		bool before = strcmp(missing, "BEFORE") == 0;
-		diag_set(err, DIAG_OK, NULL, 0, 0, "the %s capture (%s) has no footprint:%s figure",
+		diag_set(err, DIAG_OK, NULL, 0, 0, "the %s capture (%s) %s footprint:%s%s",
 			 missing, diag_display_path(before ? f->before.path : f->after.path),
-			 metric);
+			 no_process ? "holds no process that" : "has no", metric,
+			 no_process ? " names" : " figure");
 		return 1;
 	}
 	/* Both at most 2^63 - 1 (model/footprint.h). */
@@ -217,9 +240,10 @@ footprint_subject(const void *p, const char *kind, const char *metric)
 	const struct footprint_pair *f = p;
 	struct footprint_figure fb, fa;
 	const char *missing;
+	bool no_process;
 	struct diag err;
 	diag_clear(&err);
-	if (diff_footprint_metric(&f->diff, metric, &fb, &fa, &missing, &err) < 0 || missing)
+	if (pair_metric(f, metric, &fb, &fa, &missing, &no_process, &err) < 0 || missing)
 		return NULL;
 	if (fb.at_least || fa.at_least)
 		return "a lower bound: rows were elided";
@@ -229,11 +253,7 @@ footprint_subject(const void *p, const char *kind, const char *metric)
 static bool
 footprint_changed(const void *p)
 {
-	const struct diff_footprint *d = &((const struct footprint_pair *)p)->diff;
-	for (size_t i = 0; i < d->nrows; i++)
-		if (diff_footprint_row_changed(&d->rows[i]))
-			return true;
-	return false;
+	return diff_footprint_changed(&((const struct footprint_pair *)p)->diff);
 }
 
 static void

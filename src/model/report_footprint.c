@@ -1,5 +1,6 @@
 #include "model/report_footprint.h"
 
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -115,6 +116,128 @@ row_changed(const struct diff_footprint_row *r)
 	return r->before.known != r->after.known || (r->has_delta && r->delta != 0);
 }
 
+static void
+add_proc_category_row(struct report_table *t, const char *label, const char *name,
+		      const struct diff_footprint_row *row)
+{
+	char b[64], a[64], dl[64];
+	bool count = row->field == FOOTPRINT_REGIONS;
+	if (!report_table_row(t))
+		return;
+	footprint_figure_text(&row->before, count, b);
+	footprint_figure_text(&row->after, count, a);
+	if (row->has_delta)
+		footprint_delta_text(row->delta, row->slack, count, dl);
+	else
+		snprintf(dl, sizeof(dl), "?");
+	report_table_text(t, label);
+	report_table_code(t, name);
+	report_table_text(t, b);
+	report_table_text(t, a);
+	report_table_text(t, dl);
+}
+
+/* One process's figures (or the sums'); a side without the process is "-". */
+static void
+add_proc_rows(struct report_table *t, const char *label, const char *change,
+	      const struct diff_footprint *d)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(diff_footprint_proc_figures); k++) {
+		const char *fig = diff_footprint_proc_figures[k];
+		const struct diff_footprint_row *row = diff_footprint_figure_row(d, fig);
+		if (!row || (!row->before.known && !row->after.known))
+			continue;
+		bool shown = report_table_row(t);
+		/* A figure that stayed says nothing new (folded, as unchanged rows elsewhere). */
+		if (strcmp(change, "same") == 0 && !row_changed(row))
+			report_table_unchanged(t);
+		if (!shown)
+			continue;
+		char b[64], a[64], dl[64];
+		diff_footprint_cells(d, row, false, b, a, dl);
+		report_table_text(t, label);
+		report_table_text(t, change);
+		report_table_code(t, fig);
+		report_table_text(t, b);
+		report_table_text(t, a);
+		report_table_text(t, dl);
+	}
+}
+
+/* Captures of several processes: each process matched, its figures, then the sums. */
+static void
+add_processes(struct report_section *s, const struct diff_footprint *d)
+{
+	static const char *const cols[] = { "process", "change", "figure", "before", "after",
+					    "delta" };
+	struct report_table *t = report_section_add_table(
+		s, "footprint-processes",
+		"Processes (footprint; matched by name and pid, TOTAL: the sums)", 6, cols);
+	for (size_t i = 0; i < d->nprocs; i++) {
+		char *label = diff_footprint_proc_label(&d->procs[i]);
+		add_proc_rows(t, label, diff_footprint_match_name(d->procs[i].match),
+			      &d->procs[i].diff);
+		free(label);
+	}
+	add_proc_rows(t, "TOTAL (sum)", "", d);
+}
+
+/* Each matched process's categories that changed: GPU categories first. */
+static void
+add_process_categories(struct report_section *s, const struct diff_footprint *d)
+{
+	static const char *const cols[] = { "process", "category.field", "before", "after",
+					    "delta" };
+	struct report_table *t = report_section_add_table(
+		s, "footprint-process-categories",
+		"Categories that changed, per process (footprint; GPU categories first)", 5, cols);
+	for (size_t i = 0; i < d->nprocs; i++) {
+		const struct diff_footprint_proc *p = &d->procs[i];
+		if (!p->before || !p->after)
+			continue;
+		char *label = diff_footprint_proc_label(p);
+		for (int gpu = 1; gpu >= 0; gpu--)
+			for (size_t k = 0; k < p->diff.nrows; k++) {
+				const struct diff_footprint_row *row = &p->diff.rows[k];
+				if (!row->category || !row_changed(row) ||
+				    footprint_category_is_gpu(row->category,
+							      strlen(row->category)) != gpu)
+					continue;
+				struct strbuf sb = STRBUF_INIT;
+				strbuf_addf(&sb, "%s.%s", row->category,
+					    footprint_fields[row->field].name);
+				add_proc_category_row(t, label, sb.buf, row);
+				strbuf_release(&sb);
+			}
+		free(label);
+	}
+}
+
+/* Processes named in the verdict when the sums hide what moved; the rest counted. */
+#define VERDICT_PROCESSES 3
+
+/* "; per process: render [100] ~-64 MiB, helper [101 -> 205] ~+64 MiB": gpu.dirty changes. */
+static void
+verdict_processes(struct strbuf *sb, const struct diff_footprint *d)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->nprocs; i++) {
+		const struct diff_footprint_row *row =
+			diff_footprint_figure_row(&d->procs[i].diff, GPU_FAMILY ".dirty");
+		if (!row || !row->has_delta || row->delta == 0)
+			continue;
+		if (n++ >= VERDICT_PROCESSES)
+			continue;
+		char dl[64];
+		char *label = diff_footprint_proc_label(&d->procs[i]);
+		footprint_delta_text(row->delta, row->slack, false, dl);
+		strbuf_addf(sb, "%s%s %s", n == 1 ? "; per process: " : ", ", label, dl);
+		free(label);
+	}
+	if (n > VERDICT_PROCESSES)
+		strbuf_addf(sb, " and %zu more", n - VERDICT_PROCESSES);
+}
+
 void
 report_add_footprint_diff(struct report *r, const struct diff_footprint *d)
 {
@@ -132,7 +255,11 @@ report_add_footprint_diff(struct report *r, const struct diff_footprint *d)
 		footprint_delta_text(gpu->delta, gpu->slack, false, dl);
 	else
 		snprintf(dl, sizeof(dl), "?");
-	report_add_verdict(r, "GPU memory (footprint, dirty) %s -> %s (%s)", b, a, dl);
+	struct strbuf per = STRBUF_INIT;
+	verdict_processes(&per, d);
+	report_add_verdict(r, "GPU memory (footprint, dirty) %s -> %s (%s)%s", b, a, dl,
+			   per.len ? per.buf : "");
+	strbuf_release(&per);
 
 	struct report_section *s = report_section(r, REPORT_SEC_GPU, "GPU memory");
 	struct report_table *t = report_section_add_table(s, "footprint-figures",
@@ -153,5 +280,9 @@ report_add_footprint_diff(struct report *r, const struct diff_footprint *d)
 		strbuf_addf(&sb, "%s.%s", row->category, footprint_fields[row->field].name);
 		add_diff_row(c, sb.buf, row, row->field == FOOTPRINT_REGIONS);
 		strbuf_release(&sb);
+	}
+	if (d->nprocs) {
+		add_processes(s, d);
+		add_process_categories(s, d);
 	}
 }

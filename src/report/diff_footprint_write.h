@@ -8,7 +8,11 @@
  * prints, each before, after and delta. A figure footprint printed
  * formatted is shown rounded ("~922 MiB") and a delta of rounded figures
  * is marked "~" (the JSON gives its bound, `slack`); a figure a capture
- * lacks is "?", never 0.
+ * lacks is "?", never 0. For captures of several processes, then each
+ * process (matched as model/diff_footprint.h says, its change: same,
+ * relaunched, added, removed) with its figures, gpu.dirty first, the sums
+ * as the TOTAL rows, and each matched process's categories that changed,
+ * GPU categories first; a side without the process is "-".
  */
 
 #include <jansson.h>
@@ -19,9 +23,12 @@
 
 /* Did any figure change (a delta other than 0, or known on one side only)? */
 bool diff_footprint_row_changed(const struct diff_footprint_row *r);
+/* Did any row change, of the pair or of one of its processes? */
+bool diff_footprint_changed(const struct diff_footprint *d);
 
 void diff_footprint_write_text(FILE *out, const struct diff_footprint *d, bool markdown);
-/* The body of the diff JSON: footprint_process, figures, categories (docs/json/diff.md). */
+/* The body of the diff JSON: footprint_process, figures, categories, and processes
+ * for captures of several (docs/json/diff.md). */
 json_t *diff_footprint_json(const struct diff_footprint *d);
 
 #endif

@@ -9,14 +9,8 @@
  *     for i in 0 .. n-1:  emit(ctx, i, work(ctx, i))
  *
  * work(i) runs on up to `jobs` worker threads, in any order and at the same
- * time as other items; emit(i, result) runs strictly for i = 0, 1, 2, ...
- * in that order, one call at a time, each seeing what the earlier calls
- * wrote, as calls of one thread would. It runs on a worker thread (the one
- * that finished the item, or the one emitting the items before it), so it
- * may not rely on state of the thread it runs on (a _Thread_local set by
- * work()), and work() stops any buffer it started (cli_outbuf_stop())
- * before it returns its result.
- * At most `window` items are started and
+ * time as other items; emit(i, result) runs on the calling thread, strictly
+ * for i = 0, 1, 2, ... in that order. At most `window` items are started and
  * not yet emitted (emit() returned) at any time: a worker waits before
  * starting item i until emit(i - window) has returned, so the memory the
  * results hold is bounded by `window` results, not by n.
@@ -70,7 +64,7 @@
 
 /* Runs on a worker: item i's result (NULL is a result too). */
 typedef void *(*app_parallel_work_fn)(void *ctx, size_t i);
-/* Runs in index order, one at a time, on a worker: 0 to go on, non-zero to stop. */
+/* Runs on the calling thread, in order: 0 to go on, non-zero to stop. */
 typedef int (*app_parallel_emit_fn)(void *ctx, size_t i, void *result);
 /* Frees the result of an item started before a stop and never emitted. */
 typedef void (*app_parallel_drop_fn)(void *ctx, size_t i, void *result);

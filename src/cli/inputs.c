@@ -128,7 +128,7 @@ read_source(void *ctx, size_t i)
 	return t;
 }
 
-/* Source i's turn, in input order (app/parallel.h): what it printed, then its failure. */
+/* Source i's turn, on the calling thread in input order: what it printed, then its failure. */
 static int
 say_source(void *ctx, size_t i, void *result)
 {

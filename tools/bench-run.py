@@ -5,7 +5,9 @@
 
 The commands run interleaved (A B C A B C ...) so that the machine's load
 falls on each alike. Every run's user and system CPU come from wait4(2),
-its wall time from a monotonic clock; peak RSS from one more run under GNU
+its wall time from a monotonic clock, its context switches (voluntary:
+the program waited, e.g. a thread for another; involuntary: the scheduler
+took the processor) from wait4(2) too; peak RSS from one more run under GNU
 time. Prints, per command, the median CPU time with min and max (the
 noise), median wall time and peak RSS; then each --ratio A/B as
 median(A) / median(B) of CPU time, and the same ratio taken per round (one
@@ -43,7 +45,7 @@ def run_once(argv):
     _, status, ru = os.wait4(pid, 0)
     wall = time.monotonic() - t0
     code = os.waitstatus_to_exitcode(status)
-    return ru.ru_utime + ru.ru_stime, wall, code
+    return ru.ru_utime + ru.ru_stime, wall, code, (ru.ru_nvcsw, ru.ru_nivcsw)
 
 
 def peak_rss(argv):
@@ -79,14 +81,16 @@ def main():
     cpu = {n: [] for n, _ in cmds}
     wall = {n: [] for n, _ in cmds}
     rss = {n: 0 for n, _ in cmds}
+    csw = {n: [] for n, _ in cmds}
     for i in range(a.warmup + a.runs):
         for name, argv in cmds:
-            c, w, code = run_once(argv)
+            c, w, code, sw = run_once(argv)
             if code not in a.ok_status:
                 sys.exit('bench-run: %s exited with %d' % (name, code))
             if i >= a.warmup:
                 cpu[name].append(c)
                 wall[name].append(w)
+                csw[name].append(sw)
 
     for name, argv in cmds:
         rss[name] = peak_rss(argv)
@@ -94,16 +98,23 @@ def main():
     print('%d runs each, interleaved; CPU = user + system' % a.runs)
     for name, _ in cmds:
         v = cpu[name]
-        print('%-*s  CPU median %s (min %s, max %s)  wall median %s  peak RSS %d KiB' %
+        print('%-*s  CPU median %s (min %s, max %s)  wall median %s  peak RSS %d KiB'
+              '  context switches median %d voluntary, %d involuntary' %
               (width, name, fig(statistics.median(v)), fig(min(v)), fig(max(v)),
-               fig(statistics.median(wall[name])), rss[name]))
+               fig(statistics.median(wall[name])), rss[name],
+               statistics.median(s[0] for s in csw[name]),
+               statistics.median(s[1] for s in csw[name])))
     out = {'runs': a.runs, 'commands': {}, 'ratios': {}}
     for name, argv in cmds:
         v = cpu[name]
         out['commands'][name] = {'argv': argv, 'cpu_median': statistics.median(v),
                                  'cpu_min': min(v), 'cpu_max': max(v),
                                  'wall_median': statistics.median(wall[name]),
-                                 'peak_rss_kib': rss[name]}
+                                 'peak_rss_kib': rss[name],
+                                 'voluntary_csw_median':
+                                     statistics.median(s[0] for s in csw[name]),
+                                 'involuntary_csw_median':
+                                     statistics.median(s[1] for s in csw[name])}
     for r in a.ratio:
         x, _, y = r.partition('/')
         if x not in cpu or y not in cpu:

@@ -15,6 +15,8 @@ text_table_init(struct text_table *t, size_t ncols, const char *const *headers,
 		const char *align)
 {
 	memset(t, 0, sizeof(*t));
+	strbuf_init(&t->text);
+	strbuf_init(&t->scratch);
 	t->ncols = ncols;
 	t->align = align;
 	for (size_t i = 0; i < ncols; i++)
@@ -24,39 +26,64 @@ text_table_init(struct text_table *t, size_t ncols, const char *const *headers,
 void
 text_table_release(struct text_table *t)
 {
-	for (size_t i = 0; i < t->ncells; i++)
-		free(t->cells[i]);
-	free(t->cells);
+	strbuf_release(&t->text);
+	strbuf_release(&t->scratch);
+	free(t->cell);
 	memset(t, 0, sizeof(*t));
 }
 
-/* Cells are kept escaped: widths are those of the text shown. */
-static char *
-escaped_copy(const char *s, size_t n)
+/* A new cell, its text to be appended to t->text, then end_cell(). */
+static void
+start_cell(struct text_table *t)
 {
-	struct strbuf sb = STRBUF_INIT;
-	escape_add(&sb, s, n);
-	return strbuf_detach(&sb, NULL);
+	t->cell = xgrow(t->cell, &t->alloc, t->ncells + 1, sizeof(*t->cell));
+	t->cell[t->ncells++] = t->text.len;
+}
+
+static void
+end_cell(struct text_table *t)
+{
+	strbuf_addch(&t->text, '\0');
+}
+
+/* Cells are kept escaped: widths are those of the text shown. */
+static void
+add_escaped(struct text_table *t, const char *s, size_t n)
+{
+	start_cell(t);
+	escape_add(&t->text, s, n);
+	end_cell(t);
 }
 
 void
 text_table_add(struct text_table *t, const char *cell)
 {
-	t->cells = xgrow(t->cells, &t->alloc, t->ncells + 1, sizeof(*t->cells));
-	t->cells[t->ncells++] = escaped_copy(cell, strlen(cell));
+	add_escaped(t, cell, strlen(cell));
 }
 
 void
 text_table_addf(struct text_table *t, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
+	strbuf_reset(&t->scratch);
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vaddf(&t->scratch, fmt, ap);
 	va_end(ap);
-	t->cells = xgrow(t->cells, &t->alloc, t->ncells + 1, sizeof(*t->cells));
-	t->cells[t->ncells++] = escaped_copy(sb.buf, sb.len);
-	strbuf_release(&sb);
+	add_escaped(t, t->scratch.buf, t->scratch.len);
+}
+
+void
+text_table_add_u64(struct text_table *t, uint64_t v)
+{
+	start_cell(t);
+	strbuf_add_u64(&t->text, v);   /* digits: nothing to escape */
+	end_cell(t);
+}
+
+const char *
+text_table_cell(const struct text_table *t, size_t i)
+{
+	return t->text.buf + t->cell[i];
 }
 
 size_t
@@ -74,7 +101,7 @@ write_markdown(FILE *out, const struct text_table *t)
 		fputs(col ? " | " : "| ", out);
 		/* The report's Markdown escaping: the two Markdown writers agree. */
 		strbuf_reset(&cell);
-		report_md_escape(t->cells[i], 0, &cell);
+		report_md_escape(text_table_cell(t, i), 0, &cell);
 		fwrite(cell.buf, 1, cell.len, out);
 		if (col + 1 < t->ncols)
 			continue;
@@ -88,6 +115,11 @@ write_markdown(FILE *out, const struct text_table *t)
 	strbuf_release(&cell);
 }
 
+/*
+ * Text: the whole table laid out in one buffer and written at once. Cells
+ * are escaped already (escaping them again changes nothing), and each
+ * one's width is measured once.
+ */
 void
 text_table_write(FILE *out, const struct text_table *t, bool markdown)
 {
@@ -96,26 +128,31 @@ text_table_write(FILE *out, const struct text_table *t, bool markdown)
 		return;
 	}
 	size_t *width = xcalloc(t->ncols, sizeof(*width));
+	size_t *cw = xcalloc(t->ncells ? t->ncells : 1, sizeof(*cw));
 	for (size_t i = 0; i < t->ncells; i++) {
-		size_t w = text_width(t->cells[i]);
-		if (w > width[i % t->ncols])
-			width[i % t->ncols] = w;
+		cw[i] = text_width(text_table_cell(t, i));
+		if (cw[i] > width[i % t->ncols])
+			width[i % t->ncols] = cw[i];
 	}
+	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < t->ncells; i++) {
 		size_t col = i % t->ncols;
-		const char *cell = t->cells[i];
+		const char *cell = text_table_cell(t, i);
+		size_t len = (i + 1 < t->ncells ? t->cell[i + 1] : t->text.len) - t->cell[i] - 1;
 		bool last = col + 1 == t->ncols;
 		if (col && !(last && !*cell))   /* no trailing blanks after an empty last cell */
-			fputs("  ", out);
+			strbuf_addchars(&sb, ' ', 2);
 		if (t->align[col] == 'r')
-			text_repeat(out, ' ', width[col] - text_width(cell));
-		if (t->align[col] == 'r' || last)
-			fputs(cell, out);
-		else
-			text_pad_right(out, cell, width[col]);
+			strbuf_addchars(&sb, ' ', width[col] - cw[i]);
+		strbuf_add(&sb, cell, len);
+		if (t->align[col] != 'r' && !last)
+			strbuf_addchars(&sb, ' ', width[col] - cw[i]);
 		if (last)
-			fputc('\n', out);
+			strbuf_addch(&sb, '\n');
 	}
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
+	free(cw);
 	free(width);
 }
 
@@ -133,5 +170,15 @@ text_table_write_section(FILE *out, const struct text_table *t, bool markdown,
 void
 text_signed(char out[32], long long v)
 {
-	snprintf(out, 32, v > 0 ? "+%lld" : "%lld", v);
+	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	char d[20];   /* 2^63 has 19 digits */
+	size_t n = sizeof(d), k = 0;
+	do {
+		d[--n] = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (v)
+		out[k++] = v > 0 ? '+' : '-';
+	memcpy(out + k, d + n, sizeof(d) - n);
+	out[k + sizeof(d) - n] = '\0';
 }

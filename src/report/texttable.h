@@ -12,15 +12,22 @@
  * HTML.
  */
 
+#include "util/strbuf.h"
+
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct text_table {
 	size_t ncols;
 	const char *align;     /* one 'l' or 'r' per column */
-	char **cells;          /* row-major, the header row first */
+	/* The cells' escaped text, each ended by a NUL, in one buffer: a
+	 * diff of folders adds ~600 cells a pair, one allocation each before. */
+	struct strbuf text;
+	size_t *cell;          /* each cell's offset in text, row-major, the header row first */
 	size_t ncells, alloc;
+	struct strbuf scratch; /* text_table_addf()'s formatting, reused */
 };
 
 /* `headers` has `ncols` entries; `align` is a string of 'l'/'r' of that length. */
@@ -30,6 +37,10 @@ void text_table_release(struct text_table *t);
 void text_table_add(struct text_table *t, const char *cell);
 void text_table_addf(struct text_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The cell "%" PRIu64 gives, without printf. */
+void text_table_add_u64(struct text_table *t, uint64_t v);
+/* Cell i (row-major, the header row first), as escaped. */
+const char *text_table_cell(const struct text_table *t, size_t i);
 /* Rows after the header. */
 size_t text_table_rows(const struct text_table *t);
 /* Text: two spaces between columns; Markdown: a pipe table. */

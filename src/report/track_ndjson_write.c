@@ -1,6 +1,5 @@
 #include "report/track_ndjson_write.h"
 
-#include "report/jsontext.h"
 #include "report/ndjson.h"
 #include "util/array.h"
 #include "util/strbuf.h"
@@ -14,10 +13,10 @@ row_start(const char *row, const char *path, const char *status, const char *err
 {
 	struct ndjson_row *o = ndjson_row_new(TRACK_NDJSON_SCHEMA, row, path, "track");
 	const char *kind = cap ? track_kind_name(cap->kind) : NULL;
-	ndjson_set(o, "status", json_string_nocheck(status));
-	ndjson_set(o, "error", ndjson_text_or_null(error));
-	ndjson_set(o, "capture", ndjson_text_or_null(kind));
-	ndjson_set(o, "total", ndjson_uint_or_null(cap != NULL, cap ? track_capture_total(cap) : 0));
+	ndjson_set_text(o, "status", status);
+	ndjson_set_text(o, "error", error);
+	ndjson_set_text(o, "capture", kind);
+	ndjson_set_uint(o, "total", cap != NULL, cap ? track_capture_total(cap) : 0);
 	return o;
 }
 
@@ -29,28 +28,28 @@ set_site(struct ndjson_row *o, const struct diff_track *d, const struct diff_tra
 	if (!s) {
 		static const char *const keys[] = { "site", "module", "type", "frames", "stack" };
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-			ndjson_set(o, keys[i], json_null());
+			ndjson_set_null(o, keys[i]);
 		return;
 	}
 	strbuf_reset(sb);
 	diff_track_site_label(d, s, sb);
-	ndjson_set(o, "site", json_textn(sb->buf, sb->len));
-	ndjson_set(o, "module", json_text(d->modules[s->module].name));
-	ndjson_set(o, "type", json_string_nocheck(s->mapping ? "mapping" : "allocation"));
-	ndjson_set(o, "frames", json_uint(s->nframes));
+	ndjson_set_textn(o, "site", sb->buf, sb->len);
+	ndjson_set_text(o, "module", d->modules[s->module].name);
+	ndjson_set_text(o, "type", s->mapping ? "mapping" : "allocation");
+	ndjson_set_uint(o, "frames", true, s->nframes);
 	strbuf_reset(sb);
 	diff_track_site_folded(d, s, sb);
-	ndjson_set(o, "stack", json_textn(sb->buf, sb->len));
+	ndjson_set_textn(o, "stack", sb->buf, sb->len);
 }
 
 static void
 set_figures(struct ndjson_row *o, uint64_t sites, uint64_t bytes, int64_t count, uint64_t records,
 	    bool has_count)
 {
-	ndjson_set(o, "sites", json_uint(sites));
-	ndjson_set(o, "bytes", json_uint(bytes));
-	ndjson_set(o, "count", has_count ? json_integer((json_int_t)count) : json_null());
-	ndjson_set(o, "records", json_uint(records));
+	ndjson_set_uint(o, "sites", true, sites);
+	ndjson_set_uint(o, "bytes", true, bytes);
+	ndjson_set_int(o, "count", has_count, count);
+	ndjson_set_uint(o, "records", true, records);
 }
 
 int
@@ -88,10 +87,10 @@ track_ndjson_write_error(FILE *out, const char *path, const char *error)
 	struct strbuf sb = STRBUF_INIT;
 	struct ndjson_row *o = row_start("input", path, "error", error, NULL);
 	set_site(o, NULL, NULL, &sb);
-	ndjson_set(o, "sites", json_null());
-	ndjson_set(o, "bytes", json_null());
-	ndjson_set(o, "count", json_null());
-	ndjson_set(o, "records", json_null());
+	ndjson_set_null(o, "sites");
+	ndjson_set_null(o, "bytes");
+	ndjson_set_null(o, "count");
+	ndjson_set_null(o, "records");
 	strbuf_release(&sb);
 	return ndjson_row_write(out, o);
 }

@@ -91,6 +91,19 @@ report_add_footprint(struct report *r, const struct footprint_process *p)
 
 /* ---- a pair ------------------------------------------------------------------ */
 
+/* A row's BEFORE, AFTER and delta cells ("?" when the delta is unknown). */
+static void
+diff_row_cells(const struct diff_footprint_row *row, bool count, char b[64], char a[64],
+	       char dl[64])
+{
+	footprint_figure_text(&row->before, count, b);
+	footprint_figure_text(&row->after, count, a);
+	if (row->has_delta)
+		footprint_delta_text(row->delta, row->slack, count, dl);
+	else
+		snprintf(dl, 64, "?");
+}
+
 static void
 add_diff_row(struct report_table *t, const char *name, const struct diff_footprint_row *row,
 	     bool count)
@@ -98,12 +111,7 @@ add_diff_row(struct report_table *t, const char *name, const struct diff_footpri
 	char b[64], a[64], dl[64];
 	if (!report_table_row(t))
 		return;
-	footprint_figure_text(&row->before, count, b);
-	footprint_figure_text(&row->after, count, a);
-	if (row->has_delta)
-		footprint_delta_text(row->delta, row->slack, count, dl);
-	else
-		snprintf(dl, sizeof(dl), "?");
+	diff_row_cells(row, count, b, a, dl);
 	report_table_code(t, name);
 	report_table_text(t, b);
 	report_table_text(t, a);
@@ -124,12 +132,7 @@ add_proc_category_row(struct report_table *t, const char *label, const char *nam
 	bool count = row->field == FOOTPRINT_REGIONS;
 	if (!report_table_row(t))
 		return;
-	footprint_figure_text(&row->before, count, b);
-	footprint_figure_text(&row->after, count, a);
-	if (row->has_delta)
-		footprint_delta_text(row->delta, row->slack, count, dl);
-	else
-		snprintf(dl, sizeof(dl), "?");
+	diff_row_cells(row, count, b, a, dl);
 	report_table_text(t, label);
 	report_table_code(t, name);
 	report_table_text(t, b);

@@ -22,11 +22,10 @@ import csv
 import io
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+from casecheck import fail, finish, run_iotally
 
 OSC52 = b'\x1b]52;c;aGVsbG8=\x07'
 CLASS_NAMES = [b'Evil' + OSC52 + b'Name', b'Csi\xc2\x9b2JName', b'Del\x7fName', b'Latin\xe9Name',
@@ -64,11 +63,6 @@ def escape(b):
     return ''.join(out)
 
 
-def fail(case, msg):
-    FAILURES.append('%s: %s' % (case, msg))
-    print('FAIL %s: %s' % (case, msg))
-
-
 def check_text(case, data, what, csv_crlf=False):
     try:
         text = data.decode('utf-8')
@@ -85,9 +79,7 @@ def check_text(case, data, what, csv_crlf=False):
 
 
 def run(args, case, expect_status=(0,), csv_crlf=False, cwd=None):
-    p = subprocess.run([ARGS.bin] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       cwd=cwd or ARGS.root, env=dict(os.environ, LC_ALL='C', TZ='UTC'),
-                       timeout=120)
+    p = run_iotally(ARGS.bin, args, cwd=cwd or ARGS.root)
     if p.returncode not in expect_status:
         fail(case, 'exit %d: %s' % (p.returncode, p.stderr.decode(errors='replace')[:300]))
     out = check_text(case, p.stdout, 'stdout', csv_crlf)
@@ -208,11 +200,7 @@ def main():
     finally:
         shutil.rmtree(tmp)
 
-    if FAILURES:
-        print('%d failure(s)' % len(FAILURES))
-        return 1
-    print('ok')
-    return 0
+    return finish()
 
 
 if __name__ == '__main__':

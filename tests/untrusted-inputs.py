@@ -19,27 +19,16 @@ import tarfile
 import tempfile
 import time
 
+from casecheck import check, collect_cases, fail, run_cases, run_iotally
+
 ARGS = None
-FAILURES = []
-
-
-def fail(case, msg):
-    FAILURES.append('%s: %s' % (case, msg))
-    print('FAIL %s: %s' % (case, msg))
-
-
-def check(case, cond, msg):
-    if not cond:
-        fail(case, msg)
-    return cond
 
 
 def run(args, timeout=60, stdin=None, cwd=None):
-    env = dict(os.environ, LC_ALL='C', TZ='UTC')
+    """None when the run did not end within `timeout` seconds."""
     try:
-        return subprocess.run([ARGS.bin] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              stdin=stdin if stdin is not None else subprocess.DEVNULL,
-                              timeout=timeout, env=env, cwd=cwd or ARGS.root)
+        return run_iotally(ARGS.bin, args, timeout=timeout, cwd=cwd or ARGS.root,
+                           stdin=stdin if stdin is not None else subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return None
 
@@ -633,8 +622,7 @@ def case_redact_input_defects():
               'something was written: %r' % os.listdir(s.dir))
 
 
-CASES = {name[5:].replace('_', '-'): fn for name, fn in list(globals().items())
-         if name.startswith('case_')}
+CASES = collect_cases(globals())
 
 
 def main():
@@ -646,14 +634,7 @@ def main():
     ARGS = ap.parse_args()
     ARGS.bin = os.path.abspath(ARGS.bin)
     ARGS.root = os.path.abspath(ARGS.root)
-    names = ARGS.case or sorted(CASES)
-    for name in names:
-        before = len(FAILURES)
-        CASES[name]()
-        print('%s %s' % ('ok  ' if len(FAILURES) == before else 'FAIL', name))
-    passed = sum(1 for n in names) - len({f.split(':')[0].split('/')[0] for f in FAILURES})
-    print('%d passed, %d failed' % (passed, len(names) - passed))
-    return 1 if FAILURES else 0
+    return run_cases(CASES, ARGS.case)
 
 
 if __name__ == '__main__':

@@ -27,7 +27,7 @@ TOOLS = ['sw_vers', 'sysctl', 'ioreg', 'ioclasscount', 'ioalloccount', 'footprin
          'pgrep', 'ps']
 PLANTED = [b'alice', b'C02PLANTED1X', b'PLANTEDUUID1', b'Planted-Example', b'owner=']
 
-from standin_env import FAILURES, StandinEnv, check, fail, signal_and_wait, validate
+from standin_env import StandinEnv, check, collect_cases, run_cases, signal_and_wait, validate
 
 ARGS = None
 
@@ -860,8 +860,7 @@ def measure():
         e.close()
 
 
-CASES = {name[5:].replace('_', '-'): fn for name, fn in globals().items()
-         if name.startswith('case_')}
+CASES = collect_cases(globals())
 
 
 def main():
@@ -880,11 +879,7 @@ def main():
     if ARGS.measure:
         measure()
         return 0
-    for name in ARGS.case or sorted(CASES):
-        before = len(FAILURES)
-        CASES[name]()
-        print('%s %s' % ('ok  ' if len(FAILURES) == before else 'FAIL', name))
-    return 1 if FAILURES else 0
+    return run_cases(CASES, ARGS.case)
 
 
 if __name__ == '__main__':

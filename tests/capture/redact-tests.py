@@ -30,6 +30,9 @@ import tarfile
 import tempfile
 import time
 
+# the failure list is the one capture-tests.py's checks add to (tests/casecheck.py)
+from standin_env import check, collect_cases, run_cases
+
 ARGS = None
 CT = None   # capture-tests.py, for its stand-in environment
 
@@ -50,10 +53,6 @@ IOREG_TEXT = b'''+-o J375dAP  <class IOPlatformExpertDevice, id 0x100000284>
       "temp" = "/private/var/folders/zz/zyxw_9k2ab1c0000gn/T/com.example"
       "note" = "alice's session"
 '''
-
-
-def check(case, cond, msg):
-    return CT.check(case, cond, msg)   # capture-tests.py keeps the failures
 
 
 def run(*args, stdin=None, env=None):
@@ -526,8 +525,7 @@ def case_output_signal():
         s.close()
 
 
-CASES = {name[5:].replace('_', '-'): fn for name, fn in globals().items()
-         if name.startswith('case_')}
+CASES = collect_cases(globals())
 
 
 def main():
@@ -545,11 +543,7 @@ def main():
     CT = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(CT)
     CT.ARGS = ARGS
-    for name in ARGS.case or sorted(CASES):
-        before = len(CT.FAILURES)
-        CASES[name]()
-        print('%s %s' % ('ok  ' if len(CT.FAILURES) == before else 'FAIL', name))
-    return 1 if CT.FAILURES else 0
+    return run_cases(CASES, ARGS.case)
 
 
 if __name__ == '__main__':

@@ -24,7 +24,7 @@ import sys
 import time
 
 import standin_env
-from standin_env import FAILURES, StandinEnv, check, fail, signal_and_wait
+from standin_env import StandinEnv, check, run_cases, signal_and_wait
 
 TOOLS = ['sw_vers', 'sysctl', 'ioreg', 'ioalloccount', 'footprint', 'vmmap', 'pgrep', 'ps']
 DEV_KERNEL = ('Darwin Kernel Version 23.0.0: stand-in; '
@@ -697,13 +697,7 @@ def main():
     if os.geteuid() != 0:
         print('SKIP: the session needs root (the tests run it as root and as nobody)')
         return 77
-    for name in ARGS.case or sorted(CASES):
-        CASES[name]()
-    if FAILURES:
-        print('%d failure(s)' % len(FAILURES))
-        return 1
-    print('ok: %d case groups' % len(ARGS.case or CASES))
-    return 0
+    return run_cases(CASES, ARGS.case)
 
 
 if __name__ == '__main__':

@@ -1,6 +1,8 @@
 """What capture-tests.py and session-tests.py share (redact-tests.py through
-capture-tests.py): the failure list, a scratch folder of stand-in tools with a
-live target, schema validation, and a signal sent to a running capture.
+capture-tests.py): a scratch folder of stand-in tools with a live target,
+schema validation, and a signal sent to a running capture; the failure list,
+fail/check and the case loop are tests/casecheck.py's, shared with the
+scripts in tests/ and exported from here too.
 
 The stand-ins (tests/capture/bin/) read their behaviour from the folder's
 standin.conf, since iotally gives its tools a minimal environment.
@@ -13,19 +15,13 @@ import sys
 import tempfile
 import time
 
-FAILURES = []
+# tests/casecheck.py sits one folder up: the scripts here run with this
+# folder, not tests/, first on sys.path.
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from casecheck import (FAILURES, check, collect_cases, fail, iotally_env,  # noqa: E402,F401
+                       run_cases, run_iotally)
+
 _HANG_SEQ = [0]
-
-
-def fail(case, msg):
-    FAILURES.append('%s: %s' % (case, msg))
-    print('FAIL %s: %s' % (case, msg))
-
-
-def check(case, cond, msg):
-    if not cond:
-        fail(case, msg)
-    return cond
 
 
 class StandinEnv:
@@ -57,8 +53,7 @@ class StandinEnv:
         self.conf.update(conf)
         self.write_conf()
         # iotally's own environment: the stand-ins are NOT on PATH; only --tools-dir finds them
-        self.env = dict(os.environ)
-        self.env.update({'PATH': '/usr/bin:/bin', 'LC_ALL': 'C', 'TZ': 'UTC'})
+        self.env = iotally_env(PATH='/usr/bin:/bin')
 
     def write_conf(self):
         with open(os.path.join(self.bin, 'standin.conf'), 'wb') as f:
@@ -86,8 +81,7 @@ class StandinEnv:
         return False
 
     def run_iotally(self, binary, *args):
-        return subprocess.run([binary] + list(args), env=self.env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=120)
+        return run_iotally(binary, args, env=self.env)
 
     def close(self):
         self.target.kill()

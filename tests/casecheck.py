@@ -1,0 +1,79 @@
+"""What the case-by-case test scripts share: one failure list, fail/check
+keyed by case, the environment iotally runs in under test, and the loop
+that runs the cases and gives the exit status.
+
+Used by untrusted-inputs.py and output-escaping.py here, and by
+capture/standin_env.py (and through it capture-tests.py, session-tests.py
+and redact-tests.py). A script in tests/ imports it as it is (Python puts
+the script's own folder first on sys.path); one in tests/capture/ gets
+tests/ on the path from standin_env.py.
+"""
+
+import os
+import subprocess
+
+# Every failure, as 'case: message'. One list for a whole run: a script that
+# loads another (redact-tests.py loads capture-tests.py) adds to the same one.
+FAILURES = []
+
+
+def fail(case, msg):
+    FAILURES.append('%s: %s' % (case, msg))
+    print('FAIL %s: %s' % (case, msg))
+
+
+def check(case, cond, msg):
+    """`cond`, after recording `msg` as a failure of `case` when it is false."""
+    if not cond:
+        fail(case, msg)
+    return cond
+
+
+def iotally_env(**override):
+    """The environment iotally runs in: the caller's, in the C locale and UTC
+    (messages and dates the same on every machine), with `override` on top."""
+    env = dict(os.environ)
+    env.update({'LC_ALL': 'C', 'TZ': 'UTC'})
+    env.update(override)
+    return env
+
+
+def run_iotally(binary, args, env=None, **kw):
+    """`binary` with `args`, standard output and error captured; `kw` goes to
+    subprocess.run (cwd, stdin, timeout: 120 s unless given)."""
+    kw.setdefault('timeout', 120)
+    return subprocess.run([binary] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE,
+                          env=iotally_env() if env is None else env, **kw)
+
+
+def collect_cases(namespace):
+    """{name: function} of the `case_*` functions in `namespace` (a module's
+    globals()): case_bundle_folder is the case 'bundle-folder'. (So no name
+    this module exports starts with case_.)"""
+    return {name[5:].replace('_', '-'): fn for name, fn in list(namespace.items())
+            if name.startswith('case_') and callable(fn)}
+
+
+def run_cases(cases, names=None):
+    """Run `names` (all of `cases`, sorted, when None), one 'ok'/'FAIL' line
+    each and a count at the end: the exit status, 1 when any failed."""
+    names = sorted(cases) if not names else names
+    failed = 0
+    for name in names:
+        before = len(FAILURES)
+        cases[name]()
+        ok = len(FAILURES) == before
+        failed += 0 if ok else 1
+        print('%s %s' % ('ok  ' if ok else 'FAIL', name))
+    print('%d passed, %d failed' % (len(names) - failed, failed))
+    return 1 if FAILURES else 0
+
+
+def finish():
+    """The exit status of a script that checks without cases: 1 when anything failed."""
+    if FAILURES:
+        print('%d failure(s)' % len(FAILURES))
+        return 1
+    print('ok')
+    return 0

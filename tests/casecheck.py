@@ -1,16 +1,20 @@
-"""What the case-by-case test scripts share: one failure list, fail/check
-keyed by case, the environment iotally runs in under test, and the loop
-that runs the cases and gives the exit status.
+"""What the test scripts share: one failure list, fail/check keyed by case,
+the environment iotally runs in under test, the loop that runs the cases
+and gives the exit status, and stop() for the scripts that end at their
+first failure.
 
-Used by untrusted-inputs.py and output-escaping.py here, and by
+Used by untrusted-inputs.py and output-escaping.py here, by
 capture/standin_env.py (and through it capture-tests.py, session-tests.py
-and redact-tests.py). A script in tests/ imports it as it is (Python puts
-the script's own folder first on sys.path); one in tests/capture/ gets
-tests/ on the path from standin_env.py.
+and redact-tests.py), and for stop() by duckdb-fleet.py, duckdb-signatures.py,
+report-md-check.py, signature-check.py, vmmap-shapes.py and vmmap-stream.py.
+A script in tests/ imports it as it is (Python puts the script's own folder
+first on sys.path); one in tests/capture/ gets tests/ on the path from
+standin_env.py.
 """
 
 import os
 import subprocess
+import sys
 
 # Every failure, as 'case: message'. One list for a whole run: a script that
 # loads another (redact-tests.py loads capture-tests.py) adds to the same one.
@@ -27,6 +31,13 @@ def check(case, cond, msg):
     if not cond:
         fail(case, msg)
     return cond
+
+
+def stop(msg):
+    """Say `msg` and end the script with status 1: for the scripts that stop
+    at their first failure (what follows it would check nothing)."""
+    print('FAIL: ' + msg)
+    sys.exit(1)
 
 
 def iotally_env(**override):

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 
+from casecheck import stop
+
 MiB = 1 << 20
 BEFORE = 'fixtures/diff-folders/before'
 AFTER = 'fixtures/diff-folders/after'
@@ -30,11 +32,6 @@ EMPTY = 'fixtures/vmmap/empty.txt'
 MLX = 'fixtures/footprint/macos26.5-arm64-footprint-swapped-wired-elided-mlx.txt'
 FOOTPRINT = ['fixtures/footprint/constructed-bytes-swapped-wired.txt',
              'fixtures/footprint/constructed-formatted-two-processes.txt', MLX]
-
-
-def fail(msg):
-    print('FAIL: ' + msg)
-    sys.exit(1)
 
 
 def doc_queries(root):
@@ -52,7 +49,7 @@ def emit(iotally, root, out, args, expect_status):
     with open(out, 'wb') as f:
         proc = subprocess.run([iotally] + args, cwd=root, stdout=f, stderr=subprocess.PIPE)
     if proc.returncode != expect_status:
-        fail('%s exited %d, expected %d:\n%s' % (' '.join(args), proc.returncode,
+        stop('%s exited %d, expected %d:\n%s' % (' '.join(args), proc.returncode,
                                                   expect_status, proc.stderr.decode()))
 
 
@@ -61,7 +58,7 @@ def printed(root, path, pattern):
     with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
         m = re.search(pattern, f.read())
     if not m:
-        fail('%s: no match for %s' % (path, pattern))
+        stop('%s: no match for %s' % (path, pattern))
     return int(m.group(1), 0)
 
 
@@ -73,12 +70,12 @@ def expected(root):
                        for k in ('Instance', 'Container', 'IOMalloc', 'Pageable')]
     # fixtures/diff/README.md: Instance allocation +1048576, IOMalloc +65536.
     if [a - b for a, b in zip(alloc['after'], alloc['before'])] != [MiB, 0, 65536, 0]:
-        fail('classes fixtures do not hold the documented allocation edits')
+        stop('classes fixtures do not hold the documented allocation edits')
     total_before = printed(root, 'fixtures/diff/track-before.txt', r'(0x[0-9a-f]+) bytes total')
     total_after = printed(root, 'fixtures/diff/track-after.txt', r'(0x[0-9a-f]+) bytes total')
     # fixtures/diff-folders/README.md: net total +1044480 bytes.
     if total_after - total_before != 1044480:
-        fail('track fixtures do not hold the documented total')
+        stop('track fixtures do not hold the documented total')
     return {
         # Three vmmap dumps given: the two app-vmmap.txt of the folders and one
         # empty file (the folders' ioreg.txt and track.txt are other kinds).
@@ -154,11 +151,11 @@ def check_gpu_per_capture(rows):
         for i, v in enumerate((regions, vsize, dirty)):
             d[i] += sign * v
         if process != 'GPUStress':
-            fail('gpu-per-capture: process %r' % process)
+            stop('gpu-per-capture: process %r' % process)
     want = {'N': [8, 3 * 128 * MiB + 5 * MiB, 5 * MiB]}
     got = {k: v for k, v in delta.items() if v != [0, 0, 0]}
     if got != want:
-        fail('gpu-per-capture: AFTER - BEFORE is %r, expected %r' % (got, want))
+        stop('gpu-per-capture: AFTER - BEFORE is %r, expected %r' % (got, want))
 
 
 def check_gpu_rows(rows, per_capture):
@@ -171,17 +168,17 @@ def check_gpu_rows(rows, per_capture):
         for i, v in enumerate((regions, vsize, dirty)):
             g[i] += v
     if len(rows) != len(groups):
-        fail('gpu-row-per-dump: %d gpu rows for %d captures' % (len(rows), len(groups)))
+        stop('gpu-row-per-dump: %d gpu rows for %d captures' % (len(rows), len(groups)))
     delta = [0, 0, 0]
     for source, dump, regions, vsize, resident, dirty, rounded in rows:
         if groups.get(source) != [regions, vsize, dirty]:
-            fail('gpu-row-per-dump: %s says %r, its group rows %r' %
+            stop('gpu-row-per-dump: %s says %r, its group rows %r' %
                  (source, [regions, vsize, dirty], groups.get(source)))
         sign = 1 if '/after/' in source else -1
         for i, v in enumerate((regions, vsize, dirty)):
             delta[i] += sign * v
     if delta != [8, 3 * 128 * MiB + 5 * MiB, 5 * MiB]:
-        fail('gpu-row-per-dump: AFTER - BEFORE is %r' % delta)
+        stop('gpu-row-per-dump: AFTER - BEFORE is %r' % delta)
 
 
 def main():
@@ -191,13 +188,13 @@ def main():
     modules = os.path.abspath(modules)
     runner = os.path.join(root, 'tests', 'duckdb-run.cjs')
     if not os.path.isdir(os.path.join(modules, '@duckdb', 'node-api')):
-        fail('DuckDB (npm @duckdb/node-api) is not installed in %s: run tools/dev test, '
+        stop('DuckDB (npm @duckdb/node-api) is not installed in %s: run tools/dev test, '
              'which installs it' % modules)
     queries = doc_queries(root)
     want = expected(root)
     for name in list(want) + ['gpu-per-capture', 'gpu-row-per-dump']:
         if name != 'modules-total' and name not in queries:
-            fail('docs/fleet.md has no query "-- fleet-test: %s"' % name)
+            stop('docs/fleet.md has no query "-- fleet-test: %s"' % name)
     with tempfile.TemporaryDirectory() as tmp:
         emit(iotally, root, os.path.join(tmp, 'vmmap.ndjson'),
              ['vmmap', '--format', 'ndjson', '--all-types', BEFORE, AFTER, EMPTY], 65)
@@ -213,7 +210,7 @@ def main():
         proc = subprocess.run(['node', runner, modules], cwd=tmp, input=json.dumps(queries),
                               stdout=subprocess.PIPE, universal_newlines=True)
         if proc.returncode != 0:
-            fail('DuckDB could not run the queries of docs/fleet.md')
+            stop('DuckDB could not run the queries of docs/fleet.md')
         got = {k: normalise(v) for k, v in json.loads(proc.stdout).items()}
     status = 0
     for name, rows in sorted(want.items()):

@@ -24,10 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-
-def fail(msg):
-    print('FAIL: ' + msg)
-    sys.exit(1)
+from casecheck import stop
 
 
 def doc_queries(root):
@@ -44,11 +41,11 @@ def doc_queries(root):
 def main():
     iotally, root, modules = (os.path.abspath(a) for a in sys.argv[1:4])
     if not os.path.isdir(os.path.join(modules, '@duckdb', 'node-api')):
-        fail('DuckDB (npm @duckdb/node-api) is not installed in %s' % modules)
+        stop('DuckDB (npm @duckdb/node-api) is not installed in %s' % modules)
     queries = doc_queries(root)
     for name in ('buckets', 'no-growth'):
         if name not in queries:
-            fail('docs/signatures.md has no query "-- signatures-test: %s"' % name)
+            stop('docs/signatures.md has no query "-- signatures-test: %s"' % name)
     with tempfile.TemporaryDirectory() as tmp:
         fleet = os.path.join(tmp, 'fleet')
         subprocess.run([sys.executable, os.path.join(root, 'tools', 'gen-fleet.py'), '--pairs',
@@ -61,7 +58,7 @@ def main():
                               cwd=tmp, input=json.dumps(queries), stdout=subprocess.PIPE,
                               universal_newlines=True)
         if proc.returncode != 0:
-            fail('DuckDB could not run the queries of docs/signatures.md')
+            stop('DuckDB could not run the queries of docs/signatures.md')
         got = json.loads(proc.stdout)
         with open(fleet + '/truth.json') as f:
             t = json.load(f)
@@ -75,12 +72,12 @@ def main():
     rows = got['buckets']
     have = sorted(([int(r[3]), int(r[4])] for r in rows), reverse=True)
     if have != want:
-        fail('buckets (pairs, OS versions) %r, planted %r' % (have, want))
+        stop('buckets (pairs, OS versions) %r, planted %r' % (have, want))
     if [int(r[3]) for r in rows] != sorted((int(r[3]) for r in rows), reverse=True):
-        fail('buckets not ordered by pairs')
+        stop('buckets not ordered by pairs')
     noleak = sum(1 for v in truth.values() if not v)
     if int(got['no-growth'][0][0]) != noleak:
-        fail('no-growth %s, planted %d' % (got['no-growth'][0][0], noleak))
+        stop('no-growth %s, planted %d' % (got['no-growth'][0][0], noleak))
     print('buckets: %d, each the pairs and OS versions of one planted family set' % len(rows))
     print('no-growth: %d pairs, those planted without a leak' % noleak)
     return 0

@@ -30,12 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+from casecheck import stop
+
 LIMIT = 60000
-
-
-def fail(msg):
-    print('FAIL:', msg)
-    sys.exit(1)
 
 
 def write_track(path, sites):
@@ -80,46 +77,46 @@ def main():
         proc = subprocess.run([a.bin, 'report'] + args, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, cwd=root)
         if proc.returncode not in (0, 1):
-            fail('iotally report exited %d: %s' % (proc.returncode, proc.stderr.decode()))
+            stop('iotally report exited %d: %s' % (proc.returncode, proc.stderr.decode()))
     md = proc.stdout.decode('utf-8')
     print('markdown: %d characters' % len(md))
     if len(md) >= LIMIT:
-        fail('%d characters, the limit is %d' % (len(md), LIMIT))
+        stop('%d characters, the limit is %d' % (len(md), LIMIT))
     html = subprocess.run(['cmark-gfm', '-e', 'table', '--unsafe'], input=proc.stdout,
                           stdout=subprocess.PIPE, check=True).stdout.decode('utf-8')
 
     md_tables = len(re.findall(r'^\|---', md, re.M))
     if md_tables == 0:
-        fail('the report has no table')
+        stop('the report has no table')
     html_tables = html.count('<table>')
     if html_tables != md_tables:
-        fail('%d pipe tables in the Markdown, %d <table> in the HTML' % (md_tables, html_tables))
+        stop('%d pipe tables in the Markdown, %d <table> in the HTML' % (md_tables, html_tables))
     md_rows = sum(1 for line in md.splitlines() if line.startswith('| '))
     html_rows = html.count('<tr>')
     if md_rows != html_rows:
-        fail('%d table rows in the Markdown, %d <tr> in the HTML' % (md_rows, html_rows))
+        stop('%d table rows in the Markdown, %d <tr> in the HTML' % (md_rows, html_rows))
 
     h3 = len(re.findall(r'^### ', md, re.M))
     for tag, want in (('h1', 0), ('h2', 1), ('h3', h3), ('h4', 0), ('h5', 0), ('h6', 0),
                       ('hr', 0)):
         got = len(re.findall(r'<%s[ >/]' % tag, html))
         if got != want:
-            fail('%d <%s> in the rendered report, expected %d' % (got, tag, want))
+            stop('%d <%s> in the rendered report, expected %d' % (got, tag, want))
     allowed = {'details', 'summary', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'p',
                'strong', 'em', 'code', 'h2', 'h3', 'ol', 'li', 'blockquote'}
     for tag in set(re.findall(r'<([a-zA-Z][a-zA-Z0-9]*)', html)):
         if tag.lower() not in allowed:
-            fail('element <%s> in the rendered report' % tag)
+            stop('element <%s> in the rendered report' % tag)
     if '<!--' in html:
-        fail('an HTML comment in the rendered report')
+        stop('an HTML comment in the rendered report')
     lines = md.splitlines()
     for e in a.expect:
         if e not in lines:
-            fail('no line %r in the Markdown' % e)
+            stop('no line %r in the Markdown' % e)
     # A line of text right under a table would be read as one of its rows.
     for i, line in enumerate(lines[:-1]):
         if line.startswith('|') and lines[i + 1] and not lines[i + 1].startswith('|'):
-            fail('line %d follows a table without a blank line: %r' % (i + 2, lines[i + 1]))
+            stop('line %d follows a table without a blank line: %r' % (i + 2, lines[i + 1]))
     print('ok: %d tables, %d rows, %d sections' % (md_tables, md_rows, h3))
 
 

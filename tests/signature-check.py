@@ -24,12 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+from casecheck import stop
+
 RULE = 'iotsig/1'
-
-
-def fail(msg):
-    print('FAIL: ' + msg)
-    sys.exit(1)
 
 
 def sig_id(canonical):
@@ -56,14 +53,14 @@ def check_goldens(root):
             s = d.get('signature')
             if isinstance(s, dict):
                 if not s['canonical'].startswith(RULE + ' ') or s['rule'] != RULE:
-                    fail('%s: canonical text %r without its rule' % (path, s['canonical']))
+                    stop('%s: canonical text %r without its rule' % (path, s['canonical']))
                 if sig_id(s['canonical']) != s['id']:
-                    fail('%s: id %s is not the id of %r' % (path, s['id'], s['canonical']))
+                    stop('%s: id %s is not the id of %r' % (path, s['id'], s['canonical']))
                 n += 1
             if d.get('schema') == 'iotally.diff-ndjson/1' and 'signature_id' not in d:
-                fail('%s: an NDJSON row without the signature columns' % path)
+                stop('%s: an NDJSON row without the signature columns' % path)
     if n < 5:
-        fail('only %d signatures found in the diff goldens' % n)
+        stop('only %d signatures found in the diff goldens' % n)
     print('goldens: %d signature ids are the SHA-256 of their text' % n)
 
 
@@ -82,21 +79,21 @@ def main():
         rc, _, err = run([sys.executable, gen, '--pairs', '150', '--seed', '5', '--families',
                           'test', '--machines', '40', fleet])
         if rc:
-            fail('gen-fleet: ' + err)
+            stop('gen-fleet: ' + err)
         folders = [fleet + '/before', fleet + '/after']
         rc, rows, err = run([iotally, 'signatures', '--format', 'ndjson'] + folders)
         if rc:
-            fail('signatures --format ndjson exited %d: %s' % (rc, err))
+            stop('signatures --format ndjson exited %d: %s' % (rc, err))
         rc2, rows2, _ = run([iotally, 'signatures', '--format', 'ndjson'] + folders)
         if rows2 != rows:
-            fail('two runs over the same fleet gave different rows')
+            stop('two runs over the same fleet gave different rows')
         rows_path = os.path.join(tmp, 'rows.ndjson')
         with open(rows_path, 'w') as f:
             f.write(rows)
         rc, out, err = run([sys.executable, ev, '--check', '--rows', rows_path, fleet])
         print(out, end='')
         if rc:
-            fail('the reduced fleet is past a bound: ' + err)
+            stop('the reduced fleet is past a bound: ' + err)
         # The check trips: two no-leak pairs given the first leak's signature.
         with open(fleet + '/truth.json') as f:
             truth = json.load(f)['pairs']
@@ -104,7 +101,7 @@ def main():
         leak = next(r for r in recs if r['grew'])
         quiet = [r for r in recs if not truth[r['pair']]][:2]
         if len(quiet) < 2:
-            fail('the reduced fleet has fewer than 2 no-leak pairs')
+            stop('the reduced fleet has fewer than 2 no-leak pairs')
         for r in quiet:
             for k in ('grew', 'signature_id', 'signature_label', 'signature_rule', 'signature',
                       'growth_bytes', 'growth_count'):
@@ -114,16 +111,16 @@ def main():
             f.write(''.join(json.dumps(r) + '\n' for r in recs))
         rc, _, _ = run([sys.executable, ev, '--check', '--rows', bad, fleet])
         if rc != 1:
-            fail('fleet-eval --check passed rows with 2 no-leak pairs bucketed (exit %d)' % rc)
+            stop('fleet-eval --check passed rows with 2 no-leak pairs bucketed (exit %d)' % rc)
         print('fleet-eval --check trips on 2 no-leak pairs given a signature')
         # Round trip: the rows bucketed again give the same buckets.
         rc, a, err = run([iotally, 'signatures', '--format', 'json'] + folders)
         rc2, b, err2 = run([iotally, 'signatures', '--format', 'json', rows_path])
         if rc or rc2:
-            fail('signatures --format json: %s %s' % (err, err2))
+            stop('signatures --format json: %s %s' % (err, err2))
         ja, jb = json.loads(a), json.loads(b)
         if ja != jb:
-            fail('buckets of the rows read back differ from those of the captures')
+            stop('buckets of the rows read back differ from those of the captures')
         truth_sets = {}
         for name, fams in truth.items():
             if fams:
@@ -131,7 +128,7 @@ def main():
                 truth_sets['+'.join(fams)] += 1
         counts = sorted((k['count'] for k in ja['buckets']), reverse=True)
         if counts != sorted(truth_sets.values(), reverse=True):
-            fail('bucket sizes %r are not the planted family sizes %r' %
+            stop('bucket sizes %r are not the planted family sizes %r' %
                  (counts, sorted(truth_sets.values(), reverse=True)))
         print('round trip: %d buckets from the rows as from the captures, sized as planted' %
               len(ja['buckets']))

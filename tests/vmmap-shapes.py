@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from casecheck import stop
+
 
 def gen(root, shape, regions, seed=7):
     return subprocess.run([sys.executable, root + '/tools/gen-vmmap-shapes.py', '--shape', shape,
@@ -50,11 +52,6 @@ def reserved_by_type(text):
     return out
 
 
-def fail(msg):
-    print('FAIL: ' + msg)
-    sys.exit(1)
-
-
 def main():
     exe, root = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as d:
@@ -67,10 +64,10 @@ def check(exe, root, tmp):
         reserved = reserved_by_type(text)
         rc, doc, err = read(exe, text, tmp)
         if rc != 0 or 'warning' in err:
-            fail('%s: status %d, stderr %r' % (shape, rc, err[:300]))
+            stop('%s: status %d, stderr %r' % (shape, rc, err[:300]))
         d = doc['dumps'][0]
         if d['lines']['regions'] != 2000 or d['lines']['unparsed'] != 0:
-            fail('%s: lines %r' % (shape, d['lines']))
+            stop('%s: lines %r' % (shape, d['lines']))
         counts = {}
         for g in d['groups']:
             counts[g['type']] = counts.get(g['type'], 0) + g['count']
@@ -80,29 +77,29 @@ def check(exe, root, tmp):
             got = counts.get(t, counts.get(t[:24], 0))
             want = n - reserved.get(t, reserved.get(t[:24], 0))
             if got != want:
-                fail('%s: type %r: %d regions read, %d written (%d of them reserved)' %
+                stop('%s: type %r: %d regions read, %d written (%d of them reserved)' %
                      (shape, t, got, n, n - want))
         if sum(counts.values()) != 2000 - sum(reserved.values()):
-            fail('%s: %d regions in the groups' % (shape, sum(counts.values())))
+            stop('%s: %d regions in the groups' % (shape, sum(counts.values())))
         print('ok %s: 2000 regions, %d types' % (shape, len(written)))
 
     text = gen(root, 'summary-heavy', 400)
     rc, doc, err = read(exe, text, tmp)
     if rc != 0 or 'warning' in err:
-        fail('summary-heavy: status %d, stderr %r' % (rc, err[:300]))
+        stop('summary-heavy: status %d, stderr %r' % (rc, err[:300]))
     headers = text.count(b'\nProcess:') + text.startswith(b'Process:')
     rows = sum(len(d['summary_rows']) for d in doc['dumps'])
     table_rows = sum(1 for line in text.split(b'\n')
                      if line and not line.startswith((b'=', b'TOTAL', b'REGION', b' '))
                      and line.rstrip().split()[-1].isdigit() and b':' not in line)
     if len(doc['dumps']) != headers or rows != table_rows:
-        fail('summary-heavy: %d dumps for %d headers, %d rows for %d written' %
+        stop('summary-heavy: %d dumps for %d headers, %d rows for %d written' %
              (len(doc['dumps']), headers, rows, table_rows))
     print('ok summary-heavy: %d dumps, %d rows' % (headers, rows))
 
     rc, doc, err = read(exe, gen(root, 'corpus', 3000), tmp)
     if rc != 0 or not doc['dumps']:
-        fail('corpus: status %d' % rc)
+        stop('corpus: status %d' % rc)
     print('ok corpus: %d dumps' % len(doc['dumps']))
 
 

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 
+from casecheck import stop
+
 
 def gen(root, shape, regions, seed):
     return subprocess.run([sys.executable, root + '/tools/gen-vmmap-shapes.py', '--shape', shape,
@@ -34,11 +36,6 @@ def run(exe, *args):
     r = subprocess.run([exe, 'vmmap'] + list(args), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
     return r.returncode, r.stdout.decode(), r.stderr.decode()
-
-
-def fail(msg):
-    print('FAIL: ' + msg)
-    sys.exit(1)
 
 
 def csv_from_json(doc):
@@ -62,7 +59,7 @@ def peak_kib(exe, path):
     r = subprocess.run(['/usr/bin/time', '-f', '%M', exe, 'vmmap', path],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     if r.returncode != 0:
-        fail('vmmap %s exited %d' % (path, r.returncode))
+        stop('vmmap %s exited %d' % (path, r.returncode))
     return int(r.stderr.decode().strip().splitlines()[-1])
 
 
@@ -75,22 +72,22 @@ def main():
                 f.write(gen(root, 'independent', 400, seed + 1))
         rc, out, err = run(exe, '--all-types', '--format', 'json', many)
         if rc != 0:
-            fail('json exited %d: %s' % (rc, err))
+            stop('json exited %d: %s' % (rc, err))
         doc = json.loads(out)
         if len(doc['dumps']) != 12:
-            fail('expected 12 dumps, read %d' % len(doc['dumps']))
+            stop('expected 12 dumps, read %d' % len(doc['dumps']))
         want = csv_from_json(doc)
         rc, out, err = run(exe, '--all-types', '--format', 'csv', many)
         got = out.split('\r\n')
         if rc != 0 or got[0] != 'dump,process,pid,type,purge,count,vsize,resident,dirty,swapped':
-            fail('csv: exit %d, header %r' % (rc, got[0]))
+            stop('csv: exit %d, header %r' % (rc, got[0]))
         if got[1:-1] != want or got[-1] != '':
-            fail('csv rows differ from the JSON groups (%d vs %d rows)' %
+            stop('csv rows differ from the JSON groups (%d vs %d rows)' %
                  (len(got) - 2, len(want)))
         rc, out, err = run(exe, '--all-types', '--format', 'csv', '--snapshot', '5', many)
         snap = [r for r in want if r.startswith('5,')]
         if out.split('\r\n')[1:-1] != ['1,' + r[2:] for r in snap]:
-            fail('--snapshot 5 is not dump 5 of the whole CSV')
+            stop('--snapshot 5 is not dump 5 of the whole CSV')
 
         # Standard error in the order of a whole read.
         mixed = os.path.join(tmp, 'mixed.txt')
@@ -101,24 +98,24 @@ def main():
         rc, out, err = run(exe, mixed)
         lines = err.splitlines()
         if not lines or 'results are partial' not in lines[-1]:
-            fail('the partial warning is not the last line: %r' % lines[-1:])
+            stop('the partial warning is not the last line: %r' % lines[-1:])
         kinds = ['other' if 'results are partial' in l else
                  'warning' if ': warning: ' in l else 'left-out' if 'leave out GPU' in l
                  else 'none' if l.startswith('Summary-only dump') else 'other' for l in lines]
         order = [k for k in kinds if k != 'other']
         if order != sorted(order, key=['warning', 'left-out', 'none'].index):
-            fail('standard error is not warnings, then left-out notes, then '
+            stop('standard error is not warnings, then left-out notes, then '
                  'summary-only notes: %r' % kinds)
         procs = re.findall(rb'^Process: +(\S+)', open(mixed, 'rb').read(), re.M)
         noted = [re.search(r'\(process (\S+) ', l).group(1) for l in lines
                  if l.startswith('Summary-only dump')]
         if noted != [p.decode() for p in procs]:
-            fail('summary-only notes out of input order: %r' % noted)
+            stop('summary-only notes out of input order: %r' % noted)
         left = [re.search(r'\(process (\S+) ', l).group(1) for l in lines
                 if 'leave out GPU' in l]
         it = iter(noted)
         if not left or not all(name in it for name in left):
-            fail('left-out notes out of input order: %r' % left)
+            stop('left-out notes out of input order: %r' % left)
 
         small, large = os.path.join(tmp, 'small.txt'), os.path.join(tmp, 'large.txt')
         with open(small, 'wb') as f:
@@ -130,7 +127,7 @@ def main():
             return
         s, l = peak_kib(exe, small), peak_kib(exe, large)
         if l > 1.5 * s:
-            fail('peak RSS grows with the number of dumps: %d KiB for ~160, %d KiB for '
+            stop('peak RSS grows with the number of dumps: %d KiB for ~160, %d KiB for '
                  '~1,600' % (s, l))
     print('ok')
 

@@ -563,13 +563,16 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	return rc;
 }
 
-/* Say each tripped gate on standard error with its figures; how many tripped. */
+/* Say each tripped gate on standard error with its figures, and each gate a
+ * capture could not evaluate with why (as diff does); how many tripped. */
 static size_t
 diff_gates_print_tripped(const struct diff_gate *gates, size_t n)
 {
 	size_t tripped = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct diff_gate *g = &gates[i];
+		if (g->unevaluable)
+			cli_note(NULL, 0, "gate '%s' not evaluable: %s", g->text, g->reason);
 		if (!g->tripped)
 			continue;
 		struct strbuf sb = STRBUF_INIT;

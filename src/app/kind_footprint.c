@@ -229,8 +229,7 @@ static bool
 footprint_metric_bytes(const char *kind, const char *metric)
 {
 	(void)kind;
-	size_t n = strlen(metric), k = strlen(".regions");
-	return !(n >= k && strcmp(metric + n - k, ".regions") == 0);
+	return footprint_metric_unit(metric) == METRIC_BYTES;
 }
 
 static const char *

@@ -107,7 +107,11 @@ const char cmd_report_help[] =
 	"something grew past the rule's thresholds.\n"
 	"\n"
 	"Sizes are shown in binary units (KiB, MiB, GiB); the HTML page keeps every\n"
-	"exact byte count (cell tooltips, and the embedded JSON).\n"
+	"exact byte count (cell tooltips, and the embedded JSON). A gate's byte\n"
+	"figures show their exact count beside the units on both pages (a limit\n"
+	"given in a unit too: '> +256M (+268435456 bytes)'), so that a delta equal\n"
+	"to its limit is seen to be; a count gate's are plain integers; a gate a\n"
+	"capture cannot evaluate is 'not evaluable', with the reason.\n"
 	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
 	"  iotally report fixtures/vmmap/synthetic-gpu-purge-states.txt\n"
@@ -563,13 +567,16 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	return rc;
 }
 
-/* Say each tripped gate on standard error with its figures; how many tripped. */
+/* Say each tripped gate on standard error with its figures, and each gate a
+ * capture could not evaluate with why (as diff does); how many tripped. */
 static size_t
 diff_gates_print_tripped(const struct diff_gate *gates, size_t n)
 {
 	size_t tripped = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct diff_gate *g = &gates[i];
+		if (g->unevaluable)
+			cli_note(NULL, 0, "gate '%s' not evaluable: %s", g->text, g->reason);
 		if (!g->tripped)
 			continue;
 		struct strbuf sb = STRBUF_INIT;

@@ -689,8 +689,10 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 bool
 diff_vmmap_metric_is_bytes(const char *metric)
 {
+	/* The field's unit in the descriptor table; "footprint" names none. */
 	const char *dot = strrchr(metric, '.');
-	return !dot || strcmp(dot + 1, "count") != 0;
+	int f = dot ? vmmap_field_find(dot + 1) : -1;
+	return f < 0 || vmmap_fields[f].unit == METRIC_BYTES;
 }
 
 /* ---- comparability ---------------------------------------------------- */

@@ -152,7 +152,8 @@ bool diff_vmmap_summary_row_changed(const struct diff_vmmap_summary_row *r);
  */
 int diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		      int64_t *before, int64_t *after, struct diag *err);
-/* Is the metric in bytes? Every field but `count` is, and the footprint. */
+/* Is the metric in bytes? Its field's unit in vmmap_fields (model/gpu.h); the
+ * footprint is bytes. */
 bool diff_vmmap_metric_is_bytes(const char *metric);
 
 /*

@@ -286,6 +286,16 @@ footprint_metric(const struct footprint_process *p, const char *metric,
 	return 0;
 }
 
+enum metric_unit
+footprint_metric_unit(const char *metric)
+{
+	/* The field is after the last '.', whatever the category or process
+	 * name holds; the process-wide figures name no field. */
+	const char *dot = strrchr(metric, '.');
+	int f = dot ? footprint_field_find(dot + 1, strlen(dot + 1)) : -1;
+	return f < 0 ? METRIC_BYTES : footprint_fields[f].unit;
+}
+
 void
 footprint_metric_each(const struct footprint_process *p, footprint_metric_fn fn, void *ctx)
 {

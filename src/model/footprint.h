@@ -123,6 +123,13 @@ int footprint_metric(const struct footprint_process *p, const char *metric,
 		     struct footprint_figure *out, struct diag *err);
 
 /*
+ * The unit of the figure a metric names, with or without a "process:NAME:"
+ * part: a category field's from footprint_fields (regions are a count), the
+ * process-wide figures bytes. The one answer gates and their pages use.
+ */
+enum metric_unit footprint_metric_unit(const char *metric);
+
+/*
  * Every metric the process has a figure for, in a fixed order (the
  * process-wide ones, gpu.dirty, then each category's fields in table
  * order): fn(ctx, name, figure). Names are without the "footprint:"

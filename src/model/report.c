@@ -4,6 +4,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -393,6 +394,41 @@ report_log2(uint64_t v)
 	return k;
 }
 
+/*
+ * A gate's limit as given and, for bytes given in a unit ("+256M"), the
+ * exact count beside it, so that a delta shown in bytes beside it can be
+ * compared digit by digit ("> +1MiB (+1048576 bytes)").
+ */
+static void
+gate_limit_cell(struct report_table *t, const struct diff_gate *g)
+{
+	const char *v = g->value_text + strspn(g->value_text, "+-");
+	if (!g->bytes || g->percent || v[strspn(v, "0123456789")] == '\0')
+		report_table_textf(t, "%s %s", diff_op_text(g->op), g->value_text);
+	else
+		report_table_textf(t, "%s %s (%+" PRId64 " bytes)", diff_op_text(g->op),
+				   g->value_text, g->value);
+}
+
+/* One gate's row: its figures in its metric's unit (diff_gate.bytes), or
+ * empty cells and why when a capture lacks the figure (never 0 against 0). */
+static void
+gate_row(struct report_table *t, const struct diff_gate *g)
+{
+	report_table_row(t);
+	report_table_code(t, g->text);
+	if (g->unevaluable) {
+		for (int k = 0; k < 3; k++)
+			report_table_empty(t);
+	} else {
+		report_table_figure(t, g->bytes ? REPORT_CELL_BYTES : REPORT_CELL_COUNT, g->before);
+		report_table_figure(t, g->bytes ? REPORT_CELL_BYTES : REPORT_CELL_COUNT, g->after);
+		report_table_figure(t, g->bytes ? REPORT_CELL_DBYTES : REPORT_CELL_DCOUNT, g->delta);
+	}
+	gate_limit_cell(t, g);
+	report_table_text(t, g->unevaluable ? "not evaluable" : g->tripped ? "TRIPPED" : "passed");
+}
+
 void
 report_add_gates(struct report *r, const struct diff_gate *gates, size_t n)
 {
@@ -403,32 +439,35 @@ report_add_gates(struct report *r, const struct diff_gate *gates, size_t n)
 		return;
 	struct report_section *s = report_section(r, REPORT_SEC_GATES, "Gates");
 	struct report_table *t = report_section_add_table(s, "gates", "Gates", 6, cols);
-	size_t tripped = 0;
+	/* The verdict rests on exact bytes: the page shows them, not only units. */
+	t->exact_beside = true;
+	size_t tripped = 0, unevaluable = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct diff_gate *g = &gates[i];
-		tripped += g->tripped;
-		report_table_row(t);
-		report_table_code(t, g->text);
-		report_table_figure(t, REPORT_CELL_COUNT, g->before);
-		report_table_figure(t, REPORT_CELL_COUNT, g->after);
-		report_table_figure(t, REPORT_CELL_DCOUNT, g->delta);
-		report_table_textf(t, "%s %s", diff_op_text(g->op), g->value_text);
-		report_table_text(t, g->tripped ? "TRIPPED" : "passed");
+		tripped += gates[i].tripped;
+		unevaluable += gates[i].unevaluable;
+		gate_row(t, &gates[i]);
 	}
-	report_section_add_paragraph(s, "%zu of %zu gate%s tripped.", tripped, n,
-				     n == 1 ? "" : "s");
+	char also[64] = "";
+	if (unevaluable)
+		snprintf(also, sizeof(also), ", %zu not evaluable", unevaluable);
+	report_section_add_paragraph(s, "%zu of %zu gate%s tripped%s.", tripped, n,
+				     n == 1 ? "" : "s", also);
 	/* What a gate measured when its metric says (the class that grew most,
-	 * totals taken from two different files), as diff's results say it. */
+	 * totals taken from two different files), as diff's results say it;
+	 * why a gate could not be evaluated. */
 	for (size_t i = 0; i < n; i++)
-		if (gates[i].subject)
+		if (gates[i].unevaluable)
+			report_section_add_paragraph(s, "%s: not evaluable: %s.", gates[i].text,
+						     gates[i].reason);
+		else if (gates[i].subject)
 			report_section_add_paragraph(s, "%s: %s.", gates[i].text, gates[i].subject);
 	/* The gates' result goes first: it is what a CI reader looks for. */
 	char *rest = r->verdict;
 	r->verdict = NULL;
 	if (tripped)
-		report_add_verdict(r, "GATES FAILED: %zu of %zu", tripped, n);
+		report_add_verdict(r, "GATES FAILED: %zu of %zu%s", tripped, n, also);
 	else
-		report_add_verdict(r, "gates passed: %zu of %zu", n, n);
+		report_add_verdict(r, "gates passed: %zu of %zu%s", n - unevaluable, n, also);
 	if (rest)
 		report_add_verdict(r, "%s", rest);
 	free(rest);

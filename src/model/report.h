@@ -67,6 +67,9 @@ struct report_table {
 	bool *unchanged;       /* NULL, or unchanged[row] */
 	size_t nunchanged;     /* rows marked */
 	uint64_t omitted_unchanged;  /* of `omitted`, the rows that were unchanged */
+	/* Byte figures are shown with their exact count beside them, not only in
+	 * binary units: a table whose verdicts rest on exact bytes (the gates). */
+	bool exact_beside;
 };
 
 enum report_chart_kind {

@@ -678,7 +678,7 @@ write_chart(struct strbuf *out, const struct report_chart *c)
 /* ---- tables ------------------------------------------------------------- */
 
 static void
-write_cell(struct strbuf *out, const struct report_cell *c)
+write_cell(struct strbuf *out, const struct report_cell *c, bool exact_beside)
 {
 	switch (c->kind) {
 	case REPORT_CELL_TEXT:
@@ -696,7 +696,10 @@ write_cell(struct strbuf *out, const struct report_cell *c)
 		strbuf_addstr(out, "<td class=\"num\" title=\"");
 		report_cell_exact(c, out);
 		strbuf_addstr(out, "\">");
-		report_cell_figure(c, out);
+		if (exact_beside)
+			report_cell_figure_exact_beside(c, out);
+		else
+			report_cell_figure(c, out);
 		break;
 	}
 	strbuf_addstr(out, "</td>");
@@ -724,7 +727,7 @@ write_row(struct strbuf *out, const struct report_table *t, size_t r)
 {
 	strbuf_addstr(out, "<tr>");
 	for (size_t c = 0; c < t->ncols; c++)
-		write_cell(out, report_table_cell(t, r, c));
+		write_cell(out, report_table_cell(t, r, c), t->exact_beside);
 	strbuf_addstr(out, "</tr>\n");
 	char **lines = t->details ? t->details[r] : NULL;
 	if (!lines)

@@ -55,12 +55,15 @@ report_md_escape(const char *s, size_t max_chars, struct strbuf *out)
 }
 
 static void
-cell_text(const struct report_cell *c, const struct md_budget *b, struct strbuf *out)
+cell_text(const struct report_cell *c, bool exact_beside, const struct md_budget *b,
+	  struct strbuf *out)
 {
 	if (c->kind == REPORT_CELL_TEXT || c->kind == REPORT_CELL_CODE) {
 		report_md_escape(c->text, b->cell_chars, out);
 	} else if (c->kind == REPORT_CELL_EMPTY) {
 		strbuf_addstr(out, "\xe2\x80\x93");
+	} else if (exact_beside) {
+		report_cell_figure_exact_beside(c, out);
 	} else {
 		report_cell_figure(c, out);
 	}
@@ -150,7 +153,7 @@ write_table(const struct report_table *t, bool all, const struct md_budget *b,
 		strbuf_addch(out, '|');
 		for (size_t c = 0; c < t->ncols; c++) {
 			strbuf_addch(out, ' ');
-			cell_text(report_table_cell(t, rows[i], c), b, out);
+			cell_text(report_table_cell(t, rows[i], c), t->exact_beside, b, out);
 			strbuf_addstr(out, " |");
 		}
 		strbuf_addch(out, '\n');

@@ -74,3 +74,14 @@ report_cell_exact(const struct report_cell *c, struct strbuf *out)
 	else if (report_cell_is_figure(c))
 		report_cell_figure(c, out);
 }
+
+void
+report_cell_figure_exact_beside(const struct report_cell *c, struct strbuf *out)
+{
+	report_cell_figure(c, out);
+	if ((c->kind != REPORT_CELL_BYTES && c->kind != REPORT_CELL_DBYTES) || c->value == 0)
+		return;
+	strbuf_addstr(out, " (");
+	report_cell_exact(c, out);
+	strbuf_addch(out, ')');
+}

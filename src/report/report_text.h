@@ -28,6 +28,14 @@ void report_cell_figure(const struct report_cell *c, struct strbuf *out);
 /* A figure cell's exact value as words for a tooltip: "16384 bytes", "3". */
 void report_cell_exact(const struct report_cell *c, struct strbuf *out);
 
+/*
+ * A figure cell of a table whose byte figures show their exact count
+ * (report_table.exact_beside): "+389 MiB (+407896064 bytes)", the words of
+ * report_cell_exact() beside the units; a count, and a zero, as
+ * report_cell_figure() writes them.
+ */
+void report_cell_figure_exact_beside(const struct report_cell *c, struct strbuf *out);
+
 /* Is the cell a figure (right-aligned)? */
 int report_cell_is_figure(const struct report_cell *c);
 

@@ -7,6 +7,11 @@
 #include <cmocka.h>
 
 #include "model/diff.h"
+#include "model/diff_vmmap.h"
+#include "model/footprint.h"
+#include "model/gpu.h"
+
+#include <stdio.h>
 
 static void
 parse_ok(const char *text, struct diff_gate *g)
@@ -153,6 +158,34 @@ test_check_overflow(void **state)
 	assert_int_equal(diff_delta_u64(UINT64_MAX, 3, &d), -1);
 }
 
+/*
+ * A gate's unit follows the descriptor tables: each vmmap field as
+ * vmmap_fields declares it, footprint's regions a count and its other
+ * figures bytes, whatever the type, category or process name holds.
+ */
+static void
+test_metric_units(void **state)
+{
+	(void)state;
+	char m[64];
+	for (int f = 0; f < VMMAP_FIELDS; f++) {
+		snprintf(m, sizeof(m), "IOSurface:N.%s", vmmap_fields[f].name);
+		assert_int_equal(diff_vmmap_metric_is_bytes(m), vmmap_fields[f].unit == METRIC_BYTES);
+	}
+	assert_false(diff_vmmap_metric_is_bytes("IOAccelerator (graphics).count"));
+	assert_true(diff_vmmap_metric_is_bytes("gpu.vsize"));
+	assert_true(diff_vmmap_metric_is_bytes("footprint"));
+	for (int f = 0; f < FOOTPRINT_FIELDS; f++) {
+		snprintf(m, sizeof(m), "process:com.example [7]:IOSurface.%s", footprint_fields[f].name);
+		assert_int_equal(footprint_metric_unit(m), footprint_fields[f].unit);
+	}
+	assert_int_equal(footprint_metric_unit("IOSurface.regions"), METRIC_COUNT);
+	assert_int_equal(footprint_metric_unit("gpu.dirty"), METRIC_BYTES);
+	assert_int_equal(footprint_metric_unit("phys_footprint_peak"), METRIC_BYTES);
+	/* A process name with dots names no field: its figure is the footprint. */
+	assert_int_equal(footprint_metric_unit("process:com.example.app:footprint"), METRIC_BYTES);
+}
+
 int
 main(void)
 {
@@ -161,6 +194,7 @@ main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_check_boundaries),
 		cmocka_unit_test(test_check_overflow),
+		cmocka_unit_test(test_metric_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

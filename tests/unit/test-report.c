@@ -14,12 +14,14 @@
 
 #include <cmocka.h>
 
+#include "model/diff.h"
 #include "model/report.h"
 #include "report/report_html_write.h"
 #include "report/report_md_write.h"
 #include "report/textfmt.h"
 #include "util/size.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static void
 check_binary(uint64_t v, const char *want)
@@ -344,6 +346,84 @@ test_markdown_limit_shown(void **state)
 	assert_string_equal(grouped, REPORT_MD_LIMIT_SHOWN);
 }
 
+/*
+ * A gate's delta one byte past its limit looks like the limit in binary units
+ * (1048577 B is ~1 MiB); the page must show the bytes that decide it.
+ * Figures by hand: 2^20 = 1048576; 10485760 = 10 MiB; 11534337 = 10485760 +
+ * 1048577.
+ */
+static void
+gate_report(struct report *r, struct diff_gate g[3])
+{
+	struct diag err;
+	report_init(r, "classes", true);
+	assert_int_equal(diff_gate_parse("alloc:instance > +1MiB", &g[0], &err), 0);
+	assert_int_equal(diff_gate_parse("alloc:iomalloc > +1MiB", &g[1], &err), 0);
+	assert_int_equal(diff_gate_parse("classes:IOSurface > +4", &g[2], &err), 0);
+	g[0].bytes = g[1].bytes = true;
+	assert_int_equal(diff_gate_check(&g[0], 10485760, 11534336, &err), 0);
+	assert_int_equal(diff_gate_check(&g[1], 10485760, 11534337, &err), 0);
+	assert_int_equal(diff_gate_check(&g[2], 7, 12, &err), 0);
+	assert_false(g[0].tripped);
+	assert_true(g[1].tripped && g[2].tripped);
+	report_add_gates(r, g, 3);
+}
+
+static void
+test_gate_figures_exact_beside(void **state)
+{
+	(void)state;
+	struct report r;
+	struct diff_gate g[3];
+	struct strbuf sb = STRBUF_INIT;
+	memset(g, 0, sizeof(g));
+	gate_report(&r, g);
+	report_md_render(&r, &sb);
+	assert_non_null(strstr(sb.buf, "| alloc:instance \\> +1MiB | 10 MiB (10485760 bytes) | "
+				       "11 MiB (11534336 bytes) | +1 MiB (+1048576 bytes) | "
+				       "\\> +1MiB (+1048576 bytes) | passed |\n"));
+	assert_non_null(strstr(sb.buf, "| alloc:iomalloc \\> +1MiB | 10 MiB (10485760 bytes) | "
+				       "~11 MiB (11534337 bytes) | ~+1 MiB (+1048577 bytes) | "
+				       "\\> +1MiB (+1048576 bytes) | TRIPPED |\n"));
+	/* A count stays an integer, its limit as given. */
+	assert_non_null(strstr(sb.buf, "| classes:IOSurface \\> +4 | 7 | 12 | +5 | \\> +4 | TRIPPED |\n"));
+	sb.len = 0;
+	report_html_render(&r, &sb);
+	assert_non_null(strstr(sb.buf, "<td class=\"num\" title=\"+1048577 bytes\">~+1 MiB "
+				       "(+1048577 bytes)</td>"));
+	assert_non_null(strstr(sb.buf, "<td class=\"num\" title=\"+5\">+5</td>"));
+	report_release(&r);
+	for (int i = 0; i < 3; i++)
+		diff_gate_release(&g[i]);
+	strbuf_release(&sb);
+}
+
+/* A gate a capture could not evaluate: no figures, not counted as passed. */
+static void
+test_gate_not_evaluable(void **state)
+{
+	(void)state;
+	struct report r;
+	struct diff_gate g;
+	struct diag err;
+	struct strbuf sb = STRBUF_INIT;
+	memset(&g, 0, sizeof(g));
+	report_init(&r, "vmmap", true);
+	assert_int_equal(diff_gate_parse("vmmap:Stack.resident > +0", &g, &err), 0);
+	g.unevaluable = true;
+	g.reason = xstrdup("BEFORE has no resident figure");
+	report_add_gates(&r, &g, 1);
+	report_md_render(&r, &sb);
+	assert_non_null(strstr(sb.buf, "| vmmap:Stack.resident \\> +0 | \xe2\x80\x93 | "
+				       "\xe2\x80\x93 | \xe2\x80\x93 | \\> +0 | not evaluable |\n"));
+	assert_non_null(strstr(sb.buf, "0 of 1 gate tripped, 1 not evaluable."));
+	assert_non_null(strstr(sb.buf, "**gates passed: 0 of 1, 1 not evaluable**"));
+	assert_non_null(strstr(sb.buf, "not evaluable: BEFORE has no resident figure."));
+	report_release(&r);
+	diff_gate_release(&g);
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
@@ -358,6 +438,8 @@ main(void)
 		cmocka_unit_test(test_fold_html),
 		cmocka_unit_test(test_fold_past_cap),
 		cmocka_unit_test(test_markdown_limit_shown),
+		cmocka_unit_test(test_gate_figures_exact_beside),
+		cmocka_unit_test(test_gate_not_evaluable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

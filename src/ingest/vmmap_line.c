@@ -230,6 +230,7 @@ parse_size_slot(const char *f, uint64_t *v, bool *fraction)
  * 6 to 8 % less CPU on it (2^13 and 2^14 were no better); a dump of few
  * sizes is the same either way.
  */
+#if !defined(VMMAP_LINE_SCALAR)
 #define SLOT_MEMO_BITS 12
 #define SLOT_KEY_SET (UINT64_C(1) << 63)
 #define SLOT_KEY_FRACTION (UINT64_C(1) << 62)
@@ -250,10 +251,18 @@ slot_bytes(const char *f)
 	memcpy(&hi, f + 4, sizeof(hi));
 	return (uint64_t)lo | (uint64_t)hi << 32 | SLOT_KEY_SET;
 }
+#endif
 
+/*
+ * VMMAP_LINE_SCALAR (the reference of tests/unit) reads every slot with
+ * parse_size_slot(): the memo is one of the fast paths it is held to.
+ */
 static bool
 read_size_slot(const char *f, uint64_t *v, bool *fraction)
 {
+#if defined(VMMAP_LINE_SCALAR)
+	return parse_size_slot(f, v, fraction);
+#else
 	uint64_t key = slot_bytes(f);
 	struct slot_memo *m =
 		&slot_memo[(key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - SLOT_MEMO_BITS)];
@@ -267,6 +276,7 @@ read_size_slot(const char *f, uint64_t *v, bool *fraction)
 	m->key = key | (*fraction ? SLOT_KEY_FRACTION : 0);
 	m->value = *v;
 	return true;
+#endif
 }
 
 /*

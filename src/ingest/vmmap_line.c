@@ -20,6 +20,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__) && !defined(VMMAP_LINE_SCALAR)
+#define VMMAP_LINE_SSE2 1
+#endif
+
 static bool
 is_prot(const char *p)
 {
@@ -586,11 +590,14 @@ hex_backward(const char *p, const char **qp, uint64_t *v)
 	return n;
 }
 
-#if defined(__SSE2__) && !defined(VMMAP_LINE_SCALAR)
-#define VMMAP_LINE_SSE2 1
-#endif
-
 #if defined(VMMAP_LINE_SSE2) && defined(__x86_64__)
+/* 16 bytes read at offset n (0..16) have their last n bytes set. */
+static const unsigned char last_bytes_mask[32] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
 /*
  * hex_backward() over the 16 bytes before q, all of them in the line: each
  * byte classified and converted at once, the run of digits that ends at q
@@ -615,9 +622,11 @@ hex_backward16(const char *p, const char **qp, uint64_t *v)
 		return 17;
 	__m128i val = _mm_or_si128(_mm_and_si128(is_dig, dig),
 				   _mm_and_si128(is_let, _mm_add_epi8(let, _mm_set1_epi8(10))));
-	/* Bytes before the run are zero: leading zeros of the number. */
-	const __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-	val = _mm_and_si128(val, _mm_cmpgt_epi8(index, _mm_set1_epi8((char)(15 - (int)n))));
+	/* Bytes before the run are zero: leading zeros of the number. The mask
+	 * of the run's n bytes is read from a table at an offset (one load, where
+	 * comparing with a broadcast n took four dependent steps). */
+	val = _mm_and_si128(val, _mm_loadu_si128((const __m128i *)(const void *)
+						 (last_bytes_mask + n)));
 	/* Each 16-bit lane holds digits 2i (low byte, higher nibble) and 2i+1. */
 	__m128i pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(val, _mm_set1_epi16(0xff)), 4),
 				    _mm_srli_epi16(val, 8));

@@ -488,13 +488,36 @@ is_attribute_word(const char *p, size_t n)
 	       (n == 3 && memcmp(p, "JIT", 3) == 0);
 }
 
+/*
+ * The first byte at or after p that is not a blank (space, tab), or end.
+ * vmmap pads the share mode to the detail's column with about ten
+ * blanks; 16 bytes are looked at at once where the line has them.
+ */
+static const char *
+skip_blanks_forward(const char *p, const char *end)
+{
+#if defined(VMMAP_LINE_SSE2)
+	while (end - p >= 16) {
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned blank = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
+				     _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
+		unsigned other = ~blank & 0xffffu;
+		if (other)
+			return p + __builtin_ctz(other);
+		p += 16;
+	}
+#endif
+	return view_ltrim(p, end);
+}
+
 /* After "SM=XXX": optional attributes, optional " PURGE=X", the detail. */
 static void
 parse_tail(const char *p, const char *end, struct vmmap_region *r)
 {
 	r->purge = VMMAP_PURGE_NONE;
 	for (;;) {
-		p = view_ltrim(p, end);
+		p = skip_blanks_forward(p, end);
 		if (p == end || (*p != 'M' && *p != 'T' && *p != 'J'))
 			break;
 		const char *t = p;
@@ -512,7 +535,7 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
 			r->purge_unknown = true;
 		else
 			r->purge = (enum vmmap_purge)state;
-		p = view_ltrim(p + 7, end);
+		p = skip_blanks_forward(p + 7, end);
 	}
 	r->detail = p;
 	r->detail_len = (size_t)(end - p);

@@ -20,6 +20,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__) && !defined(VMMAP_LINE_SCALAR)
+#define VMMAP_LINE_SSE2 1
+#endif
+
 static bool
 is_prot(const char *p)
 {
@@ -230,6 +234,7 @@ parse_size_slot(const char *f, uint64_t *v, bool *fraction)
  * 6 to 8 % less CPU on it (2^13 and 2^14 were no better); a dump of few
  * sizes is the same either way.
  */
+#if !defined(VMMAP_LINE_SCALAR)
 #define SLOT_MEMO_BITS 12
 #define SLOT_KEY_SET (UINT64_C(1) << 63)
 #define SLOT_KEY_FRACTION (UINT64_C(1) << 62)
@@ -250,10 +255,18 @@ slot_bytes(const char *f)
 	memcpy(&hi, f + 4, sizeof(hi));
 	return (uint64_t)lo | (uint64_t)hi << 32 | SLOT_KEY_SET;
 }
+#endif
 
+/*
+ * VMMAP_LINE_SCALAR (the reference of tests/unit) reads every slot with
+ * parse_size_slot(): the memo is one of the fast paths it is held to.
+ */
 static bool
 read_size_slot(const char *f, uint64_t *v, bool *fraction)
 {
+#if defined(VMMAP_LINE_SCALAR)
+	return parse_size_slot(f, v, fraction);
+#else
 	uint64_t key = slot_bytes(f);
 	struct slot_memo *m =
 		&slot_memo[(key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - SLOT_MEMO_BITS)];
@@ -267,6 +280,7 @@ read_size_slot(const char *f, uint64_t *v, bool *fraction)
 	m->key = key | (*fraction ? SLOT_KEY_FRACTION : 0);
 	m->value = *v;
 	return true;
+#endif
 }
 
 /*
@@ -474,13 +488,36 @@ is_attribute_word(const char *p, size_t n)
 	       (n == 3 && memcmp(p, "JIT", 3) == 0);
 }
 
+/*
+ * The first byte at or after p that is not a blank (space, tab), or end.
+ * vmmap pads the share mode to the detail's column with about ten
+ * blanks; 16 bytes are looked at at once where the line has them.
+ */
+static const char *
+skip_blanks_forward(const char *p, const char *end)
+{
+#if defined(VMMAP_LINE_SSE2)
+	while (end - p >= 16) {
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned blank = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
+				     _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
+		unsigned other = ~blank & 0xffffu;
+		if (other)
+			return p + __builtin_ctz(other);
+		p += 16;
+	}
+#endif
+	return view_ltrim(p, end);
+}
+
 /* After "SM=XXX": optional attributes, optional " PURGE=X", the detail. */
 static void
 parse_tail(const char *p, const char *end, struct vmmap_region *r)
 {
 	r->purge = VMMAP_PURGE_NONE;
 	for (;;) {
-		p = view_ltrim(p, end);
+		p = skip_blanks_forward(p, end);
 		if (p == end || (*p != 'M' && *p != 'T' && *p != 'J'))
 			break;
 		const char *t = p;
@@ -498,7 +535,7 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
 			r->purge_unknown = true;
 		else
 			r->purge = (enum vmmap_purge)state;
-		p = view_ltrim(p + 7, end);
+		p = skip_blanks_forward(p + 7, end);
 	}
 	r->detail = p;
 	r->detail_len = (size_t)(end - p);
@@ -576,11 +613,14 @@ hex_backward(const char *p, const char **qp, uint64_t *v)
 	return n;
 }
 
-#if defined(__SSE2__) && !defined(VMMAP_LINE_SCALAR)
-#define VMMAP_LINE_SSE2 1
-#endif
-
 #if defined(VMMAP_LINE_SSE2) && defined(__x86_64__)
+/* 16 bytes read at offset n (0..16) have their last n bytes set. */
+static const unsigned char last_bytes_mask[32] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
 /*
  * hex_backward() over the 16 bytes before q, all of them in the line: each
  * byte classified and converted at once, the run of digits that ends at q
@@ -605,9 +645,11 @@ hex_backward16(const char *p, const char **qp, uint64_t *v)
 		return 17;
 	__m128i val = _mm_or_si128(_mm_and_si128(is_dig, dig),
 				   _mm_and_si128(is_let, _mm_add_epi8(let, _mm_set1_epi8(10))));
-	/* Bytes before the run are zero: leading zeros of the number. */
-	const __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-	val = _mm_and_si128(val, _mm_cmpgt_epi8(index, _mm_set1_epi8((char)(15 - (int)n))));
+	/* Bytes before the run are zero: leading zeros of the number. The mask
+	 * of the run's n bytes is read from a table at an offset (one load, where
+	 * comparing with a broadcast n took four dependent steps). */
+	val = _mm_and_si128(val, _mm_loadu_si128((const __m128i *)(const void *)
+						 (last_bytes_mask + n)));
 	/* Each 16-bit lane holds digits 2i (low byte, higher nibble) and 2i+1. */
 	__m128i pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(val, _mm_set1_epi16(0xff)), 4),
 				    _mm_srli_epi16(val, 8));

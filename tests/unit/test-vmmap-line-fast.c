@@ -1,7 +1,8 @@
 /*
- * The fast paths of ingest/vmmap_line.c (SSE2 address and blank scans,
- * integer slot decimals) against the same file built with its plain paths
- * only (VMMAP_LINE_SCALAR, functions renamed ref_*, see meson.build): on
+ * The fast paths of ingest/vmmap_line.c (SSE2 address scans, blank scans
+ * before the range and after the share mode, integer slot decimals, the
+ * slot memo) against the same file built with its plain paths only
+ * (VMMAP_LINE_SCALAR, functions renamed ref_*, see meson.build): on
  * generated region lines, both must give the same result, the same reason
  * and the same fields, byte for byte.
  */
@@ -270,6 +271,64 @@ test_every_slot_decimal(void **state)
 	}
 }
 
+/*
+ * The slot memo (the reference reads every slot afresh): every K size and
+ * bare number below 10^5 and every "%.1f" M/G/T size, each in all four
+ * slots beside texts that differ from it in one byte ("  123K" against
+ * " 1123K", "12.5M" against "12.5G"), so that entries are replaced and hit
+ * while texts that share five of their six bytes pass through them.
+ */
+static void
+test_slot_memo_against_plain_slots(void **state)
+{
+	(void)state;
+	char line[256], t[4][16];
+	for (unsigned v = 0; v < 100000; v++) {
+		snprintf(t[0], sizeof(t[0]), "%uK", v);
+		snprintf(t[1], sizeof(t[1]), "%uK", (v + 10000) % 100000);
+		snprintf(t[2], sizeof(t[2]), "%u", v);
+		snprintf(t[3], sizeof(t[3]), "%u.%u%c", v % 10000 / 10, v % 10, "MGT"[v % 3]);
+		for (unsigned k = 0; k < 4; k++) {
+			int n = snprintf(line, sizeof(line),
+					 "MALLOC_SMALL   1000-%x   [%6s %6s %6s %6s] rw-/rw- SM=PRV",
+					 0x1000 + v, t[k], t[(k + 1) % 4], t[(k + 2) % 4], t[(k + 3) % 4]);
+			check_line(line, (size_t)n);
+		}
+	}
+}
+
+/*
+ * The blanks after the share mode and after PURGE=X (skipped 16 bytes at
+ * once): runs of 0 to 40 spaces and tabs before a detail, an attribute
+ * word, PURGE= or the line's end, at every distance from the line's end.
+ */
+static void
+test_tail_blank_runs(void **state)
+{
+	(void)state;
+	static const char *const after[] = {
+		"", "x", "MTE", "JIT TPRO  MallocZone", "PURGE=V", "PURGE=E  detail", "PURGE=Q x",
+		"/System/Library/Frameworks/Metal.framework/Versions/A/Metal",
+	};
+	struct strbuf sb = STRBUF_INIT;
+	for (unsigned a = 0; a < sizeof(after) / sizeof(after[0]); a++)
+		for (unsigned run = 0; run <= 40; run++)
+			for (unsigned tabs = 0; tabs < 3; tabs++)
+				for (unsigned mid = 0; mid <= 20; mid += 4) {
+					strbuf_reset(&sb);
+					strbuf_addstr(&sb, "MALLOC_TINY  1000-2000  [ 4K 4K 4K 0K] rw-/rw- SM=PRV");
+					for (unsigned i = 0; i < run; i++)
+						strbuf_addch(&sb, tabs && i % (tabs + 1) == 0 ? '\t' : ' ');
+					strbuf_addstr(&sb, after[a]);
+					for (unsigned i = 0; i < mid; i++)
+						strbuf_addch(&sb, i % 3 ? ' ' : '\t');
+					if (mid)
+						strbuf_addstr(&sb, "tail");
+					assert_int_equal(check_line(sb.buf, sb.len), VMMAP_LINE_REGION);
+				}
+	strbuf_release(&sb);
+}
+
 /* Addresses of every length from 1 to 18 digits at every distance from the line's start. */
 static void
 test_address_lengths_and_offsets(void **state)
@@ -295,6 +354,8 @@ main(void)
 		cmocka_unit_test(test_generated_lines_agree),
 		cmocka_unit_test(test_every_slot_decimal),
 		cmocka_unit_test(test_address_lengths_and_offsets),
+		cmocka_unit_test(test_slot_memo_against_plain_slots),
+		cmocka_unit_test(test_tail_blank_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

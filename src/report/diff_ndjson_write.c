@@ -11,6 +11,8 @@
 struct pair_cols {
 	const char *name, *before, *after, *kind, *status, *error;
 	const struct signature *sig;       /* NULL: none */
+	/* A section read from other files than the pair's (diff_report.h). */
+	const struct diff_section_files *files;
 };
 
 static struct ndjson_row *
@@ -39,10 +41,23 @@ or_null(json_t *v)
 	return v ? v : json_null();
 }
 
+static const char *
+str_member(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
 static int
 write_row(FILE *out, const char *row, const struct pair_cols *p, const struct change_cols *c)
 {
-	struct ndjson_row *o = row_start(row, p);
+	struct pair_cols from = *p;
+	/* Figures read from other files than the pair's name those files. */
+	if (p->files && c->table && strcmp(c->table, p->files->section) == 0) {
+		from.before = p->files->before;
+		from.after = p->files->after;
+	}
+	struct ndjson_row *o = row_start(row, &from);
 	ndjson_set(o, "section", ndjson_text_or_null(c->table));
 	ndjson_set(o, "item", ndjson_text_or_null(c->item));
 	ndjson_set(o, "module", ndjson_text_or_null(c->module));
@@ -57,13 +72,6 @@ write_row(FILE *out, const char *row, const struct pair_cols *p, const struct ch
 	ndjson_set(o, "tripped", or_null(c->tripped));
 	signature_ndjson_set(o, p->sig);
 	return ndjson_row_write(out, o);
-}
-
-static const char *
-str_member(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
 /*
@@ -106,19 +114,19 @@ struct table {
 	bool rounded;         /* vmmap's rounded summary figures */
 };
 
+/* The elements of `arr` (t->key of the body), their columns from `base`. */
 static int
-write_table(FILE *out, const struct pair_cols *p, const json_t *body, const struct table *t)
+write_elements(FILE *out, const struct pair_cols *p, const struct change_cols *base,
+	       const json_t *arr, const char *item)
 {
-	const json_t *arr = json_object_get(body, t->key);
 	size_t i;
 	const json_t *el;
 	json_array_foreach(arr, i, el) {
-		struct change_cols c = {
-			.table = t->key, .item = str_member(el, t->item),
-			.module = strcmp(t->item, "site") == 0 ? str_member(el, "module") : NULL,
-			.purge = str_member(el, "purge"), .change = str_member(el, "change"),
-			.rounded = t->rounded,
-		};
+		struct change_cols c = *base;
+		c.item = str_member(el, item);
+		c.module = strcmp(item, "site") == 0 ? str_member(el, "module") : NULL;
+		c.purge = str_member(el, "purge");
+		c.change = str_member(el, "change");
 		if (is_triple(el)) {        /* classes: the element is the count */
 			c.metric = "count";
 			if (write_triple(out, p, c, el) < 0)
@@ -132,6 +140,27 @@ write_table(FILE *out, const struct pair_cols *p, const json_t *body, const stru
 			if (is_triple(v) && write_triple(out, p, c, v) < 0)
 				return -1;
 		}
+	}
+	return 0;
+}
+
+static int
+write_table(FILE *out, const struct pair_cols *p, const json_t *body, const struct table *t)
+{
+	struct change_cols c = { .table = t->key, .rounded = t->rounded };
+	return write_elements(out, p, &c, json_object_get(body, t->key), t->item);
+}
+
+/* The triples of an object whose members are metrics (footprint's figures). */
+static int
+write_metrics(FILE *out, const struct pair_cols *p, struct change_cols c, const json_t *obj)
+{
+	const char *key;
+	const json_t *t;
+	json_object_foreach((json_t *)obj, key, t) {
+		c.metric = key;
+		if (is_triple(t) && write_triple(out, p, c, t) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -154,14 +183,15 @@ write_totals(FILE *out, const struct pair_cols *p, const json_t *body)
 				return -1;
 			continue;
 		}
+		if (strcmp(tops[i], "figures") == 0) {
+			if (write_metrics(out, p, c, v) < 0)
+				return -1;
+			continue;
+		}
 		const char *key;
 		const json_t *t;
-		bool by_metric = strcmp(tops[i], "figures") == 0;
 		json_object_foreach((json_t *)v, key, t) {
-			if (by_metric)
-				c.metric = key;
-			else
-				c.item = key;
+			c.item = key;
 			if (is_triple(t) && write_triple(out, p, c, t) < 0)
 				return -1;
 		}
@@ -201,7 +231,8 @@ diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json
 		{ "modules", "module", false },
 		{ "categories", "category", false },
 	};
-	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL, r->sig };
+	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL, r->sig,
+			       r->files.section ? &r->files : NULL };
 	struct change_cols c = { .change = r->changed ? "changed" : "same" };
 	int rc = write_row(out, "pair", &p, &c);
 	for (size_t i = 0; i < ARRAY_SIZE(tables) && rc == 0; i++)
@@ -218,7 +249,7 @@ int
 diff_ndjson_write_error(FILE *out, const char *name, const char *before, const char *after,
 			const char *kind, const char *error)
 {
-	struct pair_cols p = { name, before, after, kind, "error", error, NULL };
+	struct pair_cols p = { name, before, after, kind, "error", error, NULL, NULL };
 	struct change_cols c = { 0 };
 	return write_row(out, "pair", &p, &c);
 }

@@ -33,6 +33,8 @@ struct change_cols {
 	bool rounded;
 	const char *gate;
 	json_t *tripped;                   /* taken; NULL: null */
+	/* footprint: the element of the JSON's processes the row is of (NULL: none). */
+	const json_t *proc;
 };
 
 static json_t *
@@ -46,6 +48,28 @@ str_member(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
 	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* An integer member of `o` (NULL o, or not an integer: null). */
+static json_t *
+int_member(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? json_integer(json_integer_value(v)) : json_null();
+}
+
+/*
+ * The process a footprint row is of, in columns of its own (the last of
+ * the row: keys are only added at the end): its name, each capture's
+ * pid and how it was matched; null on every other row.
+ */
+static void
+set_process(struct ndjson_row *o, const json_t *proc)
+{
+	ndjson_set(o, "process", ndjson_text_or_null(str_member(proc, "name")));
+	ndjson_set(o, "pid_before", int_member(proc, "pid_before"));
+	ndjson_set(o, "pid_after", int_member(proc, "pid_after"));
+	ndjson_set(o, "process_change", ndjson_text_or_null(str_member(proc, "change")));
 }
 
 static int
@@ -71,6 +95,7 @@ write_row(FILE *out, const char *row, const struct pair_cols *p, const struct ch
 	ndjson_set(o, "gate", ndjson_text_or_null(c->gate));
 	ndjson_set(o, "tripped", or_null(c->tripped));
 	signature_ndjson_set(o, p->sig);
+	set_process(o, c->proc);
 	return ndjson_row_write(out, o);
 }
 
@@ -89,11 +114,24 @@ is_triple(const json_t *v)
 							   json_is_integer(a))));
 }
 
-/* One change row for a triple, when it changed or its item is new or gone. */
+/*
+ * A row even when its delta is 0: its item is new or gone, or it is a
+ * process-wide figure of a relaunched process (the other pid is the change).
+ */
+static bool
+row_moved(const struct change_cols *c)
+{
+	if (c->change && (strcmp(c->change, "new") == 0 || strcmp(c->change, "gone") == 0))
+		return true;
+	const char *how = str_member(c->proc, "change");
+	return !c->item && how && strcmp(how, "relaunched") == 0;
+}
+
+/* One change row for a triple, when it changed or row_moved(). */
 static int
 write_triple(FILE *out, const struct pair_cols *p, struct change_cols c, const json_t *t)
 {
-	bool moved = c.change && (strcmp(c.change, "new") == 0 || strcmp(c.change, "gone") == 0);
+	bool moved = row_moved(&c);
 	const json_t *delta = json_object_get(t, "delta");
 	if (json_is_integer(delta) && json_integer_value(delta) == 0 && !moved)
 		return 0;
@@ -114,7 +152,7 @@ struct table {
 	bool rounded;         /* vmmap's rounded summary figures */
 };
 
-/* The elements of `arr` (t->key of the body), their columns from `base`. */
+/* The elements of `arr` (t->key of the body, or of one process), their columns from `base`. */
 static int
 write_elements(FILE *out, const struct pair_cols *p, const struct change_cols *base,
 	       const json_t *arr, const char *item)
@@ -199,6 +237,25 @@ write_totals(FILE *out, const struct pair_cols *p, const json_t *body)
 	return 0;
 }
 
+/*
+ * footprint captures of several processes: each process's rows as the
+ * sums' (its figures, item null; its categories, item the category), in
+ * section "processes", with the process in columns of its own (set_process).
+ */
+static int
+write_processes(FILE *out, const struct pair_cols *p, const json_t *body)
+{
+	size_t i;
+	const json_t *proc;
+	json_array_foreach(json_object_get(body, "processes"), i, proc) {
+		struct change_cols c = { .table = "processes", .proc = proc };
+		if (write_metrics(out, p, c, json_object_get(proc, "figures")) < 0 ||
+		    write_elements(out, p, &c, json_object_get(proc, "categories"), "category") < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 write_gates(FILE *out, const struct pair_cols *p, const struct diff_report *r)
 {
@@ -239,6 +296,8 @@ diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json
 		rc = write_table(out, &p, body, &tables[i]);
 	if (rc == 0)
 		rc = write_totals(out, &p, body);
+	if (rc == 0)
+		rc = write_processes(out, &p, body);
 	if (rc == 0)
 		rc = write_gates(out, &p, r);
 	json_decref(body);

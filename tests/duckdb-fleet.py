@@ -32,6 +32,8 @@ EMPTY = 'fixtures/vmmap/empty.txt'
 MLX = 'fixtures/footprint/macos26.5-arm64-footprint-swapped-wired-elided-mlx.txt'
 FOOTPRINT = ['fixtures/footprint/constructed-bytes-swapped-wired.txt',
              'fixtures/footprint/constructed-formatted-two-processes.txt', MLX]
+FP_BEFORE = 'fixtures/footprint/constructed-formatted-two-processes.txt'
+FP_MOVED = 'fixtures/footprint-diff/constructed-formatted-iosurface-moved-relaunched.txt'
 
 
 def doc_queries(root):
@@ -130,6 +132,18 @@ def expected(root):
                           ['helper', 101, 1000 * 1024, True, False]],
         # Every byte of both captures is in some module's row.
         'modules-total': total_before + total_after,
+        # FP_MOVED moves IOSurface from render (the first IOSurface row of each
+        # capture, 400 -> 336 MB) to helper, relaunched under another pid (its
+        # new IOSurface row, after its header): render loses what helper gains
+        # (gpu.dirty), each matched by name (pids as the headers print them).
+        'footprint-process-gpu': [
+            ['helper', printed(root, FP_BEFORE, r'helper \[(\d+)\]'),
+             printed(root, FP_MOVED, r'helper \[(\d+)\]'), 'relaunched',
+             printed(root, FP_MOVED, r'(?s)helper \[\d+\].*?(\d+) MB +0 B +0 B +\d+ +IOSurface') * MiB],
+            ['render', printed(root, FP_BEFORE, r'render \[(\d+)\]'),
+             printed(root, FP_MOVED, r'render \[(\d+)\]'), 'same',
+             (printed(root, FP_MOVED, r'(\d+) MB +0 B +0 B +\d+ +IOSurface') -
+              printed(root, FP_BEFORE, r'(\d+) MB +0 B +0 B +\d+ +IOSurface')) * MiB]],
     }
 
 
@@ -207,6 +221,8 @@ def main():
               'fixtures/diff-folders/gates-past-boundary.txt', BEFORE, AFTER], 1)
         emit(iotally, root, os.path.join(tmp, 'footprint.ndjson'),
              ['footprint', '--format', 'ndjson'] + FOOTPRINT, 0)
+        emit(iotally, root, os.path.join(tmp, 'diff-footprint.ndjson'),
+             ['diff', '--format', 'ndjson', FP_BEFORE, FP_MOVED], 0)
         proc = subprocess.run(['node', runner, modules], cwd=tmp, input=json.dumps(queries),
                               stdout=subprocess.PIPE, universal_newlines=True)
         if proc.returncode != 0:

@@ -6,7 +6,8 @@
    sums stay put), relaunches some under new pids, adds and removes some, and
    repeats a name across processes. The generator's own figures are the truth
    of every process's before, after and delta, of its change (same,
-   relaunched, added, removed) and of the sums.
+   relaunched, added, removed) and of the sums, in the JSON and in the
+   NDJSON rows (section processes: name, pids and change in columns).
 2. The fixture pairs given on the command line: each capture parsed by
    tests/footprint-corpus.py's independent reader (regular expressions, no
    code shared with iotally), processes matched by the documented rule
@@ -116,12 +117,43 @@ def generate(seed):
     return before, after_list, truth
 
 
-def run_diff(exe, root, b, a):
-    out = subprocess.run([exe, 'diff', '--format', 'json', b, a], cwd=root,
+def run_diff(exe, root, b, a, fmt='json'):
+    out = subprocess.run([exe, 'diff', '--format', fmt, b, a], cwd=root,
                          capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f'{b} {a}: exit {out.returncode}: {out.stderr}')
+    if fmt == 'ndjson':
+        return [json.loads(line) for line in out.stdout.splitlines()]
     return json.loads(out.stdout)
+
+
+def check_ndjson(seed, rows, truth, moved):
+    """The NDJSON rows of section processes (docs/json/diff-ndjson.md): a
+    gpu.dirty row per process whose figure changed, or that was relaunched,
+    added or removed, in the processes' order, with its name, pids and
+    change; and the sum's row when the sum moved."""
+    want = []
+    for label, change, pb, pa, gb, ga in truth:
+        delta = ga - gb if gb is not None and ga is not None else None
+        if delta == 0 and change == 'same':
+            continue
+        want.append((label.rsplit(' [', 1)[0], pb, pa, change, gb, ga, delta, False))
+    have = [(r['process'], r['pid_before'], r['pid_after'], r['process_change'], r['before'],
+             r['after'], r['delta'], r['rounded'])
+            for r in rows if r['section'] == 'processes' and r['metric'] == 'gpu.dirty']
+    failures = 0
+    if want != have:
+        print(f'seed {seed}: NDJSON process rows differ from the generator\'s truth')
+        for w, h in zip(want + [None] * len(have), have + [None] * len(want)):
+            if w != h:
+                print(f'  expected {w}, got {h}')
+                break
+        failures += 1
+    sums = [r['delta'] for r in rows if r['section'] == 'figures' and r['metric'] == 'gpu.dirty']
+    if sums != ([moved] if moved else []):
+        print(f'seed {seed}: NDJSON summed gpu.dirty rows {sums}, expected delta {moved}')
+        failures += 1
+    return failures
 
 
 def check_generated(exe, seed):
@@ -132,6 +164,7 @@ def check_generated(exe, seed):
         write_capture(b, before)
         write_capture(a, after)
         got = run_diff(exe, tmp, b, a)
+        rows = run_diff(exe, tmp, b, a, 'ndjson')
     procs = got.get('processes', [])
     if len(procs) != len(truth):
         print(f'seed {seed}: {len(truth)} processes expected, got {len(procs)}')
@@ -151,7 +184,7 @@ def check_generated(exe, seed):
     if s['delta'] != moved:
         print(f'seed {seed}: summed gpu.dirty delta {s["delta"]}, expected {moved}')
         failures += 1
-    return failures
+    return failures + check_ndjson(seed, rows, truth, moved)
 
 
 def key_fig(v):

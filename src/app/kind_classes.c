@@ -19,6 +19,7 @@
 #include "model/report_classes.h"
 #include "model/signature_diff.h"
 #include "report/diff_classes_write.h"
+#include "report/diff_report.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -206,6 +207,19 @@ kind_classes_join_totals(void *p, const struct bundle_capture *const counts[2],
 	add_totals_sources(&sb, &c->diff);
 	c->totals_subject = strbuf_detach(&sb, NULL);
 	return 0;
+}
+
+bool
+kind_classes_totals_files(const void *p, const char *const paths[2],
+			  struct diff_section_files *out)
+{
+	const struct diff_classes_pair *c = p;
+	if (!c->joined_path[0] && !c->joined_path[1])
+		return false;
+	out->section = DIFF_CLASSES_ALLOCATION_KEY;
+	out->before = c->joined_path[0] ? c->joined_path[0] : paths[0];
+	out->after = c->joined_path[1] ? c->joined_path[1] : paths[1];
+	return true;
 }
 
 int

@@ -8,8 +8,11 @@
  * cli/cmd_diff.c).
  */
 
+#include <stdbool.h>
+
 struct bundle_capture;
 struct diag;
+struct diff_section_files;
 struct diag_list;
 struct report;
 
@@ -25,6 +28,16 @@ struct report;
 int kind_classes_join_totals(void *pair, const struct bundle_capture *const counts[2],
 			     const struct bundle_capture *const totals[2],
 			     struct diag_list *notes, struct diag *err);
+
+/*
+ * Where the allocation totals of `pair` were read from, when
+ * kind_classes_join_totals() joined them: true with out->section the
+ * totals' section of the kind's JSON, and each side's file (the one
+ * joined, else `paths[side]`, the side's own); false, *out untouched,
+ * when the pair's totals are its own files'.
+ */
+bool kind_classes_totals_files(const void *pair, const char *const paths[2],
+			       struct diff_section_files *out);
 
 /*
  * The allocation totals of the classes capture at `path` as "Allocation

@@ -554,6 +554,10 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		.changed = kind->changed(diff),
 		.sig = &sig,
 	};
+	/* A bundle side's allocation totals joined from another file: their rows name it. */
+	const char *paths[2] = { pair->before, pair->after };
+	if (pair->totals[0] && strcmp(kind->name, "classes") == 0)
+		kind_classes_totals_files(diff, paths, &rep.files);
 	if ((rc = write_output(a, kind, diff, &rep, pair->name, err)) == 0)
 		res->compared = true;
 	signature_release(&sig);

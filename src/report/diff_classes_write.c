@@ -170,6 +170,6 @@ diff_classes_json(const struct diff_classes *d)
 					    delta_json(tb->alloc[k], ta->alloc[k]));
 		json_object_set_new_nocheck(alloc, alloc_kind_name((enum alloc_kind)k), a);
 	}
-	json_object_set_new_nocheck(o, "allocation", alloc);
+	json_object_set_new_nocheck(o, DIFF_CLASSES_ALLOCATION_KEY, alloc);
 	return o;
 }

@@ -13,6 +13,12 @@
 
 #include "model/diff_classes.h"
 
+/*
+ * The JSON member of the allocation totals (and the `section` of their
+ * NDJSON rows, which a bundle pair's joined totals name their files on).
+ */
+#define DIFF_CLASSES_ALLOCATION_KEY "allocation"
+
 void diff_classes_write_text(FILE *out, const struct diff_classes *d, bool markdown);
 json_t *diff_classes_json(const struct diff_classes *d);
 

@@ -193,6 +193,19 @@ side_json(const struct footprint_figure *f)
 	return f->known ? json_integer((json_int_t)f->value) : json_null();
 }
 
+/*
+ * The bound of a row's figures: the delta's when both are known, else the
+ * one known figure's own (a figure footprint printed rounded never reads as
+ * exact, e.g. a process only one capture holds).
+ */
+static uint64_t
+row_slack(const struct diff_footprint_row *r)
+{
+	if (r->has_delta)
+		return r->slack;
+	return r->before.known ? r->before.slack : r->after.known ? r->after.slack : 0;
+}
+
 /* {before, after, delta, slack, at_least}: the diff NDJSON's triple, and its bound. */
 static json_t *
 triple_json(const struct diff_footprint_row *r)
@@ -202,7 +215,7 @@ triple_json(const struct diff_footprint_row *r)
 	json_object_set_new_nocheck(o, "after", side_json(&r->after));
 	json_object_set_new_nocheck(o, "delta", r->has_delta ? json_integer(r->delta)
 							     : json_null());
-	json_object_set_new_nocheck(o, "slack", json_integer((json_int_t)r->slack));
+	json_object_set_new_nocheck(o, "slack", json_integer((json_int_t)row_slack(r)));
 	json_object_set_new_nocheck(o, "at_least",
 				    json_boolean(r->before.at_least || r->after.at_least));
 	return o;

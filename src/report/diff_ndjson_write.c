@@ -11,6 +11,8 @@
 struct pair_cols {
 	const char *name, *before, *after, *kind, *status, *error;
 	const struct signature *sig;       /* NULL: none */
+	/* A section read from other files than the pair's (diff_report.h). */
+	const struct diff_section_files *files;
 };
 
 static struct ndjson_row *
@@ -31,6 +33,8 @@ struct change_cols {
 	bool rounded;
 	const char *gate;
 	json_t *tripped;                   /* taken; NULL: null */
+	/* footprint: the element of the JSON's processes the row is of (NULL: none). */
+	const json_t *proc;
 };
 
 static json_t *
@@ -39,10 +43,45 @@ or_null(json_t *v)
 	return v ? v : json_null();
 }
 
+static const char *
+str_member(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* An integer member of `o` (NULL o, or not an integer: null). */
+static json_t *
+int_member(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? json_integer(json_integer_value(v)) : json_null();
+}
+
+/*
+ * The process a footprint row is of, in columns of its own (the last of
+ * the row: keys are only added at the end): its name, each capture's
+ * pid and how it was matched; null on every other row.
+ */
+static void
+set_process(struct ndjson_row *o, const json_t *proc)
+{
+	ndjson_set(o, "process", ndjson_text_or_null(str_member(proc, "name")));
+	ndjson_set(o, "pid_before", int_member(proc, "pid_before"));
+	ndjson_set(o, "pid_after", int_member(proc, "pid_after"));
+	ndjson_set(o, "process_change", ndjson_text_or_null(str_member(proc, "change")));
+}
+
 static int
 write_row(FILE *out, const char *row, const struct pair_cols *p, const struct change_cols *c)
 {
-	struct ndjson_row *o = row_start(row, p);
+	struct pair_cols from = *p;
+	/* Figures read from other files than the pair's name those files. */
+	if (p->files && c->table && strcmp(c->table, p->files->section) == 0) {
+		from.before = p->files->before;
+		from.after = p->files->after;
+	}
+	struct ndjson_row *o = row_start(row, &from);
 	ndjson_set(o, "section", ndjson_text_or_null(c->table));
 	ndjson_set(o, "item", ndjson_text_or_null(c->item));
 	ndjson_set(o, "module", ndjson_text_or_null(c->module));
@@ -56,14 +95,8 @@ write_row(FILE *out, const char *row, const struct pair_cols *p, const struct ch
 	ndjson_set(o, "gate", ndjson_text_or_null(c->gate));
 	ndjson_set(o, "tripped", or_null(c->tripped));
 	signature_ndjson_set(o, p->sig);
+	set_process(o, c->proc);
 	return ndjson_row_write(out, o);
-}
-
-static const char *
-str_member(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
 /*
@@ -81,11 +114,24 @@ is_triple(const json_t *v)
 							   json_is_integer(a))));
 }
 
-/* One change row for a triple, when it changed or its item is new or gone. */
+/*
+ * A row even when its delta is 0: its item is new or gone, or it is a
+ * process-wide figure of a relaunched process (the other pid is the change).
+ */
+static bool
+row_moved(const struct change_cols *c)
+{
+	if (c->change && (strcmp(c->change, "new") == 0 || strcmp(c->change, "gone") == 0))
+		return true;
+	const char *how = str_member(c->proc, "change");
+	return !c->item && how && strcmp(how, "relaunched") == 0;
+}
+
+/* One change row for a triple, when it changed or row_moved(). */
 static int
 write_triple(FILE *out, const struct pair_cols *p, struct change_cols c, const json_t *t)
 {
-	bool moved = c.change && (strcmp(c.change, "new") == 0 || strcmp(c.change, "gone") == 0);
+	bool moved = row_moved(&c);
 	const json_t *delta = json_object_get(t, "delta");
 	if (json_is_integer(delta) && json_integer_value(delta) == 0 && !moved)
 		return 0;
@@ -106,19 +152,19 @@ struct table {
 	bool rounded;         /* vmmap's rounded summary figures */
 };
 
+/* The elements of `arr` (t->key of the body, or of one process), their columns from `base`. */
 static int
-write_table(FILE *out, const struct pair_cols *p, const json_t *body, const struct table *t)
+write_elements(FILE *out, const struct pair_cols *p, const struct change_cols *base,
+	       const json_t *arr, const char *item)
 {
-	const json_t *arr = json_object_get(body, t->key);
 	size_t i;
 	const json_t *el;
 	json_array_foreach(arr, i, el) {
-		struct change_cols c = {
-			.table = t->key, .item = str_member(el, t->item),
-			.module = strcmp(t->item, "site") == 0 ? str_member(el, "module") : NULL,
-			.purge = str_member(el, "purge"), .change = str_member(el, "change"),
-			.rounded = t->rounded,
-		};
+		struct change_cols c = *base;
+		c.item = str_member(el, item);
+		c.module = strcmp(item, "site") == 0 ? str_member(el, "module") : NULL;
+		c.purge = str_member(el, "purge");
+		c.change = str_member(el, "change");
 		if (is_triple(el)) {        /* classes: the element is the count */
 			c.metric = "count";
 			if (write_triple(out, p, c, el) < 0)
@@ -132,6 +178,27 @@ write_table(FILE *out, const struct pair_cols *p, const json_t *body, const stru
 			if (is_triple(v) && write_triple(out, p, c, v) < 0)
 				return -1;
 		}
+	}
+	return 0;
+}
+
+static int
+write_table(FILE *out, const struct pair_cols *p, const json_t *body, const struct table *t)
+{
+	struct change_cols c = { .table = t->key, .rounded = t->rounded };
+	return write_elements(out, p, &c, json_object_get(body, t->key), t->item);
+}
+
+/* The triples of an object whose members are metrics (footprint's figures). */
+static int
+write_metrics(FILE *out, const struct pair_cols *p, struct change_cols c, const json_t *obj)
+{
+	const char *key;
+	const json_t *t;
+	json_object_foreach((json_t *)obj, key, t) {
+		c.metric = key;
+		if (is_triple(t) && write_triple(out, p, c, t) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -154,17 +221,37 @@ write_totals(FILE *out, const struct pair_cols *p, const json_t *body)
 				return -1;
 			continue;
 		}
+		if (strcmp(tops[i], "figures") == 0) {
+			if (write_metrics(out, p, c, v) < 0)
+				return -1;
+			continue;
+		}
 		const char *key;
 		const json_t *t;
-		bool by_metric = strcmp(tops[i], "figures") == 0;
 		json_object_foreach((json_t *)v, key, t) {
-			if (by_metric)
-				c.metric = key;
-			else
-				c.item = key;
+			c.item = key;
 			if (is_triple(t) && write_triple(out, p, c, t) < 0)
 				return -1;
 		}
+	}
+	return 0;
+}
+
+/*
+ * footprint captures of several processes: each process's rows as the
+ * sums' (its figures, item null; its categories, item the category), in
+ * section "processes", with the process in columns of its own (set_process).
+ */
+static int
+write_processes(FILE *out, const struct pair_cols *p, const json_t *body)
+{
+	size_t i;
+	const json_t *proc;
+	json_array_foreach(json_object_get(body, "processes"), i, proc) {
+		struct change_cols c = { .table = "processes", .proc = proc };
+		if (write_metrics(out, p, c, json_object_get(proc, "figures")) < 0 ||
+		    write_elements(out, p, &c, json_object_get(proc, "categories"), "category") < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -201,13 +288,16 @@ diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json
 		{ "modules", "module", false },
 		{ "categories", "category", false },
 	};
-	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL, r->sig };
+	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL, r->sig,
+			       r->files.section ? &r->files : NULL };
 	struct change_cols c = { .change = r->changed ? "changed" : "same" };
 	int rc = write_row(out, "pair", &p, &c);
 	for (size_t i = 0; i < ARRAY_SIZE(tables) && rc == 0; i++)
 		rc = write_table(out, &p, body, &tables[i]);
 	if (rc == 0)
 		rc = write_totals(out, &p, body);
+	if (rc == 0)
+		rc = write_processes(out, &p, body);
 	if (rc == 0)
 		rc = write_gates(out, &p, r);
 	json_decref(body);
@@ -218,7 +308,7 @@ int
 diff_ndjson_write_error(FILE *out, const char *name, const char *before, const char *after,
 			const char *kind, const char *error)
 {
-	struct pair_cols p = { name, before, after, kind, "error", error, NULL };
+	struct pair_cols p = { name, before, after, kind, "error", error, NULL, NULL };
 	struct change_cols c = { 0 };
 	return write_row(out, "pair", &p, &c);
 }

@@ -12,7 +12,10 @@
  * diff_json_write(), report/diff_report.h), so the rows say exactly what
  * `--format json` says: vmmap rows (type and purge state) and summary rows,
  * the footprint; classes and allocation totals; track sites, modules and
- * the total; footprint's process figures and categories.
+ * the total; footprint's process figures and categories (of a capture of
+ * several processes their sums), then each process's own, section
+ * "processes", the process named in columns of its own. Rows of a section
+ * read from other files than the pair's (r->files) name those files.
  */
 
 #include <jansson.h>

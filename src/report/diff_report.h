@@ -18,9 +18,21 @@
 #include "util/diag.h"
 
 
+/*
+ * A section of the kind's report whose figures were read from other files
+ * than the pair's: `section` is its member in the JSON body ("allocation":
+ * a bundle side's totals joined from ioalloccount, app/kind_classes.h), and
+ * the files each side's figures came from. All NULL: none.
+ */
+struct diff_section_files {
+	const char *section;
+	const char *before, *after;
+};
+
 struct diff_report {
 	const char *kind;                 /* "vmmap", "track", ... */
 	const char *before_path, *after_path;
+	struct diff_section_files files;  /* NDJSON rows of the section name these */
 	const struct diag_list *warnings; /* comparability warnings */
 	const struct diff_gate *gates;
 	size_t ngates;

@@ -1,7 +1,22 @@
 /*
  * The parallel ordered map (app/parallel.h): worker threads take items in
- * index order from one counter, put each result in a ring of `window`
- * slots, and the calling thread emits the slots in index order.
+ * index order from one counter and put each result in a ring of `window`
+ * slots; the calling thread emits the slots in index order.
+ *
+ * The calling thread is woken once per batch, not once per item. Workers
+ * keep `done_to`, the end of the run of finished items that starts at the
+ * next item to emit, and wake the calling thread only when it sleeps and
+ * that run has reached `batch` items (half the window) or the last item.
+ * Woken, it emits the whole run and whatever finished meanwhile, and sleeps
+ * again only when nothing is left to emit. Waking it for every item cost
+ * about three context switches per item, each taking a processor from a
+ * worker; it is never stuck: with batch <= window, workers that cannot
+ * start an item (the window is full, or no item is left) have finished
+ * every item they started, so the run is at least a batch long or reaches
+ * the last item, and the worker that finished it woke the calling thread.
+ *
+ * Workers never write the output: one blocked in write() would hold the
+ * items behind it (measured: `vmmap --format ndjson -j 2` 1.08x slower).
  */
 
 #include "app/parallel.h"
@@ -19,15 +34,18 @@ struct slot {
 };
 
 struct map {
-	size_t n, window;
+	size_t n, window, batch;
 	app_parallel_work_fn work;
 	void *ctx;
 	pthread_mutex_t lock;
 	pthread_cond_t space;      /* a slot was freed, or the map stopped */
-	pthread_cond_t finished;   /* an item's result is in its slot */
+	pthread_cond_t ready;      /* a batch is ready to emit, or the last item */
 	/* Under lock: */
 	size_t next_start;         /* the next item a worker takes */
 	size_t next_emit;          /* the next item the calling thread emits */
+	size_t done_to;            /* items next_emit .. done_to - 1 are finished */
+	unsigned waiting_for_space;/* workers asleep on `space` */
+	bool emitter_asleep;       /* the calling thread sleeps on `ready` */
 	bool stop;
 	struct slot *slots;        /* item i in slots[i % window] */
 };
@@ -44,7 +62,27 @@ app_parallel_default_jobs(void)
 size_t
 app_parallel_window(unsigned jobs)
 {
-	return 2 * (size_t)(jobs ? jobs : 1);
+	return APP_PARALLEL_WINDOW_PER_JOB * (size_t)(jobs ? jobs : 1);
+}
+
+size_t
+app_parallel_batch(size_t window)
+{
+	return window > 1 ? window / 2 : 1;
+}
+
+/* Under lock, on a worker: item i is finished; wake the calling thread if a batch is ready. */
+static void
+finish_item(struct map *m, size_t i, void *result)
+{
+	m->slots[i % m->window] = (struct slot){ result, true };
+	if (i != m->done_to)
+		return;
+	while (m->done_to < m->next_start && m->slots[m->done_to % m->window].done)
+		m->done_to++;
+	if (m->emitter_asleep &&
+	    (m->done_to - m->next_emit >= m->batch || m->done_to == m->n))
+		pthread_cond_signal(&m->ready);
 }
 
 static void *
@@ -55,16 +93,18 @@ worker(void *arg)
 	for (;;) {
 		/* Item i may start once item i - window is emitted: its slot is free. */
 		while (!m->stop && m->next_start < m->n &&
-		       m->next_start >= m->next_emit + m->window)
+		       m->next_start >= m->next_emit + m->window) {
+			m->waiting_for_space++;
 			pthread_cond_wait(&m->space, &m->lock);
+			m->waiting_for_space--;
+		}
 		if (m->stop || m->next_start >= m->n)
 			break;
 		size_t i = m->next_start++;
 		pthread_mutex_unlock(&m->lock);
 		void *result = m->work(m->ctx, i);
 		pthread_mutex_lock(&m->lock);
-		m->slots[i % m->window] = (struct slot){ result, true };
-		pthread_cond_signal(&m->finished);
+		finish_item(m, i, result);
 	}
 	pthread_mutex_unlock(&m->lock);
 	return NULL;
@@ -81,29 +121,54 @@ map_in_turn(size_t n, app_parallel_work_fn work, app_parallel_emit_fn emit, void
 	return 0;
 }
 
+/* Under lock: sleep until a batch is ready to emit (or the last item); the end of the run. */
+static size_t
+wait_for_batch(struct map *m)
+{
+	if (m->done_to == m->next_emit) {
+		m->emitter_asleep = true;
+		while (m->done_to - m->next_emit < m->batch && m->done_to < m->n)
+			pthread_cond_wait(&m->ready, &m->lock);
+		m->emitter_asleep = false;
+	}
+	return m->done_to;
+}
+
+/* Emit item i, whose result is in its slot, and free the slot. */
+static int
+emit_one(struct map *m, app_parallel_emit_fn emit, size_t i)
+{
+	struct slot *s = &m->slots[i % m->window];
+	void *result = s->result;
+	*s = (struct slot){ NULL, false };
+	int rc = emit(m->ctx, i, result);
+	pthread_mutex_lock(&m->lock);
+	m->next_emit = i + 1;
+	m->stop = rc != 0;
+	if (m->waiting_for_space)
+		pthread_cond_broadcast(&m->space);
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
 /*
- * The calling thread: each item's result in index order, emitted outside the
- * lock. The item counts as in flight until its emit() returns: the window
- * bounds the results held, the one being printed included.
+ * The calling thread: each run of finished items in index order, emitted
+ * outside the lock (workers write the slots of items next_emit .. done_to
+ * - 1 no more). An item counts as in flight until its emit() returns: the
+ * window bounds the results held, the one being printed included, and a
+ * worker waiting for a slot is woken as soon as one is free.
  */
 static int
 emit_in_order(struct map *m, app_parallel_emit_fn emit)
 {
 	int rc = 0;
-	for (size_t i = 0; i < m->n && rc == 0; i++) {
-		struct slot *s = &m->slots[i % m->window];
+	size_t i = 0;
+	while (i < m->n && rc == 0) {
 		pthread_mutex_lock(&m->lock);
-		while (!s->done)
-			pthread_cond_wait(&m->finished, &m->lock);
-		void *result = s->result;
-		*s = (struct slot){ NULL, false };
+		size_t end = wait_for_batch(m);
 		pthread_mutex_unlock(&m->lock);
-		rc = emit(m->ctx, i, result);
-		pthread_mutex_lock(&m->lock);
-		m->next_emit = i + 1;
-		m->stop = rc != 0;
-		pthread_cond_broadcast(&m->space);
-		pthread_mutex_unlock(&m->lock);
+		for (; i < end && rc == 0; i++)
+			rc = emit_one(m, emit, i);
 	}
 	return rc;
 }
@@ -126,10 +191,11 @@ app_parallel_map(size_t n, const struct app_parallel_opts *opts, app_parallel_wo
 		.work = work,
 		.ctx = ctx,
 	};
+	m.batch = app_parallel_batch(m.window);
 	m.slots = xcalloc(m.window, sizeof(*m.slots));
 	pthread_mutex_init(&m.lock, NULL);
 	pthread_cond_init(&m.space, NULL);
-	pthread_cond_init(&m.finished, NULL);
+	pthread_cond_init(&m.ready, NULL);
 	pthread_t *threads = xcalloc(jobs, sizeof(*threads));
 	unsigned started = 0;
 	while (started < jobs && pthread_create(&threads[started], NULL, worker, &m) == 0)
@@ -150,7 +216,7 @@ app_parallel_map(size_t n, const struct app_parallel_opts *opts, app_parallel_wo
 		}
 	}
 	free(threads);
-	pthread_cond_destroy(&m.finished);
+	pthread_cond_destroy(&m.ready);
 	pthread_cond_destroy(&m.space);
 	pthread_mutex_destroy(&m.lock);
 	free(m.slots);

@@ -15,6 +15,10 @@
  * starting item i until emit(i - window) has returned, so the memory the
  * results hold is bounded by `window` results, not by n.
  *
+ * The calling thread sleeps until a batch of items is ready to emit (half
+ * the window, in index order, or the last items), not once per item, so the
+ * window is several items per worker (APP_PARALLEL_WINDOW_PER_JOB).
+ *
  * With jobs == 1 no thread is made: work(i) then emit(i), in the calling
  * thread, one item after the other, as a plain loop would.
  *
@@ -71,7 +75,7 @@ typedef void (*app_parallel_drop_fn)(void *ctx, size_t i, void *result);
 
 struct app_parallel_opts {
 	unsigned jobs;     /* worker threads, 1 or more (1: no thread) */
-	size_t window;     /* items started and not yet emitted, at most; 0: 2 x jobs */
+	size_t window;     /* items started and not yet emitted, at most; 0: app_parallel_window() */
 };
 
 /* The largest -j a command takes: more threads than this buys nothing. */
@@ -80,8 +84,20 @@ struct app_parallel_opts {
 /* The number of processors online (at least 1, at most APP_PARALLEL_MAX_JOBS): -j's default. */
 unsigned app_parallel_default_jobs(void);
 
-/* The window used for `jobs` workers: 2 x jobs, so a worker rarely waits for the printer. */
+/*
+ * Items in flight per worker. The calling thread is woken when half the
+ * window is finished, so a worker has window / 2 / jobs = 4 items of its own
+ * to go on with meanwhile; a result is one input's output, not its model
+ * (that is freed in work()), so the memory held stays bounded by jobs models
+ * and window outputs.
+ */
+#define APP_PARALLEL_WINDOW_PER_JOB 8u
+
+/* The window used for `jobs` workers: APP_PARALLEL_WINDOW_PER_JOB x jobs. */
 size_t app_parallel_window(unsigned jobs);
+
+/* The run of finished items that wakes the calling thread: half the window (at least 1). */
+size_t app_parallel_batch(size_t window);
 
 /* Run the map over items 0 .. n-1. 0, or the non-zero value of the emit() that stopped it. */
 int app_parallel_map(size_t n, const struct app_parallel_opts *opts, app_parallel_work_fn work,

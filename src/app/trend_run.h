@@ -33,7 +33,8 @@ struct trend_order {
  * are read at once (app/parallel.h; 0 or 1: one after the other); the
  * series, `notes` and the inputs' fields are the same for every `jobs`.
  * Memory: besides the series, at most `jobs` captures being parsed and
- * the samples of a window of 2 x jobs inputs, each reduced to its metrics.
+ * the samples of a window of app_parallel_window(jobs) inputs, each
+ * reduced to its metrics.
  */
 int trend_run_read(struct trend_input *in, size_t n, const char *forced, unsigned jobs,
 		   struct trend_series *s, const char **kind, struct diag_list *notes,

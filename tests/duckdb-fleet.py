@@ -34,6 +34,7 @@ FOOTPRINT = ['fixtures/footprint/constructed-bytes-swapped-wired.txt',
              'fixtures/footprint/constructed-formatted-two-processes.txt', MLX]
 FP_BEFORE = 'fixtures/footprint/constructed-formatted-two-processes.txt'
 FP_MOVED = 'fixtures/footprint-diff/constructed-formatted-iosurface-moved-relaunched.txt'
+MLX_LESS = 'fixtures/footprint-diff/macos26.5-arm64-footprint-elided-mlx-gpu-64m-less.txt'
 
 
 def doc_queries(root):
@@ -144,6 +145,16 @@ def expected(root):
              printed(root, FP_MOVED, r'render \[(\d+)\]'), 'same',
              (printed(root, FP_MOVED, r'(\d+) MB +0 B +0 B +\d+ +IOSurface') -
               printed(root, FP_BEFORE, r'(\d+) MB +0 B +0 B +\d+ +IOSurface')) * MiB]],
+        # MLX_LESS is MLX with less IOAccelerator (graphics) Dirty, Footprint and
+        # phys_footprint, both elided (" ..."): each figure moves by what the two
+        # files print apart, all rounded (printed in MB), and gpu.dirty (the one
+        # GPU row listed) is the one lower bound: the others are printed, not summed.
+        'footprint-diff-bound': [
+            ['figures', m, (printed(root, MLX, pattern) - printed(root, MLX_LESS, pattern)) * MiB,
+             True, m == 'gpu.dirty']
+            for m, pattern in (('footprint', r'Footprint: (\d+) MB'),
+                               ('gpu.dirty', r'\n(\d+) MB .*IOAccelerator'),
+                               ('phys_footprint', r'phys_footprint: (\d+) MB'))],
     }
 
 
@@ -223,6 +234,8 @@ def main():
              ['footprint', '--format', 'ndjson'] + FOOTPRINT, 0)
         emit(iotally, root, os.path.join(tmp, 'diff-footprint.ndjson'),
              ['diff', '--format', 'ndjson', FP_BEFORE, FP_MOVED], 0)
+        emit(iotally, root, os.path.join(tmp, 'diff-elided.ndjson'),
+             ['diff', '--format', 'ndjson', MLX_LESS, MLX], 0)
         proc = subprocess.run(['node', runner, modules], cwd=tmp, input=json.dumps(queries),
                               stdout=subprocess.PIPE, universal_newlines=True)
         if proc.returncode != 0:

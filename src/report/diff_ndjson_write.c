@@ -35,6 +35,8 @@ struct change_cols {
 	json_t *tripped;                   /* taken; NULL: null */
 	/* footprint: the element of the JSON's processes the row is of (NULL: none). */
 	const json_t *proc;
+	/* footprint: the figure is a lower bound (rows were elided); taken, NULL: null. */
+	json_t *lower_bound;
 };
 
 static json_t *
@@ -96,6 +98,7 @@ write_row(FILE *out, const char *row, const struct pair_cols *p, const struct ch
 	ndjson_set(o, "tripped", or_null(c->tripped));
 	signature_ndjson_set(o, p->sig);
 	set_process(o, c->proc);
+	ndjson_set(o, "lower_bound", or_null(c->lower_bound));
 	return ndjson_row_write(out, o);
 }
 
@@ -139,6 +142,14 @@ write_triple(FILE *out, const struct pair_cols *p, struct change_cols c, const j
 	const json_t *slack = json_object_get(t, "slack");
 	if (json_is_integer(slack) && json_integer_value(slack) > 0)
 		c.rounded = true;
+	/*
+	 * ... and whether it is only a lower bound (the JSON's at_least): a
+	 * reader of the rows must not take a sum of listed rows as the figure.
+	 * Kinds without the bound (exact figures) say null, not false.
+	 */
+	const json_t *at_least = json_object_get(t, "at_least");
+	if (json_is_boolean(at_least))
+		c.lower_bound = json_boolean(json_is_true(at_least));
 	c.before = json_copy(json_object_get(t, "before"));
 	c.after = json_copy(json_object_get(t, "after"));
 	c.delta = json_copy(json_object_get(t, "delta"));

@@ -60,6 +60,13 @@ bool vmmap_line_looks_like_region(const char *p, const char *end);
 /* "TYPE   1130e0000-11": the start of a region line cut by the end of input. */
 bool vmmap_line_looks_cut(const char *p, const char *end);
 
+/*
+ * The four right-aligned six-byte size slots of "[%6s %6s %6s %6s]" at p
+ * (the 27 bytes after '['): false when a slot is no size; *fraction when
+ * the first was rounded. Declared here for its equivalence test.
+ */
+bool vmmap_read_size_slots(const char *p, uint64_t v[4], bool *fraction);
+
 /* The size columns of a summary table, in the order the rows print them. */
 struct vmmap_table_layout {
 	enum vmmap_column cols[VMMAP_COL_SIZES];

@@ -224,63 +224,184 @@ parse_size_slot(const char *f, uint64_t *v, bool *fraction)
 	return true;
 }
 
+#if defined(VMMAP_LINE_SSE2)
 /*
- * A dump repeats a few size texts ("    0K", "   16K") on most of its
- * lines: the slots read last are kept by their six bytes, so a repeated
- * slot is one load and compare instead of a scan. The key is the slot's
- * bytes with bit 63 set (an empty entry never matches) and bit 62 for a
- * rounded size. A dump of log-uniform sizes has some 10,000 slot texts;
- * 2^12 entries (64 KiB) keep about 90 % of its slots where 2^7 kept 54 %,
- * 6 to 8 % less CPU on it (2^13 and 2^14 were no better); a dump of few
- * sizes is the same either way.
+ * The four slots at once, without a table of slot texts (a memo of 4096
+ * texts, 64 KiB, was twice the L1 data cache: its load was the hottest
+ * instruction of the parse). Nearly every slot has one of three forms:
+ *
+ *   int  blanks, then digits to the end          "  4096"
+ *   K    blanks, digits, 'K'                     "   16K"
+ *   dec  blanks, 1 to 3 digits, '.', digit, M/G  " 12.5M"
+ *
+ * Two overlapping 16-byte loads (p and p + 11: nothing past the last slot
+ * is read) are spread so that slot i fills bytes 0-5 of 64-bit lane i.
+ * Every byte is classified at once; in the masks, bit 8i + j is byte j of
+ * slot i. A slot's last byte gives its form and so the bytes its number
+ * covers, and the whole block is checked in a few word operations. Any
+ * other slot (T, B, lowercase units, a digit after a blank, ...) sends all
+ * four to parse_size_slot(), the reference.
  */
-#if !defined(VMMAP_LINE_SCALAR)
-#define SLOT_MEMO_BITS 12
-#define SLOT_KEY_SET (UINT64_C(1) << 63)
-#define SLOT_KEY_FRACTION (UINT64_C(1) << 62)
+#define SLOT_FIRST UINT32_C(0x01010101)
+#define SLOT_DEC_LAST (1u << 2)
 
-struct slot_memo {
-	uint64_t key;
-	uint64_t value;
+/*
+ * How a slot of a valid form is read, by its last byte. R is the slot read
+ * as "%06u" with every byte that is no digit taken as 0: the int itself,
+ * 10 x the K count, 1000 x the whole of a dec plus 10 x its tenth.
+ * (R * recip) >> 32 is R / 10^k for R < 10^6: recip = ceil(2^32 / 10^k)
+ * is too large by under 1 / 2^32 of 10^6, less than the room an exact
+ * quotient (K) or a remainder of at most 90 (dec, k = 3) leaves.
+ */
+struct slot_form {
+	uint64_t recip;          /* ceil(2^32 / 10^k) */
+	const uint64_t *tenths;  /* by the tenth's digit: zeros for the forms without one */
+	uint8_t unit_shift;      /* log2 of the unit */
+	uint8_t last;            /* the bit of the number's last byte; 0: no size ends so */
 };
 
-static _Thread_local struct slot_memo slot_memo[1u << SLOT_MEMO_BITS];
+/*
+ * floor(d * unit / 10) for the tenth d (by its byte's low four bits).
+ * slot_decimal() gives floor(tenths * unit / 10) with tenths = 10 * whole
+ * + d, which is whole * unit + floor(d * unit / 10), whole * unit being an
+ * integer.
+ */
+#define SLOT_TENTHS(s)                                                        \
+	{ 0, (UINT64_C(1) << (s)) / 10, (UINT64_C(2) << (s)) / 10,            \
+	  (UINT64_C(3) << (s)) / 10, (UINT64_C(4) << (s)) / 10,               \
+	  (UINT64_C(5) << (s)) / 10, (UINT64_C(6) << (s)) / 10,               \
+	  (UINT64_C(7) << (s)) / 10, (UINT64_C(8) << (s)) / 10,               \
+	  (UINT64_C(9) << (s)) / 10 }
+static const uint64_t slot_tenths[3][16] = { { 0 }, SLOT_TENTHS(20), SLOT_TENTHS(30) };
 
-static uint64_t
-slot_bytes(const char *f)
+#define SLOT_FORM_INT { UINT64_C(1) << 32, slot_tenths[0], 0, 1u << 5 }
+static const struct slot_form slot_forms[256] = {
+	['0'] = SLOT_FORM_INT, ['1'] = SLOT_FORM_INT, ['2'] = SLOT_FORM_INT,
+	['3'] = SLOT_FORM_INT, ['4'] = SLOT_FORM_INT, ['5'] = SLOT_FORM_INT,
+	['6'] = SLOT_FORM_INT, ['7'] = SLOT_FORM_INT, ['8'] = SLOT_FORM_INT,
+	['9'] = SLOT_FORM_INT,
+	['K'] = { 429496730, slot_tenths[0], 10, 1u << 4 },
+	['M'] = { 4294968, slot_tenths[1], 20, SLOT_DEC_LAST },
+	['G'] = { 4294968, slot_tenths[2], 30, SLOT_DEC_LAST },
+};
+
+static const struct slot_form *
+slot_form_of(const char *f)
 {
-	uint32_t lo;
-	uint16_t hi;
-	memcpy(&lo, f, sizeof(lo));
-	memcpy(&hi, f + 4, sizeof(hi));
-	return (uint64_t)lo | (uint64_t)hi << 32 | SLOT_KEY_SET;
+	return &slot_forms[(unsigned char)f[5]];
+}
+
+static inline uint64_t
+slot_value(const struct slot_form *form, const char *f, uint32_t r)
+{
+	return ((r * form->recip) >> 32 << form->unit_shift) + form->tenths[f[4] & 15];
+}
+
+static uint32_t
+slot_mask(__m128i s01, __m128i s23)
+{
+	return (uint32_t)_mm_movemask_epi8(s01) | (uint32_t)_mm_movemask_epi8(s23) << 16;
+}
+
+static __m128i
+bytes_equal(__m128i c, char b)
+{
+	return _mm_cmpeq_epi8(c, _mm_set1_epi8(b));
+}
+
+/*
+ * Two slots' R (lanes 0 and 2: "%06u" of bytes 0-5 of each 64-bit lane of
+ * digit values): pairs, then 10^4, 10^2, 1 times the pairs (lanes 1, 3 hold
+ * the last pair; the caller adds them).
+ */
+static __m128i
+slot_pair_reads(__m128i z)
+{
+	const __m128i zero = _mm_setzero_si128();
+	const __m128i tens = _mm_setr_epi16(10, 1, 10, 1, 10, 1, 0, 0);
+	__m128i a = _mm_madd_epi16(_mm_unpacklo_epi8(z, zero), tens);
+	__m128i b = _mm_madd_epi16(_mm_unpackhi_epi8(z, zero), tens);
+	return _mm_madd_epi16(_mm_packs_epi32(a, b),
+			      _mm_setr_epi16(10000, 100, 1, 0, 10000, 100, 1, 0));
+}
+
+/* All four slots when each has one of the three forms; else false. */
+static bool
+read_common_slots(const char *p, uint64_t v[4], bool *fraction)
+{
+	__m128i lo = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(p + 11));
+	__m128i s01 = _mm_unpacklo_epi64(lo, _mm_srli_si128(lo, 7));
+	__m128i s23 = _mm_unpacklo_epi64(_mm_srli_si128(hi, 3), _mm_srli_si128(hi, 10));
+	/* '0'..'9' become 0..9 and no other byte does. */
+	__m128i x01 = _mm_xor_si128(s01, _mm_set1_epi8('0'));
+	__m128i x23 = _mm_xor_si128(s23, _mm_set1_epi8('0'));
+	__m128i d01 = _mm_cmpeq_epi8(_mm_min_epu8(x01, _mm_set1_epi8(9)), x01);
+	__m128i d23 = _mm_cmpeq_epi8(_mm_min_epu8(x23, _mm_set1_epi8(9)), x23);
+	uint32_t digit = slot_mask(d01, d23);
+	uint32_t blank = slot_mask(bytes_equal(s01, ' '), bytes_equal(s23, ' '));
+	uint32_t dot = slot_mask(bytes_equal(s01, '.'), bytes_equal(s23, '.'));
+	const struct slot_form *form[4] = {
+		slot_form_of(p), slot_form_of(p + 7), slot_form_of(p + 14), slot_form_of(p + 21),
+	};
+	/* Each slot's last digit of the number (by its last byte), and its bytes 0 to that one. */
+	uint32_t last = form[0]->last | (uint32_t)form[1]->last << 8 |
+			(uint32_t)form[2]->last << 16 | (uint32_t)form[3]->last << 24;
+	if (((last + SLOT_FIRST * 0x7f) & SLOT_FIRST << 7) != SLOT_FIRST << 7)
+		return false;   /* a last byte that no form has (each byte is 0 or 4 to 32) */
+	uint32_t dec = last & SLOT_FIRST * SLOT_DEC_LAST;
+	uint32_t field = (last << 1) - SLOT_FIRST;
+	uint32_t bad = (field & ~(digit | blank)) |   /* a byte that is neither */
+		       (digit << 1 & blank & field) |  /* a blank after a digit */
+		       ((last | dec << 2) & ~digit) |  /* no digit at the end, or no tenth */
+		       (dec << 1 & ~dot);              /* no '.' before the tenth */
+	if (bad)
+		return false;
+
+	__m128i r01 = slot_pair_reads(_mm_and_si128(x01, d01));
+	__m128i r23 = slot_pair_reads(_mm_and_si128(x23, d23));
+	__m128 f01 = _mm_castsi128_ps(r01), f23 = _mm_castsi128_ps(r23);
+	__m128i r = _mm_add_epi32(_mm_castps_si128(_mm_shuffle_ps(f01, f23, _MM_SHUFFLE(2, 0, 2, 0))),
+				  _mm_castps_si128(_mm_shuffle_ps(f01, f23, _MM_SHUFFLE(3, 1, 3, 1))));
+	uint64_t r01w = (uint64_t)_mm_cvtsi128_si64(r);
+	uint64_t r23w = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(r, r));
+	v[0] = slot_value(form[0], p, (uint32_t)r01w);
+	v[1] = slot_value(form[1], p + 7, (uint32_t)(r01w >> 32));
+	v[2] = slot_value(form[2], p + 14, (uint32_t)r23w);
+	v[3] = slot_value(form[3], p + 21, (uint32_t)(r23w >> 32));
+	*fraction = (dec & 0xff) != 0;
+	return true;
 }
 #endif
 
-/*
- * VMMAP_LINE_SCALAR (the reference of tests/unit) reads every slot with
- * parse_size_slot(): the memo is one of the fast paths it is held to.
- */
-static bool
-read_size_slot(const char *f, uint64_t *v, bool *fraction)
-{
-#if defined(VMMAP_LINE_SCALAR)
-	return parse_size_slot(f, v, fraction);
-#else
-	uint64_t key = slot_bytes(f);
-	struct slot_memo *m =
-		&slot_memo[(key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - SLOT_MEMO_BITS)];
-	if ((m->key & ~SLOT_KEY_FRACTION) == key) {
-		*v = m->value;
-		*fraction = (m->key & SLOT_KEY_FRACTION) != 0;
-		return true;
-	}
-	if (!parse_size_slot(f, v, fraction))
-		return false;
-	m->key = key | (*fraction ? SLOT_KEY_FRACTION : 0);
-	m->value = *v;
-	return true;
+/* Each slot by parse_size_slot(): the reference, and the rare forms. */
+#if defined(VMMAP_LINE_SSE2) && defined(__GNUC__)
+__attribute__((noinline))   /* keeps its registers out of the fast path */
 #endif
+static bool
+read_plain_slots(const char *p, uint64_t v[4], bool *fraction)
+{
+	bool rounded[4];
+	for (int i = 0; i < 4; i++)
+		if (!parse_size_slot(p + 7 * i, &v[i], &rounded[i]))
+			return false;
+	*fraction = rounded[0];
+	return true;
+}
+
+/*
+ * The four slots of "%6s %6s %6s %6s" at p; *fraction when the first was
+ * rounded. VMMAP_LINE_SCALAR (the reference of tests/unit) and targets
+ * without SSE2 read every slot with parse_size_slot().
+ */
+bool
+vmmap_read_size_slots(const char *p, uint64_t v[4], bool *fraction)
+{
+#if defined(VMMAP_LINE_SSE2)
+	if (read_common_slots(p, v, fraction))
+		return true;
+#endif
+	return read_plain_slots(p, v, fraction);
 }
 
 /*
@@ -295,11 +416,8 @@ parse_size_slots(const char *p, const char *end, uint64_t *dst[4], bool *fractio
 	if (end - p != SIZE_SLOTS_LEN || p[6] != ' ' || p[13] != ' ' || p[20] != ' ')
 		return false;
 	uint64_t v[4];
-	bool rounded[4];
-	for (int i = 0; i < 4; i++)
-		if (!read_size_slot(p + 7 * i, &v[i], &rounded[i]))
-			return false;
-	*fraction = rounded[0];
+	if (!vmmap_read_size_slots(p, v, fraction))
+		return false;
 	for (int i = 0; i < 4; i++)
 		*dst[i] = v[i];
 	return true;

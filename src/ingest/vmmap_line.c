@@ -344,17 +344,20 @@ read_common_slots(const char *p, uint64_t v[4], bool *fraction)
 	const struct slot_form *form[4] = {
 		slot_form_of(p), slot_form_of(p + 7), slot_form_of(p + 14), slot_form_of(p + 21),
 	};
-	/* Each slot's last digit of the number (by its last byte), and its bytes 0 to that one. */
+	/*
+	 * Each slot's last digit of the number (by its last byte), which
+	 * must be a digit, and the bytes before it, blanks then digits.
+	 */
 	uint32_t last = form[0]->last | (uint32_t)form[1]->last << 8 |
 			(uint32_t)form[2]->last << 16 | (uint32_t)form[3]->last << 24;
 	if (((last + SLOT_FIRST * 0x7f) & SLOT_FIRST << 7) != SLOT_FIRST << 7)
 		return false;   /* a last byte that no form has (each byte is 0 or 4 to 32) */
 	uint32_t dec = last & SLOT_FIRST * SLOT_DEC_LAST;
-	uint32_t field = (last << 1) - SLOT_FIRST;
-	uint32_t bad = (field & ~(digit | blank)) |   /* a byte that is neither */
-		       (digit << 1 & blank & field) |  /* a blank after a digit */
-		       ((last | dec << 2) & ~digit) |  /* no digit at the end, or no tenth */
-		       (dec << 1 & ~dot);              /* no '.' before the tenth */
+	uint32_t before = last - SLOT_FIRST;
+	uint32_t bad = (before & ~(digit | blank)) |   /* a byte that is neither */
+		       (digit << 1 & blank & before) |  /* a blank after a digit */
+		       ((last | dec << 2) & ~digit) |   /* no digit at the end, or no tenth */
+		       (dec << 1 & ~dot);               /* no '.' before the tenth */
 	if (bad)
 		return false;
 

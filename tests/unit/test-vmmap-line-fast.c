@@ -1,7 +1,8 @@
 /*
  * The fast paths of ingest/vmmap_line.c (SSE2 address scans, blank scans
  * before the range and after the share mode, integer slot decimals, the
- * slot memo) against the same file built with its plain paths only
+ * four size slots read at once) against the same file built with its plain
+ * paths only
  * (VMMAP_LINE_SCALAR, functions renamed ref_*, see meson.build): on
  * generated region lines, both must give the same result, the same reason
  * and the same fields, byte for byte.
@@ -24,6 +25,7 @@
 enum vmmap_line_result ref_vmmap_parse_region_line(const char *p, size_t n,
 						   struct vmmap_region *r,
 						   const char **why);
+bool ref_vmmap_read_size_slots(const char *p, uint64_t v[4], bool *fraction);
 
 /* xorshift64*: the same lines on every run. */
 static uint64_t rng_state = UINT64_C(0x9E3779B97F4A7C15);
@@ -272,14 +274,13 @@ test_every_slot_decimal(void **state)
 }
 
 /*
- * The slot memo (the reference reads every slot afresh): every K size and
- * bare number below 10^5 and every "%.1f" M/G/T size, each in all four
- * slots beside texts that differ from it in one byte ("  123K" against
- * " 1123K", "12.5M" against "12.5G"), so that entries are replaced and hit
- * while texts that share five of their six bytes pass through them.
+ * Whole lines through both parsers: every K size and bare number below
+ * 10^5 and every "%.1f" M/G/T size, each in all four slots beside texts
+ * that differ from it in one byte ("  123K" against " 1123K", "12.5M"
+ * against "12.5G").
  */
 static void
-test_slot_memo_against_plain_slots(void **state)
+test_slot_sizes_in_lines(void **state)
 {
 	(void)state;
 	char line[256], t[4][16];
@@ -295,6 +296,217 @@ test_slot_memo_against_plain_slots(void **state)
 			check_line(line, (size_t)n);
 		}
 	}
+}
+
+/*
+ * The size block alone: vmmap_read_size_slots() (fast) against its
+ * reference, which reads each slot with parse_size_slot(). Both must agree
+ * on success and, when they succeed, on the four values and the first
+ * slot's rounding flag. The block is copied to a buffer of exactly 27
+ * bytes, so that a read past its end is caught under AddressSanitizer.
+ * Returns whether the block was read.
+ */
+static unsigned slot_blocks_read, slot_blocks_refused;
+
+static bool
+check_slots(const char block[27])
+{
+	char *p = malloc(27);
+	assert_non_null(p);
+	memcpy(p, block, 27);
+	uint64_t a[4], b[4];
+	bool fa = false, fb = false;
+	memset(a, 0x5a, sizeof(a));
+	memset(b, 0x5a, sizeof(b));
+	bool ra = vmmap_read_size_slots(p, a, &fa);
+	bool rb = ref_vmmap_read_size_slots(p, b, &fb);
+	if (ra != rb || (ra && (fa != fb || memcmp(a, b, sizeof(a)) != 0)))
+		fail_msg("[%.27s]: read %d/%d, rounded %d/%d, values %llu %llu %llu %llu / "
+			 "%llu %llu %llu %llu", p, ra, rb, fa, fb, (unsigned long long)a[0],
+			 (unsigned long long)a[1], (unsigned long long)a[2],
+			 (unsigned long long)a[3], (unsigned long long)b[0],
+			 (unsigned long long)b[1], (unsigned long long)b[2],
+			 (unsigned long long)b[3]);
+	free(p);
+	if (ra)
+		slot_blocks_read++;
+	else
+		slot_blocks_refused++;
+	return ra;
+}
+
+/* Put six bytes into slot i of a block whose separators are blanks. */
+static void
+put_slot(char block[27], unsigned i, const char six[6])
+{
+	memcpy(block + 7 * i, six, 6);
+	if (i < 3)
+		block[7 * i + 6] = ' ';
+}
+
+/* The text right-aligned in six bytes ("%6s"); false when it is longer. */
+static bool
+slot_text(char six[6], const char *t)
+{
+	size_t n = strlen(t);
+	if (n > 6)
+		return false;
+	memset(six, ' ', 6);
+	memcpy(six + 6 - n, t, n);
+	return true;
+}
+
+/* Slots that the fast path reads, for the places around a slot under test. */
+static const char *const good_slots[] = {
+	"    0K", "   16K", "99999K", "     7", "999999", " 12.5M", "999.9G", "  0.0M",
+	"  1.0T", "    4K",
+};
+
+/* The six bytes in slot 0 and in slot 1 + (turn % 3), the others good. */
+static void
+check_slot_everywhere(const char six[6], unsigned turn)
+{
+	char block[27];
+	for (unsigned i = 0; i < 4; i++) {
+		char g[6];
+		slot_text(g, good_slots[(turn + i) % (sizeof(good_slots) / sizeof(good_slots[0]))]);
+		put_slot(block, i, g);
+	}
+	put_slot(block, 0, six);
+	check_slots(block);
+	put_slot(block, 0, "   16K");
+	put_slot(block, 1 + turn % 3, six);
+	check_slots(block);
+}
+
+/*
+ * Every form the fast path reads, at every width it fits in six bytes:
+ * bare numbers 0 to 999999, K counts 0 to 99999, and "%u.%u" with M, G
+ * and T (T is left to the reference: the double path) for wholes 0 to 999,
+ * and the same digits with leading zeros ("000016K": a slot holds six
+ * digits at most, longer sizes are the tokenizer's, see gen_line).
+ */
+static void
+test_slot_forms_one_by_one(void **state)
+{
+	(void)state;
+	char t[16], six[6];
+	unsigned turn = 0;
+	for (unsigned v = 0; v < 1000000; v++) {
+		snprintf(t, sizeof(t), "%u", v);
+		slot_text(six, t);
+		check_slot_everywhere(six, turn++);
+		if (v < 100000) {
+			snprintf(t, sizeof(t), "%uK", v);
+			slot_text(six, t);
+			check_slot_everywhere(six, turn++);
+		}
+		if (v < 10000) {
+			snprintf(t, sizeof(t), "%u.%u%c", v / 10, v % 10, "MGT"[v % 3]);
+			slot_text(six, t);
+			check_slot_everywhere(six, turn++);
+			snprintf(t, sizeof(t), "%u.%u%c", v / 10, v % 10, "GTM"[v % 3]);
+			slot_text(six, t);
+			check_slot_everywhere(six, turn++);
+		}
+		if (v < 1000) {   /* leading zeros, and every width of zeros */
+			snprintf(t, sizeof(t), "%06u", v);
+			slot_text(six, t);
+			check_slot_everywhere(six, turn++);
+			snprintf(t, sizeof(t), "%05uK", v);
+			slot_text(six, t);
+			check_slot_everywhere(six, turn++);
+			snprintf(t, sizeof(t), "%03u.%uM", v / 10, v % 10);
+			slot_text(six, t);
+			check_slot_everywhere(six, turn++);
+		}
+	}
+	/* Each form was read by the fast path and a T or a bad slot refused. */
+	assert_true(slot_blocks_read > 2000000);
+}
+
+/*
+ * Every six-byte text over ten bytes that decide the forms: a blank, three
+ * digits, '.', K, M, G, T and a NUL. Digits after a blank, a blank inside
+ * the number, '.' anywhere, two units, a unit first: 10^6 texts, each in
+ * slot 0 and in one other slot.
+ */
+static void
+test_slot_texts_of_ten_bytes(void **state)
+{
+	(void)state;
+	static const char bytes[10] = { ' ', '0', '5', '9', '.', 'K', 'M', 'G', 'T', '\0' };
+	char six[6];
+	unsigned before = slot_blocks_read;
+	for (unsigned n = 0; n < 1000000; n++) {
+		unsigned k = n;
+		for (unsigned j = 0; j < 6; j++, k /= 10)
+			six[5 - j] = bytes[k % 10];
+		check_slot_everywhere(six, n);
+	}
+	assert_true(slot_blocks_read - before > 10000);
+}
+
+/* A byte of the kinds that decide a slot, or any byte at all. */
+static char
+adversarial_byte(void)
+{
+	static const char kinds[] = " 0123456789.KMGTBkmgtb\t\r-+eE,x[]";
+	if (below(4) == 0)
+		return (char)below(256);   /* NUL, high bytes, '0' + 0x80 ... */
+	return kinds[below(sizeof(kinds) - 1)];
+}
+
+/* A random slot: a good form, one with a byte changed, or random bytes. */
+static void
+random_slot(char six[6])
+{
+	char t[16];
+	size_text(t, sizeof(t));
+	if (!slot_text(six, t))
+		slot_text(six, good_slots[below(sizeof(good_slots) / sizeof(good_slots[0]))]);
+	switch (below(6)) {
+	case 0:
+	case 1:
+	case 2:
+		return;
+	case 3:
+		six[below(6)] = adversarial_byte();
+		return;
+	case 4:   /* a byte swapped with its neighbour: '.' and blanks in odd places */
+	{
+		unsigned i = below(5);
+		char c = six[i];
+		six[i] = six[i + 1];
+		six[i + 1] = c;
+		return;
+	}
+	default:
+		for (unsigned i = 0; i < 6; i++)
+			six[i] = below(2) ? adversarial_byte() : six[i];
+		return;
+	}
+}
+
+/* Blocks of four random slots, and separators that are no blank. */
+static void
+test_slot_blocks_random(void **state)
+{
+	(void)state;
+	char block[27], six[6];
+	unsigned before = slot_blocks_read;
+	for (unsigned n = 0; n < 1000000; n++) {
+		for (unsigned i = 0; i < 4; i++) {
+			random_slot(six);
+			put_slot(block, i, six);
+		}
+		if (below(50) == 0)
+			block[6 + 7 * below(3)] = adversarial_byte();
+		check_slots(block);
+	}
+	/* Both ways are taken often: about half the blocks are read. */
+	assert_true(slot_blocks_read - before > 200000);
+	assert_true(slot_blocks_read - before < 900000);
 }
 
 /*
@@ -354,7 +566,10 @@ main(void)
 		cmocka_unit_test(test_generated_lines_agree),
 		cmocka_unit_test(test_every_slot_decimal),
 		cmocka_unit_test(test_address_lengths_and_offsets),
-		cmocka_unit_test(test_slot_memo_against_plain_slots),
+		cmocka_unit_test(test_slot_sizes_in_lines),
+		cmocka_unit_test(test_slot_forms_one_by_one),
+		cmocka_unit_test(test_slot_texts_of_ten_bytes),
+		cmocka_unit_test(test_slot_blocks_random),
 		cmocka_unit_test(test_tail_blank_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

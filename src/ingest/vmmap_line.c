@@ -248,10 +248,11 @@ parse_size_slot(const char *f, uint64_t *v, bool *fraction)
 /*
  * How a slot of a valid form is read, by its last byte. R is the slot read
  * as "%06u" with every byte that is no digit taken as 0: the int itself,
- * 10 x the K count, 1000 x the whole of a dec plus 10 x its tenth.
- * (R * recip) >> 32 is R / 10^k for R < 10^6: recip = ceil(2^32 / 10^k)
- * is too large by under 1 / 2^32 of 10^6, less than the room an exact
- * quotient (K) or a remainder of at most 90 (dec, k = 3) leaves.
+ * 10 x the K count (k = 1), 1000 x the whole of a dec plus 10 x its tenth
+ * (k = 3). (R * recip) >> 32 is floor(R / 10^k): recip = ceil(2^32 / 10^k)
+ * is above 2^32 / 10^k by less than 1, so the product is above
+ * R / 10^k by less than R / 2^32 < 2^-12, and R / 10^k is an integer (K)
+ * or at least 0.91 below the next one (dec: R mod 1000 is 10 x the tenth).
  */
 struct slot_form {
 	uint64_t recip;          /* ceil(2^32 / 10^k) */

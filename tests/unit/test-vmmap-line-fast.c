@@ -254,7 +254,9 @@ test_generated_lines_agree(void **state)
 
 /*
  * Every "%.1f" slot size vmmap prints with M, G or T (tenths below 10^4)
- * in each of the four slots: the integer decimals equal the double ones.
+ * in each of the four slots: the integer decimals equal the double ones,
+ * both when the block is read at once and, beside a T (which the block
+ * read leaves to parse_size_slot), when slot_decimal() reads them.
  */
 static void
 test_every_slot_decimal(void **state)
@@ -268,6 +270,10 @@ test_every_slot_decimal(void **state)
 			int n = snprintf(line, sizeof(line),
 					 "MALLOC_SMALL   unmapped-unmapped   [%6s %6s %6s %6s] rw-/rw- SM=PRV",
 					 t, "16K", t, t);
+			assert_int_equal(check_line(line, (size_t)n), VMMAP_LINE_REGION);
+			n = snprintf(line, sizeof(line),
+				     "MALLOC_SMALL   unmapped-unmapped   [%6s %6s %6s %6s] rw-/rw- SM=PRV",
+				     t, "1.0T", t, t);
 			assert_int_equal(check_line(line, (size_t)n), VMMAP_LINE_REGION);
 		}
 	}

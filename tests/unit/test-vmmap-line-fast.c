@@ -347,6 +347,34 @@ test_address_lengths_and_offsets(void **state)
 			}
 }
 
+/*
+ * The "] PRT/MAX SM=" anchor read as one 16-byte compare, and the '[' of
+ * the size slots looked for in two: every byte of the anchor and of the 27
+ * slot bytes replaced by each byte the compare tells apart (the other
+ * protection letters, blanks, '[' and ']'), each line also cut at every
+ * length from its ']' on, so that 13 to 16 bytes and fewer are left.
+ */
+static void
+test_anchor_and_slot_bytes(void **state)
+{
+	(void)state;
+	static const char base[] =
+		"MALLOC_TINY   1000-2000  [    4K     4K     4K     0K] r-x/rw- SM=PRV  detail";
+	static const char subst[] = "rwx-/ \tSM=[]aRW0";
+	const char *rb = strchr(base, ']');
+	size_t rbo = (size_t)(rb - base), lbo = (size_t)(strchr(base, '[') - base);
+	char line[sizeof(base)];
+	for (size_t at = lbo; at < rbo + 16; at++)
+		for (size_t k = 0; k < sizeof(subst) - 1; k++) {
+			memcpy(line, base, sizeof(base));
+			line[at] = subst[k];
+			for (size_t n = rbo; n <= sizeof(base) - 1; n++)
+				check_line(line, n);
+		}
+	memcpy(line, base, sizeof(base));
+	assert_int_equal(check_line(line, sizeof(base) - 1), VMMAP_LINE_REGION);
+}
+
 int
 main(void)
 {
@@ -356,6 +384,7 @@ main(void)
 		cmocka_unit_test(test_address_lengths_and_offsets),
 		cmocka_unit_test(test_slot_memo_against_plain_slots),
 		cmocka_unit_test(test_tail_blank_runs),
+		cmocka_unit_test(test_anchor_and_slot_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -880,6 +880,8 @@ not_region:
 bool
 vmmap_line_looks_cut(const char *p, const char *end)
 {
+	if (p >= end)
+		return false;
 	if (memchr(p, '[', (size_t)(end - p)) && !memchr(p, ']', (size_t)(end - p)))
 		return true;
 	const char *q = end;

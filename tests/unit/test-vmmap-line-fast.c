@@ -375,6 +375,48 @@ test_anchor_and_slot_bytes(void **state)
 	assert_int_equal(check_line(line, sizeof(base) - 1), VMMAP_LINE_REGION);
 }
 
+/* vmmap_line_skip_prefix() as a plain loop, without its one-compare exit. */
+static const char *
+plain_skip_prefix(const char *p, const char *end)
+{
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < end && *p == '>') {
+			p++;
+			continue;
+		}
+		if (end - p >= 4 && memcmp(p, "--->", 4) == 0) {
+			p += 4;
+			continue;
+		}
+		return p;
+	}
+}
+
+/*
+ * The prefix skip's early exit (a first byte above '>'): every first
+ * byte, followed by each prefix and text, at every length.
+ */
+static void
+test_skip_prefix_every_first_byte(void **state)
+{
+	(void)state;
+	static const char *const rest[] = {
+		"", " ", ">", "> > x", "--->", "---> T", "--", "-x", "\t> --->x", "IOKit",
+	};
+	char line[32];
+	for (unsigned c = 0; c < 256; c++)
+		for (size_t k = 0; k < sizeof(rest) / sizeof(rest[0]); k++) {
+			line[0] = (char)c;
+			size_t n = 1 + strlen(rest[k]);
+			memcpy(line + 1, rest[k], n - 1);
+			for (size_t len = 0; len <= n; len++)
+				assert_ptr_equal(vmmap_line_skip_prefix(line, line + len),
+						 plain_skip_prefix(line, line + len));
+		}
+}
+
 int
 main(void)
 {
@@ -385,6 +427,7 @@ main(void)
 		cmocka_unit_test(test_slot_memo_against_plain_slots),
 		cmocka_unit_test(test_tail_blank_runs),
 		cmocka_unit_test(test_anchor_and_slot_bytes),
+		cmocka_unit_test(test_skip_prefix_every_first_byte),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

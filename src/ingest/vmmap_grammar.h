@@ -40,6 +40,10 @@ enum vmmap_line_result vmmap_parse_region_at(const char *p, const char *end,
 static inline const char *
 vmmap_line_skip_prefix(const char *p, const char *end)
 {
+	/* Blanks, '>' and '-' all sort below '?': a line that starts with a
+	 * letter or '_' (a type name) has no prefix, in one compare. */
+	if (p < end && (unsigned char)*p > '>')
+		return p;
 	for (;;) {
 		p = view_ltrim(p, end);
 		if (p < end && *p == '>') {

@@ -565,6 +565,76 @@ test_address_lengths_and_offsets(void **state)
 			}
 }
 
+/*
+ * The "] PRT/MAX SM=" anchor read as one 16-byte compare, and the '[' of
+ * the size slots looked for in two: every byte of the anchor and of the 27
+ * slot bytes replaced by each byte the compare tells apart (the other
+ * protection letters, blanks, '[' and ']'), each line also cut at every
+ * length from its ']' on, so that 13 to 16 bytes and fewer are left.
+ */
+static void
+test_anchor_and_slot_bytes(void **state)
+{
+	(void)state;
+	static const char base[] =
+		"MALLOC_TINY   1000-2000  [    4K     4K     4K     0K] r-x/rw- SM=PRV  detail";
+	static const char subst[] = "rwx-/ \tSM=[]aRW0";
+	const char *rb = strchr(base, ']');
+	size_t rbo = (size_t)(rb - base), lbo = (size_t)(strchr(base, '[') - base);
+	char line[sizeof(base)];
+	for (size_t at = lbo; at < rbo + 16; at++)
+		for (size_t k = 0; k < sizeof(subst) - 1; k++) {
+			memcpy(line, base, sizeof(base));
+			line[at] = subst[k];
+			for (size_t n = rbo; n <= sizeof(base) - 1; n++)
+				check_line(line, n);
+		}
+	memcpy(line, base, sizeof(base));
+	assert_int_equal(check_line(line, sizeof(base) - 1), VMMAP_LINE_REGION);
+}
+
+/* vmmap_line_skip_prefix() as a plain loop, without its one-compare exit. */
+static const char *
+plain_skip_prefix(const char *p, const char *end)
+{
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < end && *p == '>') {
+			p++;
+			continue;
+		}
+		if (end - p >= 4 && memcmp(p, "--->", 4) == 0) {
+			p += 4;
+			continue;
+		}
+		return p;
+	}
+}
+
+/*
+ * The prefix skip's early exit (a first byte above '>'): every first
+ * byte, followed by each prefix and text, at every length.
+ */
+static void
+test_skip_prefix_every_first_byte(void **state)
+{
+	(void)state;
+	static const char *const rest[] = {
+		"", " ", ">", "> > x", "--->", "---> T", "--", "-x", "\t> --->x", "IOKit",
+	};
+	char line[32];
+	for (unsigned c = 0; c < 256; c++)
+		for (size_t k = 0; k < sizeof(rest) / sizeof(rest[0]); k++) {
+			line[0] = (char)c;
+			size_t n = 1 + strlen(rest[k]);
+			memcpy(line + 1, rest[k], n - 1);
+			for (size_t len = 0; len <= n; len++)
+				assert_ptr_equal(vmmap_line_skip_prefix(line, line + len),
+						 plain_skip_prefix(line, line + len));
+		}
+}
+
 int
 main(void)
 {
@@ -577,6 +647,8 @@ main(void)
 		cmocka_unit_test(test_slot_texts_of_ten_bytes),
 		cmocka_unit_test(test_slot_blocks_random),
 		cmocka_unit_test(test_tail_blank_runs),
+		cmocka_unit_test(test_anchor_and_slot_bytes),
+		cmocka_unit_test(test_skip_prefix_every_first_byte),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -637,6 +637,71 @@ test_filter(void **state)
 }
 
 /* vmmap's PURGE= letters, and '-' for none; every other byte is no state. */
+/* The plain substring test: every start compared in full. */
+static bool
+plain_contains(const char *hay, size_t n, const char *needle, size_t m)
+{
+	for (size_t i = 0; i + m <= n; i++)
+		if (memcmp(hay + i, needle, m) == 0)
+			return true;
+	return false;
+}
+
+/* The bytes of k in base 3 over "ab(", len of them. */
+static void
+spell(char *out, size_t len, unsigned k)
+{
+	for (size_t i = 0; i < len; i++, k /= 3)
+		out[i] = "ab("[k % 3];
+}
+
+/*
+ * A filter selects a name when one of its types is a substring of it:
+ * every name of up to 9 bytes over "ab(" against every needle of up to 4
+ * (the needle at the start, the end, overlapping itself, its first byte
+ * at the last possible start and past it, or not there), against the
+ * plain test. The name is a heap block of its own length, so a read
+ * past it is seen by ASan. Also "(graphics)" of vmmap_type_is_gpu().
+ */
+static void
+test_filter_matches_plain_substring(void **state)
+{
+	(void)state;
+	for (size_t m = 0; m <= 4; m++) {
+		unsigned needles = 1;
+		for (size_t i = 0; i < m; i++)
+			needles *= 3;
+		for (unsigned kn = 0; kn < needles; kn++) {
+			char needle[4];
+			spell(needle, m, kn);
+			struct vmmap_filter f;
+			vmmap_filter_init(&f);
+			vmmap_filter_add(&f, needle, m);
+			for (size_t n = 0; n <= 9; n++) {
+				unsigned names = 1;
+				for (size_t i = 0; i < n; i++)
+					names *= 3;
+				char *name = malloc(n ? n : 1);
+				assert_non_null(name);
+				for (unsigned k = 0; k < names; k++) {
+					spell(name, n, k);
+					assert_int_equal(vmmap_filter_selects(&f, name, n),
+							 plain_contains(name, n, needle, m));
+				}
+				free(name);
+			}
+			vmmap_filter_release(&f);
+		}
+	}
+	static const char *const names[] = {
+		"", "(graphics", "(graphics)", "VM_ALLOCATE (graphics)", "((graphics)",
+		"(graphic)s)", "IOAccelerator (graphics)x", "graphics)",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		assert_int_equal(vmmap_type_is_gpu(names[i], strlen(names[i])),
+				 plain_contains(names[i], strlen(names[i]), "(graphics)", 10));
+}
+
 static void
 test_purge_from_char(void **state)
 {
@@ -789,6 +854,7 @@ main(void)
 		cmocka_unit_test(test_deferred_hist_counts_as_at_once),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_filter_matches_plain_substring),
 		cmocka_unit_test(test_purge_from_char),
 	};
 	return cmocka_run_group_tests_name("vmmap-model", tests, NULL, NULL);

@@ -78,14 +78,29 @@ vmmap_filter_add(struct vmmap_filter *f, const char *type, size_t len)
 	f->types[f->ntypes++] = xmemdup0(type, len);
 }
 
+/*
+ * Is the needle (m bytes) in the n bytes at hay? Each summary row's name
+ * is matched against every selected type and "(graphics)" three or four
+ * times by the readers and writers: a byte-by-byte loop over the
+ * candidate starts was 5 % of the instructions of a -summary capture.
+ * memchr() finds the candidates for the first byte (most names have
+ * none or one), and only those are compared.
+ */
 static bool
 contains(const char *hay, size_t n, const char *needle, size_t m)
 {
 	if (m == 0)
 		return true;
-	for (size_t i = 0; i + m <= n; i++)
-		if (hay[i] == needle[0] && memcmp(hay + i, needle, m) == 0)
+	if (m > n)
+		return false;
+	const char *p = hay, *last = hay + (n - m);   /* the last possible start */
+	while ((p = memchr(p, (unsigned char)needle[0], (size_t)(last - p) + 1)) != NULL) {
+		if (memcmp(p + 1, needle + 1, m - 1) == 0)
 			return true;
+		if (p == last)
+			return false;
+		p++;
+	}
 	return false;
 }
 
@@ -123,8 +138,6 @@ vmmap_capture_new_dump(struct vmmap_capture *cap, uint64_t line)
 	struct vmmap_dump *d = xcalloc(1, sizeof(*d));
 	d->first_line = line;
 	d->counted_headroom = BYTES_MAX;
-	for (size_t i = 0; i < ARRAY_SIZE(d->type_cache); i++)
-		d->type_cache[i] = SIZE_MAX;
 	strmap_init(&d->type_index);
 	cap->dumps = xgrow(cap->dumps, &cap->dumps_alloc, cap->ndumps + 1,
 			   sizeof(*cap->dumps));
@@ -262,15 +275,22 @@ bytes_equal(const char *a, const char *b, size_t n)
 }
 
 /*
- * A name's slot in vmmap_dump.type_cache: its length with its first, last
- * and middle words, multiplied and folded (Fibonacci hashing). Cheap
- * rather than thorough: two types of a dump that share a slot cost only
- * hash map look-ups, when their lines alternate. The words are read
- * inside [0, len): many names share their first 8 bytes ("MALLOC_..."),
- * fewer their middle and last ones.
+ * A name's two slots in vmmap_dump.type_cache: from its length with its
+ * first, last and middle words, multiplied (Fibonacci hashing), the top
+ * VMMAP_TYPE_CACHE_BITS bits and the ones below them. Cheap rather than
+ * thorough: the words are read inside [0, len), and many names share
+ * their first 8 bytes ("MALLOC_..."), fewer their middle and last ones.
+ * Two slots a name: with one, the 47 to 78 types of the benchmark dumps
+ * (tools/bench-vmmap) shared slots, and 11 to 20 % of their region lines
+ * missed the cache and looked the name up in the map, their types'
+ * lines alternating; with two, a miss is a type's first line.
  */
-static inline size_t
-type_slot(const char *name, size_t len)
+struct type_slots {
+	size_t first, second;
+};
+
+static inline struct type_slots
+type_slots(const char *name, size_t len)
 {
 	uint64_t h;
 	if (len >= 8)
@@ -280,7 +300,9 @@ type_slot(const char *name, size_t len)
 	else
 		h = len ? (unsigned char)name[0] | (uint64_t)(unsigned char)name[len - 1] << 8 : 0;
 	h = (h ^ len) * UINT64_C(0x9E3779B97F4A7C15);
-	return (size_t)(h >> (64 - VMMAP_TYPE_CACHE_BITS));
+	size_t mask = ((size_t)1 << VMMAP_TYPE_CACHE_BITS) - 1;
+	return (struct type_slots){ (size_t)(h >> (64 - VMMAP_TYPE_CACHE_BITS)),
+				    (size_t)(h >> (64 - 2 * VMMAP_TYPE_CACHE_BITS)) & mask };
 }
 
 /*
@@ -318,10 +340,15 @@ type_new(struct vmmap_dump *d, const struct vmmap_filter *f, const char *name, s
 	return d->ntypes++;
 }
 
-/* The cache missed: the type's record from the map, created on first sight. */
+/*
+ * The cache missed: the type's record from the map, created on first
+ * sight, and cached in the first of its slots that is empty, else in its
+ * first slot. A type past the cache's 16-bit entries is not cached: its
+ * lines look it up in the map.
+ */
 static COLD struct vmmap_type_stats *
 type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
-		  const char *name, size_t len, size_t slot)
+		  const char *name, size_t len)
 {
 	bool created;
 	size_t *idx = strmap_put(&d->type_index, name, len, &created);
@@ -334,8 +361,25 @@ type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
 		else
 			*idx = type_new(d, f, name, len, full);
 	}
-	d->type_cache[slot] = *idx;
+	if (*idx < VMMAP_TYPE_CACHE_TYPES) {
+		struct type_slots s = type_slots(name, len);
+		bool second = d->type_cache[s.first] && !d->type_cache[s.second];
+		d->type_cache[second ? s.second : s.first] = (uint16_t)(*idx + 1);
+	}
 	return &d->types[*idx];
+}
+
+/* Is the cache entry `entry` the type printed as the len bytes at name? */
+static inline struct vmmap_type_stats *
+type_cache_match(struct vmmap_dump *d, uint16_t entry, const char *name, size_t len)
+{
+	size_t cached = (size_t)entry - 1;   /* SIZE_MAX for an empty slot */
+	if (cached < d->ntypes) {
+		struct vmmap_type_stats *t = &d->types[cached];
+		if (t->printed_len == len && bytes_equal(t->printed, name, len))
+			return t;
+	}
+	return NULL;
 }
 
 /*
@@ -345,13 +389,9 @@ type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
 static inline struct vmmap_type_stats *
 type_cached(struct vmmap_dump *d, const char *name, size_t len)
 {
-	size_t cached = d->type_cache[type_slot(name, len)];
-	if (cached < d->ntypes) {
-		struct vmmap_type_stats *t = &d->types[cached];
-		if (t->printed_len == len && bytes_equal(t->printed, name, len))
-			return t;
-	}
-	return NULL;
+	struct type_slots s = type_slots(name, len);
+	struct vmmap_type_stats *t = type_cache_match(d, d->type_cache[s.first], name, len);
+	return t ? t : type_cache_match(d, d->type_cache[s.second], name, len);
 }
 
 /* The record of a type, created on first sight. */
@@ -360,7 +400,7 @@ type_stats(struct vmmap_dump *d, const struct vmmap_filter *f,
 	   const char *name, size_t len)
 {
 	struct vmmap_type_stats *t = type_cached(d, name, len);
-	return t ? t : type_stats_lookup(d, f, name, len, type_slot(name, len));
+	return t ? t : type_stats_lookup(d, f, name, len);
 }
 
 /*
@@ -1325,6 +1365,5 @@ vmmap_dump_finish(struct vmmap_capture *cap, struct vmmap_dump *d)
 		t->counted = t->selected || t->gpu;
 	}
 	/* The cache compares printed names: a merged type's is stale. */
-	for (size_t i = 0; i < ARRAY_SIZE(d->type_cache); i++)
-		d->type_cache[i] = SIZE_MAX;
+	memset(d->type_cache, 0, sizeof(d->type_cache));
 }

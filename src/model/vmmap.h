@@ -107,11 +107,14 @@ struct vmmap_hist_bucket {
 };
 
 /*
- * Slots of vmmap_dump.type_cache (2^7). A full macOS dump has 40 to 80
- * region types, so with 16 slots most lines of a dump that is not mostly
- * GPU regions missed and hashed the name.
+ * Slots of vmmap_dump.type_cache (2^9): a name may sit in either of two
+ * (model/vmmap.c, type_slots). A full macOS dump has 40 to 80 region
+ * types; with 2^7 slots and one a name, 11 to 20 % of the lines of a dump
+ * whose types alternate missed and hashed the name for the map.
  */
-#define VMMAP_TYPE_CACHE_BITS 7
+#define VMMAP_TYPE_CACHE_BITS 9
+/* Types the cache can hold: its entries are 16-bit, index + 1. */
+#define VMMAP_TYPE_CACHE_TYPES ((size_t)UINT16_MAX)
 
 struct vmmap_type_stats {
 	char *name;                      /* the canonical (full) name */
@@ -231,10 +234,12 @@ struct vmmap_dump {
 	char *report_format;      /* "Output report format" value */
 
 	struct strmap type_index; /* name -> index in types */
-	/* A small direct-mapped cache in front of type_index: a dump has few
-	 * types (some 30 in a real one) and every region line looks one up.
-	 * SIZE_MAX = empty slot. */
-	size_t type_cache[1 << VMMAP_TYPE_CACHE_BITS];
+	/* A small cache in front of type_index, two slots a name: a dump has
+	 * few types (some 30 to 80 in a real one) and every region line looks
+	 * one up. An entry is a type's index + 1, 0 = empty slot: 16 bits keep
+	 * the dump as small as 2^7 slots of size_t did (a dump is made for
+	 * each of the thousands a -summary capture may hold). */
+	uint16_t type_cache[1 << VMMAP_TYPE_CACHE_BITS];
 	struct vmmap_type_stats *types;
 	size_t ntypes, types_alloc;
 

@@ -11,25 +11,30 @@
 /*
  * "%*.*f" of the integer n / 10^decimals (n already rounded), right-aligned
  * to width: the digits of n with the point put in, at least one before it.
+ * Written from the right into a scratch buffer, then copied after the
+ * padding in two block moves: a row has six such fields, and byte loops
+ * for the digits' order and the padding were half of the histogram's
+ * writing time.
  */
 static char *
 put_fixed(char *o, uint64_t n, int width, int decimals)
 {
-	char digits[24];
-	size_t nd = 0;
+	char tmp[32];
+	char *end = tmp + sizeof(tmp), *p = end;
+	int k = 0;   /* digits written */
 	do {
-		digits[nd++] = (char)('0' + (unsigned)(n % 10));
+		*--p = (char)('0' + (unsigned)(n % 10));
 		n /= 10;
-	} while (n || nd <= (size_t)decimals);
-	size_t len = nd + 1;   /* decimals is 1 or 2 here: one point */
-	for (size_t pad = len; pad < (size_t)width; pad++)
-		*o++ = ' ';
-	for (size_t i = nd; i-- > 0;) {
-		*o++ = digits[i];
-		if (i == (size_t)decimals)
-			*o++ = '.';
+		if (++k == decimals)
+			*--p = '.';
+	} while (n || k <= decimals);
+	size_t len = (size_t)(end - p);
+	if (len < (size_t)width) {
+		memset(o, ' ', (size_t)width - len);
+		o += (size_t)width - len;
 	}
-	return o;
+	memcpy(o, p, len);
+	return o + len;
 }
 
 /* x / 2^shift rounded to an integer, ties to even (x below 2^64). */
@@ -65,21 +70,20 @@ put_mb(char *o, unsigned __int128 mem)
 	return o + n;
 }
 
-/* "%4llu". */
+/* "%4llu": below 10^4 four bytes of padding written at once, then the digits. */
 static char *
 put_count(char *o, uint64_t v)
 {
-	char digits[20];
-	size_t nd = 0;
-	do {
-		digits[nd++] = (char)('0' + (unsigned)(v % 10));
-		v /= 10;
-	} while (v);
-	for (size_t pad = nd; pad < 4; pad++)
-		*o++ = ' ';
-	while (nd)
-		*o++ = digits[--nd];
-	return o;
+	if (v < 10000) {
+		memcpy(o, "    ", 4);
+		char *p = o + 4;
+		do {
+			*--p = (char)('0' + (unsigned)(v % 10));
+			v /= 10;
+		} while (v);
+		return o + 4;
+	}
+	return put_fixed(o, v, 4, 0);
 }
 
 static char *

@@ -278,50 +278,109 @@ test_region_after_group_near_the_limit(void **state)
 	vmmap_capture_release(&cap);
 }
 
+/* The name of `len` bytes, all 'a' but a 'b' at pos (pos == len: all 'a'). */
+static const char *
+one_b_name(char *buf, size_t len, size_t pos)
+{
+	memset(buf, 'a', len);
+	if (pos < len)
+		buf[pos] = 'b';
+	buf[len] = '\0';
+	return buf;
+}
+
+static void
+add_one_b_line(struct vmmap_capture *cap, struct vmmap_dump *d, size_t len, size_t pos)
+{
+	char name[302];
+	struct diag err;
+	struct vmmap_region r = region(one_b_name(name, len, pos), 16384 * (pos + 1), 16384,
+				       VMMAP_PURGE_NONE);
+	r.type_len = len;
+	assert_int_equal(vmmap_dump_add_region(cap, d, &r, "t", &err), 0);
+}
+
 /*
- * Names of every length up to 40 that differ in one byte, anywhere, are
- * different types; so are lengths. Lines of all of them interleave, so
- * they meet in the type cache: each type's count is the number of lines
- * added with its name.
+ * Names of every length from 0 to 300 that differ in one byte, at every
+ * position, are different types; so are lengths. The type cache
+ * (vmmap_dump.type_cache) compares a name's first, last and middle words:
+ * a 'b' in any of them, or between, must tell two names apart, and the
+ * map behind it must answer every name the cache does not hold. 45,451
+ * types share the cache's 2^9 slots (about 90 names a slot), so names
+ * collide in both of their slots and push each other out: each length's
+ * names come three times in a row (lines of a few types that alternate,
+ * hits beside collisions), then every name once more in one round (each
+ * line a miss). Truth: each type has 4 lines, vsize 4 x 16384 x (pos + 1).
  */
 static void
 test_similar_type_names_stay_apart(void **state)
 {
 	(void)state;
+	enum { MAX_LEN = 300, ROUNDS = 3 };
+	struct vmmap_capture cap;
+	vmmap_capture_init(&cap);
+	cap.filter.all = true;
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	for (size_t len = 0; len <= MAX_LEN; len++)
+		for (int round = 0; round < ROUNDS; round++)
+			for (size_t pos = 0; pos <= len; pos++)
+				add_one_b_line(&cap, d, len, pos);
+	for (size_t pos = 0; pos <= MAX_LEN; pos++)
+		for (size_t len = pos; len <= MAX_LEN; len++)
+			add_one_b_line(&cap, d, len, pos);
+	vmmap_dump_settle_hist(d);
+	/* 301 all-'a' names and 0 + 1 + ... + 300 with one 'b'. */
+	assert_int_equal(d->ntypes, (MAX_LEN + 1) + MAX_LEN * (MAX_LEN + 1) / 2);
+	assert_true(d->ntypes > 64 * ARRAY_SIZE(d->type_cache));
+	for (size_t i = 0; i < d->ntypes; i++) {
+		const struct vmmap_type_stats *t = &d->types[i];
+		assert_int_equal(t->lines.count, ROUNDS + 1);
+		const char *b = memchr(t->name, 'b', t->name_len);
+		size_t pos = b ? (size_t)(b - t->name) : t->name_len;
+		assert_int_equal(t->lines.vsize, (ROUNDS + 1) * 16384 * (pos + 1));
+		assert_int_equal(t->nhist, 1);
+	}
+	vmmap_capture_release(&cap);
+}
+
+/*
+ * More types than the cache's 16-bit entries can name
+ * (VMMAP_TYPE_CACHE_TYPES): the ones past it are looked up in the map on
+ * every line, and every type still counts its own lines.
+ */
+static void
+test_types_past_the_cache_count_apart(void **state)
+{
+	(void)state;
+	enum { TYPES = VMMAP_TYPE_CACHE_TYPES + 1000 };
 	struct vmmap_capture cap;
 	struct diag err;
 	vmmap_capture_init(&cap);
 	cap.filter.all = true;
 	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
-	static char names[41][40][41];   /* [length][position of the 'b'][...] */
-	for (size_t len = 1; len <= 40; len++)
-		for (size_t pos = 0; pos < len; pos++) {
-			memset(names[len][pos], 'a', len);
-			names[len][pos][len] = '\0';
-			names[len][pos][pos] = 'b';
-		}
-	for (int round = 0; round < 3; round++)
-		for (size_t len = 1; len <= 40; len++)
-			for (size_t pos = 0; pos <= len; pos++) {
-				/* pos == len: the all-'a' name of that length */
-				char all_a[41];
-				memset(all_a, 'a', len);
-				all_a[len] = '\0';
-				const char *name = pos < len ? names[len][pos] : all_a;
-				struct vmmap_region r = region(name, 16384 * (pos + 1), 16384,
-							       VMMAP_PURGE_NONE);
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < TYPES; i++) {
+			/* The last types first in the second round, then the first ones. */
+			size_t k = round ? TYPES - 1 - i : i;
+			char name[32];
+			snprintf(name, sizeof(name), "type %zu", k);
+			struct vmmap_region r = region(name, 16384 * (k % 7 + 1), 16384,
+						       VMMAP_PURGE_NONE);
+			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+			/* A run of one type past the cache: it stays uncached. */
+			if (k == TYPES - 1)
 				assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
-			}
+		}
 	vmmap_dump_settle_hist(d);
-	/* 40 all-'a' names and 1 + 2 + ... + 40 with one 'b'. */
-	assert_int_equal(d->ntypes, 40 + 40 * 41 / 2);
+	assert_int_equal(d->ntypes, TYPES);
 	for (size_t i = 0; i < d->ntypes; i++) {
 		const struct vmmap_type_stats *t = &d->types[i];
-		assert_int_equal(t->lines.count, 3);
-		const char *b = memchr(t->name, 'b', t->name_len);
-		size_t pos = b ? (size_t)(b - t->name) : t->name_len;
-		assert_int_equal(t->lines.vsize, 3 * 16384 * (pos + 1));
-		assert_int_equal(t->nhist, 1);
+		char name[32];
+		snprintf(name, sizeof(name), "type %zu", i);
+		assert_string_equal(t->name, name);
+		uint64_t lines = i == TYPES - 1 ? 4 : 2;
+		assert_int_equal(t->lines.count, lines);
+		assert_int_equal(t->lines.vsize, lines * 16384 * (i % 7 + 1));
 	}
 	vmmap_capture_release(&cap);
 }
@@ -578,6 +637,71 @@ test_filter(void **state)
 }
 
 /* vmmap's PURGE= letters, and '-' for none; every other byte is no state. */
+/* The plain substring test: every start compared in full. */
+static bool
+plain_contains(const char *hay, size_t n, const char *needle, size_t m)
+{
+	for (size_t i = 0; i + m <= n; i++)
+		if (memcmp(hay + i, needle, m) == 0)
+			return true;
+	return false;
+}
+
+/* The bytes of k in base 3 over "ab(", len of them. */
+static void
+spell(char *out, size_t len, unsigned k)
+{
+	for (size_t i = 0; i < len; i++, k /= 3)
+		out[i] = "ab("[k % 3];
+}
+
+/*
+ * A filter selects a name when one of its types is a substring of it:
+ * every name of up to 9 bytes over "ab(" against every needle of up to 4
+ * (the needle at the start, the end, overlapping itself, its first byte
+ * at the last possible start and past it, or not there), against the
+ * plain test. The name is a heap block of its own length, so a read
+ * past it is seen by ASan. Also "(graphics)" of vmmap_type_is_gpu().
+ */
+static void
+test_filter_matches_plain_substring(void **state)
+{
+	(void)state;
+	for (size_t m = 0; m <= 4; m++) {
+		unsigned needles = 1;
+		for (size_t i = 0; i < m; i++)
+			needles *= 3;
+		for (unsigned kn = 0; kn < needles; kn++) {
+			char needle[4];
+			spell(needle, m, kn);
+			struct vmmap_filter f;
+			vmmap_filter_init(&f);
+			vmmap_filter_add(&f, needle, m);
+			for (size_t n = 0; n <= 9; n++) {
+				unsigned names = 1;
+				for (size_t i = 0; i < n; i++)
+					names *= 3;
+				char *name = malloc(n ? n : 1);
+				assert_non_null(name);
+				for (unsigned k = 0; k < names; k++) {
+					spell(name, n, k);
+					assert_int_equal(vmmap_filter_selects(&f, name, n),
+							 plain_contains(name, n, needle, m));
+				}
+				free(name);
+			}
+			vmmap_filter_release(&f);
+		}
+	}
+	static const char *const names[] = {
+		"", "(graphics", "(graphics)", "VM_ALLOCATE (graphics)", "((graphics)",
+		"(graphic)s)", "IOAccelerator (graphics)x", "graphics)",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		assert_int_equal(vmmap_type_is_gpu(names[i], strlen(names[i])),
+				 plain_contains(names[i], strlen(names[i]), "(graphics)", 10));
+}
+
 static void
 test_purge_from_char(void **state)
 {
@@ -722,6 +846,7 @@ main(void)
 		cmocka_unit_test(test_dump_total_reaches_the_limit),
 		cmocka_unit_test(test_region_after_group_near_the_limit),
 		cmocka_unit_test(test_similar_type_names_stay_apart),
+		cmocka_unit_test(test_types_past_the_cache_count_apart),
 		cmocka_unit_test(test_many_sizes_count_in_their_buckets),
 		cmocka_unit_test(test_summary_row_names),
 		cmocka_unit_test(test_header_fields),
@@ -729,6 +854,7 @@ main(void)
 		cmocka_unit_test(test_deferred_hist_counts_as_at_once),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_filter_matches_plain_substring),
 		cmocka_unit_test(test_purge_from_char),
 	};
 	return cmocka_run_group_tests_name("vmmap-model", tests, NULL, NULL);

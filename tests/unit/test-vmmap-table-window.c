@@ -11,6 +11,9 @@
  * - fast_size() against size_parse_vmmap(), the general path's reader:
  *   every figure it reads has size_parse_vmmap()'s value, and every figure
  *   of vmmap's own forms (0K, 448K, 48.8G, 1.25T, 2560, 7B) it does read.
+ * - may_have_figures(), the general path's first count, against a plain
+ *   count; a line it turns away is one the general path's plain form
+ *   refuses for want of columns.
  *
  * The row readers as a whole are held to the general path by
  * test-vmmap-table.c.
@@ -166,6 +169,58 @@ test_window_edges(void **state)
 }
 #endif
 
+/*
+ * may_have_figures() against a plain count of digits and token ends, at
+ * every length around its 16-byte blocks; and where it turns a line away,
+ * the general path's plain form refuses it too, with the same reason.
+ */
+static void
+test_figures(void **state)
+{
+	(void)state;
+	static const char alphabet[] = "0123456789 \t]x[.K/\xb0\xb9";
+	static char buf[200];
+	struct vmmap_table_layout t;
+	const char *head = "REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION";
+	vmmap_table_layout_from(&t, "", 0, head, strlen(head));
+	unsigned turned = 0, let = 0;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t r = next();
+		size_t len = r % 120;
+		/* Mostly letters, some digits and blanks: near the thresholds. */
+		unsigned weight = 2 + (unsigned)((r >> 8) % 12);
+		char *line = buf + sizeof(buf) - len;
+		size_t digits = 0, ends = 0;
+		for (size_t k = 0; k < len; k++) {
+			uint64_t s = next();
+			char c = s % weight == 0 ? alphabet[(s >> 8) % (sizeof(alphabet) - 1)] : 'a';
+			line[k] = c;
+			digits += c >= '0' && c <= '9';
+			ends += c == ' ' || c == '\t' || c == ']';
+		}
+		size_t need = 1 + (r >> 20) % 8;
+		bool plain = digits >= need && ends >= need;
+		if (may_have_figures(line, line + len, need) != plain)
+			fail_msg("'%.*s' (%zu bytes, need %zu): %zu digits, %zu ends, counted %d",
+				 (int)len, line, len, need, digits, ends, (int)!plain);
+		if (plain) {
+			let++;
+			continue;
+		}
+		turned++;
+		struct vmmap_summary_row row;
+		const char *why = NULL, *gwhy = NULL;
+		if (need == 8 && vmmap_table_parse_row_reference(line, len, &t, &row, &why) != -2)
+			fail_msg("'%.*s': turned away, but the plain split reads it", (int)len, line);
+		if (need == 8) {
+			assert_int_equal(vmmap_table_parse_row_general(line, len, &t, &row, &gwhy), -2);
+			assert_ptr_equal(why, gwhy);
+		}
+	}
+	if (turned < 10000 || let < 10000)
+		fail_msg("turned away %u, let through %u", turned, let);
+}
+
 /* size_parse_vmmap()'s value, where fast_size() reads one. */
 static bool
 compare_size(const char *fig)
@@ -243,6 +298,7 @@ main(void)
 		cmocka_unit_test(test_window_against_scan),
 		cmocka_unit_test(test_window_edges),
 #endif
+		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

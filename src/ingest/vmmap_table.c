@@ -268,6 +268,19 @@ is_plain(char c)
 }
 
 /*
+ * B K M G T as a figure's last byte: its shift plus one (0: no unit). A
+ * table, not a switch: the units of a row's columns differ from one to the
+ * next, and the switch's indirect jump missed often.
+ */
+static const unsigned char unit_shift1[256] = {
+	['B'] = 1, ['K'] = 11, ['M'] = 21, ['G'] = 31, ['T'] = 41,
+};
+
+static const double pow10[FAST_DIGITS + 1] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+};
+
+/*
  * [p, e) as size_parse_vmmap() reads it, for digits with at most one
  * point and an optional unit B K M G T; the same arithmetic, so the same
  * value. False for any other token or a value past BYTES_MAX.
@@ -275,35 +288,30 @@ is_plain(char c)
 static inline bool
 fast_size(const char *p, const char *e, uint64_t *out)
 {
-	static const double pow10[FAST_DIGITS + 1] = {
-		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
-		1e14, 1e15,
-	};
-	unsigned shift = 0;
-	switch (e[-1]) {
-	case 'B': shift = 0; e--; break;
-	case 'K': shift = 10; e--; break;
-	case 'M': shift = 20; e--; break;
-	case 'G': shift = 30; e--; break;
-	case 'T': shift = 40; e--; break;
-	default: break;
+	/* "0K": most figures of most tables (every unused column). */
+	if (e - p == 2 && p[0] == '0' && p[1] == 'K') {
+		*out = 0;
+		return true;
 	}
+	unsigned unit = unit_shift1[(unsigned char)e[-1]];
+	unsigned shift = unit - (unit != 0);
+	e -= unit != 0;
+	/* At most FAST_DIGITS bytes: as many digits, or fewer and a point. */
+	if (e - p > FAST_DIGITS)
+		return false;
 	uint64_t mant = 0;
-	unsigned digits = 0, frac = 0;
-	bool dot = false;
-	for (; p < e; p++) {
-		unsigned d = (unsigned char)*p - '0';
-		if (d <= 9) {
-			if (++digits > FAST_DIGITS)
-				return false;
+	const char *point = NULL;
+	for (const char *c = p; c < e; c++) {
+		unsigned d = (unsigned char)*c - '0';
+		if (d <= 9)
 			mant = mant * 10 + d;
-			frac += dot;
-		} else if (*p == '.' && !dot) {
-			dot = true;
-		} else {
+		else if (*c == '.' && !point)
+			point = c;
+		else
 			return false;
-		}
 	}
+	unsigned frac = point ? (unsigned)(e - point - 1) : 0;
+	size_t digits = (size_t)(e - p) - (point != NULL);
 	if (digits == 0)
 		return false;
 	if (frac == 0) {
@@ -393,44 +401,201 @@ plain_token_back(const char *line, const char *e)
 	return q;
 }
 
+/*
+ * Where a row's tokens lie, from the right: token 0 is the line's last,
+ * then the one before it, and so on, to token `need` (the count and the
+ * size columns, then the name's last word); each [p, e) in the line.
+ */
+#define ROW_NEED_MAX (VMMAP_COL_SIZES + 1)
+
+struct row_tokens {
+	const char *p[ROW_NEED_MAX + 1], *e[ROW_NEED_MAX + 1];
+};
+
+/*
+ * The last need + 1 tokens of a row, found by the scans above, one after
+ * the other: true, or false when a bracket touches one of them or the line
+ * has fewer (the general path splits on brackets). The plain form of
+ * window_tokens() below, and its fallback.
+ */
+static bool
+scan_tokens(const char *line, size_t len, size_t need, struct row_tokens *k)
+{
+	const char *q = line + len;
+	for (size_t j = 0; j <= need; j++) {
+		k->e[j] = skip_blanks_back(line, q);
+		q = k->p[j] = plain_token_back(line, k->e[j]);
+		if (!q)
+			return false;
+	}
+	return true;
+}
+
+#if defined(__SSE2__) && !defined(VMMAP_TABLE_SCALAR)
+#define ROW_WINDOW 128
+
+/*
+ * The same tokens from bit masks of the line's last 128 bytes. The scans
+ * above find a row's tokens one after another, each search starting where
+ * the last one ended: some 18 dependent steps of a load, a compare and a
+ * bit search, and that chain was most of a row's time. Here the masks are
+ * built from eight independent loads, with the bytes reversed so that bit
+ * r is the byte r places before the line's end (bytes before the line
+ * read as blanks); then the j-th token from the right ends at the j-th
+ * lowest bit of the mask of token ends and starts at that of token
+ * starts, taken by clearing the lowest bit: two short chains, a fixed
+ * number of steps. The 128 bits are two words, lo (the last 64 bytes)
+ * and hi.
+ */
+
+/* The 16 bytes of v in the opposite order (SSE2 has no byte shuffle). */
+static inline __m128i
+reverse16(__m128i v)
+{
+	v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
+	v = _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
+	v = _mm_shufflehi_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
+	return _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+}
+
+/*
+ * Blanks (low 16 bits) and brackets (high 16) of the window's block k:
+ * bit j is the byte 16k + j places before the line's end.
+ */
+static inline uint32_t
+window_block(const char *line, size_t len, unsigned k)
+{
+	ptrdiff_t at = (ptrdiff_t)len - 16 * (ptrdiff_t)(k + 1);  /* the block's first byte */
+	unsigned pad = 0;   /* how many of its bytes lie before the line */
+	__m128i v;
+	if (at <= -16)
+		return 0xffffu;
+	if (at >= 0) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(line + at));
+	} else if (len >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)line);
+		pad = (unsigned)-at;
+	} else {
+		char tmp[16];
+		memset(tmp, ' ', sizeof(tmp));
+		memcpy(tmp + 16 - len, line, len);
+		v = _mm_loadu_si128((const __m128i *)(const void *)tmp);
+	}
+	v = reverse16(v);
+	unsigned b = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+							      _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+	unsigned r = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+							      _mm_cmpeq_epi8(v, _mm_set1_epi8(']'))));
+	/* A block loaded from the line's start: its bytes sit pad places
+	 * higher than wanted, and the pad bytes above are blanks. */
+	b = (b >> pad) | ((0xffffu << (16 - pad)) & 0xffffu);
+	return b | (r >> pad) << 16;
+}
+
+/* Blocks k to k + 3: blanks in *blank, brackets in *bracket. */
+static inline void
+window_word(const char *line, size_t len, unsigned k, uint64_t *blank, uint64_t *bracket)
+{
+	uint32_t q0 = window_block(line, len, k), q1 = window_block(line, len, k + 1);
+	uint32_t q2 = window_block(line, len, k + 2), q3 = window_block(line, len, k + 3);
+	*blank = (uint64_t)(q0 & 0xffffu) | (uint64_t)(q1 & 0xffffu) << 16 |
+		 (uint64_t)(q2 & 0xffffu) << 32 | (uint64_t)(q3 & 0xffffu) << 48;
+	*bracket = (uint64_t)(q0 >> 16) | (uint64_t)(q1 >> 16) << 16 |
+		   (uint64_t)(q2 >> 16) << 32 | (uint64_t)(q3 >> 16) << 48;
+}
+
+/* The lowest bit of lo:hi, cleared; its place, or -1 when none is set. */
+static inline int
+take_lowest(uint64_t *lo, uint64_t *hi)
+{
+	if (*lo) {
+		int r = __builtin_ctzll(*lo);
+		*lo &= *lo - 1;
+		return r;
+	}
+	if (*hi) {
+		int r = 64 + __builtin_ctzll(*hi);
+		*hi &= *hi - 1;
+		return r;
+	}
+	return -1;
+}
+
+/*
+ * scan_tokens() from the masks: 1 with the tokens found, 0 where
+ * scan_tokens() answers false, -1 when they do not all lie in the window
+ * (scan_tokens() decides).
+ */
+static int
+window_tokens(const char *line, size_t len, size_t need, struct row_tokens *k)
+{
+	uint64_t blank_lo, blank_hi, bracket_lo, bracket_hi;
+	window_word(line, len, 0, &blank_lo, &bracket_lo);
+	window_word(line, len, 4, &blank_hi, &bracket_hi);
+	uint64_t lo = ~blank_lo, hi = ~blank_hi;   /* the bytes of tokens */
+	/* A token's last byte: the one after it (bit below) is a blank or
+	 * the line's end; its first: the one before it is a blank (or it is
+	 * the window's first byte). */
+	uint64_t end_lo = lo & ~(lo << 1), end_hi = hi & ~((hi << 1) | (lo >> 63));
+	uint64_t start_lo = lo & ~((lo >> 1) | (hi << 63)), start_hi = hi & ~(hi >> 1);
+	int rs = 0;
+	for (size_t j = 0; j <= need; j++) {
+		int re = take_lowest(&end_lo, &end_hi);
+		rs = take_lowest(&start_lo, &start_hi);
+		if (re < 0)   /* fewer tokens in the window */
+			return len > ROW_WINDOW ? -1 : 0;
+		k->e[j] = line + len - re;
+		k->p[j] = line + len - 1 - rs;
+	}
+	if (rs == ROW_WINDOW - 1 && len > ROW_WINDOW)
+		return -1;   /* the name's last word may start before the window */
+	/* A bracket in a token or between two (bits 0 to rs; the byte
+	 * before the name's last word is a blank): scan_tokens() stops at it. */
+	unsigned n = (unsigned)rs + 1;
+	if (n <= 64)
+		return (bracket_lo & (~UINT64_C(0) >> (64 - n))) == 0;
+	return bracket_lo == 0 && (bracket_hi & (~UINT64_C(0) >> (128 - n))) == 0;
+}
+#endif
+
 /* 0 with the row read, 1 to leave the line to the general path. */
 static int
 fast_row(const char *line, size_t len, const struct vmmap_table_layout *t,
 	 struct vmmap_summary_row *row)
 {
+	struct row_tokens k;
 	uint64_t v[VMMAP_COL_SIZES];
-	const char *tp[VMMAP_COL_SIZES], *te[VMMAP_COL_SIZES];
 	uint64_t count = 0;
-	const char *q = line + len;
+	size_t need = t->ncols + (t->has_count ? 1 : 0);
 
-	if (t->pages)
+	if (t->pages || need > ROW_NEED_MAX)
 		return 1;
+#if defined(ROW_WINDOW)
+	int found = window_tokens(line, len, need, &k);
+	if (found == 0 || (found < 0 && !scan_tokens(line, len, need, &k)))
+		return 1;
+#else
+	if (!scan_tokens(line, len, need, &k))
+		return 1;
+#endif
 	if (t->has_count) {
-		const char *e = skip_blanks_back(line, q);
-		q = plain_token_back(line, e);
-		if (!q || e - q > FAST_COUNT_DIGITS)
+		if (k.e[0] - k.p[0] > FAST_COUNT_DIGITS)
 			return 1;
-		for (const char *c = q; c < e; c++) {
+		for (const char *c = k.p[0]; c < k.e[0]; c++) {
 			unsigned d = (unsigned char)*c - '0';
 			if (d > 9)
 				return 1;
 			count = count * 10 + d;
 		}
 	}
-	for (size_t i = t->ncols; i-- > 0;) {
-		const char *e = skip_blanks_back(line, q);
-		q = plain_token_back(line, e);
-		if (!q || !fast_size(q, e, &v[i]))
+	/* Size column i is token need - 1 - i. */
+	for (size_t i = 0; i < t->ncols; i++)
+		if (!fast_size(k.p[need - 1 - i], k.e[need - 1 - i], &v[i]))
 			return 1;
-		tp[i] = q;
-		te[i] = e;
-	}
-	const char *cols = q;
+	const char *cols = k.p[need - 1];
 	/* The name's last word, as the general path checks it. */
-	const char *e = skip_blanks_back(line, q);
-	const char *w = plain_token_back(line, e);
-	size_t need = t->ncols + (t->has_count ? 1 : 0);
-	if (!w || need + 1 + ((size_t)(w - line) + 1) / 2 > MAX_ROW_TOKENS)
+	const char *w = k.p[need], *e = k.e[need];
+	if (need + 1 + ((size_t)(w - line) + 1) / 2 > MAX_ROW_TOKENS)
 		return 1;
 	char last = e[-1];
 	if ((unsigned char)(last - '0') <= 9 || last == '.' || last == 'B' || last == 'K' ||
@@ -463,7 +628,8 @@ fast_row(const char *line, size_t len, const struct vmmap_table_layout *t,
 		row->value[c] = v[i];
 		row->present |= 1u << c;
 		if (c == VMMAP_COL_VIRTUAL)
-			copy_virtual_text(row, tp[i], (size_t)(te[i] - tp[i]));
+			copy_virtual_text(row, k.p[need - 1 - i],
+					  (size_t)(k.e[need - 1 - i] - k.p[need - 1 - i]));
 	}
 	row->has_count = t->has_count;
 	row->count = count;
@@ -550,6 +716,42 @@ may_have_columns(const char *p, const char *end, size_t need)
 	return run >= need && nt > need;
 }
 
+/*
+ * Before the pass above, a count that spares it most lines of other kinds
+ * (a path, a legend, a comment: a third of a real dump's bytes pass
+ * through may_have_columns() as "other" lines tried as rows without a
+ * header): a row of `need` columns holds at least `need` digits (every
+ * size and the count holds one: size_parse_vmmap() refuses a figure
+ * without) and `need` bytes that end a token (between the name and each
+ * column, one at least). A line short of either is refused by the paths
+ * below with the same answer. Sixteen bytes at a time where SSE2 is there.
+ */
+static bool
+may_have_figures(const char *p, const char *end, size_t need)
+{
+	size_t digits = 0, ends = 0;
+#if defined(__SSE2__) && !defined(VMMAP_TABLE_SCALAR)
+	for (; end - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		/* Bytes from 0x80 are negative: not above '0' - 1. */
+		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+					      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+		__m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+							 _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))),
+					    _mm_cmpeq_epi8(v, _mm_set1_epi8(']')));
+		digits += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(digit));
+		ends += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(stop));
+		if (digits >= need && ends >= need)
+			return true;
+	}
+#endif
+	for (; p < end; p++) {
+		digits += (unsigned char)(*p - '0') <= 9;
+		ends += (byte_class[(unsigned char)*p] & BYTE_ENDS) != 0;
+	}
+	return digits >= need && ends >= need;
+}
+
 /* Does the line hold at least `want` tokens, split as below? */
 static bool
 has_tokens(const char *p, const char *end, size_t want)
@@ -607,7 +809,7 @@ vmmap_table_parse_row_general(const char *line, size_t len, const struct vmmap_t
 	const char *end = line + len;
 	size_t need = t->ncols + (t->has_count ? 1 : 0);
 
-	if (!may_have_columns(line, end, need)) {
+	if (!may_have_figures(line, end, need) || !may_have_columns(line, end, need)) {
 		*why = "the summary row does not have the table's columns";
 		return -2;
 	}

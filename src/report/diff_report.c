@@ -150,9 +150,9 @@ diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 		"GATE", "BEFORE", "AFTER", "DELTA", "LIMIT", "RESULT",
 	};
 	struct text_table t;
-	struct strbuf limit = STRBUF_INIT;
 	if (r->ngates == 0)
 		return;
+	struct strbuf limit = STRBUF_INIT;
 	text_table_init(&t, 6, headers, "lrrrll");
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct diff_gate *g = &r->gates[i];

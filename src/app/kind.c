@@ -211,6 +211,9 @@ kind_resolve_gate(const struct kind *kind, const void *diff, struct diff_gate *g
 		       struct diag *err)
 {
 	int64_t before, after;
+	/* The metric's unit, known whether or not a capture holds its figure:
+	 * a limit is shown in it either way. */
+	g->bytes = kind->metric_bytes(g->kind, g->metric);
 	int rc = kind->metric(diff, g->kind, g->metric, &before, &after, err);
 	if (rc < 0)
 		return -1;
@@ -224,7 +227,6 @@ kind_resolve_gate(const struct kind *kind, const void *diff, struct diff_gate *g
 	}
 	if (diff_gate_check(g, before, after, err) < 0)
 		return -1;
-	g->bytes = kind->metric_bytes(g->kind, g->metric);
 	const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric) : NULL;
 	free(g->subject);
 	g->subject = subject ? xstrdup(subject) : NULL;

@@ -168,9 +168,10 @@ struct diff_gate;
 int kind_check_gates(const struct kind *kind, const void *diff,
 			  struct diff_gate *gates, size_t n, struct diag *err);
 /*
- * Check one gate of the kind's metrics against the diff: its figures, unit,
- * result and subject; a figure one capture lacks makes it not evaluable
- * (g->unevaluable, g->reason). 0, or -1 with *err as the kind's metric says.
+ * Check one gate of the kind's metrics against the diff: its unit (always,
+ * from the metric: a limit is shown in it), figures, result and subject; a
+ * figure one capture lacks makes it not evaluable (g->unevaluable,
+ * g->reason). 0, or -1 with *err as the kind's metric says.
  */
 int kind_resolve_gate(const struct kind *kind, const void *diff,
 			   struct diff_gate *g, struct diag *err);

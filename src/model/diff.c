@@ -5,6 +5,7 @@
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,23 @@ const char *
 diff_op_text(enum diff_op op)
 {
 	return op == DIFF_OP_GE ? ">=" : ">";
+}
+
+void
+diff_gate_limit_text(const struct diff_gate *g, struct strbuf *out)
+{
+	strbuf_addf(out, "%s %s", diff_op_text(g->op), g->value_text);
+	if (!g->bytes || g->percent || g->value == 0)
+		return;
+	/* Plain digits already are the exact bytes: what they lack is their size. */
+	const char *v = g->value_text + strspn(g->value_text, "+-");
+	if (v[strspn(v, "0123456789")] != '\0') {
+		strbuf_addf(out, " (%+" PRId64 " bytes)", g->value);
+		return;
+	}
+	char human[32];
+	size_format_binary_delta(g->value, human);
+	strbuf_addf(out, " (%s)", human);
 }
 
 void

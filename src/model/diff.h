@@ -94,6 +94,20 @@ int diff_gate_check(struct diff_gate *g, int64_t before, int64_t after,
 /* ">" or ">=". */
 const char *diff_op_text(enum diff_op op);
 
+struct strbuf;
+/*
+ * A gate's limit for people: the one form that report's Gates table and
+ * diff's text table, JUnit messages and standard-error lines all print.
+ * The operator and VALUE as typed and, for a gate on bytes (g->bytes, set
+ * from the metric's descriptor by its kind), its other form beside it, so
+ * that a delta shown in exact bytes can be compared with it digit by digit:
+ * a value typed with a unit gets its exact bytes ("> +256M (+268435456
+ * bytes)"), one typed as plain digits its binary size (">= +407896064
+ * (+389 MiB)"). Counts, percentages and zero stay as typed ("> +5",
+ * "> +10%", "> +0"). Appended to `out`.
+ */
+void diff_gate_limit_text(const struct diff_gate *g, struct strbuf *out);
+
 struct suggest;
 /*
  * Add "; did you mean 'NAME'?" to a metric's error when `s` (util/suggest.h)

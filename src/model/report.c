@@ -394,20 +394,15 @@ report_log2(uint64_t v)
 	return k;
 }
 
-/*
- * A gate's limit as given and, for bytes given in a unit ("+256M"), the
- * exact count beside it, so that a delta shown in bytes beside it can be
- * compared digit by digit ("> +1MiB (+1048576 bytes)").
- */
+/* A gate's limit as diff prints it too (model/diff.h: typed, and its bytes
+ * or size beside it), so that both commands say one limit one way. */
 static void
 gate_limit_cell(struct report_table *t, const struct diff_gate *g)
 {
-	const char *v = g->value_text + strspn(g->value_text, "+-");
-	if (!g->bytes || g->percent || v[strspn(v, "0123456789")] == '\0')
-		report_table_textf(t, "%s %s", diff_op_text(g->op), g->value_text);
-	else
-		report_table_textf(t, "%s %s (%+" PRId64 " bytes)", diff_op_text(g->op),
-				   g->value_text, g->value);
+	struct strbuf sb = STRBUF_INIT;
+	diff_gate_limit_text(g, &sb);
+	report_table_text(t, sb.buf);
+	strbuf_release(&sb);
 }
 
 /* One gate's row: its figures in its metric's unit (diff_gate.bytes), or

@@ -5,6 +5,7 @@
 #include "report/signature_write.h"
 #include "report/texttable.h"
 #include "util/escape.h"
+#include "util/strbuf.h"
 
 #include "util/size.h"
 
@@ -77,9 +78,10 @@ diff_gate_describe(const struct diff_gate *g, struct strbuf *out)
 	if (g->subject)
 		strbuf_addf(out, "%s: ", g->subject);
 	/* Bytes carry parentheses of their own: the figures then go without. */
-	strbuf_addf(out, g->bytes ? "delta %s, before %s, after %s, fails when %s %s"
-				  : "delta %s (before %s, after %s), fails when %s %s",
-		    d, b, a, diff_op_text(g->op), g->value_text);
+	strbuf_addf(out, g->bytes ? "delta %s, before %s, after %s, fails when "
+				  : "delta %s (before %s, after %s), fails when ",
+		    d, b, a);
+	diff_gate_limit_text(g, out);
 }
 
 static json_t *
@@ -144,11 +146,14 @@ diff_json_write(FILE *out, const struct diff_report *r, json_t *body)
 void
 diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 {
-	static const char *const headers[] = { "GATE", "BEFORE", "AFTER", "DELTA", "RESULT" };
+	static const char *const headers[] = {
+		"GATE", "BEFORE", "AFTER", "DELTA", "LIMIT", "RESULT",
+	};
 	struct text_table t;
 	if (r->ngates == 0)
 		return;
-	text_table_init(&t, 5, headers, "lrrrl");
+	struct strbuf limit = STRBUF_INIT;
+	text_table_init(&t, 6, headers, "lrrrll");
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct diff_gate *g = &r->gates[i];
 		char b[GATE_FIGURE_SIZE], a[GATE_FIGURE_SIZE], d[GATE_FIGURE_SIZE];
@@ -160,14 +165,19 @@ diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 		if (g->unevaluable) {
 			for (int k = 0; k < 3; k++)
 				text_table_add(&t, "?");
-			text_table_add(&t, "not evaluable");
-			continue;
+		} else {
+			text_table_add(&t, b);
+			text_table_add(&t, a);
+			text_table_add(&t, d);
 		}
-		text_table_add(&t, b);
-		text_table_add(&t, a);
-		text_table_add(&t, d);
-		text_table_add(&t, g->tripped ? "FAIL" : "pass");
+		/* The limit as report's Gates table gives it: its bytes beside a
+		 * unit, so a delta equal to it reads as equal. */
+		strbuf_reset(&limit);
+		diff_gate_limit_text(g, &limit);
+		text_table_add(&t, limit.buf);
+		text_table_add(&t, g->unevaluable ? "not evaluable" : g->tripped ? "FAIL" : "pass");
 	}
+	strbuf_release(&limit);
 	fputs(markdown ? "### Gates\n\n" : "Gates:\n", out);
 	text_table_write(out, &t, markdown);
 	/* Like every table of the report, a blank line after it: the next

@@ -59,14 +59,16 @@ json_t *diff_json_triple(uint64_t before, uint64_t after);
  */
 void diff_heading_write(FILE *out, const struct diff_report *r, bool markdown);
 
-/* The gates as a table (text or Markdown); nothing when there are none. */
+/* The gates as a table (text or Markdown), each limit as
+ * diff_gate_limit_text() gives it; nothing when there are none. */
 void diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown);
 
 /*
  * A gate's figures in one line: "delta +3 (before 2, after 5), fails when
- * > +2"; bytes with binary units beside them: "delta +100663296 (+96 MiB),
- * before 6642270143 (~6.19 GiB), after 6742933439 (~6.28 GiB), fails when
- * > +256M".
+ * > +2"; bytes with binary units beside them and the limit as
+ * diff_gate_limit_text() gives it: "delta +100663296 (+96 MiB), before
+ * 6642270143 (~6.19 GiB), after 6742933439 (~6.28 GiB), fails when > +256M
+ * (+268435456 bytes)".
  */
 void diff_gate_describe(const struct diff_gate *g, struct strbuf *out);
 

@@ -10,6 +10,7 @@
 #include "model/diff_vmmap.h"
 #include "model/footprint.h"
 #include "model/gpu.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 
@@ -186,6 +187,50 @@ test_metric_units(void **state)
 	assert_int_equal(footprint_metric_unit("process:com.example.app:footprint"), METRIC_BYTES);
 }
 
+/*
+ * A gate's limit for people. Bytes worked out by hand: 256M = 256 x 2^20 =
+ * 268435456; 1.5G = 1.5 x 2^30 = 1610612736; 0x2000 = 8192; 64K = 65536;
+ * 407896064 = 389 x 2^20 (389 MiB exactly); 402653183 = 384 x 2^20 - 1, not
+ * a whole 1/100 MiB (~384 MiB); 12289 = 12 x 2^10 + 1 (~12 KiB).
+ */
+static void
+test_limit_text(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *gate;
+		bool bytes;
+		const char *limit;
+	} cases[] = {
+		{ "vmmap:gpu.dirty > +256M", true, "> +256M (+268435456 bytes)" },
+		{ "vmmap:gpu.dirty >= +1.5G", true, ">= +1.5G (+1610612736 bytes)" },
+		{ "track:total >= 0x2000", true, ">= 0x2000 (+8192 bytes)" },
+		{ "track:total > -64KiB", true, "> -64KiB (-65536 bytes)" },
+		{ "vmmap:gpu.vsize >= +407896064", true, ">= +407896064 (+389 MiB)" },
+		{ "vmmap:gpu.vsize > +402653183", true, "> +402653183 (~+384 MiB)" },
+		{ "track:total > -12289", true, "> -12289 (~-12 KiB)" },
+		{ "track:total > 512", true, "> 512 (+512 B)" },
+		/* Zero is zero in every unit; a percentage and a count have none. */
+		{ "vmmap:gpu.dirty > +0", true, "> +0" },
+		{ "vmmap:gpu.dirty > +0M", true, "> +0M" },
+		{ "vmmap:gpu.dirty > +10%", true, "> +10%" },
+		{ "vmmap:IOSurface.count > +5", false, "> +5" },
+		{ "vmmap:IOSurface.count > +5K", false, "> +5K" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct diff_gate g;
+		struct strbuf sb = STRBUF_INIT;
+		parse_ok(cases[i].gate, &g);
+		g.bytes = cases[i].bytes;
+		strbuf_addstr(&sb, "[");   /* appended: what was there stays */
+		diff_gate_limit_text(&g, &sb);
+		assert_string_equal(sb.buf + 1, cases[i].limit);
+		assert_int_equal(sb.buf[0], '[');
+		strbuf_release(&sb);
+		diff_gate_release(&g);
+	}
+}
+
 int
 main(void)
 {
@@ -195,6 +240,7 @@ main(void)
 		cmocka_unit_test(test_check_boundaries),
 		cmocka_unit_test(test_check_overflow),
 		cmocka_unit_test(test_metric_units),
+		cmocka_unit_test(test_limit_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 
 #include "model/diff.h"
 #include "model/report.h"
+#include "report/diff_report.h"
 #include "report/report_html_write.h"
 #include "report/report_md_write.h"
 #include "report/textfmt.h"
@@ -424,6 +425,58 @@ test_gate_not_evaluable(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * A delta exactly equal to a limit typed in a unit: '>' passes it, '>='
+ * trips, and report's limit cell and diff's message say that limit the
+ * same way, its bytes beside the unit (5M = 5 x 2^20 = 5242880), so the
+ * reader sees delta and limit are equal.
+ */
+static void
+test_gate_limit_equal_one_form(void **state)
+{
+	(void)state;
+	static const char *const texts[2] = { "vmmap:gpu.dirty > +5M", "vmmap:gpu.dirty >= +5M" };
+	struct diff_gate g[2];
+	struct diag err;
+	struct report r;
+	struct strbuf page = STRBUF_INIT;
+	report_init(&r, "vmmap", true);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(diff_gate_parse(texts[i], &g[i], &err), 0);
+		g[i].bytes = true;
+		assert_int_equal(diff_gate_check(&g[i], 104890368, 110133248, &err), 0);
+		assert_int_equal(g[i].delta, 5242880);
+	}
+	assert_false(g[0].tripped);
+	assert_true(g[1].tripped);
+	report_add_gates(&r, g, 2);
+	report_md_render(&r, &page);
+	for (int i = 0; i < 2; i++) {
+		struct strbuf msg = STRBUF_INIT, limit = STRBUF_INIT, row = STRBUF_INIT;
+		diff_gate_describe(&g[i], &msg);
+		diff_gate_limit_text(&g[i], &limit);
+		assert_string_equal(limit.buf, i ? ">= +5M (+5242880 bytes)" : "> +5M (+5242880 bytes)");
+		/* diff's message ends with the limit... */
+		assert_string_equal(msg.buf, i ? "delta +5242880 (+5 MiB), before 104890368 "
+						 "(~100.03 MiB), after 110133248 (~105.03 MiB), "
+						 "fails when >= +5M (+5242880 bytes)"
+					       : "delta +5242880 (+5 MiB), before 104890368 "
+						 "(~100.03 MiB), after 110133248 (~105.03 MiB), "
+						 "fails when > +5M (+5242880 bytes)");
+		/* ...and report's row shows the same limit (Markdown-escaped). */
+		strbuf_addf(&row, "| +5 MiB (+5242880 bytes) | \\%s | %s |\n", limit.buf,
+			    i ? "TRIPPED" : "passed");
+		assert_non_null(strstr(page.buf, row.buf));
+		strbuf_release(&msg);
+		strbuf_release(&limit);
+		strbuf_release(&row);
+	}
+	report_release(&r);
+	for (int i = 0; i < 2; i++)
+		diff_gate_release(&g[i]);
+	strbuf_release(&page);
+}
+
 int
 main(void)
 {
@@ -440,6 +493,7 @@ main(void)
 		cmocka_unit_test(test_markdown_limit_shown),
 		cmocka_unit_test(test_gate_figures_exact_beside),
 		cmocka_unit_test(test_gate_not_evaluable),
+		cmocka_unit_test(test_gate_limit_equal_one_form),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

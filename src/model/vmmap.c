@@ -351,22 +351,25 @@ type_stats_lookup(struct vmmap_dump *d, const struct vmmap_filter *f,
 		  const char *name, size_t len)
 {
 	bool created;
-	size_t *idx = strmap_put(&d->type_index, name, len, &created);
+	size_t idx = *strmap_put(&d->type_index, name, len, &created);
 	if (created) {
 		/* A cut GPU type takes its full name now: known without the summary. */
 		const char *full = gpu_type_full_name(name, len);
 		size_t *known = full ? strmap_get(&d->type_index, full, strlen(full)) : NULL;
-		if (known)
-			*idx = *known;   /* met whole before (an edited dump): one type */
-		else
-			*idx = type_new(d, f, name, len, full);
+		/* met whole before (an edited dump): one type */
+		idx = known ? *known : type_new(d, f, name, len, full);
+		/*
+		 * Stored by a second lookup: type_new() puts the full name in
+		 * the same map, and a put may move every slot.
+		 */
+		*strmap_get(&d->type_index, name, len) = idx;
 	}
-	if (*idx < VMMAP_TYPE_CACHE_TYPES) {
+	if (idx < VMMAP_TYPE_CACHE_TYPES) {
 		struct type_slots s = type_slots(name, len);
 		bool second = d->type_cache[s.first] && !d->type_cache[s.second];
-		d->type_cache[second ? s.second : s.first] = (uint16_t)(*idx + 1);
+		d->type_cache[second ? s.second : s.first] = (uint16_t)(idx + 1);
 	}
-	return &d->types[*idx];
+	return &d->types[idx];
 }
 
 /* Is the cache entry `entry` the type printed as the len bytes at name? */

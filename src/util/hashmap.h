@@ -30,7 +30,11 @@ void strmap_init(struct strmap *m);
 void strmap_release(struct strmap *m);
 /* The value for a key, or NULL. */
 size_t *strmap_get(const struct strmap *m, const char *key, size_t keylen);
-/* The value slot for a key, inserted with *created = true (value 0) if absent. */
+/*
+ * The value slot for a key, inserted with *created = true (value 0) if absent.
+ * Any put may move every slot: a pointer from get or put is good only until
+ * the next put into the same map.
+ */
 size_t *strmap_put(struct strmap *m, const char *key, size_t keylen, bool *created);
 
 struct u64map_slot {

@@ -386,6 +386,54 @@ test_types_past_the_cache_count_apart(void **state)
 }
 
 /*
+ * A region line's type cut to vmmap's column, of a GPU type, after 0 to
+ * 60 other types: on first sight it is put in the type map under its
+ * printed name and, being new, under its full name too. Some of these
+ * counts make the second put grow the map (at 12, 24 and 48 names), which
+ * moves every slot; the printed name must still lead to the type. Truth:
+ * both names map to the one type, which counts both of its lines and
+ * carries the full name; no other type counts them.
+ */
+static void
+test_cut_gpu_type_as_the_map_grows(void **state)
+{
+	(void)state;
+	static const char cut[] = "owned unmapped (graphics";
+	static const char full[] = "owned unmapped (graphics)";
+	assert_int_equal(strlen(cut), VMMAP_TYPE_COLUMN);
+	for (size_t others = 0; others <= 60; others++) {
+		struct vmmap_capture cap;
+		struct diag err;
+		setup_capture(&cap);
+		struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+		for (size_t i = 0; i < others; i++) {
+			char name[32];
+			snprintf(name, sizeof(name), "other %zu", i);
+			struct vmmap_region r = region(name, 16384, 16384, VMMAP_PURGE_NONE);
+			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+		}
+		struct vmmap_region g = region(cut, 1u << 20, 16384, VMMAP_PURGE_NONE);
+		assert_int_equal(vmmap_dump_add_region(&cap, d, &g, "t", &err), 0);
+		assert_int_equal(vmmap_dump_add_region(&cap, d, &g, "t", &err), 0);
+		assert_int_equal(d->ntypes, others + 1);
+		const size_t *by_cut = strmap_get(&d->type_index, cut, strlen(cut));
+		const size_t *by_full = strmap_get(&d->type_index, full, strlen(full));
+		assert_non_null(by_cut);
+		assert_non_null(by_full);
+		assert_int_equal(*by_cut, others);
+		assert_int_equal(*by_full, others);
+		const struct vmmap_type_stats *t = &d->types[others];
+		assert_string_equal(t->name, full);
+		assert_true(t->gpu);
+		assert_int_equal(t->lines.count, 2);
+		assert_int_equal(t->lines.vsize, 2u << 20);
+		for (size_t i = 0; i < others; i++)
+			assert_int_equal(d->types[i].lines.count, 1);
+		vmmap_capture_release(&cap);
+	}
+}
+
+/*
  * Many sizes in one type, interleaved, so that they meet in the bucket
  * hints: every bucket counts the lines of its size, by state.
  */
@@ -847,6 +895,7 @@ main(void)
 		cmocka_unit_test(test_region_after_group_near_the_limit),
 		cmocka_unit_test(test_similar_type_names_stay_apart),
 		cmocka_unit_test(test_types_past_the_cache_count_apart),
+		cmocka_unit_test(test_cut_gpu_type_as_the_map_grows),
 		cmocka_unit_test(test_many_sizes_count_in_their_buckets),
 		cmocka_unit_test(test_summary_row_names),
 		cmocka_unit_test(test_header_fields),

@@ -6,19 +6,56 @@
 #include "util/view.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
+/* How much of an input's start the binary check reads. */
+#define INPUT_BINARY_CHECK 4096
+
+/*
+ * Control bytes that text does not hold (not tab, LF, FF or CR) among
+ * p[0 .. n - 1] are added to *odd; true at a NUL byte.
+ */
 static bool
-looks_binary(const char *p, size_t n)
+count_odd_bytes(const char *p, size_t n, size_t *odd)
 {
-	size_t check = n < 4096 ? n : 4096, odd = 0;
-	for (size_t i = 0; i < check; i++) {
+	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
 		if (c == 0)
 			return true;
 		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f')
-			odd++;
+			(*odd)++;
 	}
+	return false;
+}
+
+/*
+ * Binary data: a NUL byte, or more than one byte in ten a control byte
+ * that text does not hold, in the first INPUT_BINARY_CHECK bytes.
+ *
+ * Eight bytes at a time, then byte by byte: every input is checked once
+ * to be dispatched and once more by its parser, and byte by byte that was
+ * 1.4 % of a diff of folders. (each byte of w less 0x20) & ~w has a top
+ * bit set exactly when some byte of w is below 0x20 (a borrow only starts
+ * at such a byte), so a word without one is skipped and a word with one
+ * (a text line's LF, about one word in 16) is counted byte by byte. With
+ * INPUT_DETECT_SCALAR (the unit test's reference build) every byte is.
+ */
+static bool
+looks_binary(const char *p, size_t n)
+{
+	size_t check = n < INPUT_BINARY_CHECK ? n : INPUT_BINARY_CHECK, odd = 0, i = 0;
+#if !defined(INPUT_DETECT_SCALAR)
+	const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+	for (; check - i >= 8; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, sizeof(w));
+		if (((w - ones * 0x20) & ~w & tops) && count_odd_bytes(p + i, 8, &odd))
+			return true;
+	}
+#endif
+	if (count_odd_bytes(p + i, check - i, &odd))
+		return true;
 	return check && odd * 10 > check;
 }
 

@@ -113,12 +113,17 @@ write_buckets(FILE *out, const struct diff_vmmap *d, bool markdown)
 	text_table_init(&t, 4, headers, "llrr");
 	for (size_t i = 0; i < d->nbuckets; i++) {
 		const struct diff_vmmap_bucket *b = &d->buckets[i];
-		char size[32], num[32];
-		size_format_vmmap(b->vsize, size);
-		text_signed(num, (long long)diff_report_delta(b->before, b->after));
-		text_table_add(&t, b->type);
+		char size[32], num[32], change[96];
 		int64_t n = diff_report_delta(b->before, b->after);
-		text_table_addf(&t, "%s region%s of %s", num, n == 1 || n == -1 ? "" : "s", size);
+		size_t k = 0;
+		size_format_vmmap(b->vsize, size);
+		text_signed(num, (long long)n);
+		/* "+3 regions of 16K", put together by hand like delta_text(). */
+		put_text(change, sizeof(change), &k, num);
+		put_text(change, sizeof(change), &k, n == 1 || n == -1 ? " region of " : " regions of ");
+		put_text(change, sizeof(change), &k, size);
+		text_table_add(&t, b->type);
+		text_table_add(&t, change);
 		text_table_add_u64(&t, b->before);
 		text_table_add_u64(&t, b->after);
 	}
@@ -138,9 +143,11 @@ write_movement(FILE *out, const struct diff_vmmap *d, bool markdown)
 				uint64_t m = d->purgeable[i].moved[f][to];
 				if (!m)
 					continue;
+				char from[2] = { vmmap_purge_char((enum vmmap_purge)f), '\0' };
+				char into[2] = { vmmap_purge_char((enum vmmap_purge)to), '\0' };
 				text_table_add(&t, d->purgeable[i].type);
-				text_table_addf(&t, "%c", vmmap_purge_char((enum vmmap_purge)f));
-				text_table_addf(&t, "%c", vmmap_purge_char((enum vmmap_purge)to));
+				text_table_add(&t, from);
+				text_table_add(&t, into);
 				text_table_add_u64(&t, m);
 			}
 	text_table_write_section(out, &t, markdown, d->movement_by_address

@@ -1,6 +1,7 @@
 #include "report/textfmt.h"
 
 #include "util/escape.h"
+#include "util/numfmt.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -36,73 +37,10 @@ mib(uint64_t bytes)
 	return (double)bytes / 1048576.0;
 }
 
-static const uint32_t pow10_small[] = { 1, 10, 100, 1000 };
-
-/*
- * v * 10^decimals rounded to an integer, ties to even, from v's exact
- * binary value m * 2^e (m below 2^53). False when v is not a finite
- * non-negative number small enough for 128 bits: printf formats those.
- */
-static bool
-scaled_round(double v, int decimals, unsigned __int128 *n)
-{
-	if (signbit(v) || !(v >= 0.0) || v > 0x1p60)
-		return false;
-	if (v == 0.0) {
-		*n = 0;
-		return true;
-	}
-	int exp;
-	double fr = frexp(v, &exp);
-	uint64_t m = (uint64_t)ldexp(fr, 53);   /* exact: fr has 53 bits */
-	int e = exp - 53;
-	unsigned __int128 q = (unsigned __int128)m * pow10_small[decimals];
-	if (e >= 0) {
-		*n = q << e;   /* below 2^53 * 10^3 * 2^7: no overflow */
-		return true;
-	}
-	int s = -e;
-	if (s >= 120) {        /* q < 2^63 <= half of 2^s */
-		*n = 0;
-		return true;
-	}
-	unsigned __int128 half = (unsigned __int128)1 << (s - 1);
-	unsigned __int128 r = q & ((half << 1) - 1);
-	q >>= s;
-	if (r > half || (r == half && (q & 1)))
-		q++;
-	*n = q;
-	return true;
-}
-
 size_t
 text_fixed(char out[TEXT_FIXED_MAX], double v, int width, int decimals)
 {
-	unsigned __int128 n;
-	if (decimals < 0 || decimals > 3 || width < 0 || width > TEXT_FIXED_MAX - 48 ||
-	    !scaled_round(v, decimals, &n)) {
-		int len = snprintf(out, TEXT_FIXED_MAX, "%*.*f", width, decimals, v);
-		return len < 0 ? 0 : (size_t)len < TEXT_FIXED_MAX ? (size_t)len : TEXT_FIXED_MAX - 1;
-	}
-	char digits[48];
-	size_t nd = 0;
-	/* At least decimals + 1 digits: "0.05", not ".05". */
-	do {
-		digits[nd++] = (char)('0' + (unsigned)(n % 10));
-		n /= 10;
-	} while (n || nd <= (size_t)decimals);
-	size_t len = nd + (decimals ? 1 : 0);
-	size_t pad = (size_t)width > len ? (size_t)width - len : 0;
-	char *o = out;
-	memset(o, ' ', pad);
-	o += pad;
-	for (size_t i = nd; i-- > 0;) {
-		*o++ = digits[i];
-		if (i == (size_t)decimals && decimals)
-			*o++ = '.';
-	}
-	*o = '\0';
-	return (size_t)(o - out);
+	return numfmt_fixed(out, v, width, decimals);
 }
 
 /* Below 2^53 a size converts to double exactly: the integer path applies. */

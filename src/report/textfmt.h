@@ -7,6 +7,8 @@
  * way the reference tools' reports (which pad by character) do.
  */
 
+#include "util/numfmt.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -14,14 +16,8 @@
 size_t text_width(const char *s);
 /* s (escaped by util/escape.h's rule), then spaces up to `width` characters. */
 void text_pad_right(FILE *out, const char *s, size_t width);
-/*
- * printf's "%*.*f" of v (width, decimals 0 to 3) into out, and its length:
- * the same bytes as glibc's printf (the exact binary value rounded once,
- * ties to even), by integer arithmetic. A histogram of a dump with many
- * sizes prints thousands of rows of two figures each, and printf's
- * multi-precision float path was most of that.
- */
-#define TEXT_FIXED_MAX 64
+/* printf's "%*.*f" of v (width, decimals 0 to 3): util/numfmt.h's numfmt_fixed(). */
+#define TEXT_FIXED_MAX NUMFMT_FIXED_MAX
 size_t text_fixed(char out[TEXT_FIXED_MAX], double v, int width, int decimals);
 /*
  * "%7.2f MB" of bytes / 2^20 (as a double), as the reference report prints

@@ -1,4 +1,5 @@
 #include "util/array.h"
+#include "util/numfmt.h"
 #include "util/size.h"
 
 #include <inttypes.h>
@@ -163,33 +164,43 @@ size_parse_vmmap(const char *p, size_t n, uint64_t *out)
 	return SIZE_OK;
 }
 
+/*
+ * The figure in the largest unit that keeps it below vmmap's width (bytes
+ * below 4 KiB, K below 10000K, then M, G, T with one decimal), as printf
+ * would print it ("%llu", "%.0fK", "%.1fM"; the threshold tests are on the
+ * same doubles), formatted by numfmt_fixed(): a diff prints two a changed
+ * row, and printf's float path was a third of diff's text writer.
+ */
 void
 size_format_vmmap(uint64_t bytes, char out[32])
 {
 	if (bytes == 0) {
-		snprintf(out, 32, "0K");
+		memcpy(out, "0K", 3);
 		return;
 	}
-	double kb = (double)bytes / 1024.0;
+	double kb = (double)bytes / 1024.0, v = kb;
+	int decimals = 1;
+	char unit = 'K';
 	if (kb < 4.0) {
-		snprintf(out, 32, "%llu", (unsigned long long)bytes);
-		return;
+		v = (double)bytes;   /* exact: below 4096 */
+		decimals = 0;
+		unit = '\0';
+	} else if (kb < 10000.0) {
+		decimals = 0;
+	} else if ((v = kb / 1024.0) < 1000.0) {
+		unit = 'M';
+	} else if ((v /= 1024.0) < 1000.0) {
+		unit = 'G';
+	} else {
+		v /= 1024.0;
+		unit = 'T';
 	}
-	if (kb < 10000.0) {
-		snprintf(out, 32, "%.0fK", kb);
-		return;
-	}
-	double mb = kb / 1024.0;
-	if (mb < 1000.0) {
-		snprintf(out, 32, "%.1fM", mb);
-		return;
-	}
-	double gb = mb / 1024.0;
-	if (gb < 1000.0) {
-		snprintf(out, 32, "%.1fG", gb);
-		return;
-	}
-	snprintf(out, 32, "%.1fT", gb / 1024.0);
+	char text[NUMFMT_FIXED_MAX];
+	/* At most 2^64 / 2^40 < 10^8 T: "16777216.0T" and its NUL fit in 32. */
+	size_t n = numfmt_fixed(text, v, 0, decimals);
+	memcpy(out, text, n);
+	out[n] = unit;
+	out[n + (unit != '\0')] = '\0';
 }
 
 static int

@@ -8,6 +8,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <inttypes.h>
@@ -138,11 +139,102 @@ test_numbers_as_printf(void **state)
 	}
 }
 
+/* Characters of a UTF-8 string, as the layout counts them. */
+static size_t
+chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The text layout written plainly, piece by piece with stdio: two blanks
+ * between columns, 'r' padded before, 'l' after (not the last column), no
+ * blanks before an empty last cell. */
+static char *
+plain_layout(char **cells, size_t ncells, size_t ncols, const char *align)
+{
+	size_t width[8] = { 0 };
+	for (size_t i = 0; i < ncells; i++)
+		if (chars(cells[i]) > width[i % ncols])
+			width[i % ncols] = chars(cells[i]);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	for (size_t i = 0; i < ncells; i++) {
+		size_t col = i % ncols, pad = width[col] - chars(cells[i]);
+		bool last = col + 1 == ncols;
+		if (col && !(last && !cells[i][0]))
+			fputs("  ", f);
+		for (size_t k = 0; align[col] == 'r' && k < pad; k++)
+			fputc(' ', f);
+		fputs(cells[i], f);
+		for (size_t k = 0; align[col] != 'r' && !last && k < pad; k++)
+			fputc(' ', f);
+		if (last)
+			fputc('\n', f);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* A cell of 0 to 40 characters: ASCII, 2- and 3-byte characters. */
+static char *
+random_cell(uint64_t *x)
+{
+	static const char *const pieces[] = { "a", "Z", "7", " ", "+", "\xc3\xa9", "\xe2\x82\xac" };
+	size_t n = next_random(x) % 5 == 0 ? 0 : next_random(x) % 41;
+	char *c = malloc(n * 3 + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = pieces[next_random(x) % 7];
+		memcpy(c + k, p, strlen(p));
+		k += strlen(p);
+	}
+	c[k] = '\0';
+	return c;
+}
+
+/* Generated tables of 1 to 8 columns, each alignment, 0 to 40 rows, empty
+ * cells anywhere: the writer lays them out as the plain form does. */
+static void
+test_layout_generated(void **state)
+{
+	(void)state;
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+	for (int round = 0; round < 3000; round++) {
+		size_t ncols = 1 + next_random(&x) % 8, nrows = next_random(&x) % 41;
+		size_t ncells = ncols * (nrows + 1);
+		char align[9] = { 0 };
+		char **cells = malloc(ncells * sizeof(*cells));
+		for (size_t c = 0; c < ncols; c++)
+			align[c] = next_random(&x) & 1 ? 'r' : 'l';
+		for (size_t i = 0; i < ncells; i++)
+			cells[i] = random_cell(&x);
+		struct text_table t;
+		text_table_init(&t, ncols, (const char *const *)cells, align);
+		for (size_t i = ncols; i < ncells; i++)
+			text_table_add(&t, cells[i]);
+		char *got = written(&t, false, false);
+		char *want = plain_layout(cells, ncells, ncols, align);
+		assert_string_equal(got, want);
+		free(got);
+		free(want);
+		text_table_release(&t);
+		for (size_t i = 0; i < ncells; i++)
+			free(cells[i]);
+		free(cells);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_layout_generated),
 		cmocka_unit_test(test_numbers_as_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

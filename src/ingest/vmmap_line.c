@@ -924,6 +924,29 @@ canon_hex_pack(__m128i val)
 }
 
 /*
+ * Does parse_tail() take a detail that starts at d (after the blanks,
+ * at least 6 bytes before end) as it is: no attribute word (MTE, TPRO,
+ * JIT, up to a space) and no "PURGE=X" starts it?
+ */
+static bool
+canon_detail_is_plain(const char *d, const char *end)
+{
+	switch (d[0]) {
+	case 'M':
+		return !(memcmp(d, "MTE", 3) == 0 && d[3] == ' ');
+	case 'J':
+		return !(memcmp(d, "JIT", 3) == 0 && d[3] == ' ');
+	case 'T':
+		return !(memcmp(d, "TPRO", 4) == 0 && d[4] == ' ');
+	case 'P':
+		return !(end - d >= 7 && memcmp(d, "PURGE=", 6) == 0 &&
+			 (end - d == 7 || d[7] == ' '));
+	default:
+		return true;
+	}
+}
+
+/*
  * vmmap's canonical region line, read at the columns its printf puts
  * each field at, counted back and forth from the '[' of the sizes:
  *
@@ -1027,8 +1050,8 @@ canon_parse(const char *p, const char *end, const char *rb, struct vmmap_region 
 	if ((unsigned)(rb[-1] - '0') <= 9)
 		r->page_counts = sizes_are_page_counts(r);
 
-	/* The tail: none, or vmmap's 8 blanks of an empty PURGE column and
-	 * the 2 before a detail that starts with no attribute or PURGE=. */
+	/* The tail: none; vmmap's 8 blanks of an empty PURGE column and the
+	 * 2 before a detail; or " PURGE=X" (parse_tail() for anything else). */
 	const char *t = rb + 16;
 	r->purge = VMMAP_PURGE_NONE;
 	r->purge_unknown = false;
@@ -1042,13 +1065,23 @@ canon_parse(const char *p, const char *end, const char *rb, struct vmmap_region 
 		unsigned blank = (unsigned)_mm_movemask_epi8(
 			_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
 				     _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
-		char first = t[10];
-		if ((blank & 0x7ff) == 0x3ff && first != 'M' && first != 'T' && first != 'J' &&
-		    first != 'P') {
+		if ((blank & 0x7ff) == 0x3ff && canon_detail_is_plain(t + 10, end)) {
 			r->detail = t + 10;
 			r->detail_len = (size_t)(end - t - 10);
 			return true;
 		}
+	}
+	if (end - t >= 8 && t[0] == ' ' && memcmp(t + 1, "PURGE=", 6) == 0 &&
+	    (end == t + 8 || t[8] == ' ')) {
+		int state = vmmap_purge_from_char(t[7]);
+		if (state < 0 || state == VMMAP_PURGE_NONE)
+			r->purge_unknown = true;
+		else
+			r->purge = (enum vmmap_purge)state;
+		const char *d = skip_blanks_forward(t + 8, end);
+		r->detail = d;
+		r->detail_len = (size_t)(end - d);
+		return true;
 	}
 	parse_tail(t, end, r);
 	return true;
@@ -1070,6 +1103,21 @@ region_clear(struct vmmap_region *r)
 	r->page_counts = r->purge_unknown = r->has_surface = false;
 	r->purge = VMMAP_PURGE_NONE;
 	r->line = 0;
+}
+
+bool
+vmmap_parse_region_canon(const char *p, const char *end, const char *first_rb,
+			 struct vmmap_region *r)
+{
+#if defined(VMMAP_LINE_CANON)
+	return first_rb && canon_parse(p, end, first_rb, r);
+#else
+	(void)p;
+	(void)end;
+	(void)first_rb;
+	(void)r;
+	return false;
+#endif
 }
 
 enum vmmap_line_result

@@ -1000,7 +1000,8 @@ canon_parse(const char *p, const char *end, const char *rb, struct vmmap_region 
 	__m128i vs, ve;
 	canon_hex_class(dash - 16, &hs, &ss, &vs);
 	canon_hex_class(dash + 1, &he, &se, &ve);
-	/* END: ne digits from the '-' on, then blanks to the " [". */
+	/* END: ne digits from the '-' on, then blanks to the " [" (at most w:
+	 * the byte before the '[', at w after the '-', is a blank). */
 	unsigned ne = (unsigned)__builtin_ctz(~he);
 	unsigned want_e = ((1u << w) - 1) & ~((1u << ne) - 1);
 	/* START: ns digits before the '-', blanks before them back to the
@@ -1010,7 +1011,7 @@ canon_parse(const char *p, const char *end, const char *rb, struct vmmap_region 
 	unsigned ns = not_hex ? 15u - (31u - (unsigned)__builtin_clz(not_hex)) : 16u;
 	unsigned lo = w < 16 ? 15u - w : 0u;
 	unsigned want_s = ((1u << (16 - ns)) - 1) & ~((1u << lo) - 1);
-	if (ne == 0 || ne > w || (se & want_e) != want_e || ns == 0 || ns > w ||
+	if (ne == 0 || (se & want_e) != want_e || ns == 0 || ns > w ||
 	    (ss & want_s) != want_s || (w == 16 && dash[-17] != ' '))
 		return false;
 	uint64_t start = canon_hex_pack(_mm_and_si128(

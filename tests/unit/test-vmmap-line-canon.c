@@ -104,15 +104,10 @@ assert_same_region(const char *line, size_t n, const struct vmmap_region *a,
  * the reference's vmmap_parse_region_at() on the same span, and the whole
  * line both ways. Returns whether the pass took it.
  */
+/* The pass over [p, end) against the reference's vmmap_parse_region_at(). */
 static bool
-check_input(const char *text, size_t n)
+check_span(const char *line, size_t n, const char *p, const char *end)
 {
-	char *line = malloc(n ? n : 1);
-	assert_non_null(line);
-	memcpy(line, text, n);
-
-	const char *end = line + view_rtrim(line, n);
-	const char *p = vmmap_line_skip_prefix(line, end);
 	const char *rb = memchr(p, ']', (size_t)(end - p));
 	struct vmmap_region a, b;
 	const char *wb;
@@ -126,9 +121,26 @@ check_input(const char *text, size_t n)
 				 (int)n, line, (int)rb_res, wb ? wb : "-");
 		assert_same_region(line, n, &a, &b);
 	}
+	return took;
+}
+
+static bool
+check_input(const char *text, size_t n)
+{
+	char *line = malloc(n ? n : 1);
+	assert_non_null(line);
+	memcpy(line, text, n);
+
+	const char *end = line + view_rtrim(line, n);
+	const char *p = vmmap_line_skip_prefix(line, end);
+	bool took = check_span(line, n, p, end);
+	/* Also from the first byte, prefix and all (a type of blanks only). */
+	if (p != line)
+		check_span(line, n, line, end);
 
 	/* The whole line, the way the tool parses it. */
-	const char *wa;
+	struct vmmap_region a, b;
+	const char *wa, *wb;
 	memset(&a, 0x5a, sizeof(a));
 	memset(&b, 0xa5, sizeof(b));
 	enum vmmap_line_result ra = vmmap_parse_region_line(line, n, &a, &wa);
@@ -146,6 +158,7 @@ static const char *const types[] = {
 	"IOAccelerator", "IOAccelerator (graphics)", "IOSurface", "MALLOC_SMALL",
 	"MALLOC_MEDIUM (reserved)", "VM_ALLOCATE", "__TEXT", "X", "page table in kernel",
 	"AttributeGraph Data (old", "a type name of more than thirty-two bytes", "Memory Tag 255",
+	"",   /* blanks only: the general path's "no region type" */
 };
 
 static const char *const shares[] = { "COW", "PRV", "NUL", "ALI", "SHM", "ZER", "S/A", "   " };
@@ -261,6 +274,8 @@ static bool
 must_take(const struct strbuf *sb)
 {
 	const char *rb = strchr(sb->buf, ']'), *lb = rb - 28;
+	if (sb->buf[0] == ' ')
+		return false;   /* no type */
 	int w = lb[-14] == '-' ? 12 : lb[-18] == '-' ? 16 : 0;
 	if (w == 0 || lb[-1] != ' ' || lb[-w - 1] == ' ' || lb[-2 * w - 3] != ' ')
 		return false;   /* another width, or a number wider than its column */

@@ -3,7 +3,8 @@
  * to macOS 26. This is the hot path of `iotally vmmap` (every line of a
  * dump goes through vmmap_parse_region_line), hence the hand-written scanners.
  *
- * Each fast path (SSE2 scans, integer decimals) has a plain form beside it
+ * Each fast path (SSE2 scans, integer decimals, the fixed-column pass over
+ * vmmap's canonical line) has a plain form beside it
  * that gives the same results. VMMAP_LINE_SCALAR builds the plain forms
  * only: tests/unit builds this file so, under other names, as the
  * reference the fast paths are compared with on generated lines.

@@ -41,7 +41,8 @@ enum vmmap_line_result ref_vmmap_parse_region_at(const char *p, const char *end,
 #define CANON_BUILT 0
 #endif
 
-/* xorshift64*: the same lines on every run. */
+/* xorshift64*: the same lines on every run (of one build: the order in which
+ * a call's arguments draw their numbers is the compiler's). */
 static uint64_t rng_state = UINT64_C(0x2545F4914F6CDD1D);
 
 static uint64_t

@@ -6,7 +6,8 @@
  * vmmap_read.c puts together; private to the vmmap parser.
  *
  *   vmmap_line.c   one region line (vmmap_parse_region_line in vmmap_read.h),
- *                  found by its "] PRT/MAX SM=" anchor, never by column
+ *                  found by its "] PRT/MAX SM=" anchor; vmmap's canonical
+ *                  line is first tried at its fixed columns from that anchor
  *   vmmap_table.c  the region-type summary table: its columns and rows
  */
 
@@ -32,6 +33,16 @@ enum vmmap_line_result vmmap_parse_region_view(const char *p, const char *end,
 enum vmmap_line_result vmmap_parse_region_at(const char *p, const char *end,
 					     const char *first_rb, struct vmmap_region *r,
 					     const char **why);
+
+/*
+ * vmmap_parse_region_at()'s first step: vmmap's canonical line read at its
+ * fixed columns. true with *r set as vmmap_parse_region_at() sets it (a
+ * VMMAP_LINE_REGION); false for any other line (*r partly written).
+ * Always false where the pass is not built (no SSE2 on x86-64, and the
+ * VMMAP_LINE_SCALAR reference). Declared here for its equivalence test.
+ */
+bool vmmap_parse_region_canon(const char *p, const char *end, const char *first_rb,
+			      struct vmmap_region *r);
 
 /*
  * Skip an indent, "> " mail quotes and the crash-report "--->" marker.

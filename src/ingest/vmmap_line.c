@@ -3,7 +3,8 @@
  * to macOS 26. This is the hot path of `iotally vmmap` (every line of a
  * dump goes through vmmap_parse_region_line), hence the hand-written scanners.
  *
- * Each fast path (SSE2 scans, integer decimals) has a plain form beside it
+ * Each fast path (SSE2 scans, integer decimals, the fixed-column pass over
+ * vmmap's canonical line) has a plain form beside it
  * that gives the same results. VMMAP_LINE_SCALAR builds the plain forms
  * only: tests/unit builds this file so, under other names, as the
  * reference the fast paths are compared with on generated lines.
@@ -22,6 +23,12 @@
 
 #if defined(__SSE2__) && !defined(VMMAP_LINE_SCALAR)
 #define VMMAP_LINE_SSE2 1
+#endif
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
 #endif
 
 static bool
@@ -342,8 +349,10 @@ slot_pair_reads(__m128i z)
 			      _mm_setr_epi16(10000, 100, 1, 0, 10000, 100, 1, 0));
 }
 
-/* All four slots when each has one of the three forms; else false. */
-static bool
+/* All four slots when each has one of the three forms; else false.
+ * Inlined into its two callers (the canonical pass, vmmap_read_size_slots):
+ * the call's register saves were ~12 instructions of every region line. */
+static ALWAYS_INLINE bool
 read_common_slots(const char *p, uint64_t v[4], bool *fraction)
 {
 	__m128i lo = _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -884,6 +893,211 @@ has_bracket_in_slots(const char *s)
 #endif
 }
 
+#if defined(VMMAP_LINE_SSE2) && defined(__x86_64__)
+#define VMMAP_LINE_CANON 1
+
+/* 16 bytes read at offset 16 - n (0..16) have their first n bytes set. */
+static const unsigned char first_bytes_mask[32] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/*
+ * The 16 bytes at p classified as hex_backward16() does: *hex the mask of
+ * lowercase hex digits, *space that of ' ', *val each digit's value (0 for
+ * other bytes).
+ */
+static inline void
+canon_hex_class(const char *p, unsigned *hex, unsigned *space, __m128i *val)
+{
+	const __m128i zero = _mm_setzero_si128();
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i dig = _mm_sub_epi8(c, _mm_set1_epi8('0'));
+	__m128i let = _mm_sub_epi8(c, _mm_set1_epi8('a'));
+	__m128i is_dig = _mm_cmpeq_epi8(_mm_subs_epu8(dig, _mm_set1_epi8(9)), zero);
+	__m128i is_let = _mm_cmpeq_epi8(_mm_subs_epu8(let, _mm_set1_epi8(5)), zero);
+	*hex = (unsigned)_mm_movemask_epi8(_mm_or_si128(is_dig, is_let));
+	*space = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')));
+	*val = _mm_or_si128(_mm_and_si128(is_dig, dig),
+			    _mm_and_si128(is_let, _mm_add_epi8(let, _mm_set1_epi8(10))));
+}
+
+/* Sixteen digit values (byte 0 the most significant) as one number. */
+static inline uint64_t
+canon_hex_pack(__m128i val)
+{
+	__m128i pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(val, _mm_set1_epi16(0xff)), 4),
+				    _mm_srli_epi16(val, 8));
+	return __builtin_bswap64((uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pair, pair)));
+}
+
+/*
+ * Does parse_tail() take a detail that starts at d (after the blanks,
+ * at least 6 bytes before end) as it is: no attribute word (MTE, TPRO,
+ * JIT, up to a space) and no "PURGE=X" starts it?
+ */
+static bool
+canon_detail_is_plain(const char *d, const char *end)
+{
+	switch (d[0]) {
+	case 'M':
+		return !(memcmp(d, "MTE", 3) == 0 && d[3] == ' ');
+	case 'J':
+		return !(memcmp(d, "JIT", 3) == 0 && d[3] == ' ');
+	case 'T':
+		return !(memcmp(d, "TPRO", 4) == 0 && d[4] == ' ');
+	case 'P':
+		return !(end - d >= 7 && memcmp(d, "PURGE=", 6) == 0 &&
+			 (end - d == 7 || d[7] == ' '));
+	default:
+		return true;
+	}
+}
+
+/*
+ * vmmap's canonical region line, read at the columns its printf puts
+ * each field at, counted back and forth from the '[' of the sizes:
+ *
+ *   %-24s ' ' %*llx '-' %-*llx " [" %6s ' ' %6s ' ' %6s ' ' %6s "] "
+ *   PRT '/' MAX " SM=" XXX, then the tail
+ *
+ * with W, the width of both addresses, 12 (macOS 11 on) or 16 (-w and
+ * 10.13); START right-aligned, END left-aligned, both lowercase hex. So
+ * the '-' is W + 2 bytes before the '['; 16 bytes before it and 16 after
+ * it are classified at once, which checks that every byte of both address
+ * columns is a digit or a blank where it must be and reads both numbers,
+ * where the general path below walks the line back byte by byte from the
+ * '[' to the type. The sizes are read by read_common_slots(), the tail at
+ * its fixed offset when it is vmmap's ten blanks before a detail.
+ *
+ * Every check is at least as strict as the general path's, so a line
+ * this accepts gets the fields the general path gives it (the unit tests
+ * compare the two on canonical lines and every one-byte change of them).
+ * Anything else (other widths, tabs, uppercase, symbolic addresses, a
+ * size of a rare form, attributes, an END below START) returns false
+ * with *r partly written, for the general path.
+ */
+static bool
+canon_parse(const char *p, const char *end, const char *rb, struct vmmap_region *r)
+{
+	/* "] rwx/rwx SM=" and the share mode: 16 bytes, as in prot_block_end() */
+	if (end - rb < 16 || rb - p < SIZE_SLOTS_LEN + 1 + 30)
+		return false;
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)rb);
+	__m128i ok = _mm_or_si128(
+		_mm_cmpeq_epi8(a, _mm_setr_epi8(']', ' ', 'r', 'w', 'x', '/', 'r', 'w', 'x',
+						' ', 'S', 'M', '=', 0, 0, 0)),
+		_mm_cmpeq_epi8(a, _mm_setr_epi8(']', ' ', '-', '-', '-', '/', '-', '-', '-',
+						' ', 'S', 'M', '=', 0, 0, 0)));
+	const char *lb = rb - SIZE_SLOTS_LEN - 1;
+	if ((_mm_movemask_epi8(ok) & 0x1fff) != 0x1fff || lb[0] != '[' || lb[-1] != ' ' ||
+	    lb[7] != ' ' || lb[14] != ' ' || lb[21] != ' ')
+		return false;
+
+	/* The address columns. The sizes' bytes are checked by the slot read,
+	 * which takes no '[' (the general path looks for one there). */
+	unsigned w;
+	if (lb[-14] == '-')
+		w = 12;
+	else if (rb - p >= SIZE_SLOTS_LEN + 1 + 35 && lb[-18] == '-')
+		w = 16;
+	else
+		return false;
+	const char *dash = lb - w - 2;
+	unsigned hs, ss, he, se;
+	__m128i vs, ve;
+	canon_hex_class(dash - 16, &hs, &ss, &vs);
+	canon_hex_class(dash + 1, &he, &se, &ve);
+	/* END: ne digits from the '-' on, then blanks to the " [" (at most w:
+	 * the byte before the '[', at w after the '-', is a blank). */
+	unsigned ne = (unsigned)__builtin_ctz(~he);
+	unsigned want_e = ((1u << w) - 1) & ~((1u << ne) - 1);
+	/* START: ns digits before the '-', blanks before them back to the
+	 * blank after the type column (byte 15 - w; for w = 16 the byte
+	 * before the 16 loaded). */
+	unsigned not_hex = ~hs & 0xffffu;
+	unsigned ns = not_hex ? 15u - (31u - (unsigned)__builtin_clz(not_hex)) : 16u;
+	unsigned lo = w < 16 ? 15u - w : 0u;
+	unsigned want_s = ((1u << (16 - ns)) - 1) & ~((1u << lo) - 1);
+	if (ne == 0 || (se & want_e) != want_e || ns == 0 || ns > w ||
+	    (ss & want_s) != want_s || (w == 16 && dash[-17] != ' '))
+		return false;
+	uint64_t start = canon_hex_pack(_mm_and_si128(
+		vs, _mm_loadu_si128((const __m128i *)(const void *)(last_bytes_mask + ns))));
+	uint64_t stop = canon_hex_pack(_mm_and_si128(
+		ve, _mm_loadu_si128((const __m128i *)(const void *)(first_bytes_mask + 16 - ne)))) >>
+		(4 * (16 - ne));
+	if (stop < start)
+		return false;   /* the general path reports it */
+	const char *range = dash - ns;
+	const char *type_end = skip_blanks_backward(p, range);
+	if (type_end == p)
+		return false;
+
+	uint64_t v[4];
+	bool fraction;
+	if (!read_common_slots(lb + 1, v, &fraction))
+		return false;
+
+	r->type = p;
+	r->type_len = (size_t)(type_end - p);
+	r->start = start;
+	r->end = stop;
+	r->has_range = true;
+	r->zero_padded = ns > 1 && range[0] == '0';
+	r->vsize = stop - start;
+	r->vsize_rounded = false;
+	r->resident = v[1];
+	r->dirty = v[2];
+	r->swapped = v[3];
+	r->size_columns = 4;
+	r->sizes = lb + 1;
+	r->sizes_len = SIZE_SLOTS_LEN;
+	r->page_counts = false;
+	r->has_surface = false;
+	r->line = 0;
+	if ((unsigned)(rb[-1] - '0') <= 9)
+		r->page_counts = sizes_are_page_counts(r);
+
+	/* The tail: none; vmmap's 8 blanks of an empty PURGE column and the
+	 * 2 before a detail; or " PURGE=X" (parse_tail() for anything else). */
+	const char *t = rb + 16;
+	r->purge = VMMAP_PURGE_NONE;
+	r->purge_unknown = false;
+	if (t == end) {
+		r->detail = end;
+		r->detail_len = 0;
+		return true;
+	}
+	if (end - t >= 16) {
+		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)t);
+		unsigned blank = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
+				     _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
+		if ((blank & 0x7ff) == 0x3ff && canon_detail_is_plain(t + 10, end)) {
+			r->detail = t + 10;
+			r->detail_len = (size_t)(end - t - 10);
+			return true;
+		}
+	}
+	if (end - t >= 8 && t[0] == ' ' && memcmp(t + 1, "PURGE=", 6) == 0 &&
+	    (end == t + 8 || t[8] == ' ')) {
+		int state = vmmap_purge_from_char(t[7]);
+		if (state < 0 || state == VMMAP_PURGE_NONE)
+			r->purge_unknown = true;
+		else
+			r->purge = (enum vmmap_purge)state;
+		const char *d = skip_blanks_forward(t + 8, end);
+		r->detail = d;
+		r->detail_len = (size_t)(end - d);
+		return true;
+	}
+	parse_tail(t, end, r);
+	return true;
+}
+#endif
+
 /* Every field a parse sets, but the surface (valid only with has_surface). */
 static void
 region_clear(struct vmmap_region *r)
@@ -899,6 +1113,21 @@ region_clear(struct vmmap_region *r)
 	r->page_counts = r->purge_unknown = r->has_surface = false;
 	r->purge = VMMAP_PURGE_NONE;
 	r->line = 0;
+}
+
+bool
+vmmap_parse_region_canon(const char *p, const char *end, const char *first_rb,
+			 struct vmmap_region *r)
+{
+#if defined(VMMAP_LINE_CANON)
+	return first_rb && canon_parse(p, end, first_rb, r);
+#else
+	(void)p;
+	(void)end;
+	(void)first_rb;
+	(void)r;
+	return false;
+#endif
 }
 
 enum vmmap_line_result
@@ -922,6 +1151,12 @@ vmmap_parse_region_at(const char *p, const char *end, const char *first_rb,
 {
 	const char *rb = first_rb, *lb, *q, *sm = NULL;
 
+#if defined(VMMAP_LINE_CANON)
+	if (rb && canon_parse(p, end, rb, r)) {
+		*why = NULL;
+		return VMMAP_LINE_REGION;
+	}
+#endif
 	region_clear(r);
 	*why = NULL;
 	for (;;) {

@@ -4,6 +4,7 @@
  */
 
 #include "ingest/vmmap_grammar.h"
+#include "ingest/vmmap_table.h"
 
 #include "util/size.h"
 #include "util/scan.h"
@@ -84,6 +85,26 @@ vmmap_table_layout_from(struct vmmap_table_layout *t, const char *above, size_t 
 		for (unsigned i = 0; i < n; i++)
 			t->cols[t->ncols++] = (enum vmmap_column)i;
 	}
+}
+
+void
+vmmap_table_layout_memo_from(struct vmmap_table_layout_memo *m, struct vmmap_table_layout *t,
+			     const char *above, size_t above_n, const char *head, size_t head_n)
+{
+	if (m->valid && m->above_len == above_n && m->head_len == head_n &&
+	    memcmp(m->head, head, head_n) == 0 && memcmp(m->above, above, above_n) == 0) {
+		*t = m->layout;
+		return;
+	}
+	vmmap_table_layout_from(t, above, above_n, head, head_n);
+	m->valid = above_n <= sizeof(m->above) && head_n <= sizeof(m->head);
+	if (!m->valid)
+		return;
+	memcpy(m->above, above, above_n);
+	memcpy(m->head, head, head_n);
+	m->above_len = above_n;
+	m->head_len = head_n;
+	m->layout = *t;
 }
 
 #define MAX_ROW_TOKENS 64

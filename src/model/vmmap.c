@@ -919,7 +919,37 @@ vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row 
 	*r = *row;
 	r->name = keep_text(d, row->name, row->name_len);
 	r->text_len = strnlen(r->name, row->name_len);
+	/* A row after vmmap_dump_finish() gets its selection as the others did. */
+	r->selected = d->rows_filter && vmmap_filter_selects(d->rows_filter, r->name, r->text_len);
 	d->has_summary = true;
+}
+
+bool
+vmmap_dump_row_selected(const struct vmmap_dump *d, const struct vmmap_filter *f, size_t i)
+{
+	const struct vmmap_summary_row *row = &d->rows[i];
+	if (f == d->rows_filter)
+		return row->selected;
+	return vmmap_filter_selects(f, row->name, row->text_len);
+}
+
+/* The same question for the whole name (name_len bytes, past a NUL). */
+static bool
+row_selected_whole(const struct vmmap_dump *d, const struct vmmap_filter *f, size_t i)
+{
+	const struct vmmap_summary_row *row = &d->rows[i];
+	if (row->text_len == row->name_len)
+		return vmmap_dump_row_selected(d, f, i);
+	return vmmap_filter_selects(f, row->name, row->name_len);
+}
+
+/* Each row's selection by f, worked out once for every writer and check. */
+static void
+select_rows(struct vmmap_dump *d, const struct vmmap_filter *f)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		d->rows[i].selected = vmmap_filter_selects(f, d->rows[i].name, d->rows[i].text_len);
+	d->rows_filter = f;
 }
 
 static bool
@@ -984,7 +1014,7 @@ vmmap_dump_gpu_left_out(const struct vmmap_dump *d, const struct vmmap_filter *f
 		size_t len = row->name_len;
 		/* The GPU test first: one scan of the name, where the filter
 		 * scans it once per selected type. */
-		if (!vmmap_type_is_gpu(row->name, len) || vmmap_filter_selects(f, row->name, len) ||
+		if (!vmmap_type_is_gpu(row->name, len) || row_selected_whole(d, f, i) ||
 		    has_region_type(d, row->name))
 			continue;
 		*out = xgrow(*out, &alloc, n + 1, sizeof(**out));
@@ -1231,7 +1261,7 @@ vmmap_dump_crosscheck(const struct vmmap_dump *d, const struct vmmap_filter *f,
 		return;
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
-		if (vmmap_filter_selects(f, row->name, row->name_len))
+		if (row_selected_whole(d, f, i))
 			crosscheck_row(d, row, path, warnings);
 	}
 }
@@ -1349,6 +1379,7 @@ vmmap_dump_finish(struct vmmap_capture *cap, struct vmmap_dump *d)
 	if (d->finished)
 		return;
 	d->finished = true;
+	select_rows(d, &cap->filter);
 	vmmap_dump_settle_hist(d);   /* before types merge or leave the counts */
 	size_t n = d->ntypes;   /* type_rename() appends none */
 	for (size_t i = 0; i < n; i++) {

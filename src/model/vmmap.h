@@ -195,6 +195,10 @@ struct vmmap_summary_row {
 	uint64_t value[VMMAP_COL_SIZES];  /* bytes derived from the rounded text */
 	char virtual_text[24];            /* VIRTUAL exactly as printed */
 	bool has_count;
+	/* In the dump's rows, once vmmap_dump_finish() ran: the filter of
+	 * vmmap_dump.rows_filter selects the name (text_len bytes). Read it
+	 * through vmmap_dump_row_selected(). */
+	bool selected;
 	uint64_t count;
 };
 
@@ -245,6 +249,11 @@ struct vmmap_dump {
 
 	struct vmmap_summary_row *rows;
 	size_t nrows, rows_alloc;
+	/* The filter each row's `selected` was worked out with (the
+	 * capture's, by vmmap_dump_finish()); NULL before. Every writer and
+	 * check asks about every row: a -summary capture is all rows, and
+	 * matching each name three or four times was a tenth of its run. */
+	const struct vmmap_filter *rows_filter;
 	/* The rows' names and the header fields' keys and values, copied in
 	 * blocks: a dump of -summary captures is all rows and header, and an
 	 * allocation per name or field was a tenth of its read. */
@@ -346,6 +355,13 @@ void vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump
 /* Takes ownership of row->name. */
 /* Appends the row; its name is copied (row->name need not be NUL-terminated). */
 void vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row *row);
+
+/*
+ * Does f select the dump's row i, by its name as printed (text_len
+ * bytes)? The answer vmmap_dump_finish() kept when f is the filter it
+ * used, else worked out now.
+ */
+bool vmmap_dump_row_selected(const struct vmmap_dump *d, const struct vmmap_filter *f, size_t i);
 
 /*
  * Region lines print type names cut to vmmap's 24-byte column

@@ -595,6 +595,65 @@ test_summary_row_names(void **state)
 	vmmap_capture_release(&cap);
 }
 
+/*
+ * Each row's selection, worked out once by vmmap_dump_finish(), against
+ * the filter asked again: for the capture's filter and another one, rows
+ * added before and after the finish, names holding a NUL (selected by
+ * their text before it) and names that hold a selected type only after
+ * their NUL.
+ */
+static void
+test_row_selection_kept(void **state)
+{
+	(void)state;
+	static const char *const parts[] = {
+		"IOAccelerator", "IOSurface", "IOKit", " (graphics)", "Tag", "\0", "IOAccel", "x",
+	};
+	struct vmmap_capture cap;
+	setup_capture(&cap);
+	struct vmmap_filter other;
+	vmmap_filter_init(&other);
+	vmmap_filter_add(&other, "IOKit", 5);
+	uint64_t rng = 88172645463325252u;
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	for (size_t i = 0; i < 4000; i++) {
+		if (i == 2000)
+			vmmap_dump_finish(&cap, d);   /* later rows are added after it */
+		char name[128];
+		size_t len = 0;
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		for (unsigned k = 0; k < 1 + rng % 4; k++) {
+			const char *p = parts[(rng >> (8 + 3 * k)) % ARRAY_SIZE(parts)];
+			size_t n = *p ? strlen(p) : 1;
+			memcpy(name + len, p, n);
+			len += n;
+		}
+		struct vmmap_summary_row r;
+		memset(&r, 0, sizeof(r));
+		r.name = name;
+		r.name_len = len;
+		vmmap_dump_add_summary_row(d, &r);
+	}
+	size_t selected = 0, cut = 0;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct vmmap_summary_row *r = &d->rows[i];
+		bool want = vmmap_filter_selects(&cap.filter, r->name, r->text_len);
+		assert_int_equal(vmmap_dump_row_selected(d, &cap.filter, i), want);
+		assert_int_equal(vmmap_dump_row_selected(d, &other, i),
+				 vmmap_filter_selects(&other, r->name, r->text_len));
+		selected += want;
+		cut += r->text_len < r->name_len &&
+		       vmmap_filter_selects(&cap.filter, r->name, r->name_len) != want;
+	}
+	/* Both answers occur, and names whose NUL hides a selected type. */
+	assert_true(selected > 500 && selected < d->nrows - 500);
+	assert_true(cut > 10);
+	vmmap_filter_release(&other);
+	vmmap_capture_release(&cap);
+}
+
 /* Header fields, kept in the dump's text blocks with the row names. */
 static void
 test_header_fields(void **state)
@@ -903,6 +962,7 @@ main(void)
 		cmocka_unit_test(test_deferred_hist_counts_as_at_once),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_row_selection_kept),
 		cmocka_unit_test(test_filter_matches_plain_substring),
 		cmocka_unit_test(test_purge_from_char),
 	};

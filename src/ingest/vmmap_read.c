@@ -404,7 +404,7 @@ table_line(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	if (vmmap_table_parse_row(p, n, &ps->layout, &row, &why) < 0)
 		return unparsed(ps, ln, "summary row", why) < 0 ? -1 : 1;
 	row.line = ln->no;
-	vmmap_dump_add_summary_row(ps->dump, &row);
+	vmmap_capture_add_summary_row(ps->cap, ps->dump, &row);
 	return 1;
 }
 
@@ -589,7 +589,7 @@ handle_headerless_row(struct parser *ps, const struct line *ln, const char *p, s
 		return unparsed(ps, ln, "summary row", why) < 0 ? -1 : 1;
 	struct vmmap_dump *d = current_dump(ps, ln->no);
 	row.line = ln->no;
-	vmmap_dump_add_summary_row(d, &row);
+	vmmap_capture_add_summary_row(ps->cap, d, &row);
 	if (!ps->headerless_noted) {
 		ps->headerless_noted = true;
 		diag_list_add(ps->warnings, DIAG_NOTE, ps->path, ln->no,

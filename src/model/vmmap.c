@@ -133,7 +133,6 @@ vmmap_capture_release(struct vmmap_capture *cap)
 		free(cap->row_names[i].name);
 	free(cap->row_names);
 	strmap_release(&cap->row_name_index);
-	free(cap->row_name_guess);
 	vmmap_filter_release(&cap->filter);
 	memset(cap, 0, sizeof(*cap));
 }
@@ -945,7 +944,7 @@ vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row 
 
 /* The capture's entry for a name: its index, or SIZE_MAX past the cap. */
 static size_t
-row_name_find(struct vmmap_capture *cap, const char *name, size_t len)
+row_name_entry(struct vmmap_capture *cap, const char *name, size_t len)
 {
 	size_t *idx = strmap_get(&cap->row_name_index, name, len);
 	if (idx)
@@ -967,36 +966,11 @@ row_name_find(struct vmmap_capture *cap, const char *name, size_t len)
 	return cap->nrow_names++;
 }
 
-/* The same for the row at place `at` of its dump: first the name the last
- * dump had there. */
-static size_t
-row_name_entry(struct vmmap_capture *cap, size_t at, const char *name, size_t len)
-{
-	if (at < cap->nrow_name_guess && cap->row_name_guess[at]) {
-		size_t g = cap->row_name_guess[at] - 1;
-		const struct vmmap_row_name *e = &cap->row_names[g];
-		if (e->name_len == len && memcmp(e->name, name, len) == 0)
-			return g;
-	}
-	size_t i = row_name_find(cap, name, len);
-	if (at < VMMAP_ROW_NAMES_MAX) {
-		if (at >= cap->nrow_name_guess) {
-			cap->row_name_guess = xrealloc(cap->row_name_guess,
-						       (at + 1) * sizeof(*cap->row_name_guess));
-			memset(cap->row_name_guess + cap->nrow_name_guess, 0,
-			       (at + 1 - cap->nrow_name_guess) * sizeof(*cap->row_name_guess));
-			cap->nrow_name_guess = at + 1;
-		}
-		cap->row_name_guess[at] = i == SIZE_MAX ? 0 : i + 1;
-	}
-	return i;
-}
-
 void
 vmmap_capture_add_summary_row(struct vmmap_capture *cap, struct vmmap_dump *d,
 			      const struct vmmap_summary_row *row)
 {
-	size_t i = row_name_entry(cap, d->nrows, row->name, row->name_len);
+	size_t i = row_name_entry(cap, row->name, row->name_len);
 	if (i == SIZE_MAX || (d->rows_filter && d->rows_filter != &cap->filter)) {
 		vmmap_dump_add_summary_row(d, row);
 		return;

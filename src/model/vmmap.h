@@ -329,11 +329,6 @@ struct vmmap_capture {
 	struct vmmap_row_name *row_names;
 	size_t nrow_names, row_names_alloc;
 	struct strmap row_name_index;
-	/* Entry + 1 (0: none) of the last dump's row at each place, below
-	 * VMMAP_ROW_NAMES_MAX: dumps list their types in the same order, so
-	 * one compare finds most names without a hash. A guess, compared. */
-	size_t *row_name_guess;
-	size_t nrow_name_guess;
 	uint64_t lines;
 	bool partial;                /* input ended in the middle of a line or a table */
 	/*

@@ -239,7 +239,7 @@ static bool
 has_selected_row(const struct vmmap_dump *d, const struct vmmap_filter *f)
 {
 	for (size_t i = 0; i < d->nrows; i++)
-		if (vmmap_filter_selects(f, d->rows[i].name, d->rows[i].text_len))
+		if (vmmap_dump_row_selected(d, f, i))
 			return true;
 	return false;
 }

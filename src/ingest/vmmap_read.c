@@ -6,6 +6,7 @@
 
 #include "ingest/vmmap_read.h"
 #include "ingest/vmmap_grammar.h"
+#include "ingest/vmmap_table.h"
 
 #include "ingest/detect.h"
 #include "ingest/line_input.h"
@@ -45,6 +46,7 @@ struct parser {
 
 	enum table_state table;
 	struct vmmap_table_layout layout;
+	struct vmmap_table_layout_memo layout_memo;
 	char above[ABOVE_MAX];       /* the line before a possible table header */
 	size_t above_len;
 
@@ -325,7 +327,7 @@ start_table(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	if (ps->dump && ps->dump->has_summary)
 		start_dump(ps, ln->no);
 	struct vmmap_dump *d = current_dump(ps, ln->no);
-	vmmap_table_layout_from(&ps->layout, ps->above, ps->above_len, p, n);
+	vmmap_table_layout_memo_from(&ps->layout_memo, &ps->layout, ps->above, ps->above_len, p, n);
 	if (ps->layout.pages) {
 		if (!d->page_size)
 			return no_page_size(ps, ln->no);
@@ -402,7 +404,7 @@ table_line(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	if (vmmap_table_parse_row(p, n, &ps->layout, &row, &why) < 0)
 		return unparsed(ps, ln, "summary row", why) < 0 ? -1 : 1;
 	row.line = ln->no;
-	vmmap_dump_add_summary_row(ps->dump, &row);
+	vmmap_capture_add_summary_row(ps->cap, ps->dump, &row);
 	return 1;
 }
 
@@ -587,7 +589,7 @@ handle_headerless_row(struct parser *ps, const struct line *ln, const char *p, s
 		return unparsed(ps, ln, "summary row", why) < 0 ? -1 : 1;
 	struct vmmap_dump *d = current_dump(ps, ln->no);
 	row.line = ln->no;
-	vmmap_dump_add_summary_row(d, &row);
+	vmmap_capture_add_summary_row(ps->cap, d, &row);
 	if (!ps->headerless_noted) {
 		ps->headerless_noted = true;
 		diag_list_add(ps->warnings, DIAG_NOTE, ps->path, ln->no,

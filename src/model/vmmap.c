@@ -120,6 +120,7 @@ vmmap_capture_init(struct vmmap_capture *cap)
 {
 	memset(cap, 0, sizeof(*cap));
 	vmmap_filter_init(&cap->filter);
+	strmap_init(&cap->row_name_index);
 }
 
 void
@@ -128,6 +129,10 @@ vmmap_capture_release(struct vmmap_capture *cap)
 	for (size_t i = 0; i < cap->ndumps; i++)
 		vmmap_dump_free(cap->dumps[i]);
 	free(cap->dumps);
+	for (size_t i = 0; i < cap->nrow_names; i++)
+		free(cap->row_names[i].name);
+	free(cap->row_names);
+	strmap_release(&cap->row_name_index);
 	vmmap_filter_release(&cap->filter);
 	memset(cap, 0, sizeof(*cap));
 }
@@ -911,6 +916,17 @@ vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump *d,
 		surface_add(d, r);
 }
 
+/* The row's facts (vmmap_summary_row.facts_known) for f. */
+static void
+row_facts(struct vmmap_summary_row *r, const struct vmmap_filter *f)
+{
+	r->selected = vmmap_filter_selects(f, r->name, r->text_len);
+	r->selected_whole = r->text_len == r->name_len ? r->selected :
+			    vmmap_filter_selects(f, r->name, r->name_len);
+	r->gpu = vmmap_type_is_gpu(r->name, r->name_len);
+	r->facts_known = true;
+}
+
 void
 vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row *row)
 {
@@ -919,7 +935,95 @@ vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row 
 	*r = *row;
 	r->name = keep_text(d, row->name, row->name_len);
 	r->text_len = strnlen(r->name, row->name_len);
+	r->facts_known = false;
+	/* A row after vmmap_dump_finish() gets its facts as the others did. */
+	if (d->rows_filter)
+		row_facts(r, d->rows_filter);
 	d->has_summary = true;
+}
+
+/* The capture's entry for a name: its index, or SIZE_MAX past the cap. */
+static size_t
+row_name_entry(struct vmmap_capture *cap, const char *name, size_t len)
+{
+	size_t *idx = strmap_get(&cap->row_name_index, name, len);
+	if (idx)
+		return *idx;
+	if (cap->nrow_names >= VMMAP_ROW_NAMES_MAX)
+		return SIZE_MAX;
+	cap->row_names = xgrow(cap->row_names, &cap->row_names_alloc, cap->nrow_names + 1,
+			       sizeof(*cap->row_names));
+	struct vmmap_row_name *e = &cap->row_names[cap->nrow_names];
+	e->name = xmemdup0(name, len);
+	e->name_len = len;
+	e->text_len = strnlen(e->name, len);
+	e->selected = vmmap_filter_selects(&cap->filter, e->name, e->text_len);
+	e->selected_whole = e->text_len == len ? e->selected :
+			    vmmap_filter_selects(&cap->filter, e->name, len);
+	e->gpu = vmmap_type_is_gpu(e->name, len);
+	bool created;
+	*strmap_put(&cap->row_name_index, name, len, &created) = cap->nrow_names;
+	return cap->nrow_names++;
+}
+
+void
+vmmap_capture_add_summary_row(struct vmmap_capture *cap, struct vmmap_dump *d,
+			      const struct vmmap_summary_row *row)
+{
+	size_t i = row_name_entry(cap, row->name, row->name_len);
+	if (i == SIZE_MAX || (d->rows_filter && d->rows_filter != &cap->filter)) {
+		vmmap_dump_add_summary_row(d, row);
+		return;
+	}
+	/* Copied out of the entry: the array moves when it grows. */
+	const struct vmmap_row_name *e = &cap->row_names[i];
+	d->rows = xgrow(d->rows, &d->rows_alloc, d->nrows + 1, sizeof(*d->rows));
+	struct vmmap_summary_row *r = &d->rows[d->nrows++];
+	*r = *row;
+	r->name = e->name;
+	r->text_len = e->text_len;
+	r->facts_known = true;
+	r->selected = e->selected;
+	r->selected_whole = e->selected_whole;
+	r->gpu = e->gpu;
+	d->has_summary = true;
+}
+
+bool
+vmmap_dump_row_selected(const struct vmmap_dump *d, const struct vmmap_filter *f, size_t i)
+{
+	const struct vmmap_summary_row *row = &d->rows[i];
+	if (f == d->rows_filter)
+		return row->selected;
+	return vmmap_filter_selects(f, row->name, row->text_len);
+}
+
+/* The same question for the whole name (name_len bytes, past a NUL). */
+static bool
+row_selected_whole(const struct vmmap_dump *d, const struct vmmap_filter *f, size_t i)
+{
+	const struct vmmap_summary_row *row = &d->rows[i];
+	if (f == d->rows_filter)
+		return row->selected_whole;
+	return vmmap_filter_selects(f, row->name, row->name_len);
+}
+
+/* Is the row's whole name a GPU type's? */
+static bool
+row_is_gpu(const struct vmmap_dump *d, size_t i)
+{
+	const struct vmmap_summary_row *row = &d->rows[i];
+	return row->facts_known ? row->gpu : vmmap_type_is_gpu(row->name, row->name_len);
+}
+
+/* Each row's facts for f, worked out once for every writer and check. */
+static void
+select_rows(struct vmmap_dump *d, const struct vmmap_filter *f)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		if (!d->rows[i].facts_known)
+			row_facts(&d->rows[i], f);
+	d->rows_filter = f;
 }
 
 static bool
@@ -981,10 +1085,7 @@ vmmap_dump_gpu_left_out(const struct vmmap_dump *d, const struct vmmap_filter *f
 	}
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
-		size_t len = row->name_len;
-		/* The GPU test first: one scan of the name, where the filter
-		 * scans it once per selected type. */
-		if (!vmmap_type_is_gpu(row->name, len) || vmmap_filter_selects(f, row->name, len) ||
+		if (!row_is_gpu(d, i) || row_selected_whole(d, f, i) ||
 		    has_region_type(d, row->name))
 			continue;
 		*out = xgrow(*out, &alloc, n + 1, sizeof(**out));
@@ -1231,7 +1332,7 @@ vmmap_dump_crosscheck(const struct vmmap_dump *d, const struct vmmap_filter *f,
 		return;
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
-		if (vmmap_filter_selects(f, row->name, row->name_len))
+		if (row_selected_whole(d, f, i))
 			crosscheck_row(d, row, path, warnings);
 	}
 }
@@ -1349,6 +1450,7 @@ vmmap_dump_finish(struct vmmap_capture *cap, struct vmmap_dump *d)
 	if (d->finished)
 		return;
 	d->finished = true;
+	select_rows(d, &cap->filter);
 	vmmap_dump_settle_hist(d);   /* before types merge or leave the counts */
 	size_t n = d->ntypes;   /* type_rename() appends none */
 	for (size_t i = 0; i < n; i++) {

@@ -195,6 +195,15 @@ struct vmmap_summary_row {
 	uint64_t value[VMMAP_COL_SIZES];  /* bytes derived from the rounded text */
 	char virtual_text[24];            /* VIRTUAL exactly as printed */
 	bool has_count;
+	/* In the dump's rows, once known (facts_known): the filter of
+	 * vmmap_dump.rows_filter selects the name as printed (text_len
+	 * bytes; read it through vmmap_dump_row_selected()), and the whole
+	 * name (name_len bytes); the whole name is a GPU type's
+	 * (vmmap_type_is_gpu()). */
+	bool facts_known;
+	bool selected;
+	bool selected_whole;
+	bool gpu;
 	uint64_t count;
 };
 
@@ -245,6 +254,11 @@ struct vmmap_dump {
 
 	struct vmmap_summary_row *rows;
 	size_t nrows, rows_alloc;
+	/* The filter each row's `selected` was worked out with (the
+	 * capture's, by vmmap_dump_finish()); NULL before. Every writer and
+	 * check asks about every row: a -summary capture is all rows, and
+	 * matching each name three or four times was a tenth of its run. */
+	const struct vmmap_filter *rows_filter;
 	/* The rows' names and the header fields' keys and values, copied in
 	 * blocks: a dump of -summary captures is all rows and header, and an
 	 * allocation per name or field was a tenth of its read. */
@@ -287,12 +301,34 @@ struct vmmap_dump {
 	unsigned hist_npending;
 };
 
+/* A summary-row name kept by the capture (vmmap_capture.row_names). */
+struct vmmap_row_name {
+	char *name;          /* NUL-terminated copy, name_len bytes */
+	size_t name_len, text_len;
+	bool selected, selected_whole, gpu;
+};
+
+/* Names a capture keeps; a row of any other name is copied into its dump. */
+#define VMMAP_ROW_NAMES_MAX 4096
+
 struct vmmap_capture {
 	struct vmmap_filter filter;  /* owned */
 	bool want_surfaces;
 	bool want_purgeable;         /* keep purgeable regions by address (diff) */
 	struct vmmap_dump **dumps;
 	size_t ndumps, dumps_alloc;
+	/*
+	 * The summary-row names vmmap_capture_add_summary_row() has seen, up
+	 * to VMMAP_ROW_NAMES_MAX, each with its facts for `filter` (set
+	 * before the first dump is read): a file of many -summary captures
+	 * repeats its type names in every dump, and each row copied its name
+	 * and asked the filter and the GPU test again. Rows point to these
+	 * names, which live as long as the capture (every dump is freed
+	 * with it or before). row_name_index maps a name to its entry.
+	 */
+	struct vmmap_row_name *row_names;
+	size_t nrow_names, row_names_alloc;
+	struct strmap row_name_index;
 	uint64_t lines;
 	bool partial;                /* input ended in the middle of a line or a table */
 	/*
@@ -346,6 +382,21 @@ void vmmap_dump_add_wrapped_surface(struct vmmap_capture *cap, struct vmmap_dump
 /* Takes ownership of row->name. */
 /* Appends the row; its name is copied (row->name need not be NUL-terminated). */
 void vmmap_dump_add_summary_row(struct vmmap_dump *d, const struct vmmap_summary_row *row);
+/*
+ * The same for a dump of cap: the row's name and its facts for cap's
+ * filter taken from the names the capture keeps (the name kept there the
+ * first time). Rows and answers are those of vmmap_dump_add_summary_row()
+ * and vmmap_dump_finish(), which the unit tests compare it with.
+ */
+void vmmap_capture_add_summary_row(struct vmmap_capture *cap, struct vmmap_dump *d,
+				   const struct vmmap_summary_row *row);
+
+/*
+ * Does f select the dump's row i, by its name as printed (text_len
+ * bytes)? The answer vmmap_dump_finish() kept when f is the filter it
+ * used, else worked out now.
+ */
+bool vmmap_dump_row_selected(const struct vmmap_dump *d, const struct vmmap_filter *f, size_t i);
 
 /*
  * Region lines print type names cut to vmmap's 24-byte column

@@ -75,7 +75,7 @@ summary_json(const struct vmmap_dump *d, const struct vmmap_filter *f)
 	json_t *rows = json_array();
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *r = &d->rows[i];
-		if (!vmmap_filter_selects(f, r->name, r->text_len))
+		if (!vmmap_dump_row_selected(d, f, i))
 			continue;
 		json_t *o = json_object();
 		json_object_set_new_nocheck(o, "type", json_text(r->name));

@@ -127,7 +127,7 @@ write_summary(FILE *out, const char *path, const char *status, const struct dump
 	int rc = 0;
 	for (size_t i = 0; i < dc->d->nrows && rc == 0; i++) {
 		const struct vmmap_summary_row *r = &dc->d->rows[i];
-		if (!vmmap_filter_selects(f, r->name, r->text_len))
+		if (!vmmap_dump_row_selected(dc->d, f, i))
 			continue;
 		struct ndjson_row *o = row_start("summary", path, status, NULL, dc);
 		ndjson_set_text(o, "type", r->name);

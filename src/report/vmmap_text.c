@@ -106,7 +106,7 @@ write_summary(FILE *out, const struct vmmap_dump *d, const struct vmmap_filter *
 {
 	bool any = false;
 	for (size_t i = 0; i < d->nrows && !any; i++)
-		any = vmmap_filter_selects(f, d->rows[i].name, d->rows[i].text_len);
+		any = vmmap_dump_row_selected(d, f, i);
 	if (!any)
 		return;
 	struct strbuf sb = STRBUF_INIT;
@@ -118,7 +118,7 @@ write_summary(FILE *out, const struct vmmap_dump *d, const struct vmmap_filter *
 	strbuf_addch(&sb, '\n');
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct vmmap_summary_row *row = &d->rows[i];
-		if (!vmmap_filter_selects(f, row->name, row->text_len))
+		if (!vmmap_dump_row_selected(d, f, i))
 			continue;
 		vmmap_text_add_summary_row(&sb, row);
 		if (sb.len >= SUMMARY_CHUNK) {

@@ -595,6 +595,160 @@ test_summary_row_names(void **state)
 	vmmap_capture_release(&cap);
 }
 
+/*
+ * Each row's selection, worked out once by vmmap_dump_finish(), against
+ * the filter asked again: for the capture's filter and another one, rows
+ * added before and after the finish, names holding a NUL (selected by
+ * their text before it) and names that hold a selected type only after
+ * their NUL.
+ */
+static void
+test_row_selection_kept(void **state)
+{
+	(void)state;
+	static const char *const parts[] = {
+		"IOAccelerator", "IOSurface", "IOKit", " (graphics)", "Tag", "\0", "IOAccel", "x",
+	};
+	struct vmmap_capture cap;
+	setup_capture(&cap);
+	struct vmmap_filter other;
+	vmmap_filter_init(&other);
+	vmmap_filter_add(&other, "IOKit", 5);
+	uint64_t rng = 88172645463325252u;
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	for (size_t i = 0; i < 4000; i++) {
+		if (i == 2000)
+			vmmap_dump_finish(&cap, d);   /* later rows are added after it */
+		char name[128];
+		size_t len = 0;
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		for (unsigned k = 0; k < 1 + rng % 4; k++) {
+			const char *p = parts[(rng >> (8 + 3 * k)) % ARRAY_SIZE(parts)];
+			size_t n = *p ? strlen(p) : 1;
+			memcpy(name + len, p, n);
+			len += n;
+		}
+		struct vmmap_summary_row r;
+		memset(&r, 0, sizeof(r));
+		r.name = name;
+		r.name_len = len;
+		vmmap_dump_add_summary_row(d, &r);
+	}
+	size_t selected = 0, cut = 0;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct vmmap_summary_row *r = &d->rows[i];
+		bool want = vmmap_filter_selects(&cap.filter, r->name, r->text_len);
+		assert_int_equal(vmmap_dump_row_selected(d, &cap.filter, i), want);
+		assert_int_equal(vmmap_dump_row_selected(d, &other, i),
+				 vmmap_filter_selects(&other, r->name, r->text_len));
+		selected += want;
+		cut += r->text_len < r->name_len &&
+		       vmmap_filter_selects(&cap.filter, r->name, r->name_len) != want;
+	}
+	/* Both answers occur, and names whose NUL hides a selected type. */
+	assert_true(selected > 500 && selected < d->nrows - 500);
+	assert_true(cut > 10);
+	vmmap_filter_release(&other);
+	vmmap_capture_release(&cap);
+}
+
+/* Two dumps' left-out GPU rows, compared field by field. */
+static void
+assert_same_left_out(const struct vmmap_dump *a, const struct vmmap_dump *b,
+		     const struct vmmap_filter *f)
+{
+	struct vmmap_left_out *la, *lb;
+	size_t na = vmmap_dump_gpu_left_out(a, f, &la), nb = vmmap_dump_gpu_left_out(b, f, &lb);
+	assert_int_equal(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		assert_string_equal(la[i].name, lb[i].name);
+		assert_int_equal(la[i].count, lb[i].count);
+		assert_int_equal(la[i].vsize, lb[i].vsize);
+		assert_int_equal(la[i].from_summary, lb[i].from_summary);
+	}
+	free(la);
+	free(lb);
+}
+
+/*
+ * Rows added through the capture (names and facts kept once per distinct
+ * name) against rows added to a dump alone: the same names, and the same
+ * answers from every reader of a row's selection and GPU test, for dumps
+ * that repeat names, names past VMMAP_ROW_NAMES_MAX, names holding a NUL,
+ * rows added after vmmap_dump_finish(), and another filter. The input line
+ * is overwritten after each row, as the reader reuses it.
+ */
+static void
+test_capture_rows_as_dump_rows(void **state)
+{
+	(void)state;
+	static const char *const parts[] = {
+		"IOAccelerator", "IOSurface", "IOKit", " (graphics)", "Tag", "\0", "IOAccel", "x",
+	};
+	struct vmmap_capture fast, plain;
+	setup_capture(&fast);
+	setup_capture(&plain);
+	struct vmmap_filter other;
+	vmmap_filter_init(&other);
+	vmmap_filter_add(&other, "(graphics)", 10);
+	uint64_t rng = 2463534242u;
+	static char line[256];
+	size_t kept = 0;
+	for (int dump = 0; dump < 60; dump++) {
+		struct vmmap_dump *df = vmmap_capture_new_dump(&fast, 1);
+		struct vmmap_dump *dp = vmmap_capture_new_dump(&plain, 1);
+		for (size_t i = 0; i < 300; i++) {
+			if (i == 250) {
+				vmmap_dump_finish(&fast, df);
+				vmmap_dump_finish(&plain, dp);
+			}
+			size_t len = 0;
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			for (unsigned k = 0; k < 1 + rng % 4; k++) {
+				const char *p = parts[(rng >> (8 + 3 * k)) % ARRAY_SIZE(parts)];
+				size_t n = *p ? strlen(p) : 1;
+				memcpy(line + len, p, n);
+				len += n;
+			}
+			/* Names of a number, many distinct: past the capture's cap. */
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%u",
+						(unsigned)((rng >> 20) % (dump < 30 ? 50 : 6000)));
+			struct vmmap_summary_row r;
+			memset(&r, 0, sizeof(r));
+			r.name = line;
+			r.name_len = len;
+			r.count = rng >> 40;
+			r.has_count = true;
+			r.value[VMMAP_COL_VIRTUAL] = rng >> 30;
+			vmmap_capture_add_summary_row(&fast, df, &r);
+			vmmap_dump_add_summary_row(dp, &r);
+			memset(line, '#', len);
+		}
+		for (size_t i = 0; i < df->nrows; i++) {
+			const struct vmmap_summary_row *a = &df->rows[i], *b = &dp->rows[i];
+			assert_int_equal(a->name_len, b->name_len);
+			assert_memory_equal(a->name, b->name, b->name_len + 1);
+			assert_int_equal(a->text_len, b->text_len);
+			kept += a->name != b->name && a->facts_known;
+			assert_int_equal(vmmap_dump_row_selected(df, &fast.filter, i),
+					 vmmap_dump_row_selected(dp, &plain.filter, i));
+			assert_int_equal(vmmap_dump_row_selected(df, &other, i),
+					 vmmap_dump_row_selected(dp, &other, i));
+		}
+		assert_same_left_out(df, dp, &fast.filter);
+		assert_same_left_out(df, dp, &other);
+	}
+	assert_int_equal(fast.nrow_names, VMMAP_ROW_NAMES_MAX);
+	assert_true(kept > 1000);
+	vmmap_filter_release(&other);
+	vmmap_capture_release(&fast);
+	vmmap_capture_release(&plain);
+}
+
 /* Header fields, kept in the dump's text blocks with the row names. */
 static void
 test_header_fields(void **state)
@@ -903,6 +1057,8 @@ main(void)
 		cmocka_unit_test(test_deferred_hist_counts_as_at_once),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_row_selection_kept),
+		cmocka_unit_test(test_capture_rows_as_dump_rows),
 		cmocka_unit_test(test_filter_matches_plain_substring),
 		cmocka_unit_test(test_purge_from_char),
 	};

@@ -290,6 +290,80 @@ test_sizes(void **state)
 	assert_false(compare_size("."));
 }
 
+/* The table headers and lines above them vmmap prints, and shapes that
+ * read the line above (bare SIZE words) or fall on the memo's size limit. */
+static const char *const layout_lines[] = {
+	"",
+	"REGION TYPE                      VIRTUAL",
+	"REGION TYPE                        SIZE     SIZE     SIZE     SIZE     SIZE     SIZE"
+	"     SIZE    COUNT (non-coalesced)",
+	"REGION TYPE                        SIZE     SIZE",
+	"REGION TYPE                        SIZE",
+	"REGION TYPE                      [ VIRTUAL/RESIDENT/SWAPPED]  REGION COUNT",
+	"REGION TYPE        [ VIRTUAL] [RESIDENT] [   DIRTY] [ SWAPPED]",
+	"REGION TYPE    VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION",
+	"REGION TYPE         PAGES    PAGES  COUNT",
+	"                                   VIRTUAL RESIDENT    DIRTY  SWAPPED VOLATILE"
+	"   NONVOL    EMPTY   REGION ",
+	"                                   VIRTUAL RESIDENT    DIRTY   REGION ",
+	"                                   RESIDENT VIRTUAL",
+	"                                   EMPTY",
+};
+
+static void
+check_layout(const struct vmmap_table_layout *got, const struct vmmap_table_layout *want)
+{
+	assert_int_equal(got->ncols, want->ncols);
+	for (unsigned i = 0; i < want->ncols; i++)
+		assert_int_equal(got->cols[i], want->cols[i]);
+	assert_int_equal(got->has_count, want->has_count);
+	assert_int_equal(got->bracketed, want->bracketed);
+	assert_int_equal(got->pages, want->pages);
+	assert_int_equal(got->page_size, want->page_size);
+}
+
+/*
+ * The layout memo against vmmap_table_layout_from() on random sequences
+ * of header and above lines: each line one of vmmap's, perhaps with a
+ * byte changed (a column name misspelt, a word split), padded to lengths
+ * around the memo's limit, or repeated as it is in a file of many dumps.
+ */
+static void
+test_layout_memo(void **state)
+{
+	(void)state;
+	static char lines[2][VMMAP_LAYOUT_MEMO_MAX + 8];
+	struct vmmap_table_layout_memo memo;
+	memset(&memo, 0, sizeof(memo));
+	size_t n[2] = { 0, 0 }, hits = 0;
+	for (int round = 0; round < 200000; round++) {
+		for (int w = 0; w < 2; w++) {
+			uint64_t r = next();
+			if (round > 0 && r % 4 != 0)
+				continue;   /* the same line as last time, mostly */
+			const char *src = layout_lines[(r >> 8) % ARRAY_SIZE(layout_lines)];
+			n[w] = strlen(src);
+			memcpy(lines[w], src, n[w]);
+			if ((r >> 16) % 4 == 0 && n[w] > 0)
+				lines[w][(r >> 20) % n[w]] = " SEVIRTUALZ"[(r >> 40) % 11];
+			if ((r >> 24) % 8 == 0) {
+				/* Blanks up to one byte either side of the memo's limit. */
+				size_t to = VMMAP_LAYOUT_MEMO_MAX - 1 + (r >> 28) % 3;
+				while (n[w] < to)
+					lines[w][n[w]++] = ' ';
+			}
+		}
+		struct vmmap_table_layout want, got;
+		vmmap_table_layout_from(&want, lines[1], n[1], lines[0], n[0]);
+		bool hit = memo.valid && memo.head_len == n[0] && memo.above_len == n[1];
+		vmmap_table_layout_memo_from(&memo, &got, lines[1], n[1], lines[0], n[0]);
+		hits += hit;
+		check_layout(&got, &want);
+	}
+	/* The memo was used (most rounds repeat the last lines). */
+	assert_true(hits > 100000);
+}
+
 int
 main(void)
 {
@@ -300,6 +374,7 @@ main(void)
 #endif
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_layout_memo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,23 +26,9 @@ enum input_kind ref_input_detect(const char *p, size_t n);
 
 #define CHECKED 4096
 
-/* xorshift64*: the same inputs on every run. */
-static uint64_t rng_state = UINT64_C(0x2545F4914F6CDD1D);
-
-static uint64_t
-rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64_C(2685821657736338717);
-}
-
-static size_t
-below(size_t n)
-{
-	return (size_t)(rnd() % n);
-}
+/* The same inputs on every run. */
+#define TEST_RNG_SEED UINT64_C(0x2545F4914F6CDD1D)
+#include "test-rng.h"
 
 /* The rule, counted here: binary or not. */
 static bool

@@ -41,24 +41,10 @@ enum vmmap_line_result ref_vmmap_parse_region_at(const char *p, const char *end,
 #define CANON_BUILT 0
 #endif
 
-/* xorshift64*: the same lines on every run (of one build: the order in which
+/* The same lines on every run (of one build: the order in which
  * a call's arguments draw their numbers is the compiler's). */
-static uint64_t rng_state = UINT64_C(0x2545F4914F6CDD1D);
-
-static uint64_t
-rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64_C(2685821657736338717);
-}
-
-static unsigned
-below(unsigned n)
-{
-	return (unsigned)(rnd() % n);
-}
+#define TEST_RNG_SEED UINT64_C(0x2545F4914F6CDD1D)
+#include "test-rng.h"
 
 /* How many edited lines the pass took and turned away (both must occur). */
 static unsigned long taken, refused;

@@ -27,23 +27,9 @@ enum vmmap_line_result ref_vmmap_parse_region_line(const char *p, size_t n,
 						   const char **why);
 bool ref_vmmap_read_size_slots(const char *p, uint64_t v[4], bool *fraction);
 
-/* xorshift64*: the same lines on every run. */
-static uint64_t rng_state = UINT64_C(0x9E3779B97F4A7C15);
-
-static uint64_t
-rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64_C(2685821657736338717);
-}
-
-static unsigned
-below(unsigned n)
-{
-	return (unsigned)(rnd() % n);
-}
+/* The same lines on every run. */
+#define TEST_RNG_SEED UINT64_C(0x9E3779B97F4A7C15)
+#include "test-rng.h"
 
 static void
 assert_same_view(const char *line, const char *a, size_t alen, const char *b, size_t blen)

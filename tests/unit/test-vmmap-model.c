@@ -596,6 +596,31 @@ test_summary_row_names(void **state)
 }
 
 /*
+ * A summary-row name of 1 to 4 pieces, drawn from *rng (xorshift): GPU
+ * type names, their prefixes and NUL bytes; its length (at most 4 x 13).
+ */
+static size_t
+random_row_name(uint64_t *rng, char *out)
+{
+	static const char *const parts[] = {
+		"IOAccelerator", "IOSurface", "IOKit", " (graphics)", "Tag", "\0", "IOAccel", "x",
+	};
+	uint64_t x = *rng;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*rng = x;
+	size_t len = 0;
+	for (unsigned k = 0; k < 1 + x % 4; k++) {
+		const char *p = parts[(x >> (8 + 3 * k)) % ARRAY_SIZE(parts)];
+		size_t n = *p ? strlen(p) : 1;
+		memcpy(out + len, p, n);
+		len += n;
+	}
+	return len;
+}
+
+/*
  * Each row's selection, worked out once by vmmap_dump_finish(), against
  * the filter asked again: for the capture's filter and another one, rows
  * added before and after the finish, names holding a NUL (selected by
@@ -606,9 +631,6 @@ static void
 test_row_selection_kept(void **state)
 {
 	(void)state;
-	static const char *const parts[] = {
-		"IOAccelerator", "IOSurface", "IOKit", " (graphics)", "Tag", "\0", "IOAccel", "x",
-	};
 	struct vmmap_capture cap;
 	setup_capture(&cap);
 	struct vmmap_filter other;
@@ -620,16 +642,7 @@ test_row_selection_kept(void **state)
 		if (i == 2000)
 			vmmap_dump_finish(&cap, d);   /* later rows are added after it */
 		char name[128];
-		size_t len = 0;
-		rng ^= rng << 13;
-		rng ^= rng >> 7;
-		rng ^= rng << 17;
-		for (unsigned k = 0; k < 1 + rng % 4; k++) {
-			const char *p = parts[(rng >> (8 + 3 * k)) % ARRAY_SIZE(parts)];
-			size_t n = *p ? strlen(p) : 1;
-			memcpy(name + len, p, n);
-			len += n;
-		}
+		size_t len = random_row_name(&rng, name);
 		struct vmmap_summary_row r;
 		memset(&r, 0, sizeof(r));
 		r.name = name;
@@ -684,9 +697,6 @@ static void
 test_capture_rows_as_dump_rows(void **state)
 {
 	(void)state;
-	static const char *const parts[] = {
-		"IOAccelerator", "IOSurface", "IOKit", " (graphics)", "Tag", "\0", "IOAccel", "x",
-	};
 	struct vmmap_capture fast, plain;
 	setup_capture(&fast);
 	setup_capture(&plain);
@@ -704,16 +714,7 @@ test_capture_rows_as_dump_rows(void **state)
 				vmmap_dump_finish(&fast, df);
 				vmmap_dump_finish(&plain, dp);
 			}
-			size_t len = 0;
-			rng ^= rng << 13;
-			rng ^= rng >> 7;
-			rng ^= rng << 17;
-			for (unsigned k = 0; k < 1 + rng % 4; k++) {
-				const char *p = parts[(rng >> (8 + 3 * k)) % ARRAY_SIZE(parts)];
-				size_t n = *p ? strlen(p) : 1;
-				memcpy(line + len, p, n);
-				len += n;
-			}
+			size_t len = random_row_name(&rng, line);
 			/* Names of a number, many distinct: past the capture's cap. */
 			len += (size_t)snprintf(line + len, sizeof(line) - len, "%u",
 						(unsigned)((rng >> 20) % (dump < 30 ? 50 : 6000)));

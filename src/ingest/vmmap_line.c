@@ -44,6 +44,26 @@ is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+#if defined(VMMAP_LINE_SSE2)
+/*
+ * vmmap's own form of the anchor at rb (16 readable bytes), as one compare:
+ * each of the 13 bytes is the byte of "] rwx/rwx SM=" or of "] ---/--- SM="
+ * at its place, which is prot_block_end()'s plain test (the slots of "/"
+ * and "SM=" are the same in both).
+ */
+static inline bool
+prot_block_canonical(const char *rb)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)rb);
+	__m128i ok = _mm_or_si128(
+		_mm_cmpeq_epi8(v, _mm_setr_epi8(']', ' ', 'r', 'w', 'x', '/', 'r', 'w', 'x', ' ',
+						'S', 'M', '=', 0, 0, 0)),
+		_mm_cmpeq_epi8(v, _mm_setr_epi8(']', ' ', '-', '-', '-', '/', '-', '-', '-', ' ',
+						'S', 'M', '=', 0, 0, 0)));
+	return (_mm_movemask_epi8(ok) & 0x1fff) == 0x1fff;
+}
+#endif
+
 /*
  * Does "] rwx/rwx SM=" start at rb (the anchor of every region line)? vmmap
  * prints one space on each side of PRT/MAX; pastes collapse or widen that
@@ -53,20 +73,9 @@ static const char *
 prot_block_end(const char *rb, const char *end)
 {
 #if defined(VMMAP_LINE_SSE2)
-	/* vmmap's own form, as one compare of 16 bytes: each of the 13 bytes
-	 * is the byte of "] rwx/rwx SM=" or of "] ---/--- SM=" at its place,
-	 * which is the test below (the slots of "/" and "SM=" are the same in
-	 * both). The plain test runs for fewer than 16 bytes and other forms. */
-	if (end - rb >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)rb);
-		__m128i ok = _mm_or_si128(
-			_mm_cmpeq_epi8(v, _mm_setr_epi8(']', ' ', 'r', 'w', 'x', '/', 'r', 'w', 'x',
-							' ', 'S', 'M', '=', 0, 0, 0)),
-			_mm_cmpeq_epi8(v, _mm_setr_epi8(']', ' ', '-', '-', '-', '/', '-', '-', '-',
-							' ', 'S', 'M', '=', 0, 0, 0)));
-		if ((_mm_movemask_epi8(ok) & 0x1fff) == 0x1fff)
-			return rb + 13;
-	}
+	/* The plain test below runs for fewer than 16 bytes and other forms. */
+	if (end - rb >= 16 && prot_block_canonical(rb))
+		return rb + 13;
 #endif
 	if (end - rb >= 13 && rb[1] == ' ' && is_prot(rb + 2) && rb[5] == '/' &&
 	    is_prot(rb + 6) && rb[9] == ' ' && memcmp(rb + 10, "SM=", 3) == 0)
@@ -981,18 +990,11 @@ canon_detail_is_plain(const char *d, const char *end)
 static bool
 canon_parse(const char *p, const char *end, const char *rb, struct vmmap_region *r)
 {
-	/* "] rwx/rwx SM=" and the share mode: 16 bytes, as in prot_block_end() */
-	if (end - rb < 16 || rb - p < SIZE_SLOTS_LEN + 1 + 30)
+	/* "] rwx/rwx SM=" and the share mode: 16 bytes */
+	if (end - rb < 16 || rb - p < SIZE_SLOTS_LEN + 1 + 30 || !prot_block_canonical(rb))
 		return false;
-	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)rb);
-	__m128i ok = _mm_or_si128(
-		_mm_cmpeq_epi8(a, _mm_setr_epi8(']', ' ', 'r', 'w', 'x', '/', 'r', 'w', 'x',
-						' ', 'S', 'M', '=', 0, 0, 0)),
-		_mm_cmpeq_epi8(a, _mm_setr_epi8(']', ' ', '-', '-', '-', '/', '-', '-', '-',
-						' ', 'S', 'M', '=', 0, 0, 0)));
 	const char *lb = rb - SIZE_SLOTS_LEN - 1;
-	if ((_mm_movemask_epi8(ok) & 0x1fff) != 0x1fff || lb[0] != '[' || lb[-1] != ' ' ||
-	    lb[7] != ' ' || lb[14] != ' ' || lb[21] != ' ')
+	if (lb[0] != '[' || lb[-1] != ' ' || lb[7] != ' ' || lb[14] != ' ' || lb[21] != ' ')
 		return false;
 
 	/* The address columns. The sizes' bytes are checked by the slot read,

@@ -1036,6 +1036,55 @@ test_deferred_hist_counts_as_at_once(void **state)
 	vmmap_capture_release(&cap);
 }
 
+/*
+ * Past VMMAP_HIST_DEFER_MIN buckets a type's bucket array grows eightfold
+ * (model/vmmap.c, hist_want), not twofold: a type of 20,000 sizes, met
+ * in three passes (size k in k % 3 + 1 of them, so buckets made before
+ * each move are counted again after it), keeps every bucket and count,
+ * in the order its sizes were first met; its room went 8, 16, ..., 256,
+ * then 2,048, 16,384 and 131,072.
+ */
+static void
+test_many_buckets_grow_eightfold(void **state)
+{
+	(void)state;
+	enum { SIZES = 20000, PAGE = 16384 };
+	static const size_t want[] = { 8, 16, 32, 64, 128, 256, 2048, 16384, 131072 };
+	size_t rooms[ARRAY_SIZE(want) + 1], nrooms = 0;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	for (uint64_t pass = 0; pass < 3; pass++) {
+		for (uint64_t k = 0; k < SIZES; k++) {
+			if (k % 3 < pass)
+				continue;
+			struct vmmap_region r = region("IOSurface", PAGE * (k + 1), PAGE,
+						       (enum vmmap_purge)(k % VMMAP_PURGE_STATES));
+			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+			size_t room = d->types[0].hist_alloc;
+			if (nrooms == 0 || rooms[nrooms - 1] != room) {
+				assert_true(nrooms < ARRAY_SIZE(rooms));
+				rooms[nrooms++] = room;
+			}
+		}
+	}
+	vmmap_dump_finish(&cap, d);
+	const struct vmmap_type_stats *t = &d->types[0];
+	assert_int_equal(t->nhist, SIZES);
+	for (uint64_t k = 0; k < SIZES; k++) {
+		const struct vmmap_hist_bucket *b = &t->hist[k];
+		assert_int_equal(b->vsize, PAGE * (k + 1));
+		assert_int_equal(b->count, k % 3 + 1);
+		for (uint64_t p = 0; p < VMMAP_PURGE_STATES; p++)
+			assert_int_equal(b->purge[p], p == k % VMMAP_PURGE_STATES ? k % 3 + 1 : 0);
+	}
+	assert_int_equal(nrooms, ARRAY_SIZE(want));
+	for (size_t i = 0; i < nrooms; i++)
+		assert_int_equal(rooms[i], want[i]);
+	vmmap_capture_release(&cap);
+}
+
 int
 main(void)
 {
@@ -1056,6 +1105,7 @@ main(void)
 		cmocka_unit_test(test_header_fields),
 		cmocka_unit_test(test_histogram_index_and_order),
 		cmocka_unit_test(test_deferred_hist_counts_as_at_once),
+		cmocka_unit_test(test_many_buckets_grow_eightfold),
 		cmocka_unit_test(test_crosscheck),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_row_selection_kept),

@@ -5,6 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Four bytes as a little-endian word: one load where the machine is one. */
+static inline uint64_t
+load_le32(const unsigned char *s)
+{
+	return (uint64_t)s[0] | (uint64_t)s[1] << 8 | (uint64_t)s[2] << 16 |
+	       (uint64_t)s[3] << 24;
+}
+
+/*
+ * The last n < 8 bytes of a key as a little-endian word, zero above them:
+ * two loads that may overlap, or three bytes, in place of a memcpy of a
+ * length unknown until run time (a call to the library's, for every key).
+ */
+static inline uint64_t
+load_tail(const unsigned char *s, size_t n)
+{
+	if (n >= 4)
+		return load_le32(s) | load_le32(s + n - 4) << (8 * (n - 4));
+	if (n == 0)
+		return 0;
+	return (uint64_t)s[0] | (uint64_t)s[n / 2] << (8 * (n / 2)) |
+	       (uint64_t)s[n - 1] << (8 * (n - 1));
+}
+
 uint64_t
 hash_bytes(const void *p, size_t n)
 {
@@ -20,9 +44,7 @@ hash_bytes(const void *p, size_t n)
 		s += 8;
 		n -= 8;
 	}
-	uint64_t tail = 0;
-	memcpy(&tail, s, n);
-	h = (h ^ tail) * 0x94d049bb133111ebull;
+	h = (h ^ load_tail(s, n)) * 0x94d049bb133111ebull;
 	h ^= h >> 32;
 	return h;
 }

@@ -11,6 +11,7 @@
  * - fast_size() against size_parse_vmmap(), the general path's reader:
  *   every figure it reads has size_parse_vmmap()'s value, and every figure
  *   of vmmap's own forms (0K, 448K, 48.8G, 1.25T, 2560, 7B) it does read.
+ * - popcount16() against a bit-by-bit count of every 16-bit mask.
  * - may_have_figures(), the general path's first count, against a plain
  *   count; a line it turns away is one the general path's plain form
  *   refuses for want of columns.
@@ -165,6 +166,24 @@ test_window_edges(void **state)
 			assert_int_equal(window_tokens(at, n, 8, &k), 1);
 			assert_ptr_equal(k.p[0], at + n - 4);
 		}
+	}
+}
+#endif
+
+#if defined(__SSE2__) && !defined(VMMAP_TABLE_SCALAR)
+/* popcount16(), may_have_figures()' count of a block's mask, against a
+ * bit-by-bit count for every 16-bit mask (a full block of digits or
+ * blanks too, which the lines below seldom hold). */
+static void
+test_popcount16(void **state)
+{
+	(void)state;
+	for (unsigned x = 0; x <= 0xffffu; x++) {
+		unsigned plain = 0;
+		for (unsigned b = x; b; b >>= 1)
+			plain += b & 1u;
+		if (popcount16(x) != plain)
+			fail_msg("popcount16(%#x) = %u, not %u", x, popcount16(x), plain);
 	}
 }
 #endif
@@ -371,6 +390,9 @@ main(void)
 #if defined(ROW_WINDOW)
 		cmocka_unit_test(test_window_against_scan),
 		cmocka_unit_test(test_window_edges),
+#endif
+#if defined(__SSE2__) && !defined(VMMAP_TABLE_SCALAR)
+		cmocka_unit_test(test_popcount16),
 #endif
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_sizes),

@@ -3,8 +3,12 @@
 
     tools/bench-run.py [--runs N] [--warmup N] [--ratio A/B ...] NAME=COMMAND ...
 
-The commands run interleaved (A B C A B C ...) so that the machine's load
-falls on each alike. Every run's user and system CPU come from wait4(2),
+The commands run interleaved so that the machine's load falls on each
+alike, and each round starts one command later (A B C, B C A, C A B, ...):
+a command's place in the round moves its time (under load the first place
+was measured 5-10 % apart from the second with one binary in both), so
+every command takes every place equally often over a multiple of the
+number of commands. Every run's user and system CPU come from wait4(2),
 its wall time from a monotonic clock, its context switches (voluntary:
 the program waited, e.g. a thread for another; involuntary: the scheduler
 took the processor) from wait4(2) too; peak RSS from one more run under GNU
@@ -83,7 +87,8 @@ def main():
     rss = {n: 0 for n, _ in cmds}
     csw = {n: [] for n, _ in cmds}
     for i in range(a.warmup + a.runs):
-        for name, argv in cmds:
+        k = i % len(cmds)
+        for name, argv in cmds[k:] + cmds[:k]:
             c, w, code, sw = run_once(argv)
             if code not in a.ok_status:
                 sys.exit('bench-run: %s exited with %d' % (name, code))

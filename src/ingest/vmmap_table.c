@@ -814,16 +814,6 @@ may_have_columns(const char *p, const char *end, size_t need)
 	return run >= need && nt > need;
 }
 
-/*
- * Before the pass above, a count that spares it most lines of other kinds
- * (a path, a legend, a comment: a third of a real dump's bytes pass
- * through may_have_columns() as "other" lines tried as rows without a
- * header): a row of `need` columns holds at least `need` digits (every
- * size and the count holds one: size_parse_vmmap() refuses a figure
- * without) and `need` bytes that end a token (between the name and each
- * column, one at least). A line short of either is refused by the paths
- * below with the same answer. Sixteen bytes at a time where SSE2 is there.
- */
 #if defined(__SSE2__) && !defined(VMMAP_TABLE_SCALAR)
 /*
  * The set bits of a 16-bit mask. __builtin_popcount() is a call into the
@@ -840,6 +830,16 @@ popcount16(unsigned x)
 }
 #endif
 
+/*
+ * Before the pass above, a count that spares it most lines of other kinds
+ * (a path, a legend, a comment: a third of a real dump's bytes pass
+ * through may_have_columns() as "other" lines tried as rows without a
+ * header): a row of `need` columns holds at least `need` digits (every
+ * size and the count holds one: size_parse_vmmap() refuses a figure
+ * without) and `need` bytes that end a token (between the name and each
+ * column, one at least). A line short of either is refused by the paths
+ * below with the same answer. Sixteen bytes at a time where SSE2 is there.
+ */
 static bool
 may_have_figures(const char *p, const char *end, size_t need)
 {

@@ -5,6 +5,10 @@
 #include "util/scan.h"
 #include "util/xalloc.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -350,10 +354,61 @@ line_reader_set_mark(struct line_reader *r, char c)
  * 31 MB dump, and the vmmap parser's own search for a region line's ']'
  * scanned the line's first 80 bytes again.
  */
+#if defined(__SSE2__)
+/*
+ * With a mark, one loop over 16-byte blocks: the mark's bits are taken
+ * in every block without a branch (the least offset seen), so the loop
+ * ends once per line, where the line ends. Searching for the mark first
+ * and the end after it ended two loops at places that vary with each
+ * line, and those two exits were mispredicted about once a line each
+ * (a third of the branch misses of a dump of mixed line shapes).
+ */
+static char *
+find_line_end_marked(char *p, char *end, bool *nul, char mark, const char **first_mark)
+{
+	char *base = p;
+	size_t best = SIZE_MAX;   /* the first mark's offset from base */
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+	const __m128i mk = _mm_set1_epi8(mark);
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, mk));
+		size_t at = m ? (size_t)(p - base) + (size_t)__builtin_ctz(m) : SIZE_MAX;
+		best = at < best ? at : best;
+		unsigned stop = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+									   _mm_cmpeq_epi8(v, zero)));
+		while (stop) {
+			char *q = p + __builtin_ctz(stop);
+			if (*q == '\n') {
+				*first_mark = best < (size_t)(q - base) ? base + best : NULL;
+				return q;
+			}
+			*nul = true;
+			stop &= stop - 1;
+		}
+		p += 16;
+	}
+	for (; p < end; p++) {
+		if (*p == mark && best == SIZE_MAX)
+			best = (size_t)(p - base);
+		if (*p == '\0')
+			*nul = true;
+		else if (*p == '\n')
+			break;
+	}
+	*first_mark = best != SIZE_MAX && base + best < p ? base + best : NULL;
+	return p < end ? p : NULL;
+}
+#endif
+
 static char *
 find_line_end(char *p, char *end, bool *nul, char mark, const char **first_mark)
 {
 	*first_mark = NULL;
+#if defined(__SSE2__)
+	if (mark != '\n' && mark != '\0')
+		return find_line_end_marked(p, end, nul, mark, first_mark);
+#else
 	while (mark != '\n') {
 		p = (char *)scan_byte3(p, end, '\n', '\0', mark);
 		if (!p || *p == '\n')
@@ -366,6 +421,7 @@ find_line_end(char *p, char *end, bool *nul, char mark, const char **first_mark)
 		*first_mark = p++;
 		break;
 	}
+#endif
 	for (;;) {
 		p = (char *)scan_byte2(p, end, '\n', '\0');
 		if (!p || *p == '\n')

@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-/* Text kept in memory before it goes to the file. */
-#define HELD_TEXT_BUFFER ((size_t)256 * 1024)
+/* Text kept in memory before it goes to the file, in one write. */
+#define HELD_TEXT_BUFFER SPILL_DIRECT_MIN
 
 void
 held_text_init(struct held_text *h)

@@ -83,6 +83,12 @@ int
 spill_append(struct spill *s, const void *p, size_t n, uint64_t *off, struct diag *err)
 {
 	*off = s->flushed + s->pending.len;
+	if (n >= SPILL_DIRECT_MIN) {
+		if (flush_pending(s, err) < 0 || write_all(s->fd, p, n, err) < 0)
+			return -1;
+		s->flushed += n;
+		return 0;
+	}
 	strbuf_add(&s->pending, p, n);
 	if (s->pending.len >= SPILL_WRITE_CHUNK)
 		return flush_pending(s, err);

@@ -48,7 +48,8 @@ test_small(void **state)
 
 /*
  * Past the buffer the text goes to the temporary file: 1 MiB of numbered
- * lines comes out whole and in order, with at most one buffer in memory.
+ * lines comes out whole and in order, with at most one buffer in memory
+ * (not a second copy in the file's write buffer).
  */
 static void
 test_spilled(void **state)
@@ -64,9 +65,12 @@ test_spilled(void **state)
 		int n = snprintf(line, sizeof(line), "note %u\n", i);
 		held_text_add(&h, line, (size_t)n);
 		want += (size_t)n;
-		assert_true(h.buf.len < 256 * 1024 + sizeof(line));
+		assert_true(h.buf.len < SPILL_DIRECT_MIN + sizeof(line));
 	}
 	assert_true(h.spilled > 0);
+	/* One copy in memory: each buffer went to the file as it was. */
+	assert_int_equal(h.file.pending.len, 0);
+	assert_true(h.file.pending.alloc < SPILL_DIRECT_MIN);
 	assert_int_equal(held_text_flush(&h, f, &err), 0);
 	char *got = file_text(f, &len);
 	assert_int_equal(len, want);

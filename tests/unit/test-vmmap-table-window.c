@@ -246,7 +246,13 @@ compare_size(const char *fig)
 {
 	size_t n = strlen(fig);
 	uint64_t fast = 0, general = 0;
-	bool ok = fast_size(fig, fig + n, &fast);
+	/* In an allocation of its exact size: a read past either end shows
+	 * under AddressSanitizer. */
+	char *exact = malloc(n);
+	assert_non_null(exact);
+	memcpy(exact, fig, n);
+	bool ok = fast_size(exact, exact + n, &fast);
+	free(exact);
 	if (!ok)
 		return false;
 	int rc = size_parse_vmmap(fig, n, &general);

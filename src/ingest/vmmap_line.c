@@ -702,11 +702,32 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
  * Either the " SM=" of the anchor, or a START-END address token before a
  * '[' (not a name such as "llama-server [52794]").
  */
+/*
+ * Does [p, p + n) hold " SM="? Found from its '=', which few lines hold:
+ * a search from the blank stopped at every blank of a line, some ten
+ * library calls for each line of a summary table.
+ */
+static bool
+has_share_mode(const char *p, size_t n)
+{
+	if (n < 4)
+		return false;
+	const char *end = p + n;
+	for (const char *q = p + 3; q < end; q++) {
+		q = memchr(q, '=', (size_t)(end - q));
+		if (!q)
+			return false;
+		if (q[-1] == 'M' && q[-2] == 'S' && q[-3] == ' ')
+			return true;
+	}
+	return false;
+}
+
 bool
 vmmap_line_looks_like_region(const char *p, const char *end)
 {
 	size_t n = (size_t)(end - p);
-	if (view_find(p, n, " SM="))
+	if (has_share_mode(p, n))
 		return true;
 	const char *lb = memchr(p, '[', n);
 	if (!lb)

@@ -621,6 +621,35 @@ test_skip_prefix_every_first_byte(void **state)
 		}
 }
 
+/*
+ * vmmap_line_looks_like_region() on lines without a '[', where only a
+ * " SM=" in the line makes it true: against a plain search for those four
+ * bytes, on 200,000 lines of blanks, "S", "M", "=" and letters of every
+ * length to 40, each in an allocation of its exact size (a read before
+ * the line's first byte or past its last shows under AddressSanitizer).
+ */
+static void
+test_share_mode_found_as_plain_search(void **state)
+{
+	(void)state;
+	static const char bytes[] = { ' ', 'S', 'M', '=', 'a', '\t', '-' };
+	unsigned found = 0;
+	for (int i = 0; i < 200000; i++) {
+		size_t n = (size_t)below(41);
+		char *line = malloc(n ? n : 1);
+		assert_non_null(line);
+		for (size_t k = 0; k < n; k++)
+			line[k] = bytes[below(sizeof(bytes))];
+		bool want = false;
+		for (size_t k = 0; k + 4 <= n && !want; k++)
+			want = memcmp(line + k, " SM=", 4) == 0;
+		assert_int_equal(vmmap_line_looks_like_region(line, line + n), want);
+		found += want;
+		free(line);
+	}
+	assert_true(found > 500);   /* both answers were asked for (some 1,400) */
+}
+
 int
 main(void)
 {
@@ -635,6 +664,7 @@ main(void)
 		cmocka_unit_test(test_tail_blank_runs),
 		cmocka_unit_test(test_anchor_and_slot_bytes),
 		cmocka_unit_test(test_skip_prefix_every_first_byte),
+		cmocka_unit_test(test_share_mode_found_as_plain_search),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

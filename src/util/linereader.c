@@ -370,6 +370,30 @@ find_line_end_marked(char *p, char *end, bool *nul, char mark, const char **firs
 	size_t best = SIZE_MAX;   /* the first mark's offset from base */
 	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
 	const __m128i mk = _mm_set1_epi8(mark);
+	/* 32 bytes a step while they last (a line of 140 bytes takes five),
+	 * then 16, then one. */
+	while (end - p >= 32) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+		uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, mk)) |
+			     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, mk)) << 16;
+		size_t at = m ? (size_t)(p - base) + (size_t)__builtin_ctz(m) : SIZE_MAX;
+		best = at < best ? at : best;
+		uint32_t stop = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(a, nl),
+									  _mm_cmpeq_epi8(a, zero))) |
+				(uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(b, nl),
+									  _mm_cmpeq_epi8(b, zero))) << 16;
+		while (stop) {
+			char *q = p + __builtin_ctz(stop);
+			if (*q == '\n') {
+				*first_mark = best < (size_t)(q - base) ? base + best : NULL;
+				return q;
+			}
+			*nul = true;
+			stop &= stop - 1;
+		}
+		p += 32;
+	}
 	while (end - p >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, mk));

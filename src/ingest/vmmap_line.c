@@ -698,11 +698,6 @@ parse_tail(const char *p, const char *end, struct vmmap_region *r)
 }
 
 /*
- * Heuristic for lines that failed the grammar: is this meant as a region?
- * Either the " SM=" of the anchor, or a START-END address token before a
- * '[' (not a name such as "llama-server [52794]").
- */
-/*
  * Does [p, p + n) hold " SM="? Found from its '=', which few lines hold:
  * a search from the blank stopped at every blank of a line, some ten
  * library calls for each line of a summary table.
@@ -723,6 +718,11 @@ has_share_mode(const char *p, size_t n)
 	return false;
 }
 
+/*
+ * Heuristic for lines that failed the grammar: is this meant as a region?
+ * Either the " SM=" of the anchor, or a START-END address token before a
+ * '[' (not a name such as "llama-server [52794]").
+ */
 bool
 vmmap_line_looks_like_region(const char *p, const char *end)
 {

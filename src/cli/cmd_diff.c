@@ -539,8 +539,7 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	kind->comparability(diff, pair->before, pair->after, &warnings);
 	/* In folders, a warning about the pair (another kernel build, another
 	 * process) says which pair: its name stands where a file would. */
-	for (size_t i = 0; pair->name && i < warnings.len; i++)
-		diag_set_path_if_unset(&warnings.items[i], pair->name);
+	diag_list_set_path_if_unset(&warnings, 0, pair->name);
 	cli_print_warnings(&warnings);
 	if ((rc = resolve_gates(a, res, diff, err)) < 0) {
 		res->gate_error = true;
@@ -815,7 +814,8 @@ check_bundles(const struct diff_args *a, struct diff_run *run)
 			if (bundle_verify_capture(&b->captures[i], &w, &err) < 0)
 				run_error(run, b->captures[i].path, &err, false);
 			for (size_t j = 0; j < w.len; j++) {
-				struct diag d = w.items[j];
+				struct diag d;
+				diag_list_get(&w, j, &d);
 				if (!a->strict) {
 					cli_print_diag(&d);
 					continue;

@@ -248,14 +248,14 @@ static void
 add_diag_warnings(struct report *r, const struct diag_list *w)
 {
 	for (size_t i = 0; i < w->len; i++) {
-		const struct diag *d = &w->items[i];
-		if (diag_path(d) && d->line)
-			report_add_warning(r, "%s:%" PRIu64 ": %s", diag_display_path(diag_path(d)),
-					   d->line, d->msg);
-		else if (diag_path(d))
-			report_add_warning(r, "%s: %s", diag_display_path(diag_path(d)), d->msg);
+		const char *path = diag_list_path(w, i), *msg = diag_list_msg(w, i);
+		uint64_t line = w->items[i].line;
+		if (path && line)
+			report_add_warning(r, "%s:%" PRIu64 ": %s", diag_display_path(path), line, msg);
+		else if (path)
+			report_add_warning(r, "%s: %s", diag_display_path(path), msg);
 		else
-			report_add_warning(r, "%s", d->msg);
+			report_add_warning(r, "%s", msg);
 	}
 	if (w->dropped)
 		report_add_warning(r, "%" PRIu64 " more warnings not shown", w->dropped);

@@ -464,16 +464,8 @@ stream_dump_closed(void *ctx, struct vmmap_capture *cap, struct vmmap_dump *d)
 static void
 append_checks(struct diag_list *w, struct diag_list *checks)
 {
-	for (size_t i = 0; i < checks->len; i++) {
-		if (w->len >= w->limit) {
-			w->dropped++;
-			continue;
-		}
-		w->items = xgrow(w->items, &w->alloc, w->len + 1, sizeof(*w->items));
-		w->items[w->len++] = checks->items[i];
-	}
-	w->dropped += checks->dropped;
-	checks->len = 0;
+	diag_list_append(w, checks);
+	diag_list_release(checks);
 }
 
 /* The end of the input: the dump held back, then standard error in order. */

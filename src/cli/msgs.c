@@ -56,8 +56,11 @@ cli_print_diag(const struct diag *d)
 void
 cli_print_warnings(const struct diag_list *w)
 {
-	for (size_t i = 0; i < w->len; i++)
-		cli_print_diag(&w->items[i]);
+	for (size_t i = 0; i < w->len; i++) {
+		struct diag d;
+		diag_list_get(w, i, &d);
+		cli_print_diag(&d);
+	}
 	if (w->dropped)
 		cli_note(NULL, 0, "%" PRIu64 " more warnings not shown", w->dropped);
 }

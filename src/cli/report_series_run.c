@@ -25,11 +25,11 @@ static void
 add_warnings(struct report *r, const struct diag_list *w)
 {
 	for (size_t i = 0; w && i < w->len; i++) {
-		const struct diag *d = &w->items[i];
-		if (diag_path(d))
-			report_add_warning(r, "%s: %s", diag_display_path(diag_path(d)), d->msg);
+		const char *path = diag_list_path(w, i), *msg = diag_list_msg(w, i);
+		if (path)
+			report_add_warning(r, "%s: %s", diag_display_path(path), msg);
 		else
-			report_add_warning(r, "%s", d->msg);
+			report_add_warning(r, "%s", msg);
 	}
 	if (w && w->dropped)
 		report_add_warning(r, "%" PRIu64 " more warnings not shown", w->dropped);

@@ -126,7 +126,7 @@ diff_json_write(FILE *out, const struct diff_report *r, json_t *body)
 	json_object_set_new_nocheck(in, "after", json_text(r->after_path));
 	json_object_set_new_nocheck(root, "inputs", in);
 	for (size_t i = 0; r->warnings && i < r->warnings->len; i++)
-		json_array_append_new(warn, json_text(r->warnings->items[i].msg));
+		json_array_append_new(warn, json_text(diag_list_msg(r->warnings, i)));
 	json_object_set_new_nocheck(root, "warnings", warn);
 	json_object_set_new_nocheck(root, "changed", json_boolean(r->changed));
 	json_object_set_new_nocheck(root, "signature", signature_json(r->sig));
@@ -226,7 +226,7 @@ diff_heading_write(FILE *out, const struct diff_report *r, bool markdown)
 	for (size_t i = 0; markdown && r->warnings && i < r->warnings->len; i++) {
 		strbuf_addf(&sb, "> **%s:** ",
 			    r->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning");
-		report_md_escape(r->warnings->items[i].msg, 0, &sb);
+		report_md_escape(diag_list_msg(r->warnings, i), 0, &sb);
 		strbuf_addstr(&sb, "\n\n");
 	}
 	signature_line_add(&sb, r->sig, markdown);

@@ -177,7 +177,7 @@ warnings_json(const struct trend_report *r)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; r->warnings && i < r->warnings->len; i++)
-		json_array_append_new(a, json_text(r->warnings->items[i].msg));
+		json_array_append_new(a, json_text(diag_list_msg(r->warnings, i)));
 	return a;
 }
 

@@ -163,7 +163,7 @@ write_header(FILE *out, const struct trend_report *r, bool md)
 	struct strbuf msg = STRBUF_INIT;
 	for (size_t i = 0; md && r->warnings && i < r->warnings->len; i++) {
 		strbuf_reset(&msg);
-		report_md_escape(r->warnings->items[i].msg, 0, &msg);
+		report_md_escape(diag_list_msg(r->warnings, i), 0, &msg);
 		fprintf(out, "> **%s:** %s\n\n",
 			r->warnings->items[i].severity == DIAG_NOTE ? "Note" : "Warning", msg.buf);
 	}

@@ -138,13 +138,38 @@ diag_list_init(struct diag_list *list, size_t limit)
 {
 	memset(list, 0, sizeof(*list));
 	list->limit = limit;
+	strbuf_init(&list->text);
 }
 
 void
 diag_list_release(struct diag_list *list)
 {
 	free(list->items);
+	strbuf_release(&list->text);
 	diag_list_init(list, list->limit);
+}
+
+/* `s` (with its NUL) at the end of the list's text: its offset. */
+static size_t
+text_add(struct diag_list *list, const char *s)
+{
+	size_t at = list->text.len;
+	strbuf_add(&list->text, s, strlen(s) + 1);
+	return at;
+}
+
+/* A new entry (the caller checked the limit) holding what d holds. */
+static void
+item_add(struct diag_list *list, enum diag_severity sev, const char *path,
+	 uint64_t line, uint64_t col, const char *msg)
+{
+	list->items = xgrow(list->items, &list->alloc, list->len + 1, sizeof(*list->items));
+	struct diag_item *it = &list->items[list->len++];
+	it->severity = sev;
+	it->line = line;
+	it->col = col;
+	it->path = path ? text_add(list, path) : SIZE_MAX;
+	it->msg = text_add(list, msg);
 }
 
 void
@@ -155,11 +180,11 @@ diag_list_vadd(struct diag_list *list, enum diag_severity sev,
 		list->dropped++;
 		return;
 	}
-	list->items = xgrow(list->items, &list->alloc, list->len + 1,
-			    sizeof(*list->items));
-	struct diag *d = &list->items[list->len++];
-	diag_vset(d, 0, path, line, 0, fmt, ap);
-	d->severity = sev;
+	/* Formatted as a diag is, so an entry is cut where a diag would be;
+	 * only the bytes written are touched on the stack. */
+	struct diag d;
+	diag_vset(&d, 0, path, line, 0, fmt, ap);
+	item_add(list, sev, diag_path(&d), line, 0, d.msg);
 }
 
 void
@@ -170,10 +195,55 @@ diag_list_append(struct diag_list *dst, const struct diag_list *src)
 			dst->dropped += src->len - i;
 			break;
 		}
-		dst->items = xgrow(dst->items, &dst->alloc, dst->len + 1, sizeof(*dst->items));
-		dst->items[dst->len++] = src->items[i];
+		const struct diag_item *it = &src->items[i];
+		item_add(dst, it->severity, diag_list_path(src, i), it->line, it->col,
+			 diag_list_msg(src, i));
 	}
 	dst->dropped += src->dropped;
+}
+
+const char *
+diag_list_msg(const struct diag_list *list, size_t i)
+{
+	return list->text.buf + list->items[i].msg;
+}
+
+const char *
+diag_list_path(const struct diag_list *list, size_t i)
+{
+	size_t at = list->items[i].path;
+	return at == SIZE_MAX ? NULL : list->text.buf + at;
+}
+
+void
+diag_list_get(const struct diag_list *list, size_t i, struct diag *out)
+{
+	const struct diag_item *it = &list->items[i];
+	out->code = 0;
+	out->severity = it->severity;
+	diag_set_path(out, diag_list_path(list, i));
+	out->line = it->line;
+	out->col = it->col;
+	/* Written through diag_vset(): shorter than DIAG_MSG_MAX. */
+	const char *msg = diag_list_msg(list, i);
+	memcpy(out->msg, msg, strlen(msg) + 1);
+}
+
+void
+diag_list_set_path_if_unset(struct diag_list *list, size_t from, const char *path)
+{
+	struct diag d;   /* cut as a diag cuts it */
+	diag_set_path(&d, path);
+	if (!diag_path(&d))
+		return;
+	size_t at = SIZE_MAX;
+	for (size_t i = from; i < list->len; i++) {
+		if (list->items[i].path != SIZE_MAX)
+			continue;
+		if (at == SIZE_MAX)
+			at = text_add(list, diag_path(&d));
+		list->items[i].path = at;
+	}
 }
 
 void

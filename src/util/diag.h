@@ -88,12 +88,28 @@ void diag_quote(struct strbuf *out, const char *p, size_t len, size_t max);
 /*
  * A bounded list of warnings and notes. After `limit` entries further ones
  * are only counted in `dropped`, keeping memory flat on hostile input.
+ *
+ * An entry keeps its path and message in the list's `text`, not in a
+ * struct diag: a diag's fixed buffers are 4.9 KB, so a list of 200
+ * warnings held a megabyte, nearly all of it blank, and wrote some 240
+ * pages the kernel hands out one fault at a time (a file of many
+ * captures keeps two such lists). Read an entry with diag_list_msg(),
+ * diag_list_path() or diag_list_get().
  */
+struct diag_item {
+	enum diag_severity severity;
+	uint64_t line;   /* as in struct diag */
+	uint64_t col;
+	size_t path;     /* offset of the path in diag_list.text; SIZE_MAX: none */
+	size_t msg;      /* offset of the message in diag_list.text */
+};
+
 struct diag_list {
-	struct diag *items;
+	struct diag_item *items;
 	size_t len, alloc;
 	size_t limit;
 	uint64_t dropped;
+	struct strbuf text;
 };
 
 void diag_list_init(struct diag_list *list, size_t limit);
@@ -118,5 +134,12 @@ void diag_list_vadd(struct diag_list *list, enum diag_severity sev,
  * appended in turn is the list that adding to `dst` directly makes.
  */
 void diag_list_append(struct diag_list *dst, const struct diag_list *src);
+/* Entry i's message, and the path it names (NULL: none). */
+const char *diag_list_msg(const struct diag_list *list, size_t i);
+const char *diag_list_path(const struct diag_list *list, size_t i);
+/* Entry i as a diag (code 0), for the functions that print one. */
+void diag_list_get(const struct diag_list *list, size_t i, struct diag *out);
+/* Name `path` in each entry from `from` on that names no file yet. */
+void diag_list_set_path_if_unset(struct diag_list *list, size_t from, const char *path);
 
 #endif

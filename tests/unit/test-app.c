@@ -328,7 +328,7 @@ test_bundle_operand(void **state)
 	assert_int_equal(app_bundle_operand("classes", FIXTURES "/bundle/partial", &bs, &capture,
 					    &w, &err), 0);
 	assert_int_equal(w.len, 1);
-	assert_non_null(strstr(w.items[0].msg, "the capture did not complete"));
+	assert_non_null(strstr(diag_list_msg(&w, 0), "the capture did not complete"));
 	diag_list_release(&w);
 	app_bundles_release(&bs);
 }

@@ -145,7 +145,7 @@ test_track_read(void **state)
 	assert_string_equal(track_str(r, r->frames[0].symbol), "AGX::alloc()");
 	/* One of the capture's two records is listed: a note says so. */
 	assert_int_equal(notes.len, 1);
-	assert_non_null(strstr(notes.items[0].msg, "lists 1 of the capture's 2 records"));
+	assert_non_null(strstr(diag_list_msg(&notes, 0), "lists 1 of the capture's 2 records"));
 	diag_list_release(&notes);
 	track_record_release(&rec);
 	track_capture_release(&cap);

@@ -187,7 +187,7 @@ test_diag_list_append(void **state)
 			assert_int_equal(merged.dropped, direct.dropped);
 			assert_int_equal(merged.len + merged.dropped, 10);
 			for (size_t i = 0; i < direct.len; i++) {
-				assert_string_equal(merged.items[i].msg, direct.items[i].msg);
+				assert_string_equal(diag_list_msg(&merged, i), diag_list_msg(&direct, i));
 				assert_int_equal(merged.items[i].line, direct.items[i].line);
 			}
 			diag_list_release(&direct);
@@ -206,7 +206,76 @@ test_diag_list_is_bounded(void **state)
 		diag_list_add(&l, DIAG_WARNING, "p", (uint64_t)i + 1, "w%d", i);
 	assert_int_equal(l.len, 3);
 	assert_int_equal(l.dropped, 7);
-	assert_string_equal(l.items[2].msg, "w2");
+	assert_string_equal(diag_list_msg(&l, 2), "w2");
+	diag_list_release(&l);
+}
+
+/*
+ * An entry read back is the diag diag_set() makes of the same arguments,
+ * cuts included (a path past DIAG_PATH_MAX, a message past DIAG_MSG_MAX),
+ * and the list holds the entries' text, not a diag's fixed buffers: 200
+ * short warnings take a few kilobytes, where 200 diags take 980 KB.
+ */
+static void
+test_diag_list_entries_are_diags(void **state)
+{
+	(void)state;
+	char long_path[DIAG_PATH_MAX + 100], long_word[DIAG_MSG_MAX + 100];
+	memset(long_path, 'p', sizeof(long_path) - 1);
+	long_path[sizeof(long_path) - 1] = '\0';
+	memset(long_word, 'm', sizeof(long_word) - 1);
+	long_word[sizeof(long_word) - 1] = '\0';
+	const char *paths[] = { "a.txt", NULL, "", long_path, "-" };
+	struct diag_list l;
+	diag_list_init(&l, 200);
+	size_t text = 0;
+	for (int i = 0; i < 200; i++) {
+		const char *path = paths[i % 5];
+		const char *word = i == 7 ? long_word : "row";
+		diag_list_add(&l, i % 2 ? DIAG_NOTE : DIAG_WARNING, path, (uint64_t)i, "%s %d", word, i);
+		struct diag want, got;
+		diag_set(&want, 0, path, (uint64_t)i, 0, "%s %d", word, i);
+		want.severity = i % 2 ? DIAG_NOTE : DIAG_WARNING;
+		diag_list_get(&l, (size_t)i, &got);
+		assert_int_equal(got.code, 0);
+		assert_int_equal(got.severity, want.severity);
+		assert_int_equal(got.line, want.line);
+		assert_int_equal(got.col, 0);
+		assert_string_equal(got.msg, want.msg);
+		assert_string_equal(diag_list_msg(&l, (size_t)i), want.msg);
+		if (diag_path(&want)) {
+			assert_string_equal(diag_path(&got), diag_path(&want));
+			assert_string_equal(diag_list_path(&l, (size_t)i), diag_path(&want));
+			text += strlen(diag_path(&want)) + 1;
+		} else {
+			assert_null(diag_path(&got));
+			assert_null(diag_list_path(&l, (size_t)i));
+		}
+		text += strlen(want.msg) + 1;
+	}
+	assert_int_equal(l.text.len, text);
+	assert_true(l.text.alloc <= 2 * l.text.len + 64);
+	assert_true(sizeof(l.items[0]) <= 48);
+
+	/* A name given to the entries that name no file, from an index on. */
+	diag_list_set_path_if_unset(&l, 100, "pair");
+	for (size_t i = 0; i < l.len; i++) {
+		const char *before = paths[i % 5] && paths[i % 5][0] ? paths[i % 5] : NULL;
+		const char *path = diag_list_path(&l, i);
+		if (before)
+			assert_non_null(path);
+		else if (i < 100)
+			assert_null(path);
+		else
+			assert_string_equal(path, "pair");
+	}
+	diag_list_release(&l);
+
+	diag_list_init(&l, 200);
+	for (int i = 0; i < 200; i++)
+		diag_list_add(&l, DIAG_WARNING, "dump.txt", (uint64_t)i + 1,
+			      "line not understood: 'row %d'", i);
+	assert_true(l.alloc * sizeof(l.items[0]) + l.text.alloc < 24 * 1024);
 	diag_list_release(&l);
 }
 
@@ -417,6 +486,7 @@ main(void)
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_diag_format_and_quote),
 		cmocka_unit_test(test_diag_list_is_bounded),
+		cmocka_unit_test(test_diag_list_entries_are_diags),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_hash_bytes_tail),
 		cmocka_unit_test(test_suggest),

@@ -810,8 +810,8 @@ test_crosscheck(void **state)
 	vmmap_dump_add_summary_row(d, &bad);
 	vmmap_dump_crosscheck(d, &cap.filter, "t", &w);
 	assert_int_equal(w.len, 2);
-	assert_non_null(strstr(w.items[0].msg, "VIRTUAL 64K"));
-	assert_non_null(strstr(w.items[1].msg, "counts 4 regions"));
+	assert_non_null(strstr(diag_list_msg(&w, 0), "VIRTUAL 64K"));
+	assert_non_null(strstr(diag_list_msg(&w, 1), "counts 4 regions"));
 
 	/* 10.12/10.13 print REGION COUNT one too high: not a disagreement. */
 	diag_list_release(&w);

@@ -346,7 +346,7 @@ type_new(struct vmmap_dump *d, const struct vmmap_filter *f, const char *name, s
 	t->selection_pending = !full && !t->selected && maybe_cut(len);
 	t->gpu = gpu_type_counts(t->name, t->name_len);
 	t->counted = t->selected || t->selection_pending || t->gpu;
-	t->lines_headroom = BYTES_MAX;
+	t->lines_headroom = VMMAP_HIST_COUNT_MAX;   /* type_headroom() of no lines */
 	if (full) {
 		bool created;
 		*strmap_put(&d->type_index, full, strlen(full), &created) = d->ntypes;
@@ -505,6 +505,15 @@ headroom(const struct vmmap_amounts *a)
 	return BYTES_MAX - (a->count | a->vsize | a->resident | a->dirty | a->swapped);
 }
 
+/* headroom(), and the room left in a histogram count (each line spends 1). */
+static uint64_t
+type_headroom(const struct vmmap_amounts *a)
+{
+	uint64_t room = headroom(a);
+	uint64_t count_room = a->count < VMMAP_HIST_COUNT_MAX ? VMMAP_HIST_COUNT_MAX - a->count : 0;
+	return room < count_room ? room : count_room;
+}
+
 /*
  * The sums of one region line, checked one by one, each with its own
  * message: the type's lines, then (when it counts) the type's state and
@@ -515,11 +524,16 @@ region_sums_checked(struct vmmap_dump *d, struct vmmap_type_stats *t,
 		    const struct vmmap_region *r, bool counts, const char *path,
 		    struct diag *err)
 {
-	struct vmmap_amounts a = region_amounts(r);
-	if (!amounts_add(&t->lines, &a))
+	struct vmmap_amounts a = region_amounts(r), lines = t->lines;
+	if (!amounts_add(&lines, &a))
 		return type_overflow(t, path, r->line, err);
+	if (lines.count > VMMAP_HIST_COUNT_MAX)
+		return diag_set(err, DIAG_DATA, path, r->line, 0,
+				"more than %" PRIu32 " regions of type '%s' in one dump",
+				VMMAP_HIST_COUNT_MAX, t->name);
+	t->lines = lines;
 	t->lines_rounded |= r->vsize_rounded;
-	t->lines_headroom = headroom(&t->lines);
+	t->lines_headroom = type_headroom(&t->lines);
 	if (counts && counted_add(d, t, r->purge, &a, path, r->line, err) < 0)
 		return -1;
 	d->counted_headroom = headroom(&d->counted);
@@ -916,7 +930,7 @@ vmmap_dump_add_group(struct vmmap_capture *cap, struct vmmap_dump *d,
 	if (counted_add(d, t, p, a, path, 0, err) < 0)
 		return -1;
 	t->lines = t->by_purge[p];
-	t->lines_headroom = headroom(&t->lines);
+	t->lines_headroom = type_headroom(&t->lines);
 	d->counted_headroom = headroom(&d->counted);
 	return 0;
 }
@@ -930,12 +944,18 @@ vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 	vmmap_dump_settle_hist(d);
 	struct vmmap_type_stats *t = type_stats(d, &cap->filter, type, len);
 	size_t i = hist_bucket(t, vsize);
-	struct vmmap_hist_bucket b = t->hist[i];
-	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
-		if (!bytes_add(&b.purge[p], purge[p]) || !bytes_add(&b.count, purge[p]))
+	uint64_t count = t->hist[i].count, sums[VMMAP_PURGE_STATES];
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++) {
+		sums[p] = t->hist[i].purge[p];
+		if (!bytes_add(&sums[p], purge[p]) || !bytes_add(&count, purge[p]) ||
+		    count > VMMAP_HIST_COUNT_MAX)
 			return diag_set(err, DIAG_DATA, path, 0, 0,
-					"region counts of '%s' add up past 2^63", t->name);
-	t->hist[i] = b;
+					"region counts of '%s' of one size add up past %" PRIu32,
+					t->name, VMMAP_HIST_COUNT_MAX);
+	}
+	t->hist[i].count = (uint32_t)count;   /* each sum is at most count */
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+		t->hist[i].purge[p] = (uint32_t)sums[p];
 	return 0;
 }
 
@@ -1417,6 +1437,24 @@ type_uncount(struct vmmap_dump *d, struct vmmap_type_stats *t)
 }
 
 /*
+ * Can `from`'s buckets be added to `to`'s without a count past
+ * VMMAP_HIST_COUNT_MAX? Lines bound the counts of a parsed dump, not the
+ * counts a JSON document gives (vmmap_dump_add_bucket()), so each is
+ * checked.
+ */
+static bool
+hist_merge_fits(const struct vmmap_type_stats *to, const struct vmmap_type_stats *from)
+{
+	for (size_t i = 0; i < from->nhist; i++) {
+		const struct vmmap_hist_bucket *b = &from->hist[i];
+		const struct vmmap_hist_bucket *a = hist_find(to, b->vsize);
+		if (a && (uint64_t)a->count + b->count > VMMAP_HIST_COUNT_MAX)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Folds type `from` into `to` (the same type under its cut and its full
  * name): its lines, its counted amounts and histogram. False, both left
  * apart, when a sum would pass BYTES_MAX.
@@ -1437,14 +1475,16 @@ type_merge(struct vmmap_dump *d, struct vmmap_type_stats *to, struct vmmap_type_
 			if (from->by_purge[p].count)
 				return false;
 	}
+	if (!hist_merge_fits(to, from))
+		return false;
 	to->lines = lines;
-	to->lines_headroom = headroom(&lines);
+	to->lines_headroom = type_headroom(&lines);
 	to->lines_rounded |= from->lines_rounded;
 	memcpy(to->by_purge, by, sizeof(by));
 	for (size_t i = 0; i < from->nhist; i++) {
 		const struct vmmap_hist_bucket *b = &from->hist[i];
 		size_t k = hist_bucket(to, b->vsize);
-		to->hist[k].count += b->count;   /* bounded by the counted sums */
+		to->hist[k].count += b->count;   /* hist_merge_fits() */
 		for (int p = 0; p < VMMAP_PURGE_STATES; p++)
 			to->hist[k].purge[p] += b->purge[p];
 	}

@@ -25,9 +25,10 @@ reference_row(char *out, size_t size, const struct vmmap_hist_bucket *b, unsigne
 	int n = snprintf(out, size,
 			 "%8.1f KB | %4" PRIu64 " entries (N:%4" PRIu64 " V:%4" PRIu64
 			 " E:%4" PRIu64 " -:%4" PRIu64 ") | %7.2f MB | ",
-			 (double)b->vsize / 1024.0, b->count, b->purge[VMMAP_PURGE_N],
-			 b->purge[VMMAP_PURGE_V], b->purge[VMMAP_PURGE_E],
-			 b->purge[VMMAP_PURGE_NONE], (double)mem / 1048576.0);
+			 (double)b->vsize / 1024.0, (uint64_t)b->count,
+			 (uint64_t)b->purge[VMMAP_PURGE_N], (uint64_t)b->purge[VMMAP_PURGE_V],
+			 (uint64_t)b->purge[VMMAP_PURGE_E], (uint64_t)b->purge[VMMAP_PURGE_NONE],
+			 (double)mem / 1048576.0);
 	assert_true(n > 0 && (size_t)n + bar + 2 < size);
 	memset(out + n, '*', bar);
 	out[(size_t)n + bar] = '\n';
@@ -35,7 +36,7 @@ reference_row(char *out, size_t size, const struct vmmap_hist_bucket *b, unsigne
 }
 
 static void
-check_row(uint64_t vsize, uint64_t count, unsigned bar)
+check_row(uint64_t vsize, uint32_t count, unsigned bar)
 {
 	struct vmmap_hist_bucket b;
 	memset(&b, 0, sizeof(b));
@@ -63,9 +64,10 @@ test_rows_match_printf(void **state)
 		(UINT64_C(1) << 53) + 3, UINT64_C(1) << 62, (UINT64_C(1) << 63) - 1,
 		UINT64_MAX,
 	};
-	static const uint64_t counts[] = {
-		0, 1, 2, 3, 9999, 10000, 123456789, UINT64_C(1) << 33,
-		UINT64_C(1) << 53, UINT64_MAX,
+	/* Up to the most a bucket holds (VMMAP_HIST_COUNT_MAX). */
+	static const uint32_t counts[] = {
+		0, 1, 2, 3, 9999, 10000, 123456789, UINT32_C(1) << 31,
+		VMMAP_HIST_COUNT_MAX - 1, VMMAP_HIST_COUNT_MAX,
 	};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)

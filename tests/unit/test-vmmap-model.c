@@ -278,6 +278,51 @@ test_region_after_group_near_the_limit(void **state)
 	vmmap_capture_release(&cap);
 }
 
+/*
+ * A histogram bucket counts in 32 bits: a type's region lines in one dump
+ * stop at VMMAP_HIST_COUNT_MAX, by the per-line path (whose headroom
+ * spends 1 a line) as by the checked one; counts given as buckets (a JSON
+ * document) stop at the same figure.
+ */
+static void
+test_bucket_counts_stop_at_their_limit(void **state)
+{
+	(void)state;
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	struct vmmap_amounts g = { VMMAP_HIST_COUNT_MAX - 2, 0, 0, 0, 0 };
+	assert_int_equal(vmmap_dump_add_group(&cap, d, "IOSurface", 9, VMMAP_PURGE_N, &g,
+					      "t", &err), 0);
+	struct vmmap_region small = region("IOSurface", 0, 0, VMMAP_PURGE_N);
+	struct vmmap_region big = region("IOSurface", 1u << 20, 0, VMMAP_PURGE_N);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &small, "t", &err), 0);
+	assert_int_equal(vmmap_dump_add_region(&cap, d, &big, "t", &err), 0);
+	assert_true(d->types[0].lines.count == VMMAP_HIST_COUNT_MAX);
+	for (int i = 0; i < 2; i++) {
+		struct vmmap_region *r = i ? &big : &small;
+		assert_int_equal(vmmap_dump_add_region(&cap, d, r, "t", &err), -1);
+		assert_string_equal(err.msg,
+				    "more than 4294967295 regions of type 'IOSurface' in one dump");
+	}
+	vmmap_capture_release(&cap);
+
+	setup_capture(&cap);
+	d = vmmap_capture_new_dump(&cap, 1);
+	const uint64_t most[VMMAP_PURGE_STATES] = { VMMAP_HIST_COUNT_MAX - 1, 1, 0, 0 };
+	const uint64_t one[VMMAP_PURGE_STATES] = { 0, 0, 1, 0 };
+	assert_int_equal(vmmap_dump_add_bucket(&cap, d, "IOSurface", 9, 4096, most, "t", &err), 0);
+	assert_int_equal(vmmap_dump_add_bucket(&cap, d, "IOSurface", 9, 8192, one, "t", &err), 0);
+	assert_int_equal(vmmap_dump_add_bucket(&cap, d, "IOSurface", 9, 4096, one, "t", &err), -1);
+	assert_string_equal(err.msg, "region counts of 'IOSurface' of one size add up past 4294967295");
+	const struct vmmap_hist_bucket *b = vmmap_type_find_bucket(&d->types[0], 4096);
+	assert_non_null(b);
+	assert_true(b->count == VMMAP_HIST_COUNT_MAX);
+	assert_true(b->purge[0] == VMMAP_HIST_COUNT_MAX - 1 && b->purge[2] == 0);
+	vmmap_capture_release(&cap);
+}
+
 /* The name of `len` bytes, all 'a' but a 'b' at pos (pos == len: all 'a'). */
 static const char *
 one_b_name(char *buf, size_t len, size_t pos)
@@ -1097,6 +1142,7 @@ main(void)
 		cmocka_unit_test(test_hostile_amounts_are_refused),
 		cmocka_unit_test(test_dump_total_reaches_the_limit),
 		cmocka_unit_test(test_region_after_group_near_the_limit),
+		cmocka_unit_test(test_bucket_counts_stop_at_their_limit),
 		cmocka_unit_test(test_similar_type_names_stay_apart),
 		cmocka_unit_test(test_types_past_the_cache_count_apart),
 		cmocka_unit_test(test_cut_gpu_type_as_the_map_grows),

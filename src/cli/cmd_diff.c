@@ -539,7 +539,7 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	kind->comparability(diff, pair->before, pair->after, &warnings);
 	/* In folders, a warning about the pair (another kernel build, another
 	 * process) says which pair: its name stands where a file would. */
-	diag_list_set_path_if_unset(&warnings, 0, pair->name);
+	diag_list_set_path_if_unset(&warnings, pair->name);
 	cli_print_warnings(&warnings);
 	if ((rc = resolve_gates(a, res, diff, err)) < 0) {
 		res->gate_error = true;

@@ -158,7 +158,7 @@ text_add(struct diag_list *list, const char *s)
 	return at;
 }
 
-/* A new entry (the caller checked the limit) holding what d holds. */
+/* A new entry (the caller checked the limit), its strings copied into the text. */
 static void
 item_add(struct diag_list *list, enum diag_severity sev, const char *path,
 	 uint64_t line, uint64_t col, const char *msg)
@@ -230,14 +230,14 @@ diag_list_get(const struct diag_list *list, size_t i, struct diag *out)
 }
 
 void
-diag_list_set_path_if_unset(struct diag_list *list, size_t from, const char *path)
+diag_list_set_path_if_unset(struct diag_list *list, const char *path)
 {
 	struct diag d;   /* cut as a diag cuts it */
 	diag_set_path(&d, path);
 	if (!diag_path(&d))
 		return;
 	size_t at = SIZE_MAX;
-	for (size_t i = from; i < list->len; i++) {
+	for (size_t i = 0; i < list->len; i++) {
 		if (list->items[i].path != SIZE_MAX)
 			continue;
 		if (at == SIZE_MAX)

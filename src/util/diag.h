@@ -139,7 +139,7 @@ const char *diag_list_msg(const struct diag_list *list, size_t i);
 const char *diag_list_path(const struct diag_list *list, size_t i);
 /* Entry i as a diag (code 0), for the functions that print one. */
 void diag_list_get(const struct diag_list *list, size_t i, struct diag *out);
-/* Name `path` in each entry from `from` on that names no file yet. */
-void diag_list_set_path_if_unset(struct diag_list *list, size_t from, const char *path);
+/* Name `path` (NULL: none) in each entry that names no file yet. */
+void diag_list_set_path_if_unset(struct diag_list *list, const char *path);
 
 #endif

@@ -257,17 +257,16 @@ test_diag_list_entries_are_diags(void **state)
 	assert_true(l.text.alloc <= 2 * l.text.len + 64);
 	assert_true(sizeof(l.items[0]) <= 48);
 
-	/* A name given to the entries that name no file, from an index on. */
-	diag_list_set_path_if_unset(&l, 100, "pair");
+	/* A name given to the entries that name no file; the others keep theirs. */
+	diag_list_set_path_if_unset(&l, NULL);
+	for (size_t i = 0; i < l.len; i++)
+		assert_true((diag_list_path(&l, i) == NULL) ==
+			    (paths[i % 5] == NULL || paths[i % 5][0] == '\0'));
+	diag_list_set_path_if_unset(&l, "pair");
 	for (size_t i = 0; i < l.len; i++) {
-		const char *before = paths[i % 5] && paths[i % 5][0] ? paths[i % 5] : NULL;
-		const char *path = diag_list_path(&l, i);
-		if (before)
-			assert_non_null(path);
-		else if (i < 100)
-			assert_null(path);
-		else
-			assert_string_equal(path, "pair");
+		struct diag want;
+		diag_set(&want, 0, paths[i % 5], 0, 0, "x");
+		assert_string_equal(diag_list_path(&l, i), diag_path(&want) ? diag_path(&want) : "pair");
 	}
 	diag_list_release(&l);
 

@@ -93,7 +93,7 @@ static uint64_t
 bucket_count(const struct vmmap_type_stats *t, uint64_t vsize)
 {
 	const struct vmmap_hist_bucket *b = t ? vmmap_type_find_bucket(t, vsize) : NULL;
-	return b ? b->count : 0;
+	return b ? vmmap_hist_bucket_count(b) : 0;
 }
 
 static void

@@ -173,17 +173,17 @@ hist_add_type(struct log2_hist *h, int side, const struct vmmap_type_stats *t)
 	for (size_t i = 0; t && i < t->nhist; i++) {
 		const struct vmmap_hist_bucket *b = &t->hist[i];
 		unsigned k = report_log2(b->vsize);
-		uint64_t bytes;
-		if (__builtin_mul_overflow(b->vsize, b->count, &bytes))
+		uint64_t count = vmmap_hist_bucket_count(b), bytes;
+		if (__builtin_mul_overflow(b->vsize, count, &bytes))
 			bytes = UINT64_MAX;
-		h->count[side][k] += b->count;
+		h->count[side][k] += count;
 		h->bytes[side][k] = add_sat(h->bytes[side][k], bytes);
 		if (side == 1)
 			for (int p = 0; p < VMMAP_PURGE_STATES; p++)
 				h->purge[k][p] += b->purge[p];
-		if (b->count && k < h->lo)
+		if (count && k < h->lo)
 			h->lo = k;
-		if (b->count && (h->hi == UINT32_MAX || k > h->hi))
+		if (count && (h->hi == UINT32_MAX || k > h->hi))
 			h->hi = k;
 	}
 }

@@ -607,6 +607,25 @@ hist_slot(const struct vmmap_type_stats *t, uint64_t vsize)
 	return (size_t)((vsize * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
 }
 
+/* Slot i's entry: a bucket's index plus one, 0 when empty. */
+static inline uint32_t
+hist_slot_get(const struct vmmap_type_stats *t, size_t i)
+{
+	if (t->hist_slots_wide)
+		return ((const uint32_t *)t->hist_slots)[i];
+	return ((const uint16_t *)t->hist_slots)[i];
+}
+
+/* v fits: hist_slots_grow() widened the slots before an index could pass 16 bits. */
+static inline void
+hist_slot_set(struct vmmap_type_stats *t, size_t i, uint32_t v)
+{
+	if (t->hist_slots_wide)
+		((uint32_t *)t->hist_slots)[i] = v;
+	else
+		((uint16_t *)t->hist_slots)[i] = (uint16_t)v;
+}
+
 /*
  * The slot that holds vsize's bucket, or the empty slot where it would go
  * (the table is never more than half full, so the probe ends).
@@ -616,7 +635,7 @@ hist_probe(const struct vmmap_type_stats *t, uint64_t vsize)
 {
 	size_t mask = t->hist_slots_cap - 1;
 	for (size_t i = hist_slot(t, vsize);; i = (i + 1) & mask) {
-		uint32_t v = t->hist_slots[i];
+		uint32_t v = hist_slot_get(t, i);
 		if (v == 0 || t->hist[v - 1].vsize == vsize)
 			return i;
 	}
@@ -628,7 +647,7 @@ hist_find(const struct vmmap_type_stats *t, uint64_t vsize)
 {
 	if (!t->hist_slots_cap)
 		return NULL;
-	uint32_t v = t->hist_slots[hist_probe(t, vsize)];
+	uint32_t v = hist_slot_get(t, hist_probe(t, vsize));
 	return v ? &t->hist[v - 1] : NULL;
 }
 
@@ -639,16 +658,23 @@ vmmap_type_find_bucket(const struct vmmap_type_stats *t, uint64_t vsize)
 	return hist_find(t, vsize);
 }
 
-/* Twice the slots, every bucket placed again. */
+/*
+ * Twice the slots, every bucket placed again. A table of cap slots holds
+ * at most cap / 2 buckets, so its entries fit in 16 bits while that is
+ * at most UINT16_MAX: half the pages of 32-bit slots, each touched for
+ * the first time (a type of 7,500 sizes: 8 pages of slots, not 16).
+ */
 static void
 hist_slots_grow(struct vmmap_type_stats *t)
 {
 	size_t cap = t->hist_slots_cap ? t->hist_slots_cap * 2 : 8;
+	bool wide = cap / 2 > UINT16_MAX;
 	free(t->hist_slots);
-	t->hist_slots = xcalloc(cap, sizeof(*t->hist_slots));
+	t->hist_slots = xcalloc(cap, wide ? sizeof(uint32_t) : sizeof(uint16_t));
 	t->hist_slots_cap = cap;
+	t->hist_slots_wide = wide;
 	for (size_t i = 0; i < t->nhist; i++)
-		t->hist_slots[hist_probe(t, t->hist[i].vsize)] = (uint32_t)(i + 1);
+		hist_slot_set(t, hist_probe(t, t->hist[i].vsize), (uint32_t)(i + 1));
 }
 
 /*
@@ -692,7 +718,7 @@ hist_new_bucket(struct vmmap_type_stats *t, uint64_t vsize)
 	t->hist = xgrow(t->hist, &t->hist_alloc, hist_want(t), sizeof(*t->hist));
 	memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
 	t->hist[t->nhist].vsize = vsize;
-	t->hist_slots[hist_probe(t, vsize)] = (uint32_t)(t->nhist + 1);
+	hist_slot_set(t, hist_probe(t, vsize), (uint32_t)(t->nhist + 1));
 	return t->nhist++;
 }
 
@@ -705,6 +731,7 @@ hist_clear(struct vmmap_type_stats *t)
 	free(t->hist_slots);
 	t->hist_slots = NULL;
 	t->hist_slots_cap = 0;
+	t->hist_slots_wide = false;
 }
 
 /* The index in t->hist of the bucket for vsize, created empty if new. */
@@ -723,7 +750,6 @@ hist_count(struct vmmap_dump *d, const struct vmmap_hist_pending *e)
 {
 	struct vmmap_type_stats *t = &d->types[e->type];
 	size_t i = hist_bucket(t, e->vsize);   /* first: it may move t->hist */
-	t->hist[i].count++;
 	t->hist[i].purge[e->purge]++;
 	t->hist_pending--;
 }
@@ -732,8 +758,13 @@ hist_count(struct vmmap_dump *d, const struct vmmap_hist_pending *e)
 static inline void
 hist_prefetch_slot(const struct vmmap_type_stats *t, uint64_t vsize)
 {
-	if (t->hist_slots_cap)
-		__builtin_prefetch(&t->hist_slots[hist_slot(t, vsize)]);
+	if (!t->hist_slots_cap)
+		return;
+	size_t i = hist_slot(t, vsize);
+	if (t->hist_slots_wide)
+		__builtin_prefetch((const uint32_t *)t->hist_slots + i);
+	else
+		__builtin_prefetch((const uint16_t *)t->hist_slots + i);
 }
 
 static inline void
@@ -741,7 +772,7 @@ hist_prefetch_bucket(const struct vmmap_type_stats *t, uint64_t vsize)
 {
 	if (!t->hist_slots_cap)
 		return;
-	uint32_t v = t->hist_slots[hist_slot(t, vsize)];
+	uint32_t v = hist_slot_get(t, hist_slot(t, vsize));
 	if (v)
 		__builtin_prefetch(&t->hist[v - 1]);
 }
@@ -786,7 +817,6 @@ hist_add(struct vmmap_dump *d, struct vmmap_type_stats *t, const struct vmmap_re
 		return;
 	}
 	size_t i = hist_bucket(t, r->vsize);   /* first: it may move t->hist */
-	t->hist[i].count++;
 	t->hist[i].purge[r->purge]++;
 }
 
@@ -903,7 +933,6 @@ region_add_cached(struct vmmap_capture *cap, struct vmmap_dump *d,
 	region_line_seen(d, r);
 	region_sums_add(d, t, r, m, counts);
 	if (b) {
-		b->count++;
 		b->purge[r->purge]++;
 	} else if (counts) {
 		hist_defer(d, t, r);
@@ -944,7 +973,7 @@ vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 	vmmap_dump_settle_hist(d);
 	struct vmmap_type_stats *t = type_stats(d, &cap->filter, type, len);
 	size_t i = hist_bucket(t, vsize);
-	uint64_t count = t->hist[i].count, sums[VMMAP_PURGE_STATES];
+	uint64_t count = vmmap_hist_bucket_count(&t->hist[i]), sums[VMMAP_PURGE_STATES];
 	for (int p = 0; p < VMMAP_PURGE_STATES; p++) {
 		sums[p] = t->hist[i].purge[p];
 		if (!bytes_add(&sums[p], purge[p]) || !bytes_add(&count, purge[p]) ||
@@ -953,9 +982,8 @@ vmmap_dump_add_bucket(struct vmmap_capture *cap, struct vmmap_dump *d,
 					"region counts of '%s' of one size add up past %" PRIu32,
 					t->name, VMMAP_HIST_COUNT_MAX);
 	}
-	t->hist[i].count = (uint32_t)count;   /* each sum is at most count */
 	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
-		t->hist[i].purge[p] = (uint32_t)sums[p];
+		t->hist[i].purge[p] = (uint32_t)sums[p];   /* each at most count */
 	return 0;
 }
 
@@ -1448,7 +1476,8 @@ hist_merge_fits(const struct vmmap_type_stats *to, const struct vmmap_type_stats
 	for (size_t i = 0; i < from->nhist; i++) {
 		const struct vmmap_hist_bucket *b = &from->hist[i];
 		const struct vmmap_hist_bucket *a = hist_find(to, b->vsize);
-		if (a && (uint64_t)a->count + b->count > VMMAP_HIST_COUNT_MAX)
+		if (a && vmmap_hist_bucket_count(a) + vmmap_hist_bucket_count(b) >
+			     VMMAP_HIST_COUNT_MAX)
 			return false;
 	}
 	return true;
@@ -1484,9 +1513,8 @@ type_merge(struct vmmap_dump *d, struct vmmap_type_stats *to, struct vmmap_type_
 	for (size_t i = 0; i < from->nhist; i++) {
 		const struct vmmap_hist_bucket *b = &from->hist[i];
 		size_t k = hist_bucket(to, b->vsize);
-		to->hist[k].count += b->count;   /* hist_merge_fits() */
 		for (int p = 0; p < VMMAP_PURGE_STATES; p++)
-			to->hist[k].purge[p] += b->purge[p];
+			to->hist[k].purge[p] += b->purge[p];   /* hist_merge_fits() */
 	}
 	size_t fi = (size_t)(from - d->types), ti = (size_t)(to - d->types);
 	for (size_t i = 0; i < d->npurgeable; i++)

@@ -101,20 +101,28 @@ struct vmmap_region {
 };
 
 /*
- * A histogram bucket counts in 32 bits: 32 bytes a bucket, not 48. A dump
- * of log-uniform sizes holds tens of thousands of buckets, and every page
+ * A histogram bucket counts in 32 bits, and keeps no total: the regions
+ * of one size are its counts by purgeable state, which add up to it
+ * (vmmap_hist_bucket_count()). 24 bytes a bucket, not 48: a dump of
+ * log-uniform sizes holds tens of thousands of buckets, and every page
  * they fill is a page the kernel hands out on first touch (on a virtual
- * machine some 12 us each: 170 faults and 6 % of the CPU of such a dump).
- * A type's lines in one dump stop at the same figure
- * (vmmap_type_stats.lines_headroom), so none of its buckets can pass it.
+ * machine some 12 us each). A type's lines in one dump stop at the same
+ * figure (vmmap_type_stats.lines_headroom), so neither a bucket's counts
+ * nor their sum can pass it.
  */
 #define VMMAP_HIST_COUNT_MAX UINT32_MAX
 
 struct vmmap_hist_bucket {
 	uint64_t vsize;
-	uint32_t count;
 	uint32_t purge[VMMAP_PURGE_STATES];
 };
+
+/* The regions a bucket counts: at most VMMAP_HIST_COUNT_MAX. */
+static inline uint64_t
+vmmap_hist_bucket_count(const struct vmmap_hist_bucket *b)
+{
+	return (uint64_t)b->purge[0] + b->purge[1] + b->purge[2] + b->purge[3];
+}
 
 /*
  * Slots of vmmap_dump.type_cache (2^9): a name may sit in either of two
@@ -153,9 +161,12 @@ struct vmmap_type_stats {
 	 * one (0 = empty), hist_slots_cap slots (a power of two, at least
 	 * twice nhist; 0 before the first bucket). One probe answers nearly
 	 * every region line, however many sizes a type has (a dump of
-	 * log-uniform sizes has thousands per type). */
-	uint32_t *hist_slots;
+	 * log-uniform sizes has thousands per type). A slot is 16 bits while
+	 * the table is too small to hold an index past UINT16_MAX, 32 bits
+	 * (hist_slots_wide) from then on (model/vmmap.c, hist_slots_grow). */
+	void *hist_slots;
 	size_t hist_slots_cap;
+	bool hist_slots_wide;
 	struct vmmap_hist_bucket *hist;
 	size_t nhist, hist_alloc;
 	/* Its region lines in vmmap_dump.hist_pending, not yet in hist. */

@@ -99,11 +99,12 @@ size_t
 vmmap_hist_line(char out[VMMAP_HIST_LINE_MAX], const struct vmmap_hist_bucket *b,
 		unsigned bar)
 {
-	unsigned __int128 mem = (unsigned __int128)b->vsize * b->count;
+	uint64_t count = vmmap_hist_bucket_count(b);
+	unsigned __int128 mem = (unsigned __int128)b->vsize * count;
 	char *o = out;
 	o = put_kb(o, b->vsize);
 	o = PUT_LIT(o, " KB | ");
-	o = put_count(o, b->count);
+	o = put_count(o, count);
 	o = PUT_LIT(o, " entries (N:");
 	o = put_count(o, b->purge[VMMAP_PURGE_N]);
 	o = PUT_LIT(o, " V:");

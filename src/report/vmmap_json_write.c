@@ -133,7 +133,7 @@ histogram_json(const struct vmmap_type_stats **types, size_t n)
 			json_t *o = json_object(), *p = json_object();
 			json_object_set_new_nocheck(o, "type", json_text(types[i]->name));
 			json_object_set_new_nocheck(o, "vsize", json_uint(b[k]->vsize));
-			json_object_set_new_nocheck(o, "count", json_uint(b[k]->count));
+			json_object_set_new_nocheck(o, "count", json_uint(vmmap_hist_bucket_count(b[k])));
 			json_object_set_new_nocheck(p, "N", json_uint(b[k]->purge[VMMAP_PURGE_N]));
 			json_object_set_new_nocheck(p, "V", json_uint(b[k]->purge[VMMAP_PURGE_V]));
 			json_object_set_new_nocheck(p, "E", json_uint(b[k]->purge[VMMAP_PURGE_E]));

@@ -234,7 +234,7 @@ write_histogram(FILE *out, const struct vmmap_type_stats *t)
 	size_t n = vmmap_type_sorted_hist(t, &b);
 	unsigned __int128 max = 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * b[i]->count;
+		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * vmmap_hist_bucket_count(b[i]);
 		if (mem > max)
 			max = mem;
 	}
@@ -248,7 +248,7 @@ write_histogram(FILE *out, const struct vmmap_type_stats *t)
 			fwrite(buf, 1, len, out);
 			len = 0;
 		}
-		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * b[i]->count;
+		unsigned __int128 mem = (unsigned __int128)b[i]->vsize * vmmap_hist_bucket_count(b[i]);
 		len += vmmap_hist_line(buf + len, b[i], bar_length(mem, max));
 	}
 	fwrite(buf, 1, len, out);

@@ -70,7 +70,7 @@ test_breakdown_and_histogram(void **state)
 	size_t nb = vmmap_type_sorted_hist(types[1], &b);
 	assert_int_equal(nb, 2);
 	assert_int_equal(b[0]->vsize, 65536);
-	assert_int_equal(b[0]->count, 2);
+	assert_int_equal(vmmap_hist_bucket_count(b[0]), 2);
 	assert_int_equal(b[0]->purge[VMMAP_PURGE_N], 1);
 	assert_int_equal(b[0]->purge[VMMAP_PURGE_V], 1);
 	assert_int_equal(b[1]->vsize, 131072);
@@ -162,7 +162,7 @@ test_sums_reach_the_limit_exactly(void **state)
 	assert_true(d->counted.vsize == BYTES_MAX);
 	const struct vmmap_hist_bucket **b;
 	assert_int_equal(vmmap_type_sorted_hist(t, &b), 2);
-	assert_int_equal(b[0]->count, 5);       /* the refused region is in no bucket */
+	assert_int_equal(vmmap_hist_bucket_count(b[0]), 5);       /* the refused region is in no bucket */
 	free(b);
 	vmmap_capture_release(&cap);
 }
@@ -318,7 +318,7 @@ test_bucket_counts_stop_at_their_limit(void **state)
 	assert_string_equal(err.msg, "region counts of 'IOSurface' of one size add up past 4294967295");
 	const struct vmmap_hist_bucket *b = vmmap_type_find_bucket(&d->types[0], 4096);
 	assert_non_null(b);
-	assert_true(b->count == VMMAP_HIST_COUNT_MAX);
+	assert_true(vmmap_hist_bucket_count(b) == VMMAP_HIST_COUNT_MAX);
 	assert_true(b->purge[0] == VMMAP_HIST_COUNT_MAX - 1 && b->purge[2] == 0);
 	vmmap_capture_release(&cap);
 }
@@ -505,7 +505,7 @@ test_many_sizes_count_in_their_buckets(void **state)
 	assert_int_equal(n, SIZES);
 	for (uint64_t k = 0; k < SIZES; k++) {
 		assert_int_equal(b[k]->vsize, 16384 * (k + 1));
-		assert_int_equal(b[k]->count, ROUNDS);
+		assert_int_equal(vmmap_hist_bucket_count(b[k]), ROUNDS);
 		/* Rounds 0..3 give states k, k+1, k+2, k+3 (mod 3): one twice. */
 		assert_int_equal(b[k]->purge[k % 3], 2);
 		assert_int_equal(b[k]->purge[(k + 1) % 3], 1);
@@ -566,7 +566,7 @@ test_histogram_index_and_order(void **state)
 		const struct vmmap_hist_bucket *b = vmmap_type_find_bucket(t, sizes[i]);
 		assert_non_null(b);
 		assert_int_equal(b->vsize, sizes[i]);
-		assert_int_equal(b->count, i % 3 + 1);
+		assert_int_equal(vmmap_hist_bucket_count(b), i % 3 + 1);
 		assert_int_equal(b->purge[VMMAP_PURGE_N], i % 3 + 1);
 	}
 	assert_null(vmmap_type_find_bucket(t, 3));
@@ -996,7 +996,7 @@ assert_hist_equal(const struct vmmap_type_stats *t, const struct ref_hist *h)
 	assert_int_equal(t->nhist, h->n);
 	for (size_t i = 0; i < h->n; i++) {
 		assert_int_equal(t->hist[i].vsize, h->b[i].vsize);
-		assert_int_equal(t->hist[i].count, h->b[i].count);
+		assert_int_equal(vmmap_hist_bucket_count(&t->hist[i]), h->b[i].count);
 		for (int p = 0; p < VMMAP_PURGE_STATES; p++)
 			assert_int_equal(t->hist[i].purge[p], h->b[i].purge[p]);
 	}
@@ -1120,7 +1120,7 @@ test_many_buckets_grow_eightfold(void **state)
 	for (uint64_t k = 0; k < SIZES; k++) {
 		const struct vmmap_hist_bucket *b = &t->hist[k];
 		assert_int_equal(b->vsize, PAGE * (k + 1));
-		assert_int_equal(b->count, k % 3 + 1);
+		assert_int_equal(vmmap_hist_bucket_count(b), k % 3 + 1);
 		for (uint64_t p = 0; p < VMMAP_PURGE_STATES; p++)
 			assert_int_equal(b->purge[p], p == k % VMMAP_PURGE_STATES ? k % 3 + 1 : 0);
 	}
@@ -1130,11 +1130,72 @@ test_many_buckets_grow_eightfold(void **state)
 	vmmap_capture_release(&cap);
 }
 
+/*
+ * A type's slots are 16 bits while the table cannot hold an index past
+ * UINT16_MAX, then 32 (model/vmmap.c, hist_slots_grow). A type of 70,000
+ * sizes, met in three passes (size k in k % 3 + 1 of them), crosses that
+ * with buckets made before the change counted again after it: every size
+ * finds its own bucket, with its counts, and a size never met finds none.
+ */
+static void
+test_bucket_slots_widen_past_16_bits(void **state)
+{
+	(void)state;
+	enum { SIZES = 70000, PAGE = 16384 };
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	bool saw_narrow_full = false;
+	for (uint64_t pass = 0; pass < 3; pass++) {
+		for (uint64_t k = 0; k < SIZES; k++) {
+			if (k % 3 < pass)
+				continue;
+			struct vmmap_region r = region("IOSurface", PAGE * (k + 1), PAGE,
+						       (enum vmmap_purge)(k % VMMAP_PURGE_STATES));
+			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+			const struct vmmap_type_stats *t = &d->types[0];
+			/* Either side of each growth near the change: the newest
+			 * bucket is found at once (a table left too narrow loses
+			 * it until the next growth places every bucket again). */
+			if (pass == 0 && (k + 1) % 32768 <= 1) {
+				vmmap_dump_settle_hist(d);
+				assert_int_equal(t->nhist, k + 1);
+				const struct vmmap_hist_bucket *b =
+					vmmap_type_find_bucket(t, PAGE * (k + 1));
+				assert_non_null(b);
+				assert_int_equal(b - t->hist, k);
+				/* 32,768 buckets: the most a table of 16-bit slots holds. */
+				assert_true(t->hist_slots_wide == (k + 1 > 32768));
+				saw_narrow_full |= k + 1 == 32768;
+			}
+		}
+	}
+	vmmap_dump_finish(&cap, d);
+	const struct vmmap_type_stats *t = &d->types[0];
+	assert_true(saw_narrow_full);
+	assert_true(t->hist_slots_wide);
+	assert_int_equal(t->hist_slots_cap, 262144);
+	assert_int_equal(t->nhist, SIZES);
+	for (uint64_t k = 0; k < SIZES; k++) {
+		const struct vmmap_hist_bucket *b = vmmap_type_find_bucket(t, PAGE * (k + 1));
+		assert_non_null(b);
+		assert_int_equal(b - t->hist, k);
+		assert_int_equal(b->vsize, PAGE * (k + 1));
+		for (uint64_t p = 0; p < VMMAP_PURGE_STATES; p++)
+			assert_int_equal(b->purge[p], p == k % VMMAP_PURGE_STATES ? k % 3 + 1 : 0);
+	}
+	assert_null(vmmap_type_find_bucket(t, PAGE * (SIZES + 1)));
+	assert_null(vmmap_type_find_bucket(t, PAGE / 2));
+	vmmap_capture_release(&cap);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_breakdown_and_histogram),
+		cmocka_unit_test(test_bucket_slots_widen_past_16_bits),
 		cmocka_unit_test(test_overflow_is_an_error),
 		cmocka_unit_test(test_dump_total_overflow_is_an_error),
 		cmocka_unit_test(test_sums_reach_the_limit_exactly),

@@ -607,13 +607,24 @@ hist_slot(const struct vmmap_type_stats *t, uint64_t vsize)
 	return (size_t)((vsize * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
 }
 
-/* Slot i's entry: a bucket's index plus one, 0 when empty. */
+/*
+ * Slot i's entry: a bucket's index plus one, 0 when empty. The lookups
+ * below take the width as a constant, so that each loop is made for one
+ * width and tests none (a test a probe cost 2 % of the CPU of a dump of
+ * many sizes).
+ */
+static inline uint32_t
+hist_slot_read(const struct vmmap_type_stats *t, size_t i, bool wide)
+{
+	if (wide)
+		return ((const uint32_t *)t->hist_slots)[i];
+	return ((const uint16_t *)t->hist_slots)[i];
+}
+
 static inline uint32_t
 hist_slot_get(const struct vmmap_type_stats *t, size_t i)
 {
-	if (t->hist_slots_wide)
-		return ((const uint32_t *)t->hist_slots)[i];
-	return ((const uint16_t *)t->hist_slots)[i];
+	return hist_slot_read(t, i, t->hist_slots_wide);
 }
 
 /* v fits: hist_slots_grow() widened the slots before an index could pass 16 bits. */
@@ -628,17 +639,37 @@ hist_slot_set(struct vmmap_type_stats *t, size_t i, uint32_t v)
 
 /*
  * The slot that holds vsize's bucket, or the empty slot where it would go
- * (the table is never more than half full, so the probe ends).
+ * (the table is never more than half full, so the probe ends); its entry
+ * in *entry.
  */
 static inline size_t
-hist_probe(const struct vmmap_type_stats *t, uint64_t vsize)
+hist_probe_as(const struct vmmap_type_stats *t, uint64_t vsize, bool wide, uint32_t *entry)
 {
 	size_t mask = t->hist_slots_cap - 1;
 	for (size_t i = hist_slot(t, vsize);; i = (i + 1) & mask) {
-		uint32_t v = hist_slot_get(t, i);
-		if (v == 0 || t->hist[v - 1].vsize == vsize)
+		uint32_t v = hist_slot_read(t, i, wide);
+		if (v == 0 || t->hist[v - 1].vsize == vsize) {
+			*entry = v;
 			return i;
+		}
 	}
+}
+
+static inline size_t
+hist_probe(const struct vmmap_type_stats *t, uint64_t vsize)
+{
+	uint32_t v;
+	if (t->hist_slots_wide)
+		return hist_probe_as(t, vsize, true, &v);
+	return hist_probe_as(t, vsize, false, &v);
+}
+
+static inline struct vmmap_hist_bucket *
+hist_find_as(const struct vmmap_type_stats *t, uint64_t vsize, bool wide)
+{
+	uint32_t v;
+	hist_probe_as(t, vsize, wide, &v);
+	return v ? &t->hist[v - 1] : NULL;
 }
 
 /* The bucket for vsize if the type has one, else NULL. */
@@ -647,8 +678,25 @@ hist_find(const struct vmmap_type_stats *t, uint64_t vsize)
 {
 	if (!t->hist_slots_cap)
 		return NULL;
-	uint32_t v = hist_slot_get(t, hist_probe(t, vsize));
-	return v ? &t->hist[v - 1] : NULL;
+	if (t->hist_slots_wide)
+		return hist_find_as(t, vsize, true);
+	return hist_find_as(t, vsize, false);
+}
+
+/*
+ * hist_find() for a type of fewer than VMMAP_HIST_DEFER_MIN buckets (one
+ * counted at once, on every region line of a dump of few sizes): its
+ * table is too small for wide slots.
+ */
+_Static_assert(VMMAP_HIST_DEFER_MIN <= UINT16_MAX, "a small type's slots are 16 bits");
+
+static inline struct vmmap_hist_bucket *
+hist_find_small(const struct vmmap_type_stats *t, uint64_t vsize)
+{
+	assert(t->nhist < VMMAP_HIST_DEFER_MIN && !t->hist_slots_wide);
+	if (!t->hist_slots_cap)
+		return NULL;
+	return hist_find_as(t, vsize, false);
 }
 
 const struct vmmap_hist_bucket *
@@ -928,7 +976,7 @@ region_add_cached(struct vmmap_capture *cap, struct vmmap_dump *d,
 		return false;
 	struct vmmap_hist_bucket *b = NULL;
 	if (counts && (region_wants_more(cap, r) ||
-		       (hist_at_once(t) && !(b = hist_find(t, r->vsize)))))
+		       (hist_at_once(t) && !(b = hist_find_small(t, r->vsize)))))
 		return false;   /* a new bucket is made by region_add() */
 	region_line_seen(d, r);
 	region_sums_add(d, t, r, m, counts);

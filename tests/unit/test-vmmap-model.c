@@ -1082,6 +1082,31 @@ test_deferred_hist_counts_as_at_once(void **state)
 }
 
 /*
+ * Size k of a type met in three passes: k + 1 pages of `page` bytes, in
+ * purge state k % 4, met in k % 3 + 1 of the passes (so buckets made
+ * before a growth are counted again after it).
+ */
+static void
+add_pass_size(struct vmmap_capture *cap, struct vmmap_dump *d, uint64_t k, uint64_t page)
+{
+	struct diag err;
+	struct vmmap_region r = region("IOSurface", page * (k + 1), page,
+				       (enum vmmap_purge)(k % VMMAP_PURGE_STATES));
+	assert_int_equal(vmmap_dump_add_region(cap, d, &r, "t", &err), 0);
+}
+
+/* Size k's bucket after the three passes of add_pass_size(). */
+static void
+assert_pass_bucket(const struct vmmap_hist_bucket *b, uint64_t k, uint64_t page)
+{
+	assert_non_null(b);
+	assert_int_equal(b->vsize, page * (k + 1));
+	assert_int_equal(vmmap_hist_bucket_count(b), k % 3 + 1);
+	for (uint64_t p = 0; p < VMMAP_PURGE_STATES; p++)
+		assert_int_equal(b->purge[p], p == k % VMMAP_PURGE_STATES ? k % 3 + 1 : 0);
+}
+
+/*
  * Past VMMAP_HIST_DEFER_MIN buckets a type's bucket array grows eightfold
  * (model/vmmap.c, hist_want), not twofold: a type of 20,000 sizes, met
  * in three passes (size k in k % 3 + 1 of them, so buckets made before
@@ -1097,16 +1122,13 @@ test_many_buckets_grow_eightfold(void **state)
 	static const size_t want[] = { 8, 16, 32, 64, 128, 256, 2048, 16384, 131072 };
 	size_t rooms[ARRAY_SIZE(want) + 1], nrooms = 0;
 	struct vmmap_capture cap;
-	struct diag err;
 	setup_capture(&cap);
 	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
 	for (uint64_t pass = 0; pass < 3; pass++) {
 		for (uint64_t k = 0; k < SIZES; k++) {
 			if (k % 3 < pass)
 				continue;
-			struct vmmap_region r = region("IOSurface", PAGE * (k + 1), PAGE,
-						       (enum vmmap_purge)(k % VMMAP_PURGE_STATES));
-			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+			add_pass_size(&cap, d, k, PAGE);
 			size_t room = d->types[0].hist_alloc;
 			if (nrooms == 0 || rooms[nrooms - 1] != room) {
 				assert_true(nrooms < ARRAY_SIZE(rooms));
@@ -1117,13 +1139,8 @@ test_many_buckets_grow_eightfold(void **state)
 	vmmap_dump_finish(&cap, d);
 	const struct vmmap_type_stats *t = &d->types[0];
 	assert_int_equal(t->nhist, SIZES);
-	for (uint64_t k = 0; k < SIZES; k++) {
-		const struct vmmap_hist_bucket *b = &t->hist[k];
-		assert_int_equal(b->vsize, PAGE * (k + 1));
-		assert_int_equal(vmmap_hist_bucket_count(b), k % 3 + 1);
-		for (uint64_t p = 0; p < VMMAP_PURGE_STATES; p++)
-			assert_int_equal(b->purge[p], p == k % VMMAP_PURGE_STATES ? k % 3 + 1 : 0);
-	}
+	for (uint64_t k = 0; k < SIZES; k++)
+		assert_pass_bucket(&t->hist[k], k, PAGE);
 	assert_int_equal(nrooms, ARRAY_SIZE(want));
 	for (size_t i = 0; i < nrooms; i++)
 		assert_int_equal(rooms[i], want[i]);
@@ -1143,7 +1160,6 @@ test_bucket_slots_widen_past_16_bits(void **state)
 	(void)state;
 	enum { SIZES = 70000, PAGE = 16384 };
 	struct vmmap_capture cap;
-	struct diag err;
 	setup_capture(&cap);
 	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
 	bool saw_narrow_full = false;
@@ -1151,9 +1167,7 @@ test_bucket_slots_widen_past_16_bits(void **state)
 		for (uint64_t k = 0; k < SIZES; k++) {
 			if (k % 3 < pass)
 				continue;
-			struct vmmap_region r = region("IOSurface", PAGE * (k + 1), PAGE,
-						       (enum vmmap_purge)(k % VMMAP_PURGE_STATES));
-			assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+			add_pass_size(&cap, d, k, PAGE);
 			const struct vmmap_type_stats *t = &d->types[0];
 			/* Either side of each growth near the change: the newest
 			 * bucket is found at once (a table left too narrow loses
@@ -1179,11 +1193,8 @@ test_bucket_slots_widen_past_16_bits(void **state)
 	assert_int_equal(t->nhist, SIZES);
 	for (uint64_t k = 0; k < SIZES; k++) {
 		const struct vmmap_hist_bucket *b = vmmap_type_find_bucket(t, PAGE * (k + 1));
-		assert_non_null(b);
+		assert_pass_bucket(b, k, PAGE);
 		assert_int_equal(b - t->hist, k);
-		assert_int_equal(b->vsize, PAGE * (k + 1));
-		for (uint64_t p = 0; p < VMMAP_PURGE_STATES; p++)
-			assert_int_equal(b->purge[p], p == k % VMMAP_PURGE_STATES ? k % 3 + 1 : 0);
 	}
 	assert_null(vmmap_type_find_bucket(t, PAGE * (SIZES + 1)));
 	assert_null(vmmap_type_find_bucket(t, PAGE / 2));

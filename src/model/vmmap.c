@@ -610,8 +610,8 @@ hist_slot(const struct vmmap_type_stats *t, uint64_t vsize)
 /*
  * Slot i's entry: a bucket's index plus one, 0 when empty. The lookups
  * below take the width as a constant, so that each loop is made for one
- * width and tests none (a test a probe cost 2 % of the CPU of a dump of
- * many sizes).
+ * width and tests none (testing it at every probe cost 2 % of the CPU of
+ * a dump of many sizes).
  */
 static inline uint32_t
 hist_slot_read(const struct vmmap_type_stats *t, size_t i, bool wide)

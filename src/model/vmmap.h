@@ -121,7 +121,10 @@ struct vmmap_hist_bucket {
 static inline uint64_t
 vmmap_hist_bucket_count(const struct vmmap_hist_bucket *b)
 {
-	return (uint64_t)b->purge[0] + b->purge[1] + b->purge[2] + b->purge[3];
+	uint64_t n = 0;
+	for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+		n += b->purge[p];
+	return n;
 }
 
 /*

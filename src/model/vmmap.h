@@ -174,6 +174,9 @@ struct vmmap_type_stats {
 	size_t nhist, hist_alloc;
 	/* Its region lines in vmmap_dump.hist_pending, not yet in hist. */
 	unsigned hist_pending;
+	/* Its histogram counts wait in vmmap_dump.hist_log, in line order,
+	 * and hist is empty: its selection is pending (model/vmmap.c). */
+	bool hist_logged;
 };
 
 /*
@@ -185,6 +188,16 @@ struct vmmap_hist_pending {
 	size_t type;                     /* index in vmmap_dump.types */
 	enum vmmap_purge purge;
 };
+
+/* A region line of a type whose selection is pending (vmmap_dump.hist_log). */
+struct vmmap_hist_logged {
+	uint64_t vsize;
+	uint32_t type;                   /* index in vmmap_dump.types */
+	uint8_t purge;                   /* enum vmmap_purge */
+};
+
+/* Region lines the log holds at most: 1 MiB of them, then they are counted. */
+#define VMMAP_HIST_LOG_MAX ((size_t)1 << 16)
 
 /* Region lines a histogram count is made after. */
 #define VMMAP_HIST_LAG 2
@@ -324,6 +337,14 @@ struct vmmap_dump {
 	 */
 	struct vmmap_hist_pending hist_pending[VMMAP_HIST_LAG];
 	unsigned hist_npending;
+	/*
+	 * The histogram counts of types whose selection is pending, in line
+	 * order: counted at the dump's end only for the types its full names
+	 * select, and at once (all of them) when VMMAP_HIST_LOG_MAX lines
+	 * wait. Until then those types' buckets are neither made nor touched.
+	 */
+	struct vmmap_hist_logged *hist_log;
+	size_t hist_nlog, hist_log_alloc;
 };
 
 /* A summary-row name kept by the capture (vmmap_capture.row_names). */
@@ -443,7 +464,8 @@ void vmmap_dump_finish(struct vmmap_capture *cap, struct vmmap_dump *d);
 
 /*
  * Counts the region lines whose histogram count is still pending
- * (vmmap_dump.hist_pending): the histogram is complete after it.
+ * (vmmap_dump.hist_pending and hist_log): the histogram is complete
+ * after it.
  * vmmap_dump_finish() calls it; a reader of a dump it was not called on
  * (tests that add regions by hand) calls it before reading hist.
  */

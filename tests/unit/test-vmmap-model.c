@@ -971,6 +971,7 @@ struct ref_bucket {
 struct ref_hist {
 	struct ref_bucket b[4096];
 	size_t n;
+	uint64_t total;   /* lines */
 };
 
 static void
@@ -986,6 +987,7 @@ ref_hist_add(struct ref_hist *h, uint64_t vsize, enum vmmap_purge p)
 	}
 	h->b[i].count++;
 	h->b[i].purge[p]++;
+	h->total++;
 }
 
 /* Buckets in creation order, so a count made out of order shows too. */
@@ -1079,6 +1081,128 @@ test_deferred_hist_counts_as_at_once(void **state)
 	/* Types passed VMMAP_HIST_DEFER_MIN buckets: counted at once, then late. */
 	assert_true(ref[0].n > 2 * VMMAP_HIST_DEFER_MIN);
 	vmmap_capture_release(&cap);
+}
+
+/*
+ * Types cut to vmmap's 24-byte column and not selected by their cut names
+ * have their histogram counts logged until the dump's end
+ * (vmmap_dump.hist_log). Four types, lines in random order, sizes from a
+ * widening pool: a cut name whose full name (from its summary row)
+ * selects it, whose buckets must equal those of counting each line at
+ * once, in the same order; two whose full names do not, which end with
+ * no bucket and no counted sums; a selected type, counted at once
+ * throughout. `regions` below VMMAP_HIST_LOG_MAX * 4 / 3 keeps every
+ * logged line until the end (the dropped types never make a bucket);
+ * above it the full log is counted once, mid-dump. `settle`: a settle
+ * in the middle (every logged line counted, the types counted at once
+ * from then on).
+ */
+/* The type whose region lines print it as `printed`. */
+static const struct vmmap_type_stats *
+type_printed_as(const struct vmmap_dump *d, const char *printed)
+{
+	for (size_t i = 0; i < d->ntypes; i++)
+		if (strcmp(d->types[i].printed, printed) == 0)
+			return &d->types[i];
+	fail_msg("no type printed as '%s'", printed);
+	return NULL;
+}
+
+static void
+check_logged_types(int regions, bool settle)
+{
+	static const char *const names[] = {
+		"GPU pool of shared IOSurface buffers",        /* cut: selected */
+		"MALLOC_MEDIUM (reserved)",                    /* 24 bytes whole */
+		"JS VM Gigacage (reserved VM address space)",  /* cut: not selected */
+		"IOSurface",
+	};
+	enum { TYPES = ARRAY_SIZE(names) };
+	static struct ref_hist ref[TYPES];
+	memset(ref, 0, sizeof(ref));
+	struct vmmap_capture cap;
+	struct diag err;
+	setup_capture(&cap);
+	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	char cut[TYPES][VMMAP_TYPE_COLUMN + 1];
+	uint64_t seed = 0x2545f4914f6cdd1du;
+	size_t logged = 0;
+	for (int i = 0; i < regions; i++) {
+		uint64_t x = next_random(&seed);
+		size_t ty = (size_t)(x % TYPES);
+		snprintf(cut[ty], sizeof(cut[ty]), "%s", names[ty]);
+		uint64_t pool = 8 + (uint64_t)i / 64;
+		uint64_t vsize = 16384 * ((x >> 8) % pool + 1);
+		enum vmmap_purge p = (enum vmmap_purge)((x >> 40) % VMMAP_PURGE_STATES);
+		struct vmmap_region r = region(cut[ty], vsize, 16384, p);
+		assert_int_equal(vmmap_dump_add_region(&cap, d, &r, "t", &err), 0);
+		ref_hist_add(&ref[ty], vsize, p);
+		logged += ty != 3;
+		if (settle && i == regions / 2) {
+			vmmap_dump_settle_hist(d);
+			assert_int_equal(d->hist_nlog, 0);
+		}
+	}
+	bool flushed = settle || logged > VMMAP_HIST_LOG_MAX;
+	assert_int_equal(d->ntypes, TYPES);
+	for (size_t k = 0; k < 3; k++) {
+		const struct vmmap_type_stats *t = type_printed_as(d, cut[k]);
+		assert_true(t->selection_pending);
+		/* Unflushed: no bucket yet, however many lines. */
+		assert_int_equal(t->hist_logged, !flushed);
+		if (!flushed)
+			assert_int_equal(t->nhist, 0);
+	}
+	if (!flushed)
+		assert_int_equal(d->hist_nlog, logged);
+	for (size_t k = 0; k < 3; k++) {
+		struct vmmap_summary_row row;
+		memset(&row, 0, sizeof(row));
+		row.name = names[k];
+		row.name_len = strlen(names[k]);
+		vmmap_dump_add_summary_row(d, &row);
+	}
+	vmmap_dump_finish(&cap, d);
+	assert_int_equal(d->hist_nlog, 0);
+	assert_null(d->hist_log);
+	const struct vmmap_type_stats *sel = type_printed_as(d, cut[0]);
+	assert_string_equal(sel->name, names[0]);
+	assert_true(sel->selected);
+	assert_hist_equal(sel, &ref[0]);
+	assert_hist_equal(type_printed_as(d, cut[3]), &ref[3]);
+	for (size_t k = 1; k < 3; k++) {
+		const struct vmmap_type_stats *t = type_printed_as(d, cut[k]);
+		assert_string_equal(t->name, names[k]);
+		assert_false(t->counted);
+		assert_int_equal(t->nhist, 0);
+		assert_int_equal(t->lines.count, ref[k].total);
+		for (int p = 0; p < VMMAP_PURGE_STATES; p++)
+			assert_int_equal(t->by_purge[p].count, 0);
+	}
+	struct vmmap_amounts counted = d->counted;
+	assert_int_equal(counted.count, ref[0].total + ref[3].total);
+	vmmap_capture_release(&cap);
+}
+
+static void
+test_logged_types_count_at_the_end(void **state)
+{
+	(void)state;
+	check_logged_types(20000, false);
+}
+
+static void
+test_logged_types_after_a_settle(void **state)
+{
+	(void)state;
+	check_logged_types(20000, true);
+}
+
+static void
+test_logged_types_past_a_full_log(void **state)
+{
+	(void)state;
+	check_logged_types(VMMAP_HIST_LOG_MAX * 4 / 3 + 4000, false);
 }
 
 /*
@@ -1218,6 +1342,9 @@ main(void)
 		cmocka_unit_test(test_similar_type_names_stay_apart),
 		cmocka_unit_test(test_types_past_the_cache_count_apart),
 		cmocka_unit_test(test_cut_gpu_type_as_the_map_grows),
+		cmocka_unit_test(test_logged_types_count_at_the_end),
+		cmocka_unit_test(test_logged_types_after_a_settle),
+		cmocka_unit_test(test_logged_types_past_a_full_log),
 		cmocka_unit_test(test_many_sizes_count_in_their_buckets),
 		cmocka_unit_test(test_summary_row_names),
 		cmocka_unit_test(test_header_fields),

@@ -1018,6 +1018,15 @@ assert_hists_equal(const struct vmmap_dump *d, const char *const names[4],
 	}
 }
 
+/* A capture of the default selection, its first dump, and empty references. */
+static struct vmmap_dump *
+start_hist_case(struct vmmap_capture *cap, struct ref_hist *ref, size_t n)
+{
+	memset(ref, 0, n * sizeof(*ref));
+	setup_capture(cap);
+	return vmmap_capture_new_dump(cap, 1);
+}
+
 static uint64_t
 next_random(uint64_t *s)
 {
@@ -1045,11 +1054,9 @@ test_deferred_hist_counts_as_at_once(void **state)
 					     "MALLOC_SMALL" };
 	enum { TYPES = ARRAY_SIZE(names), REGIONS = 40000 };
 	static struct ref_hist ref[TYPES];
-	memset(ref, 0, sizeof(ref));
 	struct vmmap_capture cap;
 	struct diag err;
-	setup_capture(&cap);
-	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	struct vmmap_dump *d = start_hist_case(&cap, ref, TYPES);
 	uint64_t seed = 0x9e3779b97f4a7c15u;
 	for (int i = 0; i < REGIONS; i++) {
 		uint64_t x = next_random(&seed);
@@ -1119,11 +1126,9 @@ check_logged_types(int regions, bool settle)
 	};
 	enum { TYPES = ARRAY_SIZE(names) };
 	static struct ref_hist ref[TYPES];
-	memset(ref, 0, sizeof(ref));
 	struct vmmap_capture cap;
 	struct diag err;
-	setup_capture(&cap);
-	struct vmmap_dump *d = vmmap_capture_new_dump(&cap, 1);
+	struct vmmap_dump *d = start_hist_case(&cap, ref, TYPES);
 	char cut[TYPES][VMMAP_TYPE_COLUMN + 1];
 	uint64_t seed = 0x2545f4914f6cdd1du;
 	size_t logged = 0;

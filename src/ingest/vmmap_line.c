@@ -985,8 +985,8 @@ static bool
 canon_detail_is_plain(const char *d, size_t n)
 {
 	uint32_t w = word4(d);
-	bool attr = (w == word4("MTE ")) | (w == word4("JIT ")) |
-		    ((w == word4("TPRO")) & (d[4] == ' '));
+	unsigned attr = (unsigned)(w == word4("MTE ")) | (unsigned)(w == word4("JIT ")) |
+			((unsigned)(w == word4("TPRO")) & (unsigned)(d[4] == ' '));
 	if (w == word4("PURG"))
 		return !(n >= 7 && memcmp(d, "PURGE=", 6) == 0 && (n == 7 || d[7] == ' '));
 	return !attr;

@@ -886,9 +886,9 @@ hist_log_replay(struct vmmap_dump *d, const bool *keep)
  * where a bucket lookup in a type of thousands of sizes touches memory
  * out of cache, for types most of which are not selected in the end. A
  * dump of log-uniform sizes with two such types (the independent shape
- * of tools/bench-vmmap) took 0.96x to 0.97x the CPU of counting them at
- * once, with 477 page faults instead of 505. A full log is counted, and
- * its types are counted at once from then on.
+ * of tools/bench-vmmap) took 0.96x to 1.01x the CPU of counting them at
+ * once (three runs), with 477 page faults instead of 505. A full log is
+ * counted, and its types are counted at once from then on.
  */
 static void hist_add_direct(struct vmmap_dump *d, struct vmmap_type_stats *t,
 			    const struct vmmap_region *r);

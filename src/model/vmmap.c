@@ -901,9 +901,11 @@ hist_log_add(struct vmmap_dump *d, struct vmmap_type_stats *t, const struct vmma
 		hist_add_direct(d, t, r);
 		return;
 	}
-	if (d->hist_nlog == d->hist_log_alloc)
-		d->hist_log = xgrow(d->hist_log, &d->hist_log_alloc, d->hist_nlog + 1,
-				    sizeof(*d->hist_log));
+	if (!d->hist_log) {
+		/* All its room at once: pages not written are never touched, where
+		 * growing by doubling copied each half into pages touched anew. */
+		d->hist_log = xmalloc(VMMAP_HIST_LOG_MAX * sizeof(*d->hist_log));
+	}
 	assert((size_t)(t - d->types) <= UINT32_MAX);
 	d->hist_log[d->hist_nlog++] = (struct vmmap_hist_logged){
 		r->vsize, (uint32_t)(t - d->types), (uint8_t)r->purge };
@@ -1700,7 +1702,6 @@ hist_log_settle(struct vmmap_dump *d, const struct vmmap_filter *f)
 	}
 	free(d->hist_log);   /* the dump is held for its report: no log with it */
 	d->hist_log = NULL;
-	d->hist_log_alloc = 0;
 }
 
 void

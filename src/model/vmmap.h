@@ -344,7 +344,7 @@ struct vmmap_dump {
 	 * wait. Until then those types' buckets are neither made nor touched.
 	 */
 	struct vmmap_hist_logged *hist_log;
-	size_t hist_nlog, hist_log_alloc;
+	size_t hist_nlog;                /* room: VMMAP_HIST_LOG_MAX */
 };
 
 /* A summary-row name kept by the capture (vmmap_capture.row_names). */

@@ -1664,6 +1664,20 @@ type_rename(struct vmmap_dump *d, struct vmmap_type_stats *t, const char *full)
 }
 
 /*
+ * The full name a type still named as printed (cut to vmmap's column)
+ * takes at the dump's end, a summary row's or the documented one; NULL
+ * when it keeps its name. vmmap_dump_finish() renames it to this, and
+ * hist_log_keeps() asks of this name before, so both read one rule.
+ */
+static const char *
+type_end_name(const struct vmmap_dump *d, const struct vmmap_type_stats *t)
+{
+	if (t->name != t->printed)
+		return NULL;
+	return vmmap_type_full_name(d, t->printed, t->printed_len);
+}
+
+/*
  * May a logged type still be counted once the loop below has given it
  * its full name? If its full name selects it or is a GPU type's, or names
  * another type it may merge into (whose sums take its histogram). It
@@ -1676,15 +1690,13 @@ hist_log_keeps(const struct vmmap_dump *d, const struct vmmap_filter *f,
 {
 	const char *name = t->name;
 	size_t len = t->name_len;
-	if (t->name == t->printed) {
-		const char *full = vmmap_type_full_name(d, t->printed, t->printed_len);
-		if (full) {
-			len = strlen(full);
-			const size_t *other = strmap_get(&d->type_index, full, len);
-			if (other && *other != (size_t)(t - d->types))
-				return true;
-			name = full;
-		}
+	const char *full = type_end_name(d, t);
+	if (full) {
+		len = strlen(full);
+		const size_t *other = strmap_get(&d->type_index, full, len);
+		if (other && *other != (size_t)(t - d->types))
+			return true;
+		name = full;
 	}
 	return vmmap_filter_selects(f, name, len) || gpu_type_counts(name, len);
 }
@@ -1716,11 +1728,9 @@ vmmap_dump_finish(struct vmmap_capture *cap, struct vmmap_dump *d)
 	size_t n = d->ntypes;   /* type_rename() appends none */
 	for (size_t i = 0; i < n; i++) {
 		struct vmmap_type_stats *t = &d->types[i];
-		if (t->name == t->printed) {
-			const char *full = vmmap_type_full_name(d, t->printed, t->printed_len);
-			if (full)
-				type_rename(d, t, full);
-		}
+		const char *full = type_end_name(d, t);
+		if (full)
+			type_rename(d, t, full);
 		if (!t->selection_pending)
 			continue;
 		t->selection_pending = false;

@@ -302,12 +302,43 @@ static const double pow10[FAST_DIGITS + 1] = {
 };
 
 /*
- * [p, e) as size_parse_vmmap() reads it, for digits with at most one
- * point and an optional unit B K M G T; the same arithmetic, so the same
- * value. False for any other token or a value past BYTES_MAX.
+ * The value of vmmap's %.1f figure [p, e) without its unit, one to three
+ * digits, the point, one digit (n = 3 to 5 bytes, e[-2] the point), read
+ * from the 8 bytes that end at e as one word (the caller checks that they
+ * lie in the line): no loop whose length changes from one column to the
+ * next, which mispredicted. False when a byte that must be a digit is not.
  */
 static inline bool
-fast_size(const char *p, const char *e, uint64_t *out)
+fast_tenths(const char *e, size_t n, uint64_t *tenths)
+{
+	const uint64_t zeros = UINT64_C(0x3030303030303030);
+	uint64_t w;
+	memcpy(&w, e - 8, sizeof(w));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);   /* e[-1] in the top byte, as below */
+#endif
+	/* The token's bytes are the top n of the word (little-endian), the
+	 * point byte 6: the others and the point become '0' first, so that
+	 * the subtraction borrows across no byte of a valid figure. */
+	uint64_t keep = (~UINT64_C(0) << (8 * (8 - n))) & ~(UINT64_C(0xff) << 48);
+	w = ((w & keep) | (zeros & ~keep)) - zeros;
+	/* A byte above 9, or one that was below '0' (it wrapped), sets its
+	 * top bit here (a borrow or carry from it only sets more). */
+	if (((w + UINT64_C(0x7676767676767676)) | w) & UINT64_C(0x8080808080808080))
+		return false;
+	*tenths = ((w >> 24) & 0xff) * 1000 + ((w >> 32) & 0xff) * 100 +
+		  ((w >> 40) & 0xff) * 10 + (w >> 56);
+	return true;
+}
+
+/*
+ * [p, e) as size_parse_vmmap() reads it, for digits with at most one
+ * point and an optional unit B K M G T; the same arithmetic, so the same
+ * value. False for any other token or a value past BYTES_MAX. lo: the
+ * line's first byte (nothing before it is read).
+ */
+static inline bool
+fast_size(const char *lo, const char *p, const char *e, uint64_t *out)
 {
 	/* "0K": most figures of most tables (every unused column). */
 	if (e - p == 2 && p[0] == '0' && p[1] == 'K') {
@@ -320,23 +351,15 @@ fast_size(const char *p, const char *e, uint64_t *out)
 	/*
 	 * vmmap's %.1f with a unit ("48.8G", "414.4M"), nearly every other
 	 * figure of a table: one to three digits, the point, one digit, read
-	 * without the general loop's test for a point at each byte. The
-	 * value is the general loop's (the same mant, frac 1); a figure this
-	 * does not fit goes on to it.
+	 * as one word when 8 bytes of the line end at it (all but a figure
+	 * at the line's start). The value is the general loop's (the same
+	 * mant, frac 1); a figure this does not fit goes on to it.
 	 */
-	if (unit && e - p >= 3 && e - p <= 5 && e[-2] == '.') {
-		uint64_t m = 0;
-		bool ok = (unsigned char)(e[-1] - '0') <= 9;
-		for (const char *c = p; c < e - 2; c++) {
-			unsigned d = (unsigned char)*c - '0';
-			ok &= d <= 9;
-			m = m * 10 + d;
-		}
-		m = m * 10 + (unsigned)((unsigned char)e[-1] - '0');
-		if (ok && m < (UINT64_C(1) << (43 - shift))) {
-			*out = (m << shift) / 10;
-			return true;
-		}
+	uint64_t m;
+	if (unit && e - p >= 3 && e - p <= 5 && e[-2] == '.' && e - lo >= 8 &&
+	    fast_tenths(e, (size_t)(e - p), &m) && m < (UINT64_C(1) << (43 - shift))) {
+		*out = (m << shift) / 10;
+		return true;
 	}
 	/* At most FAST_DIGITS bytes: as many digits, or fewer and a point. */
 	if (e - p > FAST_DIGITS)
@@ -632,7 +655,7 @@ fast_row(const char *line, size_t len, const struct vmmap_table_layout *t,
 	}
 	/* Size column i is token need - 1 - i. */
 	for (size_t i = 0; i < t->ncols; i++)
-		if (!fast_size(k.p[need - 1 - i], k.e[need - 1 - i], &v[i]))
+		if (!fast_size(line, k.p[need - 1 - i], k.e[need - 1 - i], &v[i]))
 			return 1;
 	const char *cols = k.p[need - 1];
 	/* The name's last word, as the general path checks it. */

@@ -10,7 +10,9 @@
  *   words, figures, runs of blanks and tabs, brackets and '\r'.
  * - fast_size() against size_parse_vmmap(), the general path's reader:
  *   every figure it reads has size_parse_vmmap()'s value, and every figure
- *   of vmmap's own forms (0K, 448K, 48.8G, 1.25T, 2560, 7B) it does read.
+ *   of vmmap's own forms (0K, 448K, 48.8G, 1.25T, 2560, 7B) it does read;
+ *   at a line's start and with 8 bytes before it (where "48.8G" is read
+ *   as one word), alike.
  * - popcount16() against a bit-by-bit count of every 16-bit mask.
  * - may_have_figures(), the general path's first count, against a plain
  *   count; a line it turns away is one the general path's plain form
@@ -245,14 +247,22 @@ static bool
 compare_size(const char *fig)
 {
 	size_t n = strlen(fig);
-	uint64_t fast = 0, general = 0;
+	uint64_t fast = 0, general = 0, wide = 0;
 	/* In an allocation of its exact size: a read past either end shows
-	 * under AddressSanitizer. */
-	char *exact = malloc(n);
+	 * under AddressSanitizer. Alone (the line starts with it: no 8-byte
+	 * word ends at it), then after 8 blanks (the word read of "%.1f"
+	 * figures): the same answer. */
+	char *exact = malloc(n + 8);
 	assert_non_null(exact);
 	memcpy(exact, fig, n);
-	bool ok = fast_size(exact, exact + n, &fast);
+	bool ok = fast_size(exact, exact, exact + n, &fast);
+	memset(exact, ' ', 8);
+	memcpy(exact + 8, fig, n);
+	bool wide_ok = fast_size(exact, exact + 8, exact + 8 + n, &wide);
 	free(exact);
+	if (ok != wide_ok || (ok && fast != wide))
+		fail_msg("'%s': %d %llu at the line's start, %d %llu after 8 blanks", fig, ok,
+			 (unsigned long long)fast, wide_ok, (unsigned long long)wide);
 	if (!ok)
 		return false;
 	int rc = size_parse_vmmap(fig, n, &general);

@@ -179,6 +179,42 @@ test_decimals(void **state)
 			}
 }
 
+/*
+ * vmmap's "%.1f" figures, which the fast path reads as one 8-byte word:
+ * every byte value in every place of a figure of one to three digits
+ * with a unit, in a column far from the line's start and in the first
+ * column right after a one-byte name (fewer than 8 bytes before the
+ * figure's end, where the word would start before the line). A byte that
+ * is no digit must send the figure to the general path's answer, never
+ * read as one, and one that borrows or carries must not change its
+ * neighbours' value.
+ */
+static void
+test_tenths_bytes(void **state)
+{
+	(void)state;
+	struct vmmap_table_layout t;
+	layout(&t, "", "REGION TYPE  VIRTUAL RESIDENT DIRTY SWAPPED VOLATILE NONVOL EMPTY REGION");
+	static const char *const tenths[] = { "7.5", "48.8", "414.4", "0.0", "999.9" };
+	static const char *const units = "BKMGT";
+	char line[256], fig[16];
+	for (size_t f = 0; f < ARRAY_SIZE(tenths); f++)
+		for (size_t at = 0; at < strlen(tenths[f]); at++)
+			for (unsigned b = 1; b < 256; b++) {
+				if (b == '\n')
+					continue;
+				size_t n = strlen(tenths[f]);
+				memcpy(fig, tenths[f], n);
+				fig[at] = (char)b;
+				fig[n] = units[(at + b) % 5];
+				fig[n + 1] = '\0';
+				snprintf(line, sizeof(line), "IOKit  1.9G  %s  0K  0K  0K  0K  0K  7", fig);
+				assert_paths_agree(line, &t);
+				snprintf(line, sizeof(line), "I %s  1.9G  0K  0K  0K  0K  0K  7", fig);
+				assert_paths_agree(line, &t);
+			}
+}
+
 /* -pages tables: page counts, never read by the fast path. */
 static void
 test_pages(void **state)
@@ -339,6 +375,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_decimals),
+		cmocka_unit_test(test_tenths_bytes),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_token_limit),
 		cmocka_unit_test(test_mixed_lines),

@@ -1,3 +1,6 @@
+/* madvise() is no POSIX function: its declaration needs the default names. */
+#define _DEFAULT_SOURCE
+
 #include "util/xalloc.h"
 
 #include <stdarg.h>
@@ -7,6 +10,10 @@
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
+#endif
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 void
@@ -99,5 +106,28 @@ xalloc_keep_freed_memory(void)
 	 * neither where 32 MiB is past what this glibc takes (32-bit). */
 	if (mallopt(M_MMAP_THRESHOLD, 32 << 20))
 		mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
+bool
+xalloc_prefault(void *p, size_t n)
+{
+#ifdef __linux__
+	/* Linux 5.14's value, where the C library's headers are older; an
+	 * older kernel refuses it (EINVAL) and the pages fault one by one. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+	long sz = sysconf(_SC_PAGESIZE);   /* no cache: readers on threads call this */
+	uintptr_t page = sz > 0 ? (uintptr_t)sz : 4096;
+	/* Whole pages that hold [p, p + n): the first may hold the bytes of
+	 * another allocation too, which populating leaves as they are. */
+	uintptr_t a = (uintptr_t)p & ~(page - 1);
+	uintptr_t b = ((uintptr_t)p + n) & ~(page - 1);
+	return b > a && madvise((void *)a, b - a, MADV_POPULATE_WRITE) == 0;
+#else
+	(void)p;
+	(void)n;
+	return false;
 #endif
 }

@@ -1,3 +1,6 @@
+/* mincore() and MAP_ANONYMOUS are no POSIX names (test_prefault). */
+#define _DEFAULT_SOURCE
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -7,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -21,6 +25,7 @@
 #include "util/scan.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/xalloc.h"
 
 /* The nearest of `cands` to `word`, as suggest.h picks it; NULL for none. */
 static const char *
@@ -31,6 +36,68 @@ nearest(const char *word, const char *const *cands, size_t n)
 	for (size_t i = 0; i < n; i++)
 		suggest_consider(&s, cands[i], strlen(cands[i]));
 	return s.best;
+}
+
+#ifdef __linux__
+/* Pages of [p, p + pages * page) resident now, as mincore() says (its
+ * vector is unsigned char here, char on macOS). */
+static size_t
+resident_pages(void *p, size_t pages, size_t page)
+{
+	unsigned char vec[64];
+	assert_true(pages <= sizeof(vec));
+	assert_int_equal(mincore(p, pages * page, vec), 0);
+	size_t n = 0;
+	for (size_t i = 0; i < pages; i++)
+		n += vec[i] & 1;
+	return n;
+}
+#endif
+
+/*
+ * xalloc_prefault() leaves every byte as it was, with ranges that start
+ * and end inside pages; where it says it mapped them (Linux 5.14 on),
+ * mincore() finds those pages resident, and none before it ran.
+ */
+static void
+test_prefault(void **state)
+{
+	(void)state;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+#ifdef __linux__
+	/* Fresh anonymous pages: none resident until touched. */
+	char *p = mmap(NULL, 16 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(resident_pages(p, 16, page), 0);
+	bool mapped = xalloc_prefault(p + 3 * page + 100, 5 * page);
+	if (mapped) {
+		/* Pages 3 to 7 (the range's whole pages and the one it starts in). */
+		assert_int_equal(resident_pages(p, 3, page), 0);
+		assert_int_equal(resident_pages(p + 3 * page, 5, page), 5);
+		assert_int_equal(resident_pages(p + 8 * page, 8, page), 0);
+	} else {
+		print_message("xalloc_prefault: this system maps no pages ahead; "
+			      "residency not checked\n");
+	}
+	for (size_t i = 0; i < 16 * page; i++)
+		assert_int_equal(p[i], 0);
+	/* Written bytes stay written, across the range's partial pages. */
+	for (size_t i = 0; i < 16 * page; i++)
+		p[i] = (char)(i * 7 + 1);
+	xalloc_prefault(p + 1, 16 * page - 2);
+	xalloc_prefault(p + page - 1, 2);
+	assert_false(xalloc_prefault(p + 5, 0));
+	for (size_t i = 0; i < 16 * page; i++)
+		assert_int_equal(p[i], (char)(i * 7 + 1));
+	assert_int_equal(munmap(p, 16 * page), 0);
+#endif
+	/* Heap memory, as the callers pass it. */
+	char *h = xmalloc(3 * page + 17);
+	memset(h, 0x5a, 3 * page + 17);
+	xalloc_prefault(h, 3 * page + 17);
+	for (size_t i = 0; i < 3 * page + 17; i++)
+		assert_int_equal(h[i], 0x5a);
+	free(h);
 }
 
 static void
@@ -480,6 +547,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prefault),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_path_join),
 		cmocka_unit_test(test_bytes),

@@ -721,10 +721,30 @@ hist_slots_grow(struct vmmap_type_stats *t)
 	bool wide = cap / 2 > UINT16_MAX;
 	free(t->hist_slots);
 	t->hist_slots = xcalloc(cap, wide ? sizeof(uint32_t) : sizeof(uint16_t));
+	xalloc_prefault(t->hist_slots, cap * (wide ? sizeof(uint32_t) : sizeof(uint16_t)));
 	t->hist_slots_cap = cap;
 	t->hist_slots_wide = wide;
 	for (size_t i = 0; i < t->nhist; i++)
 		hist_slot_set(t, hist_probe(t, t->hist[i].vsize), (uint32_t)(i + 1));
+}
+
+/*
+ * Entry i of an array of `alloc` entries of `elem` bytes is about to be
+ * written: when it is the first of a window of HIST_PREFAULT bytes, the
+ * window's pages (those within the array) are mapped in one call
+ * (xalloc_prefault()). Bounded: at most one window ahead of what is used.
+ */
+#define HIST_PREFAULT ((size_t)64 << 10)
+
+static void
+hist_prefault_ahead(void *base, size_t i, size_t alloc, size_t elem)
+{
+	size_t at = i * elem;
+	if (at % HIST_PREFAULT >= elem && i != 0)
+		return;
+	size_t from = at - at % HIST_PREFAULT;
+	size_t end = alloc * elem, to = from + HIST_PREFAULT < end ? from + HIST_PREFAULT : end;
+	xalloc_prefault((char *)base + from, to - from);
 }
 
 /*
@@ -766,6 +786,7 @@ hist_new_bucket(struct vmmap_type_stats *t, uint64_t vsize)
 	if ((t->nhist + 1) * 2 > t->hist_slots_cap)
 		hist_slots_grow(t);
 	t->hist = xgrow(t->hist, &t->hist_alloc, hist_want(t), sizeof(*t->hist));
+	hist_prefault_ahead(t->hist, t->nhist, t->hist_alloc, sizeof(*t->hist));
 	memset(&t->hist[t->nhist], 0, sizeof(*t->hist));
 	t->hist[t->nhist].vsize = vsize;
 	hist_slot_set(t, hist_probe(t, vsize), (uint32_t)(t->nhist + 1));
@@ -907,6 +928,7 @@ hist_log_add(struct vmmap_dump *d, struct vmmap_type_stats *t, const struct vmma
 		d->hist_log = xmalloc(VMMAP_HIST_LOG_MAX * sizeof(*d->hist_log));
 	}
 	assert((size_t)(t - d->types) <= UINT32_MAX);
+	hist_prefault_ahead(d->hist_log, d->hist_nlog, VMMAP_HIST_LOG_MAX, sizeof(*d->hist_log));
 	d->hist_log[d->hist_nlog++] = (struct vmmap_hist_logged){
 		r->vsize, (uint32_t)(t - d->types), (uint8_t)r->purge };
 }

@@ -36,6 +36,9 @@ reader_setup(struct line_reader *r, int fd, const char *path, size_t max_line)
 	r->cap_max = r->max_line + BLOCK_SIZE;
 	r->cap = r->cap_max < START_CAP ? r->cap_max : START_CAP;
 	r->buf = xmalloc(r->cap);
+	/* Reads fill the buffer's first block (and the part of a line moved
+	 * before it): its pages mapped in one call, not a fault each. */
+	xalloc_prefault(r->buf, r->cap < BLOCK_SIZE + 4096 ? r->cap : BLOCK_SIZE + 4096);
 	r->mark = '\n';
 }
 

@@ -45,8 +45,8 @@ void xalloc_keep_freed_memory(void);
 /*
  * Asks the kernel to map the pages of [p, p + n) now, in one call, for
  * memory about to be written: a page's first touch costs a fault each
- * (some 12 us on a virtual machine, where one call maps them for about
- * 1 us a page). The bytes are unchanged. True when the call mapped them;
+ * (13 to 14 us on a virtual machine, where one call maps them for 1 to
+ * 4 us a page). The bytes are unchanged. True when the call mapped them;
  * false where the system cannot (they then fault as they are touched).
  */
 bool xalloc_prefault(void *p, size_t n);

@@ -13,6 +13,7 @@ standin_env.py.
 """
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -38,6 +39,26 @@ def stop(msg):
     at their first failure (what follows it would check nothing)."""
     print('FAIL: ' + msg)
     sys.exit(1)
+
+
+# The signals iotally catches (util/cleanup.c): its rule keeps one ignored
+# when it starts ignored (POSIX lets a parent do that: nohup ignores SIGHUP,
+# a shell's background job SIGINT), so a test that sends one must start its
+# child with the default disposition, whatever started the test.
+CAUGHT_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def default_signals_for_children():
+    """Give the signals iotally catches their default disposition in every
+    child started from here on: SIGTERM and SIGHUP default here too; SIGINT
+    keeps Python's KeyboardInterrupt handler (reset to default by exec), so
+    Ctrl-C still ends the script with its cleanup."""
+    for sig in CAUGHT_SIGNALS:
+        if sig == signal.SIGINT:
+            if signal.getsignal(sig) == signal.SIG_IGN:
+                signal.signal(sig, signal.default_int_handler)
+        else:
+            signal.signal(sig, signal.SIG_DFL)
 
 
 def iotally_env(**override):

@@ -18,8 +18,11 @@ import time
 # tests/casecheck.py sits one folder up: the scripts here run with this
 # folder, not tests/, first on sys.path.
 sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from casecheck import (FAILURES, check, collect_cases, fail, iotally_env,  # noqa: E402,F401
-                       run_cases, run_iotally)
+from casecheck import (FAILURES, check, collect_cases, default_signals_for_children,  # noqa: E402,F401
+                       fail, iotally_env, run_cases, run_iotally)
+
+# Every script here sends iotally signals (capture, session and redact cases).
+default_signals_for_children()
 
 _HANG_SEQ = [0]
 

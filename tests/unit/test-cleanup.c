@@ -95,6 +95,14 @@ run_child(child_fn fn, char *msg, size_t n)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/*
+		 * cleanup_init() keeps a signal ignored when it starts ignored
+		 * (nohup, a background job): the child must start with the default
+		 * disposition whatever started the test.
+		 */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		dup2(p[1], STDERR_FILENO);
 		close(p[0]);
 		fn();

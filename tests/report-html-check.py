@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
 """Load an `iotally report --format html` page in a real browser and check it.
 
-Usage: report-html-check.py --bin IOTALLY [--expect TEXT]... [--charts N]
+Usage: report-html-check.py --bin IOTALLY [--case NAME] [--expect TEXT]... [--charts N]
                             [--hostile] [--rejects MESSAGE] -- REPORT-ARGS...
+                            [--case NAME ...]...
 
-The page is written with -o into a temporary directory and opened by
-headless Chromium (Debian package chromium, installed by tools/dev), run as
+Each case's page is written with -o into a temporary directory and opened
+by one headless Chromium for all the cases (tests/browser.py: a fresh tab
+each, 1200 x 1600; Debian package chromium, installed by tools/dev), run as
 CI runs it: --headless --no-sandbox --disable-gpu, background networking,
 component updates and sync off, a fresh profile, and every host name
 resolving nowhere, so nothing could be fetched even if the page asked.
+Every case runs; the last line counts those that passed and failed.
 
-  - --dump-dom: the DOM the browser built holds at least N <svg> charts, each
+  - the DOM the browser built holds at least N <svg> charts, each
     with drawn shapes, every --expect text, exactly one <script> (the
     application/json data, which parses, matches docs/json/report.schema.json
     and carries the same verdict as the page), no <img>, <iframe>, <object>, <embed>, <link>, <base>, no
     element with an on* attribute, and no URL to anything outside the page
     (src=, href=, url(), @import), and a Content-Security-Policy of
     default-src 'none';
-  - --screenshot: the PNG is not blank (many distinct colours);
+  - the screenshot: the PNG is not blank (many distinct colours);
   - --hostile: the capture's hostile strings appear as text, not elements;
   - every bar chart carries at least one figure written on it (<text
     class="val">) and every bar has a <title> tooltip;
@@ -54,11 +57,15 @@ import tempfile
 import zlib
 from html.parser import HTMLParser
 
+from browser import Browser, BrowserError
+
 CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu',
                   '--disable-background-networking', '--disable-component-update',
                   '--disable-sync', '--no-first-run', '--disable-default-apps',
                   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost',
-                  '--hide-scrollbars', '--window-size=1200,1600']
+                  '--hide-scrollbars']
+# The viewport every page is loaded and photographed at.
+WIDTH, HEIGHT = 1200, 1600
 
 
 class Refused(Exception):
@@ -289,9 +296,8 @@ def check_timelines(drawn, data, expected):
             fail('timeline %d carries no figures or labels' % (i + 1))
 
 
-def main():
+def case_parser():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--bin', required=True)
     ap.add_argument('--expect', action='append', default=[])
     ap.add_argument('--charts', type=int, default=1)
     ap.add_argument('--hostile', action='store_true')
@@ -318,9 +324,34 @@ def main():
     ap.add_argument('--command', default='report',
                     help='the iotally command that writes the page (report; trend)')
     ap.add_argument('rest', nargs=argparse.REMAINDER)
-    a = ap.parse_args()
+    return ap
+
+
+def split_cases(argv):
+    """--bin IOTALLY, then the cases: each '--case NAME' and its options."""
+    if len(argv) < 2 or argv[0] != '--bin':
+        sys.exit('usage: report-html-check.py --bin IOTALLY [--case NAME] CASE-OPTIONS... '
+                 '[--case NAME CASE-OPTIONS...]...')
+    binary, rest = argv[1], argv[2:]
+    cases, want_name = [], False
+    for arg in rest:
+        if want_name:
+            cases.append((arg, []))
+            want_name = False
+        elif arg == '--case':
+            want_name = True
+        else:
+            if not cases:
+                cases.append(('page', []))
+            cases[-1][1].append(arg)
+    return binary, cases
+
+
+def run_case(browser, binary, a):
+    """0 when the case ends as it should (passes, or is refused as --rejects says)."""
+    a.bin = binary
     try:
-        check(a)
+        check(a, browser)
     except Refused as e:
         if a.rejects is None:
             print('FAIL:', e)
@@ -338,10 +369,32 @@ def main():
     return 0
 
 
-def check(a):
+def main():
+    binary, cases = split_cases(sys.argv[1:])
+    parser = case_parser()
+    parsed = [(name, parser.parse_args(args)) for name, args in cases]
+    failed = []
+    with tempfile.TemporaryDirectory() as profile, \
+            Browser(chromium(), CHROMIUM_FLAGS, profile) as browser:
+        for name, a in parsed:
+            print('--- %s' % name)
+            sys.stdout.flush()
+            try:
+                rc = run_case(browser, binary, a)
+            except BrowserError as e:
+                print('FAIL: %s' % e)
+                rc = 1
+            if rc:
+                failed.append(name)
+    print('%d passed, %d failed' % (len(parsed) - len(failed), len(failed)))
+    for name in failed:
+        print('failed: %s' % name)
+    return 1 if failed else 0
+
+
+def check(a, browser):
     args = [x for x in a.rest if x != '--']
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    browser = chromium()
     with tempfile.TemporaryDirectory() as tmp:
         page = os.path.join(tmp, 'report.html')
         if a.page:
@@ -364,22 +417,13 @@ def check(a):
         print('html: %d bytes' % size)
         if a.max_bytes is not None and size > a.max_bytes:
             fail('the page is %d bytes, over the budget of %d' % (size, a.max_bytes))
-        url = 'file://' + page
-        dom = subprocess.run([browser] + CHROMIUM_FLAGS +
-                             ['--user-data-dir=' + os.path.join(tmp, 'profile-dom'),
-                              '--dump-dom', url],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             timeout=120).stdout.decode('utf-8', 'replace')
+        dom, png = browser.load('file://' + page, WIDTH, HEIGHT)
         shot = os.path.join(tmp, 'shot.png')
-        subprocess.run([browser] + CHROMIUM_FLAGS +
-                       ['--user-data-dir=' + os.path.join(tmp, 'profile-shot'),
-                        '--screenshot=' + shot, url],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
-        if not os.path.exists(shot):
-            fail('no screenshot')
+        with open(shot, 'wb') as f:
+            f.write(png)
         colours = png_is_not_blank(shot)
     if '<html' not in dom or '</html>' not in dom:
-        fail('--dump-dom gave no page')
+        fail('the browser gave no page')
     p = Dom()
     p.feed(dom)
     tags = [t for t, _ in p.tags]

@@ -7,9 +7,11 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static struct diff_pair *
 add_pair(struct diff_pairs *p, size_t *alloc, const char *name, char *before, char *after)
@@ -196,6 +198,20 @@ pair_bundles(struct diff_pairs *p, const char *before, const char *after, struct
 	return 0;
 }
 
+/*
+ * A path that names nothing (a folder a CI job did not download) is a
+ * missing input, 66, not a folder given beside a file: true with *err set.
+ */
+static bool
+missing_input(const char *path, struct diag *err)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || stat(path, &st) == 0)
+		return false;
+	diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot open input: %s", strerror(errno));
+	return true;
+}
+
 int
 diff_pairs_build(struct diff_pairs *p, const char *before, const char *after,
 		 struct diag *err)
@@ -222,6 +238,8 @@ diff_pairs_build(struct diff_pairs *p, const char *before, const char *after,
 		add_pair(p, &alloc, NULL, xstrdup(before), xstrdup(after));
 		return 0;
 	}
+	if (bdir != adir && missing_input(bdir ? after : before, err))
+		return -1;
 	if (bdir != adir)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"%s is a folder and %s is not: compare a file with a file, or a "

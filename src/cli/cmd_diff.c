@@ -157,7 +157,10 @@ const char cmd_diff_help[] =
 	"'> +5' passes at exactly +5. A percentage of a BEFORE of 0 has no base:\n"
 	"any increase from 0 trips it, no change passes. A gate is checked on every\n"
 	"pair of its kind; a gate of a kind no pair has is skipped (a note; an\n"
-	"error with --strict). A gate on a figure a capture does not have (a\n"
+	"error with --strict). Gates given and not one evaluated (no pair\n"
+	"compared, or no capture holds a figure they read) fail the run (65),\n"
+	"--strict or not. --junit FILE is written on every exit, usage errors\n"
+	"included. A gate on a figure a capture does not have (a\n"
 	"summary table without that column, region lines without RSDNT..SWAP) is\n"
 	"not evaluable: said once, a JUnit <skipped/> case, the exit status\n"
 	"unchanged (an error with --strict); such figures show as '?' (null in\n"
@@ -195,15 +198,15 @@ const char cmd_diff_help[] =
 	"\n"
 	"Exit status (the first error's, when there are several; an error wins\n"
 	"over a tripped gate):\n"
-	"  0   no gate tripped\n"
+	"  0   no gate tripped (with gates given, at least one evaluated)\n"
 	"  1   a gate tripped\n"
 	"  64  usage error: an unknown option, a malformed gate (on the command\n"
 	"      line or in a gates file), a gate of an unknown kind, an option the\n"
 	"      kind does not take, a --dump N past the last dump, a folder\n"
 	"      compared with a file, a bundle with something else\n"
 	"  65  malformed input (a bundle manifest included), two files of\n"
-	"      different kinds, a gate on something neither capture holds; with\n"
-	"      --strict, files without a counterpart, skipped gates and bundle\n"
+	"      different kinds, a gate on something neither capture holds, gates\n"
+	"      given and not one evaluated; with --strict, files without a counterpart, skipped gates and bundle\n"
 	"      files that do not match their manifest\n"
 	"  66  an input, a folder or a gates file cannot be opened\n"
 	"  74  output or the JUnit file cannot be written\n";
@@ -396,6 +399,31 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 				"--folded is an output of its own: it does not combine with "
 				"--format or --junit");
 	return check_gate_kinds(a, err);
+}
+
+/*
+ * The --junit value of a command line that did not parse (an unknown option,
+ * a bad gate, a missing gates file): the JUnit file is written on every
+ * exit, usage errors included, so a CI job never reads yesterday's. Every
+ * token is read past the errors; the walk is bounded, since an error need
+ * not move it on.
+ */
+static const char *
+find_junit(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct diag ignored;
+	const char *arg, *junit = NULL;
+	int id;
+
+	cli_parser_init(&p, diff_options, ARRAY_SIZE(diff_options), argc, argv);
+	for (int steps = 0; steps < 2 * argc + 2; steps++) {
+		if ((id = cli_next(&p, &arg, &ignored)) == CLI_DONE)
+			break;
+		if (id == OPT_JUNIT)
+			junit = arg;
+	}
+	return junit;
 }
 
 static const char *
@@ -901,6 +929,51 @@ report_tripped(struct diff_run *run)
 	}
 }
 
+/* How many of the pairs' gates were evaluated (neither skipped nor unevaluable). */
+static size_t
+count_evaluated(const struct diff_run *run)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		const struct pair_result *res = &run->results[i];
+		for (size_t j = 0; !res->error && j < res->ngates; j++)
+			n += !res->gates[j].unevaluable;
+	}
+	return n;
+}
+
+/*
+ * Gates given and not one evaluated is a failure, --strict or not: a CI job
+ * whose artifact folder came down empty, or whose captures hold none of the
+ * figures its gates read, has checked nothing, and must not go green. A run
+ * that already failed says why itself.
+ */
+static void
+check_nothing_evaluated(const struct diff_args *a, struct diff_run *run)
+{
+	if (!a->ngates || run->status || count_evaluated(run))
+		return;
+	struct diag d;
+	size_t compared = 0;
+	for (size_t i = 0; i < run->pairs.npairs; i++)
+		compared += run->results[i].compared;
+	if (compared)
+		diag_set(&d, DIAG_DATA, NULL, 0, 0,
+			 "no gate was evaluated: the %zu pair%s compared hold%s none of the "
+			 "figures the gates read", compared, compared == 1 ? "" : "s",
+			 compared == 1 ? "s" : "");
+	else if (run->pairs.nunpaired)
+		diag_set(&d, DIAG_DATA, NULL, 0, 0,
+			 "no gate was evaluated: no pair of captures to compare (%zu file%s "
+			 "without a counterpart)", run->pairs.nunpaired,
+			 run->pairs.nunpaired == 1 ? "" : "s");
+	else
+		diag_set(&d, DIAG_DATA, NULL, 0, 0,
+			 "no gate was evaluated: no pair of captures to compare (BEFORE and "
+			 "AFTER hold no captures)");
+	run_error(run, "gates", &d, false);
+}
+
 /* Folders: one closing line with the count of each outcome. */
 static void
 write_summary(const struct diff_args *a, const struct diff_run *run)
@@ -1065,6 +1138,8 @@ cmd_diff(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	diag_clear(&err);
 	if (parse_args(argc, argv, &a, &err) < 0) {
+		if (!a.junit)
+			a.junit = find_junit(argc, argv);
 		run_error(&run, "arguments", &err, err.code == DIAG_USAGE);
 		goto junit;
 	}
@@ -1087,6 +1162,7 @@ cmd_diff(int argc, char **argv)
 	check_skipped_gates(&a, &run);
 	report_unevaluable(&a, &run);
 	report_tripped(&run);
+	check_nothing_evaluated(&a, &run);
 	write_summary(&a, &run);
 	if (write_held_body(&a, &err) < 0)
 		run_error(&run, "output", &err, false);

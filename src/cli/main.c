@@ -16,6 +16,7 @@
 #include "util/diag.h"
 #include "util/linereader.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -150,6 +151,24 @@ finish(int status)
 	return status ? status : out;
 }
 
+/*
+ * "no such command 'NAME'", with the nearest command's name when one is
+ * close ("did you mean 'report'?"), and `tail` after it.
+ */
+static void
+no_such_command(struct diag *d, const char *name, const char *tail)
+{
+	struct suggest s;
+	suggest_init(&s, name, strlen(name));
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		suggest_consider(&s, commands[i].name, strlen(commands[i].name));
+	if (s.best)
+		diag_set(d, DIAG_USAGE, NULL, 0, 0, "no such command '%s'%s; did you mean '%.*s'?",
+			 name, tail, (int)s.best_len, s.best);
+	else
+		diag_set(d, DIAG_USAGE, NULL, 0, 0, "no such command '%s'%s", name, tail);
+}
+
 static int
 run_help(int argc, char **argv)
 {
@@ -160,7 +179,7 @@ run_help(int argc, char **argv)
 	const struct command *cmd = cli_find_command(argv[2]);
 	if (!cmd) {
 		struct diag d;
-		diag_set(&d, DIAG_USAGE, NULL, 0, 0, "no such command '%s'", argv[2]);
+		no_such_command(&d, argv[2], "");
 		return cli_usage_error(NULL, &d);
 	}
 	fputs(cmd->help, stdout);
@@ -223,8 +242,7 @@ main(int argc, char **argv)
 			cli_print_diag(&d);
 			return DIAG_NOINPUT;
 		} else {
-			diag_set(&d, DIAG_USAGE, NULL, 0, 0,
-				 "no such command '%s' (nor a file of that name)", name);
+			no_such_command(&d, name, " (nor a file of that name)");
 		}
 		return cli_usage_error(NULL, &d);
 	}

@@ -57,9 +57,11 @@ def terminal_clean(case, data, what):
 def make_scratch():
     """untrusted-inputs.py's scratch folder, with a session maker."""
     class Scratch(UNTRUSTED.Scratch):
-        def session(self, name='s', left='off', parts=('before', 'after')):
+        def session(self, name='s', left='off', parts=('before', 'after'),
+                    steps=('before', 'after')):
             """A session folder as capture --session writes it: session.json
-            and a copy of the complete fixture bundle for each of `parts`."""
+            with a bundle step for each of `steps`, and a copy of the
+            complete fixture bundle for each of `parts`."""
             d = self.path(name)
             os.mkdir(d)
             for part in parts:
@@ -72,7 +74,7 @@ def make_scratch():
                              'stop_command': PLANTED_STOP, 'io_bootarg': None,
                              'from_boot': False},
                 'steps': [{'type': 'bundle', 'id': p, 'dir': p, 'status': 'ok'}
-                          for p in ('before', 'after')],
+                          for p in steps],
             }
             with open(os.path.join(d, 'session.json'), 'w') as f:
                 json.dump(index, f)
@@ -118,20 +120,20 @@ def case_session_before_link_out():
 
 def case_session_bundle_unreadable_status():
     """`iotally SESSION` printed an error for a bundle it could not open
-    (before/ without a manifest) and exited 0; the listing goes on, the
+    (tracking/ without a manifest) and exited 0; the listing goes on, the
     status is the error's."""
     c = 'session-bundle-unreadable-status'
     with Scratch() as s:
-        d = s.session(parts=('after',))
-        os.mkdir(os.path.join(d, 'before'))
+        d = s.session(steps=('before', 'after', 'tracking'))
+        os.mkdir(os.path.join(d, 'tracking'))
         r = run([d])
         err = ended(c, r, 65)
-        want = 'iotally: %s/before: error: not a capture bundle: no manifest.json or ' \
+        want = 'iotally: %s/tracking: error: not a capture bundle: no manifest.json or ' \
                'series.json\n' % d
         if err is not None:
             check(c, want in err, 'stderr lacks %r: %s' % (want, err[:600]))
-            check(c, '%s/after: complete capture' % d in r.stdout.decode(),
-                  'the readable bundle is not listed: %r' % r.stdout[:600])
+            check(c, 'Before and after compared:' in r.stdout.decode(),
+                  'the listing stopped at the error: %r' % r.stdout[-600:])
 
 
 # ---- the command a user is told to run as root -----------------------------

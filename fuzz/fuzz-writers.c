@@ -3,11 +3,14 @@
  * with hostile names. The input's first byte is a separator, the rest the
  * names it separates (any bytes: controls, C1, invalid UTF-8, formulas).
  * The names become vmmap types and a process, classes, a track record's
- * process, modules and symbols, and table cells; every output is checked:
+ * process, modules and symbols, table cells, and JUnit suite, case and
+ * class names and messages; every output is checked:
  *   - valid UTF-8 with no C0 control but the writer's own '\n' (and CR only
  *     in the CSV's "\r\n" record ends), no DEL, no C1 control (U+0080-U+009F);
  *   - every CSV text cell (process, type), unquoted, starts with none of
- *     = + - @ TAB CR.
+ *     = + - @ TAB CR;
+ *   - the JUnit document holds no '<' or '&' but libxml2's markup and
+ *     entities: every name's '<' and '&' is escaped.
  * The checks are written here, apart from util/escape.c: a writer that
  * forgets to escape, or an escape that lets something through, aborts.
  */
@@ -23,6 +26,7 @@
 #include "model/track_record.h"
 #include "model/vmmap.h"
 #include "report/classes_text.h"
+#include "report/junit.h"
 #include "report/report_html_write.h"
 #include "report/report_md_write.h"
 #include "report/report_text.h"
@@ -220,6 +224,44 @@ fuzz_vmmap(const struct names *nm)
 	vmmap_capture_release(&cap);
 }
 
+/*
+ * Every name as a suite, a case's classname, name and message, through each
+ * outcome. The markup iotally writes holds no '<' or '&' but its own, so
+ * counting elements proves the names' were escaped: a name's raw '<' would
+ * open one more.
+ */
+static void
+fuzz_junit(const struct names *nm)
+{
+	struct junit_case cases[MAX_NAMES];
+	struct junit_suite suites[MAX_NAMES];
+	size_t n = nm->n;
+	for (size_t i = 0; i < n; i++) {
+		cases[i] = (struct junit_case){ nm->z[i], nm->z[(i + 1) % n], i % 2 == 1,
+						nm->z[(i + 2) % n], (enum junit_state)(i % 3) };
+		suites[i] = (struct junit_suite){ nm->z[i], &cases[i], 1 };
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	struct diag err;
+	FILE *f = mem_open(&buf, &len);
+	if (junit_write_suites(f, suites, n, &err) < 0)
+		abort();
+	fclose(f);
+	check_text("junit", buf, len, false);
+	size_t opens = 0;
+	for (size_t i = 0; i < len; i++)
+		opens += buf[i] == '<' && i + 1 < len && buf[i + 1] != '/';
+	/* the declaration, <testsuites>, and per suite <testsuite>, <testcase>
+	 * and its outcome (<system-out> when passed, <failure>, <error>, <skipped>) */
+	if (opens != 2 + 3 * n) {
+		fprintf(stderr, "junit: %zu elements opened for %zu suites: a name's '<' is raw\n",
+			opens, n);
+		abort();
+	}
+	free(buf);
+}
+
 static void
 fuzz_classes(const struct names *nm)
 {
@@ -323,6 +365,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_classes(&nm);
 	fuzz_track(&nm);
 	fuzz_tables(&nm);
+	fuzz_junit(&nm);
 	names_release(&nm);
 	return 0;
 }

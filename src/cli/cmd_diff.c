@@ -658,8 +658,9 @@ print_gate_errors(const struct diff_run *run)
 		}
 		if (n > NAMES_SHOWN)
 			strbuf_addf(&sb, " and %zu more", n - NAMES_SHOWN);
-		fprintf(stderr, "iotally: %s (%s %s)\n", res->error, n == 1 ? "pair" : "pairs",
-			sb.buf);
+		/* The pairs are file names from the folders: escaped like every message. */
+		cli_out_line(stderr, "iotally: %s (%s %s)", res->error, n == 1 ? "pair" : "pairs",
+			     sb.buf);
 		strbuf_release(&sb);
 	}
 }

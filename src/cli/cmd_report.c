@@ -439,11 +439,8 @@ add_session(struct report *r, const char *path, struct diag *err)
 			      si.aborted ? " (stopped early)" : "",
 			      si.started_utc ? si.started_utc : "at an unknown time",
 			      si.tracking_left ? si.tracking_left : "unknown");
-	if (si.tracking_left && strcmp(si.tracking_left, "off") != 0 &&
-	    strcmp(si.tracking_left, "not-started") != 0)
-		report_add_warning(r, "the session could not stop kernel tracking: if it is still "
-				   "on, run %s", si.stop_command ? si.stop_command
-								 : "ioclasscount --stop");
+	if (session_tracking_maybe_on(&si))
+		report_add_warning(r, "%s", SESSION_MAYBE_ON_WARNING);
 	struct session_growth g;
 	struct diag_list notes;
 	session_growth_init(&g);

@@ -14,21 +14,23 @@
 #include <stdio.h>
 #include <string.h>
 
-static void
+/* One bundle of the session listed: 0, or the status of the error said when it cannot be opened. */
+static int
 list_bundle(const char *label, const char *path)
 {
 	struct bundle b;
 	struct diag err;
 	if (!path) {
 		cli_out_line(stdout, "  %s: not written", label);
-		return;
+		return 0;
 	}
 	if (bundle_open(path, &b, &err) < 0) {
 		cli_print_diag(&err);
-		return;
+		return err.code ? err.code : DIAG_SOFTWARE;
 	}
 	cli_bundle_listing(&b, "  ");
 	bundle_release(&b);
+	return 0;
 }
 
 int
@@ -53,22 +55,23 @@ cli_run_session(int argc, char **argv)
 		     si.tracking_left ? si.tracking_left : "unknown");
 	if (si.aborted)
 		cli_out_line(stdout, "  stopped early: %s", si.aborted);
-	if (si.tracking_left && strcmp(si.tracking_left, "off") != 0 &&
-	    strcmp(si.tracking_left, "not-started") != 0)
-		cli_warn(si.path, 0, "the session could not stop kernel tracking: if it is still "
-			 "on, run %s", si.stop_command ? si.stop_command : "ioclasscount --stop");
-	list_bundle("before", si.before);
-	list_bundle("after", si.after);
-	list_bundle("tracking", si.tracking);
+	if (session_tracking_maybe_on(&si))
+		cli_warn(si.path, 0, "%s", SESSION_MAYBE_ON_WARNING);
+	/* A bundle that cannot be opened is an error said in its place: the
+	 * status is the first such error's, the rest is still listed. */
+	int status = list_bundle("before", si.before);
+	int rc = list_bundle("after", si.after);
+	status = status ? status : rc;
+	rc = list_bundle("tracking", si.tracking);
+	status = status ? status : rc;
 
 	struct session_growth g;
 	struct diag_list notes;
 	session_growth_init(&g);
 	diag_list_init(&notes, 20);
-	int status = 0;
 	if (app_session_growth(&si, &g, &notes, &err) < 0) {
 		cli_print_diag(&err);
-		status = err.code;
+		status = status ? status : err.code;
 	} else {
 		fputc('\n', stdout);
 		if (g.nrows)

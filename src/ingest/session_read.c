@@ -2,9 +2,12 @@
 
 #include "bundle/member.h"
 #include "util/arcread.h"
+#include "util/beneath.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,34 @@ str_or_null(const json_t *o, const char *key)
 }
 
 /*
+ * A session folder's bundle `dir`, opened like a bundle's member
+ * (util/beneath.h): a folder inside the session, looked at without
+ * following it. A symbolic link (which diff and report would follow out of
+ * the session), a named pipe (which would block the reader that opens it)
+ * or a device is refused; a missing folder passes (opening the bundle says
+ * so).
+ */
+static int
+part_is_folder(const char *path, const char *dir, struct diag *err)
+{
+	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+	struct stat st;
+	int rc = fstatat(dfd, dir, &st, AT_SYMLINK_NOFOLLOW), e = errno;
+	close(dfd);
+	if (rc < 0)
+		return e == ENOENT ? 0 : diag_set(err, DIAG_NOINPUT, path, 0, 0,
+						  "cannot open its '%s' bundle: %s", dir,
+						  strerror(e));
+	if (S_ISDIR(st.st_mode))
+		return 0;
+	return diag_set(err, DIAG_DATA, path, 0, 0, "the session's '%s' bundle is %s, not a "
+			"folder: a session's bundles are read only from folders inside it", dir,
+			beneath_kind_name(st.st_mode));
+}
+
+/*
  * The bundle of step `id`: "PATH/DIR" for a folder, "PATH:DIR" for an
  * archive (ingest/bundle.h opens that form), when the step names one of
  * the writer's names.
@@ -109,6 +140,8 @@ bundle_dir(const char *path, bool archive, const json_t *steps, const char *id, 
 			strbuf_addf(&sb, "%s:%s", path, d);
 			*out = strbuf_detach(&sb, NULL);
 		} else {
+			if (part_is_folder(path, d, err) < 0)
+				return -1;
 			*out = strbuf_path_join(path, d);
 		}
 		return 0;
@@ -178,7 +211,6 @@ session_index_read(const char *path, struct session_index *si, struct diag *err)
 	si->aborted = str_or_null(root, "aborted");
 	si->started_utc = str_or_null(root, "started_utc");
 	si->tracking_left = str_or_null(tracking, "left");
-	si->stop_command = str_or_null(tracking, "stop_command");
 	const json_t *target = json_object_get(root, "target");
 	if (json_is_object(target)) {
 		si->target_name = str_or_null(target, "name");
@@ -202,7 +234,6 @@ session_index_release(struct session_index *si)
 	free(si->path);
 	free(si->aborted);
 	free(si->tracking_left);
-	free(si->stop_command);
 	free(si->started_utc);
 	free(si->target_name);
 	free(si->before);
@@ -210,4 +241,11 @@ session_index_release(struct session_index *si)
 	free(si->tracking);
 	memset(si, 0, sizeof(*si));
 	si->target_pid = -1;
+}
+
+bool
+session_tracking_maybe_on(const struct session_index *si)
+{
+	return si->tracking_left && strcmp(si->tracking_left, "off") != 0 &&
+	       strcmp(si->tracking_left, "not-started") != 0;
 }

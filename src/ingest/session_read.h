@@ -13,7 +13,10 @@
  *
  * The bundles' folders come from the steps of session.json ("dir"), which
  * must be the plain names the writer uses; a bundle step whose "dir" is
- * null (its capture failed) has no folder. Nothing here prints.
+ * null (its capture failed) has no folder. A session folder's bundles are
+ * opened like a bundle's members (util/beneath.h): each must be a folder
+ * inside it, not a symbolic link (in or out of the session), a named pipe
+ * (which would block its reader) or a device. Nothing here prints.
  */
 
 #include <stdbool.h>
@@ -26,12 +29,21 @@ struct session_index {
 	bool complete;
 	char *aborted;          /* why it stopped early, or NULL */
 	char *tracking_left;    /* "off", "maybe-on", "not-started" */
-	char *stop_command;
 	char *started_utc;
 	char *target_name;      /* NULL: none */
 	long long target_pid;   /* -1: none */
 	char *before, *after, *tracking;   /* "PATH/before" (archive: "PATH:before"), ... or NULL */
 };
+
+/*
+ * The command that stops kernel tracking by hand, as iotally tells a user
+ * to run it as root: iotally's own words, never the stop_command a
+ * session.json records (the file, an attachment, could name any command).
+ */
+#define SESSION_STOP_COMMAND "sudo /usr/sbin/ioclasscount --stop"
+/* What the listing and the report say when session_tracking_maybe_on(). */
+#define SESSION_MAYBE_ON_WARNING \
+	"the session could not stop kernel tracking: if it is still on, run " SESSION_STOP_COMMAND
 
 /* Is `path` a folder holding session.json? */
 bool session_path_is_session(const char *path);
@@ -52,5 +64,12 @@ bool session_part_name(const char *part);
  */
 int session_index_read(const char *path, struct session_index *si, struct diag *err);
 void session_index_release(struct session_index *si);
+
+/*
+ * Whether the session may have left kernel tracking on: its tracking state
+ * is neither "off" nor "not-started" (an unknown state included). The
+ * reader then says to run SESSION_STOP_COMMAND.
+ */
+bool session_tracking_maybe_on(const struct session_index *si);
 
 #endif

@@ -9,8 +9,11 @@
  * <testsuites> and each <testsuite> carry their totals. The document
  * keeps to the schema Jenkins' xUnit plugin validates JUnit files with
  * (tests/junit.xsd, checked by tests/junit-schema.py); GitLab keys a case
- * on classname + name, so callers keep those distinct in a document. libxml2's writer escapes every name and message,
- * whatever bytes a type or module name holds. No timestamps or host
+ * on classname + name, so callers keep those distinct in a document. Every
+ * name and message is written by util/escape.h's rule (control bytes, C1
+ * controls and invalid UTF-8 as \xNN: XML 1.0 allows no C0 control but
+ * TAB, LF and CR, nor invalid UTF-8, and --junit - may write to a
+ * terminal), then libxml2's writer escapes what XML reserves. No timestamps or host
  * names, so the file is the same for the same inputs. The caller opens
  * the file (util/outfile.h replaces it whole).
  */

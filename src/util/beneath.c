@@ -13,15 +13,21 @@
 #define O_CLOEXEC 0
 #endif
 
+const char *
+beneath_kind_name(mode_t mode)
+{
+	return S_ISLNK(mode)    ? "a symbolic link"
+	       : S_ISDIR(mode)  ? "a folder"
+	       : S_ISFIFO(mode) ? "a named pipe"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISREG(mode)  ? "a file"
+				: "a device";
+}
+
 static int
 refuse_kind(mode_t mode, const char *via, const char *shown, struct diag *err)
 {
-	const char *what = S_ISLNK(mode)    ? "a symbolic link"
-			   : S_ISDIR(mode)  ? "a folder"
-			   : S_ISFIFO(mode) ? "a named pipe"
-			   : S_ISSOCK(mode) ? "a socket"
-			   : S_ISREG(mode)  ? "a file"
-					    : "a device";
+	const char *what = beneath_kind_name(mode);
 	if (via)
 		return diag_set(err, DIAG_DATA, shown, 0, 0,
 				"is not read: the folder '%s' on its way is %s (a bundle's captures "

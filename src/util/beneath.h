@@ -15,9 +15,14 @@
  * DIAG_DATA (a bundle holds only files and folders).
  */
 
+#include <sys/types.h>
+
 #include "util/diag.h"
 
 /* A descriptor open for reading (blocking mode), or -1 with *err. */
 int open_beneath(const char *root, const char *rel, const char *shown, struct diag *err);
+
+/* What a file of type `mode` is called in messages: "a symbolic link", "a named pipe", ... */
+const char *beneath_kind_name(mode_t mode);
 
 #endif

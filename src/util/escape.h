@@ -3,8 +3,8 @@
 
 /*
  * The one rule for input bytes that iotally writes as text: every text
- * report, listing, table, CSV cell, Markdown and HTML text, and every
- * message on standard error. Inputs are files strangers attach to bug
+ * report, listing, table, CSV cell, Markdown and HTML text, JUnit XML
+ * name and message, and every message on standard error. Inputs are files strangers attach to bug
  * reports; a class name holding "ESC ] 52 ; c ; ... BEL" must not write
  * the reader's clipboard, a newline in a manifest field must not forge a
  * line that looks like iotally's own.

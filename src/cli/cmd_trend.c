@@ -410,8 +410,34 @@ resolve_gates(struct trend_args *a, const struct trend_series *s,
 	return rc;
 }
 
+enum { LEAKS_NAMED = 3 };   /* --fail-on leak names this many metrics, then "and N more" */
+
+/* The LEAK metrics of `reps`, named: "vmmap:IOSurface:N.dirty, ... and 4 more". */
+static void
+name_leaks(const struct trend_report *const *reps, size_t nreps, struct strbuf *sb)
+{
+	size_t named = 0, more = 0;
+	for (size_t i = 0; i < nreps; i++) {
+		const struct trend_series *s = reps[i]->series;
+		for (size_t j = 0; j < s->nmetrics; j++) {
+			const struct trend_metric *m = &s->metrics[j];
+			if (m->unchanged || m->r.verdict != TREND_LEAK)
+				continue;
+			if (named == LEAKS_NAMED) {
+				more++;
+				continue;
+			}
+			strbuf_addf(sb, "%s%s", named ? ", " : "", m->name);
+			named++;
+		}
+	}
+	if (more)
+		strbuf_addf(sb, " and %zu more", more);
+}
+
 static size_t
-report_tripped(const struct trend_args *a, size_t leaks)
+report_tripped(const struct trend_args *a, size_t leaks, const struct trend_report *const *reps,
+	       size_t nreps)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < a->ngates; i++) {
@@ -428,8 +454,11 @@ report_tripped(const struct trend_args *a, size_t leaks)
 		n++;
 	}
 	if (a->fail_on_leak && leaks) {
-		cli_error(NULL, 0, "--fail-on leak: %zu metric%s LEAK", leaks,
-			  leaks == 1 ? " is" : "s are");
+		struct strbuf names = STRBUF_INIT;
+		name_leaks(reps, nreps, &names);
+		cli_error(NULL, 0, "--fail-on leak: %zu metric%s LEAK: %s", leaks,
+			  leaks == 1 ? " is" : "s are", names.buf);
+		strbuf_release(&names);
 		n++;
 	}
 	return n;
@@ -544,7 +573,7 @@ write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
 	size_t leaks = 0;
 	for (size_t i = 0; i < n; i++)
 		leaks += trend_report_leaks(reps[i]);
-	if (report_tripped(a, leaks) && status == 0)
+	if (report_tripped(a, leaks, reps, n) && status == 0)
 		status = DIAG_GATE;
 	free(reps);
 	return status;

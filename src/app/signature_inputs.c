@@ -336,13 +336,10 @@ signature_of_series(const char *first, const char *last, const char *verdict,
 	signature_init(&pairsig);
 	int rc = pair_signature(&pair, &pairsig, &kind, notes, err);
 	for (size_t i = 0; rc == 0 && i < pairsig.n; i++)
-		signature_add(sig, pairsig.c[i].section, pairsig.c[i].key, pairsig.c[i].label,
-			      pairsig.c[i].bytes, pairsig.c[i].count);
+		signature_add(sig, pairsig.c[i].section, pairsig.c[i].key, pairsig.c[i].bytes,
+			      pairsig.c[i].count);
 	if (rc == 0 && pairsig.n) {
-		struct strbuf label = STRBUF_INIT;
-		strbuf_addf(&label, "series %s", verdict);
-		signature_add(sig, SIGNATURE_TREND, verdict, label.buf, 0, 0);
-		strbuf_release(&label);
+		signature_add(sig, SIGNATURE_TREND, verdict, 0, 0);
 		signature_set_meta(&sig->os_version, pairsig.os_version);
 		signature_set_meta(&sig->captured, pairsig.captured);
 	}

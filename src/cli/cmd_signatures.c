@@ -131,7 +131,7 @@ collect(const struct signature_inputs *in, struct signature_result *res,
 				status = r->err.code ? r->err.code : DIAG_SOFTWARE;
 		}
 		/* The records move to the run: the result keeps none. */
-		memcpy(*recs + *n, r->recs, r->n * sizeof(*r->recs));
+		array_copy(&(*recs)[*n], r->recs, r->n, sizeof(*r->recs));   /* NULL when none */
 		*n += r->n;
 		r->n = 0;
 	}

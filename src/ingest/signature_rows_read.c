@@ -84,16 +84,39 @@ dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/*
+ * Under the current rule a row must give its canonical text: the id is
+ * checked against it and the label is made from it, so no row can name a
+ * bucket other than its text says (a bucket's label is its first row's).
+ * Rows of another rule are bucketed apart with the words they give.
+ */
+static int
+check_current_rule(const struct row_ctx *c, const char *id, const char *canon, char **label)
+{
+	char want[SIGNATURE_ID_SIZE];
+	if (!canon)
+		return bad(c, "row lacks the string", "signature");
+	if (signature_label_of(canon, label) < 0)
+		return bad(c, "row's signature is not its rule followed by a component", NULL);
+	signature_id_of(canon, want);
+	if (strcmp(want, id) != 0) {
+		free(*label);
+		*label = NULL;
+		return bad(c, "row's signature_id is not the id of its signature", NULL);
+	}
+	return 0;
+}
+
 /* The signature columns both schemas share. */
 static int
 read_signature(const struct row_ctx *c, const json_t *o, struct signature_record *rec)
 {
 	const char *id, *rule, *label, *canon = NULL;
+	char *own_label = NULL;
 	if (get_str(c, o, "signature_id", true, &id) < 0 ||
 	    get_str(c, o, "signature_rule", true, &rule) < 0 ||
-	    get_str(c, o, "signature_label", true, &label) < 0)
-		return -1;
-	if (json_object_get(o, "signature") && get_str(c, o, "signature", true, &canon) < 0)
+	    get_str(c, o, "signature_label", true, &label) < 0 ||
+	    get_str(c, o, "signature", true, &canon) < 0)
 		return -1;
 	if (!id) {
 		if (rule || label || canon)
@@ -106,19 +129,12 @@ read_signature(const struct row_ctx *c, const json_t *o, struct signature_record
 		return bad(c, "row's signature_rule is not iotsig/N", NULL);
 	if (!label)
 		return bad(c, "row lacks the string", "signature_label");
-	if (canon && strcmp(rule, SIGNATURE_RULE) == 0) {
-		char want[SIGNATURE_ID_SIZE];
-		size_t rl = strlen(SIGNATURE_RULE);
-		if (strncmp(canon, SIGNATURE_RULE, rl) != 0 || canon[rl] != ' ')
-			return bad(c, "row's signature does not start with its rule", NULL);
-		signature_id_of(canon, want);
-		if (strcmp(want, id) != 0)
-			return bad(c, "row's signature_id is not the id of its signature", NULL);
-	}
+	if (strcmp(rule, SIGNATURE_RULE) == 0 && check_current_rule(c, id, canon, &own_label) < 0)
+		return -1;
 	rec->grew = true;
 	memcpy(rec->id, id, SIGNATURE_ID_SIZE);
 	rec->rule = xstrdup(rule);
-	rec->label = xstrdup(label);
+	rec->label = own_label ? own_label : xstrdup(label);
 	rec->canonical = dup_or_null(canon);
 	return 0;
 }

@@ -11,9 +11,10 @@
  * Untrusted input: a line is at most SIGNATURE_ROW_MAX bytes; every row is
  * checked (a JSON object, duplicate keys refused, the schema, each key's
  * type), an id must be SIGNATURE_ID_DIGITS lowercase hex digits, and under
- * the current rule it must be the id of the row's canonical text when the
- * row gives one. The first bad row stops the read: DIAG_DATA naming the
- * file and line.
+ * the current rule a row that grew must give its canonical text, the id
+ * must be that text's, and the label is made from the text by the rule
+ * (signature_label_of()), not taken from the row. The first bad row stops
+ * the read: DIAG_DATA naming the file and line.
  */
 
 #include <stddef.h>

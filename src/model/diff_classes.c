@@ -2,6 +2,7 @@
 
 #include "model/diff.h"
 #include "model/pick.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -73,7 +74,7 @@ diff_classes_compute(struct diff_classes *d, const struct classes_snapshot *befo
 		if (!readable(b, &v))
 			add_row(d, NULL, a);
 	}
-	qsort(d->rows, d->nrows, sizeof(*d->rows), cmp_row);
+	array_sort(d->rows, d->nrows, sizeof(*d->rows), cmp_row);   /* NULL when no row */
 }
 
 void

@@ -1,5 +1,6 @@
 #include "model/session_growth.h"
 
+#include "util/array.h"
 #include "util/bytes.h"
 #include "util/xalloc.h"
 
@@ -124,7 +125,7 @@ session_growth_finish(struct session_growth *g)
 			free(r->cls);
 	}
 	g->nrows = kept;
-	qsort(g->rows, g->nrows, sizeof(*g->rows), cmp_rows);
+	array_sort(g->rows, g->nrows, sizeof(*g->rows), cmp_rows);   /* NULL when no row */
 	/* The index pointed at the old positions: rebuild it for later lookups. */
 	strmap_release(&g->index);
 	strmap_init(&g->index);

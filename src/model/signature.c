@@ -49,9 +49,94 @@ sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* "gpu:" at p: the length of the section's name and colon, 0 when none starts there. */
+static size_t
+section_at(const char *p, enum signature_section *sec)
+{
+	for (int i = 0; i < SIGNATURE_SECTIONS; i++) {
+		size_t n = strlen(section_names[i]);
+		if (strncmp(p, section_names[i], n) == 0 && p[n] == ':') {
+			*sec = (enum signature_section)i;
+			return n + 1;
+		}
+	}
+	return 0;
+}
+
+/* The part of `key` (len bytes) after its last '/' at or before `end`, or NULL. */
+static const char *
+last_slash(const char *key, size_t end)
+{
+	while (end > 0 && key[end - 1] != '/')
+		end--;
+	return end > 0 ? key + end - 1 : NULL;
+}
+
+/*
+ * A component's words for people, from its section and key only, so that
+ * a key gives one label wherever it is read (a key not of its section's
+ * shape, which the rule never writes, is its own label).
+ */
+static void
+component_label(enum signature_section sec, const char *key, size_t len, struct strbuf *out)
+{
+	const char *unit = last_slash(key, len);
+	const char *purge = unit ? last_slash(key, (size_t)(unit - key)) : NULL;
+	const char *bang = memchr(key, '!', len);
+	bool map = len >= 4 && strncmp(key, "map:", 4) == 0;
+	if (sec == SIGNATURE_TREND) {
+		strbuf_addf(out, "series %.*s", (int)len, key);
+	} else if (sec == SIGNATURE_GPU && purge) {
+		strbuf_addf(out, "%.*s %.*s +%.*siB regions", (int)(purge - key), key,
+			    (int)(unit - purge - 1), purge + 1, (int)(key + len - unit - 1), unit + 1);
+	} else if (sec == SIGNATURE_CLASS && len > 0 && key[0] == '+') {
+		strbuf_addf(out, "%.*s +", (int)len - 1, key + 1);
+	} else if (sec == SIGNATURE_TRACK && bang) {
+		const char *mod = map ? key + 4 : key;
+		size_t sym = len - (size_t)(bang + 1 - key);
+		strbuf_addf(out, "%s%.*s: %.*s +", map ? "mapping " : "", (int)(bang - mod), mod,
+			    sym ? (int)sym : 1, sym ? bang + 1 : "?");
+	} else if (sec == SIGNATURE_FP) {
+		strbuf_addf(out, "footprint %.*s dirty +", (int)len, key);
+	} else {
+		strbuf_add(out, key, len);
+	}
+}
+
+int
+signature_label_of(const char *canonical, char **label)
+{
+	size_t rl = strlen(SIGNATURE_RULE);
+	enum signature_section sec;
+	*label = NULL;
+	if (strncmp(canonical, SIGNATURE_RULE, rl) != 0 || canonical[rl] != ' ')
+		return -1;
+	const char *p = canonical + rl + 1;
+	size_t n = section_at(p, &sec);
+	if (n == 0)
+		return -1;
+	struct strbuf sb = STRBUF_INIT;
+	while (n) {
+		const char *key = p + n, *end = key;
+		enum signature_section next;
+		size_t m = 0;
+		/* The key runs to the next "; " that a section's name follows. */
+		while (*end && !(end[0] == ';' && end[1] == ' ' && (m = section_at(end + 2, &next))))
+			end++;
+		if (sb.len)
+			strbuf_addstr(&sb, "; ");
+		component_label(sec, key, (size_t)(end - key), &sb);
+		p = *end ? end + 2 : end;
+		n = m;
+		sec = next;
+	}
+	*label = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
 void
 signature_add(struct signature *s, enum signature_section sec, const char *key,
-	      const char *label, uint64_t bytes, uint64_t count)
+	      uint64_t bytes, uint64_t count)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		struct signature_component *c = &s->c[i];
@@ -62,8 +147,10 @@ signature_add(struct signature *s, enum signature_section sec, const char *key,
 		}
 	}
 	s->c = xgrow(s->c, &s->alloc, s->n + 1, sizeof(*s->c));
+	struct strbuf label = STRBUF_INIT;
+	component_label(sec, key, strlen(key), &label);
 	s->c[s->n++] = (struct signature_component){
-		.section = sec, .key = xstrdup(key), .label = xstrdup(label),
+		.section = sec, .key = xstrdup(key), .label = strbuf_detach(&label, NULL),
 		.bytes = bytes, .count = count,
 	};
 }
@@ -141,17 +228,18 @@ signature_finish(struct signature *s)
 	qsort(s->c, s->n, sizeof(*s->c), by_rank);
 	cap_sections(s);
 	qsort(s->c, s->n, sizeof(*s->c), by_key);
-	struct strbuf canon = STRBUF_INIT, label = STRBUF_INIT;
+	struct strbuf canon = STRBUF_INIT;
 	strbuf_addstr(&canon, SIGNATURE_RULE);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct signature_component *c = &s->c[i];
 		strbuf_addf(&canon, "%s%s:%s", i ? "; " : " ", section_names[c->section], c->key);
-		strbuf_addf(&label, "%s%s", i ? "; " : "", c->label);
 		s->growth_bytes = sat_add(s->growth_bytes, c->bytes);
 		s->growth_count = sat_add(s->growth_count, c->count);
 	}
 	s->canonical = strbuf_detach(&canon, NULL);
-	s->label = strbuf_detach(&label, NULL);
+	/* From the text, as a row read back gets it: one label per text. */
+	if (signature_label_of(s->canonical, &s->label) < 0)
+		s->label = xstrdup(s->canonical);
 	signature_id_of(s->canonical, s->id);
 }
 

@@ -81,11 +81,12 @@ void signature_init(struct signature *s);
 void signature_release(struct signature *s);
 
 /*
- * Add a component (key and label are copied). A key added twice in one
- * section is one component, its growth summed (saturating).
+ * Add a component (the key is copied; its label is the rule's, made from
+ * the section and key). A key added twice in one section is one
+ * component, its growth summed (saturating).
  */
 void signature_add(struct signature *s, enum signature_section sec, const char *key,
-		   const char *label, uint64_t bytes, uint64_t count);
+		   uint64_t bytes, uint64_t count);
 /* Set a statistic: *field = a copy of value (NULL or "" leaves it unset). */
 void signature_set_meta(char **field, const char *value);
 
@@ -97,6 +98,14 @@ void signature_set_meta(char **field, const char *value);
 void signature_finish(struct signature *s);
 /* Has it a signature (something grew)? Only after signature_finish(). */
 bool signature_has(const struct signature *s);
+
+/*
+ * The label of a canonical text of SIGNATURE_RULE: each component's words
+ * for people, "; "-separated, made from its section and key alone (so a
+ * text has one label, whoever computed it). 0 and *label (owned), or -1
+ * when the text is not the rule's followed by a component.
+ */
+int signature_label_of(const char *canonical, char **label);
 
 /* The id of a canonical text: the first SIGNATURE_ID_DIGITS hex of its SHA-256. */
 void signature_id_of(const char *canonical, char id[SIGNATURE_ID_SIZE]);

@@ -77,12 +77,10 @@ gpu_type(struct signature *s, const char *name, const struct vmmap_type_stats *b
 			char unit[16];
 			char purge = k == 0 ? 'N' : '-';
 			signature_bucket_text(b, unit, sizeof(unit));
-			struct strbuf key = STRBUF_INIT, label = STRBUF_INIT;
+			struct strbuf key = STRBUF_INIT;
 			strbuf_addf(&key, "%s/%c/%s", name, purge, unit);
-			strbuf_addf(&label, "%s %c +%siB regions", name, purge, unit);
-			signature_add(s, SIGNATURE_GPU, key.buf, label.buf, db, dn);
+			signature_add(s, SIGNATURE_GPU, key.buf, db, dn);
 			strbuf_release(&key);
-			strbuf_release(&label);
 		}
 	}
 	free(g);
@@ -142,12 +140,10 @@ signature_add_classes(struct signature *s, const struct diff_classes *d)
 			const struct diff_classes_row *r = &d->rows[i];
 			if (!class_grew(r) || is_container(r->name) != (pass == 1))
 				continue;
-			struct strbuf key = STRBUF_INIT, label = STRBUF_INIT;
+			struct strbuf key = STRBUF_INIT;
 			strbuf_addf(&key, "+%s", r->name);
-			strbuf_addf(&label, "%s +", r->name);
-			signature_add(s, SIGNATURE_CLASS, key.buf, label.buf, 0, (uint64_t)r->delta);
+			signature_add(s, SIGNATURE_CLASS, key.buf, 0, (uint64_t)r->delta);
 			strbuf_release(&key);
-			strbuf_release(&label);
 			added++;
 		}
 		if (added)
@@ -175,16 +171,12 @@ signature_add_track(struct signature *s, const struct diff_track *d)
 		char sym[256] = "";
 		if (f->symbol)
 			signature_symbol_text(f->symbol, f->symbol_len, sym, sizeof(sym));
-		struct strbuf key = STRBUF_INIT, label = STRBUF_INIT;
+		struct strbuf key = STRBUF_INIT;
 		strbuf_addf(&key, "%s%.*s!%s", site->mapping ? "map:" : "", (int)f->module_len,
 			    f->module, sym);
-		strbuf_addf(&label, "%s%.*s: %s +", site->mapping ? "mapping " : "",
-			    (int)f->module_len, f->module, *sym ? sym : "?");
 		int64_t dc = f1->count - f0->count;
-		signature_add(s, SIGNATURE_TRACK, key.buf, label.buf, b1 - b0,
-			      dc > 0 ? (uint64_t)dc : 0);
+		signature_add(s, SIGNATURE_TRACK, key.buf, b1 - b0, dc > 0 ? (uint64_t)dc : 0);
 		strbuf_release(&key);
-		strbuf_release(&label);
 	}
 }
 
@@ -199,11 +191,6 @@ signature_add_footprint(struct signature *s, const struct diff_footprint *d)
 		/* 20 % of BEFORE: delta * 5 >= before. */
 		if (delta < SIGNATURE_FP_BYTES || delta < before / 5 + (before % 5 != 0))
 			continue;
-		struct strbuf key = STRBUF_INIT, label = STRBUF_INIT;
-		strbuf_addstr(&key, r->category);
-		strbuf_addf(&label, "footprint %s dirty +", r->category);
-		signature_add(s, SIGNATURE_FP, key.buf, label.buf, delta, 0);
-		strbuf_release(&key);
-		strbuf_release(&label);
+		signature_add(s, SIGNATURE_FP, r->category, delta, 0);
 	}
 }

@@ -1,5 +1,6 @@
 #include "model/trend.h"
 
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -139,7 +140,7 @@ trend_series_reorder(struct trend_series *s, const size_t *perm, const double *h
 		permute(s->metrics[i].v, perm, n, tmp);
 	for (size_t i = 0; i < n; i++)
 		c[i] = s->complete[perm[i]];
-	memcpy(s->complete, c, n * sizeof(*c));
+	array_copy(s->complete, c, n, sizeof(*c));   /* NULL when no sample */
 	s->has_times = hours != NULL && n > 0;
 	for (size_t i = 0; i < n; i++) {
 		s->hours[i] = hours ? hours[i] : NAN;

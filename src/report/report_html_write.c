@@ -88,10 +88,42 @@ report_html_escape(const char *s, size_t max_chars, struct strbuf *out)
 	strbuf_release(&clean);
 }
 
+/*
+ * How much of the report a rendering shows: the page is rendered again,
+ * each time smaller, until it fits REPORT_HTML_LIMIT. The JSON at its end
+ * is cut the same way (report_json_write.h); `charts` is per section.
+ * The first level is the whole page, the last a bare one (headline,
+ * warnings, no section) that fits whatever the input.
+ */
+struct html_fold {
+	struct report_fold data;
+	size_t charts;
+};
+
+static const struct html_fold folds[] = {
+	{ { 0, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, false }, SIZE_MAX },
+	{ { 1000, REPORT_HTML_ROWS, 40, REPORT_CHART_ITEMS_MAX, 100, false }, 40 },
+	{ { 200, 100, 24, 200, 50, false }, 20 },
+	{ { 100, 50, 12, 100, 20, false }, 10 },
+	{ { 60, 20, 8, 40, 10, false }, 5 },
+	{ { 40, 5, 4, 10, 5, false }, 2 },
+	{ { 40, 0, 0, 0, 3, false }, 0 },
+	{ { 40, 0, 0, 0, 3, true }, 0 },
+};
+
+#define NFOLDS (sizeof(folds) / sizeof(folds[0]))
+
+/*
+ * The level being rendered: read by the writers below rather than passed
+ * down every call (a page is rendered by one thread, but -j may render
+ * several pages at once).
+ */
+static _Thread_local const struct html_fold *fold = &folds[0];
+
 static void
 esc(struct strbuf *out, const char *s)
 {
-	report_html_escape(s, 0, out);
+	report_html_escape(s, fold->data.chars, out);
 }
 
 /* A figure as words for a tooltip: "16 KiB (16384 bytes)". */
@@ -734,20 +766,33 @@ write_row(struct strbuf *out, const struct report_table *t, size_t r)
 		return;
 	strbuf_addf(out, "<tr class=\"bt\"><td colspan=\"%zu\">backtrace, innermost "
 		    "frame first<ol>", t->ncols);
-	for (size_t i = 0; lines[i]; i++) {
+	size_t i = 0;
+	for (; lines[i] && i < fold->data.lines; i++) {
 		strbuf_addstr(out, "<li>");
 		esc(out, lines[i]);
 		strbuf_addstr(out, "</li>");
 	}
+	size_t more = 0;
+	while (lines[i + more])
+		more++;
+	if (more)
+		strbuf_addf(out, "<li>\xe2\x80\xa6 %zu more frame%s</li>", more, more == 1 ? "" : "s");
 	strbuf_addstr(out, "</ol></td></tr>\n");
 }
 
-/* The rows whose folded flag is `folded`, at most REPORT_HTML_ROWS: how many were written. */
+/* Rows a table shows: REPORT_HTML_ROWS, fewer in a folded page. */
+static size_t
+rows_shown(void)
+{
+	return fold->data.rows < REPORT_HTML_ROWS ? fold->data.rows : REPORT_HTML_ROWS;
+}
+
+/* The rows whose folded flag is `folded`, at most rows_shown(): how many were written. */
 static size_t
 write_rows(struct strbuf *out, const struct report_table *t, bool all, bool folded)
 {
 	size_t n = 0;
-	for (size_t r = 0; r < t->nrows && n < REPORT_HTML_ROWS; r++) {
+	for (size_t r = 0; r < t->nrows && n < rows_shown(); r++) {
 		if (report_table_row_folded(t, r, all) != folded)
 			continue;
 		write_row(out, t, r);
@@ -762,6 +807,13 @@ write_more(struct strbuf *out, uint64_t more, bool in_data)
 	if (more)
 		strbuf_addf(out, "<p class=\"more\">%" PRIu64 " more row%s not shown%s.</p>\n",
 			    more, more == 1 ? "" : "s", in_data ? " (the data below holds them)" : "");
+}
+
+/* Does the data at the end hold every row of the table's model? */
+static bool
+in_data(const struct report_table *t)
+{
+	return t->nrows <= fold->data.rows;
 }
 
 /*
@@ -781,7 +833,7 @@ write_table(struct strbuf *out, const struct report_table *t, bool all)
 		write_head(out, t, "", "");
 		size_t shown = write_rows(out, t, all, false);
 		strbuf_addstr(out, "</tbody></table>\n");
-		write_more(out, omitted + (open - shown), open > shown);
+		write_more(out, omitted + (open - shown), open > shown && in_data(t));
 	} else if (omitted) {
 		write_more(out, omitted, false);
 	}
@@ -793,7 +845,7 @@ write_table(struct strbuf *out, const struct report_table *t, bool all)
 			write_head(out, t, "-unchanged", ", unchanged");
 			size_t shown = write_rows(out, t, all, true);
 			strbuf_addstr(out, "</tbody></table>\n");
-			write_more(out, kept_folded - shown, kept_folded > shown);
+			write_more(out, kept_folded - shown, kept_folded > shown && in_data(t));
 		}
 		write_more(out, t->omitted_unchanged, false);
 		strbuf_addstr(out, "</details>\n");
@@ -818,24 +870,32 @@ write_section(struct strbuf *out, const struct report_section *s, int id, bool a
 		strbuf_addstr(out, "</p>\n");
 	}
 	bool *drawn = calloc(s->ncharts + 1, sizeof(*drawn));
+	size_t ndrawn = 0;
 	for (size_t t = 0; t < s->ntables; t++) {
 		const struct report_table *tab = s->tables[t];
 		if (tab->nrows == 0)
 			continue;
 		strbuf_addstr(out, "<div class=\"pair\">");
-		for (size_t c = 0; c < s->ncharts; c++) {
+		for (size_t c = 0; c < s->ncharts && ndrawn < fold->charts; c++) {
 			if (drawn[c] || strcmp(s->charts[c]->table_id, tab->id) != 0)
 				continue;
 			write_chart(out, s->charts[c]);
 			drawn[c] = true;
+			ndrawn++;
 		}
 		strbuf_addstr(out, "<div>");
 		write_table(out, tab, all);
 		strbuf_addstr(out, "</div></div>\n");
 	}
-	for (size_t c = 0; c < s->ncharts; c++)
-		if (!drawn[c])
+	for (size_t c = 0; c < s->ncharts && ndrawn < fold->charts; c++) {
+		if (!drawn[c]) {
 			write_chart(out, s->charts[c]);
+			ndrawn++;
+		}
+	}
+	if (ndrawn < s->ncharts)
+		strbuf_addf(out, "<p class=\"more\">%zu more chart%s not drawn.</p>\n",
+			    s->ncharts - ndrawn, s->ncharts - ndrawn == 1 ? "" : "s");
 	free(drawn);
 	strbuf_addstr(out, "</section>\n");
 }
@@ -844,7 +904,7 @@ write_section(struct strbuf *out, const struct report_section *s, int id, bool a
 static void
 write_data(struct strbuf *out, const struct report *r)
 {
-	json_t *j = report_json(r);
+	json_t *j = report_json(r, &fold->data);
 	char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	strbuf_addstr(out, "<script type=\"application/json\" id=\"iotally-data\">");
@@ -914,8 +974,42 @@ has_timeline(const struct report *r)
 	return false;
 }
 
-void
-report_html_render(const struct report *r, struct strbuf *out)
+/* In a folded page, a line under the headline saying what was cut. */
+static void
+write_fold_note(struct strbuf *out)
+{
+	const struct report_fold *d = &fold->data;
+	if (fold == &folds[0])
+		return;
+	strbuf_addstr(out, "<p class=\"warn\">This page was folded to keep it within "
+		      REPORT_HTML_LIMIT_SHOWN ": ");
+	if (d->bare)
+		strbuf_addf(out, "only the headline and %zu warnings are shown", d->warnings);
+	else
+		strbuf_addf(out, "each text is cut to %zu characters; at most %zu rows a table, "
+			    "%zu charts a section and %zu warnings are shown", d->chars,
+			    rows_shown(), fold->charts, d->warnings);
+	strbuf_addstr(out, ", and the data at the end of the page is cut the same way (its "
+		      "omitted counts say how much). <code>--format markdown</code> writes a "
+		      "shorter report.</p>\n");
+}
+
+static void
+write_warnings(struct strbuf *out, const struct report *r)
+{
+	size_t n = r->nwarnings < fold->data.warnings ? r->nwarnings : fold->data.warnings;
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(out, "<p class=\"warn\">Warning: ");
+		esc(out, r->warnings[i]);
+		strbuf_addstr(out, "</p>\n");
+	}
+	if (n < r->nwarnings)
+		strbuf_addf(out, "<p class=\"warn\">%zu more warning%s left out.</p>\n",
+			    r->nwarnings - n, r->nwarnings - n == 1 ? "" : "s");
+}
+
+static void
+render(const struct report *r, struct strbuf *out)
 {
 	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -937,17 +1031,15 @@ report_html_render(const struct report *r, struct strbuf *out)
 		esc(out, r->verdict);
 		strbuf_addstr(out, "</p>\n");
 	}
+	write_fold_note(out);
 	strbuf_addstr(out, "</header>\n<section id=\"provenance\"><h2>Provenance</h2>\n");
-	write_provenance(out, r);
-	for (size_t i = 0; i < r->nwarnings; i++) {
-		strbuf_addstr(out, "<p class=\"warn\">Warning: ");
-		esc(out, r->warnings[i]);
-		strbuf_addstr(out, "</p>\n");
-	}
+	if (!fold->data.bare)
+		write_provenance(out, r);
+	write_warnings(out, r);
 	strbuf_addstr(out, "<p class=\"note\">Sizes in binary units (1 KiB = 1024 bytes); "
 		      "~ marks a rounded figure. Every exact byte count is in the cell's "
 		      "tooltip and in the data at the end of the page.</p></section>\n");
-	for (int s = 0; s < REPORT_SECTIONS; s++)
+	for (int s = 0; s < REPORT_SECTIONS && !fold->data.bare; s++)
 		if (r->sections[s].title)
 			write_section(out, &r->sections[s], s, r->all);
 	strbuf_addstr(out, "<footer>Written by iotally. The report's data: the JSON in "
@@ -955,6 +1047,22 @@ report_html_render(const struct report *r, struct strbuf *out)
 		      ").</footer>\n");
 	write_data(out, r);
 	strbuf_addstr(out, "</body>\n</html>\n");
+}
+
+void
+report_html_render(const struct report *r, struct strbuf *out)
+{
+	size_t start = out->len;
+	for (size_t i = 0; i < NFOLDS; i++) {
+		fold = &folds[i];
+		out->len = start;
+		if (out->alloc)   /* not the shared empty buffer, which threads may read */
+			out->buf[start] = '\0';
+		render(r, out);
+		if (out->len - start <= REPORT_HTML_LIMIT)
+			break;
+	}
+	fold = &folds[0];
 }
 
 int

@@ -13,7 +13,8 @@
  * where it goes: HTML text and attribute values (& < > " '), SVG text (the
  * same), and the JSON (< > & written as \u003c \u003e \u0026, so neither
  * "</script>" nor "<!--" can appear in it). Tables show at most
- * REPORT_HTML_ROWS rows; the JSON holds what the model holds.
+ * REPORT_HTML_ROWS rows; the JSON holds what the model holds (unless the
+ * page is folded to fit REPORT_HTML_LIMIT).
  * The output is the same bytes for the same report.
  */
 
@@ -23,6 +24,15 @@
 #include "util/strbuf.h"
 
 #define REPORT_HTML_ROWS 200
+
+/*
+ * The page is at most REPORT_HTML_LIMIT bytes, whatever the input: when the
+ * whole report does not fit, texts are cut and fewer rows, charts and
+ * warnings shown (the embedded data cut the same way) until it does, and
+ * the page says so under its headline.
+ */
+#define REPORT_HTML_LIMIT (2u * 1024 * 1024)
+#define REPORT_HTML_LIMIT_SHOWN "2 MiB"
 
 void report_html_render(const struct report *r, struct strbuf *out);
 /* 0, or -1 when the output cannot be written. */

@@ -64,4 +64,6 @@ signature_ndjson_set(struct ndjson_row *row, const struct signature *s)
 	ndjson_set(row, "signature_id", has ? json_string_nocheck(s->id) : json_null());
 	ndjson_set(row, "signature_label", has ? json_text(s->label) : json_null());
 	ndjson_set(row, "signature_rule", has ? json_string_nocheck(SIGNATURE_RULE) : json_null());
+	/* The canonical text, so that `iotally signatures` can check the id it reads back. */
+	ndjson_set(row, "signature", has ? json_text(s->canonical) : json_null());
 }

@@ -29,8 +29,8 @@ json_t *signature_json(const struct signature *s);
 
 /*
  * The signature columns of an NDJSON row, appended in this order:
- * "signature_id", "signature_label", "signature_rule" (null when nothing
- * grew or s is NULL).
+ * "signature_id", "signature_label", "signature_rule", "signature" (the
+ * canonical text; each null when nothing grew or s is NULL).
  */
 void signature_ndjson_set(struct ndjson_row *row, const struct signature *s);
 

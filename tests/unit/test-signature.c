@@ -84,13 +84,13 @@ test_canonical_and_id(void **state)
 	signature_init(&a);
 	signature_init(&b);
 	/* The same components in another order, one given twice: the same text. */
-	signature_add(&a, SIGNATURE_CLASS, "+B", "B +", 0, 10);
-	signature_add(&a, SIGNATURE_CLASS, "+A", "A +", 0, 30);
-	signature_add(&a, SIGNATURE_CLASS, "+C", "C +", 0, 20);
-	signature_add(&b, SIGNATURE_CLASS, "+C", "C +", 0, 15);
-	signature_add(&b, SIGNATURE_CLASS, "+A", "A +", 0, 30);
-	signature_add(&b, SIGNATURE_CLASS, "+C", "C +", 0, 5);
-	signature_add(&b, SIGNATURE_CLASS, "+B", "B +", 0, 10);
+	signature_add(&a, SIGNATURE_CLASS, "+B", 0, 10);
+	signature_add(&a, SIGNATURE_CLASS, "+A", 0, 30);
+	signature_add(&a, SIGNATURE_CLASS, "+C", 0, 20);
+	signature_add(&b, SIGNATURE_CLASS, "+C", 0, 15);
+	signature_add(&b, SIGNATURE_CLASS, "+A", 0, 30);
+	signature_add(&b, SIGNATURE_CLASS, "+C", 0, 5);
+	signature_add(&b, SIGNATURE_CLASS, "+B", 0, 10);
 	signature_finish(&a);
 	signature_finish(&b);
 	assert_string_equal(a.canonical, "iotsig/1 class:+A; class:+B; class:+C");
@@ -115,12 +115,12 @@ test_caps_and_sections(void **state)
 	(void)state;
 	signature_init(&s);
 	/* Four classes: the smallest (+D) is dropped; sections in rule order. */
-	signature_add(&s, SIGNATURE_TRACK, "m!f", "m: f +", 2 << 20, 1);
-	signature_add(&s, SIGNATURE_CLASS, "+D", "D +", 0, 9);
-	signature_add(&s, SIGNATURE_CLASS, "+Z", "Z +", 0, 100);
-	signature_add(&s, SIGNATURE_CLASS, "+Y", "Y +", 0, 50);
-	signature_add(&s, SIGNATURE_CLASS, "+X", "X +", 0, 40);
-	signature_add(&s, SIGNATURE_GPU, "IOSurface/N/1M", "IOSurface N +1MiB regions", 9 << 20, 9);
+	signature_add(&s, SIGNATURE_TRACK, "m!f", 2 << 20, 1);
+	signature_add(&s, SIGNATURE_CLASS, "+D", 0, 9);
+	signature_add(&s, SIGNATURE_CLASS, "+Z", 0, 100);
+	signature_add(&s, SIGNATURE_CLASS, "+Y", 0, 50);
+	signature_add(&s, SIGNATURE_CLASS, "+X", 0, 40);
+	signature_add(&s, SIGNATURE_GPU, "IOSurface/N/1M", 9 << 20, 9);
 	signature_finish(&s);
 	assert_string_equal(s.canonical, "iotsig/1 gpu:IOSurface/N/1M; class:+X; class:+Y; "
 					 "class:+Z; track:m!f");
@@ -129,8 +129,8 @@ test_caps_and_sections(void **state)
 
 	/* A series' verdict comes first, whatever the order it was added in. */
 	signature_init(&s);
-	signature_add(&s, SIGNATURE_GPU, "IOSurface/N/8M", "IOSurface N +8MiB regions", 64 << 20, 8);
-	signature_add(&s, SIGNATURE_TREND, "LEAK", "series LEAK", 0, 0);
+	signature_add(&s, SIGNATURE_GPU, "IOSurface/N/8M", 64 << 20, 8);
+	signature_add(&s, SIGNATURE_TREND, "LEAK", 0, 0);
 	signature_finish(&s);
 	assert_string_equal(s.canonical, "iotsig/1 trend:LEAK; gpu:IOSurface/N/8M");
 	assert_string_equal(s.label, "series LEAK; IOSurface N +8MiB regions");

@@ -180,6 +180,20 @@ test_per_hour(void **state)
 	assert_int_equal(r.verdict, TREND_LEAK);
 }
 
+/* A series without a sample reorders as nothing: its arrays were never
+ * allocated, and passing them to memcpy with a length of 0 is undefined
+ * (the sanitizer build aborts on it). */
+static void
+test_series_reorder_empty(void **state)
+{
+	(void)state;
+	struct trend_series s;
+	trend_series_init(&s);
+	trend_series_reorder(&s, NULL, NULL);
+	assert_int_equal(s.nsamples, 0);
+	trend_series_release(&s);
+}
+
 /* Absent from a complete sample = 0; reordering moves values with samples. */
 static void
 test_series(void **state)
@@ -532,6 +546,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_series_reorder_empty),
 		cmocka_unit_test(test_default_warmup),
 		cmocka_unit_test(test_linear_leak),
 		cmocka_unit_test(test_plateau),

@@ -292,6 +292,7 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 	char *member = manifest_record_path(out, &why);
 	if (!member)   /* names no file ("", "./"), or one outside the bundle */
 		return bad(w, err, strcmp(why, "is empty") == 0 ? "a step's file path names no file"
+				   : strstr(why, "longer") ? "a step's file path is longer than 4096 bytes"
 				   : "a step's file path leaves the bundle");
 	b->captures = xgrow(b->captures, alloc, b->ncaptures + 1, sizeof(*b->captures));
 	struct bundle_capture *c = &b->captures[b->ncaptures++];

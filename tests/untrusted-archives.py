@@ -9,8 +9,8 @@ and peak memory from wait4): the truth is the input's construction.
   untrusted-archives.py IOTALLY ROOT [--case NAME]...
 """
 
-import argparse
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -21,9 +21,14 @@ import tarfile
 import tempfile
 import threading
 
-from casecheck import check, collect_cases, iotally_env, run_cases
+from casecheck import check, collect_cases, iotally_env
 
-ARGS = None
+# untrusted-inputs.py's command line, fixture bundle and case runner, shared.
+_spec = importlib.util.spec_from_file_location(
+    'untrusted_inputs', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                     'untrusted-inputs.py'))
+inputs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(inputs)
 
 
 class Scratch:
@@ -42,12 +47,13 @@ class Scratch:
 
 class Run:
     """One run of iotally: status, output, and the child's own CPU seconds
-    and peak resident memory (KiB), from wait4."""
+    and peak resident memory (KiB), from wait4 (the peak counts the forked
+    Python before exec, about 20 MB: a floor, not noise)."""
 
     def __init__(self, args, scratch, timeout=120):
         out, err = scratch.path('stdout'), scratch.path('stderr')
         with open(out, 'wb') as fo, open(err, 'wb') as fe:
-            p = subprocess.Popen([ARGS.bin] + list(args), stdout=fo, stderr=fe,
+            p = subprocess.Popen([inputs.ARGS.bin] + list(args), stdout=fo, stderr=fe,
                                  stdin=subprocess.DEVNULL, env=iotally_env(), cwd=scratch.dir)
             timer = threading.Timer(timeout, p.kill)
             timer.start()
@@ -79,10 +85,6 @@ def expect(case, r, status, stderr_has=None, stderr_is=None):
     return ok
 
 
-def fixture(*parts):
-    return os.path.join(ARGS.root, 'fixtures', *parts)
-
-
 def add(t, name, data=b'', kind=None, link=''):
     info = tarfile.TarInfo(name)
     info.mtime = 0
@@ -95,24 +97,13 @@ def add(t, name, data=b'', kind=None, link=''):
     t.addfile(info, io.BytesIO(data))
 
 
-def complete_members():
-    """The complete fixture bundle's files as (name under 'b/', bytes)."""
-    root = fixture('bundle', 'complete')
-    out = []
-    for d, _, files in sorted(os.walk(root)):
-        for f in sorted(files):
-            full = os.path.join(d, f)
-            out.append(('b/' + os.path.relpath(full, root), open(full, 'rb').read()))
-    return out
-
-
 def bundle_archive(path, extra=(), first=()):
     """The complete fixture bundle as a .tar.gz (pax names: any length), with
     `first` members before it and `extra` after: (name, bytes, kind, link)."""
     with tarfile.open(path, 'w:gz', format=tarfile.PAX_FORMAT) as t:
         for m in first:
             add(t, *m)
-        for name, data in complete_members():
+        for name, data in inputs.complete_members():
             add(t, name, data)
         for m in extra:
             add(t, *m)
@@ -173,7 +164,7 @@ def case_deep_names_memory_linear():
 # ---- a series archive: read once, not once per sample --------------------------
 
 def vmmap_text():
-    with tarfile.open(fixture('series-bundle', 'leak.tar.gz')) as t:
+    with tarfile.open(inputs.fixture('series-bundle', 'leak.tar.gz')) as t:
         return t.extractfile('leak/001/target/vmmap.txt').read()
 
 
@@ -265,7 +256,7 @@ def syncs(args, s):
         return None
     log = s.path('strace.log')
     p = subprocess.run([strace, '-f', '-qq', '-o', log, '-e',
-                        'trace=fsync,fdatasync,syncfs,sync,sync_file_range', ARGS.bin] + args,
+                        'trace=fsync,fdatasync,syncfs,sync,sync_file_range', inputs.ARGS.bin] + args,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=iotally_env(),
                        cwd=s.dir, timeout=240)
     if p.returncode != 0 or not os.path.exists(log):
@@ -296,20 +287,6 @@ def case_redact_one_sync():
               'members missing from the copied folder')
 
 
-CASES = collect_cases(globals())
-
-
-def main():
-    global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument('bin')
-    ap.add_argument('root')
-    ap.add_argument('--case', action='append')
-    ARGS = ap.parse_args()
-    ARGS.bin = os.path.abspath(ARGS.bin)
-    ARGS.root = os.path.abspath(ARGS.root)
-    return run_cases(CASES, ARGS.case)
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    inputs.CASES = collect_cases(globals())
+    sys.exit(inputs.main())

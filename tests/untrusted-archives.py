@@ -255,9 +255,12 @@ def syncs(args, s):
     if not strace:
         return None
     log = s.path('strace.log')
+    # LeakSanitizer cannot run under ptrace: the sanitizer builds trace without it.
+    asan = os.environ.get('ASAN_OPTIONS', '')
+    env = iotally_env(ASAN_OPTIONS=(asan + ':' if asan else '') + 'detect_leaks=0')
     p = subprocess.run([strace, '-f', '-qq', '-o', log, '-e',
                         'trace=fsync,fdatasync,syncfs,sync,sync_file_range', inputs.ARGS.bin] + args,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=iotally_env(),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
                        cwd=s.dir, timeout=240)
     if p.returncode != 0 or not os.path.exists(log):
         return None if b'ptrace' in p.stderr or b'PTRACE' in p.stderr else -1

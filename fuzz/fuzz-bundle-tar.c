@@ -118,5 +118,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(err.code != 0 && err.msg[0]);
 	bundle_release(&b);
 	line_reader_unmap_all();
+	arc_index_forget();   /* the next input is written at the same path */
 	return 0;
 }

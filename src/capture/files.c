@@ -1,3 +1,11 @@
+/* syncfs() is Linux's (glibc declares it for _GNU_SOURCE); elsewhere sync(). */
+#ifdef __linux__
+#define _GNU_SOURCE 1
+#else
+#define _DEFAULT_SOURCE 1
+#define _DARWIN_C_SOURCE 1
+#endif
+
 #include "capture/files.h"
 
 #include "capture/capture.h"
@@ -249,6 +257,24 @@ capfile_archive_add_tree(struct archive *a, const char *root, const char *rel, c
 	return rc;
 }
 
+int
+capfile_sync_tree(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+#ifdef __linux__
+	int rc = syncfs(fd);
+#else
+	int rc = 0;
+	sync();
+#endif
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
 char *
 capfile_write_archive(const char *dir, const char *prefix, const char *beside, struct diag *err)
 {
@@ -272,6 +298,12 @@ capfile_write_archive(const char *dir, const char *prefix, const char *beside, s
 			 why ? why : strerror(errno));
 	}
 	archive_write_free(a);
+	/* The one sync of the archive: the files it was made from are scratch, never synced. */
+	if (rc == 0 && fsync(fd) < 0) {
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", beside,
+			 strerror(errno));
+		rc = -1;
+	}
 	if (close(fd) < 0 && rc == 0) {
 		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write the archive '%s': %s", beside,
 			 strerror(errno));

@@ -853,10 +853,15 @@ apply_chunk(void *ctx, const char *p, size_t n, struct diag *err)
 	return rc < 0 ? io_error(c->out, err) : 0;
 }
 
-/* `m` read from `src`, redacted into `fd` (closed here); its new digest and size kept. */
+/*
+ * `m` read from `src`, redacted into `fd` (closed here); its new digest and
+ * size kept. With `sync`, the file is synced: the one file of a single
+ * capture's copy; a tree's files are synced once, all together.
+ */
 static int
 apply_member(const struct tree *t, const struct redactor *rd, struct member *m,
-	     struct source *src, int fd, bool gzip, const char *out, struct diag *err)
+	     struct source *src, int fd, bool gzip, bool sync, const char *out,
+	     struct diag *err)
 {
 	struct sink sink;
 	struct apply_ctx c = { rd, m, &sink, out };
@@ -867,7 +872,7 @@ apply_member(const struct tree *t, const struct redactor *rd, struct member *m,
 		rc = io_error(out, err);
 	m->out_len = sink.len;
 	if (fd != STDOUT_FILENO) {
-		if (rc == 0 && fsync(fd) < 0)
+		if (rc == 0 && sync && fsync(fd) < 0)
 			rc = io_error(out, err);
 		if (close(fd) < 0 && rc == 0)
 			rc = io_error(out, err);
@@ -888,7 +893,7 @@ apply_into(const struct tree *t, const struct redactor *rd, struct member *m,
 				"for a file on this system: not copied", t->top, m->name);
 	if (fd < 0)
 		return io_error(out, err);
-	return apply_member(t, rd, m, src, fd, false, out, err);
+	return apply_member(t, rd, m, src, fd, false, false, out, err);
 }
 
 struct rewrite_ctx {
@@ -957,7 +962,7 @@ write_manifests(const char *given, struct tree *t, const struct redactor *rd,
 		res->nmanifests++;
 		if (rc == 0) {
 			int fd = capfile_open_out(dir, m->name);
-			if (fd < 0 || capfile_write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0)
+			if (fd < 0 || capfile_write_all(fd, text.buf, text.len) < 0)
 				rc = io_error(out, err);
 			if (fd >= 0 && close(fd) < 0 && rc == 0)
 				rc = io_error(out, err);
@@ -1007,8 +1012,11 @@ write_tree(const char *given, struct tree *t, const struct redactor *rd,
 	if (rc == 0)
 		rc = write_manifests(given, t, rd, res, tmp, out, warnings, err);
 	if (rc == 0 && !archive) {
+		/* Every file written, synced at once before the folder is put in place. */
+		rc = capfile_sync_tree(tmp) < 0 ? io_error(out, err) : 0;
 		/* POSIX has no rename that refuses an existing folder: checked just before. */
-		rc = exists(out, err);
+		if (rc == 0)
+			rc = exists(out, err);
 		if (rc == 0 && rename(tmp, out) < 0)
 			rc = io_error(out, err);
 	} else if (rc == 0) {
@@ -1034,7 +1042,7 @@ write_single(const char *given, struct tree *t, const struct redactor *rd, const
 	struct source src = { .fd = -1 };
 	int rc = open_single(t, given, &src, err);
 	if (rc == 0 && strcmp(out, "-") == 0) {
-		rc = apply_member(t, rd, &t->v[0], &src, STDOUT_FILENO, false, out, err);
+		rc = apply_member(t, rd, &t->v[0], &src, STDOUT_FILENO, false, false, out, err);
 		if (rc < 0 && (err->code == DIAG_IOERR || err->code == CAPTURE_EXIT_CANTCREAT))
 			diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write standard output: %s",
 				 strerror(errno));
@@ -1048,7 +1056,7 @@ write_single(const char *given, struct tree *t, const struct redactor *rd, const
 	if (rc == 0 && fd < 0) {
 		rc = io_error(out, err);
 	} else if (rc == 0) {
-		rc = apply_member(t, rd, &t->v[0], &src, fd, gzip, out, err);
+		rc = apply_member(t, rd, &t->v[0], &src, fd, gzip, true, out, err);
 		if (rc == 0)
 			rc = place_file(tmp, out, err);
 		unlink(tmp);

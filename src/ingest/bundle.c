@@ -157,9 +157,15 @@ bundle_path_is_bundle(const char *path)
 		return false;
 	struct top_scan t = { 0 };
 	struct diag err;
-	/* A manifest seen before a member the name rule refuses: a bundle, refused when opened. */
-	(void)arc_for_each_member(path, scan_top, &t, &err);
-	bool ok = t.found;
+	bool refused = false;
+	/*
+	 * A manifest seen before a member the name rule refuses, or a refused
+	 * member before any manifest (a link, an absolute or '..' name first):
+	 * a bundle, refused when opened. Read as a capture, the archive's
+	 * bytes would be taken for text, past every check of its members.
+	 */
+	(void)arc_scan_members(path, scan_top, &t, &refused, &err);
+	bool ok = t.found || refused;
 	free(t.top);
 	return ok;
 }
@@ -292,6 +298,7 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 	char *member = manifest_record_path(out, &why);
 	if (!member)   /* names no file ("", "./"), or one outside the bundle */
 		return bad(w, err, strcmp(why, "is empty") == 0 ? "a step's file path names no file"
+				   : strstr(why, "longer") ? "a step's file path is longer than 4096 bytes"
 				   : "a step's file path leaves the bundle");
 	b->captures = xgrow(b->captures, alloc, b->ncaptures + 1, sizeof(*b->captures));
 	struct bundle_capture *c = &b->captures[b->ncaptures++];

@@ -8,6 +8,12 @@
  * (libarchive). A `struct arc_reader` is owned by whoever opened
  * it and freed with arc_reader_free(); it never prints.
  *
+ * An archive is read from its start once per process, however many of
+ * its members are read and in whatever order: the first reader copies its
+ * files into an unlinked temporary file, bounded as `redact` bounds an
+ * archive's expansion, and later readers read the copy (arcread.c says
+ * more). Readers on several threads are safe.
+ *
  * Errors: an archive that cannot be decoded (corrupt, truncated) is
  * DIAG_DATA; a file that cannot be opened, or a member that is not in the
  * archive, is DIAG_NOINPUT. `path` arguments are borrowed for the
@@ -61,6 +67,21 @@ typedef int (*arc_member_fn)(void *ctx, const char *name, struct arc_reader *dat
 			     struct diag *err);
 int arc_for_each_member(const char *archive_path, arc_member_fn fn, void *ctx,
 			struct diag *err);
+/*
+ * The same, and when it stops with DIAG_DATA, *refused tells a member the
+ * rule refuses (a name or a link: the archive is read fine, and the member
+ * is the defect) from an archive that cannot be decoded.
+ */
+int arc_scan_members(const char *archive_path, arc_member_fn fn, void *ctx, bool *refused,
+		     struct diag *err);
+
+/*
+ * Forget the archives read so far: the next reader of one reads it again.
+ * An archive is known again by its path, device, inode, size and time of
+ * change, so a program that rewrites one in place at the same size within
+ * a clock tick (a fuzzing harness) calls this between the two.
+ */
+void arc_index_forget(void);
 
 /*
  * Does `path` look like a tar archive (plain or gzip-compressed)? Reads the

@@ -2,6 +2,7 @@
 
 #include "util/arcread.h"
 #include "util/beneath.h"
+#include "util/hashmap.h"
 #include "util/scan.h"
 #include "util/xalloc.h"
 
@@ -111,31 +112,34 @@ struct member_map {
 };
 static struct member_map *member_maps;
 static size_t nmember_maps, member_maps_alloc;
+/* name -> its latest map: a series maps a name per sample, and each is looked up */
+static struct strmap member_map_names;
 
 static const struct member_map *find_member_map(const char *path);
+
+static void
+add_member_map(const char *name, const char *archive, const char *member, const char *root)
+{
+	bool created;
+	member_maps = xgrow(member_maps, &member_maps_alloc, nmember_maps + 1,
+			    sizeof(*member_maps));
+	member_maps[nmember_maps].name = xstrdup(name);
+	member_maps[nmember_maps].archive = archive ? xstrdup(archive) : NULL;
+	member_maps[nmember_maps].member = xstrdup(member);
+	member_maps[nmember_maps].root = root ? xstrdup(root) : NULL;
+	*strmap_put(&member_map_names, name, strlen(name), &created) = nmember_maps++;
+}
 
 void
 line_reader_map_member(const char *name, const char *archive, const char *member)
 {
-	member_maps = xgrow(member_maps, &member_maps_alloc, nmember_maps + 1,
-			    sizeof(*member_maps));
-	member_maps[nmember_maps].name = xstrdup(name);
-	member_maps[nmember_maps].archive = xstrdup(archive);
-	member_maps[nmember_maps].member = xstrdup(member);
-	member_maps[nmember_maps].root = NULL;
-	nmember_maps++;
+	add_member_map(name, archive, member, NULL);
 }
 
 void
 line_reader_map_folder_file(const char *name, const char *root, const char *rel)
 {
-	member_maps = xgrow(member_maps, &member_maps_alloc, nmember_maps + 1,
-			    sizeof(*member_maps));
-	member_maps[nmember_maps].name = xstrdup(name);
-	member_maps[nmember_maps].archive = NULL;
-	member_maps[nmember_maps].member = xstrdup(rel);
-	member_maps[nmember_maps].root = xstrdup(root);
-	nmember_maps++;
+	add_member_map(name, NULL, rel, root);
 }
 
 int
@@ -162,15 +166,14 @@ line_reader_unmap_all(void)
 	free(member_maps);
 	member_maps = NULL;
 	nmember_maps = member_maps_alloc = 0;
+	strmap_release(&member_map_names);
 }
 
 static const struct member_map *
 find_member_map(const char *path)
 {
-	for (size_t i = nmember_maps; i-- > 0;)
-		if (strcmp(member_maps[i].name, path) == 0)
-			return &member_maps[i];
-	return NULL;
+	const size_t *i = strmap_get(&member_map_names, path, strlen(path));
+	return i ? &member_maps[*i] : NULL;
 }
 
 int

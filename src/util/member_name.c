@@ -4,9 +4,16 @@
 
 #include <string.h>
 
+/* Why a name past MEMBER_NAME_MAX is refused. */
+static const char too_long[] = "is longer than 4096 bytes (PATH_MAX): no file has so long a name";
+
 char *
 member_name_normal(const char *name, const char **why)
 {
+	if (strnlen(name, MEMBER_NAME_MAX + 1) > MEMBER_NAME_MAX) {
+		*why = too_long;
+		return NULL;
+	}
 	if (name[0] == '/') {
 		*why = "is an absolute path";
 		return NULL;
@@ -35,40 +42,56 @@ member_name_normal(const char *name, const char **why)
 	return strbuf_detach(&sb, NULL);
 }
 
-enum { NAME_FILE = 1, NAME_FOLDER = 2 };
-
 void
 member_set_init(struct member_set *s)
 {
-	strmap_init(&s->names);
+	strmap_init(&s->nodes);
+	s->count = 0;
 }
 
 void
 member_set_release(struct member_set *s)
 {
-	strmap_release(&s->names);
+	strmap_release(&s->nodes);
+}
+
+/*
+ * The node (parent, component): its value slot, created with a new number
+ * when absent (*created set). The key is the parent's number's bytes then
+ * the component, which member_name_normal() bounds.
+ */
+static size_t *
+node_put(struct member_set *s, size_t parent, const char *comp, size_t len, bool *created)
+{
+	char key[sizeof(parent) + MEMBER_NAME_MAX];
+	memcpy(key, &parent, sizeof(parent));
+	memcpy(key + sizeof(parent), comp, len);
+	size_t *v = strmap_put(&s->nodes, key, sizeof(parent) + len, created);
+	if (*created)
+		*v = ++s->count << 1;
+	return v;
 }
 
 const char *
 member_set_add_file(struct member_set *s, const char *normal)
 {
+	size_t parent = 0;   /* the root */
 	bool created;
-	size_t len = strlen(normal);
-	size_t *v = strmap_put(&s->names, normal, len, &created);
-	if (!created)
-		return *v == NAME_FILE ? "is there twice" : "is both a file and a folder";
-	*v = NAME_FILE;
-	/* Every folder above it, shallowest last: stop at one already seen as a folder. */
-	for (size_t i = len; i-- > 0;) {
-		if (normal[i] != '/')
-			continue;
-		v = strmap_put(&s->names, normal, i, &created);
-		if (!created) {
-			if (*v == NAME_FILE)
-				return "is both a file and a folder";
-			break;
+	for (const char *p = normal;;) {
+		const char *e = strchr(p, '/');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len > MEMBER_NAME_MAX)
+			return too_long;   /* not a normal form: member_name_normal() bounds it */
+		size_t *v = node_put(s, parent, p, len, &created);
+		if (!e) {
+			if (!created)
+				return (*v & 1) ? "is there twice" : "is both a file and a folder";
+			*v |= 1;
+			return NULL;
 		}
-		*v = NAME_FOLDER;
+		if (*v & 1)
+			return "is both a file and a folder";
+		parent = *v >> 1;
+		p = e + 1;
 	}
-	return NULL;
 }

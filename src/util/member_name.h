@@ -22,14 +22,29 @@
 #include "util/hashmap.h"
 
 /*
+ * The longest name taken, in bytes as given: PATH_MAX on Linux and more
+ * than macOS's 1024, so no file a capture wrote is refused; a longer one
+ * is no file's name, and refusing it before anything is kept for it
+ * bounds what every reader holds per member.
+ */
+#define MEMBER_NAME_MAX 4096u
+
+/*
  * The normal form of `name` (owned), or NULL with *why set to a phrase
- * ("is empty", "is an absolute path", "leaves its folder ('..')").
+ * ("is empty", "is an absolute path", "leaves its folder ('..')", "is
+ * longer than 4096 bytes ...").
  */
 char *member_name_normal(const char *name, const char **why);
 
-/* Names seen so far: files and the folders above them. */
+/*
+ * Names seen so far: files and the folders above them, as a tree. Each
+ * node is keyed by its parent's number and its own last component, so a
+ * name of L bytes adds about L bytes of keys however deep it is (keying
+ * every folder by its full path would add L*L/4 for "a/a/.../x").
+ */
 struct member_set {
-	struct strmap names;   /* value: 1 a file, 2 a folder */
+	struct strmap nodes;   /* value: node number << 1, | 1 for a file */
+	size_t count;          /* nodes so far; the root, number 0, is not stored */
 };
 
 void member_set_init(struct member_set *s);

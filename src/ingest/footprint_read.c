@@ -255,17 +255,23 @@ struct row {
 	size_t len;
 };
 
-/* Regions and the category name after the figures. */
-static bool
-take_regions_and_name(const char **s, const char *end, struct row *row)
+/*
+ * Regions and the category name after the figures. 1 read, 0 not a row,
+ * -1 error: a count past 2^63 - 1, which no process has and which the
+ * sums and the JSON writers cannot hold.
+ */
+static int
+take_regions_and_name(struct parser *ps, const char **s, const char *end, uint64_t line,
+		      struct row *row)
 {
-	const char *tok;
-	size_t len;
+	const char *tok, *count;
+	size_t len, clen;
 	uint64_t regions;
-	if (!next_token(s, end, &tok, &len) || !scan_all_digits(tok, len) ||
-	    parse_u64_dec(tok, len, &regions) != SIZE_OK)
-		return false;
-	row->f[FOOTPRINT_REGIONS] = footprint_figure_exact(regions);
+	if (!next_token(s, end, &count, &clen) || !scan_all_digits(count, clen))
+		return 0;
+	int rc = parse_u64_dec(count, clen, &regions);
+	if (rc != SIZE_OK && rc != SIZE_OVERFLOW)
+		return 0;
 	row->name = view_ltrim(*s, end);
 	row->len = (size_t)(end - row->name);
 	/* A unit after the count: the count was a figure, the row has another layout. */
@@ -273,8 +279,19 @@ take_regions_and_name(const char **s, const char *end, struct row *row)
 	if (next_token(&q, end, &tok, &len))
 		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 			if (strlen(units[i].name) == len && memcmp(units[i].name, tok, len) == 0)
-				return false;
-	return row->len > 0 && !(len == 5 && memcmp(tok, "pages", 5) == 0);
+				return 0;
+	if (row->len == 0 || (len == 5 && memcmp(tok, "pages", 5) == 0))
+		return 0;
+	if (rc == SIZE_OVERFLOW || !bytes_fit(regions)) {
+		struct strbuf qc = STRBUF_INIT;
+		diag_quote(&qc, count, clen, 80);
+		diag_set(ps->err, DIAG_DATA, ps->path, line, 0,
+			 "a region count past 2^63 - 1: '%s'", qc.buf);
+		strbuf_release(&qc);
+		return -1;
+	}
+	row->f[FOOTPRINT_REGIONS] = footprint_figure_exact(regions);
+	return 1;
 }
 
 /* A row in the table's column layout. 1 read, 0 not a row, -1 error. */
@@ -287,7 +304,7 @@ parse_row(struct parser *ps, const char *p, size_t n, uint64_t line, struct row 
 		if (rc <= 0)
 			return rc;
 	}
-	return take_regions_and_name(&s, end, row) ? 1 : 0;
+	return take_regions_and_name(ps, &s, end, line, row);
 }
 
 /*
@@ -316,8 +333,8 @@ parse_headerless_row(struct parser *ps, const char *p, size_t n, uint64_t line,
 		nfig++;
 	if (nfig < 6 && rc < 0)
 		return -1;
-	if (!take_regions_and_name(&s, end, row))
-		return 0;
+	if ((rc = take_regions_and_name(ps, &s, end, line, row)) <= 0)
+		return rc;
 	if (nfig != 3 && nfig != 5) {
 		*ambiguous = nfig == 4;
 		return 0;

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Hostile footprint captures: each case builds its input, runs the real
+binary (under ASan/UBSan in the sanitizer builds) and checks the exit
+status and message: the truth is the defect the case planted.
+
+  untrusted-footprint.py IOTALLY ROOT [--case NAME]...
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from casecheck import check, collect_cases, run_cases, run_iotally
+
+ARGS = None
+
+
+class Scratch:
+    def __enter__(self):
+        self.dir = tempfile.mkdtemp(prefix='iotally-untrusted-footprint-')
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+        return path
+
+
+def run(args, timeout=120):
+    try:
+        return run_iotally(ARGS.bin, args, timeout=timeout, cwd=ARGS.root,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def case_regions_past_int64():
+    """A row whose Regions is 2^63 (no process has that many) is refused at
+    the reader, naming the file and line, by every format: JSON and NDJSON
+    cannot hold it and must not abort."""
+    c = 'regions-past-int64'
+    with Scratch() as s:
+        rows = ('  Dirty      Clean  Reclaimable    Regions    Category\n'
+                '   1 MB        0 B          0 B    9223372036854775808    IOSurface\n'
+                '   1 MB        0 B          0 B    9223372036854775808    TOTAL\n')
+        grep = s.write('grep.txt', '1 MB 0 B 0 B 9223372036854775808 IOSurface\n')
+        table = s.write('table.txt', rows)
+        # 2^63 - 1 is the largest count read: the bound is exact.
+        fits = s.write('fits.txt', rows.replace('9223372036854775808', '9223372036854775807'))
+        for path, line in ((grep, 1), (table, 2)):
+            for fmt in ('json', 'ndjson', 'text', 'csv'):
+                r = run(['footprint', '--format', fmt, path])
+                if not check(c, r is not None, '%s: the run did not end' % fmt):
+                    continue
+                err = r.stderr.decode('utf-8', 'replace')
+                check(c, r.returncode == 65, '%s %s: exit %d, want 65: %s' %
+                      (os.path.basename(path), fmt, r.returncode, err[:400]))
+                want = "iotally: %s:%d: error: a region count past 2^63 - 1: " \
+                       "'9223372036854775808'\n" % (path, line)
+                check(c, want in err, '%s %s: stderr %r lacks %r' %
+                      (os.path.basename(path), fmt, err[:400], want))
+        for cmd in (['report', grep], ['diff', grep, table]):
+            r = run(cmd)
+            check(c, r is not None and r.returncode == 65,
+                  '%s: exit %s, want 65' % (cmd[0], r and r.returncode))
+        r = run(['footprint', '--format', 'json', fits])
+        check(c, r is not None and r.returncode == 0 and b'9223372036854775807' in r.stdout,
+              'a count of 2^63 - 1 is not read: exit %s' % (r and r.returncode))
+
+
+CASES = collect_cases(globals())
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument('bin')
+    ap.add_argument('root')
+    ap.add_argument('--case', action='append')
+    ARGS = ap.parse_args()
+    ARGS.bin = os.path.abspath(ARGS.bin)
+    ARGS.root = os.path.abspath(ARGS.root)
+    return run_cases(CASES, ARGS.case)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Hostile footprint captures: each case builds its input, runs the real
 binary (under ASan/UBSan in the sanitizer builds) and checks the exit
-status and message: the truth is the defect the case planted.
+status and message, or a resource bound measured at two sizes: the truth
+is the defect the case planted or the size the case chose.
 
   untrusted-footprint.py IOTALLY ROOT [--case NAME]...
 """
@@ -13,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from casecheck import check, collect_cases, run_cases, run_iotally
+from casecheck import check, collect_cases, iotally_env, run_cases, run_iotally
 
 ARGS = None
 
@@ -73,6 +74,63 @@ def case_regions_past_int64():
         r = run(['footprint', '--format', 'json', fits])
         check(c, r is not None and r.returncode == 0 and b'9223372036854775807' in r.stdout,
               'a count of 2^63 - 1 is not read: exit %s' % (r and r.returncode))
+
+
+def many_processes(n):
+    """n processes, each with four categories of its own name (the sum of the
+    capture lists 4n categories): the shape that made the sum O(n^2)."""
+    rule = '=' * 70
+    out = []
+    for i in range(n):
+        out += [rule, 'proc%d [%d]: 64-bit    Footprint: 3072 B (16384 bytes per page)'
+                % (i, 1000 + i), rule, '',
+                '  Dirty      Clean  Reclaimable    Regions    Category',
+                '    ---        ---          ---        ---    ---']
+        out += ['  768 B        0 B          0 B          1    cat%d_%d' % (i, k)
+                for k in range(4)]
+        out += ['    ---        ---          ---        ---    ---',
+                ' 3072 B        0 B          0 B          4    TOTAL', '',
+                'Auxiliary data:', '    phys_footprint: 3072 B',
+                '    phys_footprint_peak: 3072 B', '']
+    out.append('Summary Footprint: %d B' % (3072 * n))
+    return '\n'.join(out) + '\n'
+
+
+def cpu_of(args):
+    """(exit status, user + system CPU seconds) of one run of iotally."""
+    p = subprocess.Popen([ARGS.bin] + args, cwd=ARGS.root, env=iotally_env(),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, ru.ru_utime + ru.ru_stime
+
+
+def case_many_processes_linear():
+    """CPU of every reader of a capture of many processes grows with the
+    file: 4x the processes may cost at most 9x the CPU (a quadratic reader
+    costs 16x; the slack absorbs a loaded machine and sanitizers). Each
+    size is run twice and its least CPU kept."""
+    c = 'many-processes-linear'
+    small, large = 1500, 6000
+    with Scratch() as s:
+        paths = {n: s.write('fp-%d.txt' % n, many_processes(n)) for n in (small, large)}
+        commands = (['footprint', '--format', 'json'], ['report'])
+        for cmd in commands + (['diff'],):
+            cpu = {}
+            for n, path in paths.items():
+                args = cmd + [path] + ([path] if cmd == ['diff'] else [])
+                runs = [cpu_of(args) for _ in range(2)]
+                check(c, all(rc == 0 for rc, _ in runs), '%s %d: exit %r' %
+                      (cmd[0], n, [rc for rc, _ in runs]))
+                # A floor of 10 ms: timer resolution, not the reader, below it.
+                cpu[n] = max(min(t for _, t in runs), 0.01)
+            ratio = cpu[large] / cpu[small]
+            print('%s: %d processes %.3f s, %d processes %.3f s CPU (x%.1f)' %
+                  (cmd[0], small, cpu[small], large, cpu[large], ratio))
+            check(c, ratio <= 9, '%s: %d processes take %.1fx the CPU of %d (%.3f s vs '
+                  '%.3f s): not linear' % (cmd[0], large, ratio, small, cpu[large],
+                                          cpu[small]))
 
 
 CASES = collect_cases(globals())

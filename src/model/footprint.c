@@ -112,17 +112,23 @@ footprint_process_add(struct footprint_process *p, const char *name, size_t len,
 }
 
 struct footprint_figure
-footprint_process_figure(const struct footprint_process *p, const char *name, size_t len,
-			 enum footprint_field f)
+footprint_process_unlisted(const struct footprint_process *p, enum footprint_field f)
 {
 	struct footprint_figure none = { 0 };
 	if (!p->has_table || !(p->columns & (1u << f)))
 		return none;
-	const struct footprint_category *c = footprint_process_find(p, name, len);
-	if (c)
-		return c->f[f];
 	/* footprint lists every category the process has; an author may not have. */
 	return p->elided ? none : footprint_figure_exact(0);
+}
+
+struct footprint_figure
+footprint_process_figure(const struct footprint_process *p, const char *name, size_t len,
+			 enum footprint_field f)
+{
+	if (!p->has_table || !(p->columns & (1u << f)))
+		return (struct footprint_figure){ 0 };
+	const struct footprint_category *c = footprint_process_find(p, name, len);
+	return c ? c->f[f] : footprint_process_unlisted(p, f);
 }
 
 static int
@@ -162,6 +168,32 @@ add_into(struct footprint_figure *to, const struct footprint_figure *from, const
 	return 0;
 }
 
+/*
+ * Each process's listed rows added into the sum's rows of their names: one
+ * pass over the rows, whatever the number of processes and categories.
+ * listed[k * FIELDS + f] counts the processes with unknown unlisted f
+ * figures that list category k: the ones that do not make k's sum unknown.
+ */
+static int
+sum_listed(struct footprint_process *s, const struct footprint_process *p, size_t *listed,
+	   const char *path, struct diag *err)
+{
+	for (size_t k = 0; k < p->ncats; k++) {
+		const struct footprint_category *c = &p->cats[k];
+		size_t *at = strmap_get(&s->index, c->name, strlen(c->name));
+		for (int f = 0; f < FOOTPRINT_FIELDS; f++) {
+			struct footprint_figure v = footprint_process_figure(p, c->name,
+									     strlen(c->name),
+									     (enum footprint_field)f);
+			if (add_into(&s->cats[*at].f[f], &v, path, err) < 0)
+				return -1;
+			listed[*at * FOOTPRINT_FIELDS + (size_t)f] +=
+				!footprint_process_unlisted(p, (enum footprint_field)f).known;
+		}
+	}
+	return 0;
+}
+
 /* The sum of every process: a category any process lists, figures as each has them. */
 static int
 finish_summed(struct footprint_capture *cap, const char *path, struct diag *err)
@@ -188,27 +220,33 @@ finish_summed(struct footprint_capture *cap, const char *path, struct diag *err)
 	for (size_t k = 0; k < s->ncats; k++)
 		for (int f = 0; f < FOOTPRINT_FIELDS; f++)
 			s->cats[k].f[f] = footprint_figure_exact(0);
-	for (size_t i = 0; i < cap->nprocs; i++) {
+	/* Processes whose unlisted f figures are unknown: how many. */
+	size_t unknown_unlisted[FOOTPRINT_FIELDS] = { 0 };
+	size_t *listed = xcalloc(s->ncats ? s->ncats * FOOTPRINT_FIELDS : 1, sizeof(*listed));
+	int rc = 0;
+	for (size_t i = 0; i < cap->nprocs && rc == 0; i++) {
 		const struct footprint_process *p = cap->procs[i];
-		int rc = add_into(&s->footprint, &p->footprint, path, err);
+		rc |= add_into(&s->footprint, &p->footprint, path, err);
 		rc |= add_into(&s->phys_footprint, &p->phys_footprint, path, err);
-		/* Peaks at different times do not add up to a peak of anything. */
-		s->phys_footprint_peak = (struct footprint_figure){ 0 };
 		for (int f = 0; f < FOOTPRINT_FIELDS && rc == 0; f++) {
 			struct footprint_figure t = p->has_total ? p->total.f[f] :
 							(struct footprint_figure){ 0 };
 			rc |= add_into(&s->total.f[f], &t, path, err);
-			for (size_t k = 0; k < s->ncats && rc == 0; k++) {
-				const char *n = s->cats[k].name;
-				struct footprint_figure v =
-					footprint_process_figure(p, n, strlen(n), f);
-				rc |= add_into(&s->cats[k].f[f], &v, path, err);
-			}
+			unknown_unlisted[f] +=
+				!footprint_process_unlisted(p, (enum footprint_field)f).known;
 		}
-		if (rc)
-			return -1;
+		if (rc == 0)
+			rc = sum_listed(s, p, listed, path, err);
 	}
-	return finish_gpu(s, path, err);
+	/* Peaks at different times do not add up to a peak of anything. */
+	s->phys_footprint_peak = (struct footprint_figure){ 0 };
+	/* A process that may hold a category it does not list leaves that sum unknown. */
+	for (size_t k = 0; k < s->ncats && rc == 0; k++)
+		for (int f = 0; f < FOOTPRINT_FIELDS; f++)
+			if (listed[k * FOOTPRINT_FIELDS + (size_t)f] < unknown_unlisted[f])
+				s->cats[k].f[f] = (struct footprint_figure){ 0 };
+	free(listed);
+	return rc ? -1 : finish_gpu(s, path, err);
 }
 
 int

@@ -96,6 +96,14 @@ struct footprint_category *footprint_process_add(struct footprint_process *p,
 						 const char *name, size_t len, uint64_t line);
 
 /*
+ * The figure of a category the process's table does not list: 0 (known)
+ * when the table is complete, unknown otherwise (docs/footprint.md,
+ * "Unknown is not 0"). The one rule every figure, sum, gate and trend reads.
+ */
+struct footprint_figure footprint_process_unlisted(const struct footprint_process *p,
+						   enum footprint_field f);
+
+/*
  * A figure of a category, as the capture has it: the row's; 0 (known) for a
  * category the complete table does not list; unknown for a column the table
  * lacks, a process without a table, or a row missing from an elided table.

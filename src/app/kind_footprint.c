@@ -273,7 +273,7 @@ footprint_subject(const void *p, const char *kind, const char *metric)
 	if (pair_metric(f, metric, &fb, &fa, &missing, &no_process, &err) < 0 || missing)
 		return NULL;
 	if (fb.at_least || fa.at_least)
-		return "a lower bound: rows were elided";
+		return "a lower bound: the table does not list every category";
 	return fb.slack || fa.slack ? "figures as printed, rounded by footprint" : NULL;
 }
 
@@ -364,7 +364,9 @@ trend_metric(void *ctx, const char *name, const struct footprint_figure *fig)
 		return;
 	char full[600];
 	snprintf(full, sizeof(full), "footprint:%s", name);
-	trend_input_metric(c->out, TREND_BYTES, false, false, (double)fig->value, "%s",
+	/* A category's dirty: 0 in a sample whose table says so by not listing it. */
+	bool category = !gpu && strcmp(name, "phys_footprint") != 0;
+	trend_input_metric(c->out, TREND_BYTES, category, false, (double)fig->value, "%s",
 			   full);
 	if (!gpu && footprint_category_is_gpu(name, strlen(name) - strlen(".dirty")) &&
 	    figure_step(fig) > c->gpu_step)
@@ -387,7 +389,8 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 	} else if (side.cap.partial) {
 		trend_input_leave_out(in, DIAG_DATA, "partial: the input ends inside a table or a line");
 	} else {
-		out->complete = true;
+		/* Absence is 0 where the table is shown complete (model/footprint.h). */
+		out->complete = footprint_process_unlisted(side.proc, FOOTPRINT_DIRTY).known;
 		in->used = true;
 		struct trend_ctx c = { .out = out };
 		footprint_metric_each(side.proc, trend_metric, &c);

@@ -409,6 +409,7 @@ on_row(struct parser *ps, const char *p, size_t n, uint64_t line)
 			diag_list_add(ps->warnings, DIAG_WARNING, ps->path, line,
 				      "a row with other columns than the rows before it; not read");
 		ps->cap->partial = true;
+		ps->cur->rows_lost = true;
 		return rc < 0 ? -1 : 1;
 	}
 	bool ambiguous;
@@ -431,6 +432,7 @@ on_row(struct parser *ps, const char *p, size_t n, uint64_t line)
 		ps->ncols = ncols;
 	}
 	ps->cur->has_table = true;
+	ps->cur->grepped = true;
 	for (size_t i = 0; i < ps->ncols; i++)
 		ps->cur->columns |= 1u << ps->cols[i];
 	add_row(ps, &row, line);
@@ -508,8 +510,10 @@ on_unparsed(struct parser *ps, const struct line *ln)
 		return -1;
 	}
 	/* Inside a table a row may be lost: the figures are partial. */
-	if (ps->cur && ps->cur->has_table && !ps->cur->has_total)
+	if (ps->cur && ps->cur->has_table && !ps->cur->has_total) {
 		ps->cap->partial = true;
+		ps->cur->rows_lost = true;
+	}
 	if (ps->unparsed == 0)
 		ps->unparsed_first = ln->no;
 	if (ps->unparsed++ < UNPARSED_SHOWN) {
@@ -543,7 +547,8 @@ on_line(struct parser *ps, const struct line *ln)
 	int rc;
 	if (tn == 0 || is_rule_of(t, tn, '=', 3) || is_rule_of(t, tn, '-', 3))
 		return 0;
-	if (tn == 3 && memcmp(t, "...", 3) == 0) {
+	/* " ...", "... (small categories omitted, <7 MB dirty each) ...": an author's cut. */
+	if (tn >= 3 && memcmp(t, "...", 3) == 0) {
 		on_elided(ps, ln->no);
 		ps->begun = true;
 		return 0;
@@ -593,6 +598,45 @@ add_closing_notes(struct parser *ps)
 	}
 }
 
+/*
+ * A table with its TOTAL whose listed rows do not add up to it (a table
+ * pasted with some rows): say how much of TOTAL is in rows not listed, as
+ * their categories are unknown (model/footprint.h, footprint_process_unlisted).
+ */
+static void
+warn_short_of_total(struct parser *ps, const struct footprint_process *p)
+{
+	static const enum footprint_field checked[] = { FOOTPRINT_DIRTY, FOOTPRINT_REGIONS };
+	if (!p->has_table || !p->has_total || p->elided)
+		return;
+	for (size_t i = 0; i < sizeof(checked) / sizeof(checked[0]); i++) {
+		enum footprint_field f = checked[i];
+		struct footprint_figure rows, gap;
+		if (footprint_process_adds_up(p, f, &rows) || !rows.known ||
+		    !p->total.f[f].known)
+			continue;
+		bool count = f == FOOTPRINT_REGIONS, over = rows.value > p->total.f[f].value;
+		gap = p->total.f[f];
+		gap.value = over ? rows.value - gap.value : gap.value - rows.value;
+		gap.slack += rows.slack;
+		char r[64], t[64], g[64];
+		footprint_figure_text(&rows, count, r);
+		footprint_figure_text(&p->total.f[f], count, t);
+		footprint_figure_text(&gap, count, g);
+		if (over)
+			diag_list_add(ps->warnings, DIAG_WARNING, ps->path, p->total.line,
+				      "the listed rows' %s (%s) pass TOTAL's (%s) by %s: the table "
+				      "is not read as complete, and categories it does not list are "
+				      "unknown", footprint_fields[f].name, r, t, g);
+		else
+			diag_list_add(ps->warnings, DIAG_WARNING, ps->path, p->total.line,
+				      "the listed rows hold %s of TOTAL's %s %s: %s of TOTAL is in "
+				      "rows not listed, so categories the table does not list are "
+				      "unknown", r, t, footprint_fields[f].name, g);
+		return;
+	}
+}
+
 int
 footprint_read(struct line_reader *r, struct footprint_capture *cap,
 	       const struct footprint_read_opts *opts, struct diag_list *warnings,
@@ -622,7 +666,11 @@ footprint_read(struct line_reader *r, struct footprint_capture *cap,
 				"no footprint output found (no process title, category table "
 				"or phys_footprint line)");
 	add_closing_notes(&ps);
-	return footprint_capture_finish(cap, r->path, err);
+	if (footprint_capture_finish(cap, r->path, err) < 0)
+		return -1;
+	for (size_t i = 0; i < cap->nprocs; i++)
+		warn_short_of_total(&ps, cap->procs[i]);
+	return 0;
 }
 
 /* One line of the start of an input: is it a line only footprint prints? */

@@ -63,6 +63,14 @@ struct footprint_process {
 	bool has_table;           /* a category table (header or rows) was read */
 	unsigned columns;         /* 1u << enum footprint_field: columns the table prints */
 	bool elided;              /* the capture's author replaced rows with " ..." */
+	bool grepped;             /* rows without a column header: a grep may skip some */
+	bool rows_lost;           /* a line inside the table was not read */
+	/*
+	 * Fields (1u << enum footprint_field) in which a category the table
+	 * does not list holds 0: the rule of docs/footprint.md, "Unknown is
+	 * not 0", applied once by footprint_capture_finish.
+	 */
+	unsigned unlisted_zero;
 	struct footprint_category *cats;   /* in the capture's order */
 	size_t ncats, alloc;
 	struct strmap index;      /* name -> index in cats */
@@ -97,11 +105,19 @@ struct footprint_category *footprint_process_add(struct footprint_process *p,
 
 /*
  * The figure of a category the process's table does not list: 0 (known)
- * when the table is complete, unknown otherwise (docs/footprint.md,
+ * when the table is shown complete, unknown otherwise (docs/footprint.md,
  * "Unknown is not 0"). The one rule every figure, sum, gate and trend reads.
  */
 struct footprint_figure footprint_process_unlisted(const struct footprint_process *p,
 						   enum footprint_field f);
+
+/*
+ * Do the listed rows' f figures add up to the TOTAL row's, within their
+ * slack? *rows is their sum (unknown when a row's is). False without a
+ * TOTAL row or the column.
+ */
+bool footprint_process_adds_up(const struct footprint_process *p, enum footprint_field f,
+			       struct footprint_figure *rows);
 
 /*
  * A figure of a category, as the capture has it: the row's; 0 (known) for a

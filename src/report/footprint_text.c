@@ -55,7 +55,9 @@ write_table(FILE *out, const struct footprint_process *p, const struct footprint
 		add_row(&t, p, &p->total);
 	if (shown == 0)
 		fprintf(out, "No %scategory is listed%s.\n%s", o->all_categories ? "" : "GPU ",
-			p->elided ? " (rows were elided: unknown whether any is GPU memory)" : "",
+			footprint_process_unlisted(p, FOOTPRINT_DIRTY).known ? "" :
+			p->elided ? " (rows were elided: unknown whether any is GPU memory)" :
+			" (the table is not complete: unknown whether any is GPU memory)",
 			o->markdown ? "\n" : "");
 	if (text_table_rows(&t))
 		text_table_write(out, &t, o->markdown);
@@ -161,6 +163,7 @@ footprint_text_write(FILE *out, const struct footprint_capture *cap,
 		fputs("~ rounded by footprint (KB, MB, GB are base 1024, to the nearest unit; "
 		      "--format json gives each bound)\n", out);
 	if (any(cap, is_lower_bound))
-		fputs(">= a lower bound: rows were elided from the capture\n", out);
+		fputs(">= a lower bound: the table does not list every category (rows elided or "
+		      "cut)\n", out);
 	fputs("? not in the capture (a column, table or row it does not have)\n", out);
 }

@@ -155,6 +155,31 @@ current(struct parser *ps, uint64_t line)
 	return ps->cur ? ps->cur : new_process(ps, line);
 }
 
+/* The process figures go to: the current one, or the one a shared table is under. */
+static struct footprint_process *
+current_owner(struct parser *ps, uint64_t line)
+{
+	struct footprint_process *p = current(ps, line);
+	return p->owner ? p->owner : p;
+}
+
+/*
+ * "Shared with NAME [PID]:": the table that follows is memory the current
+ * process shares with that one (several-process output), not its own.
+ */
+static bool
+on_shared(struct parser *ps, const char *t, size_t n, uint64_t line)
+{
+	static const char head[] = "Shared with ";
+	size_t hl = sizeof(head) - 1;
+	if (!view_starts(t, n, head) || n < hl + 3 || t[n - 1] != ':' || t[n - 2] != ']')
+		return false;
+	struct footprint_process *owner = current_owner(ps, line);
+	ps->cur = footprint_process_add_shared(owner, t + hl, n - hl - 1, line);
+	ps->ncols = 0;
+	return true;
+}
+
 /*
  * "NAME [PID]: 64-bit    Footprint: 922 MB (16384 bytes per page)"; the
  * name may be missing ("[PID]: ...") and may hold blanks and brackets.
@@ -459,7 +484,7 @@ on_figure_line(struct parser *ps, const char *t, size_t n, uint64_t line)
 			ps->cap->summary_footprint = fig;
 			return 1;
 		}
-		struct footprint_process *p = current(ps, line);
+		struct footprint_process *p = current_owner(ps, line);
 		struct footprint_figure *to = k == 0 ? &p->phys_footprint : &p->phys_footprint_peak;
 		/* Seen already: the auxiliary data of another, untitled process. */
 		if (to->known) {
@@ -558,7 +583,7 @@ on_line(struct parser *ps, const struct line *ln)
 		ps->begun = true;
 		return 0;
 	}
-	if (on_lookup_message(ps, t, tn, ln->no) ||
+	if (on_lookup_message(ps, t, tn, ln->no) || on_shared(ps, t, tn, ln->no) ||
 	    (rc = on_title(ps, ln->p, n, ln->no)) > 0 ||
 	    (rc == 0 && (rc = on_figure_line(ps, t, tn, ln->no)) > 0) ||
 	    (rc == 0 && on_table_header(ps, t, tn, ln->no) && (rc = 1)) ||

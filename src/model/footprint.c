@@ -56,6 +56,10 @@ process_release(struct footprint_process *p)
 	free(p->total.name);
 	strmap_release(&p->index);
 	free(p->name);
+	for (size_t i = 0; i < p->nshared; i++)
+		process_release(p->shared[i]);
+	free(p->shared);
+	free(p->shared_with);
 	free(p);
 }
 
@@ -85,6 +89,18 @@ footprint_capture_add_process(struct footprint_capture *cap, uint64_t line)
 	cap->procs = xgrow(cap->procs, &cap->alloc, cap->nprocs + 1, sizeof(*cap->procs));
 	cap->procs[cap->nprocs++] = p;
 	return p;
+}
+
+struct footprint_process *
+footprint_process_add_shared(struct footprint_process *p, const char *with, size_t len,
+			     uint64_t line)
+{
+	struct footprint_process *s = process_new(line);
+	s->shared_with = xmemdup0(with, len);
+	s->owner = p;
+	p->shared = xgrow(p->shared, &p->shared_alloc, p->nshared + 1, sizeof(*p->shared));
+	p->shared[p->nshared++] = s;
+	return s;
 }
 
 struct footprint_category *
@@ -313,6 +329,12 @@ footprint_capture_finish(struct footprint_capture *cap, const char *path, struct
 		cap->procs[i]->unlisted_zero = unlisted_zero(cap->procs[i]);
 		if (finish_gpu(cap->procs[i], path, err) < 0)
 			return -1;
+		for (size_t k = 0; k < cap->procs[i]->nshared; k++) {
+			struct footprint_process *sh = cap->procs[i]->shared[k];
+			sh->unlisted_zero = unlisted_zero(sh);
+			if (finish_gpu(sh, path, err) < 0)
+				return -1;
+		}
 	}
 	if (cap->nprocs > 1)
 		return finish_summed(cap, path, err);

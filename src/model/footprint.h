@@ -77,6 +77,16 @@ struct footprint_process {
 	bool has_total;
 	struct footprint_category total;   /* the TOTAL row */
 	struct footprint_figure gpu_dirty; /* footprint:gpu.dirty, set by finish */
+	/*
+	 * "Shared with NAME [PID]:" tables under this process (several-process
+	 * output): memory it shares with that process, kept apart from its own
+	 * table, its figures and every sum. Each is a process of its own with
+	 * `shared_with` set ("NAME [PID]") and `owner` this one.
+	 */
+	char *shared_with;
+	struct footprint_process *owner;
+	struct footprint_process **shared;
+	size_t nshared, shared_alloc;
 };
 
 struct footprint_capture {
@@ -95,6 +105,11 @@ void footprint_capture_init(struct footprint_capture *cap);
 void footprint_capture_release(struct footprint_capture *cap);
 struct footprint_process *footprint_capture_add_process(struct footprint_capture *cap,
 							uint64_t line);
+
+/* A "Shared with WITH:" table under process p ("NAME [PID]", len bytes). */
+struct footprint_process *footprint_process_add_shared(struct footprint_process *p,
+						       const char *with, size_t len,
+						       uint64_t line);
 
 /* The row named so (NULL when the table has none). */
 struct footprint_category *footprint_process_find(const struct footprint_process *p,

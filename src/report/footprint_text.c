@@ -72,6 +72,31 @@ write_figure_line(FILE *out, const char *name, const struct footprint_figure *fi
 	fprintf(out, md ? "- **%s:** %s\n" : "%s: %s\n", name, buf);
 }
 
+/* footprint's "Shared with" tables: memory shared with another process, apart from p's own. */
+static void
+write_shared(FILE *out, const struct footprint_process *p, bool md)
+{
+	for (size_t i = 0; i < p->nshared; i++) {
+		const struct footprint_process *sh = p->shared[i];
+		struct footprint_figure none = { 0 };
+		const struct footprint_figure *d = sh->has_total ?
+			&sh->total.f[FOOTPRINT_DIRTY] : &none;
+		char dirty[64], gpu[64];
+		footprint_figure_text(d, false, dirty);
+		footprint_figure_text(&sh->gpu_dirty, false, gpu);
+		struct strbuf with = STRBUF_INIT;
+		/* A name from the input cannot turn into Markdown or HTML, nor a control. */
+		if (md)
+			report_md_escape(sh->shared_with, 0, &with);
+		else
+			escape_addstr(&with, sh->shared_with);
+		fprintf(out, "%sShared with %s (footprint's shared memory, in no figure above "
+			"nor any sum): dirty %s, GPU dirty %s\n", md ? "- " : "", with.buf, dirty,
+			gpu);
+		strbuf_release(&with);
+	}
+}
+
 static void
 write_process(FILE *out, const struct footprint_process *p, const char *heading,
 	      const struct footprint_text_opts *o)
@@ -105,6 +130,7 @@ write_process(FILE *out, const struct footprint_process *p, const char *heading,
 	else
 		fputs("No category table (footprint --noCategories, or an excerpt without "
 		      "one): every category is unknown.\n", out);
+	write_shared(out, p, o->markdown);
 }
 
 static bool

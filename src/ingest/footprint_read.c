@@ -104,6 +104,7 @@ struct parser {
 	uint64_t unparsed, unparsed_first;
 	bool elided_noted;
 	bool ambiguous_noted;
+	bool in_aux;              /* after "Auxiliary data:", before the next title or table */
 };
 
 static int
@@ -221,6 +222,7 @@ on_title(struct parser *ps, const char *p, size_t n, uint64_t line)
 			parse_u64_dec(num, nlen, &page);
 	}
 	struct footprint_process *proc = new_process(ps, line);
+	ps->in_aux = false;
 	size_t nlen = (size_t)(view_rtrim(p, (size_t)(open - p)));
 	if (nlen)
 		proc->name = xmemdup0(p, nlen);
@@ -269,6 +271,7 @@ on_table_header(struct parser *ps, const char *p, size_t n, uint64_t line)
 	memcpy(ps->cols, cols, sizeof(cols));
 	ps->ncols = ncols;
 	ps->inferred = false;
+	ps->in_aux = false;
 	ps->cur->has_table = true;
 	ps->cur->columns = seen;
 	return true;
@@ -563,6 +566,20 @@ on_elided(struct parser *ps, uint64_t line)
 		      "are unknown, and sums of listed rows are lower bounds");
 }
 
+/* "key: value" of footprint's Auxiliary data: a word of [A-Za-z0-9_.-], a colon, a value. */
+static bool
+is_aux_pair(const char *t, size_t n)
+{
+	size_t k = 0;
+	while (k < n && ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') ||
+			 (t[k] >= '0' && t[k] <= '9') || t[k] == '_' || t[k] == '.' || t[k] == '-'))
+		k++;
+	if (k == 0 || k >= n || t[k] != ':')
+		return false;
+	const char *v = view_ltrim(t + k + 1, t + n);
+	return v < t + n;
+}
+
 static int
 on_line(struct parser *ps, const struct line *ln)
 {
@@ -570,8 +587,12 @@ on_line(struct parser *ps, const struct line *ln)
 	const char *t = view_ltrim(ln->p, ln->p + n), *end = ln->p + n;
 	size_t tn = (size_t)(end - t);
 	int rc;
-	if (tn == 0 || is_rule_of(t, tn, '=', 3) || is_rule_of(t, tn, '-', 3))
+	if (tn == 0 || is_rule_of(t, tn, '-', 3))
 		return 0;
+	if (is_rule_of(t, tn, '=', 3)) {
+		ps->in_aux = false;
+		return 0;
+	}
 	/* " ...", "... (small categories omitted, <7 MB dirty each) ...": an author's cut. */
 	if (tn >= 3 && memcmp(t, "...", 3) == 0) {
 		on_elided(ps, ln->no);
@@ -581,6 +602,7 @@ on_line(struct parser *ps, const struct line *ln)
 	if (tn == 15 && memcmp(t, "Auxiliary data:", 15) == 0) {
 		current(ps, ln->no);
 		ps->begun = true;
+		ps->in_aux = true;
 		return 0;
 	}
 	if (on_lookup_message(ps, t, tn, ln->no) || on_shared(ps, t, tn, ln->no) ||
@@ -593,6 +615,9 @@ on_line(struct parser *ps, const struct line *ln)
 	}
 	if (rc < 0)
 		return -1;
+	/* Auxiliary data holds more keys than iotally reads (neural_peak:, dirty:). */
+	if (ps->in_aux && is_aux_pair(t, tn))
+		return 0;
 	/* A "- - -" rule of a table with a blank-separated layout. */
 	bool rule = true;
 	for (const char *q = t; q < end && rule; q++)

@@ -15,6 +15,7 @@
 #include "util/xalloc.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Lines not understood that get a warning of their own. */
@@ -26,6 +27,15 @@ static const struct {
 } units[] = {
 	{ "B", 0 }, { "KB", 10 }, { "MB", 20 }, { "GB", 30 }, { "TB", 40 },
 };
+
+static bool
+is_unit(const char *tok, size_t len)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strlen(units[i].name) == len && memcmp(units[i].name, tok, len) == 0)
+			return true;
+	return false;
+}
 
 int
 footprint_parse_figure(const char *num, size_t nlen, const char *unit, size_t ulen,
@@ -105,6 +115,8 @@ struct parser {
 	bool elided_noted;
 	bool ambiguous_noted;
 	bool in_aux;              /* after "Auxiliary data:", before the next title or table */
+	uint64_t failure_line;    /* footprint's first own message ("footprint: ...") */
+	char failure[200];
 };
 
 static int
@@ -304,10 +316,8 @@ take_regions_and_name(struct parser *ps, const char **s, const char *end, uint64
 	row->len = (size_t)(end - row->name);
 	/* A unit after the count: the count was a figure, the row has another layout. */
 	const char *q = row->name;
-	if (next_token(&q, end, &tok, &len))
-		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (strlen(units[i].name) == len && memcmp(units[i].name, tok, len) == 0)
-				return 0;
+	if (next_token(&q, end, &tok, &len) && is_unit(tok, len))
+		return 0;
 	if (row->len == 0 || (len == 5 && memcmp(tok, "pages", 5) == 0))
 		return 0;
 	if (rc == SIZE_OVERFLOW || !bytes_fit(regions)) {
@@ -514,6 +524,10 @@ on_lookup_message(struct parser *ps, const char *t, size_t n, uint64_t line)
 		diag_list_add(ps->warnings, DIAG_NOTE, ps->path, line, "footprint said: %s", q.buf);
 	} else {
 		ps->cap->lookups_failed += view_find(t, n, "Unable to find") != NULL;
+		if (!ps->failure_line) {
+			ps->failure_line = line;
+			snprintf(ps->failure, sizeof(ps->failure), "'%s'", q.buf);
+		}
 		diag_list_add(ps->warnings, DIAG_WARNING, ps->path, line, "footprint said: %s",
 			      q.buf);
 	}
@@ -711,6 +725,9 @@ footprint_read(struct line_reader *r, struct footprint_capture *cap,
 	}
 	if (rc < 0)
 		return -1;
+	if (!cap->nprocs && !cap->summary_footprint.known && ps.failure_line)
+		return diag_set(err, DIAG_DATA, r->path, ps.failure_line, 0,
+				"footprint failed, the capture holds no output: %s", ps.failure);
 	if (!cap->nprocs && !cap->summary_footprint.known)
 		return diag_set(err, DIAG_DATA, r->path, 0, 0,
 				"no footprint output found (no process title, category table "
@@ -723,6 +740,30 @@ footprint_read(struct line_reader *r, struct footprint_capture *cap,
 	return 0;
 }
 
+/*
+ * A category row as the reader takes one without a header: three or five
+ * "N UNIT" figures, a count, a name ("46 MB 0 B 9840 KB 22 MALLOC_SMALL").
+ */
+static bool
+looks_like_row(const char *t, size_t n)
+{
+	const char *s = t, *end = t + n, *tok;
+	size_t len, figures = 0;
+	for (;;) {
+		if (!next_token(&s, end, &tok, &len) || !scan_all_digits(tok, len))
+			return false;
+		const char *save = s;
+		if (!next_token(&s, end, &tok, &len))
+			return false;
+		if (!is_unit(tok, len)) {
+			s = save;
+			break;
+		}
+		figures++;
+	}
+	return (figures == 3 || figures == 5) && next_token(&s, end, &tok, &len);
+}
+
 /* One line of the start of an input: is it a line only footprint prints? */
 static bool
 recognise_line(const char *p, size_t n)
@@ -730,7 +771,8 @@ recognise_line(const char *p, size_t n)
 	const char *t = view_ltrim(p, p + n);
 	size_t tn = (size_t)(p + n - t);
 	if (view_starts(t, tn, "phys_footprint:") || view_starts(t, tn, "phys_footprint_peak:") ||
-	    view_starts(t, tn, "Summary Footprint:"))
+	    view_starts(t, tn, "Summary Footprint:") || view_starts(t, tn, "footprint: ") ||
+	    looks_like_row(t, tn))
 		return true;
 	const char *fp = view_find(p, n, " Footprint: ");
 	if (fp && view_find(p, (size_t)(fp - p), "]: ") && view_find(p, n, "-bit"))

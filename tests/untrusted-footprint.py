@@ -7,14 +7,14 @@ is the defect the case planted or the size the case chose.
   untrusted-footprint.py IOTALLY ROOT [--case NAME]...
 """
 
-import argparse
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
-from casecheck import check, collect_cases, iotally_env, run_cases, run_iotally
+from casecheck import (check, collect_cases, iotally_env, parse_bin_root, run_cases,
+                       run_iotally)
 
 ARGS = None
 
@@ -138,13 +138,7 @@ CASES = collect_cases(globals())
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument('bin')
-    ap.add_argument('root')
-    ap.add_argument('--case', action='append')
-    ARGS = ap.parse_args()
-    ARGS.bin = os.path.abspath(ARGS.bin)
-    ARGS.root = os.path.abspath(ARGS.root)
+    ARGS = parse_bin_root()
     return run_cases(CASES, ARGS.case)
 
 

@@ -12,6 +12,7 @@ first on sys.path); one in tests/capture/ gets tests/ on the path from
 standin_env.py.
 """
 
+import argparse
 import os
 import signal
 import subprocess
@@ -100,6 +101,19 @@ def run_cases(cases, names=None):
         print('%s %s' % ('ok  ' if ok else 'FAIL', name))
     print('%d passed, %d failed' % (len(names) - failed, failed))
     return 1 if FAILURES else 0
+
+
+def parse_bin_root():
+    """The arguments of a case script run as `SCRIPT IOTALLY ROOT [--case
+    NAME]...`: .bin and .root made absolute, .case the names asked for."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument('bin')
+    ap.add_argument('root')
+    ap.add_argument('--case', action='append')
+    args = ap.parse_args()
+    args.bin = os.path.abspath(args.bin)
+    args.root = os.path.abspath(args.root)
+    return args
 
 
 def finish():

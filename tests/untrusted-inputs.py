@@ -7,7 +7,6 @@ status and the exact message: the truth is the defect the case planted.
   untrusted-inputs.py IOTALLY ROOT [--case NAME]...
 """
 
-import argparse
 import gzip
 import io
 import json
@@ -19,7 +18,7 @@ import tarfile
 import tempfile
 import time
 
-from casecheck import check, collect_cases, fail, run_cases, run_iotally
+from casecheck import check, collect_cases, fail, parse_bin_root, run_cases, run_iotally
 
 ARGS = None
 
@@ -627,13 +626,7 @@ CASES = collect_cases(globals())
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument('bin')
-    ap.add_argument('root')
-    ap.add_argument('--case', action='append')
-    ARGS = ap.parse_args()
-    ARGS.bin = os.path.abspath(ARGS.bin)
-    ARGS.root = os.path.abspath(ARGS.root)
+    ARGS = parse_bin_root()
     return run_cases(CASES, ARGS.case)
 
 

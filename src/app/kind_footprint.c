@@ -19,6 +19,7 @@
 #include "model/signature_diff.h"
 #include "model/trend.h"
 #include "report/diff_footprint_write.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -107,17 +108,41 @@ footprint_compare(struct kind_input *before, struct kind_input *after,
 /* Processes named in a list of a warning; the rest are counted. */
 #define OTHER_PROCESSES_NAMED 5
 
-/* Does `cap` hold a process of p's name (or, unnamed, of its pid)? */
-static bool
-holds_process(const struct footprint_capture *cap, const struct footprint_process *p)
+/* The processes of a capture by name, and the unnamed ones by pid: one lookup each. */
+struct process_set {
+	struct strmap names;
+	struct u64map pids;
+};
+
+static void
+process_set_build(struct process_set *set, const struct footprint_capture *cap)
 {
+	bool created;
+	strmap_init(&set->names);
+	u64map_init(&set->pids);
 	for (size_t i = 0; i < cap->nprocs; i++) {
 		const struct footprint_process *q = cap->procs[i];
-		if (p->name ? q->name && strcmp(p->name, q->name) == 0
-			    : !q->name && p->has_pid && q->has_pid && p->pid == q->pid)
-			return true;
+		if (q->name)
+			*strmap_put(&set->names, q->name, strlen(q->name), &created) = i;
+		else if (q->has_pid)
+			*u64map_put(&set->pids, q->pid, &created) = i;
 	}
-	return false;
+}
+
+static void
+process_set_release(struct process_set *set)
+{
+	strmap_release(&set->names);
+	u64map_release(&set->pids);
+}
+
+/* Does the set hold a process of p's name (or, unnamed, of its pid)? */
+static bool
+holds_process(const struct process_set *set, const struct footprint_process *p)
+{
+	if (p->name)
+		return strmap_get(&set->names, p->name, strlen(p->name)) != NULL;
+	return p->has_pid && u64map_get(&set->pids, p->pid) != NULL;
 }
 
 /* "helper [101], indexer [102]": the processes of `cap` that `other` does not hold; how many. */
@@ -125,10 +150,12 @@ static size_t
 list_only_in(const struct footprint_capture *cap, const struct footprint_capture *other,
 	     struct strbuf *sb)
 {
+	struct process_set set;
 	size_t n = 0;
+	process_set_build(&set, other);
 	for (size_t i = 0; i < cap->nprocs; i++) {
 		const struct footprint_process *p = cap->procs[i];
-		if (holds_process(other, p))
+		if (holds_process(&set, p))
 			continue;
 		if (n < OTHER_PROCESSES_NAMED) {
 			strbuf_addf(sb, "%s%s", n ? ", " : "", p->name ? p->name : "(unnamed)");
@@ -137,6 +164,7 @@ list_only_in(const struct footprint_capture *cap, const struct footprint_capture
 		}
 		n++;
 	}
+	process_set_release(&set);
 	if (n > OTHER_PROCESSES_NAMED)
 		strbuf_addf(sb, " and %zu more", n - OTHER_PROCESSES_NAMED);
 	return n;
@@ -245,7 +273,7 @@ footprint_subject(const void *p, const char *kind, const char *metric)
 	if (pair_metric(f, metric, &fb, &fa, &missing, &no_process, &err) < 0 || missing)
 		return NULL;
 	if (fb.at_least || fa.at_least)
-		return "a lower bound: rows were elided";
+		return "a lower bound: the table does not list every category";
 	return fb.slack || fa.slack ? "figures as printed, rounded by footprint" : NULL;
 }
 
@@ -336,7 +364,9 @@ trend_metric(void *ctx, const char *name, const struct footprint_figure *fig)
 		return;
 	char full[600];
 	snprintf(full, sizeof(full), "footprint:%s", name);
-	trend_input_metric(c->out, TREND_BYTES, false, false, (double)fig->value, "%s",
+	/* A category's dirty: 0 in a sample whose table says so by not listing it. */
+	bool category = !gpu && strcmp(name, "phys_footprint") != 0;
+	trend_input_metric(c->out, TREND_BYTES, category, false, (double)fig->value, "%s",
 			   full);
 	if (!gpu && footprint_category_is_gpu(name, strlen(name) - strlen(".dirty")) &&
 	    figure_step(fig) > c->gpu_step)
@@ -359,7 +389,8 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 	} else if (side.cap.partial) {
 		trend_input_leave_out(in, DIAG_DATA, "partial: the input ends inside a table or a line");
 	} else {
-		out->complete = true;
+		/* Absence is 0 where the table is shown complete (model/footprint.h). */
+		out->complete = footprint_process_unlisted(side.proc, FOOTPRINT_DIRTY).known;
 		in->used = true;
 		struct trend_ctx c = { .out = out };
 		footprint_metric_each(side.proc, trend_metric, &c);

@@ -15,6 +15,7 @@
 #include "util/xalloc.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Lines not understood that get a warning of their own. */
@@ -26,6 +27,15 @@ static const struct {
 } units[] = {
 	{ "B", 0 }, { "KB", 10 }, { "MB", 20 }, { "GB", 30 }, { "TB", 40 },
 };
+
+static bool
+is_unit(const char *tok, size_t len)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strlen(units[i].name) == len && memcmp(units[i].name, tok, len) == 0)
+			return true;
+	return false;
+}
 
 int
 footprint_parse_figure(const char *num, size_t nlen, const char *unit, size_t ulen,
@@ -104,6 +114,9 @@ struct parser {
 	uint64_t unparsed, unparsed_first;
 	bool elided_noted;
 	bool ambiguous_noted;
+	bool in_aux;              /* after "Auxiliary data:", before the next title or table */
+	uint64_t failure_line;    /* footprint's first own message ("footprint: ...") */
+	char failure[200];
 };
 
 static int
@@ -155,6 +168,31 @@ current(struct parser *ps, uint64_t line)
 	return ps->cur ? ps->cur : new_process(ps, line);
 }
 
+/* The process figures go to: the current one, or the one a shared table is under. */
+static struct footprint_process *
+current_owner(struct parser *ps, uint64_t line)
+{
+	struct footprint_process *p = current(ps, line);
+	return p->owner ? p->owner : p;
+}
+
+/*
+ * "Shared with NAME [PID]:": the table that follows is memory the current
+ * process shares with that one (several-process output), not its own.
+ */
+static bool
+on_shared(struct parser *ps, const char *t, size_t n, uint64_t line)
+{
+	static const char head[] = "Shared with ";
+	size_t hl = sizeof(head) - 1;
+	if (!view_starts(t, n, head) || n < hl + 3 || t[n - 1] != ':' || t[n - 2] != ']')
+		return false;
+	struct footprint_process *owner = current_owner(ps, line);
+	ps->cur = footprint_process_add_shared(owner, t + hl, n - hl - 1, line);
+	ps->ncols = 0;
+	return true;
+}
+
 /*
  * "NAME [PID]: 64-bit    Footprint: 922 MB (16384 bytes per page)"; the
  * name may be missing ("[PID]: ...") and may hold blanks and brackets.
@@ -196,6 +234,7 @@ on_title(struct parser *ps, const char *p, size_t n, uint64_t line)
 			parse_u64_dec(num, nlen, &page);
 	}
 	struct footprint_process *proc = new_process(ps, line);
+	ps->in_aux = false;
 	size_t nlen = (size_t)(view_rtrim(p, (size_t)(open - p)));
 	if (nlen)
 		proc->name = xmemdup0(p, nlen);
@@ -244,6 +283,7 @@ on_table_header(struct parser *ps, const char *p, size_t n, uint64_t line)
 	memcpy(ps->cols, cols, sizeof(cols));
 	ps->ncols = ncols;
 	ps->inferred = false;
+	ps->in_aux = false;
 	ps->cur->has_table = true;
 	ps->cur->columns = seen;
 	return true;
@@ -255,26 +295,41 @@ struct row {
 	size_t len;
 };
 
-/* Regions and the category name after the figures. */
-static bool
-take_regions_and_name(const char **s, const char *end, struct row *row)
+/*
+ * Regions and the category name after the figures. 1 read, 0 not a row,
+ * -1 error: a count past 2^63 - 1, which no process has and which the
+ * sums and the JSON writers cannot hold.
+ */
+static int
+take_regions_and_name(struct parser *ps, const char **s, const char *end, uint64_t line,
+		      struct row *row)
 {
-	const char *tok;
-	size_t len;
+	const char *tok, *count;
+	size_t len, clen;
 	uint64_t regions;
-	if (!next_token(s, end, &tok, &len) || !scan_all_digits(tok, len) ||
-	    parse_u64_dec(tok, len, &regions) != SIZE_OK)
-		return false;
-	row->f[FOOTPRINT_REGIONS] = footprint_figure_exact(regions);
+	if (!next_token(s, end, &count, &clen) || !scan_all_digits(count, clen))
+		return 0;
+	int rc = parse_u64_dec(count, clen, &regions);
+	if (rc != SIZE_OK && rc != SIZE_OVERFLOW)
+		return 0;
 	row->name = view_ltrim(*s, end);
 	row->len = (size_t)(end - row->name);
 	/* A unit after the count: the count was a figure, the row has another layout. */
 	const char *q = row->name;
-	if (next_token(&q, end, &tok, &len))
-		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (strlen(units[i].name) == len && memcmp(units[i].name, tok, len) == 0)
-				return false;
-	return row->len > 0 && !(len == 5 && memcmp(tok, "pages", 5) == 0);
+	if (next_token(&q, end, &tok, &len) && is_unit(tok, len))
+		return 0;
+	if (row->len == 0 || (len == 5 && memcmp(tok, "pages", 5) == 0))
+		return 0;
+	if (rc == SIZE_OVERFLOW || !bytes_fit(regions)) {
+		struct strbuf qc = STRBUF_INIT;
+		diag_quote(&qc, count, clen, 80);
+		diag_set(ps->err, DIAG_DATA, ps->path, line, 0,
+			 "a region count past 2^63 - 1: '%s'", qc.buf);
+		strbuf_release(&qc);
+		return -1;
+	}
+	row->f[FOOTPRINT_REGIONS] = footprint_figure_exact(regions);
+	return 1;
 }
 
 /* A row in the table's column layout. 1 read, 0 not a row, -1 error. */
@@ -287,7 +342,7 @@ parse_row(struct parser *ps, const char *p, size_t n, uint64_t line, struct row 
 		if (rc <= 0)
 			return rc;
 	}
-	return take_regions_and_name(&s, end, row) ? 1 : 0;
+	return take_regions_and_name(ps, &s, end, line, row);
 }
 
 /*
@@ -316,8 +371,8 @@ parse_headerless_row(struct parser *ps, const char *p, size_t n, uint64_t line,
 		nfig++;
 	if (nfig < 6 && rc < 0)
 		return -1;
-	if (!take_regions_and_name(&s, end, row))
-		return 0;
+	if ((rc = take_regions_and_name(ps, &s, end, line, row)) <= 0)
+		return rc;
 	if (nfig != 3 && nfig != 5) {
 		*ambiguous = nfig == 4;
 		return 0;
@@ -392,6 +447,7 @@ on_row(struct parser *ps, const char *p, size_t n, uint64_t line)
 			diag_list_add(ps->warnings, DIAG_WARNING, ps->path, line,
 				      "a row with other columns than the rows before it; not read");
 		ps->cap->partial = true;
+		ps->cur->rows_lost = true;
 		return rc < 0 ? -1 : 1;
 	}
 	bool ambiguous;
@@ -414,6 +470,7 @@ on_row(struct parser *ps, const char *p, size_t n, uint64_t line)
 		ps->ncols = ncols;
 	}
 	ps->cur->has_table = true;
+	ps->cur->grepped = true;
 	for (size_t i = 0; i < ps->ncols; i++)
 		ps->cur->columns |= 1u << ps->cols[i];
 	add_row(ps, &row, line);
@@ -440,7 +497,7 @@ on_figure_line(struct parser *ps, const char *t, size_t n, uint64_t line)
 			ps->cap->summary_footprint = fig;
 			return 1;
 		}
-		struct footprint_process *p = current(ps, line);
+		struct footprint_process *p = current_owner(ps, line);
 		struct footprint_figure *to = k == 0 ? &p->phys_footprint : &p->phys_footprint_peak;
 		/* Seen already: the auxiliary data of another, untitled process. */
 		if (to->known) {
@@ -467,6 +524,10 @@ on_lookup_message(struct parser *ps, const char *t, size_t n, uint64_t line)
 		diag_list_add(ps->warnings, DIAG_NOTE, ps->path, line, "footprint said: %s", q.buf);
 	} else {
 		ps->cap->lookups_failed += view_find(t, n, "Unable to find") != NULL;
+		if (!ps->failure_line) {
+			ps->failure_line = line;
+			snprintf(ps->failure, sizeof(ps->failure), "'%s'", q.buf);
+		}
 		diag_list_add(ps->warnings, DIAG_WARNING, ps->path, line, "footprint said: %s",
 			      q.buf);
 	}
@@ -491,8 +552,10 @@ on_unparsed(struct parser *ps, const struct line *ln)
 		return -1;
 	}
 	/* Inside a table a row may be lost: the figures are partial. */
-	if (ps->cur && ps->cur->has_table && !ps->cur->has_total)
+	if (ps->cur && ps->cur->has_table && !ps->cur->has_total) {
 		ps->cap->partial = true;
+		ps->cur->rows_lost = true;
+	}
 	if (ps->unparsed == 0)
 		ps->unparsed_first = ln->no;
 	if (ps->unparsed++ < UNPARSED_SHOWN) {
@@ -517,6 +580,20 @@ on_elided(struct parser *ps, uint64_t line)
 		      "are unknown, and sums of listed rows are lower bounds");
 }
 
+/* "key: value" of footprint's Auxiliary data: a word of [A-Za-z0-9_.-], a colon, a value. */
+static bool
+is_aux_pair(const char *t, size_t n)
+{
+	size_t k = 0;
+	while (k < n && ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') ||
+			 (t[k] >= '0' && t[k] <= '9') || t[k] == '_' || t[k] == '.' || t[k] == '-'))
+		k++;
+	if (k == 0 || k >= n || t[k] != ':')
+		return false;
+	const char *v = view_ltrim(t + k + 1, t + n);
+	return v < t + n;
+}
+
 static int
 on_line(struct parser *ps, const struct line *ln)
 {
@@ -524,9 +601,14 @@ on_line(struct parser *ps, const struct line *ln)
 	const char *t = view_ltrim(ln->p, ln->p + n), *end = ln->p + n;
 	size_t tn = (size_t)(end - t);
 	int rc;
-	if (tn == 0 || is_rule_of(t, tn, '=', 3) || is_rule_of(t, tn, '-', 3))
+	if (tn == 0 || is_rule_of(t, tn, '-', 3))
 		return 0;
-	if (tn == 3 && memcmp(t, "...", 3) == 0) {
+	if (is_rule_of(t, tn, '=', 3)) {
+		ps->in_aux = false;
+		return 0;
+	}
+	/* " ...", "... (small categories omitted, <7 MB dirty each) ...": an author's cut. */
+	if (tn >= 3 && memcmp(t, "...", 3) == 0) {
 		on_elided(ps, ln->no);
 		ps->begun = true;
 		return 0;
@@ -534,9 +616,10 @@ on_line(struct parser *ps, const struct line *ln)
 	if (tn == 15 && memcmp(t, "Auxiliary data:", 15) == 0) {
 		current(ps, ln->no);
 		ps->begun = true;
+		ps->in_aux = true;
 		return 0;
 	}
-	if (on_lookup_message(ps, t, tn, ln->no) ||
+	if (on_lookup_message(ps, t, tn, ln->no) || on_shared(ps, t, tn, ln->no) ||
 	    (rc = on_title(ps, ln->p, n, ln->no)) > 0 ||
 	    (rc == 0 && (rc = on_figure_line(ps, t, tn, ln->no)) > 0) ||
 	    (rc == 0 && on_table_header(ps, t, tn, ln->no) && (rc = 1)) ||
@@ -546,6 +629,9 @@ on_line(struct parser *ps, const struct line *ln)
 	}
 	if (rc < 0)
 		return -1;
+	/* Auxiliary data holds more keys than iotally reads (neural_peak:, dirty:). */
+	if (ps->in_aux && is_aux_pair(t, tn))
+		return 0;
 	/* A "- - -" rule of a table with a blank-separated layout. */
 	bool rule = true;
 	for (const char *q = t; q < end && rule; q++)
@@ -576,6 +662,45 @@ add_closing_notes(struct parser *ps)
 	}
 }
 
+/*
+ * A table with its TOTAL whose listed rows do not add up to it (a table
+ * pasted with some rows): say how much of TOTAL is in rows not listed, as
+ * their categories are unknown (model/footprint.h, footprint_process_unlisted).
+ */
+static void
+warn_short_of_total(struct parser *ps, const struct footprint_process *p)
+{
+	static const enum footprint_field checked[] = { FOOTPRINT_DIRTY, FOOTPRINT_REGIONS };
+	if (!p->has_table || !p->has_total || p->elided)
+		return;
+	for (size_t i = 0; i < sizeof(checked) / sizeof(checked[0]); i++) {
+		enum footprint_field f = checked[i];
+		struct footprint_figure rows, gap;
+		if (footprint_process_adds_up(p, f, &rows) || !rows.known ||
+		    !p->total.f[f].known)
+			continue;
+		bool count = f == FOOTPRINT_REGIONS, over = rows.value > p->total.f[f].value;
+		gap = p->total.f[f];
+		gap.value = over ? rows.value - gap.value : gap.value - rows.value;
+		gap.slack += rows.slack;
+		char r[64], t[64], g[64];
+		footprint_figure_text(&rows, count, r);
+		footprint_figure_text(&p->total.f[f], count, t);
+		footprint_figure_text(&gap, count, g);
+		if (over)
+			diag_list_add(ps->warnings, DIAG_WARNING, ps->path, p->total.line,
+				      "the listed rows' %s (%s) pass TOTAL's (%s) by %s: the table "
+				      "is not read as complete, and categories it does not list are "
+				      "unknown", footprint_fields[f].name, r, t, g);
+		else
+			diag_list_add(ps->warnings, DIAG_WARNING, ps->path, p->total.line,
+				      "the listed rows hold %s of TOTAL's %s %s: %s of TOTAL is in "
+				      "rows not listed, so categories the table does not list are "
+				      "unknown", r, t, footprint_fields[f].name, g);
+		return;
+	}
+}
+
 int
 footprint_read(struct line_reader *r, struct footprint_capture *cap,
 	       const struct footprint_read_opts *opts, struct diag_list *warnings,
@@ -600,12 +725,43 @@ footprint_read(struct line_reader *r, struct footprint_capture *cap,
 	}
 	if (rc < 0)
 		return -1;
+	if (!cap->nprocs && !cap->summary_footprint.known && ps.failure_line)
+		return diag_set(err, DIAG_DATA, r->path, ps.failure_line, 0,
+				"footprint failed, the capture holds no output: %s", ps.failure);
 	if (!cap->nprocs && !cap->summary_footprint.known)
 		return diag_set(err, DIAG_DATA, r->path, 0, 0,
 				"no footprint output found (no process title, category table "
 				"or phys_footprint line)");
 	add_closing_notes(&ps);
-	return footprint_capture_finish(cap, r->path, err);
+	if (footprint_capture_finish(cap, r->path, err) < 0)
+		return -1;
+	for (size_t i = 0; i < cap->nprocs; i++)
+		warn_short_of_total(&ps, cap->procs[i]);
+	return 0;
+}
+
+/*
+ * A category row as the reader takes one without a header: three or five
+ * "N UNIT" figures, a count, a name ("46 MB 0 B 9840 KB 22 MALLOC_SMALL").
+ */
+static bool
+looks_like_row(const char *t, size_t n)
+{
+	const char *s = t, *end = t + n, *tok;
+	size_t len, figures = 0;
+	for (;;) {
+		if (!next_token(&s, end, &tok, &len) || !scan_all_digits(tok, len))
+			return false;
+		const char *save = s;
+		if (!next_token(&s, end, &tok, &len))
+			return false;
+		if (!is_unit(tok, len)) {
+			s = save;
+			break;
+		}
+		figures++;
+	}
+	return (figures == 3 || figures == 5) && next_token(&s, end, &tok, &len);
 }
 
 /* One line of the start of an input: is it a line only footprint prints? */
@@ -615,7 +771,8 @@ recognise_line(const char *p, size_t n)
 	const char *t = view_ltrim(p, p + n);
 	size_t tn = (size_t)(p + n - t);
 	if (view_starts(t, tn, "phys_footprint:") || view_starts(t, tn, "phys_footprint_peak:") ||
-	    view_starts(t, tn, "Summary Footprint:"))
+	    view_starts(t, tn, "Summary Footprint:") || view_starts(t, tn, "footprint: ") ||
+	    looks_like_row(t, tn))
 		return true;
 	const char *fp = view_find(p, n, " Footprint: ");
 	if (fp && view_find(p, (size_t)(fp - p), "]: ") && view_find(p, n, "-bit"))

@@ -63,12 +63,30 @@ struct footprint_process {
 	bool has_table;           /* a category table (header or rows) was read */
 	unsigned columns;         /* 1u << enum footprint_field: columns the table prints */
 	bool elided;              /* the capture's author replaced rows with " ..." */
+	bool grepped;             /* rows without a column header: a grep may skip some */
+	bool rows_lost;           /* a line inside the table was not read */
+	/*
+	 * Fields (1u << enum footprint_field) in which a category the table
+	 * does not list holds 0: the rule of docs/footprint.md, "Unknown is
+	 * not 0", applied once by footprint_capture_finish.
+	 */
+	unsigned unlisted_zero;
 	struct footprint_category *cats;   /* in the capture's order */
 	size_t ncats, alloc;
 	struct strmap index;      /* name -> index in cats */
 	bool has_total;
 	struct footprint_category total;   /* the TOTAL row */
 	struct footprint_figure gpu_dirty; /* footprint:gpu.dirty, set by finish */
+	/*
+	 * "Shared with NAME [PID]:" tables under this process (several-process
+	 * output): memory it shares with that process, kept apart from its own
+	 * table, its figures and every sum. Each is a process of its own with
+	 * `shared_with` set ("NAME [PID]") and `owner` this one.
+	 */
+	char *shared_with;
+	struct footprint_process *owner;
+	struct footprint_process **shared;
+	size_t nshared, shared_alloc;
 };
 
 struct footprint_capture {
@@ -88,12 +106,33 @@ void footprint_capture_release(struct footprint_capture *cap);
 struct footprint_process *footprint_capture_add_process(struct footprint_capture *cap,
 							uint64_t line);
 
+/* A "Shared with WITH:" table under process p ("NAME [PID]", len bytes). */
+struct footprint_process *footprint_process_add_shared(struct footprint_process *p,
+						       const char *with, size_t len,
+						       uint64_t line);
+
 /* The row named so (NULL when the table has none). */
 struct footprint_category *footprint_process_find(const struct footprint_process *p,
 						  const char *name, size_t len);
 /* A new row; NULL when the table already has one of that name. */
 struct footprint_category *footprint_process_add(struct footprint_process *p,
 						 const char *name, size_t len, uint64_t line);
+
+/*
+ * The figure of a category the process's table does not list: 0 (known)
+ * when the table is shown complete, unknown otherwise (docs/footprint.md,
+ * "Unknown is not 0"). The one rule every figure, sum, gate and trend reads.
+ */
+struct footprint_figure footprint_process_unlisted(const struct footprint_process *p,
+						   enum footprint_field f);
+
+/*
+ * Do the listed rows' f figures add up to the TOTAL row's, within their
+ * slack? *rows is their sum (unknown when a row's is). False without a
+ * TOTAL row or the column.
+ */
+bool footprint_process_adds_up(const struct footprint_process *p, enum footprint_field f,
+			       struct footprint_figure *rows);
 
 /*
  * A figure of a category, as the capture has it: the row's; 0 (known) for a

@@ -75,6 +75,26 @@ add_categories_single(struct report *r, const struct footprint_process *p)
 	if (p->elided)
 		t->note = xstrdup("rows were elided by the capture's author: sums are lower "
 				 "bounds (>=)");
+	else if (!footprint_process_unlisted(p, FOOTPRINT_DIRTY).known)
+		t->note = xstrdup("the table does not list every category: sums are lower "
+				 "bounds (>=)");
+}
+
+/* ">= 0 B" says nothing: a table that lists no GPU category and not every category. */
+static bool
+gpu_says_nothing(const struct footprint_figure *f)
+{
+	return f->known && f->at_least && f->value == 0;
+}
+
+/* gpu.dirty as a headline says it: the figure, or that the capture has none. */
+static void
+gpu_headline_text(const struct footprint_figure *f, char out[64])
+{
+	if (gpu_says_nothing(f))
+		snprintf(out, 64, "unknown (no GPU category listed, nor every category)");
+	else
+		footprint_figure_text(f, false, out);
 }
 
 void
@@ -82,7 +102,7 @@ report_add_footprint(struct report *r, const struct footprint_process *p)
 {
 	char buf[64];
 	add_label(r, NULL, p);
-	footprint_figure_text(&p->gpu_dirty, false, buf);
+	gpu_headline_text(&p->gpu_dirty, buf);
 	report_add_verdict(r, "GPU memory (footprint, dirty) %s", buf);
 	add_figures_single(r, p);
 	if (p->has_table)
@@ -248,13 +268,14 @@ report_add_footprint_diff(struct report *r, const struct diff_footprint *d)
 	static const char *const ccols[] = { "category.field", "before", "after", "delta" };
 	char b[64], a[64], dl[64];
 	add_label(r, d->before, d->after);
-	footprint_figure_text(&d->before->gpu_dirty, false, b);
-	footprint_figure_text(&d->after->gpu_dirty, false, a);
+	gpu_headline_text(&d->before->gpu_dirty, b);
+	gpu_headline_text(&d->after->gpu_dirty, a);
 	const struct diff_footprint_row *gpu = NULL;
 	for (size_t i = 0; i < d->nrows; i++)
 		if (!d->rows[i].category && strcmp(d->rows[i].metric, GPU_FAMILY ".dirty") == 0)
 			gpu = &d->rows[i];
-	if (gpu && gpu->has_delta)
+	if (gpu && gpu->has_delta && !gpu_says_nothing(&d->before->gpu_dirty) &&
+	    !gpu_says_nothing(&d->after->gpu_dirty))
 		footprint_delta_text(gpu->delta, gpu->slack, false, dl);
 	else
 		snprintf(dl, sizeof(dl), "?");

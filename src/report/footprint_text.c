@@ -55,7 +55,9 @@ write_table(FILE *out, const struct footprint_process *p, const struct footprint
 		add_row(&t, p, &p->total);
 	if (shown == 0)
 		fprintf(out, "No %scategory is listed%s.\n%s", o->all_categories ? "" : "GPU ",
-			p->elided ? " (rows were elided: unknown whether any is GPU memory)" : "",
+			footprint_process_unlisted(p, FOOTPRINT_DIRTY).known ? "" :
+			p->elided ? " (rows were elided: unknown whether any is GPU memory)" :
+			" (the table is not complete: unknown whether any is GPU memory)",
 			o->markdown ? "\n" : "");
 	if (text_table_rows(&t))
 		text_table_write(out, &t, o->markdown);
@@ -68,6 +70,31 @@ write_figure_line(FILE *out, const char *name, const struct footprint_figure *fi
 	char buf[64];
 	footprint_figure_text(fig, false, buf);
 	fprintf(out, md ? "- **%s:** %s\n" : "%s: %s\n", name, buf);
+}
+
+/* footprint's "Shared with" tables: memory shared with another process, apart from p's own. */
+static void
+write_shared(FILE *out, const struct footprint_process *p, bool md)
+{
+	for (size_t i = 0; i < p->nshared; i++) {
+		const struct footprint_process *sh = p->shared[i];
+		struct footprint_figure none = { 0 };
+		const struct footprint_figure *d = sh->has_total ?
+			&sh->total.f[FOOTPRINT_DIRTY] : &none;
+		char dirty[64], gpu[64];
+		footprint_figure_text(d, false, dirty);
+		footprint_figure_text(&sh->gpu_dirty, false, gpu);
+		struct strbuf with = STRBUF_INIT;
+		/* A name from the input cannot turn into Markdown or HTML, nor a control. */
+		if (md)
+			report_md_escape(sh->shared_with, 0, &with);
+		else
+			escape_addstr(&with, sh->shared_with);
+		fprintf(out, "%sShared with %s (footprint's shared memory, in no figure above "
+			"nor any sum): dirty %s, GPU dirty %s\n", md ? "- " : "", with.buf, dirty,
+			gpu);
+		strbuf_release(&with);
+	}
 }
 
 static void
@@ -103,6 +130,7 @@ write_process(FILE *out, const struct footprint_process *p, const char *heading,
 	else
 		fputs("No category table (footprint --noCategories, or an excerpt without "
 		      "one): every category is unknown.\n", out);
+	write_shared(out, p, o->markdown);
 }
 
 static bool
@@ -161,6 +189,7 @@ footprint_text_write(FILE *out, const struct footprint_capture *cap,
 		fputs("~ rounded by footprint (KB, MB, GB are base 1024, to the nearest unit; "
 		      "--format json gives each bound)\n", out);
 	if (any(cap, is_lower_bound))
-		fputs(">= a lower bound: rows were elided from the capture\n", out);
+		fputs(">= a lower bound: the table does not list every category (rows elided or "
+		      "cut)\n", out);
 	fputs("? not in the capture (a column, table or row it does not have)\n", out);
 }

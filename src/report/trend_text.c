@@ -13,6 +13,7 @@
 #include "util/escape.h"
 #include "util/strbuf.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +48,21 @@ trend_format_amount(char out[48], double v, enum trend_unit unit, bool sign)
 		a /= 1024;
 		u++;
 	}
-	if (u == 0 && v == floor(v))
+	if (u == 0 && v == floor(v)) {
 		snprintf(out, 48, "%s%.0f B", plus, v);
-	else
+	} else if (v == floor(v) && fabs(v) < 9.2e18) {
+		/* Whole bytes: hundredths rounded half up, as every other command does
+		 * (util/size.h), not by the double's binary rounding (42.125 -> 42.12). */
+		uint64_t m = (uint64_t)fabs(v), whole = m >> (10 * u);
+		uint64_t rest = m & ((UINT64_C(1) << (10 * u)) - 1);
+		uint64_t cents = (uint64_t)(((unsigned __int128)rest * 200 +
+					     ((unsigned __int128)1 << (10 * u))) >> (10 * u + 1));
+		whole += cents / 100;
+		snprintf(out, 48, "%s%s%" PRIu64 ".%02u %s", plus, v < 0 ? "-" : "", whole,
+			 (unsigned)(cents % 100), units[u]);
+	} else {
 		snprintf(out, 48, "%s%s%.2f %s", plus, v < 0 ? "-" : "", a, units[u]);
+	}
 }
 
 /* Eight levels from the lowest to the highest value; a blank where none. */

@@ -116,14 +116,25 @@ def from_ndjson_gpu_row(iotally, root, rel):
     return {f: gpu[0][f] for f in FIELDS}
 
 
+def only_gate(rc, text):
+    """The one gate of a diff's JSON: exit 0, or 65 because it was the only
+    gate and not evaluable (no gate evaluated fails a run); else None."""
+    if rc not in (0, 65):
+        return None
+    gate = json.loads(text)['gates'][0]
+    if rc == 65 and gate['evaluable'] is not False:
+        return None
+    return gate
+
+
 def from_gates(iotally, root, rel):
     out = {}
     for f in FIELDS:
         rc, text, _ = run(iotally, root, ['diff', '--format', 'json', '--dump', '1',
                                           '--fail-if', 'vmmap:gpu.%s > +0' % f, rel, rel])
-        if rc != 0:
+        gate = only_gate(rc, text)
+        if gate is None:
             return None
-        gate = json.loads(text)['gates'][0]
         out[f] = gate['before']
     return out
 
@@ -253,9 +264,8 @@ def footprint_json_gpu(iotally, root, rel):
 def footprint_gate_gpu(iotally, root, rel):
     rc, text, _ = run(iotally, root, ['diff', '--format', 'json', '--fail-if',
                                       'footprint:gpu.dirty > +0', rel, rel])
-    if rc != 0:
-        return False
-    return json.loads(text)['gates'][0]['before']
+    gate = only_gate(rc, text)
+    return False if gate is None else gate['before']
 
 
 BINARY = {'B': 1, 'KiB': 1024, 'MiB': 1024 ** 2, 'GiB': 1024 ** 3, 'TiB': 1024 ** 4}

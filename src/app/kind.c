@@ -214,6 +214,8 @@ kind_resolve_gate(const struct kind *kind, const void *diff, struct diff_gate *g
 	/* The metric's unit, known whether or not a capture holds its figure:
 	 * a limit is shown in it either way. */
 	g->bytes = kind->metric_bytes(g->kind, g->metric);
+	if (diff_gate_check_unit(g, err) < 0)
+		return -1;
 	int rc = kind->metric(diff, g->kind, g->metric, &before, &after, err);
 	if (rc < 0)
 		return -1;

@@ -153,7 +153,8 @@ const char cmd_diff_help[] =
 	"                     one process's figure (NAME or 'NAME [PID]')\n"
 	"OP is '>' or '>='. VALUE is a signed delta: a count or bytes with an\n"
 	"optional binary unit (+5, +64K, +1MiB, +1.5G, 0x1000), or a percentage of\n"
-	"BEFORE (+10%, +2.5%). A gate trips when AFTER - BEFORE compares true, so\n"
+	"BEFORE (+10%, +2.5%); a count metric takes no size unit ('> 5MB' on a\n"
+	"count is refused). A gate trips when AFTER - BEFORE compares true, so\n"
 	"'> +5' passes at exactly +5. A percentage of a BEFORE of 0 has no base:\n"
 	"any increase from 0 trips it, no change passes. A gate is checked on every\n"
 	"pair of its kind; a gate of a kind no pair has is skipped (a note; an\n"
@@ -169,7 +170,9 @@ const char cmd_diff_help[] =
 	"other form beside it, as report's Gates table shows it: the exact bytes\n"
 	"of a unit ('> +256M (+268435456 bytes)'), the size of plain digits\n"
 	"('>= +407896064 (+389 MiB)'), in the LIMIT column, the JUnit messages\n"
-	"and on standard error; a count's limit stays as typed.\n"
+	"and on standard error; a count's limit stays as typed. A pair where\n"
+	"nothing changed and every gate passed is one line: 'Unchanged; N gates\n"
+	"passed.'\n"
 	"\n"
 	"Each pair's leak signature (docs/signatures.md) says what grew in a form\n"
 	"that is the same on every machine: a 'Signature:' line under the heading\n"
@@ -507,6 +510,8 @@ write_output(const struct diff_args *a, const struct kind *kind, const void *dif
 		return 0;
 	}
 	bool md = a->format == FORMAT_MARKDOWN;
+	if (diff_unchanged_write(out, rep, md))
+		return 0;
 	diff_heading_write(out, rep, md);
 	kind->write_text(out, diff, md);
 	diff_gates_write_text(out, rep, md);

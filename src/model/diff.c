@@ -154,6 +154,25 @@ bad:
 			"gate '%s': value '%s' is not %s", g->text, g->value_text, what);
 }
 
+int
+diff_gate_check_unit(const struct diff_gate *g, struct diag *err)
+{
+	const char *v = g->value_text;
+	if (g->bytes || g->percent || !v)
+		return 0;
+	if (*v == '+' || *v == '-')
+		v++;
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+		return 0;   /* hexadecimal digits, not a unit */
+	for (const char *c = v; *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"'%s:%s' is a count, and '%s' is a size: give a plain "
+					"count (+5) or a percentage (+10%%)",
+					g->kind, g->metric, g->value_text);
+	return 0;
+}
+
 static int
 parse_metric(const char *p, size_t n, struct diff_gate *g, struct diag *err)
 {

@@ -85,6 +85,13 @@ void diff_gate_release(struct diff_gate *g);
 void diff_gate_copy(struct diff_gate *to, const struct diff_gate *from);
 
 /*
+ * A count metric's gate whose value carries a size unit ('> 5MB' on a
+ * region count) is refused: the unit would be read as a count of 5 Mi.
+ * Call once g->bytes is set. 0, or -1 with a DIAG_USAGE *err.
+ */
+int diff_gate_check_unit(const struct diff_gate *g, struct diag *err);
+
+/*
  * Check the gate against BEFORE and AFTER: 0 with g->tripped set, or -1
  * with a DIAG_DATA *err when AFTER - BEFORE does not fit 64 bits.
  */

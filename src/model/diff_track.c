@@ -972,8 +972,13 @@ diff_track_metric(const struct diff_track *d, const char *metric, int64_t *befor
 	} else {
 		size_t *idx = strmap_get(&d->module_index, metric, strlen(metric));
 		if (!idx) {
+			/* A misspelt metric name ("new-byte") is as likely as a module's. */
+			static const char *const fixed[] = { "total", "sites", "new-sites",
+							     "new-bytes" };
 			struct suggest s;
 			suggest_init(&s, metric, strlen(metric));
+			for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+				suggest_consider(&s, fixed[i], strlen(fixed[i]));
 			for (size_t i = 0; i < d->nmodules; i++)
 				suggest_consider(&s, d->modules[i].name, strlen(d->modules[i].name));
 			diag_set(err, DIAG_DATA, NULL, 0, 0,

@@ -206,6 +206,23 @@ md_name(struct strbuf *out, const char *name)
 	strbuf_release(&tmp);
 }
 
+bool
+diff_unchanged_write(FILE *out, const struct diff_report *r, bool markdown)
+{
+	if (r->changed || (r->warnings && r->warnings->len))
+		return false;
+	for (size_t i = 0; i < r->ngates; i++)
+		if (r->gates[i].tripped || r->gates[i].unevaluable)
+			return false;
+	diff_heading_write(out, r, markdown);
+	if (r->ngates)
+		fprintf(out, "Unchanged; %zu gate%s passed.\n\n", r->ngates,
+			r->ngates == 1 ? "" : "s");
+	else
+		fputs("Unchanged.\n\n", out);
+	return true;
+}
+
 void
 diff_heading_write(FILE *out, const struct diff_report *r, bool markdown)
 {

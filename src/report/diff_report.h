@@ -59,6 +59,14 @@ json_t *diff_json_triple(uint64_t before, uint64_t after);
  */
 void diff_heading_write(FILE *out, const struct diff_report *r, bool markdown);
 
+/*
+ * A pair where nothing changed, no gate tripped and every gate was
+ * evaluated, said in one line under its heading ("Unchanged; 4 gates
+ * passed."): a table of zero deltas says nothing more. True when written;
+ * false (nothing written) for any other pair.
+ */
+bool diff_unchanged_write(FILE *out, const struct diff_report *r, bool markdown);
+
 /* The gates as a table (text or Markdown), each limit as
  * diff_gate_limit_text() gives it; nothing when there are none. */
 void diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown);

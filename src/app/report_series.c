@@ -83,6 +83,15 @@ headline_part(struct report *r, const struct trend_report *const *trends, size_t
 	if (count > 1)
 		strbuf_addf(&part, " and %zu more", count - 1);
 	report_add_verdict(r, "%s", part.buf);
+	/* The summary's verdict line: the highest-ranked verdict and its rate. */
+	if (!r->facts.verdict) {
+		struct strbuf v = STRBUF_INIT;
+		strbuf_addf(&v, "%s, %s %s", trend_verdict_name(vd), top->name, slope.buf);
+		if (count > 1)
+			strbuf_addf(&v, " (and %zu more)", count - 1);
+		summary_note_verdict(&r->facts, v.buf);
+		strbuf_release(&v);
+	}
 	strbuf_release(&part);
 	strbuf_release(&slope);
 }
@@ -110,6 +119,8 @@ headline_quiet(struct report *r, const struct trend_report *const *trends, size_
 				   changed, sb.buf);
 	else
 		report_add_verdict(r, "No leak: every metric is the same in every sample");
+	summary_note_verdict(&r->facts, changed ? "no leak: no metric grows significantly"
+						: "no leak: every metric is the same in every sample");
 	strbuf_release(&sb);
 }
 

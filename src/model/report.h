@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/summary.h"
+
 #define REPORT_ROWS_MAX 1000
 #define REPORT_CHART_ITEMS_MAX 600
 
@@ -161,6 +163,8 @@ struct report {
 	char **warnings;
 	size_t nwarnings;
 	struct report_section sections[REPORT_SECTIONS];
+	/* What the builders noted for the summary block (model/summary.h). */
+	struct summary_facts facts;
 };
 
 void report_init(struct report *r, const char *kind, bool pair);

@@ -23,6 +23,7 @@ add_verdict(struct report *r, const struct session_growth *g)
 	const struct session_growth_row *top = top_charged(g);
 	if (!top)
 		return;
+	summary_note_tracked_class(&r->facts, top->cls);
 	char bytes[32];
 	size_format_binary(top->track_bytes, bytes);
 	report_add_verdict(r, "tracking: %s +%" PRId64 " with %" PRIu64 " call site%s (%s) "

@@ -1,6 +1,7 @@
 #include "model/report_vmmap.h"
 
 #include "model/gpu.h"
+#include "model/summary.h"
 
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -62,6 +63,31 @@ add_field(struct report *r, const char *key, const struct vmmap_dump *b,
 					   av ? av : "(not recorded)");
 }
 
+/* vmmap's rounded "1.2G" as every text writes a rounded figure: "~1.2 GiB". */
+static const char *
+footprint_text(const struct vmmap_dump *d, char out[32])
+{
+	const char *t = d ? vmmap_dump_field(d, "Physical footprint") : NULL;
+	uint64_t v;
+	if (!t)
+		return d ? "(not recorded)" : NULL;
+	if (size_parse_vmmap(t, strlen(t), &v) != SIZE_OK || v > INT64_MAX)
+		return t;
+	size_format_text((int64_t)v, SIZE_TEXT_ROUNDED, out);
+	return out;
+}
+
+static void
+add_footprint(struct report *r, const struct vmmap_dump *b, const struct vmmap_dump *a)
+{
+	char bt[32], at[32];
+	if (!vmmap_dump_field(a, "Physical footprint") &&
+	    !(b && vmmap_dump_field(b, "Physical footprint")))
+		return;
+	report_add_provenance_pair(r, "Physical footprint", footprint_text(b, bt),
+				   footprint_text(a, at));
+}
+
 static void
 process_text(const struct vmmap_dump *d, struct strbuf *sb)
 {
@@ -83,7 +109,7 @@ add_provenance(struct report *r, const struct vmmap_dump *b, const struct vmmap_
 	add_field(r, "OS version", b, a, "OS Version");
 	add_field(r, "Code type", b, a, "Code Type");
 	add_field(r, "Captured", b, a, "Date/Time");
-	add_field(r, "Physical footprint", b, a, "Physical footprint");
+	add_footprint(r, b, a);
 	if (a->page_size && (!b || b->page_size == a->page_size))
 		report_add_provenance(r, "Page size", "%" PRIu64 " bytes", a->page_size);
 	else if (a->page_size || (b && b->page_size))
@@ -381,6 +407,7 @@ add_summary_only(struct report *r, const struct vmmap_dump *d)
 void
 report_add_vmmap(struct report *r, const struct vmmap_dump *d)
 {
+	summary_note_vmmap(&r->facts, 1, d);
 	if (!d->region_lines && d->nrows) {
 		add_provenance(r, NULL, d);
 		add_summary_only(r, d);
@@ -641,6 +668,10 @@ void
 report_add_vmmap_diff(struct report *r, const struct diff_vmmap *d)
 {
 	add_provenance(r, d->before, d->after);
+	summary_note_vmmap(&r->facts, 0, d->before);
+	summary_note_vmmap(&r->facts, 1, d->after);
+	if (!d->by_summary)
+		summary_note_vmmap_growth(&r->facts, d);
 	if (d->by_summary) {
 		add_pair_summary_only(r, d);
 		return;

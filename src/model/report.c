@@ -11,6 +11,7 @@
 #include <string.h>
 
 static const char *const section_names[REPORT_SECTIONS] = {
+	[REPORT_SEC_SESSION] = "session",
 	[REPORT_SEC_GPU] = "gpu",
 	[REPORT_SEC_SIZES] = "sizes",
 	[REPORT_SEC_CLASSES] = "classes",

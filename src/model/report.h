@@ -125,6 +125,7 @@ struct report_chart {
 
 /* In the order the report shows them. */
 enum report_section_id {
+	REPORT_SEC_SESSION,      /* a tracking session: the tracked classes and their call sites */
 	REPORT_SEC_GPU,          /* GPU memory by type and purgeable state */
 	REPORT_SEC_SIZES,        /* size histograms, IOSurfaces by dimensions */
 	REPORT_SEC_CLASSES,      /* IOKit classes */

@@ -495,7 +495,7 @@ where_line(const struct summary_facts *f, struct summary *s)
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "Where: ");
 	if (f->tracked_class)
-		strbuf_addf(&sb, "tracked %s; ", f->tracked_class);
+		strbuf_addf(&sb, "%s; ", f->tracked_class);
 	if (f->sites.n)
 		list_text(&f->sites, 1, &sb);
 	if (f->classes.n) {
@@ -524,9 +524,13 @@ summary_build(const struct summary_facts *f, struct summary *out)
 		strbuf_addf(&sb, "Verdict: %s", f->verdict);
 		add_line(out, SUMMARY_LINE_VERDICT, &sb);
 	}
+	/* A tracking session was run for its call sites: they lead. */
+	if (f->tracked_class)
+		where_line(f, out);
 	cost_line(f, out);
 	grew_line(f, out);
-	where_line(f, out);
+	if (!f->tracked_class)
+		where_line(f, out);
 }
 
 void

@@ -112,7 +112,8 @@ struct summary_facts {
 	struct summary_list grew_categories;  /* footprint categories (no vmmap growth) */
 	struct summary_list sites;            /* call sites, new and grown */
 	struct summary_list classes;          /* IOKit classes whose counts grew */
-	char *tracked_class;     /* a tracking session's tracked class, or NULL */
+	/* A tracking session's tracked class that grew ("IOSurface +120"), or NULL. */
+	char *tracked_class;
 	char *verdict;           /* a series: "LEAK: vmmap:gpu.dirty +96 MiB/h", or NULL */
 };
 
@@ -193,7 +194,8 @@ const char *summary_line_name(enum summary_line_kind k);
 
 /*
  * The block from the facts: the verdict of a series first, then the cost,
- * what grew and where, each line only when the facts have it. The lines
+ * what grew and where (for a tracking session, where first), each line
+ * only when the facts have it. The lines
  * borrow the facts' details; summary_release() frees the texts.
  */
 void summary_build(const struct summary_facts *f, struct summary *out);

@@ -226,7 +226,7 @@ sample_label(const struct trend_report *t, size_t k, struct strbuf *out)
 	strbuf_addf(out, "sample %zu", k + 1);
 }
 
-static void
+static struct report_chart *
 timeline(struct report_section *sec, const char *table_id, const struct trend_report *t,
 	 const struct trend_metric *m)
 {
@@ -260,6 +260,47 @@ timeline(struct report_section *sec, const char *table_id, const struct trend_re
 		c->fit.last = figure(res->per_sample.intercept +
 				     res->per_sample.slope * (double)s->nsamples);
 	}
+	return c;
+}
+
+/* The same value (or none) in every sample: one line drawn twice says nothing more. */
+static bool
+same_line(const struct trend_metric *a, const struct trend_metric *b, size_t n)
+{
+	if (a->unit != b->unit)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		if (isnan(a->v[k]) != isnan(b->v[k]))
+			return false;
+		if (!isnan(a->v[k]) && a->v[k] != b->v[k])
+			return false;
+	}
+	return true;
+}
+
+/* A drawn timeline and the metric it was drawn for. */
+struct drawn_line {
+	const struct trend_metric *m;
+	struct report_chart *c;
+};
+
+/*
+ * A metric whose values are those of a timeline already drawn joins it:
+ * its name is added to the title ("A = B = C"), and it is not drawn again.
+ */
+static bool
+merge_line(struct drawn_line *d, size_t nd, const struct trend_metric *m, size_t nsamples)
+{
+	for (size_t i = 0; i < nd; i++) {
+		if (!same_line(d[i].m, m, nsamples))
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s = %s", d[i].c->title, m->name);
+		free(d[i].c->title);
+		d[i].c->title = strbuf_detach(&sb, NULL);
+		return true;
+	}
+	return false;
 }
 
 static void
@@ -271,7 +312,7 @@ timelines(struct report *r, const struct trend_report *const *trends, size_t n)
 				     "INSUFFICIENT; the largest growth first): its samples, the "
 				     "Theil-Sen slope fitted over the analysed samples (dashed) and "
 				     "its verdict.");
-	size_t drawn = 0, undrawn = 0, unchanged = 0;
+	size_t drawn = 0, undrawn = 0, unchanged = 0, merged = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct trend_report *t = trends[i];
 		const struct trend_series *s = t->series;
@@ -282,15 +323,21 @@ timelines(struct report *r, const struct trend_report *const *trends, size_t n)
 								    timeline_cols);
 		const struct trend_metric **v;
 		size_t nm = trend_series_ranked(s, &v);
+		struct drawn_line *d = xcalloc(nm + 1, sizeof(*d));
+		size_t nd = 0;
 		for (size_t k = 0; k < nm; k++) {
 			table_row(tab, v[k], s->nsamples, s->has_times);
-			if (drawn < REPORT_SERIES_TIMELINES_MAX) {
-				timeline(sec, id.buf, t, v[k]);
+			if (merge_line(d, nd, v[k], s->nsamples)) {
+				merged++;
+			} else if (drawn < REPORT_SERIES_TIMELINES_MAX) {
+				d[nd].m = v[k];
+				d[nd++].c = timeline(sec, id.buf, t, v[k]);
 				drawn++;
 			} else {
 				undrawn++;
 			}
 		}
+		free(d);
 		free(v);
 		for (size_t k = 0; k < s->nmetrics; k++)
 			if (s->metrics[k].unchanged) {
@@ -300,6 +347,10 @@ timelines(struct report *r, const struct trend_report *const *trends, size_t n)
 		strbuf_release(&id);
 		strbuf_release(&title);
 	}
+	if (merged)
+		report_section_add_paragraph(sec, "%zu metric%s the same values in every sample as "
+					     "another: drawn once, their names joined by '='.", merged,
+					     merged == 1 ? " has" : "s have");
 	if (undrawn)
 		report_section_add_paragraph(sec, "%zu more changed metric%s not drawn (the first "
 					     "%d are): the tables list every one.", undrawn,

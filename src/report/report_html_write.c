@@ -50,6 +50,7 @@ static const char css[] =
 	"tr.bt td{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}"
 	"tr.bt ol{margin:0;padding-left:2rem}"
 	".pair{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}"
+	".pair>*{min-width:0;max-width:100%}"
 	"figure{margin:.5rem 0}figcaption{font-weight:600;margin-bottom:.2rem}"
 	"svg{max-width:100%;height:auto}svg text{fill:var(--fg);font:11px system-ui,sans-serif}"
 	"svg .axis{stroke:var(--muted);stroke-width:1}"
@@ -64,6 +65,10 @@ static const char css[] =
 	".more,.note{color:var(--muted)}summary{cursor:pointer;color:var(--muted)}"
 	"svg text.val{font-weight:600}"
 	"footer{margin-top:2rem;color:var(--muted);font-size:12px}"
+	/* A phone: charts keep their text size and scroll in their own box, as tables do. */
+	"@media (max-width:700px){body{padding:.5rem .75rem}figure{overflow-x:auto;"
+	"max-width:100%}figure svg{max-width:none}h1{font-size:1.2rem}"
+	"ul.summary{font-size:.95rem}}"
 	"@media print{body{max-width:none;padding:0;font-size:11px}.pair{display:block}"
 	"h2{break-after:avoid}figure,tr{break-inside:avoid}}";
 

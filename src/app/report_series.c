@@ -392,8 +392,10 @@ samples(struct report *r, const struct trend_report *const *trends, size_t n)
 				report_table_text(tab, in->time_text);
 			else
 				report_table_empty(tab);
+			/* The words of trend's own samples table (report/trend_text.c). */
 			if (in->used)
-				report_table_text(tab, "used");
+				report_table_text(tab, in->sample < t->params->warmup ? "warm-up"
+										  : "used");
 			else
 				report_table_textf(tab, "left out: %s", in->left_out);
 		}

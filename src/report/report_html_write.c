@@ -78,6 +78,8 @@ static const char css_timeline[] =
 	"svg.timeline .tl-pt{fill:var(--bar)}"
 	"svg.timeline .tl-fit{stroke:var(--grow);stroke-width:1.5;stroke-dasharray:5 3}"
 	"svg.timeline text.badge{fill:#fff;font-weight:700}"
+	"svg.timeline .tl-warm{fill:var(--same);opacity:.35}"
+	"svg.timeline .tl-break{fill:none;stroke:var(--muted);stroke-width:1.5}"
 	".badge-leak{fill:var(--grow)}.badge-plateau{fill:var(--v)}.badge-growing{fill:var(--x)}"
 	".badge-step{fill:var(--bar2)}.badge-other{fill:var(--muted)}"
 	"figure.timeline p.note{margin:0;max-width:480px;font-size:12px}";
@@ -614,6 +616,17 @@ chart_timeline(struct strbuf *out, const struct report_chart *c)
 	}
 	if (first == SIZE_MAX)
 		return;
+	/*
+	 * The y axis starts at zero, so that a line's rise reads as its share
+	 * of the level; unless zero would flatten it (its range under a
+	 * quarter of its top), when the axis starts at its lowest value and a
+	 * break is drawn on it to say so.
+	 */
+	bool axis_break = false;
+	if (sc.lo > 0 && sc.hi - sc.lo >= sc.hi / 4)
+		sc.lo = 0;
+	else if (sc.lo > 0)
+		axis_break = true;
 	strbuf_addstr(out, "<figure class=\"timeline\"><figcaption>");
 	esc(out, c->title);
 	strbuf_addf(out, "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart "
@@ -629,6 +642,19 @@ chart_timeline(struct strbuf *out, const struct report_chart *c)
 	strbuf_addf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
 		    "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
 		    TL_LEFT, TL_TOP, TL_LEFT, bottom, TL_LEFT, bottom, TL_W - TL_RIGHT, bottom);
+	/* The analysed window starts after the warm-up: its samples shaded. */
+	if (c->has_fit && c->fit.from > 0 && c->fit.from < c->nitems) {
+		int64_t x0 = tl_x(&sc, 0), x1 = tl_x(&sc, c->fit.from);
+		strbuf_addstr(out, "<rect class=\"tl-warm\" x=\"");
+		put_tenths(out, x0);
+		strbuf_addf(out, "\" y=\"%d\" width=\"", TL_TOP);
+		put_tenths(out, x1 - x0);
+		strbuf_addf(out, "\" height=\"%d\"><title>warm-up: the first %zu samples, not "
+			    "in the fit</title></rect>", bottom - TL_TOP, c->fit.from);
+	}
+	if (axis_break)
+		strbuf_addf(out, "<path class=\"tl-break\" d=\"M%d %dl8 -4M%d %dl8 -4\"/>",
+			    TL_LEFT - 4, bottom - 6, TL_LEFT - 4, bottom - 2);
 	/* The range on the axis: highest at the top, lowest at the bottom. */
 	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", TL_LEFT - 4, TL_TOP + 4);
 	figure_label(out, c->bytes, sc.hi);
@@ -1154,7 +1180,7 @@ render(const struct report *r, struct strbuf *out)
 	for (int s = 0; s < REPORT_SECTIONS && !fold->data.bare; s++)
 		if (r->sections[s].title)
 			write_section(out, &r->sections[s], s, r->all);
-	/* Where the figures come from: below them, folded (docs/report.md). */
+	/* Where the figures come from: below them, folded; the answer comes first. */
 	strbuf_addstr(out, "<section id=\"provenance\"><h2>Provenance</h2>\n"
 		      "<details class=\"provenance\"");
 	strbuf_addstr(out, r->all ? " open" : "");

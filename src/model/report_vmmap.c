@@ -250,21 +250,27 @@ add_histogram(struct report_section *s, const char *type, size_t index,
 	strbuf_addf(&tt, "%s: bytes by region size (log2 buckets)", type);
 	struct report_table *t = report_section_add_table(s, id, tt.buf, 7,
 							  pair ? pair_cols : single_cols);
-	struct report_chart *c = report_section_add_chart(s, REPORT_CHART_HISTOGRAM, tt.buf,
-							  id, true);
-	strbuf_release(&tt);
-	c->counts = true;
-	if (pair) {
-		report_chart_series(c, "before");
-		report_chart_series(c, "after");
-	} else {
-		report_chart_series(c, "bytes");
+	/* A type whose sizes did not change gets its folded table, not a chart. */
+	bool changed = !pair;
+	for (unsigned k = h->lo; k <= h->hi && k < LOG2_BUCKETS && !changed; k++)
+		changed = h->bytes[0][k] != h->bytes[1][k] || h->count[0][k] != h->count[1][k];
+	struct report_chart *c = NULL;
+	if (changed) {
+		c = report_section_add_chart(s, REPORT_CHART_HISTOGRAM, tt.buf, id, true);
+		c->counts = true;
+		if (pair) {
+			report_chart_series(c, "before");
+			report_chart_series(c, "after");
+		} else {
+			report_chart_series(c, "bytes");
+		}
 	}
+	strbuf_release(&tt);
 	for (unsigned k = h->lo; k <= h->hi && k < LOG2_BUCKETS; k++) {
 		char label[80];
 		bucket_label(k, label);
 		int side = pair ? 0 : 1;
-		struct report_chart_item *it = report_chart_add(c, label);
+		struct report_chart_item *it = c ? report_chart_add(c, label) : NULL;
 		if (it) {
 			it->v[0] = report_i64(h->bytes[side][k]);
 			it->counts[0] = report_i64(h->count[side][k]);

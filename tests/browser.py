@@ -116,6 +116,27 @@ class Browser:
                     return e
             self._events.append(self._read_message(deadline))
 
+    def evaluate(self, url, width, height, expression):
+        """The value of a JavaScript expression on `url` in a fresh tab of `width` x `height`."""
+        target = self.call('Target.createTarget', {'url': 'about:blank'})['targetId']
+        session = self.call('Target.attachToTarget',
+                            {'targetId': target, 'flatten': True})['sessionId']
+        try:
+            self.call('Emulation.setDeviceMetricsOverride',
+                      {'width': width, 'height': height, 'deviceScaleFactor': 1,
+                       'mobile': width < 600}, session)
+            self.call('Page.enable', {}, session)
+            nav = self.call('Page.navigate', {'url': url}, session)
+            if nav.get('errorText'):
+                raise BrowserError('cannot load %s: %s' % (url, nav['errorText']))
+            self.wait_event('Page.loadEventFired', session)
+            res = self.call('Runtime.evaluate', {'expression': expression,
+                                                 'returnByValue': True}, session)
+            return res['result'].get('value')
+        finally:
+            self.call('Target.closeTarget', {'targetId': target})
+            self._events = [e for e in self._events if e.get('sessionId') != session]
+
     def load(self, url, width, height):
         """(DOM, PNG bytes) of `url` in a fresh tab of `width` x `height`."""
         target = self.call('Target.createTarget', {'url': 'about:blank'})['targetId']

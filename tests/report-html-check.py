@@ -66,6 +66,31 @@ CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu',
                   '--hide-scrollbars']
 # The viewport every page is loaded and photographed at.
 WIDTH, HEIGHT = 1200, 1600
+# The first screens a reader sees: a laptop's and a phone's (issue "the answer first").
+SCREENS = ((1200, 900), (390, 800))
+
+# What a screen shows, measured by the browser: where the summary block
+# ends, the right edge of the widest table box, the page's own width, and
+# the smallest chart text as rendered (font size times the SVG's scale).
+GEOMETRY_JS = r"""JSON.stringify((() => {
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const s = document.querySelector('ul.summary');
+  let widest = 0, wid = null;
+  for (const t of document.querySelectorAll('table')) {
+    const r = t.getBoundingClientRect();
+    if (r.width > 0 && r.right > widest) { widest = r.right; wid = t.id || t.caption?.textContent; }
+  }
+  let small = null, smallText = null;
+  for (const t of document.querySelectorAll('svg text')) {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+    if (small === null || px < small) { small = px; smallText = t.textContent; }
+  }
+  return {vw, vh, summary: s ? s.getBoundingClientRect().bottom : null,
+          widest, wid, small, smallText, scrollW: document.documentElement.scrollWidth};
+})())"""
 
 
 class Refused(Exception):
@@ -215,8 +240,10 @@ def mutate(page, how):
     with open(page, encoding='utf-8') as f:
         text = f.read()
     if how == 'unescape':
+        # in the body: the <title> holds the process too, but as text only
         escaped = HOSTILE.replace('<', '&lt;').replace('>', '&gt;')
-        broken = text.replace(escaped, HOSTILE, 1)
+        head, body = text.split('<body>', 1)
+        broken = head + '<body>' + body.replace(escaped, HOSTILE, 1)
     elif how == 'unfold':
         broken = text.replace('<details class="unchanged">', '<details class="open">')
     elif how == 'unmark':
@@ -225,6 +252,12 @@ def mutate(page, how):
         # a writer that gave each kernel source its own section
         m = re.search(r'<section id="classes">.*?</section>', text, re.S)
         broken = text.replace(m.group(0), m.group(0) * 2, 1) if m else text
+    elif how == 'unscroll':
+        # a table laid out at its own width, as before tables had their scroll box
+        broken = text.replace('display:block;max-width:100%;overflow-x:auto', '', 1)
+    elif how == 'shrink':
+        # charts scaled down to the phone's width, their text with them
+        broken = text.replace('figure svg{max-width:none}', '', 1)
     elif how == 'unbadge':
         broken = re.sub(r'<text class="badge"[^>]*>[^<]*</text>', '', text)
     elif how == 'unlabel':
@@ -296,6 +329,33 @@ def check_timelines(drawn, data, expected):
             fail('timeline %d carries no figures or labels' % (i + 1))
 
 
+def check_screens(screens, data):
+    """At each first screen: the summary in sight, every table box inside the
+    viewport, chart text of 10 px or more; and no two timelines alike."""
+    for w, h, g in screens:
+        if data.get('summary') and (g['summary'] is None or g['summary'] > h):
+            fail('at %dx%d the summary block ends at %r px, below the first screen'
+                 % (w, h, g['summary']))
+        if g['widest'] > g['vw'] + 0.5:
+            fail('at %dx%d table %r is %.0f px wide, past the %d px viewport'
+                 % (w, h, g['wid'], g['widest'], g['vw']))
+        if g['small'] is not None and g['small'] < 10:
+            fail('at %dx%d chart text %r is %.1f px, under 10 px'
+                 % (w, h, g['smallText'], g['small']))
+        print('%dx%d: summary ends at %s px, widest table %.0f px, smallest chart text %s px'
+              % (w, h, g['summary'], g['widest'],
+                 '%.1f' % g['small'] if g['small'] is not None else '-'))
+    seen = {}
+    for sec in data['sections']:
+        for c in sec['charts']:
+            if c['kind'] != 'timeline':
+                continue
+            key = json.dumps([(it.get('absent'), it['values'][:1]) for it in c['items']])
+            if key in seen:
+                fail('timelines %r and %r draw the same data' % (seen[key], c['title']))
+            seen[key] = c['title']
+
+
 def case_parser():
     ap = argparse.ArgumentParser()
     ap.add_argument('--expect', action='append', default=[])
@@ -310,7 +370,8 @@ def case_parser():
     ap.add_argument('--new-site', action='append', default=None,
                     help='an icicle node marked NEW with this label (repeatable: all of them)')
     ap.add_argument('--mutate', choices=['unescape', 'stylesheet', 'unfold', 'unlabel',
-                                         'unmark', 'twice', 'unbadge'],
+                                         'unmark', 'twice', 'unbadge', 'unscroll',
+                                         'shrink'],
                     help='break the written page before loading it, as a writer that '
                     'forgot to escape the hostile process name or linked a CDN style '
                     'sheet would (the test that the checks can fail)')
@@ -418,6 +479,8 @@ def check(a, browser):
         if a.max_bytes is not None and size > a.max_bytes:
             fail('the page is %d bytes, over the budget of %d' % (size, a.max_bytes))
         dom, png = browser.load('file://' + page, WIDTH, HEIGHT)
+        screens = [(w, h, json.loads(browser.evaluate('file://' + page, w, h, GEOMETRY_JS)))
+                   for w, h in SCREENS]
         shot = os.path.join(tmp, 'shot.png')
         with open(shot, 'wb') as f:
             f.write(png)
@@ -498,6 +561,7 @@ def check(a, browser):
         if len(verdicts) != 1:
             fail('%d headlines (<p class="verdict">), expected 1' % len(verdicts))
     check_histogram_sums(data)
+    check_screens(screens, data)
     if a.timelines is not None:
         check_timelines(p.timelines, data, a.timelines)
     for i, labels in enumerate(p.bar_charts):

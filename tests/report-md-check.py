@@ -103,7 +103,14 @@ def main():
         if got != want:
             stop('%d <%s> in the rendered report, expected %d' % (got, tag, want))
     allowed = {'details', 'summary', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'p',
-               'strong', 'em', 'code', 'h2', 'h3', 'ol', 'li', 'blockquote'}
+               'strong', 'em', 'code', 'h2', 'h3', 'ol', 'li', 'blockquote', 'ul'}
+    # The summary block: one list, under the title, of at most four lines.
+    lists = re.findall(r'<ul>(.*?)</ul>', html, re.S)
+    if len(lists) > 1 or (lists and lists[0].count('<li>') > 4):
+        stop('%d lists in the rendered report, the first of %d lines: expected one '
+             'summary block of at most 4' % (len(lists), lists[0].count('<li>')))
+    if lists and not re.match(r'<h2>[^<]*</h2>\s*<ul>', html):
+        stop('the summary block is not the first thing under the title')
     for tag in set(re.findall(r'<([a-zA-Z][a-zA-Z0-9]*)', html)):
         if tag.lower() not in allowed:
             stop('element <%s> in the rendered report' % tag)

@@ -111,8 +111,9 @@ def check(binary, series, root):
                                 rb'</script>', html, re.S).group(1))
     if not data['verdict'].startswith('LEAK: '):
         raise SystemExit('FAIL: the headline does not start with LEAK: %r' % data['verdict'])
-    badges = {c['title']: c['badge'] for s in data['sections'] for c in s['charts']
-              if c['kind'] == 'timeline'}
+    # A timeline drawn for several metrics of the same values names them all: "A = B".
+    badges = {name: c['badge'] for s in data['sections'] for c in s['charts']
+              if c['kind'] == 'timeline' for name in c['title'].split(' = ')}
     # The construction.
     want = {'vmmap:IOSurface:N.dirty': 'LEAK', 'vmmap:IOSurface:V.dirty': 'GROWING',
             'classes:IOSurface': 'LEAK', 'alloc:instance': 'LEAK'}

@@ -149,6 +149,35 @@ damaged_archive(const char *path)
 }
 
 /* Two bundles, folders or archives: paired capture by capture. */
+/* Does a bundle hold a GPU capture (vmmap, footprint) of this member name? */
+static bool
+gpu_member(const struct bundle *b, const char *name)
+{
+	for (size_t i = 0; name && i < b->ncaptures; i++)
+		if (strcmp(b->captures[i].member, name) == 0)
+			return strcmp(b->captures[i].kind, "vmmap") == 0 ||
+			       strcmp(b->captures[i].kind, "footprint") == 0;
+	return false;
+}
+
+/*
+ * GPU memory first (docs/gpu.md, the summary block): the pairs of GPU
+ * captures move ahead of the kernel's, each group in name order.
+ */
+static void
+gpu_first(struct diff_pairs *p)
+{
+	size_t at = 0;
+	for (size_t i = 0; i < p->npairs; i++) {
+		if (!gpu_member(p->bundles[0], p->pairs[i].name) &&
+		    !gpu_member(p->bundles[1], p->pairs[i].name))
+			continue;
+		struct diff_pair keep = p->pairs[i];
+		memmove(&p->pairs[at + 1], &p->pairs[at], (i - at) * sizeof(keep));
+		p->pairs[at++] = keep;
+	}
+}
+
 static int
 pair_bundles(struct diff_pairs *p, const char *before, const char *after, struct diag *err)
 {
@@ -195,6 +224,7 @@ pair_bundles(struct diff_pairs *p, const char *before, const char *after, struct
 	named_free(b, nb);
 	named_free(a, na);
 	strbuf_release(&label);
+	gpu_first(p);
 	return 0;
 }
 

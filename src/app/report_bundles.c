@@ -430,6 +430,119 @@ add_beside(struct report *r, const struct report_bundles *rb)
 			  "A dash: the capture does not hold it.");
 }
 
+/* ---- reconciliation: one thing measured by two sources --------------------- */
+
+/*
+ * What two sources both measure (docs/gpu.md, "Reconciliation"): each
+ * measure's sources as gate metrics, so the figures are the ones gates
+ * read. `cost` marks the source the summary's cost takes when it is there.
+ */
+static const struct {
+	const char *measure;
+	bool bytes;
+	struct { const char *kind, *metric, *source; bool cost; } src[3];
+} reconcile[] = {
+	{ "GPU dirty", true, {
+		{ "footprint", "gpu.dirty", "footprint: Dirty of the GPU categories", true },
+		{ "vmmap", "gpu.dirty", "vmmap: dirty of the GPU types", false },
+	} },
+	{ "IOSurface dirty", true, {
+		{ "footprint", "IOSurface.dirty", "footprint: category IOSurface, Dirty", false },
+		{ "vmmap", "IOSurface.dirty", "vmmap: type IOSurface, dirty", false },
+	} },
+	{ "IOSurface objects", false, {
+		{ "classes", "IOSurface", "IOKit: IOSurface instances", false },
+		{ "vmmap", "IOSurface.count", "vmmap: IOSurface regions", false },
+		{ "footprint", "IOSurface.regions", "footprint: IOSurface regions", false },
+	} },
+};
+
+/*
+ * Two changes of one measure agree when they are equal, or, for bytes,
+ * within 1 % of the larger: vmmap and footprint round to their units.
+ */
+static bool
+changes_agree(bool bytes, int64_t x, int64_t y)
+{
+	if (x == y)
+		return true;
+	if (!bytes)
+		return false;
+	uint64_t ax = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+	uint64_t ay = y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y;
+	uint64_t big = ax > ay ? ax : ay;
+	uint64_t diff = (uint64_t)((x > y) ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x);
+	return diff <= big / 100;
+}
+
+static void
+add_reconciliation(struct report *r, const struct report_bundles *rb)
+{
+	static const char *const cols[] = {
+		"measure", "source", "before", "after", "change", "the summary",
+	};
+	struct report_table *t = NULL;
+	struct strbuf note = STRBUF_INIT;
+	bool footprint_cost = summary_cost_source(&r->facts) == SUMMARY_SRC_FOOTPRINT;
+	for (size_t m = 0; m < sizeof(reconcile) / sizeof(reconcile[0]); m++) {
+		int64_t b[3], a[3];
+		bool have[3] = { false, false, false };
+		size_t n = 0;
+		for (size_t i = 0; i < 3 && reconcile[m].src[i].kind; i++) {
+			const struct kind *k = NULL;
+			const void *d = diff_of(rb, reconcile[m].src[i].kind, &k);
+			struct diag err;
+			diag_clear(&err);
+			have[i] = d && k->metric(d, reconcile[m].src[i].kind, reconcile[m].src[i].metric,
+						 &b[i], &a[i], &err) == 0;
+			n += have[i];
+		}
+		if (n < 2)
+			continue;
+		if (!t) {
+			struct report_section *s = report_section(r, REPORT_SEC_GPU, "GPU memory");
+			t = report_section_add_table(s, "reconciliation",
+				"One thing, two sources: the figures side by side", 6, cols);
+		}
+		bool agree = true;
+		int64_t first = 0;
+		bool seen = false;
+		for (size_t i = 0; i < 3; i++) {
+			if (!have[i] || !report_table_row(t))
+				continue;
+			enum report_cell_kind ck = reconcile[m].bytes ? REPORT_CELL_BYTES
+								      : REPORT_CELL_COUNT;
+			enum report_cell_kind dk = reconcile[m].bytes ? REPORT_CELL_DBYTES
+								      : REPORT_CELL_DCOUNT;
+			int64_t d = a[i] - b[i];   /* gate figures: each at most 2^63 - 1, >= 0 */
+			report_table_text(t, reconcile[m].measure);
+			report_table_text(t, reconcile[m].src[i].source);
+			report_table_figure(t, ck, b[i]);
+			report_table_figure(t, ck, a[i]);
+			report_table_figure(t, dk, d);
+			report_table_text(t, reconcile[m].src[i].cost && footprint_cost
+					  ? "the cost (with Swapped)" : "");
+			if (seen && !changes_agree(reconcile[m].bytes, first, d))
+				agree = false;
+			if (!seen)
+				first = d;
+			seen = true;
+		}
+		if (!agree)
+			strbuf_addf(&note, "%s%s: the sources disagree beyond rounding.",
+				    note.len ? " " : "", reconcile[m].measure);
+	}
+	if (!t) {
+		strbuf_release(&note);
+		return;
+	}
+	strbuf_addf(&note, "%sThe cost is footprint's figure where a footprint capture has "
+		    "it, the memory the kernel charges the process; vmmap's regions and "
+		    "IOKit's instances count mappings and objects, which need not be one "
+		    "each (docs/gpu.md, \"Reconciliation\").", note.len ? " " : "");
+	t->note = strbuf_detach(&note, NULL);
+}
+
 /* Two kinds of one bundle name the same process: one row says it. */
 static void
 drop_repeated_provenance(struct report *r)
@@ -514,6 +627,7 @@ report_bundles_build(struct report_bundles *rb, struct report *r, struct diff_ga
 				rb->paths[0]);
 	drop_repeated_provenance(r);
 	add_beside(r, rb);
+	add_reconciliation(r, rb);
 	if (check_gates(rb, gates, ngates, err) < 0)
 		return -1;
 	report_add_gates(r, gates, ngates);

@@ -83,6 +83,15 @@ headline_part(struct report *r, const struct trend_report *const *trends, size_t
 	if (count > 1)
 		strbuf_addf(&part, " and %zu more", count - 1);
 	report_add_verdict(r, "%s", part.buf);
+	/* The summary's verdict line: the highest-ranked verdict and its rate. */
+	if (!r->facts.verdict) {
+		struct strbuf v = STRBUF_INIT;
+		strbuf_addf(&v, "%s, %s %s", trend_verdict_name(vd), top->name, slope.buf);
+		if (count > 1)
+			strbuf_addf(&v, " (and %zu more)", count - 1);
+		summary_note_verdict(&r->facts, v.buf);
+		strbuf_release(&v);
+	}
 	strbuf_release(&part);
 	strbuf_release(&slope);
 }
@@ -110,6 +119,8 @@ headline_quiet(struct report *r, const struct trend_report *const *trends, size_
 				   changed, sb.buf);
 	else
 		report_add_verdict(r, "No leak: every metric is the same in every sample");
+	summary_note_verdict(&r->facts, changed ? "no leak: no metric grows significantly"
+						: "no leak: every metric is the same in every sample");
 	strbuf_release(&sb);
 }
 
@@ -215,7 +226,7 @@ sample_label(const struct trend_report *t, size_t k, struct strbuf *out)
 	strbuf_addf(out, "sample %zu", k + 1);
 }
 
-static void
+static struct report_chart *
 timeline(struct report_section *sec, const char *table_id, const struct trend_report *t,
 	 const struct trend_metric *m)
 {
@@ -249,6 +260,47 @@ timeline(struct report_section *sec, const char *table_id, const struct trend_re
 		c->fit.last = figure(res->per_sample.intercept +
 				     res->per_sample.slope * (double)s->nsamples);
 	}
+	return c;
+}
+
+/* The same value (or none) in every sample: one line drawn twice says nothing more. */
+static bool
+same_line(const struct trend_metric *a, const struct trend_metric *b, size_t n)
+{
+	if (a->unit != b->unit)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		if (isnan(a->v[k]) != isnan(b->v[k]))
+			return false;
+		if (!isnan(a->v[k]) && a->v[k] != b->v[k])
+			return false;
+	}
+	return true;
+}
+
+/* A drawn timeline and the metric it was drawn for. */
+struct drawn_line {
+	const struct trend_metric *m;
+	struct report_chart *c;
+};
+
+/*
+ * A metric whose values are those of a timeline already drawn joins it:
+ * its name is added to the title ("A = B = C"), and it is not drawn again.
+ */
+static bool
+merge_line(struct drawn_line *d, size_t nd, const struct trend_metric *m, size_t nsamples)
+{
+	for (size_t i = 0; i < nd; i++) {
+		if (!same_line(d[i].m, m, nsamples))
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s = %s", d[i].c->title, m->name);
+		free(d[i].c->title);
+		d[i].c->title = strbuf_detach(&sb, NULL);
+		return true;
+	}
+	return false;
 }
 
 static void
@@ -260,7 +312,7 @@ timelines(struct report *r, const struct trend_report *const *trends, size_t n)
 				     "INSUFFICIENT; the largest growth first): its samples, the "
 				     "Theil-Sen slope fitted over the analysed samples (dashed) and "
 				     "its verdict.");
-	size_t drawn = 0, undrawn = 0, unchanged = 0;
+	size_t drawn = 0, undrawn = 0, unchanged = 0, merged = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct trend_report *t = trends[i];
 		const struct trend_series *s = t->series;
@@ -271,15 +323,21 @@ timelines(struct report *r, const struct trend_report *const *trends, size_t n)
 								    timeline_cols);
 		const struct trend_metric **v;
 		size_t nm = trend_series_ranked(s, &v);
+		struct drawn_line *d = xcalloc(nm + 1, sizeof(*d));
+		size_t nd = 0;
 		for (size_t k = 0; k < nm; k++) {
 			table_row(tab, v[k], s->nsamples, s->has_times);
-			if (drawn < REPORT_SERIES_TIMELINES_MAX) {
-				timeline(sec, id.buf, t, v[k]);
+			if (merge_line(d, nd, v[k], s->nsamples)) {
+				merged++;
+			} else if (drawn < REPORT_SERIES_TIMELINES_MAX) {
+				d[nd].m = v[k];
+				d[nd++].c = timeline(sec, id.buf, t, v[k]);
 				drawn++;
 			} else {
 				undrawn++;
 			}
 		}
+		free(d);
 		free(v);
 		for (size_t k = 0; k < s->nmetrics; k++)
 			if (s->metrics[k].unchanged) {
@@ -289,6 +347,10 @@ timelines(struct report *r, const struct trend_report *const *trends, size_t n)
 		strbuf_release(&id);
 		strbuf_release(&title);
 	}
+	if (merged)
+		report_section_add_paragraph(sec, "%zu metric%s the same values in every sample as "
+					     "another: drawn once, their names joined by '='.", merged,
+					     merged == 1 ? " has" : "s have");
 	if (undrawn)
 		report_section_add_paragraph(sec, "%zu more changed metric%s not drawn (the first "
 					     "%d are): the tables list every one.", undrawn,
@@ -330,8 +392,10 @@ samples(struct report *r, const struct trend_report *const *trends, size_t n)
 				report_table_text(tab, in->time_text);
 			else
 				report_table_empty(tab);
+			/* The words of trend's own samples table (report/trend_text.c). */
 			if (in->used)
-				report_table_text(tab, "used");
+				report_table_text(tab, in->sample < t->params->warmup ? "warm-up"
+										  : "used");
 			else
 				report_table_textf(tab, "left out: %s", in->left_out);
 		}

@@ -103,7 +103,10 @@ on_site(void *ctx, const struct track_record *r, const char *path, struct diag *
 		const char *cls;
 		size_t len;
 		if (track_frame_metaclass(r, &r->frames[i], &cls, &len)) {
-			session_growth_add_site(sc->g, cls, len, sc->leak, r->bytes, r->count);
+			if (sc->leak)
+				session_growth_add_site(sc->g, cls, len, true, r->bytes, r->count);
+			else
+				session_growth_add_record(sc->g, cls, len, r);
 			break;
 		}
 	}

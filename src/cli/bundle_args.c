@@ -137,46 +137,92 @@ print_command(const char *command, const char *path, const char *comment)
 	printf("%s\n", comment);
 }
 
+/* One capture of a bundle read into a report of its own. */
+struct headline {
+	const struct kind *k;
+	const struct bundle_capture *c;
+	struct report r;
+	bool read;
+};
+
 /*
- * Each capture's headline: the verdict and warnings `iotally report` gives
- * it, then the commands that print the full tables. The exit status of the
- * first capture that cannot be read (said on standard error), else 0.
+ * Read each capture of the bundle into its report, as `iotally report`
+ * does; warnings and failures said on standard error as they come. The
+ * exit status of the first capture that cannot be read, else 0.
  */
 static int
-print_headlines(const struct bundle *b)
+read_headlines(const struct bundle *b, struct headline *h, size_t *n)
 {
 	int status = 0;
-	size_t shown = 0;
+	*n = 0;
 	for (const struct kind *k = kind_first(); k; k = kind_next(k)) {
 		const struct bundle_capture *c = bundle_capture_of_kind(b, k->name);
 		if (!c)
 			continue;
-		struct report r;
+		struct headline *x = &h[(*n)++];
 		struct diag_list notes;
 		struct diag err;
-		report_init(&r, k->name, false);
+		x->k = k;
+		x->c = c;
+		report_init(&x->r, k->name, false);
 		diag_list_init(&notes, 50);
 		fflush(stdout);
-		int rc = kind_report_capture(&r, c, &notes, &err);
+		int rc = kind_report_capture(&x->r, c, &notes, &err);
 		cli_print_warnings(&notes);
+		x->read = rc >= 0;
 		if (rc < 0) {
 			cli_print_diag(&err);
 			if (!status)
 				status = err.code ? err.code : DIAG_SOFTWARE;
-		} else {
-			printf("%s%-8s ", shown++ ? "" : "\n", k->name);
-			escape_puts(stdout, c->member);   /* the manifest's words: untrusted */
-			fputs(": ", stdout);
-			print_quoted(r.verdict ? r.verdict : "read");
-			putchar('\n');
-			for (size_t i = 0; i < r.nwarnings; i++) {
-				fputs("         warning: ", stdout);
-				print_quoted(r.warnings[i]);
-				putchar('\n');
-			}
 		}
 		diag_list_release(&notes);
-		report_release(&r);
+	}
+	return status;
+}
+
+/* The summary block of every capture read (model/summary.h), first. */
+static void
+print_summary(const struct headline *h, size_t n)
+{
+	struct summary_facts all;
+	summary_facts_init(&all, false);
+	for (size_t i = 0; i < n; i++)
+		if (h[i].read)
+			summary_facts_merge(&all, &h[i].r.facts);
+	struct summary s;
+	summary_build(&all, &s);
+	for (size_t i = 0; i < s.n; i++) {
+		print_quoted(s.lines[i].text);
+		putchar('\n');
+	}
+	if (s.n)
+		putchar('\n');
+	summary_release(&s);
+	summary_facts_release(&all);
+}
+
+/*
+ * Each capture's headline: the verdict and warnings `iotally report` gives
+ * it, then the commands that print the full tables.
+ */
+static void
+print_headlines(const struct bundle *b, const struct headline *h, size_t n)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!h[i].read)
+			continue;
+		const struct report *r = &h[i].r;
+		printf("%s%-8s ", shown++ ? "" : "\n", h[i].k->name);
+		escape_puts(stdout, h[i].c->member);   /* the manifest's words: untrusted */
+		fputs(": ", stdout);
+		print_quoted(r->verdict ? r->verdict : "read");
+		putchar('\n');
+		for (size_t w = 0; w < r->nwarnings; w++) {
+			fputs("         warning: ", stdout);
+			print_quoted(r->warnings[w]);
+			putchar('\n');
+		}
 	}
 	if (shown) {
 		fputs("\nThe full tables:\n", stdout);
@@ -185,6 +231,23 @@ print_headlines(const struct bundle *b)
 				print_command(k->name, b->path, "");
 		print_command("report", b->path, "   # all in one report");
 	}
+}
+
+/* The summary first, then what the bundle holds, then each capture's headline. */
+static int
+print_bundle(const struct bundle *b)
+{
+	size_t kinds = 0, n;
+	for (const struct kind *k = kind_first(); k; k = kind_next(k))
+		kinds++;
+	struct headline *h = xcalloc(kinds + 1, sizeof(*h));
+	int status = read_headlines(b, h, &n);
+	print_summary(h, n);
+	cli_bundle_listing(b, "");
+	print_headlines(b, h, n);
+	for (size_t i = 0; i < n; i++)
+		report_release(&h[i].r);
+	free(h);
 	return status;
 }
 
@@ -214,8 +277,7 @@ cli_run_bundle(int argc, char **argv)
 			cli_bundle_listing(&b->samples[i], "  ");
 		goto out;
 	}
-	cli_bundle_listing(b, "");
-	status = print_headlines(b);
+	status = print_bundle(b);
 	struct diag_list warnings;
 	diag_list_init(&warnings, 1);
 	app_bundle_warn_partial(b, &warnings);

@@ -103,6 +103,8 @@ const char cmd_trend_help[] =
 	"  --format F         text (default), json, markdown or html (the page of\n"
 	"                     'iotally report SERIES': timelines with the fitted\n"
 	"                     slopes and verdict badges)\n"
+	"  -o, --output FILE  with --format html: write the page to FILE (whole or\n"
+	"                     not at all) instead of standard output\n"
 	"  --kind K           follow only the vmmap, classes, track or footprint\n"
 	"                     captures of a series (default: every kind it\n"
 	"                     holds); inputs of another kind are an error\n"
@@ -148,6 +150,7 @@ enum {
 	OPT_FORMAT,
 	OPT_KIND,
 	OPT_JOBS,
+	OPT_OUTPUT,
 	OPT_HELP,
 };
 
@@ -162,6 +165,7 @@ static const struct cli_option trend_options[] = {
 	{ "format", 0, true, OPT_FORMAT },
 	{ "kind", 0, true, OPT_KIND },
 	{ "jobs", 'j', true, OPT_JOBS },
+	{ "output", 'o', true, OPT_OUTPUT },
 	{ "help", 'h', false, OPT_HELP },
 };
 
@@ -175,6 +179,7 @@ struct trend_args {
 	enum output_format format;
 	const char *kind;      /* --kind, NULL: the first input's */
 	const char *junit;
+	const char *output;    /* -o: the HTML page's file; NULL: standard output */
 	bool has_warmup;
 	uint64_t warmup;
 	bool has_min_bytes, has_min_count, has_min_percent, has_alpha;
@@ -288,6 +293,9 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 	}
 	case OPT_JOBS:
 		return cli_parse_jobs(arg, &a->jobs, err);
+	case OPT_OUTPUT:
+		a->output = arg;
+		return 0;
 	default:
 		return 0;
 	}
@@ -330,6 +338,9 @@ parse_args(int argc, char **argv, struct trend_args *a, struct diag *err)
 	if (t.stdin_uses > 1)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"only one input can be standard input");
+	if (a->output && a->format != FORMAT_HTML)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"-o writes the HTML page: it goes with --format html");
 	return 0;
 }
 
@@ -555,7 +566,7 @@ write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
 		reps[i] = &runs[i].rep;
 	if (a->format == FORMAT_HTML && !(a->junit && strcmp(a->junit, "-") == 0)) {
 		if (cli_write_series_page(reps, n, NULL, (const char *const *)a->paths, a->npaths,
-					  false, FORMAT_HTML, NULL, &err) < 0) {
+					  false, FORMAT_HTML, a->output, &err) < 0) {
 			cli_print_diag(&err);
 			status = err.code;
 		}

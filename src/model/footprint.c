@@ -458,33 +458,25 @@ footprint_figure_text(const struct footprint_figure *fig, bool count, char out[6
 		return;
 	}
 	const char *lb = fig->at_least ? ">=" : "";
-	if (count || fig->slack == 0) {
-		snprintf(out, 64, "%s%" PRIu64 "%s", lb, fig->value, count ? "" : " B");
+	if (count) {
+		snprintf(out, 64, "%s%" PRIu64, lb, fig->value);
 		return;
 	}
-	/* One figure as footprint printed it: in its own unit ("~411 MiB"). */
-	static const char *const names[] = { "KiB", "MiB", "GiB", "TiB" };
-	for (unsigned i = 0; i < 4; i++) {
-		uint64_t unit = (uint64_t)1 << (10 * (i + 1));
-		if (fig->slack == unit / 2 && fig->value % unit == 0) {
-			snprintf(out, 64, "%s~%" PRIu64 " %s", lb, fig->value / unit, names[i]);
-			return;
-		}
-	}
-	size_format_binary(fig->value, human);
-	/* size_format_binary's own "~" (a figure cut to two decimals) says the same. */
-	snprintf(out, 64, "%s~%s", lb, human[0] == '~' ? human + 1 : human);
+	/* The one text formatter (util/size.h): "~" for a figure footprint rounded. */
+	size_format_text(fig->value > INT64_MAX ? INT64_MAX : (int64_t)fig->value,
+			 fig->slack ? SIZE_TEXT_ROUNDED : 0, human);
+	snprintf(out, 64, "%s%s", lb, human);
 }
 
 void
 footprint_delta_text(int64_t delta, uint64_t slack, bool count, char out[64])
 {
-	char mag[64];
-	uint64_t m = delta < 0 ? (uint64_t)0 - (uint64_t)delta : (uint64_t)delta;
-	/* A delta of rounded figures is shown as one ("~+64 MiB"), an exact one in bytes. */
-	struct footprint_figure f = { .value = m, .slack = slack, .known = true };
-	footprint_figure_text(&f, count, mag);
-	const char *digits = mag[0] == '~' ? mag + 1 : mag;
-	/* A magnitude is at most "18446744073709551615 B": 48 bytes are plenty. */
-	snprintf(out, 64, "%s%s%.48s", slack ? "~" : "", delta < 0 ? "-" : "+", digits);
+	if (count) {
+		snprintf(out, 64, "%s%+" PRId64, slack ? "~" : "", delta);
+		return;
+	}
+	char human[32];
+	/* A delta of rounded figures is shown as one ("~+64 MiB"). */
+	size_format_text(delta, SIZE_TEXT_SIGNED | (slack ? SIZE_TEXT_ROUNDED : 0), human);
+	snprintf(out, 64, "%s", human);
 }

@@ -180,12 +180,14 @@ void footprint_metric_each(const struct footprint_process *p, footprint_metric_f
 			   void *ctx);
 
 /*
- * A figure as tables show it ("?", "5439920 B", "~922 MiB", ">=~817 MiB"):
- * exact, rounded by footprint (~, in its own unit), a lower bound (>=).
- * The one rule for the footprint command's tables and the reports.
+ * A figure as text shows it ("?", "~5.19 MiB", "~922 MiB", ">=~817 MiB"):
+ * through the one text formatter (util/size.h size_format_text: binary
+ * units, "~" when cut or rounded by footprint), a lower bound (>=). Exact
+ * bytes stay in the JSON, NDJSON and CSV. The one rule for the footprint
+ * command's tables and the reports.
  */
 void footprint_figure_text(const struct footprint_figure *fig, bool count, char out[64]);
-/* A change as those tables show it: "+64 MiB", "-3", "~+1 MiB" (of rounded figures). */
+/* A change as those tables show it: "+64 MiB", "-3", "~+1 MiB" (of rounded figures), "0 B". */
 void footprint_delta_text(int64_t delta, uint64_t slack, bool count, char out[64]);
 
 /* "ferryx [70940]", "[12761]", "(unnamed process)": for headings; caller frees. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 static const char *const section_names[REPORT_SECTIONS] = {
+	[REPORT_SEC_SESSION] = "session",
 	[REPORT_SEC_GPU] = "gpu",
 	[REPORT_SEC_SIZES] = "sizes",
 	[REPORT_SEC_CLASSES] = "classes",
@@ -40,6 +41,7 @@ report_init(struct report *r, const char *kind, bool pair)
 	memset(r, 0, sizeof(*r));
 	r->kind = xstrdup(kind);
 	r->pair = pair;
+	summary_facts_init(&r->facts, pair);
 }
 
 static void
@@ -109,6 +111,7 @@ report_release(struct report *r)
 	free(r->warnings);
 	for (int i = 0; i < REPORT_SECTIONS; i++)
 		section_release(&r->sections[i]);
+	summary_facts_release(&r->facts);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/summary.h"
+
 #define REPORT_ROWS_MAX 1000
 #define REPORT_CHART_ITEMS_MAX 600
 
@@ -123,6 +125,7 @@ struct report_chart {
 
 /* In the order the report shows them. */
 enum report_section_id {
+	REPORT_SEC_SESSION,      /* a tracking session: the tracked classes and their call sites */
 	REPORT_SEC_GPU,          /* GPU memory by type and purgeable state */
 	REPORT_SEC_SIZES,        /* size histograms, IOSurfaces by dimensions */
 	REPORT_SEC_CLASSES,      /* IOKit classes */
@@ -161,6 +164,8 @@ struct report {
 	char **warnings;
 	size_t nwarnings;
 	struct report_section sections[REPORT_SECTIONS];
+	/* What the builders noted for the summary block (model/summary.h). */
+	struct summary_facts facts;
 };
 
 void report_init(struct report *r, const char *kind, bool pair);

@@ -234,6 +234,8 @@ report_add_classes_diff(struct report *r, const struct diff_classes *d)
 		if (!diff_classes_row_changed(row))
 			continue;
 		changed++;
+		if (!row->delta_overflow)
+			summary_note_class(&r->facts, row->name, row->delta);
 		if (c->nitems < CLASS_CHART_ITEMS && !row->delta_overflow) {
 			struct report_chart_item *it = report_chart_add(c, row->name);
 			it->v[0] = row->delta;

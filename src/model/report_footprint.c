@@ -102,6 +102,7 @@ report_add_footprint(struct report *r, const struct footprint_process *p)
 {
 	char buf[64];
 	add_label(r, NULL, p);
+	summary_note_footprint(&r->facts, 1, p);
 	gpu_headline_text(&p->gpu_dirty, buf);
 	report_add_verdict(r, "GPU memory (footprint, dirty) %s", buf);
 	add_figures_single(r, p);
@@ -268,6 +269,9 @@ report_add_footprint_diff(struct report *r, const struct diff_footprint *d)
 	static const char *const ccols[] = { "category.field", "before", "after", "delta" };
 	char b[64], a[64], dl[64];
 	add_label(r, d->before, d->after);
+	summary_note_footprint(&r->facts, 0, d->before);
+	summary_note_footprint(&r->facts, 1, d->after);
+	summary_note_footprint_growth(&r->facts, d);
 	gpu_headline_text(&d->before->gpu_dirty, b);
 	gpu_headline_text(&d->after->gpu_dirty, a);
 	const struct diff_footprint_row *gpu = NULL;

@@ -32,17 +32,51 @@ add_verdict(struct report *r, const struct session_growth *g)
 			   top->leak_count == 1 ? "" : "s");
 }
 
+/*
+ * The summary's facts of a session: the tracked class that grew and its
+ * largest call site, with module and backtrace (model/summary.h).
+ */
+static void
+note_summary(struct report *r, const struct session_growth *g)
+{
+	const struct session_growth_row *top = top_charged(g);
+	if (!top)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s %+" PRId64, top->cls, top->delta);
+	summary_note_tracked_class(&r->facts, sb.buf);
+	strbuf_reset(&sb);
+	if (!top->site) {
+		strbuf_release(&sb);
+		return;
+	}
+	strbuf_addf(&sb, "%s, charged to %s", top->site, top->cls);
+	struct summary_growth site = {
+		.what = sb.buf,
+		.has_bytes = true,
+		.bytes = report_i64(top->site_bytes),
+		.has_count = true,
+		.count = top->site_count,
+		.count_noun = "allocation",
+	};
+	summary_offer(&r->facts.sites, &site, (const char *const *)top->site_frames,
+		      top->site_nframes);
+	strbuf_release(&sb);
+}
+
 void
 report_add_session_growth(struct report *r, const struct session_growth *g)
 {
 	static const char *const cols[] = {
-		"class", "delta", "tracked bytes", "allocations", "leaked bytes", "leaks",
+		"class", "delta", "call site", "module", "tracked bytes", "allocations",
+		"leaked bytes", "leaks",
 	};
 	if (g->nrows == 0)
 		return;
-	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	/* First after the summary: what the session was run for. */
+	struct report_section *s = report_section(r, REPORT_SEC_SESSION, "Tracking session");
 	struct report_table *t = report_section_add_table(s, "session-growth",
-		"Classes that grew, beside the call sites tracking charged to them", 6, cols);
+		"Classes that grew, beside the call sites tracking charged to them", 8, cols);
 	for (size_t i = 0; i < g->nrows; i++) {
 		const struct session_growth_row *row = &g->rows[i];
 		if (!report_table_row(t))
@@ -52,13 +86,24 @@ report_add_session_growth(struct report *r, const struct session_growth *g)
 			report_table_figure(t, REPORT_CELL_DCOUNT, row->delta);
 		else
 			report_table_empty(t);
+		if (row->site) {
+			report_table_code(t, row->site);
+			report_table_code(t, row->site_module);
+		} else {
+			report_table_empty(t);
+			report_table_empty(t);
+		}
 		report_table_figure(t, REPORT_CELL_BYTES, report_i64(row->track_bytes));
 		report_table_figure(t, REPORT_CELL_COUNT, row->track_count);
 		report_table_figure(t, REPORT_CELL_BYTES, report_i64(row->leak_bytes));
 		report_table_figure(t, REPORT_CELL_COUNT, row->leak_count);
+		if (row->site_nframes)
+			report_table_detail(t, (const char *const *)row->site_frames,
+					    row->site_nframes);
 	}
 	if (g->saturated)
 		report_section_add_paragraph(s, "A sum reached its cap (2^63 - 1): those figures "
 					     "are lower bounds.");
 	add_verdict(r, g);
+	note_summary(r, g);
 }

@@ -704,6 +704,8 @@ report_add_track(struct report *r, const struct diff_track *d,
 	/* cmp_site_bytes() orders a single capture's sites on its own: no need of the diff's. */
 	size_t n = pair ? diff_track_sorted_sites(d, &sites) : largest_sites(d, &sites);
 	add_provenance(r, before, after);
+	if (pair)
+		summary_note_track_growth(&r->facts, d);
 	add_verdict(r, d, sites, n, pair);
 	struct report_section *s = report_section(r, REPORT_SEC_TRACK, "Kernel allocation call sites");
 	char tb[32], ta[32];

@@ -1,6 +1,7 @@
 #include "model/report_vmmap.h"
 
 #include "model/gpu.h"
+#include "model/summary.h"
 
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -62,6 +63,31 @@ add_field(struct report *r, const char *key, const struct vmmap_dump *b,
 					   av ? av : "(not recorded)");
 }
 
+/* vmmap's rounded "1.2G" as every text writes a rounded figure: "~1.2 GiB". */
+static const char *
+footprint_text(const struct vmmap_dump *d, char out[32])
+{
+	const char *t = d ? vmmap_dump_field(d, "Physical footprint") : NULL;
+	uint64_t v;
+	if (!t)
+		return d ? "(not recorded)" : NULL;
+	if (size_parse_vmmap(t, strlen(t), &v) != SIZE_OK || v > INT64_MAX)
+		return t;
+	size_format_text((int64_t)v, SIZE_TEXT_ROUNDED, out);
+	return out;
+}
+
+static void
+add_footprint(struct report *r, const struct vmmap_dump *b, const struct vmmap_dump *a)
+{
+	char bt[32], at[32];
+	if (!vmmap_dump_field(a, "Physical footprint") &&
+	    !(b && vmmap_dump_field(b, "Physical footprint")))
+		return;
+	report_add_provenance_pair(r, "Physical footprint", footprint_text(b, bt),
+				   footprint_text(a, at));
+}
+
 static void
 process_text(const struct vmmap_dump *d, struct strbuf *sb)
 {
@@ -83,7 +109,7 @@ add_provenance(struct report *r, const struct vmmap_dump *b, const struct vmmap_
 	add_field(r, "OS version", b, a, "OS Version");
 	add_field(r, "Code type", b, a, "Code Type");
 	add_field(r, "Captured", b, a, "Date/Time");
-	add_field(r, "Physical footprint", b, a, "Physical footprint");
+	add_footprint(r, b, a);
 	if (a->page_size && (!b || b->page_size == a->page_size))
 		report_add_provenance(r, "Page size", "%" PRIu64 " bytes", a->page_size);
 	else if (a->page_size || (b && b->page_size))
@@ -224,21 +250,27 @@ add_histogram(struct report_section *s, const char *type, size_t index,
 	strbuf_addf(&tt, "%s: bytes by region size (log2 buckets)", type);
 	struct report_table *t = report_section_add_table(s, id, tt.buf, 7,
 							  pair ? pair_cols : single_cols);
-	struct report_chart *c = report_section_add_chart(s, REPORT_CHART_HISTOGRAM, tt.buf,
-							  id, true);
-	strbuf_release(&tt);
-	c->counts = true;
-	if (pair) {
-		report_chart_series(c, "before");
-		report_chart_series(c, "after");
-	} else {
-		report_chart_series(c, "bytes");
+	/* A type whose sizes did not change gets its folded table, not a chart. */
+	bool changed = !pair;
+	for (unsigned k = h->lo; k <= h->hi && k < LOG2_BUCKETS && !changed; k++)
+		changed = h->bytes[0][k] != h->bytes[1][k] || h->count[0][k] != h->count[1][k];
+	struct report_chart *c = NULL;
+	if (changed) {
+		c = report_section_add_chart(s, REPORT_CHART_HISTOGRAM, tt.buf, id, true);
+		c->counts = true;
+		if (pair) {
+			report_chart_series(c, "before");
+			report_chart_series(c, "after");
+		} else {
+			report_chart_series(c, "bytes");
+		}
 	}
+	strbuf_release(&tt);
 	for (unsigned k = h->lo; k <= h->hi && k < LOG2_BUCKETS; k++) {
 		char label[80];
 		bucket_label(k, label);
 		int side = pair ? 0 : 1;
-		struct report_chart_item *it = report_chart_add(c, label);
+		struct report_chart_item *it = c ? report_chart_add(c, label) : NULL;
 		if (it) {
 			it->v[0] = report_i64(h->bytes[side][k]);
 			it->counts[0] = report_i64(h->count[side][k]);
@@ -381,6 +413,7 @@ add_summary_only(struct report *r, const struct vmmap_dump *d)
 void
 report_add_vmmap(struct report *r, const struct vmmap_dump *d)
 {
+	summary_note_vmmap(&r->facts, 1, d);
 	if (!d->region_lines && d->nrows) {
 		add_provenance(r, NULL, d);
 		add_summary_only(r, d);
@@ -641,6 +674,10 @@ void
 report_add_vmmap_diff(struct report *r, const struct diff_vmmap *d)
 {
 	add_provenance(r, d->before, d->after);
+	summary_note_vmmap(&r->facts, 0, d->before);
+	summary_note_vmmap(&r->facts, 1, d->after);
+	if (!d->by_summary)
+		summary_note_vmmap_growth(&r->facts, d);
 	if (d->by_summary) {
 		add_pair_summary_only(r, d);
 		return;

@@ -1,5 +1,9 @@
 #include "model/session_growth.h"
 
+#include "model/track_classify.h"
+#include "model/track_record.h"
+#include "util/strbuf.h"
+
 #include "util/array.h"
 #include "util/bytes.h"
 #include "util/xalloc.h"
@@ -14,11 +18,31 @@ session_growth_init(struct session_growth *g)
 	strmap_init(&g->index);
 }
 
+static void
+site_release(struct session_growth_row *r)
+{
+	free(r->site);
+	free(r->site_module);
+	for (size_t i = 0; i < r->site_nframes; i++)
+		free(r->site_frames[i]);
+	free(r->site_frames);
+	r->site = r->site_module = NULL;
+	r->site_frames = NULL;
+	r->site_nframes = 0;
+}
+
+static void
+row_release(struct session_growth_row *r)
+{
+	free(r->cls);
+	site_release(r);
+}
+
 void
 session_growth_release(struct session_growth *g)
 {
 	for (size_t i = 0; i < g->nrows; i++)
-		free(g->rows[i].cls);
+		row_release(&g->rows[i]);
 	free(g->rows);
 	strmap_release(&g->index);
 	memset(g, 0, sizeof(*g));
@@ -92,6 +116,59 @@ session_growth_add_site(struct session_growth *g, const char *cls, size_t len, b
 	}
 }
 
+/* A frame as a backtrace line: "symbol (module)", "0xADDR (module)". */
+static char *
+frame_line(const struct track_record *rec, const struct track_frame *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (f->symbol.len)
+		strbuf_addstr(&sb, track_str(rec, f->symbol));
+	else
+		strbuf_addf(&sb, "0x%llx", (unsigned long long)f->address);
+	if (f->module.len)
+		strbuf_addf(&sb, " (%s)", track_str(rec, f->module));
+	return strbuf_detach(&sb, NULL);
+}
+
+void
+session_growth_add_record(struct session_growth *g, const char *cls, size_t len,
+			  const struct track_record *rec)
+{
+	session_growth_add_site(g, cls, len, false, rec->bytes, rec->count);
+	struct session_growth_row *r = row_of(g, cls, len);
+	if (r->site && rec->bytes <= r->site_bytes)
+		return;
+	site_release(r);
+	size_t mlen;
+	const char *module = track_record_module(rec, &mlen);
+	/* The frame the record is charged to: the first of its module. */
+	const struct track_frame *charged = NULL;
+	for (size_t i = 0; i < rec->nframes && !charged; i++) {
+		const struct track_frame *f = &rec->frames[i];
+		if (f->module.len == mlen && memcmp(track_str(rec, f->module), module, mlen) == 0)
+			charged = f;
+	}
+	/* All the kernel's own frames: the innermost that is not the class's marker. */
+	for (size_t i = 0; i < rec->nframes && !charged; i++) {
+		const char *c;
+		size_t n;
+		if (!track_frame_metaclass(rec, &rec->frames[i], &c, &n))
+			charged = &rec->frames[i];
+	}
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add(&sb, module, mlen);
+	if (charged && charged->symbol.len)
+		strbuf_addf(&sb, ": %s", track_str(rec, charged->symbol));
+	r->site = strbuf_detach(&sb, NULL);
+	r->site_module = xmemdup0(module, mlen);
+	r->site_frames = xcalloc(rec->nframes + 1, sizeof(*r->site_frames));
+	for (size_t i = 0; i < rec->nframes; i++)
+		r->site_frames[i] = frame_line(rec, &rec->frames[i]);
+	r->site_nframes = rec->nframes;
+	r->site_bytes = rec->bytes;
+	r->site_count = rec->count;
+}
+
 static bool
 grew(const struct session_growth_row *r)
 {
@@ -122,7 +199,7 @@ session_growth_finish(struct session_growth *g)
 		if (grew(r) || r->track_sites || r->leak_sites)
 			g->rows[kept++] = *r;
 		else
-			free(r->cls);
+			row_release(r);
 	}
 	g->nrows = kept;
 	array_sort(g->rows, g->nrows, sizeof(*g->rows), cmp_rows);   /* NULL when no row */

@@ -28,6 +28,17 @@ struct session_growth_row {
 	uint64_t track_bytes, leak_bytes;
 	int64_t track_count, leak_count;    /* live allocations / leaked instances */
 	uint64_t track_sites, leak_sites;   /* records */
+	/*
+	 * The largest tracked call site charged to the class (bytes, then
+	 * the first seen): "module: symbol" of the frame it is charged to,
+	 * its module, and its backtrace as "symbol (module)" lines, innermost
+	 * first. NULL until a tracked site is added with its record.
+	 */
+	char *site, *site_module;
+	char **site_frames;
+	size_t site_nframes;
+	uint64_t site_bytes;
+	int64_t site_count;
 };
 
 struct session_growth {
@@ -45,6 +56,13 @@ void session_growth_set_counts(struct session_growth *g, const char *cls, size_t
 /* One record charged to `cls`: of --leaks when `leak`, else of --track. */
 void session_growth_add_site(struct session_growth *g, const char *cls, size_t len, bool leak,
 			     uint64_t bytes, int64_t count);
+struct track_record;
+/*
+ * The same for a tracked record, kept as the class's site when it is the
+ * largest so far (session_growth_row.site): the sessions name their sites.
+ */
+void session_growth_add_record(struct session_growth *g, const char *cls, size_t len,
+			       const struct track_record *rec);
 /* Keep the rows above and put them in their order. */
 void session_growth_finish(struct session_growth *g);
 

@@ -33,7 +33,7 @@ put_text(char *out, size_t n, size_t *k, const char *s)
 	out[*k] = '\0';
 }
 
-/* "+402653184 (+384.0M)" for bytes; "+3" for counts. Put together by hand,
+/* "+402653184 (+384 MiB)" for bytes (the text formatter, util/size.h); "+3" for counts. Put together by hand,
  * not by snprintf: two a changed row, ~100 rows a pair in a diff of folders. */
 static void
 delta_text(char *out, size_t n, int64_t d, bool bytes)
@@ -45,36 +45,29 @@ delta_text(char *out, size_t n, int64_t d, bool bytes)
 	put_text(out, n, &k, num);
 	if (!bytes || d == 0)
 		return;
-	size_format_vmmap(d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d, human);
-	put_text(out, n, &k, d < 0 ? " (-" : " (+");
+	size_format_text(d, SIZE_TEXT_SIGNED, human);
+	put_text(out, n, &k, " (");
 	put_text(out, n, &k, human);
 	put_text(out, n, &k, ")");
 }
 
+/*
+ * vmmap's "Physical footprint" header of each side, rounded by vmmap
+ * ("1.2G"): written in binary units marked "~", as every text output
+ * writes a rounded figure (util/size.h); the exact reading is in the JSON.
+ */
 static void
 write_footprint(FILE *out, const struct diff_vmmap *d, bool markdown)
 {
-	const char *b = vmmap_dump_field(d->before, "Physical footprint");
-	const char *a = vmmap_dump_field(d->after, "Physical footprint");
-	char dt[96];
+	char b[32], a[32], dt[32];
 	if (!d->has_footprint)
 		return;
-	delta_text(dt, sizeof(dt), diff_report_delta(d->footprint_before, d->footprint_after), true);
-	struct strbuf tb = STRBUF_INIT, ta = STRBUF_INIT, mb = STRBUF_INIT, ma = STRBUF_INIT;
-	b = escape_str(&tb, b);   /* the figures as the dumps print them */
-	a = escape_str(&ta, a);
-	if (markdown) {
-		report_md_escape(b, 0, &mb);
-		report_md_escape(a, 0, &ma);
-		b = mb.buf;
-		a = ma.buf;
-	}
-	fprintf(out, "%s %s -> %s, %s bytes (as printed, rounded by vmmap)\n\n",
+	size_format_text((int64_t)d->footprint_before, SIZE_TEXT_ROUNDED, b);
+	size_format_text((int64_t)d->footprint_after, SIZE_TEXT_ROUNDED, a);
+	size_format_text(diff_report_delta(d->footprint_before, d->footprint_after),
+			 SIZE_TEXT_SIGNED | SIZE_TEXT_ROUNDED, dt);
+	fprintf(out, "%s %s -> %s (%s), as vmmap rounded them\n\n",
 		markdown ? "**Physical footprint:**" : "Physical footprint:", b, a, dt);
-	strbuf_release(&tb);
-	strbuf_release(&ta);
-	strbuf_release(&mb);
-	strbuf_release(&ma);
 }
 
 static void
@@ -116,7 +109,7 @@ write_buckets(FILE *out, const struct diff_vmmap *d, bool markdown)
 		char size[32], num[32], change[96];
 		int64_t n = diff_report_delta(b->before, b->after);
 		size_t k = 0;
-		size_format_vmmap(b->vsize, size);
+		size_format_text((b->vsize > INT64_MAX ? INT64_MAX : (int64_t)b->vsize), 0, size);
 		text_signed(num, (long long)n);
 		/* "+3 regions of 16K", put together by hand like delta_text(). */
 		put_text(change, sizeof(change), &k, num);

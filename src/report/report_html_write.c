@@ -4,6 +4,7 @@
 #include "report/report_text.h"
 #include "util/hashmap.h"
 #include "util/size.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -32,8 +33,14 @@ static const char css[] =
 	"h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.2rem;border-bottom:1px solid "
 	"var(--line);padding-bottom:.2rem;margin-top:2rem}"
 	".verdict{font-size:1.1rem;font-weight:600}"
+	"ul.summary{list-style:none;padding:0;margin:.4rem 0;font-size:1.05rem}"
+	"ul.summary li{margin:.15rem 0}ul.summary b{font-weight:600}"
+	"ul.summary+.verdict{font-size:.9rem;font-weight:400;color:var(--muted)}"
+	"ul.summary ol{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;margin:.2rem 0;"
+	"color:var(--muted)}"
 	".warn{color:var(--warn)}"
-	"table{border-collapse:collapse;margin:.5rem 0 1rem;font-variant-numeric:tabular-nums}"
+	"table{border-collapse:collapse;margin:.5rem 0 1rem;font-variant-numeric:tabular-nums;"
+	"display:block;max-width:100%;overflow-x:auto}"
 	"caption{text-align:left;font-weight:600;padding:.2rem 0}"
 	"th,td{border:1px solid var(--line);padding:.15rem .5rem;vertical-align:top}"
 	"th{background:var(--head);text-align:left}"
@@ -43,6 +50,7 @@ static const char css[] =
 	"tr.bt td{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}"
 	"tr.bt ol{margin:0;padding-left:2rem}"
 	".pair{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}"
+	".pair>*{min-width:0;max-width:100%}"
 	"figure{margin:.5rem 0}figcaption{font-weight:600;margin-bottom:.2rem}"
 	"svg{max-width:100%;height:auto}svg text{fill:var(--fg);font:11px system-ui,sans-serif}"
 	"svg .axis{stroke:var(--muted);stroke-width:1}"
@@ -57,6 +65,10 @@ static const char css[] =
 	".more,.note{color:var(--muted)}summary{cursor:pointer;color:var(--muted)}"
 	"svg text.val{font-weight:600}"
 	"footer{margin-top:2rem;color:var(--muted);font-size:12px}"
+	/* A phone: charts keep their text size and scroll in their own box, as tables do. */
+	"@media (max-width:700px){body{padding:.5rem .75rem}figure{overflow-x:auto;"
+	"max-width:100%}figure svg{max-width:none}h1{font-size:1.2rem}"
+	"ul.summary{font-size:.95rem}}"
 	"@media print{body{max-width:none;padding:0;font-size:11px}.pair{display:block}"
 	"h2{break-after:avoid}figure,tr{break-inside:avoid}}";
 
@@ -66,6 +78,8 @@ static const char css_timeline[] =
 	"svg.timeline .tl-pt{fill:var(--bar)}"
 	"svg.timeline .tl-fit{stroke:var(--grow);stroke-width:1.5;stroke-dasharray:5 3}"
 	"svg.timeline text.badge{fill:#fff;font-weight:700}"
+	"svg.timeline .tl-warm{fill:var(--same);opacity:.35}"
+	"svg.timeline .tl-break{fill:none;stroke:var(--muted);stroke-width:1.5}"
 	".badge-leak{fill:var(--grow)}.badge-plateau{fill:var(--v)}.badge-growing{fill:var(--x)}"
 	".badge-step{fill:var(--bar2)}.badge-other{fill:var(--muted)}"
 	"figure.timeline p.note{margin:0;max-width:480px;font-size:12px}";
@@ -124,6 +138,15 @@ static void
 esc(struct strbuf *out, const char *s)
 {
 	report_html_escape(s, fold->data.chars, out);
+}
+
+/* The first n bytes of s, escaped. */
+static void
+esc_n(struct strbuf *out, const char *s, size_t n)
+{
+	char *part = xmemdup0(s, n);
+	esc(out, part);
+	free(part);
 }
 
 /* A figure as words for a tooltip: "16 KiB (16384 bytes)". */
@@ -593,6 +616,17 @@ chart_timeline(struct strbuf *out, const struct report_chart *c)
 	}
 	if (first == SIZE_MAX)
 		return;
+	/*
+	 * The y axis starts at zero, so that a line's rise reads as its share
+	 * of the level; unless zero would flatten it (its range under a
+	 * quarter of its top), when the axis starts at its lowest value and a
+	 * break is drawn on it to say so.
+	 */
+	bool axis_break = false;
+	if (sc.lo > 0 && sc.hi - sc.lo >= sc.hi / 4)
+		sc.lo = 0;
+	else if (sc.lo > 0)
+		axis_break = true;
 	strbuf_addstr(out, "<figure class=\"timeline\"><figcaption>");
 	esc(out, c->title);
 	strbuf_addf(out, "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart "
@@ -608,6 +642,19 @@ chart_timeline(struct strbuf *out, const struct report_chart *c)
 	strbuf_addf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
 		    "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
 		    TL_LEFT, TL_TOP, TL_LEFT, bottom, TL_LEFT, bottom, TL_W - TL_RIGHT, bottom);
+	/* The analysed window starts after the warm-up: its samples shaded. */
+	if (c->has_fit && c->fit.from > 0 && c->fit.from < c->nitems) {
+		int64_t x0 = tl_x(&sc, 0), x1 = tl_x(&sc, c->fit.from);
+		strbuf_addstr(out, "<rect class=\"tl-warm\" x=\"");
+		put_tenths(out, x0);
+		strbuf_addf(out, "\" y=\"%d\" width=\"", TL_TOP);
+		put_tenths(out, x1 - x0);
+		strbuf_addf(out, "\" height=\"%d\"><title>warm-up: the first %zu samples, not "
+			    "in the fit</title></rect>", bottom - TL_TOP, c->fit.from);
+	}
+	if (axis_break)
+		strbuf_addf(out, "<path class=\"tl-break\" d=\"M%d %dl8 -4M%d %dl8 -4\"/>",
+			    TL_LEFT - 4, bottom - 6, TL_LEFT - 4, bottom - 2);
 	/* The range on the axis: highest at the top, lowest at the bottom. */
 	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", TL_LEFT - 4, TL_TOP + 4);
 	figure_label(out, c->bytes, sc.hi);
@@ -998,6 +1045,11 @@ static void
 write_warnings(struct strbuf *out, const struct report *r)
 {
 	size_t n = r->nwarnings < fold->data.warnings ? r->nwarnings : fold->data.warnings;
+	if (!r->nwarnings)
+		return;
+	/* One block under the summary: counted in sight, read on demand. */
+	strbuf_addf(out, "<details class=\"warnings\"><summary class=\"warn\">%zu warning%s"
+		    "</summary>\n", r->nwarnings, r->nwarnings == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addstr(out, "<p class=\"warn\">Warning: ");
 		esc(out, r->warnings[i]);
@@ -1006,47 +1058,144 @@ write_warnings(struct strbuf *out, const struct report *r)
 	if (n < r->nwarnings)
 		strbuf_addf(out, "<p class=\"warn\">%zu more warning%s left out.</p>\n",
 			    r->nwarnings - n, r->nwarnings - n == 1 ? "" : "s");
+	strbuf_addstr(out, "</details>\n");
+}
+
+/* "Process" (or "Target") of the provenance, or NULL. */
+static const char *
+page_process(const struct report *r)
+{
+	for (size_t i = 0; i < r->nprovenance; i++)
+		if (strcmp(r->provenance[i].key, "Process") == 0 ||
+		    strcmp(r->provenance[i].key, "Target") == 0)
+			return r->provenance[i].value;
+	return NULL;
+}
+
+/* "bundle (before/after)", "tracking session": what the page is of. */
+static void
+page_kind(struct strbuf *out, const struct report *r)
+{
+	if (r->facts.tracked_class) {
+		strbuf_addstr(out, "tracking session");
+		return;
+	}
+	esc(out, r->kind);
+	strbuf_addstr(out, r->pair ? " (before/after)" : "");
+}
+
+/* The first summary line's figure, short: "Cost +64 MiB"; else its text. */
+static void
+title_figure(struct strbuf *out, const struct summary *s, bool pair)
+{
+	if (!s->n)
+		return;
+	const struct summary_line *l = &s->lines[0];
+	strbuf_addstr(out, " \u00b7 ");
+	if (!l->has_bytes) {
+		esc(out, l->text);
+		return;
+	}
+	char b[32];
+	const char *colon = strchr(l->text, ':');
+	size_t n = colon ? (size_t)(colon - l->text) : 0;
+	size_format_text(l->bytes, pair || l->kind != SUMMARY_LINE_COST ? SIZE_TEXT_SIGNED : 0, b);
+	strbuf_addf(out, "%.*s %s", (int)n, l->text, b);
+}
+
+/*
+ * The summary block (model/summary.h): its lines first on the page, the
+ * exact bytes of each figure in the line's tooltip, a call site's
+ * backtrace under its line.
+ */
+static void
+write_summary(struct strbuf *out, const struct summary *s)
+{
+	if (!s->n)
+		return;
+	strbuf_addstr(out, "<ul class=\"summary\" id=\"summary\">\n");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct summary_line *l = &s->lines[i];
+		strbuf_addf(out, "<li class=\"%s\"", summary_line_name(l->kind));
+		if (l->has_bytes)
+			strbuf_addf(out, " title=\"%" PRId64 " bytes\"", l->bytes);
+		strbuf_addstr(out, ">");
+		const char *colon = strchr(l->text, ':');
+		if (colon) {
+			strbuf_addstr(out, "<b>");
+			esc_n(out, l->text, (size_t)(colon - l->text) + 1);
+			strbuf_addstr(out, "</b>");
+			esc(out, colon + 1);
+		} else {
+			esc(out, l->text);
+		}
+		if (l->ndetail) {
+			strbuf_addstr(out, "<details class=\"backtrace\"><summary>backtrace</summary><ol start=\"0\">");
+			for (size_t k = 0; k < l->ndetail; k++) {
+				strbuf_addstr(out, "<li>");
+				esc(out, l->detail[k]);
+				strbuf_addstr(out, "</li>");
+			}
+			strbuf_addstr(out, "</ol></details>");
+		}
+		strbuf_addstr(out, "</li>\n");
+	}
+	strbuf_addstr(out, "</ul>\n");
 }
 
 static void
 render(const struct report *r, struct strbuf *out)
 {
+	struct summary sum;
+	summary_build(&r->facts, &sum);
 	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 		      "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n"
 		      "<meta name=\"referrer\" content=\"no-referrer\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>iotally report: ");
-	esc(out, r->kind);
+		      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>iotally: ");
+	page_kind(out, r);
+	const char *process = page_process(r);
+	if (process) {
+		strbuf_addstr(out, " \u00b7 ");
+		esc(out, process);
+	}
+	title_figure(out, &sum, r->pair);
 	strbuf_addstr(out, "</title>\n<style>");
 	strbuf_addstr(out, css);
 	if (has_timeline(r))
 		strbuf_addstr(out, css_timeline);
 	strbuf_addstr(out, "</style>\n</head>\n<body>\n<header><h1>iotally report: ");
-	esc(out, r->kind);
-	strbuf_addstr(out, r->pair ? " (before/after)" : "");
+	page_kind(out, r);
 	strbuf_addstr(out, "</h1>\n");
+	write_summary(out, &sum);
 	if (r->verdict) {
 		strbuf_addstr(out, "<p class=\"verdict\">");
 		esc(out, r->verdict);
 		strbuf_addstr(out, "</p>\n");
 	}
 	write_fold_note(out);
-	strbuf_addstr(out, "</header>\n<section id=\"provenance\"><h2>Provenance</h2>\n");
-	if (!fold->data.bare)
-		write_provenance(out, r);
 	write_warnings(out, r);
-	strbuf_addstr(out, "<p class=\"note\">Sizes in binary units (1 KiB = 1024 bytes); "
-		      "~ marks a rounded figure. Every exact byte count is in the cell's "
-		      "tooltip and in the data at the end of the page.</p></section>\n");
+	strbuf_addstr(out, "</header>\n");
 	for (int s = 0; s < REPORT_SECTIONS && !fold->data.bare; s++)
 		if (r->sections[s].title)
 			write_section(out, &r->sections[s], s, r->all);
+	/* Where the figures come from: below them, folded; the answer comes first. */
+	strbuf_addstr(out, "<section id=\"provenance\"><h2>Provenance</h2>\n"
+		      "<details class=\"provenance\"");
+	strbuf_addstr(out, r->all ? " open" : "");
+	strbuf_addstr(out, "><summary>captures, process, times and inputs</summary>\n");
+	if (!fold->data.bare)
+		write_provenance(out, r);
+	strbuf_addstr(out, "</details>\n<p class=\"note\">Sizes in binary units (1 KiB = 1024 "
+		      "bytes); ~ marks a rounded figure. Every exact byte count is in the "
+		      "cell's tooltip and in the data at the end of the page.</p></section>\n");
 	strbuf_addstr(out, "<footer>Written by iotally. The report's data: the JSON in "
 		      "<code>script#iotally-data</code> (schema " REPORT_JSON_SCHEMA
 		      ").</footer>\n");
 	write_data(out, r);
 	strbuf_addstr(out, "</body>\n</html>\n");
+	summary_release(&sum);
 }
 
 void

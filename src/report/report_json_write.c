@@ -227,6 +227,30 @@ warnings_json(const struct report_fold *f, const struct report *r)
 	return a;
 }
 
+/*
+ * The summary block's lines (model/summary.h): each its name, its text,
+ * its figure in exact bytes (null when it has none) and, for a call site,
+ * the site's backtrace.
+ */
+static json_t *
+summary_json(const struct report_fold *f, const struct report *r)
+{
+	struct summary s;
+	summary_build(&r->facts, &s);
+	json_t *a = json_array();
+	for (size_t i = 0; i < s.n; i++) {
+		const struct summary_line *l = &s.lines[i];
+		json_t *j = json_object();
+		set(j, "line", json_string(summary_line_name(l->kind)));
+		set(j, "text", str(f, l->text));
+		set(j, "bytes", l->has_bytes ? json_integer(l->bytes) : json_null());
+		set(j, "backtrace", strings(f, (char *const *)l->detail, l->ndetail));
+		json_array_append_new(a, j);
+	}
+	summary_release(&s);
+	return a;
+}
+
 json_t *
 report_json(const struct report *r, const struct report_fold *f)
 {
@@ -237,6 +261,7 @@ report_json(const struct report *r, const struct report_fold *f)
 	set(o, "kind", str(f, r->kind));
 	set(o, "pair", json_boolean(r->pair));
 	set(o, "verdict", str(f, r->verdict));
+	set(o, "summary", summary_json(f, r));
 	json_t *prov = json_array();
 	for (size_t i = 0; i < r->nprovenance && !f->bare; i++) {
 		json_t *kv = json_object();

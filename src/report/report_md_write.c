@@ -241,14 +241,39 @@ static void
 render(const struct report *r, const struct md_budget *b, struct strbuf *out)
 {
 	strbuf_addstr(out, "## iotally report: ");
-	report_md_escape(r->kind, 0, out);
-	strbuf_addstr(out, r->pair ? " (before/after)\n\n" : "\n\n");
-	if (r->verdict) {
-		strbuf_addstr(out, "**");
-		report_md_escape(r->verdict, 2 * b->cell_chars, out);
-		strbuf_addstr(out, "**\n\n");
+	if (r->facts.tracked_class) {
+		strbuf_addstr(out, "tracking session\n\n");
+	} else {
+		report_md_escape(r->kind, 0, out);
+		strbuf_addstr(out, r->pair ? " (before/after)\n\n" : "\n\n");
 	}
-	write_provenance(r, b, out);
+	/* The summary block (model/summary.h) first: one line a figure, the label bold. */
+	struct summary sum;
+	summary_build(&r->facts, &sum);
+	for (size_t i = 0; i < sum.n; i++) {
+		const char *t = sum.lines[i].text, *colon = strchr(t, ':');
+		strbuf_addstr(out, "- ");
+		if (colon) {
+			char *label = xmemdup0(t, (size_t)(colon - t) + 1);
+			strbuf_addstr(out, "**");
+			report_md_escape(label, 0, out);
+			strbuf_addstr(out, "**");
+			report_md_escape(colon + 1, 2 * b->cell_chars, out);
+			free(label);
+		} else {
+			report_md_escape(t, 2 * b->cell_chars, out);
+		}
+		strbuf_addstr(out, "\n");
+	}
+	if (sum.n)
+		strbuf_addstr(out, "\n");
+	if (r->verdict) {
+		/* Under a summary, every change in one line; alone, the headline. */
+		strbuf_addstr(out, sum.n ? "" : "**");
+		report_md_escape(r->verdict, 2 * b->cell_chars, out);
+		strbuf_addstr(out, sum.n ? "\n\n" : "**\n\n");
+	}
+	summary_release(&sum);
 	for (size_t i = 0; i < r->nwarnings && i < 20; i++) {
 		strbuf_addstr(out, "> **Warning:** ");
 		report_md_escape(r->warnings[i], b->cell_chars * 2, out);
@@ -272,6 +297,8 @@ render(const struct report *r, const struct md_budget *b, struct strbuf *out)
 		for (size_t t = 0; t < sec->ntables; t++)
 			write_table(sec->tables[t], r->all, b, out);
 	}
+	/* Where the figures come from: below them. */
+	write_provenance(r, b, out);
 	write_provenance_rest(r, b, out);
 }
 

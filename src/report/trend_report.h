@@ -66,7 +66,10 @@ size_t trend_report_leaks(const struct trend_report *r);
  */
 void trend_sparkline(const struct trend_metric *m, size_t n, struct strbuf *out);
 
-/* A slope as text: "+1.50 MiB", "-3", "+0.25" (bytes with binary units). */
+/*
+ * A slope or a value as text: "~+1.5 MiB", "-3", "+0.25": bytes through
+ * the one text formatter (util/size.h), "~" where cut or not whole bytes.
+ */
 void trend_format_amount(char out[48], double v, enum trend_unit unit, bool sign);
 
 #endif

@@ -11,6 +11,7 @@
 #include "report/texttable.h"
 #include "util/array.h"
 #include "util/escape.h"
+#include "util/size.h"
 #include "util/strbuf.h"
 
 #include <inttypes.h>
@@ -29,7 +30,6 @@ const char trend_caveat[] =
 void
 trend_format_amount(char out[48], double v, enum trend_unit unit, bool sign)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	const char *plus = sign && v > 0 ? "+" : "";
 	if (isnan(v)) {
 		snprintf(out, 48, "-");
@@ -42,27 +42,17 @@ trend_format_amount(char out[48], double v, enum trend_unit unit, bool sign)
 			snprintf(out, 48, "%s%.2f", plus, v);
 		return;
 	}
-	double a = fabs(v);
-	size_t u = 0;
-	while (a >= 1024 && u + 1 < ARRAY_SIZE(units)) {
-		a /= 1024;
-		u++;
-	}
-	if (u == 0 && v == floor(v)) {
-		snprintf(out, 48, "%s%.0f B", plus, v);
-	} else if (v == floor(v) && fabs(v) < 9.2e18) {
-		/* Whole bytes: hundredths rounded half up, as every other command does
-		 * (util/size.h), not by the double's binary rounding (42.125 -> 42.12). */
-		uint64_t m = (uint64_t)fabs(v), whole = m >> (10 * u);
-		uint64_t rest = m & ((UINT64_C(1) << (10 * u)) - 1);
-		uint64_t cents = (uint64_t)(((unsigned __int128)rest * 200 +
-					     ((unsigned __int128)1 << (10 * u))) >> (10 * u + 1));
-		whole += cents / 100;
-		snprintf(out, 48, "%s%s%" PRIu64 ".%02u %s", plus, v < 0 ? "-" : "", whole,
-			 (unsigned)(cents % 100), units[u]);
-	} else {
-		snprintf(out, 48, "%s%s%.2f %s", plus, v < 0 ? "-" : "", a, units[u]);
-	}
+	/*
+	 * Bytes through the one text formatter (util/size.h): whole bytes as
+	 * every command shows them; a fraction (a slope, a median of an even
+	 * count) rounded to whole bytes and marked "~".
+	 */
+	double r = nearbyint(v);
+	int64_t whole = r >= 9.2e18 ? INT64_MAX : r <= -9.2e18 ? -INT64_MAX : (int64_t)r;
+	char b[32];
+	size_format_text(whole, (sign ? SIZE_TEXT_SIGNED : 0) |
+			 (r != v ? SIZE_TEXT_ROUNDED : 0), b);
+	snprintf(out, 48, "%s", b);
 }
 
 /* Eight levels from the lowest to the highest value; a blank where none. */

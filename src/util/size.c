@@ -312,3 +312,16 @@ size_format_binary_delta(int64_t delta, char out[32])
 	snprintf(out, 32, "%s%s%s", approx ? "~" : "", delta > 0 ? "+" : delta < 0 ? "-" : "",
 		 mag + approx);
 }
+
+void
+size_format_text(int64_t v, unsigned flags, char out[32])
+{
+	char mag[32];
+	bool sign = (flags & SIZE_TEXT_SIGNED) != 0;
+	uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_format_binary(m, mag);
+	bool approx = mag[0] == '~' || (flags & SIZE_TEXT_ROUNDED);
+	const char *digits = mag[0] == '~' ? mag + 1 : mag;
+	const char *s = v < 0 ? "-" : sign && v > 0 ? "+" : "";
+	snprintf(out, 32, "%s%s%.28s", approx ? "~" : "", s, digits);
+}

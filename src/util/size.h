@@ -39,6 +39,19 @@ void size_format_binary(uint64_t bytes, char out[32]);
 void size_format_binary_delta(int64_t delta, char out[32]);
 
 /*
+ * The one byte formatter of the text outputs (report, diff, trend,
+ * footprint, listings): size_format_binary()'s units and rounding, signed
+ * with SIZE_TEXT_SIGNED ("+16 KiB"; 0 is "0 B"), and with SIZE_TEXT_ROUNDED
+ * marked "~" even when it shows exactly: the figure itself was rounded
+ * before it got here (vmmap's "18.5M", footprint's "~922 MiB", a fitted
+ * slope), so its last digit is not exact either. Exact bytes go to JSON,
+ * NDJSON, CSV and tooltips, never through here.
+ */
+#define SIZE_TEXT_SIGNED  1u
+#define SIZE_TEXT_ROUNDED 2u
+void size_format_text(int64_t v, unsigned flags, char out[32]);
+
+/*
  * A size typed by a user: decimal or 0x hex, optional fraction, optional
  * binary unit K, M, G, T with optional "iB"/"B" suffix, case-insensitive
  * ("4096", "0x1000", "64K", "1MiB", "1.5G"). A fraction must give whole bytes.

@@ -14,6 +14,7 @@ the messages.
 """
 
 import argparse
+import html
 import json
 import os
 import re
@@ -200,6 +201,45 @@ def case_sequence():
         e.close()
 
 
+# The --track site of the stand-in's IOSurface growth (tests/capture/bin/
+# ioclasscount-session): charged to its kext's frame, and its backtrace as
+# ioclasscount printed it, innermost first.
+SITE = 'com.apple.iokit.IOSurface: IOSurfaceRoot::createSurface(task*, OSDictionary*)'
+BACKTRACE = ['IOSurface::init(IOSurfaceRoot*, task*, OSDictionary*) (kernel.development)',
+             'IOSurfaceRoot::createSurface(task*, OSDictionary*) (com.apple.iokit.IOSurface)',
+             'IOSurface::gMetaClass (kernel.development)']
+
+
+def check_session_sites(c, e, path):
+    """The session page names its call site, module and backtrace, on the page and in its JSON."""
+    r = e.run('report', '--format', 'html', path)   # nothing written beside the session
+    if not check(c, r.returncode == 0, 'report html exit %d: %s' % (r.returncode,
+                                                                     r.stderr.decode())):
+        return
+    text = r.stdout.decode('utf-8')
+    check(c, '<h1>iotally report: tracking session</h1>' in text, 'session title')
+    body = html.unescape(re.sub(r'<[^>]+>', '', text.split('<script', 1)[0]))
+    summary = text.split('<ul class="summary"', 1)[-1].split('</ul>', 1)[0]
+    check(c, 'IOSurface +120' in summary and html.escape(SITE, quote=False) in summary,
+          'the summary leads with the class and its site:\n%s' % summary[:800])
+    for frame in BACKTRACE:
+        check(c, frame in body, 'backtrace frame %r not on the page' % frame)
+    # The tracking table is the first section after the summary.
+    first = re.search(r'<section id="([a-z]+)"', text)
+    check(c, first and first.group(1) == 'session', 'first section: %r' %
+          (first.group(1) if first else None))
+    data = json.loads(text.split('<script type="application/json" id="iotally-data">',
+                                 1)[1].split('</script>', 1)[0])
+    where = [l for l in data.get('summary', []) if l['line'] == 'where']
+    check(c, len(where) == 1 and SITE in where[0]['text'] and
+          where[0]['backtrace'] == BACKTRACE and data['summary'][0]['line'] == 'where',
+          'JSON summary: %r' % data.get('summary'))
+    rows = [t for s in data['sections'] for t in s['tables'] if t['id'] == 'session-growth']
+    check(c, rows and rows[0]['rows'][0][2] == SITE and
+          rows[0]['rows'][0][3] == 'com.apple.iokit.IOSurface',
+          'JSON session table: %r' % (rows[0]['rows'][0] if rows else None))
+
+
 def check_session_figures(c, e, path, before, after, files):
     """diff, the listing and report of the session at `path` show the constructed deltas."""
     d = e.run('diff', path)
@@ -235,8 +275,11 @@ def check_session_figures(c, e, path, before, after, files):
     check(c, 'tracking: IOSurface +120 with 1 call site (120 KiB) and 16 potential '
           'leaks charged to it' in md, 'headline:\n%s' % headline)
     # 0x1e000 = 120 KiB tracked in 120 allocations, 0x4000 = 16 KiB in 16 leaks.
-    check(c, re.search(r'\| `?IOSurface`? \| \+120 \| 120 KiB \| 120 \| 16 KiB \| 16 \|', md),
+    check(c, re.search(r'\| `?IOSurface`? \| \+120 \| `?com\.apple\.iokit\.IOSurface: '
+                       r'IOSurfaceRoot::createSurface\(task\\?\*, OSDictionary\\?\*\)`? \| '
+                       r'`?com\.apple\.iokit\.IOSurface`? \| 120 KiB \| 120 \| 16 KiB \| 16 \|', md),
           'growth table row:\n%s' % md)
+    check_session_sites(c, e, path)
     check(c, 'Classes that grew, beside the call sites tracking charged to them' in md,
           'growth table title')
     check(c, 'IOSurfaceRootUserClient' in md, 'IOSurfaceRootUserClient row')

@@ -296,7 +296,10 @@ test_fold_html(void **state)
 	sb.len = 0;
 	fold_report(&r, true);
 	report_html_render(&r, &sb);
-	assert_null(strstr(sb.buf, "<details"));
+	/* --all: nothing folded; the provenance, below the data, stands open. */
+	assert_null(strstr(sb.buf, "<details class=\"unchanged\""));
+	assert_null(strstr(sb.buf, "<details class=\"provenance-rest\""));
+	assert_non_null(strstr(sb.buf, "<details class=\"provenance\" open>"));
 	report_release(&r);
 	strbuf_release(&sb);
 }

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Every byte figure of the text outputs is written one way.
+
+Runs every golden case's command (tests/golden/*/*/cmd) that is `report`,
+`diff`, `trend`, `footprint` or a bundle listing (`iotally PATH`) writing
+text or Markdown (JSON, NDJSON, CSV and HTML keep exact bytes by design),
+collects each byte figure printed, and fails when the same bytes are
+written two ways:
+
+  - a figure in binary units ("5 MiB", "~140.63 MiB", "+3 × 128 MiB")
+    without "~" must be whole bytes, and the one rendering of those bytes
+    (util/size.h: the largest unit, up to two decimals, trailing zeros
+    dropped): "140.62 MiB" (not whole bytes) and "5120 KiB" (5 MiB written
+    another way) fail;
+  - a figure in "~" must be in its largest unit with at most two decimals;
+  - vmmap's own tokens ("+5120K", "384.0M") and byte counts with a unit
+    "B" of 1024 or more ("1008205824 B") are the same bytes written
+    another way, and fail.
+
+The truth is independent of iotally's formatter: the rendering is worked
+out here from the bytes, by exact rational arithmetic.
+
+usage: bytes-one-way.py IOTALLY ROOT
+"""
+
+import fractions
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB']
+COMMANDS = {'report', 'diff', 'trend', 'footprint'}
+MACHINE_FORMATS = {'json', 'ndjson', 'csv', 'html', 'junit'}
+
+FIGURE = re.compile(r'(~?)([+-]?)(\d+(?:\.\d+)?) (B|KiB|MiB|GiB|TiB|PiB|EiB)\b')
+# vmmap's tokens, except a gate's limit as its gates file spells it ("> +384M"):
+# the user's words, quoted.
+VMMAP_TOKEN = re.compile(r'(?<![<>=] )(?<![<>=])(?:^|(?<=[\s(]))[+-]?\d+(?:\.\d+)?[KMGT]'
+                         r'(?=[\s),;]|$)')
+
+
+def render(n):
+    """The one rendering of n whole bytes (n >= 0): util/size.h's rule."""
+    u = 0
+    while u < 6 and n >> (10 * (u + 1)):
+        u += 1
+    if u == 0:
+        return '%d B' % n
+    scale = 1 << (10 * u)
+    cents = fractions.Fraction(n * 100, scale)
+    whole_cents = cents.numerator // cents.denominator
+    exact = cents.denominator == 1
+    if not exact and (cents - whole_cents) >= fractions.Fraction(1, 2):
+        whole_cents += 1
+    whole, c = divmod(whole_cents, 100)
+    text = '%d' % whole if c == 0 else ('%d.%d' % (whole, c // 10) if c % 10 == 0
+                                        else '%d.%02d' % (whole, c))
+    return ('' if exact else '~') + text + ' ' + UNITS[u]
+
+
+def check_figure(approx, digits, unit):
+    """None when the figure is written the one way, else why not."""
+    if '.' in digits and len(digits.split('.')[1]) > 2:
+        return 'more than two decimals'
+    if '.' in digits and digits.endswith('0'):
+        return 'a trailing zero'
+    value = fractions.Fraction(digits) * (1 << (10 * UNITS.index(unit)))
+    if approx:
+        if unit != 'B' and fractions.Fraction(digits) >= 1024 and unit != 'EiB':
+            # 1023.996 KiB rounds to "~1024 KiB": the carry keeps its unit.
+            if fractions.Fraction(digits) != 1024:
+                return 'not in its largest unit'
+        if unit != 'B' and fractions.Fraction(digits) < 1:
+            return 'below 1 of its unit'
+        return None
+    if value.denominator != 1:
+        return 'not whole bytes, yet not marked "~"'
+    want = render(value.numerator)
+    if want != digits + ' ' + unit:
+        return 'the same bytes are written %r' % want
+    return None
+
+
+def commands(root):
+    """(case, argv) of every golden command this test reads."""
+    base = os.path.join(root, 'tests', 'golden')
+    for kind in sorted(os.listdir(base)):
+        kdir = os.path.join(base, kind)
+        if not os.path.isdir(kdir):
+            continue
+        for case in sorted(os.listdir(kdir)):
+            path = os.path.join(kdir, case, 'cmd')
+            if not os.path.isfile(path) or os.path.exists(os.path.join(kdir, case, 'stdin')):
+                continue
+            with open(path, encoding='utf-8') as f:
+                line = f.read().strip()
+            if any(c in line for c in '|;&<>$`'):
+                continue
+            try:
+                argv = shlex.split(line)
+            except ValueError:
+                continue
+            if len(argv) < 2 or argv[0] != 'iotally':
+                continue
+            word = argv[1]
+            if 'help' in argv or '--help' in argv or '-h' in argv:
+                continue   # usage text: the syntax a user types, not figures
+            listing = not word.startswith('-') and os.path.exists(os.path.join(root, word))
+            if word not in COMMANDS and not listing:
+                continue
+            fmt = None
+            for i, a in enumerate(argv):
+                if a == '--format' and i + 1 < len(argv):
+                    fmt = argv[i + 1]
+                elif a.startswith('--format='):
+                    fmt = a.split('=', 1)[1]
+                elif a in ('-o', '--output', '--junit', '--ndjson', '--json'):
+                    fmt = 'file'
+            if fmt in MACHINE_FORMATS or fmt == 'file':
+                continue
+            yield '%s/%s' % (kind, case), argv
+
+
+def main():
+    iotally, root = sys.argv[1], sys.argv[2]
+    env = dict(os.environ, LC_ALL='C', TZ='UTC')
+    failures, ran, figures = [], 0, 0
+    for case, argv in commands(root):
+        p = subprocess.run([iotally] + argv[1:], cwd=root, env=env, capture_output=True,
+                           timeout=60)
+        ran += 1
+        text = p.stdout.decode('utf-8', 'replace')
+        for n, line in enumerate(text.splitlines(), 1):
+            for m in FIGURE.finditer(line):
+                figures += 1
+                approx, _, digits, unit = m.groups()
+                why = check_figure(approx, digits, unit)
+                if why:
+                    failures.append('%s: line %d: %r: %s' % (case, n, m.group(0), why))
+            for m in VMMAP_TOKEN.finditer(line):
+                failures.append('%s: line %d: %r: vmmap\'s token where the text '
+                                'formatter writes binary units' % (case, n, m.group(0).strip()))
+    if ran < 50 or figures < 500:
+        failures.append('only %d commands and %d figures read: the case list is wrong'
+                        % (ran, figures))
+    for f in failures[:60]:
+        print('FAIL', f)
+    if len(failures) > 60:
+        print('... and %d more' % (len(failures) - 60))
+    print('%d commands, %d byte figures, %d written another way' % (ran, figures,
+                                                                    len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,234 @@
+/*
+ * The summary block (model/summary.h): the cost's source rule over every
+ * combination of known and unknown figures, a growth phrased in the
+ * summary's words (sizes worked out by hand), the largest growths kept,
+ * and the lines composed from facts; and the one text byte formatter
+ * (util/size.h size_format_text) with its "~" for rounded inputs.
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/summary.h"
+#include "util/size.h"
+#include "util/strbuf.h"
+
+#define MiB (UINT64_C(1) << 20)
+
+static void
+check_text(int64_t v, unsigned flags, const char *want)
+{
+	char b[32];
+	size_format_text(v, flags, b);
+	assert_string_equal(b, want);
+}
+
+static void
+test_text_formatter(void **state)
+{
+	(void)state;
+	check_text(0, 0, "0 B");
+	check_text(0, SIZE_TEXT_SIGNED, "0 B");
+	check_text(5120 * 1024, SIZE_TEXT_SIGNED, "+5 MiB");     /* vmmap's "+5120K" */
+	check_text(-1536, SIZE_TEXT_SIGNED, "-1.5 KiB");
+	check_text(-1536, 0, "-1.5 KiB");                       /* a minus is never dropped */
+	/* 140.625 MiB: hundredths rounded half up, and "~" since it is cut. */
+	check_text(147456000, 0, "~140.63 MiB");
+	/* Exact in hundredths, but from a rounded input: still "~". */
+	check_text(922 * (int64_t)MiB, SIZE_TEXT_ROUNDED, "~922 MiB");
+	check_text(64 * (int64_t)MiB, SIZE_TEXT_SIGNED | SIZE_TEXT_ROUNDED, "~+64 MiB");
+	check_text(INT64_MIN + 1, SIZE_TEXT_SIGNED, "~-8 EiB");
+}
+
+static void
+phrase(const struct summary_growth *g, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	summary_growth_phrase(g, &sb);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void
+test_growth_phrase(void **state)
+{
+	(void)state;
+	/* 3 regions of 128 MiB: 402653184 bytes, a whole multiple of 3. */
+	phrase(&(struct summary_growth){ .what = "IOAccelerator (graphics)",
+		 .state = "non-volatile", .has_count = true, .count = 3, .has_bytes = true,
+		 .bytes = 3 * 128 * (int64_t)MiB, .count_noun = "region", .regions = true },
+	       "IOAccelerator (graphics), non-volatile: +3 \u00d7 128 MiB");
+	/* 5 MiB over 3 regions is not a whole size each: the sum and the count. */
+	phrase(&(struct summary_growth){ .what = "IOSurface", .state = "non-volatile",
+		 .has_count = true, .count = 3, .has_bytes = true, .bytes = 5 * (int64_t)MiB,
+		 .count_noun = "region", .regions = true },
+	       "IOSurface, non-volatile: +5 MiB (+3 regions)");
+	/* Allocations are not regions: never "N × size". */
+	phrase(&(struct summary_growth){ .what = "kext: f()", .has_count = true, .count = 4,
+		 .has_bytes = true, .bytes = 4 * 256 * 1024, .count_noun = "allocation" },
+	       "kext: f(): +1 MiB (+4 allocations)");
+	phrase(&(struct summary_growth){ .what = "a", .has_count = true, .count = 1,
+		 .has_bytes = true, .bytes = 4096, .count_noun = "allocation" },
+	       "a: +4 KiB (+1 allocation)");
+	phrase(&(struct summary_growth){ .what = "IOSurface (footprint dirty)", .has_bytes = true,
+		 .bytes = 64 * (int64_t)MiB, .rounded = true },
+	       "IOSurface (footprint dirty): ~+64 MiB");
+	phrase(&(struct summary_growth){ .what = "OSDictionary", .has_count = true, .count = 100 },
+	       "OSDictionary: +100");
+	/* Shrinking regions of equal size read the same way, with a minus. */
+	phrase(&(struct summary_growth){ .what = "T", .has_count = true, .count = -2,
+		 .has_bytes = true, .bytes = -2 * (int64_t)MiB, .regions = true },
+	       "T: -2 \u00d7 1 MiB");
+}
+
+static struct summary_amount
+known(uint64_t v)
+{
+	return (struct summary_amount){ .known = true, .value = v };
+}
+
+static void
+test_cost_source_rule(void **state)
+{
+	(void)state;
+	struct summary_facts f;
+	/* Nothing noted: no cost. */
+	summary_facts_init(&f, true);
+	assert_int_equal(summary_cost_source(&f), SUMMARY_SOURCES);
+	/* Resident only. */
+	summary_note_cost(&f, SUMMARY_SRC_RESIDENT, 0, known(1));
+	summary_note_cost(&f, SUMMARY_SRC_RESIDENT, 1, known(2));
+	assert_int_equal(summary_cost_source(&f), SUMMARY_SRC_RESIDENT);
+	/* vmmap's dirty + swapped known on both sides wins over resident. */
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 0, known(3));
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 1, known(4));
+	assert_int_equal(summary_cost_source(&f), SUMMARY_SRC_VMMAP);
+	/* footprint known on one side of a pair only: not comparable, vmmap stays. */
+	summary_note_cost(&f, SUMMARY_SRC_FOOTPRINT, 1, known(5));
+	summary_note_cost(&f, SUMMARY_SRC_FOOTPRINT, 0, (struct summary_amount){ 0 });
+	assert_int_equal(summary_cost_source(&f), SUMMARY_SRC_VMMAP);
+	summary_note_cost(&f, SUMMARY_SRC_FOOTPRINT, 0, known(0));   /* known 0 is known */
+	assert_int_equal(summary_cost_source(&f), SUMMARY_SRC_FOOTPRINT);
+	summary_facts_release(&f);
+	/* One capture reads its only side. */
+	summary_facts_init(&f, false);
+	summary_note_cost(&f, SUMMARY_SRC_FOOTPRINT, 1, (struct summary_amount){ 0 });
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 1, known(7));
+	assert_int_equal(summary_cost_source(&f), SUMMARY_SRC_VMMAP);
+	summary_facts_release(&f);
+}
+
+static void
+test_largest_kept(void **state)
+{
+	(void)state;
+	struct summary_list l = { 0 };
+	static const char *const names[] = { "a", "b", "c", "d", "e" };
+	static const int64_t sizes[] = { 10, 50, 30, -100, 40 };
+	for (size_t i = 0; i < 5; i++)
+		summary_offer(&l, &(struct summary_growth){ .what = names[i], .has_bytes = true,
+			      .bytes = sizes[i] }, NULL, 0);
+	/* d shrank: not a growth. The three largest of a b c e, the fourth counted. */
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.items[0].what, "b");
+	assert_string_equal(l.items[1].what, "e");
+	assert_string_equal(l.items[2].what, "c");
+	assert_int_equal(l.more, 1);
+	struct summary_facts f;
+	summary_facts_init(&f, true);
+	f.grew_regions = l;
+	summary_facts_release(&f);
+}
+
+static void
+test_lines(void **state)
+{
+	(void)state;
+	struct summary_facts f;
+	summary_facts_init(&f, true);
+	/* footprint GPU dirty + swapped 897.5 MiB -> 961.5 MiB: +64 MiB exactly. */
+	summary_note_cost(&f, SUMMARY_SRC_FOOTPRINT, 0, known(941096960 + 16384));
+	summary_note_cost(&f, SUMMARY_SRC_FOOTPRINT, 1, known(1008205824 + 16384));
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 0, known(1));
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 1, known(2));
+	summary_offer(&f.grew_regions, &(struct summary_growth){ .what = "IOSurface",
+		      .state = "non-volatile", .has_count = true, .count = 5, .has_bytes = true,
+		      .bytes = 5 * (int64_t)MiB, .regions = true }, NULL, 0);
+	summary_offer(&f.grew_regions, &(struct summary_growth){
+		      .what = "IOAccelerator (graphics)", .state = "non-volatile",
+		      .has_count = true, .count = 3, .has_bytes = true,
+		      .bytes = 384 * (int64_t)MiB, .regions = true }, NULL, 0);
+	static const char *const bt[] = { "NewCache::grow(unsigned long) (com.example)",
+					   "IOService::start (kernel)" };
+	summary_offer(&f.sites, &(struct summary_growth){ .what = "com.example: NewCache::grow",
+		      .has_count = true, .count = 4, .has_bytes = true, .bytes = (int64_t)MiB,
+		      .count_noun = "allocation" }, bt, 2);
+	summary_note_class(&f, "OSDictionary", 100);
+	summary_note_class(&f, "IOSurface", 5);
+	summary_note_class(&f, "Gone", -2);
+	struct summary s;
+	summary_build(&f, &s);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.lines[0].kind, SUMMARY_LINE_COST);
+	assert_string_equal(s.lines[0].text, "Cost: +64 MiB (~897.52 MiB \u2192 ~961.52 MiB), "
+			    "GPU dirty + swapped (footprint)");
+	assert_true(s.lines[0].has_bytes);
+	assert_int_equal(s.lines[0].bytes, 67108864);
+	assert_string_equal(s.lines[1].text, "Grew: IOAccelerator (graphics), non-volatile: "
+			    "+3 \u00d7 128 MiB; IOSurface, non-volatile: +5 \u00d7 1 MiB");
+	assert_string_equal(s.lines[2].text, "Where: com.example: NewCache::grow: +1 MiB "
+			    "(+4 allocations); classes OSDictionary +100, IOSurface +5");
+	assert_int_equal(s.lines[2].ndetail, 2);
+	assert_string_equal(s.lines[2].detail[1], "IOService::start (kernel)");
+	summary_release(&s);
+	/* A series leads with its verdict; merged facts keep every line. */
+	struct summary_facts all;
+	summary_facts_init(&all, true);
+	summary_note_verdict(&f, "LEAK: vmmap:gpu.dirty ~+96.08 MiB/h");
+	summary_facts_merge(&all, &f);
+	summary_build(&all, &s);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.lines[0].kind, SUMMARY_LINE_VERDICT);
+	assert_string_equal(s.lines[0].text, "Verdict: LEAK: vmmap:gpu.dirty ~+96.08 MiB/h");
+	assert_int_equal(s.lines[3].kind, SUMMARY_LINE_WHERE);
+	summary_release(&s);
+	summary_facts_release(&all);
+	summary_facts_release(&f);
+}
+
+/* Nothing known: no cost line, and unknown is never shown as 0. */
+static void
+test_unknown_never_zero(void **state)
+{
+	(void)state;
+	struct summary_facts f;
+	summary_facts_init(&f, false);
+	summary_note_cost(&f, SUMMARY_SRC_FOOTPRINT, 1, (struct summary_amount){ 0 });
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 1, (struct summary_amount){ 0 });
+	struct summary s;
+	summary_build(&f, &s);
+	assert_int_equal(s.n, 0);
+	summary_release(&s);
+	summary_facts_release(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_formatter),
+		cmocka_unit_test(test_growth_phrase),
+		cmocka_unit_test(test_cost_source_rule),
+		cmocka_unit_test(test_largest_kept),
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_unknown_never_zero),
+	};
+	return cmocka_run_group_tests_name("summary", tests, NULL, NULL);
+}

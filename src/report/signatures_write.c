@@ -294,8 +294,8 @@ write_components(FILE *out, const struct signature_buckets *b, bool markdown)
 		signature_components_release(&comps);
 		return;
 	}
-	fprintf(out, "Pairs per component across buckets (a pair whose signature has several "
-		"components counts in each):\n\n");
+	fprintf(out, "%sPairs per component across buckets%s (a pair whose signature has several "
+		"components counts in each):\n\n", markdown ? "**" : "", markdown ? "**" : "");
 	size_t room = SIZE_MAX;
 	if (!markdown) {
 		size_t wp = strlen(headers[0]), wb = strlen(headers[1]), ws = strlen(headers[2]);
@@ -312,8 +312,9 @@ write_components(FILE *out, const struct signature_buckets *b, bool markdown)
 	}
 	struct text_table t;
 	struct strbuf cut = STRBUF_INIT;
+	size_t shown = markdown && comps.n > SIGNATURES_MD_BUCKETS ? SIGNATURES_MD_BUCKETS : comps.n;
 	text_table_init(&t, 4, headers, "rrll");
-	for (size_t i = 0; i < comps.n; i++) {
+	for (size_t i = 0; i < shown; i++) {
 		const struct signature_component_count *c = &comps.c[i];
 		text_table_addf(&t, "%zu", c->pairs);
 		text_table_addf(&t, "%zu", c->nbuckets);
@@ -326,6 +327,9 @@ write_components(FILE *out, const struct signature_buckets *b, bool markdown)
 		text_table_add(&t, cut.buf);
 	}
 	text_table_write(out, &t, markdown);
+	if (shown < comps.n)
+		fprintf(out, "\n%zu more component%s: `--format json` has every one.\n",
+			comps.n - shown, comps.n - shown == 1 ? "" : "s");
 	text_table_release(&t);
 	strbuf_release(&cut);
 	signature_components_release(&comps);
@@ -492,10 +496,16 @@ signatures_write_text(FILE *out, const struct signature_buckets *b,
 	summary_line(out, b, markdown);
 	if (b->n == 0)
 		return;
-	if (v->by_component)
+	if (v->by_component) {
 		write_components(out, b, markdown);
-	else
-		write_buckets(out, b, recs, v, markdown);
+		return;
+	}
+	write_buckets(out, b, recs, v, markdown);
+	/* A bug's comment answers "how many pairs have this leak" too: both tables. */
+	if (markdown) {
+		fputc('\n', out);
+		write_components(out, b, markdown);
+	}
 }
 
 /* ---- JSON ---- */

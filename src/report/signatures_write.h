@@ -24,7 +24,8 @@ struct strbuf;
 #define SIGNATURES_TEXT_WIDTH 120
 /*
  * Markdown is pasted into a GitHub comment (at most 65,536 characters): at
- * most this many bucket rows (the rest counted) and examples per bucket.
+ * most this many bucket rows and component rows (the rest counted) and
+ * examples per bucket. Markdown shows the component view under the buckets.
  */
 #define SIGNATURES_MD_BUCKETS 100
 #define SIGNATURES_MD_EXAMPLES 10

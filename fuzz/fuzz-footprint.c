@@ -11,6 +11,7 @@
 #include "report/footprint_csv.h"
 #include "report/footprint_json_write.h"
 #include "report/footprint_ndjson_write.h"
+#include "report/ndjson.h"
 #include "report/footprint_text.h"
 #include "util/linereader.h"
 
@@ -59,7 +60,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (out) {
 			footprint_text_write(out, &cap, &topts);
 			footprint_json_write(out, &cap, "fuzz", topts.all_categories);
-			footprint_ndjson_write(out, &cap, "fuzz", topts.all_categories);
+			footprint_ndjson_write(out, &cap, &(struct ndjson_source){ .path = "fuzz" },
+					       topts.all_categories);
 			footprint_csv_write(out, &cap, topts.all_categories);
 			fclose(out);
 		}

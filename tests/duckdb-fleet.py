@@ -19,6 +19,7 @@ themselves (read here with a regular expression).
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,11 @@ FOOTPRINT = ['fixtures/footprint/constructed-bytes-swapped-wired.txt',
 FP_BEFORE = 'fixtures/footprint/constructed-formatted-two-processes.txt'
 FP_MOVED = 'fixtures/footprint-diff/constructed-formatted-iosurface-moved-relaunched.txt'
 MLX_LESS = 'fixtures/footprint-diff/macos26.5-arm64-footprint-elided-mlx-gpu-64m-less.txt'
+# The queries pair captures by the rows' side and pair, never by path: the
+# rows are written from copies of BEFORE and AFTER under names that are not
+# before/after, given as relative paths.
+BASELINE = 'baseline'
+NIGHTLY = 'nightly'
 
 
 def doc_queries(root):
@@ -48,9 +54,10 @@ def doc_queries(root):
     return queries
 
 
-def emit(iotally, root, out, args, expect_status):
+def emit(iotally, root, out, args, expect_status, cwd=None):
     with open(out, 'wb') as f:
-        proc = subprocess.run([iotally] + args, cwd=root, stdout=f, stderr=subprocess.PIPE)
+        proc = subprocess.run([iotally] + args, cwd=cwd or root, stdout=f,
+                              stderr=subprocess.PIPE)
     if proc.returncode != expect_status:
         stop('%s exited %d, expected %d:\n%s' % (' '.join(args), proc.returncode,
                                                   expect_status, proc.stderr.decode()))
@@ -80,10 +87,11 @@ def expected(root):
     if total_after - total_before != 1044480:
         stop('track fixtures do not hold the documented total')
     return {
-        # Three vmmap dumps given: the two app-vmmap.txt of the folders and one
-        # empty file (the folders' ioreg.txt and track.txt are other kinds).
+        # Three vmmap dumps: the two app-vmmap.txt of the folders and one
+        # empty file beside the nightly one (the folders' ioreg.txt and
+        # track.txt are other kinds).
         'inputs': [['error', 1], ['ok', 2]],
-        'errors': [[EMPTY, EMPTY + ': error: the input is empty']],
+        'errors': [[NIGHTLY + '/empty.txt', NIGHTLY + '/empty.txt: error: the input is empty']],
         # vmmap-after.edits: + 3 IOAccelerator (graphics) regions of 128 MiB,
         # PURGE=N, all resident, none dirty; + 5 IOSurface regions of 1 MiB,
         # PURGE=N, resident and dirty. Nothing else changed.
@@ -97,8 +105,8 @@ def expected(root):
                          ['IOSurfaceRootUserClient', 5], ['AGXGLContext', 3],
                          ['IOPCIDevice', 2], ['IOService', 1], ['IOUserClient', 1],
                          ['OSValueObject<void*>', -2]],
-        'allocations': [[AFTER + '/ioreg.txt'] + alloc['after'],
-                        [BEFORE + '/ioreg.txt'] + alloc['before']],
+        'allocations': [[BASELINE + '/ioreg.txt'] + alloc['before'],
+                        [NIGHTLY + '/ioreg.txt'] + alloc['after']],
         # track-after.txt: one new 1 MiB call site, NewCache::grow, 4 calls.
         'new-sites': [['com.example.driver.NewCache',
                        'com.example.driver.NewCache: NewCache::grow(unsigned long)',
@@ -171,7 +179,7 @@ def check_gpu_per_capture(rows):
     """The per-capture GPU rows of AFTER minus BEFORE: the same edits, per purge state."""
     delta = {}
     for source, process, captured, purge, regions, vsize, dirty in rows:
-        sign = 1 if '/after/' in source else -1
+        sign = 1 if source.startswith(NIGHTLY + '/') else -1
         d = delta.setdefault(purge, [0, 0, 0])
         for i, v in enumerate((regions, vsize, dirty)):
             d[i] += sign * v
@@ -199,7 +207,7 @@ def check_gpu_rows(rows, per_capture):
         if groups.get(source) != [regions, vsize, dirty]:
             stop('gpu-row-per-dump: %s says %r, its group rows %r' %
                  (source, [regions, vsize, dirty], groups.get(source)))
-        sign = 1 if '/after/' in source else -1
+        sign = 1 if source.startswith(NIGHTLY + '/') else -1
         for i, v in enumerate((regions, vsize, dirty)):
             delta[i] += sign * v
     if delta != [8, 3 * 128 * MiB + 5 * MiB, 5 * MiB]:
@@ -221,15 +229,19 @@ def main():
         if name != 'modules-total' and name not in queries:
             stop('docs/fleet.md has no query "-- fleet-test: %s"' % name)
     with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.join(root, BEFORE), os.path.join(tmp, BASELINE))
+        shutil.copytree(os.path.join(root, AFTER), os.path.join(tmp, NIGHTLY))
+        shutil.copy(os.path.join(root, EMPTY), os.path.join(tmp, NIGHTLY, 'empty.txt'))
         emit(iotally, root, os.path.join(tmp, 'vmmap.ndjson'),
-             ['vmmap', '--format', 'ndjson', '--all-types', BEFORE, AFTER, EMPTY], 65)
+             ['vmmap', '--format', 'ndjson', '--all-types', BASELINE, NIGHTLY], 65, tmp)
         emit(iotally, root, os.path.join(tmp, 'classes.ndjson'),
-             ['classes', '--format', 'ndjson', BEFORE, AFTER], 0)
+             ['classes', '--format', 'ndjson', BASELINE, NIGHTLY], 65, tmp)
         emit(iotally, root, os.path.join(tmp, 'track.ndjson'),
-             ['track', '--format', 'ndjson', BEFORE, AFTER], 0)
+             ['track', '--format', 'ndjson', BASELINE, NIGHTLY], 65, tmp)
         emit(iotally, root, os.path.join(tmp, 'diff.ndjson'),
              ['diff', '--format', 'ndjson', '--gates',
-              'fixtures/diff-folders/gates-past-boundary.txt', BEFORE, AFTER], 1)
+              os.path.join(root, 'fixtures/diff-folders/gates-past-boundary.txt'),
+              BASELINE, NIGHTLY], 1, tmp)
         emit(iotally, root, os.path.join(tmp, 'footprint.ndjson'),
              ['footprint', '--format', 'ndjson'] + FOOTPRINT, 0)
         emit(iotally, root, os.path.join(tmp, 'diff-footprint.ndjson'),

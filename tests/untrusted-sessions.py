@@ -288,7 +288,7 @@ def case_diff_gate_error_pair_names():
     with Scratch() as s:
         a, b = hostile_folders(s)
         r = run(['diff', '--fail-if', 'classes:NoSuchClassAnywhere > +5', a, b])
-        err = ended(c, r, 65)
+        err = ended(c, r, 64)
         if err is None:
             return
         terminal_clean(c, r.stderr, 'standard error')

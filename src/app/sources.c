@@ -135,12 +135,17 @@ add_folder(struct app_sources *s, const char *kind, const char *dir,
 		bool file = j == d.nskipped_dirs ||
 			    (i < d.n && strcmp(d.names[i], d.subdirs[j]) < 0);
 		const char *path = folder_path(s, dir, file ? d.names[i++] : d.subdirs[j++]);
+		size_t before = s->n;
 		if (bundle_path_is_bundle(path))
 			add_archive(s, kind, path, warnings);
 		else if (file)
 			add_source(s, path, true);
 		else
 			s->nskipped_dirs++;
+		/* The name within the folder: what `diff` pairs by. */
+		const char *name = strrchr(path, '/') + 1;
+		for (size_t k = before; k < s->n; k++)
+			s->v[k].pair = name;
 	}
 	if (s->n == n && d.n == 0) {
 		struct app_source *src = add_source(s, dir, false);
@@ -151,14 +156,32 @@ add_folder(struct app_sources *s, const char *kind, const char *dir,
 	capture_dir_release(&d);
 }
 
+/*
+ * Each source's operand, and its side once the operands are known: two
+ * operands are a before and an after, as `iotally diff` takes them, so
+ * their rows join in SQL without parsing paths.
+ */
+static void
+name_sides(struct app_sources *s, size_t first)
+{
+	for (size_t i = first; i < s->n; i++)
+		s->v[i].operand = s->noperands;
+	s->noperands++;
+	static const char *const sides[2] = { "before", "after" };
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i].side = s->noperands == 2 ? sides[s->v[i].operand] : NULL;
+}
+
 void
 app_sources_add_operand(struct app_sources *s, const char *kind, const char *operand,
 			struct diag_list *warnings)
 {
+	size_t first = s->n;
 	if (app_operand_is_folder(operand))
 		add_folder(s, kind, operand, warnings);
 	else
 		add_source(s, operand, false);
+	name_sides(s, first);
 }
 
 int

@@ -29,6 +29,13 @@ struct bundle;
 struct app_source {
 	const char *path;          /* what is opened and what messages name */
 	bool in_folder;            /* listed from a folder: another kind is skipped */
+	size_t operand;            /* the operand it came from, from 0 */
+	/* "before" for the first of exactly two operands, "after" for the
+	 * second, NULL otherwise (app_sources_add_operand() sets it). */
+	const char *side;
+	/* Its name in its folder operand, as `iotally diff` pairs folders'
+	 * files ("app-vmmap.txt"); NULL for a file operand. */
+	const char *pair;
 	struct line_reader reader; /* open while the reader runs */
 	struct app_input in;       /* what the first bytes are */
 	bool refused;              /* the reader sets it when its parser refused the input */
@@ -48,6 +55,7 @@ struct app_sources {
 				    * kind was skipped (or never ran), not read */
 	size_t nskipped_dirs;      /* subfolders of folders, not read */
 	size_t nfailed;            /* operands and sources that could not be read */
+	size_t noperands;          /* operands added so far */
 	int status;                /* the first error's exit status, 0 when none */
 	unsigned jobs;             /* sources read at once (-j N; app/parallel.h): 0 is one
 				    * per processor, 1 one after the other */

@@ -145,6 +145,7 @@ static const struct cli_option classes_options[] = {
 
 struct classes_args {
 	const char *path;         /* the input being read */
+	struct ndjson_source origin;   /* its rows' source, side and pair */
 	struct cli_operands operands;
 	bool ndjson;
 	const char **names;
@@ -489,7 +490,7 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 		warn_negative_allocs(a->path, s);
 	if (a->ndjson) {
 		struct classes_ndjson_input in = {
-			.path = a->path, .index = a->snapshot ? (size_t)a->snapshot : 1,
+			.src = &a->origin, .index = a->snapshot ? (size_t)a->snapshot : 1,
 			.s = s, .v = v, .n = n,
 		};
 		if (classes_ndjson_write(cli_out(), &in) < 0)
@@ -591,6 +592,7 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 	int status = 0;
 
 	a->path = src->path;
+	a->origin = cli_ndjson_source(src);
 	classes_capture_init(&cap);
 	hierarchy_init(&h);
 	diag_list_init(&warnings, 200);

@@ -203,11 +203,14 @@ const char cmd_diff_help[] =
 	"  64  usage error: an unknown option, a malformed gate (on the command\n"
 	"      line or in a gates file), a gate of an unknown kind, an option the\n"
 	"      kind does not take, a --dump N past the last dump, a folder\n"
-	"      compared with a file, a bundle with something else\n"
+	"      compared with a file, a bundle with something else; a gate that\n"
+	"      cannot be checked (a misspelt type or class, a figure neither\n"
+	"      capture holds): the pairs are still compared and written, and the\n"
+	"      gate is named once\n"
 	"  65  malformed input (a bundle manifest included), two files of\n"
-	"      different kinds, a gate on something neither capture holds, gates\n"
-	"      given and not one evaluated; with --strict, files without a counterpart, skipped gates and bundle\n"
-	"      files that do not match their manifest\n"
+	"      different kinds, gates given and not one evaluated; with --strict,\n"
+	"      files without a counterpart, skipped gates and bundle files that\n"
+	"      do not match their manifest\n"
 	"  66  an input, a folder or a gates file cannot be opened\n"
 	"  74  output or the JUnit file cannot be written\n";
 
@@ -268,9 +271,13 @@ struct pair_result {
 	struct diff_gate *gates;        /* copies of the gates of its kind, checked */
 	size_t ngates;
 	bool compared;
-	bool gate_error;                /* the error is a gate's (the same on every pair) */
 	int status;                     /* 0, or the error's exit status */
 	char *error;                    /* the error as printed, without "iotally: " */
+	/* The first gate that could not be checked against this pair (a
+	 * misspelt type, a malformed metric): the pair is still compared and
+	 * written; the gate is an error of the run (64), said once. */
+	char *gate_error;
+	char *gate_error_text;          /* that gate's expression */
 };
 
 /* A run: its pairs, their results, and what belongs to no pair. */
@@ -435,10 +442,14 @@ input_kind_name(enum input_kind k, const char *schema)
 	return k == INPUT_IOTALLY_JSON ? schema : input_kind_describe(k);
 }
 
-/* The pair's copies of the gates of its kind, checked against its figures. */
-static int
-resolve_gates(const struct diff_args *a, struct pair_result *res, const void *diff,
-	      struct diag *err)
+/*
+ * The pair's copies of the gates of its kind, checked against its figures.
+ * A gate that cannot be checked is left out of the pair's gates and kept as
+ * its gate error: a wrong gate is the gates' fault, not the captures', so
+ * the pair is still compared and its tables written.
+ */
+static void
+resolve_gates(const struct diff_args *a, struct pair_result *res, const void *diff)
 {
 	const struct kind *kind = res->kind;
 	res->gates = xcalloc(a->ngates ? a->ngates : 1, sizeof(*res->gates));
@@ -446,11 +457,25 @@ resolve_gates(const struct diff_args *a, struct pair_result *res, const void *di
 		if (!kind_has_metric(kind, a->gates[i].kind))
 			continue;
 		struct diff_gate *g = &res->gates[res->ngates++];
+		struct diag err;
+		diag_clear(&err);
 		diff_gate_copy(g, &a->gates[i]);
-		if (kind_resolve_gate(kind, diff, g, err) < 0)
-			return -1;
+		if (kind_resolve_gate(kind, diff, g, &err) == 0)
+			continue;
+		if (!res->gate_error) {
+			/* Said as the gate's error: the severity goes in front of that. */
+			char *line = cli_diag_line(&err);
+			const char *sev = "error: ";
+			size_t skip = strncmp(line, sev, strlen(sev)) == 0 ? strlen(sev) : 0;
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_addf(&sb, "gate '%s' cannot be checked: %s", g->text, line + skip);
+			res->gate_error = strbuf_detach(&sb, NULL);
+			res->gate_error_text = xstrdup(g->text);
+			free(line);
+		}
+		diff_gate_release(g);
+		res->ngates--;
 	}
-	return 0;
 }
 
 /* `--junit -`: standard output carries the JUnit XML only. */
@@ -569,10 +594,7 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	 * process) says which pair: its name stands where a file would. */
 	diag_list_set_path_if_unset(&warnings, pair->name);
 	cli_print_warnings(&warnings);
-	if ((rc = resolve_gates(a, res, diff, err)) < 0) {
-		res->gate_error = true;
-		goto out;
-	}
+	resolve_gates(a, res, diff);
 	struct signature sig;
 	signature_of_diff(kind, diff, &sig);
 	struct diff_report rep = {
@@ -630,27 +652,28 @@ run_error(struct diff_run *run, const char *name, const struct diag *err, bool u
 }
 
 /*
- * In folders, a gate that cannot be checked (a misspelt type, a class no
- * capture has) stops every pair of its kind with the same message: said
- * once, after the pairs, with the pairs it stopped.
+ * A gate that cannot be checked (a misspelt type, a class no capture has)
+ * stops nothing but itself: the pairs are compared and written, and the
+ * gate's error is said once, after the pairs, with the pairs it concerns.
  */
 static void
 print_gate_errors(const struct diff_run *run)
 {
 	enum { NAMES_SHOWN = 5 };
+	bool folders = run->pairs.folders;
 	for (size_t i = 0; i < run->pairs.npairs; i++) {
 		const struct pair_result *res = &run->results[i];
-		bool first = res->gate_error;
+		bool first = res->gate_error != NULL;
 		for (size_t j = 0; first && j < i; j++)
 			first = !(run->results[j].gate_error &&
-				  strcmp(run->results[j].error, res->error) == 0);
+				  strcmp(run->results[j].gate_error, res->gate_error) == 0);
 		if (!first)
 			continue;
 		struct strbuf sb = STRBUF_INIT;
 		size_t n = 0;
 		for (size_t j = i; j < run->pairs.npairs; j++) {
 			const struct pair_result *o = &run->results[j];
-			if (!o->gate_error || strcmp(o->error, res->error) != 0)
+			if (!o->gate_error || strcmp(o->gate_error, res->gate_error) != 0)
 				continue;
 			if (n < NAMES_SHOWN)
 				strbuf_addf(&sb, "%s%s", n ? ", " : "", run->pairs.pairs[j].name);
@@ -659,9 +682,26 @@ print_gate_errors(const struct diff_run *run)
 		if (n > NAMES_SHOWN)
 			strbuf_addf(&sb, " and %zu more", n - NAMES_SHOWN);
 		/* The pairs are file names from the folders: escaped like every message. */
-		cli_out_line(stderr, "iotally: %s (%s %s)", res->error, n == 1 ? "pair" : "pairs",
-			     sb.buf);
+		if (folders)
+			cli_out_line(stderr, "iotally: error: %s (%s %s)", res->gate_error,
+				     n == 1 ? "pair" : "pairs", sb.buf);
+		else
+			cli_out_line(stderr, "iotally: error: %s", res->gate_error);
 		strbuf_release(&sb);
+	}
+}
+
+/* A wrong gate fails the run as a usage error, after the pairs are written. */
+static void
+check_gate_errors(struct diff_run *run)
+{
+	for (size_t i = 0; run->results && i < run->pairs.npairs; i++) {
+		if (!run->results[i].gate_error)
+			continue;
+		print_gate_errors(run);
+		if (!run->status)
+			run->status = DIAG_USAGE;
+		return;
 	}
 }
 
@@ -672,6 +712,8 @@ pair_result_release(struct pair_result *res)
 		diff_gate_release(&res->gates[j]);
 	free(res->gates);
 	free(res->error);
+	free(res->gate_error);
+	free(res->gate_error_text);
 }
 
 /* One pair's turn as comparing it left it, for its turn to be said. */
@@ -731,7 +773,7 @@ say_pair(void *ctx, size_t i, void *result)
 						res->kind ? res->kind->name : NULL, res->error);
 		if (t->err.code == DIAG_USAGE && !folders)
 			cli_usage_error(cli_find_command("diff"), &t->err);
-		else if (!(folders && res->gate_error))
+		else
 			cli_print_diag(&t->err);
 		if (!run->status)
 			run->status = res->status;
@@ -764,8 +806,6 @@ run_pairs(const struct diff_args *a, struct diff_run *run)
 	struct pairs_job job = { .a = a, .run = run, .buffered = jobs > 1 && n > 1 };
 	struct app_parallel_opts opts = { .jobs = jobs, .window = app_parallel_window(jobs) };
 	app_parallel_map(n, &opts, compare_pair, say_pair, drop_pair, &job);
-	if (run->pairs.folders)
-		print_gate_errors(run);
 }
 
 /* Gates no compared pair could answer: skipped (an error with --strict). */
@@ -975,6 +1015,22 @@ check_nothing_evaluated(const struct diff_args *a, struct diff_run *run)
 	run_error(run, "gates", &d, false);
 }
 
+/* How many distinct gates could not be checked (each said once). */
+static size_t
+count_gate_errors(const struct diff_run *run)
+{
+	size_t n = 0;
+	for (size_t i = 0; run->results && i < run->pairs.npairs; i++) {
+		const char *text = run->results[i].gate_error_text;
+		bool first = text != NULL;
+		for (size_t j = 0; first && j < i; j++)
+			first = !run->results[j].gate_error_text ||
+				strcmp(run->results[j].gate_error_text, text) != 0;
+		n += first;
+	}
+	return n;
+}
+
 /* Folders: one closing line with the count of each outcome. */
 static void
 write_summary(const struct diff_args *a, const struct diff_run *run)
@@ -987,12 +1043,15 @@ write_summary(const struct diff_args *a, const struct diff_run *run)
 		compared += run->results[i].compared;
 		failed += run->results[i].status != 0;
 	}
+	size_t wrong = count_gate_errors(run);
 	fprintf(stdout, "%s%zu pair%s compared, %zu could not be, %zu file%s without a "
-		"counterpart; %zu gate%s tripped\n%s",
+		"counterpart; %zu gate%s tripped",
 		a->format == FORMAT_MARKDOWN ? "**Summary:** " : "Summary: ", compared,
 		compared == 1 ? "" : "s", failed, run->pairs.nunpaired,
-		run->pairs.nunpaired == 1 ? "" : "s", run->tripped, run->tripped == 1 ? "" : "s",
-		a->format == FORMAT_MARKDOWN ? "\n" : "");
+		run->pairs.nunpaired == 1 ? "" : "s", run->tripped, run->tripped == 1 ? "" : "s");
+	if (wrong)
+		fprintf(stdout, ", %zu cannot be checked", wrong);
+	fputs(a->format == FORMAT_MARKDOWN ? "\n\n" : "\n", stdout);
 }
 
 /*
@@ -1085,6 +1144,12 @@ write_junit(const char *path, const struct diff_run *run, struct diag *err)
 		} else {
 			su->gates = res->gates;
 			su->ngates = res->ngates;
+			if (res->gate_error) {
+				errs[i] = (struct diff_junit_case){ res->gate_error_text,
+					DIFF_JUNIT_ERROR, res->gate_error };
+				su->cases = &errs[i];
+				su->ncases = 1;
+			}
 		}
 	}
 	if (run->ncases)
@@ -1159,6 +1224,7 @@ cmd_diff(int argc, char **argv)
 	}
 	check_bundles(&a, &run);
 	run_pairs(&a, &run);
+	check_gate_errors(&run);
 	check_unpaired(&a, &run);
 	check_skipped_gates(&a, &run);
 	report_unevaluable(&a, &run);

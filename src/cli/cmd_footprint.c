@@ -155,18 +155,19 @@ parse_args(int argc, char **argv, struct footprint_args *a, struct diag *err)
 
 static int
 write_out(const struct footprint_capture *cap, const struct footprint_args *a,
-	  const char *path, struct diag *err)
+	  const struct app_source *src, struct diag *err)
 {
 	int rc = 0;
+	struct ndjson_source origin = cli_ndjson_source(src);
 	switch (a->format) {
 	case FORMAT_JSON:
-		rc = footprint_json_write(stdout, cap, path, a->all);
+		rc = footprint_json_write(stdout, cap, src->path, a->all);
 		break;
 	case FORMAT_CSV:
 		footprint_csv_write(stdout, cap, a->all);
 		break;
 	case FORMAT_NDJSON:
-		rc = footprint_ndjson_write(cli_out(), cap, path, a->all);
+		rc = footprint_ndjson_write(cli_out(), cap, &origin, a->all);
 		break;
 	case FORMAT_MARKDOWN:
 	case FORMAT_TEXT:
@@ -196,7 +197,7 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 	if (rc < 0)
 		src->refused = true;
 	else
-		rc = write_out(&cap, a, src->path, err);
+		rc = write_out(&cap, a, src, err);
 	if (rc == 0 && (cap.partial || cap.elided))
 		cli_warn(src->path, 0, "results are partial (see the warnings above)");
 	diag_list_release(&warnings);

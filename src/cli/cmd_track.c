@@ -138,6 +138,7 @@ static const struct cli_option track_options[] = {
 
 struct track_args {
 	const char *path;         /* the input being read */
+	struct ndjson_source origin;   /* its rows' source, side and pair */
 	struct cli_operands operands;
 	bool ndjson;
 	const char *suppress_path;
@@ -436,7 +437,7 @@ static int
 write_rows(const struct track_capture *cap, const struct diff_track *sites,
 	   const struct track_args *a, struct diag *err)
 {
-	struct track_ndjson_input in = { .path = a->path, .cap = cap, .sites = sites,
+	struct track_ndjson_input in = { .src = &a->origin, .cap = cap, .sites = sites,
 					 .top = a->top };
 	if (track_ndjson_write(cli_out(), &in) < 0)
 		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
@@ -459,6 +460,7 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 	int rc;
 
 	a->path = src->path;
+	a->origin = cli_ndjson_source(src);
 	capture_like(&cap, run->like);
 	sup.items = sup.len ? xmalloc(sup.len * sizeof(*sup.items)) : NULL;
 	if (sup.len)

@@ -496,15 +496,16 @@ stream_finish(struct vmmap_stream *s, struct vmmap_capture *cap,
 
 /* The report of every dump, or of the one --snapshot N names (the capture keeps them all). */
 static int
-write_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const char *path,
+write_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const struct app_source *src,
 	    struct diag *err)
 {
 	size_t i = 0;
 	if (a->snapshot && capture_pick_nth(cap->ndumps, a->snapshot, "--snapshot", "vmmap dump",
-					    path, &i, err) < 0)
+					    src->path, &i, err) < 0)
 		return -1;
 	if (a->format == FORMAT_NDJSON) {
-		if (vmmap_ndjson_write(cli_out(), cap, path, a->snapshot ? i + 1 : 0) < 0)
+		struct ndjson_source origin = cli_ndjson_source(src);
+		if (vmmap_ndjson_write(cli_out(), cap, &origin, a->snapshot ? i + 1 : 0) < 0)
 			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 		return 0;
 	}
@@ -514,7 +515,7 @@ write_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const char *p
 		cap->dumps = &all[i];
 		cap->ndumps = 1;
 	}
-	struct vmmap_json_opts jopts = { .path = path, .surfaces = a->surfaces };
+	struct vmmap_json_opts jopts = { .path = src->path, .surfaces = a->surfaces };
 	int rc = vmmap_json_write(stdout, cap, &jopts);
 	cap->dumps = all;
 	cap->ndumps = n;
@@ -525,16 +526,16 @@ write_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const char *p
 
 /* JSON and ndjson: the whole input read, then checked and written. */
 static int
-finish_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const char *path,
+finish_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const struct app_source *src,
 	     struct diag_list *warnings, struct diag *err)
 {
 	for (size_t i = 0; i < cap->ndumps; i++)
-		vmmap_dump_crosscheck(cap->dumps[i], &cap->filter, path, warnings);
+		vmmap_dump_crosscheck(cap->dumps[i], &cap->filter, src->path, warnings);
 	cli_print_warnings(warnings);
 	for (size_t i = 0; a->default_types && a->format != FORMAT_NDJSON && i < cap->ndumps; i++)
 		if (!a->snapshot || i + 1 == a->snapshot)
-			print_gpu_left_out(cap, cap->dumps[i], path);
-	return write_whole(cap, a, path, err);
+			print_gpu_left_out(cap, cap->dumps[i], src->path);
+	return write_whole(cap, a, src, err);
 }
 
 /* One input: parse, check, write its report or rows. */
@@ -569,7 +570,7 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 	if (streams(a))
 		rc = stream_finish(&s, &cap, &warnings, err);
 	else
-		rc = finish_whole(&cap, a, src->path, &warnings, err);
+		rc = finish_whole(&cap, a, src, &warnings, err);
 	if (rc == 0 && cap.partial)
 		cli_warn(src->path, 0, "results are partial (see the warnings above)");
 out:

@@ -26,6 +26,12 @@ cli_folder_needs_ndjson(const char *path, struct diag *err)
 			"several inputs); the other formats read one capture", path);
 }
 
+struct ndjson_source
+cli_ndjson_source(const struct app_source *src)
+{
+	return (struct ndjson_source){ .path = src->path, .side = src->side, .pair = src->pair };
+}
+
 /* A source that failed: said, counted, its status kept when it is the first. */
 static void
 source_failed(struct app_sources *s, const char *command, const struct app_source *src,
@@ -42,7 +48,8 @@ source_failed(struct app_sources *s, const char *command, const struct app_sourc
 		s->status = err->code ? err->code : DIAG_SOFTWARE;
 	if (error_row) {
 		char *line = cli_diag_line(err);
-		error_row(stdout, src->path, line);
+		struct ndjson_source origin = cli_ndjson_source(src);
+		error_row(stdout, &origin, line);
 		free(line);
 	}
 }

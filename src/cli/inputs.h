@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "app/sources.h"
+#include "report/ndjson.h"
 #include "util/diag.h"
 
 /*
@@ -34,8 +35,11 @@ void cli_sources_add_operand(struct app_sources *s, const char *kind, const char
  * above 0 when the reader has printed its error itself.
  */
 typedef int (*cli_source_read_fn)(void *ctx, struct app_source *src, struct diag *err);
-/* The row of a source that failed (--format ndjson): its path and the error as printed. */
-typedef int (*cli_error_row_fn)(FILE *out, const char *path, const char *error);
+/* The row of a source that failed (--format ndjson): where it came from and the error as printed. */
+typedef int (*cli_error_row_fn)(FILE *out, const struct ndjson_source *src, const char *error);
+
+/* The source, side and pair of a source's rows (report/ndjson.h). */
+struct ndjson_source cli_ndjson_source(const struct app_source *src);
 
 /*
  * Read every source in order (max_line as line_reader_open() takes it);

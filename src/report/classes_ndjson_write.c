@@ -4,10 +4,10 @@
 
 /* The keys every row has, up to the snapshot's own; s NULL: the input row. */
 static struct ndjson_row *
-row_start(const char *row, const char *path, const char *status, const char *error,
+row_start(const char *row, const struct ndjson_source *src, const char *status, const char *error,
 	  size_t index, const struct classes_snapshot *s)
 {
-	struct ndjson_row *o = ndjson_row_new(CLASSES_NDJSON_SCHEMA, row, path, "classes");
+	struct ndjson_row *o = ndjson_row_new_at(CLASSES_NDJSON_SCHEMA, row, src, "classes");
 	ndjson_set_text(o, "status", status);
 	ndjson_set_text(o, "error", error);
 	ndjson_set_uint(o, "snapshot", s != NULL, index);
@@ -40,17 +40,17 @@ int
 classes_ndjson_write(FILE *out, const struct classes_ndjson_input *in)
 {
 	const char *status = in->s->truncated ? "partial" : "ok";
-	struct ndjson_row *o = row_start("input", in->path, status, NULL, 0, NULL);
+	struct ndjson_row *o = row_start("input", in->src, status, NULL, 0, NULL);
 	set_rest(o, NULL, NULL, false, 0, false, 0);
 	if (ndjson_row_write(out, o) < 0)
 		return -1;
-	o = row_start("snapshot", in->path, status, NULL, in->index, in->s);
+	o = row_start("snapshot", in->src, status, NULL, in->index, in->s);
 	set_rest(o, NULL, in->s, false, 0, true, in->n);
 	if (ndjson_row_write(out, o) < 0)
 		return -1;
 	for (size_t i = 0; i < in->n; i++) {
 		const struct class_count *c = in->v[i];
-		o = row_start("class", in->path, status, NULL, in->index, in->s);
+		o = row_start("class", in->src, status, NULL, in->index, in->s);
 		set_rest(o, c, NULL, c->state == CLASS_COUNT_OK, (int64_t)c->value, false, 0);
 		if (ndjson_row_write(out, o) < 0)
 			return -1;
@@ -59,9 +59,9 @@ classes_ndjson_write(FILE *out, const struct classes_ndjson_input *in)
 }
 
 int
-classes_ndjson_write_error(FILE *out, const char *path, const char *error)
+classes_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error)
 {
-	struct ndjson_row *o = row_start("input", path, "error", error, 0, NULL);
+	struct ndjson_row *o = row_start("input", src, "error", error, 0, NULL);
 	set_rest(o, NULL, NULL, false, 0, false, 0);
 	return ndjson_row_write(out, o);
 }

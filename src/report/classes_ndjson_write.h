@@ -14,8 +14,11 @@
 
 #include "model/classes.h"
 
+/* Where the rows come from (report/ndjson.h). */
+struct ndjson_source;
+
 struct classes_ndjson_input {
-	const char *path;
+	const struct ndjson_source *src;
 	size_t index;                         /* the snapshot's 1-based position */
 	const struct classes_snapshot *s;
 	const struct class_count *const *v;   /* the classes shown, in order */
@@ -26,6 +29,6 @@ struct classes_ndjson_input {
 int classes_ndjson_write(FILE *out, const struct classes_ndjson_input *in);
 
 /* The one row of an input that could not be read: `error` says why. */
-int classes_ndjson_write_error(FILE *out, const char *path, const char *error);
+int classes_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error);
 
 #endif

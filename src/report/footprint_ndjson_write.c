@@ -21,10 +21,10 @@ fig(const struct footprint_figure *f, struct flags *fl)
 }
 
 static struct ndjson_row *
-row_start(const char *row, const char *path, const char *status, const char *error,
+row_start(const char *row, const struct ndjson_source *src, const char *status, const char *error,
 	  size_t index, const struct footprint_process *p)
 {
-	struct ndjson_row *o = ndjson_row_new(FOOTPRINT_NDJSON_SCHEMA, row, path, "footprint");
+	struct ndjson_row *o = ndjson_row_new_at(FOOTPRINT_NDJSON_SCHEMA, row, src, "footprint");
 	ndjson_set(o, "status", json_string_nocheck(status));
 	ndjson_set(o, "error", ndjson_text_or_null(error));
 	ndjson_set(o, "process_index", ndjson_uint_or_null(p != NULL, index));
@@ -56,24 +56,24 @@ set_figures(struct ndjson_row *o, const struct footprint_process *p, const struc
 }
 
 int
-footprint_ndjson_write(FILE *out, const struct footprint_capture *cap, const char *path,
+footprint_ndjson_write(FILE *out, const struct footprint_capture *cap, const struct ndjson_source *src,
 		       bool all)
 {
 	const char *status = cap->partial ? "partial" : "ok";
-	struct ndjson_row *o = row_start("input", path, status, NULL, 0, NULL);
+	struct ndjson_row *o = row_start("input", src, status, NULL, 0, NULL);
 	set_figures(o, NULL, NULL);
 	if (ndjson_row_write(out, o) < 0)
 		return -1;
 	for (size_t i = 0; i < cap->nprocs; i++) {
 		const struct footprint_process *p = cap->procs[i];
-		o = row_start("process", path, status, NULL, i + 1, p);
+		o = row_start("process", src, status, NULL, i + 1, p);
 		set_figures(o, p, NULL);
 		if (ndjson_row_write(out, o) < 0)
 			return -1;
 		for (size_t k = 0; k < p->ncats; k++) {
 			if (!footprint_category_shown(&p->cats[k], all))
 				continue;
-			o = row_start("category", path, status, NULL, i + 1, p);
+			o = row_start("category", src, status, NULL, i + 1, p);
 			set_figures(o, p, &p->cats[k]);
 			if (ndjson_row_write(out, o) < 0)
 				return -1;
@@ -83,9 +83,9 @@ footprint_ndjson_write(FILE *out, const struct footprint_capture *cap, const cha
 }
 
 int
-footprint_ndjson_write_error(FILE *out, const char *path, const char *error)
+footprint_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error)
 {
-	struct ndjson_row *o = row_start("input", path, "error", error, 0, NULL);
+	struct ndjson_row *o = row_start("input", src, "error", error, 0, NULL);
 	set_figures(o, NULL, NULL);
 	return ndjson_row_write(out, o);
 }

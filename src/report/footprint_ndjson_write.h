@@ -15,9 +15,12 @@
 
 #include "model/footprint.h"
 
-int footprint_ndjson_write(FILE *out, const struct footprint_capture *cap, const char *path,
+/* Where the rows come from (report/ndjson.h). */
+struct ndjson_source;
+
+int footprint_ndjson_write(FILE *out, const struct footprint_capture *cap, const struct ndjson_source *src,
 			   bool all_categories);
 /* The 'input' row of an input that could not be read. */
-int footprint_ndjson_write_error(FILE *out, const char *path, const char *error);
+int footprint_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error);
 
 #endif

@@ -11,6 +11,7 @@
 
 struct ndjson_row {
 	struct strbuf sb;   /* "{" and the keys so far */
+	const struct ndjson_source *src;   /* side and pair close the row; NULL: none */
 };
 
 /* A row of a vmmap dump is about 450 bytes: one allocation in most rows. */
@@ -29,6 +30,7 @@ struct ndjson_row *
 ndjson_row_new(const char *schema, const char *row, const char *source, const char *kind)
 {
 	struct ndjson_row *r = xmalloc(sizeof(*r));
+	r->src = NULL;
 	strbuf_init(&r->sb);
 	strbuf_grow(&r->sb, ROW_START_BYTES);
 	strbuf_addch(&r->sb, '{');
@@ -36,6 +38,15 @@ ndjson_row_new(const char *schema, const char *row, const char *source, const ch
 	ndjson_set_text(r, "row", row);
 	ndjson_set_text(r, "source", source);
 	ndjson_set_text(r, "kind", kind);
+	return r;
+}
+
+struct ndjson_row *
+ndjson_row_new_at(const char *schema, const char *row, const struct ndjson_source *src,
+		  const char *kind)
+{
+	struct ndjson_row *r = ndjson_row_new(schema, row, src->path, kind);
+	r->src = src;
 	return r;
 }
 
@@ -125,6 +136,10 @@ ndjson_uint_or_null(bool has, uint64_t v)
 int
 ndjson_row_write(FILE *out, struct ndjson_row *row)
 {
+	if (row->src) {
+		ndjson_set_text(row, "side", row->src->side);
+		ndjson_set_text(row, "pair", row->src->pair);
+	}
 	strbuf_add(&row->sb, "}\n", 2);
 	bool ok = fwrite(row->sb.buf, 1, row->sb.len, out) == row->sb.len && !ferror(out);
 	strbuf_release(&row->sb);

@@ -24,9 +24,31 @@
 
 struct ndjson_row;
 
+/*
+ * Where the rows of one capture come from, for the commands that read
+ * captures (vmmap, classes, track, footprint): what SQL needs to pair
+ * captures without parsing paths.
+ *   path  the input's path ("source")
+ *   side  "before" for a capture of the first of exactly two operands,
+ *         "after" for one of the second; NULL (null) otherwise
+ *   pair  the capture's name in its folder operand, the name `iotally diff`
+ *         pairs it by ("app-vmmap.txt"); NULL (null) for a file operand
+ */
+struct ndjson_source {
+	const char *path;
+	const char *side;
+	const char *pair;
+};
+
 /* A new row with its first four keys (kind NULL: null, a kind not known). */
 struct ndjson_row *ndjson_row_new(const char *schema, const char *row, const char *source,
 				  const char *kind);
+/*
+ * The same, for a row of a capture: "source" is src->path, and the row
+ * ends with the keys "side" and "pair" (after every key set on it).
+ */
+struct ndjson_row *ndjson_row_new_at(const char *schema, const char *row,
+				     const struct ndjson_source *src, const char *kind);
 /* Append key with any jansson value, which is taken (NULL: the key is left
  * out, as json_object_set_new() leaves it out). */
 void ndjson_set(struct ndjson_row *row, const char *key, json_t *v);

@@ -8,10 +8,10 @@
 
 /* The keys every row has, up to the capture's own; cap NULL: an error row. */
 static struct ndjson_row *
-row_start(const char *row, const char *path, const char *status, const char *error,
+row_start(const char *row, const struct ndjson_source *src, const char *status, const char *error,
 	  const struct track_capture *cap)
 {
-	struct ndjson_row *o = ndjson_row_new(TRACK_NDJSON_SCHEMA, row, path, "track");
+	struct ndjson_row *o = ndjson_row_new_at(TRACK_NDJSON_SCHEMA, row, src, "track");
 	const char *kind = cap ? track_kind_name(cap->kind) : NULL;
 	ndjson_set_text(o, "status", status);
 	ndjson_set_text(o, "error", error);
@@ -65,13 +65,13 @@ track_ndjson_write(FILE *out, const struct track_ndjson_input *in)
 
 	if (in->top && n > in->top)
 		n = (size_t)in->top;
-	struct ndjson_row *o = row_start("input", in->path, status, NULL, cap);
+	struct ndjson_row *o = row_start("input", in->src, status, NULL, cap);
 	set_site(o, d, NULL, &sb);
 	set_figures(o, d->nsites_side[1], cap->shown_bytes, 0, cap->shown_records, false);
 	rc = ndjson_row_write(out, o);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct diff_track_figures *f = diff_track_site_side(d, v[i], 1);
-		o = row_start("site", in->path, status, NULL, cap);
+		o = row_start("site", in->src, status, NULL, cap);
 		set_site(o, d, v[i], &sb);
 		set_figures(o, 1, f->bytes, f->count, f->records, true);
 		rc = ndjson_row_write(out, o);
@@ -82,10 +82,10 @@ track_ndjson_write(FILE *out, const struct track_ndjson_input *in)
 }
 
 int
-track_ndjson_write_error(FILE *out, const char *path, const char *error)
+track_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct ndjson_row *o = row_start("input", path, "error", error, NULL);
+	struct ndjson_row *o = row_start("input", src, "error", error, NULL);
 	set_site(o, NULL, NULL, &sb);
 	ndjson_set_null(o, "sites");
 	ndjson_set_null(o, "bytes");

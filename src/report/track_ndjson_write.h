@@ -15,8 +15,11 @@
 #include "model/diff_track.h"
 #include "model/track.h"
 
+/* Where the rows come from (report/ndjson.h). */
+struct ndjson_source;
+
 struct track_ndjson_input {
-	const char *path;
+	const struct ndjson_source *src;
 	const struct track_capture *cap;   /* the header and totals */
 	const struct diff_track *sites;    /* the shown records as sites, on side 1 */
 	uint64_t top;                      /* only the `top` largest sites; 0: all */
@@ -26,6 +29,6 @@ struct track_ndjson_input {
 int track_ndjson_write(FILE *out, const struct track_ndjson_input *in);
 
 /* The one row of an input that could not be read: `error` says why. */
-int track_ndjson_write_error(FILE *out, const char *path, const char *error);
+int track_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error);
 
 #endif

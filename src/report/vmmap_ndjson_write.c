@@ -16,10 +16,10 @@ struct dump_cols {
 
 /* The keys every row has, up to the dump's own columns. */
 static struct ndjson_row *
-row_start(const char *row, const char *path, const char *status, const char *error,
+row_start(const char *row, const struct ndjson_source *src, const char *status, const char *error,
 	  const struct dump_cols *dc)
 {
-	struct ndjson_row *o = ndjson_row_new(VMMAP_NDJSON_SCHEMA, row, path, "vmmap");
+	struct ndjson_row *o = ndjson_row_new_at(VMMAP_NDJSON_SCHEMA, row, src, "vmmap");
 	const struct vmmap_dump *d = dc ? dc->d : NULL;
 	const char *fp = d ? vmmap_dump_field(d, "Physical footprint") : NULL;
 	uint64_t fp_bytes = 0;
@@ -69,14 +69,14 @@ set_amounts(struct ndjson_row *o, const char *type, const char *purge, const str
  * dump does not have the figure.
  */
 static int
-write_gpu(FILE *out, const char *path, const char *status, const struct dump_cols *dc)
+write_gpu(FILE *out, const struct ndjson_source *src, const char *status, const struct dump_cols *dc)
 {
 	static const struct { const char *key; enum vmmap_metric_field f; } cols[] = {
 		{ "count", VMMAP_FIELD_COUNT }, { "vsize", VMMAP_FIELD_VSIZE },
 		{ "resident", VMMAP_FIELD_RESIDENT }, { "dirty", VMMAP_FIELD_DIRTY },
 		{ "swapped", VMMAP_FIELD_SWAPPED },
 	};
-	struct ndjson_row *o = row_start("gpu", path, status, NULL, dc);
+	struct ndjson_row *o = row_start("gpu", src, status, NULL, dc);
 	bool any_rounded = false;
 	ndjson_set_null(o, "type");
 	ndjson_set_null(o, "purge");
@@ -95,7 +95,7 @@ write_gpu(FILE *out, const char *path, const char *status, const struct dump_col
 }
 
 static int
-write_groups(FILE *out, const char *path, const char *status, const struct dump_cols *dc)
+write_groups(FILE *out, const struct ndjson_source *src, const char *status, const struct dump_cols *dc)
 {
 	const struct vmmap_type_stats **types;
 	size_t n = vmmap_dump_sorted_types(dc->d, &types);
@@ -107,7 +107,7 @@ write_groups(FILE *out, const char *path, const char *status, const struct dump_
 			char purge[2] = { vmmap_purge_char(p), '\0' };
 			if (!a->count)
 				continue;
-			struct ndjson_row *o = row_start("group", path, status, NULL, dc);
+			struct ndjson_row *o = row_start("group", src, status, NULL, dc);
 			set_amounts(o, types[i]->name, purge, a, dc->d);
 			rc = ndjson_row_write(out, o);
 		}
@@ -118,7 +118,7 @@ write_groups(FILE *out, const char *path, const char *status, const struct dump_
 
 /* vmmap's summary rows of the selected types: rounded figures, as printed. */
 static int
-write_summary(FILE *out, const char *path, const char *status, const struct dump_cols *dc,
+write_summary(FILE *out, const struct ndjson_source *src, const char *status, const struct dump_cols *dc,
 	      const struct vmmap_filter *f)
 {
 	static const char *const names[VMMAP_COL_SIZES] = {
@@ -129,7 +129,7 @@ write_summary(FILE *out, const char *path, const char *status, const struct dump
 		const struct vmmap_summary_row *r = &dc->d->rows[i];
 		if (!vmmap_dump_row_selected(dc->d, f, i))
 			continue;
-		struct ndjson_row *o = row_start("summary", path, status, NULL, dc);
+		struct ndjson_row *o = row_start("summary", src, status, NULL, dc);
 		ndjson_set_text(o, "type", r->name);
 		ndjson_set_null(o, "purge");
 		ndjson_set_uint(o, "count", r->has_count, r->count);
@@ -142,23 +142,23 @@ write_summary(FILE *out, const char *path, const char *status, const struct dump
 }
 
 static int
-write_dump(FILE *out, const struct vmmap_capture *cap, const char *path, const char *status,
+write_dump(FILE *out, const struct vmmap_capture *cap, const struct ndjson_source *src, const char *status,
 	   const struct dump_cols *dc)
 {
 	struct vmmap_amounts total = vmmap_dump_total(dc->d);
-	struct ndjson_row *o = row_start("dump", path, status, NULL, dc);
+	struct ndjson_row *o = row_start("dump", src, status, NULL, dc);
 	set_amounts(o, NULL, NULL, &total, dc->d);
-	if (ndjson_row_write(out, o) < 0 || write_gpu(out, path, status, dc) < 0 ||
-	    write_groups(out, path, status, dc) < 0)
+	if (ndjson_row_write(out, o) < 0 || write_gpu(out, src, status, dc) < 0 ||
+	    write_groups(out, src, status, dc) < 0)
 		return -1;
-	return write_summary(out, path, status, dc, &cap->filter);
+	return write_summary(out, src, status, dc, &cap->filter);
 }
 
 int
-vmmap_ndjson_write(FILE *out, const struct vmmap_capture *cap, const char *path, size_t only)
+vmmap_ndjson_write(FILE *out, const struct vmmap_capture *cap, const struct ndjson_source *src, size_t only)
 {
 	const char *status = cap->partial ? "partial" : "ok";
-	struct ndjson_row *o = row_start("input", path, status, NULL, NULL);
+	struct ndjson_row *o = row_start("input", src, status, NULL, NULL);
 	set_amounts(o, NULL, NULL, NULL, NULL);
 	if (ndjson_row_write(out, o) < 0)
 		return -1;
@@ -166,16 +166,16 @@ vmmap_ndjson_write(FILE *out, const struct vmmap_capture *cap, const char *path,
 		struct dump_cols dc = { .index = i + 1, .d = cap->dumps[i] };
 		if (only && only != i + 1)
 			continue;
-		if (write_dump(out, cap, path, status, &dc) < 0)
+		if (write_dump(out, cap, src, status, &dc) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 int
-vmmap_ndjson_write_error(FILE *out, const char *path, const char *error)
+vmmap_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error)
 {
-	struct ndjson_row *o = row_start("input", path, "error", error, NULL);
+	struct ndjson_row *o = row_start("input", src, "error", error, NULL);
 	set_amounts(o, NULL, NULL, NULL, NULL);
 	return ndjson_row_write(out, o);
 }

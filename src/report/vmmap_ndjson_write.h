@@ -15,14 +15,17 @@
 
 #include "model/vmmap.h"
 
+/* Where the rows come from (report/ndjson.h). */
+struct ndjson_source;
+
 /*
  * The rows of `cap`, read from `path`: every dump, or only dump `only`
  * (1-based) when it is not 0. 0, or -1 when out could not be written.
  */
-int vmmap_ndjson_write(FILE *out, const struct vmmap_capture *cap, const char *path,
+int vmmap_ndjson_write(FILE *out, const struct vmmap_capture *cap, const struct ndjson_source *src,
 		       size_t only);
 
 /* The one row of an input that could not be read: `error` says why. */
-int vmmap_ndjson_write_error(FILE *out, const char *path, const char *error);
+int vmmap_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error);
 
 #endif

@@ -13,10 +13,13 @@ The expected figures come from tools/gen-fleet.py's truth.json, not from
 iotally: each bucket holds the pairs of one planted family set (its size),
 the OS versions of a vmmap bucket are the distinct OS versions of its pairs'
 machines,
-and the pairs without growth are the pairs planted without a leak.
+and the pairs without growth are the pairs planted without a leak; the
+members query lists the pairs planted with t-gpu-surface-4M alone, whose
+bucket id is worked out here (SHA-256 of 'iotsig/1 gpu:IOSurface/N/4M').
 """
 
 import collections
+import hashlib
 import json
 import os
 import re
@@ -43,7 +46,7 @@ def main():
     if not os.path.isdir(os.path.join(modules, '@duckdb', 'node-api')):
         stop('DuckDB (npm @duckdb/node-api) is not installed in %s' % modules)
     queries = doc_queries(root)
-    for name in ('buckets', 'no-growth'):
+    for name in ('buckets', 'no-growth', 'members'):
         if name not in queries:
             stop('docs/signatures.md has no query "-- signatures-test: %s"' % name)
     with tempfile.TemporaryDirectory() as tmp:
@@ -78,7 +81,22 @@ def main():
     noleak = sum(1 for v in truth.values() if not v)
     if int(got['no-growth'][0][0]) != noleak:
         stop('no-growth %s, planted %d' % (got['no-growth'][0][0], noleak))
+    # The members query names the bucket of t-gpu-surface-4M alone by its id's first digits.
+    sid = hashlib.sha256(b'iotsig/1 gpu:IOSurface/N/4M').hexdigest()[:12]
+    if "'%s'" % sid[:4] not in queries['members']:
+        stop('the members query does not name the bucket %s by its first 4 digits' % sid)
+    planted = sorted(n for n, fams in truth.items() if fams == ['t-gpu-surface-4M'])
+    members = got['members']
+    if [r[0] for r in members] != planted:
+        stop('members %r, planted %r' % ([r[0] for r in members], planted))
+    for r in members:
+        if r[1] != 'fleet/before/' + r[0] and not r[1].endswith('/fleet/before/' + r[0]):
+            stop('member %s: before %r is not its BEFORE' % (r[0], r[1]))
+        if r[3] != 'iotally report %s %s' % (r[1], r[2]):
+            stop('member %s: report line %r' % (r[0], r[3]))
     print('buckets: %d, each the pairs and OS versions of one planted family set' % len(rows))
+    print('members: the %d pairs planted with t-gpu-surface-4M alone, each with its report line'
+          % len(members))
     print('no-growth: %d pairs, those planted without a leak' % noleak)
     return 0
 

@@ -90,7 +90,7 @@ def main():
         rows_path = os.path.join(tmp, 'rows.ndjson')
         with open(rows_path, 'w') as f:
             f.write(rows)
-        rc, out, err = run([sys.executable, ev, '--check', '--rows', rows_path, fleet])
+        rc, out, err = run([sys.executable, ev, '--iotally', iotally, '--check', '--rows', rows_path, fleet])
         print(out, end='')
         if rc:
             stop('the reduced fleet is past a bound: ' + err)
@@ -109,7 +109,7 @@ def main():
         bad = os.path.join(tmp, 'bad.ndjson')
         with open(bad, 'w') as f:
             f.write(''.join(json.dumps(r) + '\n' for r in recs))
-        rc, _, _ = run([sys.executable, ev, '--check', '--rows', bad, fleet])
+        rc, _, _ = run([sys.executable, ev, '--iotally', iotally, '--check', '--rows', bad, fleet])
         if rc != 1:
             stop('fleet-eval --check passed rows with 2 no-leak pairs bucketed (exit %d)' % rc)
         print('fleet-eval --check trips on 2 no-leak pairs given a signature')

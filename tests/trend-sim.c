@@ -11,8 +11,10 @@
  * SHAPE: flat, leak:R (R sigma per sample), rise:R (R sigma over the
  * window, linear), plateau:F (6 sigma rising until the fraction F of the
  * window, then flat), step (6 sigma at the middle), stairs (6 sigma at a
- * third and again at two thirds), qflat and qleak (rounded to a step of
- * 5 sigma: flat at a random level, or rising by 3 steps over the window).
+ * third and again at two thirds), qflat, qleak and qstop:F (rounded to a
+ * step of 5 sigma: flat at a random level, rising by 3 steps over the
+ * window, or rising by 3 steps until the fraction F of the window, then
+ * flat: vmmap's footprint line over a rise that stopped).
  * MISSING: the share of samples left out at random (rounded to whole
  * samples). Prints "VERDICT COUNT" lines.
  */
@@ -72,6 +74,8 @@ shape_at(const char *shape, double arg, size_t i, size_t n, double level)
 		return 6 * (double)((i >= n / 3) + (i >= 2 * n / 3));
 	if (strcmp(shape, "qleak") == 0)
 		return level + 3 * 5 * t;
+	if (strcmp(shape, "qstop") == 0)
+		return level + 3 * 5 * (t < arg ? t / arg : 1);
 	return NAN;
 }
 

@@ -127,16 +127,17 @@ def row(canonical, label=None, sig_id_=None, name='p.txt', drop=()):
 
 
 # Each canonical text with its label as docs/signatures.md spells the rule:
-# gpu "<type> <purge> +<unit>iB regions", class "<Class> +", track
-# "[mapping ]<module>: <symbol> +", fp "footprint <category> dirty +",
-# trend "series <VERDICT>", "; " between components.
+# gpu "<type> <state in words> +<n> <unit>iB regions" (N non-volatile, -
+# unpurgeable), class "<Class> +instances", track "[mapping ]<module>:
+# <symbol> +bytes", fp "footprint <category> dirty +bytes", trend "series
+# <VERDICT>", "; " between components.
 TEXTS = [
-    ('iotsig/1 gpu:IOSurface/N/16M', 'IOSurface N +16MiB regions'),
+    ('iotsig/1 gpu:IOSurface/N/16M', 'IOSurface non-volatile +16 MiB regions'),
     ('iotsig/1 class:+AGXBuffer; track:map:com.x.Drv!Pool::grow',
-     'AGXBuffer +; mapping com.x.Drv: Pool::grow +'),
-    ('iotsig/1 trend:LEAK; fp:IOSurface', 'series LEAK; footprint IOSurface dirty +'),
+     'AGXBuffer +instances; mapping com.x.Drv: Pool::grow +bytes'),
+    ('iotsig/1 trend:LEAK; fp:IOSurface', 'series LEAK; footprint IOSurface dirty +bytes'),
     ('iotsig/1 gpu:IOAccelerator (graphics)/-/128M; track:kext!',
-     'IOAccelerator (graphics) - +128MiB regions; kext: ? +'),
+     'IOAccelerator (graphics) unpurgeable +128 MiB regions; kext: ? +bytes'),
 ]
 
 

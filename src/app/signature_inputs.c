@@ -12,6 +12,7 @@
 #include "ingest/signature_rows_read.h"
 #include "model/diff.h"
 #include "model/signature.h"
+#include "model/signature_series.h"
 #include "model/trend.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -361,22 +362,11 @@ run_rows(const char *path, struct signature_result *res)
 	line_reader_close(&r);
 }
 
-/* The strongest verdict of a kind's changed metrics (trend's rank: LEAK first). */
-static enum trend_verdict
-strongest_verdict(const struct trend_series *s)
-{
-	enum trend_verdict best = TREND_VERDICTS;
-	for (size_t i = 0; i < s->nmetrics; i++)
-		if (!s->metrics[i].unchanged && s->metrics[i].r.verdict < best)
-			best = s->metrics[i].r.verdict;
-	return best;
-}
-
 /*
  * One record of a kind of a series: trend's verdicts (the defaults of
  * `iotally trend`), then the series' signature (signature_of_series): its
- * first and last samples compared when the strongest verdict is LEAK,
- * GROWING or PLATEAU, else no growth.
+ * first and last samples compared when the verdict that names it
+ * (signature_series_verdict) is LEAK, GROWING or PLATEAU, else no growth.
  */
 static void
 series_kind_record(const char *path, const char *kind, struct app_bundles *bs,
@@ -401,7 +391,7 @@ series_kind_record(const char *path, const char *kind, struct app_bundles *bs,
 	if (rc == 0 && t.s.nsamples >= 2) {
 		const char *first = t.in[t.o.perm[0]].path;
 		const char *last = t.in[t.o.perm[t.s.nsamples - 1]].path;
-		enum trend_verdict best = strongest_verdict(&t.s);
+		enum trend_verdict best = signature_series_verdict(&t.s);
 		rec->before = xstrdup(first);
 		rec->after = xstrdup(last);
 		rc = signature_of_series(first, last, best == TREND_VERDICTS ? NULL :

@@ -15,8 +15,10 @@
 #include "report/signatures_write.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,14 +46,26 @@ const char cmd_signatures_help[] =
 	"samples compared; other verdicts are no growth). Pairs with no growth\n"
 	"are counted, not bucketed.\n"
 	"\n"
-	"Per bucket: count, id, label, median growth, the OS versions and machine\n"
-	"models seen, first and last capture time (as the captures' headers give\n"
-	"them) and example pairs. Buckets are sorted by count, then id.\n"
+	"Per bucket: pairs, id, median growth in bytes and in count, how many OS\n"
+	"versions and machine models its pairs name, the last capture day, the\n"
+	"label, and example pairs; columns empty in every row are left\n"
+	"out and the text fits 120 columns (JSON and --bucket have the rest).\n"
+	"Buckets are sorted by pairs, then id. --bucket ID lists every pair of\n"
+	"one bucket with the 'iotally report BEFORE AFTER' line of each.\n"
 	"\n"
 	"Options:\n"
 	"  --format F         text (default), json, markdown (a table to paste in a\n"
 	"                     tracking bug) or ndjson (one row per pair, read back by\n"
 	"                     this command: docs/json/signatures-ndjson.md)\n"
+	"  --bucket ID        one bucket (its id, or a prefix only it has): every\n"
+	"                     pair, its growth, OS version, machine and capture time,\n"
+	"                     and the command that reports it; with ndjson, the rows\n"
+	"                     of its pairs\n"
+	"  --examples N       example pairs per bucket (default 3; 0: none)\n"
+	"  --by V             bucket (default) or component: pairs per component (a\n"
+	"                     GPU type, purge state and region size; a class; a call\n"
+	"                     site) across buckets, so a leak whose pairs differ in\n"
+	"                     what else grew is one row with its total\n"
 	"  -j, --jobs N       compare N pairs at once (default: one per processor,\n"
 	"                     1: one after the other; series are followed one at a\n"
 	"                     time); the output is the same\n"
@@ -62,12 +76,15 @@ const char cmd_signatures_help[] =
 	"  iotally signatures --format markdown fixtures/diff-folders/before fixtures/diff-folders/after\n"
 	"  iotally signatures fixtures/signatures/rows-a.ndjson fixtures/signatures/rows-b.ndjson\n"
 	"  iotally signatures fixtures/series-bundle/leak fixtures/series-bundle/leak.tar.gz\n"
+	"  iotally signatures --bucket 666d fixtures/diff-folders/before fixtures/diff-folders/after\n"
+	"  iotally signatures --by component fixtures/signatures/rows-a.ndjson\n"
 	"\n"
 	"Exit status:\n"
 	"  0   every input was read (pairs that could not be compared are counted\n"
 	"      and said on standard error)\n"
 	"  64  usage error: an unknown option or format, inputs that are neither\n"
-	"      two captures, folders or bundles nor NDJSON rows\n"
+	"      two captures, folders or bundles nor NDJSON rows, a --bucket that no\n"
+	"      bucket's id starts with or that several do (they are named)\n"
 	"  65  malformed NDJSON rows (file and line named), or a pair that could\n"
 	"      not be compared\n"
 	"  66  an input cannot be opened\n"
@@ -76,14 +93,22 @@ const char cmd_signatures_help[] =
 enum {
 	OPT_FORMAT = 1,
 	OPT_JOBS,
+	OPT_BUCKET,
+	OPT_EXAMPLES,
+	OPT_BY,
 	OPT_HELP,
 };
 
 static const struct cli_option sig_options[] = {
 	{ "format", 0, true, OPT_FORMAT },
 	{ "jobs", 'j', true, OPT_JOBS },
+	{ "bucket", 0, true, OPT_BUCKET },
+	{ "examples", 0, true, OPT_EXAMPLES },
+	{ "by", 0, true, OPT_BY },
 	{ "help", 'h', false, OPT_HELP },
 };
+
+static const char *const by_names[] = { "bucket", "component" };
 
 #define SIGNATURES_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
 			    FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
@@ -93,8 +118,40 @@ struct sig_args {
 	size_t n, alloc;
 	enum output_format format;
 	unsigned jobs;              /* -j N: units done at once; 0: one per processor */
+	const char *bucket;         /* --bucket: an id or its prefix; NULL: every bucket */
+	size_t examples;
+	bool by_component;
 	bool help;
 };
+
+/* --bucket: 1 to SIGNATURE_ID_DIGITS hex digits (ids are written in lowercase). */
+static int
+parse_bucket(const char *arg, const char **out, struct diag *err)
+{
+	size_t n = strlen(arg);
+	bool hex = n > 0 && n <= SIGNATURE_ID_DIGITS;
+	for (size_t i = 0; i < n && hex; i++)
+		hex = (arg[i] >= '0' && arg[i] <= '9') || (arg[i] >= 'a' && arg[i] <= 'f');
+	if (!hex) {
+		diag_set(err, DIAG_USAGE, NULL, 0, 0,
+			 "--bucket expects a signature id or its start: 1 to %d digits 0-9a-f",
+			 SIGNATURE_ID_DIGITS);
+		return -1;
+	}
+	*out = arg;
+	return 0;
+}
+
+/* --examples: 0 (none) or a whole number. */
+static int
+parse_examples(const char *arg, size_t *out, struct diag *err)
+{
+	uint64_t v = 0;
+	if (strcmp(arg, "0") != 0 && cli_positive_count("--examples", arg, &v, err) < 0)
+		return -1;
+	*out = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+	return 0;
+}
 
 static int
 take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
@@ -105,6 +162,15 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 		return cli_parse_format(arg, SIGNATURES_FORMATS, &a->format, err);
 	if (id == OPT_JOBS)
 		return cli_parse_jobs(arg, &a->jobs, err);
+	if (id == OPT_BUCKET)
+		return parse_bucket(arg, &a->bucket, err);
+	if (id == OPT_EXAMPLES)
+		return parse_examples(arg, &a->examples, err);
+	if (id == OPT_BY) {
+		int k = cli_choice("--by", arg, by_names, ARRAY_SIZE(by_names), err);
+		a->by_component = k == 1;
+		return k < 0 ? -1 : 0;
+	}
 	a->operands = xgrow(a->operands, &a->alloc, a->n + 1, sizeof(*a->operands));
 	a->operands[a->n++] = (char *)arg;
 	return 0;
@@ -149,20 +215,63 @@ say_unpaired(const struct signature_inputs *in)
 	}
 }
 
+/*
+ * The one bucket --bucket names: 0 and *at, or -1 with a usage error that
+ * says how many buckets there are, or names every one the prefix fits.
+ */
+static int
+pick_bucket(const struct signature_buckets *b, const char *prefix, size_t *at,
+	    struct diag *err)
+{
+	size_t *found;
+	size_t n = signature_buckets_find(b, prefix, &found);
+	if (n == 1) {
+		*at = found[0];
+		free(found);
+		return 0;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", b->b[found[i]].first_record->id);
+	if (n == 0)
+		diag_set(err, DIAG_USAGE, NULL, 0, 0, "--bucket %s: no bucket's id starts with it "
+			 "(%zu bucket%s)", prefix, b->n, b->n == 1 ? "" : "s");
+	else
+		diag_set(err, DIAG_USAGE, NULL, 0, 0, "--bucket %s: %zu buckets' ids start with it: "
+			 "%s; give more digits", prefix, n, sb.buf);
+	strbuf_release(&sb);
+	free(found);
+	return -1;
+}
+
 static int
 write_out(const struct sig_args *a, const struct signature_record *recs, size_t n,
-	  bool partial)
+	  bool partial, int *status)
 {
 	struct signature_buckets b;
+	struct signatures_view v = { .examples = a->examples, .by_component = a->by_component };
+	size_t at = 0;
 	int rc = 0;
-	if (a->format == FORMAT_NDJSON)
+	if (a->format == FORMAT_NDJSON && !a->bucket)
 		return signatures_write_ndjson(stdout, recs, n);
 	signature_buckets_make(&b, recs, n);
 	b.partial = partial;
-	if (a->format == FORMAT_JSON)
-		rc = signatures_write_json(stdout, &b, recs);
+	if (a->bucket) {
+		struct diag err;
+		diag_clear(&err);
+		if (pick_bucket(&b, a->bucket, &at, &err) < 0) {
+			*status = cli_usage_error(cli_find_command("signatures"), &err);
+			signature_buckets_release(&b);
+			return 0;
+		}
+		v.bucket = &at;
+	}
+	if (a->format == FORMAT_NDJSON)
+		rc = signatures_write_ndjson_bucket(stdout, &b.b[at], recs);
+	else if (a->format == FORMAT_JSON)
+		rc = signatures_write_json(stdout, &b, recs, &v);
 	else
-		signatures_write_text(stdout, &b, recs, a->format == FORMAT_MARKDOWN);
+		signatures_write_text(stdout, &b, recs, &v, a->format == FORMAT_MARKDOWN);
 	signature_buckets_release(&b);
 	return rc;
 }
@@ -202,7 +311,7 @@ drop_unit(void *ctx, size_t i, void *result)
 int
 cmd_signatures(int argc, char **argv)
 {
-	struct sig_args a = { 0 };
+	struct sig_args a = { .examples = SIGNATURES_EXAMPLES };
 	struct cli_parser p;
 	struct diag err;
 	struct signature_inputs in;
@@ -252,7 +361,7 @@ cmd_signatures(int argc, char **argv)
 	for (size_t i = 0; i < in.n; i++)
 		signature_result_release(&res[i]);
 	free(res);
-	if (write_out(&a, recs, n, partial) < 0 && !status) {
+	if (write_out(&a, recs, n, partial, &status) < 0 && !status) {
 		cli_error(NULL, 0, "cannot write output");
 		status = DIAG_IOERR;
 	}

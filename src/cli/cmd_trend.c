@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "app/signature_inputs.h"
 #include "model/signature.h"
+#include "model/signature_series.h"
 #include "cli/formats.h"
 #include "app/kind.h"
 #include "app/parallel.h"
@@ -595,17 +596,15 @@ write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
  * and left out), the gates checked on the one they name, then the output.
  */
 /*
- * The series' leak signature: its first and last samples compared, when a
- * metric is LEAK, GROWING or PLATEAU (the strongest names the bucket).
+ * The series' leak signature: its first and last samples compared, when the
+ * verdict that names it (model/signature_series.h: the strongest of the GPU,
+ * class or call-site metrics) is LEAK, GROWING or PLATEAU.
  */
 static int
 series_signature(const struct trend_kind_run *t, struct signature *sig, struct diag *err)
 {
 	const struct trend_series *s = &t->s;
-	enum trend_verdict best = TREND_VERDICTS;
-	for (size_t i = 0; i < s->nmetrics; i++)
-		if (!s->metrics[i].unchanged && s->metrics[i].r.verdict < best)
-			best = s->metrics[i].r.verdict;
+	enum trend_verdict best = signature_series_verdict(s);
 	struct diag_list notes;
 	diag_list_init(&notes, 20);
 	const char *first = s->nsamples >= 2 ? t->in[t->o.perm[0]].path : NULL;

@@ -6,6 +6,7 @@
 #include "model/signature.h"
 
 #include "util/sha256.h"
+#include "util/size.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -72,13 +73,80 @@ last_slash(const char *key, size_t end)
 	return end > 0 ? key + end - 1 : NULL;
 }
 
+/* A purge state's word: vmmap's letter is for the ones who know vmmap. */
+static const char *
+purge_word(const char *p, size_t n)
+{
+	static const struct { const char *code, *word; } words[] = {
+		{ "N", "non-volatile" }, { "-", "unpurgeable" }, { "V", "volatile" },
+		{ "E", "empty" },
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (n == strlen(words[i].code) && memcmp(p, words[i].code, n) == 0)
+			return words[i].word;
+	return NULL;
+}
+
+/* A size bucket of a key ("128M") in words ("128 MiB"); as it is when not that shape. */
+static void
+unit_words(const char *u, size_t n, struct strbuf *out)
+{
+	static const char prefixes[] = "KMGTPE";
+	size_t d = 0;
+	while (d < n && u[d] >= '0' && u[d] <= '9')
+		d++;
+	const char *p = d > 0 && d + 1 == n ? strchr(prefixes, u[d]) : NULL;
+	if (d > 0 && d + 1 == n && u[d] == 'B')
+		strbuf_addf(out, "%.*s B", (int)d, u);
+	else if (p && *p)
+		strbuf_addf(out, "%.*s %ciB", (int)d, u, *p);
+	else
+		strbuf_add(out, u, n);
+}
+
+/* "+394 instances" with a figure, "+instances" without. */
+static void
+count_words(const struct signature_figures *fig, const char *noun, struct strbuf *out)
+{
+	if (fig)
+		strbuf_addf(out, "+%llu %s", (unsigned long long)fig->count, noun);
+	else
+		strbuf_addf(out, "+%s", noun);
+}
+
+void
+signature_bytes_text(uint64_t bytes, char out[32])
+{
+	/* size_format_binary's "~" says the figure shown is rounded; a growth
+	 * figure here always is, and says so once (docs/signatures.md). */
+	size_format_binary(bytes, out);
+	if (out[0] == '~')
+		memmove(out, out + 1, strlen(out));
+}
+
+/* "+1 MiB" with a figure, "+bytes" without. */
+static void
+bytes_words(const struct signature_figures *fig, struct strbuf *out)
+{
+	char b[32];
+	if (!fig) {
+		strbuf_addstr(out, "+bytes");
+		return;
+	}
+	signature_bytes_text(fig->bytes, b);
+	strbuf_addf(out, "+%s", b);
+}
+
 /*
- * A component's words for people, from its section and key only, so that
- * a key gives one label wherever it is read (a key not of its section's
- * shape, which the rule never writes, is its own label).
+ * A component's words for people, from its section and key (and, when
+ * `fig` is given, the growth it stands for: a signature of one component),
+ * so that a key gives one label wherever it is read (a key not of its
+ * section's shape, which the rule never writes, is its own label). This is
+ * the one place labels are worded.
  */
 static void
-component_label(enum signature_section sec, const char *key, size_t len, struct strbuf *out)
+component_label(enum signature_section sec, const char *key, size_t len,
+		const struct signature_figures *fig, struct strbuf *out)
 {
 	const char *unit = last_slash(key, len);
 	const char *purge = unit ? last_slash(key, (size_t)(unit - key)) : NULL;
@@ -87,51 +155,94 @@ component_label(enum signature_section sec, const char *key, size_t len, struct 
 	if (sec == SIGNATURE_TREND) {
 		strbuf_addf(out, "series %.*s", (int)len, key);
 	} else if (sec == SIGNATURE_GPU && purge) {
-		strbuf_addf(out, "%.*s %.*s +%.*siB regions", (int)(purge - key), key,
-			    (int)(unit - purge - 1), purge + 1, (int)(key + len - unit - 1), unit + 1);
+		const char *word = purge_word(purge + 1, (size_t)(unit - purge - 1));
+		strbuf_addf(out, "%.*s ", (int)(purge - key), key);
+		if (word)
+			strbuf_addstr(out, word);
+		else
+			strbuf_add(out, purge + 1, (size_t)(unit - purge - 1));
+		strbuf_addstr(out, " +");
+		unit_words(unit + 1, (size_t)(key + len - unit - 1), out);
+		strbuf_addstr(out, " regions");
 	} else if (sec == SIGNATURE_CLASS && len > 0 && key[0] == '+') {
-		strbuf_addf(out, "%.*s +", (int)len - 1, key + 1);
+		strbuf_addf(out, "%.*s ", (int)len - 1, key + 1);
+		count_words(fig, "instances", out);
 	} else if (sec == SIGNATURE_TRACK && bang) {
 		const char *mod = map ? key + 4 : key;
 		size_t sym = len - (size_t)(bang + 1 - key);
-		strbuf_addf(out, "%s%.*s: %.*s +", map ? "mapping " : "", (int)(bang - mod), mod,
+		strbuf_addf(out, "%s%.*s: %.*s ", map ? "mapping " : "", (int)(bang - mod), mod,
 			    sym ? (int)sym : 1, sym ? bang + 1 : "?");
+		bytes_words(fig, out);
 	} else if (sec == SIGNATURE_FP) {
-		strbuf_addf(out, "footprint %.*s dirty +", (int)len, key);
+		strbuf_addf(out, "footprint %.*s dirty ", (int)len, key);
+		bytes_words(fig, out);
 	} else {
 		strbuf_add(out, key, len);
 	}
 }
 
 int
-signature_label_of(const char *canonical, char **label)
+signature_parts_of(const char *canonical, struct signature_part **parts, size_t *n)
 {
-	size_t rl = strlen(SIGNATURE_RULE);
+	size_t rl = strlen(SIGNATURE_RULE), alloc = 0;
 	enum signature_section sec;
-	*label = NULL;
+	*parts = NULL;
+	*n = 0;
 	if (strncmp(canonical, SIGNATURE_RULE, rl) != 0 || canonical[rl] != ' ')
 		return -1;
 	const char *p = canonical + rl + 1;
-	size_t n = section_at(p, &sec);
-	if (n == 0)
+	size_t m = section_at(p, &sec);
+	if (m == 0)
 		return -1;
-	struct strbuf sb = STRBUF_INIT;
-	while (n) {
-		const char *key = p + n, *end = key;
+	while (m) {
+		const char *key = p + m, *end = key;
 		enum signature_section next;
-		size_t m = 0;
+		size_t k = 0;
 		/* The key runs to the next "; " that a section's name follows. */
-		while (*end && !(end[0] == ';' && end[1] == ' ' && (m = section_at(end + 2, &next))))
+		while (*end && !(end[0] == ';' && end[1] == ' ' && (k = section_at(end + 2, &next))))
 			end++;
-		if (sb.len)
-			strbuf_addstr(&sb, "; ");
-		component_label(sec, key, (size_t)(end - key), &sb);
+		*parts = xgrow(*parts, &alloc, *n + 1, sizeof(**parts));
+		(*parts)[(*n)++] = (struct signature_part){ sec, key, (size_t)(end - key) };
 		p = *end ? end + 2 : end;
-		n = m;
+		m = k;
 		sec = next;
 	}
+	return 0;
+}
+
+void
+signature_part_label(const struct signature_part *part, struct strbuf *out)
+{
+	component_label(part->section, part->key, part->len, NULL, out);
+}
+
+int
+signature_label_with(const char *canonical, const struct signature_figures *fig, char **label)
+{
+	struct signature_part *parts;
+	size_t n, others = 0;
+	*label = NULL;
+	if (signature_parts_of(canonical, &parts, &n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		others += parts[i].section != SIGNATURE_TREND;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		if (sb.len)
+			strbuf_addstr(&sb, "; ");
+		/* The figures are the signature's: one component's only when it is the one. */
+		component_label(parts[i].section, parts[i].key, parts[i].len,
+				others == 1 ? fig : NULL, &sb);
+	}
+	free(parts);
 	*label = strbuf_detach(&sb, NULL);
 	return 0;
+}
+
+int
+signature_label_of(const char *canonical, char **label)
+{
+	return signature_label_with(canonical, NULL, label);
 }
 
 void
@@ -148,7 +259,7 @@ signature_add(struct signature *s, enum signature_section sec, const char *key,
 	}
 	s->c = xgrow(s->c, &s->alloc, s->n + 1, sizeof(*s->c));
 	struct strbuf label = STRBUF_INIT;
-	component_label(sec, key, strlen(key), &label);
+	component_label(sec, key, strlen(key), NULL, &label);
 	s->c[s->n++] = (struct signature_component){
 		.section = sec, .key = xstrdup(key), .label = strbuf_detach(&label, NULL),
 		.bytes = bytes, .count = count,

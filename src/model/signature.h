@@ -102,10 +102,51 @@ bool signature_has(const struct signature *s);
 /*
  * The label of a canonical text of SIGNATURE_RULE: each component's words
  * for people, "; "-separated, made from its section and key alone (so a
- * text has one label, whoever computed it). 0 and *label (owned), or -1
- * when the text is not the rule's followed by a component.
+ * text has one label, whoever computed it): `IOSurface non-volatile +16 MiB
+ * regions`, `OSDictionary +instances`, `M: S +bytes`, `footprint C dirty
+ * +bytes`, `series LEAK`. 0 and *label (owned), or -1 when the text is not
+ * the rule's followed by a component.
  */
 int signature_label_of(const char *canonical, char **label);
+
+/* A signature's growth, to word a label with (a bucket's medians, a pair's own). */
+struct signature_figures {
+	uint64_t bytes, count;
+};
+
+/*
+ * The same label with the growth in it where the signature has one
+ * component besides its `trend` one (then the growth is that component's):
+ * `OSDictionary +394 instances`, `M: S +1 MiB`; a GPU component names its
+ * unit, so its words are unchanged. `fig` NULL: signature_label_of().
+ */
+int signature_label_with(const char *canonical, const struct signature_figures *fig,
+			 char **label);
+
+/* One component of a canonical text: its section and key (pointing into the text). */
+struct signature_part {
+	enum signature_section section;
+	const char *key;
+	size_t len;
+};
+
+/*
+ * The components of a canonical text of SIGNATURE_RULE, in its order
+ * (*parts owned, its keys point into `canonical`). 0, or -1 as
+ * signature_label_of().
+ */
+int signature_parts_of(const char *canonical, struct signature_part **parts, size_t *n);
+
+/*
+ * A growth in bytes as labels and the signatures table word it: "384 MiB",
+ * "400.88 MiB" (binary units, at most two decimals; the exact bytes are in
+ * JSON and NDJSON). The one place labels format bytes.
+ */
+void signature_bytes_text(uint64_t bytes, char out[32]);
+
+struct strbuf;
+/* A component's words, as in a label (without figures). */
+void signature_part_label(const struct signature_part *part, struct strbuf *out);
 
 /* The id of a canonical text: the first SIGNATURE_ID_DIGITS hex of its SHA-256. */
 void signature_id_of(const char *canonical, char id[SIGNATURE_ID_SIZE]);

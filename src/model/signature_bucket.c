@@ -6,6 +6,8 @@
 #include "model/signature_bucket.h"
 
 #include "util/datetime.h"
+#include "util/hashmap.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -196,4 +198,97 @@ signature_buckets_release(struct signature_buckets *b)
 	}
 	free(b->b);
 	memset(b, 0, sizeof(*b));
+}
+
+size_t
+signature_buckets_find(const struct signature_buckets *b, const char *prefix, size_t **found)
+{
+	size_t n = 0, alloc = 0, len = strlen(prefix);
+	*found = NULL;
+	for (size_t i = 0; i < b->n; i++)
+		if (strncmp(b->b[i].first_record->id, prefix, len) == 0) {
+			*found = xgrow(*found, &alloc, n + 1, sizeof(**found));
+			(*found)[n++] = i;
+		}
+	return n;
+}
+
+/* Components by pairs, then section, then key: the same records give the same order. */
+static int
+by_pairs(const void *pa, const void *pb)
+{
+	const struct signature_component_count *a = pa, *b = pb;
+	if (a->pairs != b->pairs)
+		return a->pairs > b->pairs ? -1 : 1;
+	if (a->section != b->section)
+		return a->section < b->section ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+/* The count of (section, key), made when new; `index` maps "section:key" to it. */
+static struct signature_component_count *
+component_slot(struct signature_components *out, size_t *alloc, struct strmap *index,
+	       const struct signature_part *p)
+{
+	struct strbuf name = STRBUF_INIT;
+	bool created;
+	strbuf_addf(&name, "%s:%.*s", signature_section_name(p->section), (int)p->len, p->key);
+	size_t *slot = strmap_put(index, name.buf, name.len, &created);
+	strbuf_release(&name);
+	if (!created)
+		return &out->c[*slot];
+	*slot = out->n;
+	out->c = xgrow(out->c, alloc, out->n + 1, sizeof(*out->c));
+	struct signature_component_count *c = &out->c[out->n++];
+	struct strbuf key = STRBUF_INIT, label = STRBUF_INIT;
+	strbuf_add(&key, p->key, p->len);
+	signature_part_label(p, &label);
+	*c = (struct signature_component_count){
+		.section = p->section, .key = strbuf_detach(&key, NULL),
+		.label = strbuf_detach(&label, NULL),
+	};
+	return c;
+}
+
+void
+signature_components_make(struct signature_components *out, const struct signature_buckets *b)
+{
+	size_t alloc = 0;
+	struct strmap index;
+	memset(out, 0, sizeof(*out));
+	strmap_init(&index);
+	for (size_t i = 0; i < b->n; i++) {
+		const struct signature_bucket *k = &b->b[i];
+		const struct signature_record *r = k->first_record;
+		struct signature_part *parts;
+		size_t np;
+		/* One bucket is one canonical text: its components once, its count added. */
+		if (strcmp(r->rule, SIGNATURE_RULE) != 0 || !r->canonical ||
+		    signature_parts_of(r->canonical, &parts, &np) < 0)
+			continue;
+		for (size_t j = 0; j < np; j++) {
+			struct signature_component_count *c =
+				component_slot(out, &alloc, &index, &parts[j]);
+			c->pairs += k->count;
+			c->buckets = xgrow(c->buckets, &c->buckets_alloc, c->nbuckets + 1,
+					   sizeof(*c->buckets));
+			c->buckets[c->nbuckets++] = i;
+		}
+		free(parts);
+	}
+	strmap_release(&index);
+	if (out->n)
+		qsort(out->c, out->n, sizeof(*out->c), by_pairs);
+}
+
+void
+signature_components_release(struct signature_components *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->c[i].key);
+		free(c->c[i].label);
+		free(c->c[i].buckets);
+	}
+	free(c->c);
+	memset(c, 0, sizeof(*c));
 }

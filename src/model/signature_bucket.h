@@ -21,7 +21,7 @@
 #include "model/signature.h"
 
 /* The JSON of `iotally signatures` (docs/json/signatures.*). */
-#define SIGNATURES_SCHEMA "iotally.signatures/1"
+#define SIGNATURES_SCHEMA "iotally.signatures/2"
 /* Its NDJSON rows, one per pair, read back by `iotally signatures` (docs/json/signatures-ndjson.*). */
 #define SIGNATURES_NDJSON_SCHEMA "iotally.signatures-ndjson/1"
 
@@ -64,5 +64,38 @@ struct signature_buckets {
 void signature_buckets_make(struct signature_buckets *out, const struct signature_record *recs,
 			    size_t n);
 void signature_buckets_release(struct signature_buckets *b);
+
+/*
+ * The buckets whose id starts with `prefix` (a whole id or a unique
+ * prefix; case as written, ids are lowercase hex): their indexes in
+ * b->b, in table order, into *found (owned; NULL when none). How many.
+ */
+size_t signature_buckets_find(const struct signature_buckets *b, const char *prefix,
+			      size_t **found);
+
+/*
+ * The component view: pairs counted per signature component (a GPU type,
+ * purge state and size bucket, a class, a call site, ...) across buckets,
+ * so that one leak whose pairs differ in their other components, and so
+ * fall in several buckets, is one row with its total. Only records of
+ * SIGNATURE_RULE are read (a component is its key under that rule).
+ */
+struct signature_component_count {
+	enum signature_section section;
+	char *key;                  /* owned */
+	char *label;                /* owned: the component's words */
+	size_t pairs;               /* records whose signature holds it */
+	size_t *buckets;            /* indexes into the buckets it was made from, in table order */
+	size_t nbuckets, buckets_alloc;
+};
+
+struct signature_components {
+	struct signature_component_count *c;   /* by pairs, then section, then key */
+	size_t n;
+};
+
+void signature_components_make(struct signature_components *out,
+			       const struct signature_buckets *b);
+void signature_components_release(struct signature_components *c);
 
 #endif

@@ -591,6 +591,30 @@ line_t_of(const double *x, const double *y, size_t n, double rho)
 	return se > 0 ? b / se : b > 0 ? INFINITY : 0;
 }
 
+/*
+ * Rounded values: the level rises where a value passes every one before
+ * it. It has stopped when the samples since its last rise outnumber those
+ * of every earlier level between two rises (at least one such level: the
+ * first is cut by the window): the staircase rule of §4 (a last level no
+ * longer than the middle one is no evidence that growth stopped), on the
+ * levels the rounding shows.
+ */
+static bool
+level_stopped(const double *y, size_t n)
+{
+	size_t prev = 0, rises = 0, longest = 0;
+	double hi = n ? y[0] : 0;
+	for (size_t i = 1; i < n; i++) {
+		if (!(y[i] > hi))
+			continue;
+		if (rises++ > 0 && i - prev > longest)
+			longest = i - prev;
+		prev = i;
+		hi = y[i];
+	}
+	return rises >= 2 && n - prev > longest;
+}
+
 /* Everything but the verdict: the tests and fits of one metric. */
 static void
 analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_unit unit,
@@ -642,6 +666,7 @@ analyse_stats(const double *v, const double *hours, size_t nsamples, enum trend_
 	if (r->start > 0)
 		r->growth_pct = 100 * r->growth / r->start;
 	level_shift(w.y, w.n, r);
+	r->level_stopped = r->resolution > 0 && level_stopped(w.y, w.n);
 	size_t at;
 	double size;
 	r->step = r->step && trend_step_find(x, w.y, w.n, growth_floor(p, unit), r->resolution,
@@ -691,6 +716,17 @@ more_samples(const struct trend_result *r, const struct trend_params *p, enum tr
 	return need > r->n ? need - r->n : 0;
 }
 
+/*
+ * Rounded values whose slope's interval reaches 0 (the level's shift is
+ * all that says they rose) and whose level has stopped rising: the second
+ * half of the window flat, on the levels the rounding shows.
+ */
+static bool
+stopped_late(const struct trend_result *r, const struct trend_ts *ts)
+{
+	return r->resolution > 0 && !(ts->lo > 0) && r->level_stopped;
+}
+
 static void
 decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
        enum trend_unit unit, bool leak_exempt, bool stopped, bool beats_line)
@@ -734,6 +770,14 @@ decide(struct trend_result *r, const struct trend_params *p, size_t nsamples,
 	 */
 	bool maybe_stopped = plateau_size && stopped && r->bend >= TREND_LEAK_BEND_BIC && !r->stairs && !(res > 0);
 	bool withheld = (leak || qleak) && maybe_stopped && !(r->stairs && leak);
+	/*
+	 * Nor is a rounded rise whose slope's interval reaches 0 and whose
+	 * level stopped rising: nothing then shows that it still grows. The
+	 * thirds' rule gives such a LEAK to a level that moved up by whole
+	 * steps early and then stayed (vmmap's footprint line rising by three
+	 * steps and stopping).
+	 */
+	withheld = withheld || ((leak || qleak) && stopped_late(r, ts));
 	if (withheld)
 		leak = qleak = false;
 	/* Everything of a plateau but a tail shown slower than the rise. */

@@ -102,6 +102,7 @@ struct trend_result {
 	double shift_sigma;         /* robust sigma of the second half (1.4826 MAD) */
 	bool thirds_rise;           /* the thirds' medians never fall, and the last is higher */
 	double range;               /* largest - smallest value, every sample */
+	bool level_stopped;         /* rounded values: the level's last rise is older than any earlier level lasted */
 	bool rounding_dominates;    /* the noise is under half a rounding step (or 0) */
 	bool step;
 	size_t step_at;             /* first sample (whole series) after the jump */

@@ -14,7 +14,7 @@
 #include "util/strbuf.h"
 
 /*
- * "Signature: 3f2a9c01b7de  IOAccelerator (graphics) N +128MiB regions
+ * "Signature: 3f2a9c01b7de  IOAccelerator (graphics) non-volatile +128 MiB regions
  * (iotsig/1)" and a blank line; nothing when nothing grew (or s is NULL).
  * Input bytes escaped (controls as \xNN; Markdown's own characters too).
  */

@@ -211,3 +211,62 @@ escape_str(struct strbuf *tmp, const char *s)
 	escape_add(tmp, s, n);
 	return tmp->buf;
 }
+
+/* A byte a POSIX shell takes as part of a word, unquoted. */
+static bool
+shell_plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("_./-+:=,@%", c));
+}
+
+/* Clean text inside $'...': a backslash and a quote escaped. */
+static void
+shell_ansi_add(struct strbuf *out, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\\' || p[i] == '\'')
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, (char)p[i]);
+	}
+}
+
+void
+escape_add_shell_word(struct strbuf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	bool plain = n > 0;
+	for (size_t i = 0; i < n && plain; i++)
+		plain = shell_plain(p[i]);
+	if (plain) {
+		strbuf_add(out, s, n);
+	} else if (escape_is_clean(s, n)) {
+		strbuf_addch(out, '\'');
+		for (size_t i = 0; i < n; i++) {
+			if (p[i] == '\'')
+				strbuf_addstr(out, "'\\''");
+			else
+				strbuf_addch(out, (char)p[i]);
+		}
+		strbuf_addch(out, '\'');
+	} else {
+		/* $'...' reads \xNN back as the byte: the word is exact and no
+		 * control byte reaches the terminal. */
+		strbuf_addstr(out, "$'");
+		while (n) {
+			size_t k = escape_clean_len((const char *)p, n);
+			shell_ansi_add(out, p, k);
+			p += k;
+			n -= k;
+			if (!n)
+				break;
+			char buf[8];
+			size_t used, len = escape_unit(p, n, buf, &used);
+			strbuf_add(out, buf, len);
+			p += used;
+			n -= used;
+		}
+		strbuf_addch(out, '\'');
+	}
+}

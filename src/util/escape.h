@@ -66,6 +66,16 @@ void escape_write(FILE *out, const char *p, size_t n);
 void escape_puts(FILE *out, const char *s);
 
 /*
+ * `s` as one word a shell reads back as `s`, never a control byte: as it
+ * is when every byte is a letter, digit or one of _./-+:=,@%; else in
+ * single quotes when it is clean (a quote as '\''); else in bash's $'...'
+ * with the escapes above (\xNN, which $'...' reads back as the byte), a
+ * backslash and a quote escaped. For the commands iotally prints for
+ * pasting (`iotally report BEFORE AFTER`).
+ */
+void escape_add_shell_word(struct strbuf *out, const char *s);
+
+/*
  * `s` itself when it is clean (NULL stays NULL), else its escaped copy,
  * held in *tmp (reset first): for printf's %s without a copy of clean
  * text. The result is valid until *tmp changes.

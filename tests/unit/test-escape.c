@@ -261,6 +261,35 @@ test_output_is_clean(void **state)
 	}
 }
 
+/*
+ * Shell words for pasted commands: each expected word is what bash reads
+ * back as the input (checked with bash -c 'printf %s WORD | od -c'):
+ * plain, single-quoted, and $'...' for a control byte, whose \xNN bash
+ * turns back into the byte.
+ */
+static void
+test_shell_word(void **state)
+{
+	(void)state;
+	static const struct { const char *in, *out; } cases[] = {
+		{ "fleet/before/m0001-00581-vmmap.txt", "fleet/before/m0001-00581-vmmap.txt" },
+		{ "my captures/a b.txt", "'my captures/a b.txt'" },
+		{ "it's", "'it'\\''s'" },
+		{ "$(rm -rf ~)", "'$(rm -rf ~)'" },
+		{ "", "''" },
+		{ "a\x1b]52;c;x\x07", "$'a\\x1b]52;c;x\\x07'" },
+		{ "q'\\\n", "$'q\\'\\\\\\x0a'" },
+		{ "caf\xc3\xa9 \x01", "$'caf\xc3\xa9 \\x01'" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		escape_add_shell_word(&sb, cases[i].in);
+		assert_string_equal(sb.buf, cases[i].out);
+		assert_int_equal(escape_clean_len(sb.buf, sb.len), sb.len);
+		strbuf_release(&sb);
+	}
+}
+
 int
 main(void)
 {
@@ -273,6 +302,7 @@ main(void)
 		cmocka_unit_test(test_clean_len_every_position),
 		cmocka_unit_test(test_against_reference),
 		cmocka_unit_test(test_output_is_clean),
+		cmocka_unit_test(test_shell_word),
 	};
 	return cmocka_run_group_tests_name("escape", tests, NULL, NULL);
 }

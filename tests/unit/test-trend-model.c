@@ -295,25 +295,37 @@ test_plateau_in_warmup(void **state)
 
 /*
  * Issue 24's rounded footprint: 26.3 26.3 26.4 26.4 26.4 26.5 26.5 26.5
- * 26.6 26.6 26.6 26.6 GiB, rounded to 0.1 GiB. Analysed (warm-up 3):
- * 26.4 x3, 26.5 x3, 26.6 x3 -- the thirds' medians rise in turn, by two
- * steps in all, and the differences are 0 but for two steps (noise 0): a
- * rounded slow leak, not one jump. A flat value that flickers between
- * two figures is one rounding step: STABLE.
+ * 26.6 26.6 26.6 26.6 GiB, rounded to 0.1 GiB (fixtures/trend/rise-flat-12:
+ * a rise that stops at sample 9). Analysed (warm-up 3): 26.4 x2, 26.5 x3,
+ * 26.6 x4 -- the thirds' medians rise in turn, by two steps in all, but
+ * the slope's interval reaches 0 and the level has not risen for 4
+ * samples, longer than the 3 its one complete earlier level lasted: no
+ * LEAK, NO TREND ("may have stopped"). One more step at the end (26.7 at
+ * sample 12) and the last level is 1 sample: a rounded rise that goes on,
+ * LEAK. A flat value that flickers between two figures is one rounding
+ * step: STABLE.
  */
 static void
 test_rounded(void **state)
 {
 	(void)state;
 	const double tenths[] = { 263, 263, 264, 264, 264, 265, 265, 265, 266, 266, 266, 266 };
+	const double rising[] = { 263, 263, 264, 264, 264, 265, 265, 265, 266, 266, 266, 267 };
 	const double flicker[] = { 263, 264, 263, 263, 264, 264, 263, 264, 263, 263, 264, 263 };
 	double GiB = 1024 * MiB, v[12];
 	struct trend_result r;
 	for (int i = 0; i < 12; i++)
 		v[i] = tenths[i] * GiB / 10;
-	assert_int_equal(verdict_rounded(v, 12, GiB / 10, &r), TREND_LEAK);
+	assert_int_equal(verdict_rounded(v, 12, GiB / 10, &r), TREND_NO_TREND);
+	assert_string_equal(r.why, "rises, but may have stopped: neither a steady leak nor a "
+			   "confirmed plateau");
 	assert_false(r.step);
-	assert_true(r.thirds_rise && r.rounding_dominates);
+	assert_true(r.thirds_rise && r.rounding_dominates && r.level_stopped);
+	assert_true(r.per_sample.lo == 0);
+	for (int i = 0; i < 12; i++)
+		v[i] = rising[i] * GiB / 10;
+	assert_int_equal(verdict_rounded(v, 12, GiB / 10, &r), TREND_LEAK);
+	assert_false(r.level_stopped);
 	for (int i = 0; i < 12; i++)
 		v[i] = flicker[i] * GiB / 10;
 	assert_int_equal(verdict_rounded(v, 12, GiB / 10, &r), TREND_STABLE);

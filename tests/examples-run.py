@@ -2,10 +2,13 @@
 """Run every example of the help texts, README.md and docs/**/*.md as written.
 
 Help texts: each line starting with "iotally " in a command's Examples section
-runs from the project root and must exit 0 and print something.
+runs from the project root and must exit 0 and print something; each command
+line of `iotally --help`'s Common tasks names a command and options that
+exist (they hold the user's names in capitals, so they are not run).
 
-Documents: every fenced code block of README.md, docs/*.md and docs/json/*.md
-is accounted for, so an example cannot drift and a new block cannot slip by:
+Documents: every fenced code block of README.md, docs/*.md, docs/json/*.md
+and docs/commands/*.md (the reference of each command) is accounted for, so
+an example cannot drift and a new block cannot slip by:
 
 - a block whose first line is "# PATH" (a file name: no blanks, a '.' or a
   '/') shows a file: it is written to PATH in the sample folder (below),
@@ -42,6 +45,7 @@ document order, so a query finds the rows an earlier block wrote.
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -86,6 +90,34 @@ def help_examples(binary):
         section = text.split('Examples', 1)[1]
         examples += [l.strip() for l in section.splitlines() if l.startswith('  iotally ')]
     return examples
+
+
+def check_common_tasks(run, binary):
+    """The command lines of --help's Common tasks name a command and options
+    its help lists. They hold the user's names in capitals (BEFORE AFTER), so
+    they are checked, not run; the documents' stories run their commands."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tools'))
+    import helptext
+    main = helptext.main_help(binary)
+    names = {name for name, _ in main['commands']}
+    lines = [l for _, commands in main['tasks'] for l in commands]
+    run.report(len(main['tasks']) >= 4 and len(lines) >= len(main['tasks']),
+               'help: the Common tasks block holds a command line for each task (%d tasks)'
+               % len(main['tasks']))
+    for line in lines:
+        words = shlex.split(line)
+        if words[0] == 'sudo':
+            words = words[1:]
+        problems = []
+        if words[0] != 'iotally' or len(words) < 2 or words[1] not in names:
+            problems.append('names no command of iotally --help')
+        else:
+            options = helptext.command_help(binary, words[1])['options']
+            known = {'--' + o.long for o in options} | {'-' + o.short for o in options if o.short}
+            problems += ['%s is not in iotally help %s' % (w, words[1])
+                         for w in words[2:] if w.startswith('-') and w not in known]
+        run.report(not problems, 'help: Common tasks: %s' % line, ''.join(
+            '  %s\n' % p for p in problems))
 
 
 def blocks(path):
@@ -264,11 +296,14 @@ def main():
     sample = tempfile.mkdtemp(prefix='iotally-examples-')
     try:
         run = Run(binary, root, sample, make_sample(root, binary, sample))
+        check_common_tasks(run, binary)
         for ex in help_examples(binary):
             run.command('help', ex, root)
         docs = ['README.md'] + sorted(
             os.path.relpath(os.path.join(d, f), root)
-            for d in (os.path.join(root, 'docs'), os.path.join(root, 'docs', 'json'))
+            for d in (os.path.join(root, 'docs'), os.path.join(root, 'docs', 'json'),
+                      os.path.join(root, 'docs', 'commands'))
+            if os.path.isdir(d)
             for f in os.listdir(d) if f.endswith('.md'))
         for doc in docs:
             document(run, root, doc)

@@ -120,6 +120,19 @@ def check_common_tasks(run, binary):
             '  %s\n' % p for p in problems))
 
 
+def check_command_pages(run, binary, root):
+    """Every command of --help has its reference page, docs/commands/NAME.md,
+    and the index (docs/commands/README.md) links it."""
+    out = subprocess.run([binary, '--help'], capture_output=True, text=True).stdout
+    commands = re.findall(r'^  (\w+) ', out.split('Commands:')[1], re.M)
+    index = open(os.path.join(root, 'docs', 'commands', 'README.md'), encoding='utf-8').read()
+    for cmd in commands:
+        page = os.path.join(root, 'docs', 'commands', cmd + '.md')
+        run.report(os.path.isfile(page) and '](%s.md)' % cmd in index,
+                   'docs/commands/%s.md: the reference of iotally %s, linked from the index'
+                   % (cmd, cmd), '  write the page and link it from docs/commands/README.md\n')
+
+
 def blocks(path):
     """(line number, info string, marker or None, body lines) of each fenced block."""
     lines = open(path, encoding='utf-8').read().split('\n')
@@ -297,6 +310,7 @@ def main():
     try:
         run = Run(binary, root, sample, make_sample(root, binary, sample))
         check_common_tasks(run, binary)
+        check_command_pages(run, binary, root)
         for ex in help_examples(binary):
             run.command('help', ex, root)
         docs = ['README.md'] + sorted(

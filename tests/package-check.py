@@ -86,8 +86,8 @@ def debian_version(root):
 
 def make_dist(build, version):
     """meson dist of the committed tree; the tarball's path."""
-    run(['meson', 'dist', '-C', build, '--no-tests', '--formats', 'xztar', '--allow-dirty'])
-    tarball = os.path.join(build, 'meson-dist', 'iotally-%s.tar.xz' % version)
+    run(['meson', 'dist', '-C', build, '--no-tests', '--formats', 'gztar', '--allow-dirty'])
+    tarball = os.path.join(build, 'meson-dist', 'iotally-%s.tar.gz' % version)
     if not os.path.isfile(tarball):
         raise Failed('meson dist wrote no %s' % tarball)
     return tarball
@@ -268,8 +268,8 @@ def check_formula(root, version):
     else:
         print('   not checked: no ruby here (tools/dev package installs it); the rest is')
     url = re.search(r'^\s*url "([^"]+)"', text, re.M)
-    expect(url and url.group(1).endswith('/iotally-%s.tar.xz' % version),
-           "the formula's url names meson dist's tarball iotally-%s.tar.xz" % version)
+    expect(url and url.group(1).endswith('/iotally-%s.tar.gz' % version),
+           "the formula's url names meson dist's tarball iotally-%s.tar.gz" % version)
     expect(re.search(r'^\s*license "BSD-3-Clause"$', text, re.M), 'the license is meson.build\'s')
     depends = set(re.findall(r'^\s*depends_on "([^"]+)"\s*$', text, re.M)) | \
         set(re.findall(r'^\s*uses_from_macos "([^"]+)"', text, re.M))

@@ -180,9 +180,9 @@ def dpkg_status(package):
 
 def installed_files():
     """The files (not folders) the installed package holds."""
-    listed = run(['dpkg', '-L', 'iotally']).splitlines()
-    return [p for p in listed if p.startswith('/') and not os.path.isdir(p)], \
-        [p for p in listed if p.startswith('/') and os.path.isdir(p)]
+    listed = [p for p in run(['dpkg', '-L', 'iotally']).splitlines()
+              if p.startswith('/') and p != '/.']
+    return [p for p in listed if not os.path.isdir(p)], [p for p in listed if os.path.isdir(p)]
 
 
 def expect(ok, what):
@@ -211,7 +211,7 @@ def check_installed(version):
            '`man iotally` shows the page (%d lines)' % page.count('\n'))
     comp = '/usr/share/bash-completion/completions/iotally'
     for words, want in [(['iotally', 'di'], 'diff'), (['iotally', 'diff', '--ju'], '--junit'),
-                        (['iotally', 'vmmap', '--format', ''], 'json')]:
+                        (['iotally', 'help', 'vm'], 'vmmap')]:
         script = ('source %s; COMP_WORDS=(%s); COMP_CWORD=%d; _iotally; '
                   'printf "%%s\\n" "${COMPREPLY[@]}"' %
                   (comp, ' '.join("'%s'" % w for w in words), len(words) - 1))
@@ -229,15 +229,18 @@ def check_deb(deb, version):
                      'installs and removes its own; remove it first (dpkg -r iotally)' % before)
     contents = run(['dpkg-deb', '--contents', deb])
     print('   %s: %d entries' % (os.path.basename(deb), contents.count('\n')))
-    run(['dpkg', '-i', deb])
     files, folders = [], []
     try:
+        run(['dpkg', '-i', deb])
         files, folders = installed_files()
         check_installed(version)
     finally:
-        if not files:
-            files, folders = installed_files()
-        run(['dpkg', '-r', 'iotally'])
+        # removed whatever happened, also after a failed or partial install
+        if not files and dpkg_status('iotally') != 'unknown':
+            with contextlib.suppress(Failed):
+                files, folders = installed_files()
+        if dpkg_status('iotally') != 'unknown':
+            run(['dpkg', '-r', 'iotally'])
     left = [f for f in files if os.path.lexists(f)]
     expect(not left, 'dpkg -r leaves none of the %d files (%s)' % (len(files), ' '.join(left)))
     # a folder that stays must belong to another package

@@ -38,8 +38,8 @@ attachments/ (fixtures/fleet/attachments), baseline/ and nightly/ or
 current/ (fixtures/diff-folders/before and after), gates.txt
 (fixtures/diff-folders/gates-at-boundary.txt), rows/ (empty), fixtures/,
 tests/ and .deps/ (DuckDB's npm package, as tools/dev installs it; like the
-duckdb test, a missing one is a failure), build/iotally (the binary under
-test) and pbcopy (cat), so that the commands run unchanged. Blocks run in
+duckdb test, a missing one is a failure), build/iotally and build-run/iotally
+(the binary under test) and pbcopy (cat), so that the commands run unchanged. Blocks run in
 document order, so a query finds the rows an earlier block wrote.
 """
 
@@ -206,8 +206,9 @@ def make_sample(root, binary, sample):
     link('current', 'fixtures/diff-folders/after')
     link('gates.txt', 'fixtures/diff-folders/gates-at-boundary.txt')
     os.mkdir(os.path.join(sample, 'rows'))
-    os.mkdir(os.path.join(sample, 'build'))
-    os.symlink(binary, os.path.join(sample, 'build', 'iotally'))
+    for build in ('build', 'build-run'):      # tools/dev test's and tools/dev run's
+        os.mkdir(os.path.join(sample, build))
+        os.symlink(binary, os.path.join(sample, build, 'iotally'))
     bindir = os.path.join(sample, '.bin')
     os.mkdir(bindir)
     with open(os.path.join(bindir, 'pbcopy'), 'w') as f:

@@ -2,10 +2,13 @@
 """Run every example of the help texts, README.md and docs/**/*.md as written.
 
 Help texts: each line starting with "iotally " in a command's Examples section
-runs from the project root and must exit 0 and print something.
+runs from the project root and must exit 0 and print something; each command
+line of `iotally --help`'s Common tasks names a command and options that
+exist (they hold the user's names in capitals, so they are not run).
 
-Documents: every fenced code block of README.md, docs/*.md and docs/json/*.md
-is accounted for, so an example cannot drift and a new block cannot slip by:
+Documents: every fenced code block of README.md, docs/*.md, docs/json/*.md
+and docs/commands/*.md (the reference of each command) is accounted for, so
+an example cannot drift and a new block cannot slip by:
 
 - a block whose first line is "# PATH" (a file name: no blanks, a '.' or a
   '/') shows a file: it is written to PATH in the sample folder (below),
@@ -35,13 +38,14 @@ attachments/ (fixtures/fleet/attachments), baseline/ and nightly/ or
 current/ (fixtures/diff-folders/before and after), gates.txt
 (fixtures/diff-folders/gates-at-boundary.txt), rows/ (empty), fixtures/,
 tests/ and .deps/ (DuckDB's npm package, as tools/dev installs it; like the
-duckdb test, a missing one is a failure), build/iotally (the binary under
-test) and pbcopy (cat), so that the commands run unchanged. Blocks run in
+duckdb test, a missing one is a failure), build/iotally and build-run/iotally
+(the binary under test) and pbcopy (cat), so that the commands run unchanged. Blocks run in
 document order, so a query finds the rows an earlier block wrote.
 """
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -86,6 +90,47 @@ def help_examples(binary):
         section = text.split('Examples', 1)[1]
         examples += [l.strip() for l in section.splitlines() if l.startswith('  iotally ')]
     return examples
+
+
+def check_common_tasks(run, binary):
+    """The command lines of --help's Common tasks name a command and options
+    its help lists. They hold the user's names in capitals (BEFORE AFTER), so
+    they are checked, not run; the documents' stories run their commands."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tools'))
+    import helptext
+    main = helptext.main_help(binary)
+    names = {name for name, _ in main['commands']}
+    lines = [l for _, commands in main['tasks'] for l in commands]
+    run.report(len(main['tasks']) >= 4 and len(lines) >= len(main['tasks']),
+               'help: the Common tasks block holds a command line for each task (%d tasks)'
+               % len(main['tasks']))
+    for line in lines:
+        words = shlex.split(line)
+        if words[0] == 'sudo':
+            words = words[1:]
+        problems = []
+        if words[0] != 'iotally' or len(words) < 2 or words[1] not in names:
+            problems.append('names no command of iotally --help')
+        else:
+            options = helptext.command_help(binary, words[1])['options']
+            known = {'--' + o.long for o in options} | {'-' + o.short for o in options if o.short}
+            problems += ['%s is not in iotally help %s' % (w, words[1])
+                         for w in words[2:] if w.startswith('-') and w not in known]
+        run.report(not problems, 'help: Common tasks: %s' % line, ''.join(
+            '  %s\n' % p for p in problems))
+
+
+def check_command_pages(run, binary, root):
+    """Every command of --help has its reference page, docs/commands/NAME.md,
+    and the index (docs/commands/README.md) links it."""
+    out = subprocess.run([binary, '--help'], capture_output=True, text=True).stdout
+    commands = re.findall(r'^  (\w+) ', out.split('Commands:')[1], re.M)
+    index = open(os.path.join(root, 'docs', 'commands', 'README.md'), encoding='utf-8').read()
+    for cmd in commands:
+        page = os.path.join(root, 'docs', 'commands', cmd + '.md')
+        run.report(os.path.isfile(page) and '](%s.md)' % cmd in index,
+                   'docs/commands/%s.md: the reference of iotally %s, linked from the index'
+                   % (cmd, cmd), '  write the page and link it from docs/commands/README.md\n')
 
 
 def blocks(path):
@@ -161,8 +206,9 @@ def make_sample(root, binary, sample):
     link('current', 'fixtures/diff-folders/after')
     link('gates.txt', 'fixtures/diff-folders/gates-at-boundary.txt')
     os.mkdir(os.path.join(sample, 'rows'))
-    os.mkdir(os.path.join(sample, 'build'))
-    os.symlink(binary, os.path.join(sample, 'build', 'iotally'))
+    for build in ('build', 'build-run'):      # tools/dev test's and tools/dev run's
+        os.mkdir(os.path.join(sample, build))
+        os.symlink(binary, os.path.join(sample, build, 'iotally'))
     bindir = os.path.join(sample, '.bin')
     os.mkdir(bindir)
     with open(os.path.join(bindir, 'pbcopy'), 'w') as f:
@@ -264,11 +310,15 @@ def main():
     sample = tempfile.mkdtemp(prefix='iotally-examples-')
     try:
         run = Run(binary, root, sample, make_sample(root, binary, sample))
+        check_common_tasks(run, binary)
+        check_command_pages(run, binary, root)
         for ex in help_examples(binary):
             run.command('help', ex, root)
         docs = ['README.md'] + sorted(
             os.path.relpath(os.path.join(d, f), root)
-            for d in (os.path.join(root, 'docs'), os.path.join(root, 'docs', 'json'))
+            for d in (os.path.join(root, 'docs'), os.path.join(root, 'docs', 'json'),
+                      os.path.join(root, 'docs', 'commands'))
+            if os.path.isdir(d)
             for f in os.listdir(d) if f.endswith('.md'))
         for doc in docs:
             document(run, root, doc)

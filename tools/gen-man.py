@@ -60,6 +60,10 @@ def page(binary):
     for name, _ in main['commands']:
         lines += synopsis_line(helptext.command_help(binary, name)['usage'])
     lines += ['.SH DESCRIPTION'] + paragraph(main['intro'])
+    if main['tasks']:
+        lines.append('.SS Common tasks')
+        for title, commands in main['tasks']:
+            lines += ['.TP'] + paragraph(title) + preformatted('\n'.join(commands))
     for p in main['after']:
         lines += ['.PP'] + paragraph(p)
     lines.append('.SH COMMANDS')

@@ -5,8 +5,9 @@ The man page (tools/gen-man.py), the shell completions
 start here, so a command or option added to a help text reaches all of
 them without a hand-kept list.
 
-  main_help(binary)     -> {'usage': [...], 'intro': str, 'commands': [(name, summary)],
-                            'after': str, 'exit': str}
+  main_help(binary)     -> {'usage': [...], 'intro': str,
+                            'tasks': [(title, [command line, ...])],
+                            'commands': [(name, summary)], 'after': str, 'exit': str}
   command_help(binary, name) -> {'text': str, 'usage': str, 'options': [Option],
                                  'examples': [str]}
 
@@ -51,6 +52,8 @@ def main_help(binary):
     text = run(binary, '--help')
     usage, rest = text.split('\n\n', 1)
     intro, after = rest.split('Commands:', 1)
+    intro, tasks = intro.split('Common tasks:\n', 1) if 'Common tasks:\n' in intro \
+        else (intro, '')
     commands = re.findall(r'^  ([\w-]+) +(.*)$', after.split('\n\n', 1)[0], re.M)
     tail = after.split('\n\n', 1)[1] if '\n\n' in after else ''
     paragraphs = [p.strip() for p in tail.split('\n\n') if p.strip()]
@@ -65,6 +68,7 @@ def main_help(binary):
     return {
         'usage': [re.sub(r'^usage: ', '', l.strip()) for l in usage.splitlines()],
         'intro': intro.strip(),
+        'tasks': common_tasks(tasks),
         'commands': commands,
         'after': [p for p in paragraphs if not p.startswith(('Exit status:', 'Environment:'))],
         'environment': labelled('Environment:'),
@@ -72,6 +76,21 @@ def main_help(binary):
         # "0 success, 1 a gate tripped, ..." -> [('0', 'success'), ...]
         'exit_codes': re.findall(r'(\d+) ([^,]+?)(?:,|\.$)', ' '.join(exit_text.split())),
     }
+
+
+def common_tasks(block):
+    """The "Common tasks:" block: a title ("  Gate CI: ...", two spaces, may go
+    on over several lines) over its command lines (four spaces)."""
+    tasks = []
+    for line in block.rstrip('\n').splitlines():
+        if line.startswith('    '):
+            tasks[-1][1].append(line.strip())
+        elif line.startswith('  '):
+            if tasks and not tasks[-1][1]:
+                tasks[-1] = (tasks[-1][0] + ' ' + line.strip(), [])
+            else:
+                tasks.append((line.strip(), []))
+    return tasks
 
 
 OPTION_LINE = re.compile(r'^  (-[\w?], )?(--[\w-]+(?:, --[\w-]+)*)(?:[ =]((?:\'[^\']*\')|\S+))?'

@@ -93,6 +93,28 @@ cli_finish_output(void)
 	return 0;
 }
 
+/*
+ * What people come for, a command line each, before the command list: the
+ * tasks the documentation tells as stories. tools/helptext.py reads this
+ * block for the man page; tests/examples-run.py checks that each line names
+ * a command and options that exist.
+ */
+static void
+print_common_tasks(FILE *out)
+{
+	fputs("Common tasks:\n"
+	      "  Attach a before/after page to a bug report:\n"
+	      "    iotally report --format html -o report.html BEFORE AFTER\n"
+	      "  Gate CI: fail the build when memory grew past its budgets (exit 1):\n"
+	      "    iotally diff --gates budgets.txt --junit junit.xml BASELINE/ CURRENT/\n"
+	      "  Hunt a leak on a Mac: a series of captures, then 'iotally report SERIES'\n"
+	      "  (a tracking session on a DEVELOPMENT kernel: 'capture --session'):\n"
+	      "    sudo iotally capture --process APP --count 20 --interval 60 --archive\n"
+	      "  Triage a fleet: many before/after pairs bucketed by what grew:\n"
+	      "    iotally signatures BEFORE/ AFTER/\n"
+	      "\n", out);
+}
+
 static void
 print_main_help(FILE *out)
 {
@@ -104,8 +126,9 @@ print_main_help(FILE *out)
 	      "Reads saved macOS memory diagnostics (vmmap, ioreg, ioclasscount,\n"
 	      "footprint) on any machine and reports them as tables, histograms, JSON\n"
 	      "or CSV.\n"
-	      "\n"
-	      "Commands:\n", out);
+	      "\n", out);
+	print_common_tasks(out);
+	fputs("Commands:\n", out);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"

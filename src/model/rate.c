@@ -208,6 +208,8 @@ rate_metric_label(const char *name, char *out, size_t size)
 		if (sc && dot && dot == sc + 2)
 			snprintf(out, size, "%.*s %s%s", (int)(sc - rest), rest, state_word(sc[1]),
 				 dot + 1);
+		else if (strncmp(rest, "gpu.", 4) == 0)
+			snprintf(out, size, "GPU %s (vmmap)", rest + 4);
 		else if (strcmp(rest, "footprint") == 0)
 			snprintf(out, size, "physical footprint (vmmap)");
 		else

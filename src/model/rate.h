@@ -18,6 +18,10 @@
 
 #include "model/trend.h"
 
+/* The JSON document and the NDJSON rows of `iotally rate` (docs/json/rate.md). */
+#define RATE_SCHEMA "iotally.rate/1"
+#define RATE_NDJSON_SCHEMA "iotally.rate-ndjson/1"
+
 enum rate_verdict {
 	RATE_LEAKS,          /* grows by about the same amount every iteration */
 	RATE_WARMS_UP,       /* rose over the first iterations (or once), then stopped */

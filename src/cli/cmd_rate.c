@@ -14,6 +14,7 @@
 
 #include "app/kind.h"
 #include "app/parallel.h"
+#include "app/rate_inputs.h"
 #include "app/trend_run.h"
 #include "model/rate.h"
 #include "model/rate_gate.h"
@@ -75,7 +76,7 @@ const char cmd_rate_help[] =
 	"  --fail-if 'rate:METRIC OP VALUE'\n"
 	"                     a CI gate on the rate per iteration, repeatable: it\n"
 	"                     trips when the interval's lower bound compares true\n"
-	"  --format F         text (default), json, ndjson or markdown\n"
+	"  --format F         text (default), json, markdown or ndjson\n"
 	"  --kind K           follow only the vmmap, classes, track or footprint\n"
 	"                     captures (default: every kind the series holds)\n"
 	"  -j, --jobs N       read N inputs at once (default: one per processor,\n"
@@ -92,7 +93,7 @@ const char cmd_rate_help[] =
 	"  iotally rate fixtures/trend/classes/*.txt\n"
 	"  iotally rate fixtures/series-bundle/leak.tar.gz\n"
 	"  iotally rate --format json fixtures/trend/plateau/*.txt\n"
-	"  iotally rate --fail-if 'rate:classes:IOSurface > 2' fixtures/trend/classes/*.txt\n"
+	"  iotally rate --fail-if 'rate:classes:IOSurface > 5' fixtures/trend/classes/*.txt\n"
 	"\n"
 	"Exit status: 0 every gate passed (or none given), 1 a gate tripped, 64\n"
 	"usage error or a malformed gate, 65 inputs of different kinds, fewer\n"
@@ -140,6 +141,7 @@ struct rate_args {
 	struct rate_gate *gates;
 	size_t ngates, gates_alloc;
 	size_t stdin_uses;
+	struct rate_operands ops;    /* the operands, folders listed */
 	bool help;
 };
 
@@ -150,6 +152,7 @@ args_release(struct rate_args *a)
 		rate_gate_release(&a->gates[i]);
 	free(a->gates);
 	free(a->paths);
+	rate_operands_release(&a->ops);
 }
 
 static int
@@ -276,7 +279,7 @@ kinds_to_follow(const struct rate_args *a, struct app_bundles *bs, const char **
 	kinds[0] = a->kind;
 	if (a->kind)
 		return 1;
-	size_t n = trend_run_bundle_kinds(a->paths, a->npaths, bs, kinds, KINDS_MAX);
+	size_t n = trend_run_bundle_kinds(a->ops.paths, a->ops.n, bs, kinds, KINDS_MAX);
 	if (n == 0)
 		kinds[n++] = NULL;
 	return n;
@@ -321,9 +324,9 @@ report_tripped(const struct rate_args *a)
 		char low[48], rate[48];
 		rate_format_amount(low, g->low, g->unit, true);
 		rate_format_amount(rate, g->rate, g->unit, true);
-		cli_error(NULL, 0, "gate '%s' tripped: the 95 %% interval's lower bound is %s "
-			  "per iteration (rate %s), %s %s", g->g.text, low, rate,
-			  diff_op_text(g->g.op), g->g.value_text);
+		cli_error(NULL, 0, "gate '%s' tripped: per iteration, the 95 %% interval's "
+			  "lower bound %s is %s %s (rate %s)", g->g.text, low,
+			  diff_op_text(g->g.op), g->g.value_text, rate);
 		n++;
 	}
 	return n;
@@ -353,7 +356,7 @@ run_kind(struct rate_args *a, const char *kind, struct app_bundles *bs,
 {
 	struct diag_list notes;
 	diag_list_init(&notes, 200);
-	int rc = trend_kind_run(t, (const char *const *)a->paths, a->npaths, kind,
+	int rc = trend_kind_run(t, a->ops.paths, a->ops.n, kind,
 				a->jobs ? a->jobs : app_parallel_default_jobs(), bs, params_of_args,
 				a, &notes, err);
 	cli_print_warnings(&notes);
@@ -441,6 +444,11 @@ cmd_rate(int argc, char **argv)
 	}
 	if (a.help) {
 		fputs(cmd_rate_help, stdout);
+		goto out;
+	}
+	if (rate_operands_expand((const char *const *)a.paths, a.npaths, &a.ops, &err) < 0) {
+		cli_print_diag(&err);
+		status = err.code;
 		goto out;
 	}
 	status = run(&a, &bundles);

@@ -77,6 +77,7 @@ rate_decide(const struct trend_result *r, enum trend_unit unit, const struct tre
 	row->hi = r->has_slope ? r->per_sample.hi : NAN;
 	row->more = 0;
 	row->warm_until = 0;
+	row->rate_from = p->warmup + 1;
 	switch (r->verdict) {
 	case TREND_LEAK:
 		if (row->lo > fl) {
@@ -126,6 +127,35 @@ rate_decide(const struct trend_result *r, enum trend_unit unit, const struct tre
 }
 
 void
+rate_flat_tail(const double *v, size_t nsamples, size_t warmup, double rho, struct rate_row *row)
+{
+	size_t from = row->warm_until ? row->warm_until - 1 : 0;
+	if (from < warmup)
+		from = warmup;
+	if (row->verdict != RATE_WARMS_UP || from >= nsamples)
+		return;
+	double *x = xmalloc((nsamples - from) * sizeof(*x));
+	double *y = xmalloc((nsamples - from) * sizeof(*y));
+	size_t n = 0;
+	for (size_t k = from; k < nsamples; k++)
+		if (!isnan(v[k])) {
+			x[n] = (double)(k + 1);
+			y[n++] = v[k];
+		}
+	struct trend_ts ts;
+	if (n >= 3 && trend_theil_sen_f(x, y, n, trend_ar1_factor(rho > 0 ? rho : TREND_RHO_FLOOR, n),
+					&ts) == 0) {
+		row->has_rate = true;
+		row->rate = ts.slope;
+		row->lo = ts.lo;
+		row->hi = ts.hi;
+		row->rate_from = from + 1;
+	}
+	free(x);
+	free(y);
+}
+
+void
 rate_analyse_values(const double *v, size_t nsamples, enum trend_unit unit, double resolution,
 		    bool leak_exempt, const struct trend_params *p, const struct rate_params *rp,
 		    struct trend_result *r, struct rate_row *row)
@@ -133,6 +163,7 @@ rate_analyse_values(const double *v, size_t nsamples, enum trend_unit unit, doub
 	trend_analyse_values(v, NULL, nsamples, unit, resolution, leak_exempt, p, r);
 	row->m = NULL;
 	rate_decide(r, unit, p, rp, row);
+	rate_flat_tail(v, nsamples, p->warmup, r->rho, row);
 }
 
 void
@@ -156,6 +187,7 @@ rate_series_analyse(struct trend_series *s, const struct trend_params *p,
 	for (size_t i = 0; i < n; i++) {
 		tmp[i].m = ranked[i];
 		rate_decide(&ranked[i]->r, ranked[i]->unit, p, rp, &tmp[i]);
+		rate_flat_tail(ranked[i]->v, s->nsamples, p->warmup, ranked[i]->r.rho, &tmp[i]);
 		out->count[tmp[i].verdict]++;
 	}
 	for (int v = 0; v < RATE_VERDICTS; v++)

@@ -57,6 +57,8 @@ struct rate_row {
 	const char *why;                /* one line: what decided the verdict */
 	bool has_rate;
 	double rate, lo, hi;            /* per iteration; 95 % interval */
+	size_t rate_from;               /* the first iteration (1-based) the rate is fitted from:
+					 * after the warm-up, or WARMS UP's first flat one */
 	size_t more;                    /* UNSURE: iterations more the noise needs; 0 none known */
 	size_t warm_until;              /* WARMS UP: the first iteration (1-based) after the rise */
 };
@@ -70,6 +72,16 @@ struct rate_row {
 void rate_decide(const struct trend_result *r, enum trend_unit unit,
 		 const struct trend_params *p, const struct rate_params *rp,
 		 struct rate_row *row);
+
+/*
+ * WARMS UP: the rate over the flat stretch, from row->warm_until on (not
+ * before the warm-up's end), so the figure says what each iteration costs
+ * once the cache is full; Theil-Sen with Sen's interval widened for the
+ * metric's rho, as the rate after the warm-up is. Left as it is when the
+ * stretch has fewer than 3 values.
+ */
+void rate_flat_tail(const double *v, size_t nsamples, size_t warmup, double rho,
+		    struct rate_row *row);
 
 /*
  * One series of values outside a trend_series (the simulation, a gate's

@@ -54,6 +54,8 @@ row_json(const struct rate_row *row, size_t nsamples)
 								       : json_null());
 	json_object_set_new_nocheck(o, "low", row->has_rate ? num(row->lo) : json_null());
 	json_object_set_new_nocheck(o, "high", row->has_rate ? num(row->hi) : json_null());
+	json_object_set_new_nocheck(o, "rate_from_iteration", row->has_rate
+				    ? json_integer((json_int_t)row->rate_from) : json_null());
 	json_object_set_new_nocheck(o, "analysed", json_integer((json_int_t)m->r.n));
 	json_object_set_new_nocheck(o, "missing", json_integer((json_int_t)m->r.missing));
 	json_object_set_new_nocheck(o, "rho", m->r.has_slope ? num(m->r.rho) : json_null());
@@ -194,6 +196,8 @@ rate_ndjson_write(FILE *out, const struct rate_report *r)
 			set_num(nr, "per_iteration", row->has_rate, row->rate);
 			set_num(nr, "low", row->has_rate, row->lo);
 			set_num(nr, "high", row->has_rate, row->hi);
+			ndjson_set_int(nr, "rate_from_iteration", row->has_rate,
+				       (int64_t)row->rate_from);
 			ndjson_set_int(nr, "iterations", true, (int64_t)rs->iterations);
 			ndjson_set_int(nr, "warmup", true, (int64_t)rs->warmup);
 			ndjson_set_int(nr, "analysed", true, (int64_t)row->m->r.n);

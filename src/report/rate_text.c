@@ -29,18 +29,31 @@ rate_format_amount(char out[48], double v, enum trend_unit unit, bool sign)
 	trend_format_amount(out, v, unit, sign);
 }
 
+/* "+1.5", "-0.3", and "0.0" for what rounds to nothing (no "-0.0"). */
+static const char *
+signed_tenths(char out[48], double v)
+{
+	if (fabs(v) < 0.05)
+		snprintf(out, 48, "0.0");
+	else
+		snprintf(out, 48, "%+.1f", v);
+	return out;
+}
+
 void
 rate_format_pm(char out[96], const struct rate_row *row, enum trend_unit unit, const char *noun)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double half = row->has_rate ? fmax(row->hi - row->rate, row->rate - row->lo) : NAN;
 	const char *sp = noun && *noun ? " " : "";
+	char sig[48];
 	if (!row->has_rate || isnan(row->rate)) {
 		snprintf(out, 96, "-");
 		return;
 	}
 	if (unit == TREND_COUNT) {
-		snprintf(out, 96, "%+.1f ± %.1f%s%s", row->rate, half, sp, noun ? noun : "");
+		snprintf(out, 96, "%s ± %.1f%s%s", signed_tenths(sig, row->rate), half, sp,
+			 noun ? noun : "");
 		return;
 	}
 	/* Both figures in the unit of the larger, so they read together. */
@@ -51,7 +64,7 @@ rate_format_pm(char out[96], const struct rate_row *row, enum trend_unit unit, c
 		div *= 1024;
 		u++;
 	}
-	snprintf(out, 96, "%+.1f ± %.1f %s", row->rate / div, half / div, units[u]);
+	snprintf(out, 96, "%s ± %.1f %s", signed_tenths(sig, row->rate / div), half / div, units[u]);
 }
 
 /* ---- the summary ---------------------------------------------------------- */
@@ -156,7 +169,13 @@ rate_summary(const struct rate_report *r, struct strbuf *out)
 	} else if ((row = first_of(r, RATE_WARMS_UP, &k))) {
 		strbuf_addstr(out, "No leak per operation: ");
 		add_label(out, row->m->name);
-		strbuf_addf(out, " warms up then stops (flat from iteration %zu)", row->warm_until);
+		strbuf_addf(out, " warms up then stops (flat from iteration %zu", row->warm_until);
+		if (row->has_rate) {
+			char pm[96];
+			rate_format_pm(pm, row, row->m->unit, rate_count_noun(row->m->name));
+			strbuf_addf(out, ", then %s per iteration", pm);
+		}
+		strbuf_addch(out, ')');
 		add_span(out, k);
 	} else if ((row = first_of(r, RATE_UNSURE, &k))) {
 		strbuf_addstr(out, "No leak per operation shown, but ");
@@ -291,7 +310,8 @@ write_notes(FILE *out, const struct rate_kind_report *k, bool md)
 		struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
 		strbuf_addf(&sb, "%s: %s", rate_verdict_name(row->verdict), row->why);
 		if (row->verdict == RATE_WARMS_UP)
-			strbuf_addf(&sb, "; flat from iteration %zu", row->warm_until);
+			strbuf_addf(&sb, "; flat from iteration %zu%s", row->warm_until,
+				    row->has_rate ? ", the rate fitted from there on" : "");
 		else if (row->more)
 			strbuf_addf(&sb, "; about %zu more iteration%s at this noise would tell",
 				    row->more, row->more == 1 ? "" : "s");

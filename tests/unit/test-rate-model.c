@@ -98,6 +98,10 @@ test_warms_up(void **state)
 	analyse(v, 24, TREND_BYTES, &row);
 	assert_int_equal(row.verdict, RATE_WARMS_UP);
 	assert_true(row.warm_until >= 6 && row.warm_until <= 8);
+	/* The rate is the flat stretch's: about 0, not the rise spread over the window. */
+	assert_int_equal(row.rate_from, row.warm_until);
+	assert_true(row.lo <= 0 && 0 <= row.hi);
+	assert_true(fabs(row.rate) < 0.5 * MiB);
 }
 
 /* Too few iterations: UNSURE, with how many more the noise needs. */

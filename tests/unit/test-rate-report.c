@@ -102,6 +102,15 @@ test_summary_no_leak(void **state)
 	assert_string_equal(sb.buf, "No leak per operation: IOSurface warms up then stops "
 			    "(flat from iteration 6) (9 iterations after 3 warm-up)");
 	strbuf_reset(&sb);
+	row.has_rate = true;
+	row.rate = 0.3;
+	row.lo = -0.5;
+	row.hi = 1;
+	rate_summary(&r, &sb);
+	assert_string_equal(sb.buf, "No leak per operation: IOSurface warms up then stops "
+			    "(flat from iteration 6, then +0.3 ± 0.8 instances per iteration) "
+			    "(9 iterations after 3 warm-up)");
+	strbuf_reset(&sb);
 	row.verdict = RATE_NONE;
 	rs.count[RATE_WARMS_UP] = 0;
 	rs.count[RATE_NONE] = 1;

@@ -255,14 +255,14 @@ write_kind_header(FILE *out, const struct rate_kind_report *k, const struct rate
 {
 	const struct rate_series *rs = k->rates;
 	if (md)
-		fprintf(out, "### %s\n\n- ", k->kind);
+		fprintf(out, "### %s\n\n", k->kind);
 	else
 		fprintf(out, "%s: ", k->kind);
 	fprintf(out, "%zu iterations, in ", rs->iterations);
 	escape_puts(out, k->order_note);   /* may name a capture's time field */
-	fprintf(out, ".\n%sWarm-up: the first %zu iteration%s left out of the rates (%s); "
+	fprintf(out, ".\nWarm-up: the first %zu iteration%s left out of the rates (%s); "
 		"%zu analysed. Rates are per iteration, with 95 %% intervals.\n\n",
-		md ? "- " : "", rs->warmup, rs->warmup == 1 ? " is" : "s are",
+		rs->warmup, rs->warmup == 1 ? " is" : "s are",
 		r->warmup_given ? "--warmup" : "default max(2, 20 % of them)",
 		rs->iterations - rs->warmup);
 	struct strbuf msg = STRBUF_INIT;
@@ -300,14 +300,15 @@ write_rows(FILE *out, const struct rate_kind_report *k, bool md)
 static void
 write_notes(FILE *out, const struct rate_kind_report *k, bool md)
 {
-	size_t shown = 0;
+	const char *headers[] = { "METRIC", "NOTE" };
+	struct text_table t;
+	text_table_init(&t, 2, headers, "ll");
+	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < k->rates->nrows; i++) {
 		const struct rate_row *row = &k->rates->rows[i];
 		if (row->verdict != RATE_WARMS_UP && row->verdict != RATE_UNSURE)
 			continue;
-		if (!shown++)
-			fputs(md ? "#### Notes\n\n" : "Notes:\n", out);
-		struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s: %s", rate_verdict_name(row->verdict), row->why);
 		if (row->verdict == RATE_WARMS_UP)
 			strbuf_addf(&sb, "; flat from iteration %zu%s", row->warm_until,
@@ -315,19 +316,12 @@ write_notes(FILE *out, const struct rate_kind_report *k, bool md)
 		else if (row->more)
 			strbuf_addf(&sb, "; about %zu more iteration%s at this noise would tell",
 				    row->more, row->more == 1 ? "" : "s");
-		if (md) {
-			report_md_escape(row->m->name, 0, &name);
-			fprintf(out, "- %s: %s\n", name.buf, sb.buf);
-		} else {
-			fputs("  ", out);
-			escape_puts(out, row->m->name);
-			fprintf(out, ": %s\n", sb.buf);
-		}
-		strbuf_release(&sb);
-		strbuf_release(&name);
+		text_table_add(&t, row->m->name);
+		text_table_add(&t, sb.buf);
 	}
-	if (shown)
-		fputc('\n', out);
+	strbuf_release(&sb);
+	text_table_write_section(out, &t, md, "Notes");
+	text_table_release(&t);
 }
 
 static void

@@ -11,6 +11,7 @@
 #include "cli/inputs.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
+#include "cli/report_series_run.h"
 
 #include "app/kind.h"
 #include "app/parallel.h"
@@ -76,7 +77,9 @@ const char cmd_rate_help[] =
 	"  --fail-if 'rate:METRIC OP VALUE'\n"
 	"                     a CI gate on the rate per iteration, repeatable: it\n"
 	"                     trips when the interval's lower bound compares true\n"
-	"  --format F         text (default), json, markdown or ndjson\n"
+	"  --format F         text (default), json, markdown, ndjson or html (the\n"
+	"                     page of 'iotally report SERIES', led by the summary:\n"
+	"                     each metric's iterations with the fitted line)\n"
 	"  --kind K           follow only the vmmap, classes, track or footprint\n"
 	"                     captures (default: every kind the series holds)\n"
 	"  -j, --jobs N       read N inputs at once (default: one per processor,\n"
@@ -126,7 +129,8 @@ static const struct cli_option rate_options[] = {
 
 /* The formats `iotally rate` writes. */
 #define RATE_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
-		      FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
+		      FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON) | \
+		      FORMAT_BIT(FORMAT_HTML))
 
 struct rate_args {
 	const char **paths;
@@ -332,6 +336,28 @@ report_tripped(const struct rate_args *a)
 	return n;
 }
 
+/* The series page (cli/report_series_run.h) of the kinds' trends, on the iteration axis, led by the summary. */
+static int
+write_page(const struct rate_args *a, const struct rate_report *rep,
+	   const struct trend_kind_run *runs)
+{
+	struct diag err;
+	struct strbuf lead = STRBUF_INIT;
+	const struct trend_report **reps = xcalloc(rep->nkinds ? rep->nkinds : 1, sizeof(*reps));
+	for (size_t i = 0; i < rep->nkinds; i++)
+		reps[i] = &runs[i].rep;
+	rate_summary(rep, &lead);
+	int rc = cli_write_series_page(reps, rep->nkinds, NULL, (const char *const *)a->paths,
+				       a->npaths, false, lead.buf, FORMAT_HTML, NULL, &err);
+	strbuf_release(&lead);
+	free(reps);
+	if (rc < 0) {
+		cli_print_diag(&err);
+		return err.code;
+	}
+	return 0;
+}
+
 static int
 write_output(const struct rate_args *a, const struct rate_report *rep)
 {
@@ -413,7 +439,7 @@ run(struct rate_args *a, struct app_bundles *bs)
 			.warmup_given = a->has_warmup, .source = a->paths[0],
 			.gates = a->gates, .ngates = a->ngates,
 		};
-		status = write_output(a, &rep);
+		status = a->format == FORMAT_HTML ? write_page(a, &rep, runs) : write_output(a, &rep);
 		if (report_tripped(a) && status == 0)
 			status = DIAG_GATE;
 	}

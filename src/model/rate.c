@@ -171,11 +171,13 @@ rate_series_analyse(struct trend_series *s, const struct trend_params *p,
 		    const struct rate_params *rp, struct rate_series *out)
 {
 	memset(out, 0, sizeof(*out));
-	/* The iteration is the axis: trend's verdicts per hour are not a rate. */
-	bool had_times = s->has_times;
+	/*
+	 * The iteration is the axis: trend's verdicts per hour are not a rate.
+	 * The series stays on it (a page drawn from it shows iterations); its
+	 * hours are kept.
+	 */
 	s->has_times = false;
 	trend_series_analyse(s, p);
-	s->has_times = had_times;
 	out->iterations = s->nsamples;
 	out->warmup = p->warmup < s->nsamples ? p->warmup : s->nsamples;
 	const struct trend_metric **ranked;

@@ -104,8 +104,9 @@ struct rate_series {
 /*
  * Analyse `s` (finished: trend_series_finish()) per iteration: the sample
  * number is the axis whatever the capture times, so `s` is analysed again
- * by trend_series_analyse() without them (its times are kept). Rows are
- * ranked by rate verdict (LEAKS first), then as trend ranks metrics.
+ * by trend_series_analyse() without them, and left so (has_times false;
+ * its hours are kept). Rows are ranked by rate verdict (LEAKS first), then
+ * as trend ranks metrics.
  */
 void rate_series_analyse(struct trend_series *s, const struct trend_params *p,
 			 const struct rate_params *rp, struct rate_series *out);

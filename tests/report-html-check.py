@@ -32,7 +32,8 @@ Every case runs; the last line counts those that passed and failed.
   - --timelines N: exactly N timeline charts (a series), each drawing every
     sample of the data as a point with a tooltip, a line, figures, and the
     verdict badge the data gives it; --max-bytes B: the page's size budget;
-    --command trend: the page of 'iotally trend --format html' instead;
+    --command trend (or rate): the page of 'iotally trend --format html'
+    (or 'iotally rate --format html') instead;
   - --folded N: exactly N table rows sit in <details class="unchanged">
     (the unchanged rows the construction of the inputs says there are), and
     the embedded data marks exactly N rows unchanged.
@@ -383,7 +384,7 @@ def case_parser():
     ap.add_argument('--max-bytes', type=int, default=None,
                     help='the page is at most this many bytes')
     ap.add_argument('--command', default='report',
-                    help='the iotally command that writes the page (report; trend)')
+                    help='the iotally command that writes the page (report; trend, rate)')
     ap.add_argument('rest', nargs=argparse.REMAINDER)
     return ap
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render `iotally report` Markdown the way GitHub does and check its shape.
 
-Usage: report-md-check.py --bin IOTALLY [--gen-vmmap N] -- REPORT-ARGS...
+Usage: report-md-check.py --bin IOTALLY [--command rate] [--gen-vmmap N] -- REPORT-ARGS...
 
 The Markdown goes through `cmark-gfm -e table` (GitHub's own parser, the
 Debian package cmark-gfm) with raw HTML let through (--unsafe), and:
@@ -15,6 +15,7 @@ Debian package cmark-gfm) with raw HTML let through (--unsafe), and:
   - every --expect text is a line of the Markdown (e.g. how many unchanged
     rows were left out, worked out from the construction of the inputs), and
     no line of text follows a table without a blank line.
+With --command rate, `iotally rate --format markdown` is checked the same way.
 With --gen-vmmap N the input is a generated dump of N regions
 (tools/gen-vmmap.py); with --gen-track-pair N [--same M] a pair of track
 captures that share M call sites (1 by default) and whose AFTER adds N call
@@ -52,6 +53,7 @@ def write_track(path, sites):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', required=True)
+    ap.add_argument('--command', default='report', choices=('report', 'rate'))
     ap.add_argument('--gen-vmmap', type=int, default=0)
     ap.add_argument('--gen-track-pair', type=int, default=0)
     ap.add_argument('--same', type=int, default=1,
@@ -74,10 +76,11 @@ def main():
             write_track(os.path.join(tmp, 'before.txt'), a.same)
             write_track(os.path.join(tmp, 'after.txt'), a.same + a.gen_track_pair)
             args += [os.path.join(tmp, 'before.txt'), os.path.join(tmp, 'after.txt')]
-        proc = subprocess.run([a.bin, 'report'] + args, stdout=subprocess.PIPE,
+        fmt = ['--format', 'markdown'] if a.command == 'rate' else []
+        proc = subprocess.run([a.bin, a.command] + fmt + args, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, cwd=root)
         if proc.returncode not in (0, 1):
-            stop('iotally report exited %d: %s' % (proc.returncode, proc.stderr.decode()))
+            stop('iotally %s exited %d: %s' % (a.command, proc.returncode, proc.stderr.decode()))
     md = proc.stdout.decode('utf-8')
     print('markdown: %d characters' % len(md))
     if len(md) >= LIMIT:
@@ -85,7 +88,7 @@ def main():
     html = subprocess.run(['cmark-gfm', '-e', 'table', '--unsafe'], input=proc.stdout,
                           stdout=subprocess.PIPE, check=True).stdout.decode('utf-8')
 
-    md_tables = len(re.findall(r'^\|---', md, re.M))
+    md_tables = len(re.findall(r'^\|:?---', md, re.M))
     if md_tables == 0:
         stop('the report has no table')
     html_tables = html.count('<table>')

@@ -128,6 +128,34 @@ session_index_new(void)
 	return new_with_schema(BUNDLE_SESSION_SCHEMA);
 }
 
+static void
+set_repeat_facts(json_t *o, const struct series_sample_facts *f)
+{
+	if (!f->iteration)
+		return;
+	json_object_set_new(o, "iteration", json_integer((json_int_t)f->iteration));
+	json_object_set_new(o, "command_status", json_integer(f->command_status));
+}
+
+json_t *
+manifest_series_member(const struct series_sample_facts *f)
+{
+	json_t *o = json_pack("{s:I, s:I, s:I}", "index", (json_int_t)f->index, "count",
+			      (json_int_t)f->count, "interval_s", (json_int_t)f->interval_s);
+	set_repeat_facts(o, f);
+	return o;
+}
+
+json_t *
+series_index_sample(const struct series_sample_facts *f, const char *dir, const char *started_utc,
+		    bool complete)
+{
+	json_t *o = json_pack("{s:I, s:s, s:s, s:b}", "index", (json_int_t)f->index, "dir", dir,
+			      "started_utc", started_utc, "complete", complete);
+	set_repeat_facts(o, f);
+	return o;
+}
+
 int
 manifest_dump(const json_t *root, struct strbuf *out)
 {

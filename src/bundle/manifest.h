@@ -89,6 +89,23 @@ json_t *manifest_new(void);
 json_t *series_index_new(void);
 /* A new session index object, its "schema" set. */
 json_t *session_index_new(void);
+
+/*
+ * What a series records of one sample (docs/json/bundle.md): the "series"
+ * member of its manifest ({"index", "count", "interval_s"}) and its entry
+ * in series.json's "samples" ({"index", "dir", "started_utc", "complete"}).
+ * A sample of `capture --repeat` (iteration > 0) adds "iteration" (1-based,
+ * after the warm-up runs) and "command_status" (the action's exit status
+ * before the snapshot); other series leave both out.
+ */
+struct series_sample_facts {
+	uint64_t index, count, interval_s;
+	uint64_t iteration;         /* 0: not a repeat */
+	int command_status;
+};
+json_t *manifest_series_member(const struct series_sample_facts *f);
+json_t *series_index_sample(const struct series_sample_facts *f, const char *dir,
+			    const char *started_utc, bool complete);
 /*
  * The bytes a manifest or series index is written as: two-space indent,
  * keys sorted, one final newline (so a rewrite of an unchanged manifest

@@ -1,5 +1,7 @@
 #include "capture/capture.h"
 
+#include "capture/command.h"
+
 #include "capture/files.h"
 #include "capture/redact.h"
 #include "capture/redact_stream.h"
@@ -14,6 +16,7 @@
 #include "util/xalloc.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -117,6 +120,7 @@ struct run {
 	int64_t pid;
 	char *target_name;
 	bool target_other_user;
+	bool host_known;        /* --repeat: the first sample recorded the host facts */
 	char started[32], finished[32];
 	uint64_t tools_ms;
 };
@@ -1084,11 +1088,25 @@ run_reads(struct run *r, struct diag *err)
 }
 
 /* Run every step into r->tmp: 0, or -1 with *err when the bundle cannot be written. */
+static int run_host_steps(struct run *r, struct diag *err);
+static int run_later_steps(struct run *r, struct diag *err);
+
 static int
 run_steps(struct run *r, struct diag *err)
 {
 	if (r->o->reads)
 		return run_reads(r, err);
+	/* --repeat's snapshots are light: the host does not change between iterations. */
+	if (!r->host_known && run_host_steps(r, err) < 0)
+		return -1;
+	r->host_known = r->o->command != NULL;
+	return run_later_steps(r, err);
+}
+
+/* sw_vers and the sysctl names: the host facts of the manifest. */
+static int
+run_host_steps(struct run *r, struct diag *err)
+{
 	static const char *const sw_vers[] = { "sw_vers", NULL };
 	struct step_run *s = add_step(r, "host.sw_vers", sw_vers, NULL);
 	if (run_step(r, s, "host/sw_vers.txt", err) < 0 || interrupted(err) < 0)
@@ -1109,9 +1127,20 @@ run_steps(struct run *r, struct diag *err)
 		if (strcmp(s->status, "ok") == 0)
 			r->host.sysctl[i] = sysctl_value(&s->out.head, sysctl_names[i]);
 	}
+	return 0;
+}
+
+/* The kernel and target snapshots, cheap first. */
+static int
+run_later_steps(struct run *r, struct diag *err)
+{
+	struct step_run *s;
 	for (size_t i = 0; i < ARRAY_SIZE(later_steps); i++) {
 		const struct step_def *d = &later_steps[i];
 		if (d->when == WHEN_TARGET && r->pid < 0)
+			continue;
+		/* --kinds: only the snapshots asked for (capture --repeat's lightest is footprint). */
+		if (r->o->kinds && !(r->o->kinds & (1u << d->kind)))
 			continue;
 		/* A session's snapshots: its tracking reads are a bundle of their own. */
 		if (d->when == WHEN_TRACK && r->o->in_session)
@@ -1324,9 +1353,90 @@ wait_interval(uint64_t ms)
 		;
 }
 
+static void
+say_line(const struct capture_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+say_line(const struct capture_opts *o, const char *fmt, ...)
+{
+	if (!o->say)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	o->say(o->progress_ctx, sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * --repeat: the action once, then the settle pause. 0 with *status, or -1
+ * with *err when it cannot be started.
+ */
+static int
+run_action(const struct capture_opts *o, int *status, struct diag *err)
+{
+	int rc = capture_command_run(o->command, status, err);
+	if (rc == 0 && o->interval_ms)
+		wait_interval(o->interval_ms);
+	return rc;
+}
+
+/* --repeat: the warm-up runs. 0, 1 when one failed and the series stops, -1 with *err. */
+static int
+warm_up(const struct capture_opts *o, struct capture_result *res, struct diag *err)
+{
+	for (uint64_t w = 1; w <= o->warmup; w++) {
+		int status;
+		if (run_action(o, &status, err) < 0)
+			return -1;
+		say_line(o, "warm-up run %llu/%llu: exit status %d", (unsigned long long)w,
+			 (unsigned long long)o->warmup, status);
+		if (status != 0 && !o->keep_going) {
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_addf(&sb, "warm-up run %llu failed (exit status %d); --keep-going "
+				    "goes on", (unsigned long long)w, status);
+			res->stopped = strbuf_detach(&sb, NULL);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --repeat: iteration k's action. 0 to take its snapshot (*status its exit
+ * status), 1 when it failed and the series stops, -1 with *err.
+ */
+static int
+iteration_action(const struct capture_opts *o, uint64_t k, int *status,
+		 struct capture_result *res, struct diag *err)
+{
+	*status = 0;
+	if (!o->command)
+		return 0;
+	if (run_action(o, status, err) < 0)
+		return -1;
+	if (*status == 0)
+		return 0;
+	res->failed_runs++;
+	if (o->keep_going) {
+		say_line(o, "iteration %llu/%llu: the command failed (exit status %d); its "
+			 "snapshot is taken and the failure recorded (--keep-going)",
+			 (unsigned long long)k, (unsigned long long)o->count, *status);
+		return 0;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "iteration %llu failed (exit status %d): no snapshot of it; "
+		    "--keep-going goes on", (unsigned long long)k, *status);
+	res->stopped = strbuf_detach(&sb, NULL);
+	return 1;
+}
+
 static int
 capture_series(struct run *r, const char *dir, struct capture_result *res, struct diag *err)
 {
+	const struct capture_opts *o = r->o;
 	if (mkdir(dir, 0755) < 0) {
 		int e = errno;
 		return diag_set(err, e == ENOSPC ? DIAG_IOERR : CAPTURE_EXIT_CANTCREAT, NULL, 0, 0,
@@ -1339,36 +1449,47 @@ capture_series(struct run *r, const char *dir, struct capture_result *res, struc
 	utc_now(started);
 	uint64_t series_start = spawn_now_ms();
 	json_t *samples = json_array();
-	int rc = write_series_index(dir, samples, false, r->o, started, err);
+	int rc = write_series_index(dir, samples, false, o, started, err);
 	bool complete = true;
-	for (uint64_t k = 1; k <= r->o->count && rc == 0; k++) {
-		if (k > 1)
-			wait_interval(r->o->interval_ms);
+	int stop = rc == 0 && o->command ? warm_up(o, res, err) : 0;
+	rc = stop < 0 ? -1 : rc;
+	for (uint64_t k = 1; k <= o->count && rc == 0 && stop == 0; k++) {
+		if (k > 1 && !o->command)
+			wait_interval(o->interval_ms);
+		int status;
+		stop = iteration_action(o, k, &status, res, err);
+		if (stop != 0) {
+			rc = stop < 0 ? -1 : 0;
+			break;
+		}
 		struct strbuf sub = STRBUF_INIT, name = STRBUF_INIT;
 		strbuf_addf(&name, "%03llu", (unsigned long long)k);
 		strbuf_addf(&sub, "%s/%s", dir, name.buf);
-		json_t *series = json_pack("{s:I, s:I, s:I}", "index", (json_int_t)k, "count",
-					   (json_int_t)r->o->count, "interval_s",
-					   (json_int_t)(r->o->interval_ms / 1000));
-		rc = capture_one(r, sub.buf, series, res, err);
+		struct series_sample_facts f = {
+			.index = k, .count = o->count,
+			.interval_s = o->interval_ms / 1000,
+			.iteration = o->command ? k : 0, .command_status = status,
+		};
+		rc = capture_one(r, sub.buf, manifest_series_member(&f), res, err);
 		if (rc == 0) {
 			complete = complete && res->complete;
-			json_array_append_new(samples, json_pack("{s:I, s:s, s:s, s:b}",
-				"index", (json_int_t)k, "dir", name.buf, "started_utc", r->started,
-				"complete", res->complete));
+			json_array_append_new(samples, series_index_sample(&f, name.buf, r->started,
+									   res->complete));
 			res->nsamples++;
-			rc = write_series_index(dir, samples, k == r->o->count, r->o, started, err);
-			if (rc == 0 && r->o->progress)
-				r->o->progress(r->o->progress_ctx, k, r->o->count, res->complete,
-					       sub.buf, spawn_now_ms() - series_start);
+			rc = write_series_index(dir, samples, k == o->count && res->failed_runs == 0,
+						o, started, err);
+			if (rc == 0 && o->progress)
+				o->progress(o->progress_ctx, k, o->count, res->complete,
+					    sub.buf, spawn_now_ms() - series_start);
 		}
 		strbuf_release(&sub);
 		strbuf_release(&name);
 	}
-	res->complete = complete && rc == 0;
+	res->complete = complete && rc == 0 && stop == 0 && res->failed_runs == 0;
 	if (rc == 0)
-		say_on_signal("the series was complete and is kept:", dir,
-			      r->o->archive ? " (its archive was not written)" : NULL);
+		say_on_signal(stop ? "the series stopped early and is kept:"
+				   : "the series was complete and is kept:", dir,
+			      o->archive ? " (its archive was not written)" : NULL);
 	json_decref(samples);
 	return rc;
 }
@@ -1498,5 +1619,6 @@ capture_result_release(struct capture_result *res)
 	free(res->steps);
 	free(res->dir);
 	free(res->archive);
+	free(res->stopped);
 	memset(res, 0, sizeof(*res));
 }

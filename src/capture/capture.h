@@ -56,6 +56,11 @@ struct capture_read {
 	const char *const *argv;     /* NULL-terminated */
 };
 
+struct capture_command;
+
+/* A line about the run as it goes (capture --repeat's warm-up runs), for the caller to print. */
+typedef void (*capture_say_fn)(void *ctx, const char *line);
+
 /* After each sample of a series: sample k of n, its status, the time since the series began. */
 typedef void (*capture_progress_fn)(void *ctx, uint64_t k, uint64_t n, bool complete,
 				    const char *dir, uint64_t elapsed_ms);
@@ -81,6 +86,17 @@ struct capture_opts {
 	bool in_session;            /* the session (capture/session.h) says what a signal leaves */
 	capture_progress_fn progress;   /* a series: called after each sample, or NULL */
 	void *progress_ctx;
+	/*
+	 * capture --repeat (count iterations): the action run before each
+	 * sample, `warmup` unmeasured runs of it first; a run that fails (not
+	 * exit status 0) stops the series, or with keep_going is recorded and
+	 * its snapshot not taken. NULL: a plain series or capture.
+	 */
+	const struct capture_command *command;
+	uint64_t warmup;
+	bool keep_going;
+	unsigned kinds;             /* snapshot steps: bits 1 << enum bundle_kind; 0: every one */
+	capture_say_fn say;         /* warm-up runs and failed iterations, or NULL */
 };
 
 /* One step's outcome, for the summary the command prints. */
@@ -95,6 +111,8 @@ struct capture_result {
 	char *archive;               /* DIR.tar.gz when asked for */
 	bool complete;
 	size_t nsamples;             /* series: samples written */
+	size_t failed_runs;          /* --repeat: iterations whose command failed */
+	char *stopped;               /* --repeat: why the series stopped early (owned), or NULL */
 	struct capture_step_report *steps;   /* the last sample's steps */
 	size_t nsteps, steps_alloc;
 	uint64_t redaction_hits;

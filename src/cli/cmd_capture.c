@@ -6,9 +6,11 @@
 #include "cli/commands.h"
 
 #include "capture/capture.h"
+#include "capture/command.h"
 #include "capture/session.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
+#include "bundle/manifest.h"
 #include "util/array.h"
 #include "util/diag.h"
 #include "util/size.h"
@@ -27,6 +29,9 @@ const char cmd_capture_help[] =
 	"       iotally capture --session [--pid PID | --process NAME] [-o DIR] [--keep]\n"
 	"                       [--capsize BYTES] [--exclude] [--size BYTES] [--maps-all]\n"
 	"                       [--duration SECONDS] [NAME...] [-- COMMAND ARGS...]\n"
+	"       iotally capture --repeat N [--warmup W] [--keep-going] [--kinds K,...]\n"
+	"                       [--settle SECONDS] (--pid PID | --process NAME) [-o DIR]\n"
+	"                       -- COMMAND ARGS...\n"
 	"\n"
 	"Runs Apple's tools on this Mac (from /usr/bin, /usr/sbin and /bin only, never\n"
 	"through PATH or a shell, each as its own process with LC_ALL=C and a minimal\n"
@@ -66,6 +71,19 @@ const char cmd_capture_help[] =
 	"iotally.session/1) records the steps, times, flags and the state tracking\n"
 	"was left in. 'iotally diff DIR' compares its before and after captures.\n"
 	"\n"
+	"Leak per operation (--repeat N): the COMMAND after -- is the action (open\n"
+	"and close a document, reload a level). It runs --warmup W times unmeasured,\n"
+	"then N times, each run followed by a snapshot of the target: a series\n"
+	"(DIR/001 ... DIR/N, DIR/series.json) whose manifests record each sample's\n"
+	"iteration and the command's exit status. The COMMAND runs as the user who\n"
+	"invoked iotally (as root, the user who ran sudo: SUDO_UID and SUDO_GID), in\n"
+	"a process group of its own. A run that fails (exit status not 0) stops the\n"
+	"series, which keeps the iterations taken; with --keep-going the failure is\n"
+	"recorded and said, and the iteration's snapshot is taken. The snapshot is\n"
+	"footprint of the target (it does not pause the process; vmmap does), or the\n"
+	"kinds of --kinds. 'iotally rate DIR' gives each metric's change per\n"
+	"iteration.\n"
+	"\n"
 	"Options:\n"
 	"  --pid PID          capture this process too (vmmap, footprint)\n"
 	"  --process NAME     the one process named exactly NAME (pgrep -x); several\n"
@@ -88,6 +106,15 @@ const char cmd_capture_help[] =
 	"  --maps-all         session: --maps=-1 (mappings of every process)\n"
 	"  --duration SECONDS\n"
 	"                     session: wait this long instead of for Enter\n"
+	"  --repeat N         leak per operation: N iterations of the -- COMMAND, a\n"
+	"                     snapshot after each (above)\n"
+	"  --warmup W         repeat: W unmeasured runs of the COMMAND first\n"
+	"                     (default 0)\n"
+	"  --keep-going       repeat: a failed run is recorded, not the end\n"
+	"  --kinds K,...      repeat: the snapshot's captures, of vmmap, classes,\n"
+	"                     track and footprint (default footprint)\n"
+	"  --settle SECONDS   repeat: pause after each run before what follows\n"
+	"                     (default 0)\n"
 	"  --tools-dir DIR    for testing: run the stand-ins in DIR (named vmmap,\n"
 	"                     ioreg, sysctl, pgrep, ps, ...) instead of Apple's tools;\n"
 	"                     the manifest records the paths that ran\n"
@@ -126,12 +153,14 @@ const char cmd_capture_help[] =
 	"  sudo iotally capture --pid 4242 -o leak --count 10 --interval 60\n"
 	"  iotally fixtures/bundle/complete.tar.gz\n"
 	"  iotally vmmap --all-types fixtures/bundle/complete\n"
-	"  sudo iotally capture --session --process WindowServer -- ./repro.sh\n";
+	"  sudo iotally capture --session --process WindowServer -- ./repro.sh\n"
+	"  sudo iotally capture --repeat 20 --warmup 2 --process Preview -- ./open-close.sh\n";
 
 enum {
 	OPT_PID = 1, OPT_PROCESS, OPT_OUTPUT, OPT_TRACK, OPT_TIMEOUT, OPT_COUNT,
 	OPT_INTERVAL, OPT_NO_REDACT, OPT_ARCHIVE, OPT_TOOLS_DIR, OPT_HELP,
 	OPT_SESSION, OPT_KEEP, OPT_CAPSIZE, OPT_EXCLUDE, OPT_SIZE, OPT_MAPS_ALL, OPT_DURATION,
+	OPT_REPEAT, OPT_WARMUP, OPT_KEEP_GOING, OPT_KINDS, OPT_SETTLE,
 };
 
 static const struct cli_option options[] = {
@@ -153,6 +182,11 @@ static const struct cli_option options[] = {
 	{ "size", 0, true, OPT_SIZE },
 	{ "maps-all", 0, false, OPT_MAPS_ALL },
 	{ "duration", 0, true, OPT_DURATION },
+	{ "repeat", 0, true, OPT_REPEAT },
+	{ "warmup", 0, true, OPT_WARMUP },
+	{ "keep-going", 0, false, OPT_KEEP_GOING },
+	{ "kinds", 0, true, OPT_KINDS },
+	{ "settle", 0, true, OPT_SETTLE },
 };
 
 static int
@@ -178,10 +212,84 @@ struct capture_parse {
 	size_t n;
 	char **command;      /* a session's -- COMMAND ARGS... */
 	size_t ncommand;
-	bool have_interval;
+	bool have_interval, have_count;
+	bool repeat;         /* --repeat */
 	bool session;        /* --session */
 	bool session_only;   /* an option that only a session takes was given */
+	bool repeat_only;    /* an option that only --repeat takes was given */
+	bool have_kinds, have_settle;
 };
+
+/* --kinds vmmap,classes,...: bits 1 << enum bundle_kind. */
+static int
+parse_kinds(const char *arg, unsigned *out, struct diag *err)
+{
+	unsigned bits = 0;
+	const char *p = arg;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		bool found = false;
+		for (int k = 0; k < BUNDLE_NKINDS; k++) {
+			const char *name = bundle_kind_name((enum bundle_kind)k);
+			if (strlen(name) == n && strncmp(name, p, n) == 0) {
+				bits |= 1u << k;
+				found = true;
+			}
+		}
+		if (!found)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"--kinds '%s': each kind is vmmap, classes, track or "
+					"footprint", arg);
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	*out = bits;
+	return 0;
+}
+
+/* The options only --repeat takes. */
+static int
+take_repeat(struct capture_parse *c, int id, const char *arg, struct diag *err)
+{
+	struct capture_opts *o = c->o;
+	uint64_t v;
+	c->repeat_only = id != OPT_REPEAT || c->repeat_only;
+	switch (id) {
+	case OPT_REPEAT:
+		if (parse_uint("--repeat", arg, &v, err) < 0)
+			return -1;
+		if (v < 3 || v > 999)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"--repeat must be between 3 and 999 (a rate needs 3 "
+					"iterations)");
+		o->count = v;
+		c->repeat = true;
+		return 0;
+	case OPT_WARMUP:
+		if (parse_uint("--warmup", arg, &v, err) < 0)
+			return -1;
+		if (v > 999)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--warmup must be at most 999");
+		o->warmup = v;
+		return 0;
+	case OPT_KEEP_GOING:
+		o->keep_going = true;
+		return 0;
+	case OPT_KINDS:
+		c->have_kinds = true;
+		return parse_kinds(arg, &o->kinds, err);
+	case OPT_SETTLE:
+		if (parse_uint("--settle", arg, &v, err) < 0)
+			return -1;
+		o->interval_ms = v * 1000;
+		c->have_settle = true;
+		return 0;
+	default:
+		return 0;
+	}
+}
 
 /* A number of bytes (decimal or 0x hex), as ioclasscount's strtol reads it. */
 static int
@@ -262,6 +370,7 @@ take_number(struct capture_parse *c, int id, const char *arg, struct diag *err)
 			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 					"--count must be between 1 and 999");
 		o->count = v;
+		c->have_count = true;
 		return 0;
 	case OPT_INTERVAL:
 		if (parse_uint("--interval", arg, &v, err) < 0)
@@ -298,6 +407,12 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	case OPT_MAPS_ALL:
 	case OPT_DURATION:
 		return take_session(c, id, arg, err);
+	case OPT_REPEAT:
+	case OPT_WARMUP:
+	case OPT_KEEP_GOING:
+	case OPT_KINDS:
+	case OPT_SETTLE:
+		return take_repeat(c, id, arg, err);
 	case OPT_PROCESS:
 		o->process = arg;
 		return 0;
@@ -329,9 +444,46 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 }
 
 /* What the options of a session and of a capture may not mix. */
+/* --repeat: an action, a target, and no option of another mode. */
+static int
+check_repeat(struct capture_parse *c, struct capture_opts *o, struct diag *err)
+{
+	if (!c->repeat)
+		return c->repeat_only
+		       ? diag_set(err, DIAG_USAGE, NULL, 0, 0, "--warmup, --keep-going, --kinds "
+				  "and --settle go with --repeat")
+		       : 0;
+	if (c->session || c->session_only || o->track || c->have_interval || c->have_count)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--repeat does not go with %s", c->session ? "--session"
+				: o->track ? "--track"
+				: c->have_interval || c->have_count ? "--count and --interval"
+				: "the options of --session");
+	if (c->n)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"unexpected operand '%s' (the action follows --: -- COMMAND "
+				"ARGS...)", c->names[0]);
+	if (!c->ncommand)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--repeat needs the action to repeat: -- COMMAND ARGS...");
+	if (o->pid < 0 && !o->process)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"--repeat needs the process to snapshot: --pid PID or --process "
+				"NAME");
+	if (!c->have_kinds)
+		o->kinds = 1u << BUNDLE_KIND_FOOTPRINT;
+	if (!c->have_settle)
+		o->interval_ms = 0;   /* --count's 60 s between samples is no settle time */
+	return 0;
+}
+
 static int
 check_modes(struct capture_parse *c, struct capture_opts *o, struct diag *err)
 {
+	if (check_repeat(c, o, err) < 0)
+		return -1;
+	if (c->repeat)
+		return 0;
 	if (!c->session) {
 		if (c->session_only)
 			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
@@ -363,7 +515,7 @@ check_modes(struct capture_parse *c, struct capture_opts *o, struct diag *err)
 
 static int
 parse_args(int argc, char **argv, struct capture_opts *o, struct session_opts *so, bool *help,
-	   char ***names, char ***command, bool *session, struct diag *err)
+	   char ***names, char ***command, bool *session, bool *repeat, struct diag *err)
 {
 	struct cli_parser p;
 	struct capture_parse c = { .o = o, .so = so, .help = help };
@@ -378,7 +530,7 @@ parse_args(int argc, char **argv, struct capture_opts *o, struct session_opts *s
 		return -1;
 	if (o->pid >= 0 && o->process)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "give --pid or --process, not both");
-	if (c.have_interval && !o->count)
+	if (c.have_interval && (!o->count || c.repeat))
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--interval goes with --count");
 	if (!*help && check_modes(&c, o, err) < 0)
 		return -1;
@@ -388,6 +540,7 @@ parse_args(int argc, char **argv, struct capture_opts *o, struct session_opts *s
 	so->nnames = c.n;
 	so->command = c.ncommand ? *command : NULL;
 	*session = c.session;
+	*repeat = c.repeat;
 	return 0;
 }
 
@@ -429,7 +582,18 @@ print_summary(const struct capture_opts *o, const struct capture_result *res)
 		cli_warn(NULL, 0, "redaction is OFF (--no-redact): the bundle may hold user names, "
 			 "serial numbers and home paths; review it before sharing it (or run "
 			 "'iotally redact' on it)");
-	if (o->count)
+	if (res->stopped)
+		cli_warn(NULL, 0, "the series stopped early: %s", res->stopped);
+	else if (res->failed_runs)
+		cli_warn(NULL, 0, "the command failed in %zu of %llu iterations (--keep-going: "
+			 "their snapshots were taken; series.json records each status)",
+			 res->failed_runs, (unsigned long long)o->count);
+	if (o->command)
+		cli_out_line(stdout, "%s: series of %zu iteration%s after %llu warm-up run%s (%s)",
+			     res->dir, res->nsamples, res->nsamples == 1 ? "" : "s",
+			     (unsigned long long)o->warmup, o->warmup == 1 ? "" : "s",
+			     res->complete ? "complete" : "partial");
+	else if (o->count)
 		cli_out_line(stdout, "%s: series of %zu sample%s (%s)", res->dir, res->nsamples,
 			     res->nsamples == 1 ? "" : "s",
 			     res->complete ? "complete" : "partial");
@@ -444,6 +608,7 @@ print_summary(const struct capture_opts *o, const struct capture_result *res)
 
 struct progress {
 	bool tty;
+	const char *noun;    /* "sample", or "iteration" (--repeat) */
 };
 
 /* capture_progress_fn: one line per sample; on a terminal, one line rewritten in place. */
@@ -459,15 +624,25 @@ print_progress(void *ctx, uint64_t k, uint64_t n, bool complete, const char *dir
 	const char *status = complete ? "complete" : "partial";
 	if (pr->tty) {
 		/* Numbers and fixed words only: nothing from the outside reaches the terminal raw. */
-		fprintf(stderr, "\r\033[Kiotally: sample %llu/%llu at %s: %s",
+		fprintf(stderr, "\r\033[Kiotally: %s %llu/%llu at %s: %s", pr->noun,
 			(unsigned long long)k, (unsigned long long)n, when, status);
 		if (k == n)
 			fputc('\n', stderr);
 		fflush(stderr);
 		return;
 	}
-	cli_note(dir, 0, "sample %llu/%llu at %s: %s", (unsigned long long)k,
+	cli_note(dir, 0, "%s %llu/%llu at %s: %s", pr->noun, (unsigned long long)k,
 		 (unsigned long long)n, when, status);
+}
+
+/* capture_say_fn: a warm-up run or a failed iteration, as a note. */
+static void
+print_say(void *ctx, const char *line)
+{
+	const struct progress *pr = ctx;
+	if (pr->tty)
+		fputs("\r\033[K", stderr);   /* the progress line in place is replaced, not mixed */
+	cli_note(NULL, 0, "%s", line);
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -521,13 +696,14 @@ cmd_capture(int argc, char **argv)
 	struct session_opts so;
 	struct capture_result res;
 	struct diag err;
-	bool help = false, session = false;
+	bool help = false, session = false, repeat = false;
+	struct capture_command action = { 0 };
 	char **names = NULL, **command = NULL;
 	int status;
 
 	memset(&so, 0, sizeof(so));
 	diag_clear(&err);
-	if (parse_args(argc, argv, &o, &so, &help, &names, &command, &session, &err) < 0) {
+	if (parse_args(argc, argv, &o, &so, &help, &names, &command, &session, &repeat, &err) < 0) {
 		free(names);
 		free(command);
 		return cli_usage_error(cli_find_command("capture"), &err);
@@ -547,10 +723,20 @@ cmd_capture(int argc, char **argv)
 		free(command);
 		return status;
 	}
-	struct progress pr = { isatty(STDERR_FILENO) == 1 };
+	struct progress pr = { isatty(STDERR_FILENO) == 1, repeat ? "iteration" : "sample" };
 	if (o.count) {
 		o.progress = print_progress;
 		o.progress_ctx = &pr;
+	}
+	if (repeat) {
+		action.argv = command;
+		if (capture_command_user(&action, &err) < 0) {
+			free(names);
+			free(command);
+			return cli_usage_error(cli_find_command("capture"), &err);
+		}
+		o.command = &action;
+		o.say = print_say;
 	}
 
 	/* A signal is util/cleanup.h's: it says what is left, and the command dies of it. */

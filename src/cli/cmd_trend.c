@@ -567,7 +567,7 @@ write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
 		reps[i] = &runs[i].rep;
 	if (a->format == FORMAT_HTML && !(a->junit && strcmp(a->junit, "-") == 0)) {
 		if (cli_write_series_page(reps, n, NULL, (const char *const *)a->paths, a->npaths,
-					  false, FORMAT_HTML, a->output, &err) < 0) {
+					  false, NULL, FORMAT_HTML, a->output, &err) < 0) {
 			cli_print_diag(&err);
 			status = err.code;
 		}

@@ -33,6 +33,8 @@ int cmd_diff(int argc, char **argv);
 extern const char cmd_diff_help[];
 int cmd_footprint(int argc, char **argv);
 extern const char cmd_footprint_help[];
+int cmd_rate(int argc, char **argv);
+extern const char cmd_rate_help[];
 int cmd_redact(int argc, char **argv);
 extern const char cmd_redact_help[];
 int cmd_report(int argc, char **argv);

@@ -8,6 +8,7 @@
 #include "app/bundle_inputs.h"
 #include "app/kind.h"
 #include "app/parallel.h"
+#include "app/rate_run.h"
 #include "app/report_series.h"
 #include "app/trend_run.h"
 #include "cli/msgs.h"
@@ -38,11 +39,14 @@ add_warnings(struct report *r, const struct diag_list *w)
 int
 cli_write_series_page(const struct trend_report *const *trends, size_t n,
 		      const struct diag_list *notes, const char *const *paths, size_t npaths,
-		      bool all, enum output_format format, const char *output, struct diag *err)
+		      bool all, const char *lead, enum output_format format, const char *output,
+		      struct diag *err)
 {
 	struct report r;
 	report_init(&r, "series", false);
 	r.all = all;
+	if (lead && *lead)
+		report_add_verdict(&r, "%s", lead);
 	report_series_build(&r, trends, n);
 	for (size_t i = 0; i < n; i++)
 		add_warnings(&r, trends[i]->warnings);
@@ -116,7 +120,14 @@ cli_report_series(const char *const *paths, size_t n, bool all, unsigned jobs,
 	if (rc == 0 && ok == 0)
 		rc = -1;   /* every kind failed: the last one's error */
 	if (rc == 0) {
-		rc = cli_write_series_page(reps, ok, &notes, paths, n, all, format, output, err);
+		/* A series of iterations (capture --repeat) leads with its rate per iteration. */
+		struct strbuf lead = STRBUF_INIT;
+		if (bs.n == 1 && bs.v[0]->repeat)
+			app_rate_summary(paths, n, kinds, nk, jobs ? jobs : app_parallel_default_jobs(),
+					 &bs, &lead);
+		rc = cli_write_series_page(reps, ok, &notes, paths, n, all, lead.buf, format, output,
+					   err);
+		strbuf_release(&lead);
 	}
 	for (size_t i = 0; i < nk; i++)
 		trend_kind_run_release(&runs[i]);

@@ -30,11 +30,12 @@ int cli_report_series(const char *const *paths, size_t n, bool all, unsigned job
 /*
  * The page of already analysed trends (one per kind), with `notes` (NULL
  * or warnings) among its warnings: Markdown or HTML into `output` (NULL:
- * standard output). 0, or -1 with *err.
+ * standard output). `lead` (NULL: none) is the headline's first part: the
+ * rate summary of a series of iterations. 0, or -1 with *err.
  */
 int cli_write_series_page(const struct trend_report *const *trends, size_t n,
 			  const struct diag_list *notes, const char *const *paths, size_t npaths,
-			  bool all,
+			  bool all, const char *lead,
 			  enum output_format format, const char *output, struct diag *err);
 
 #endif

@@ -439,6 +439,9 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 			     sizeof(*b->samples));
 	size_t i;
 	const json_t *s;
+	/* capture --repeat records each sample's iteration. */
+	b->repeat = json_array_size(samples) > 0 &&
+		    json_object_get(json_array_get(samples, 0), "iteration") != NULL;
 	json_array_foreach(samples, i, s) {
 		const json_t *dir = json_object_get(s, "dir");
 		if (!json_is_string(dir) || !series_sample_dir_plain(json_string_value(dir))) {

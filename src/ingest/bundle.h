@@ -51,6 +51,7 @@ struct bundle {
 	char *path;            /* as given */
 	bool archive;          /* a tar or tar.gz file */
 	bool series;           /* a series: see samples */
+	bool repeat;           /* a series of `capture --repeat`: its samples are iterations */
 	bool complete;         /* manifest "complete" (series: every sample written) */
 	char *started_utc;     /* "2026-11-30T06:00:00Z" */
 	char *finished_utc;    /* NULL when not recorded */

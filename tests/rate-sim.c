@@ -1,0 +1,129 @@
+/*
+ * Simulated iterations for the operating characteristics of `iotally rate`
+ * (docs/rate.md §5, driven by tools/rate-rates): each series is a known
+ * growth per iteration plus seeded AR(1) noise, given to the analysis the
+ * command runs (rate_analyse_values, one metric, the default parameters
+ * for n iterations), and the verdicts and the interval's coverage of the
+ * true rate are counted. Deterministic: splitmix64 and Box-Muller seeded
+ * from the command line.
+ *
+ *   rate-sim SHAPE N RHO REPS SEED
+ *
+ * SHAPE (sigma = 1 MiB): none (noise only: the true rate is 0), leak:R
+ * (R sigma per iteration), warm:K (rising 2 sigma per iteration for the
+ * first K iterations, then flat: a cache that fills). Prints "VERDICT
+ * COUNT" lines, then "covered C of T": the series whose 95 % interval
+ * holds the true rate per iteration after the warm-up, of those with one.
+ */
+
+#include "model/rate.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MiB (1024.0 * 1024.0)
+#define MAXN 1000
+
+static uint64_t rng_state;
+
+static uint64_t
+next_u64(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in (0, 1). */
+static double
+uniform(void)
+{
+	return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double
+gauss(void)
+{
+	double u = uniform(), v = uniform();
+	return sqrt(-2 * log(u)) * cos(2 * 3.14159265358979323846 * v);
+}
+
+/* The growth at iteration i, in sigma; NAN for an unknown shape. */
+static double
+shape_at(const char *shape, double arg, size_t i)
+{
+	if (strcmp(shape, "none") == 0)
+		return 0;
+	if (strcmp(shape, "leak") == 0)
+		return arg * (double)i;
+	if (strcmp(shape, "warm") == 0)
+		return 2 * fmin((double)i, arg);
+	return NAN;
+}
+
+/* The true rate per iteration over the analysed window (after the warm-up). */
+static double
+true_rate(const char *shape, double arg, size_t warmup)
+{
+	if (strcmp(shape, "leak") == 0)
+		return arg * MiB;
+	if (strcmp(shape, "warm") == 0 && (double)warmup < arg)
+		return NAN;   /* still rising in the window: no single rate */
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc != 6) {
+		fprintf(stderr, "usage: rate-sim SHAPE N RHO REPS SEED\n");
+		return 64;
+	}
+	char shape[32];
+	double arg = 0;
+	const char *colon = strchr(argv[1], ':');
+	size_t len = colon ? (size_t)(colon - argv[1]) : strlen(argv[1]);
+	if (len >= sizeof(shape))
+		return 64;
+	memcpy(shape, argv[1], len);
+	shape[len] = '\0';
+	if (colon)
+		arg = strtod(colon + 1, NULL);
+	size_t n = (size_t)strtoul(argv[2], NULL, 10);
+	double rho = strtod(argv[3], NULL);
+	unsigned long reps = strtoul(argv[4], NULL, 10);
+	rng_state = strtoull(argv[5], NULL, 10);
+	if (n < 3 || n > MAXN || isnan(shape_at(shape, arg, 0)) || !(rho >= 0 && rho < 1))
+		return 64;
+	struct rate_params rp;
+	struct trend_params p;
+	rate_params_default(&rp);
+	rate_trend_params(&rp, n, &p);
+	double truth = true_rate(shape, arg, p.warmup);
+	size_t count[RATE_VERDICTS] = { 0 }, covered = 0, with = 0;
+	double v[MAXN];
+	for (unsigned long r = 0; r < reps; r++) {
+		double e = gauss();
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				e = rho * e + sqrt(1 - rho * rho) * gauss();
+			v[i] = 64 * MiB + (shape_at(shape, arg, i) + e) * MiB;
+		}
+		struct trend_result res;
+		struct rate_row row;
+		rate_analyse_values(v, n, TREND_BYTES, 0, false, &p, &rp, &res, &row);
+		count[row.verdict]++;
+		if (row.has_rate && !isnan(truth)) {
+			with++;
+			covered += row.lo <= truth && truth <= row.hi;
+		}
+	}
+	for (int k = 0; k < RATE_VERDICTS; k++)
+		printf("%s %zu\n", rate_verdict_name((enum rate_verdict)k), count[k]);
+	printf("covered %zu of %zu\n", covered, with);
+	return 0;
+}

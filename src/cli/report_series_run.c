@@ -48,6 +48,10 @@ cli_write_series_page(const struct trend_report *const *trends, size_t n,
 	if (lead && *lead)
 		report_add_verdict(&r, "%s", lead);
 	report_series_build(&r, trends, n);
+	/* A series of iterations is answered by its rate per iteration: the
+	 * summary block's verdict says it, not the time-based trend's. */
+	if (lead && *lead)
+		summary_note_verdict(&r.facts, lead);
 	for (size_t i = 0; i < n; i++)
 		add_warnings(&r, trends[i]->warnings);
 	add_warnings(&r, notes);

@@ -145,8 +145,9 @@ def case_leak():
         # `report` of a series of iterations leads with the rate.
         rep = e.run_iotally(ARGS.bin, 'report', '--format', 'markdown', e.out())
         head = rep.stdout.decode(errors='replace').split('\n\n')[1] if rep.stdout else ''
-        check(c, rep.returncode == 0 and head.startswith('**IOSurface dirty +1') and
-              'per iteration' in head, 'report headline %r' % head[:200])
+        check(c, rep.returncode == 0 and
+              head.startswith('- **Verdict:** IOSurface dirty +1') and
+              'per iteration' in head.split('\n')[0], 'report headline %r' % head[:200])
         # The gate on the lower bound: over 512 KiB per iteration it trips, over 2 MiB not.
         g = e.run_iotally(ARGS.bin, 'rate', '--fail-if', 'rate:footprint:IOSurface.dirty > 512KiB',
                           e.out())

@@ -113,6 +113,8 @@ print_common_tasks(FILE *out)
 	      "  Hunt a leak on a Mac: a series of captures, then 'iotally report SERIES'\n"
 	      "  (a tracking session on a DEVELOPMENT kernel: 'capture --session'):\n"
 	      "    sudo iotally capture --process APP --count 20 --interval 60 --archive\n"
+	      "  Leak per operation: repeat an action N times, then 'iotally rate SERIES':\n"
+	      "    sudo iotally capture --repeat 20 --process APP -- COMMAND\n"
 	      "  Triage a fleet: many before/after pairs bucketed by what grew:\n"
 	      "    iotally signatures BEFORE/ AFTER/\n"
 	      "\n", out);

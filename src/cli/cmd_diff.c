@@ -24,8 +24,10 @@
 #include "model/signature.h"
 #include "report/diff_ndjson_write.h"
 #include "report/diff_report.h"
+#include "report/report_md_write.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/spill.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -1036,6 +1038,48 @@ count_gate_errors(const struct diff_run *run)
 	return n;
 }
 
+/*
+ * The tripped gates, named where a CI log and a pull request comment are
+ * read first (the Summary line; in Markdown, the first line): up to three,
+ * each with its pair and what grew, then how many more.
+ */
+static void
+write_tripped_names(const struct diff_run *run, bool markdown)
+{
+	enum { NAMED = 3 };
+	size_t n = 0;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < run->pairs.npairs; i++) {
+		const struct pair_result *res = &run->results[i];
+		for (size_t j = 0; !res->error && j < res->ngates; j++) {
+			const struct diff_gate *g = &res->gates[j];
+			if (!g->tripped || n++ >= NAMED)
+				continue;
+			char b[GATE_FIGURE_SIZE], af[GATE_FIGURE_SIZE], d[GATE_FIGURE_SIZE];
+			diff_gate_figures(g, b, af, d);
+			/* A glob's gate picks what it measures: its subject names it
+			 * ("classes:* > +100": OSDictionary). */
+			const char *what = strchr(g->metric, '*') ? g->subject : NULL;
+			strbuf_addstr(&sb, n > 1 ? "; " : ": ");
+			strbuf_addf(&sb, "'%s' on %s: %s%s%s", g->text, run->pairs.pairs[i].name,
+				    what ? what : "", what ? " " : "", d);
+		}
+	}
+	if (n > NAMED)
+		strbuf_addf(&sb, "; and %zu more", n - NAMED);
+	if (sb.len) {
+		/* Gate texts and pair names come from the user and the folders. */
+		struct strbuf out = STRBUF_INIT;
+		if (markdown)
+			report_md_escape(sb.buf, 0, &out);
+		else
+			escape_addstr(&out, sb.buf);
+		fputs(out.buf, stdout);
+		strbuf_release(&out);
+	}
+	strbuf_release(&sb);
+}
+
 /* Folders: one closing line with the count of each outcome. */
 static void
 write_summary(const struct diff_args *a, const struct diff_run *run)
@@ -1056,6 +1100,7 @@ write_summary(const struct diff_args *a, const struct diff_run *run)
 		run->pairs.nunpaired == 1 ? "" : "s", run->tripped, run->tripped == 1 ? "" : "s");
 	if (wrong)
 		fprintf(stdout, ", %zu cannot be checked", wrong);
+	write_tripped_names(run, a->format == FORMAT_MARKDOWN);
 	fputs(a->format == FORMAT_MARKDOWN ? "\n\n" : "\n", stdout);
 }
 

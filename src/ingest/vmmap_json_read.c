@@ -54,6 +54,8 @@ read_header(const json_t *o, struct vmmap_dump *d, const char *path, const char 
 		return -1;
 	if (name)
 		d->process = xmemdup0(name, len);
+	/* iotally's JSON of a dump carries its summary rows whole. */
+	d->summary_complete = true;
 	if (json_is_integer(json_object_get(proc, "pid")) &&
 	    json_doc_u64(proc, "pid", path, where, &d->pid, err) == 0)
 		d->has_pid = true;

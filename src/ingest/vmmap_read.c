@@ -302,6 +302,9 @@ static void
 end_table(struct parser *ps)
 {
 	bool cut = (ps->table == TABLE_HEAD || ps->table == TABLE_ROWS) && !ps->layout.bracketed;
+	/* 2.0's bracketed table has no TOTAL rows: its end is its close. */
+	if (!cut && ps->layout.bracketed && ps->table == TABLE_ROWS && ps->dump)
+		ps->dump->summary_complete = true;
 	if (cut) {
 		diag_list_add(ps->warnings, DIAG_WARNING, ps->path, ps->table_last_line,
 			      "the summary table that starts at line %" PRIu64 " stops "
@@ -385,12 +388,16 @@ table_line(struct parser *ps, const struct line *ln, const char *p, size_t n)
 	if (view_starts(p, n, "===")) {
 		ps->table = ps->table == TABLE_HEAD ? TABLE_ROWS :
 			    ps->table == TABLE_ROWS ? TABLE_TOTALS : ps->table;
+		if (ps->table == TABLE_TOTALS && ps->dump)
+			ps->dump->summary_complete = true;
 		return 1;
 	}
 	if (ps->table == TABLE_ZONES)
 		return 1;
 	if (view_starts(p, n, "TOTAL")) {
 		ps->table = TABLE_TOTALS;
+		if (ps->dump)
+			ps->dump->summary_complete = true;
 		return 1;
 	}
 	if (ps->table == TABLE_TOTALS) {

@@ -115,6 +115,20 @@ vmmap_dump_lines_have(const struct vmmap_dump *d, enum vmmap_metric_field f)
 }
 
 bool
+vmmap_dump_gpu_absence_known(const struct vmmap_dump *d)
+{
+	if (d->has_region_section || d->summary_complete)
+		return true;
+	for (size_t i = 0; i < d->ntypes; i++)
+		if (d->types[i].gpu)
+			return true;
+	for (size_t i = 0; i < d->nrows; i++)
+		if (gpu_type_counts(d->rows[i].name, strlen(d->rows[i].name)))
+			return true;
+	return false;
+}
+
+bool
 vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, uint64_t *out,
 		      bool *rounded)
 {
@@ -123,6 +137,8 @@ vmmap_dump_gpu_figure(const struct vmmap_dump *d, enum vmmap_metric_field f, uin
 	bool capped = false;
 	*out = 0;
 	*rounded = false;
+	if (!vmmap_dump_gpu_absence_known(d))
+		return false;
 	if (d->region_lines) {
 		if (!(desc->sources & VMMAP_FROM_LINES) || !vmmap_dump_lines_have(d, f))
 			return false;

@@ -94,6 +94,15 @@ struct vmmap_dump;
 bool vmmap_dump_lines_have(const struct vmmap_dump *d, enum vmmap_metric_field f);
 
 /*
+ * Does the dump say what GPU memory it has, even none? True when it lists
+ * a GPU type, or is whole enough that a GPU type it does not list has none
+ * (a region section's header, a summary table read to its TOTAL rows).
+ * False for an excerpt (a few grepped header, row or region lines): its
+ * GPU figures are unknown, never 0 (docs/gpu.md).
+ */
+bool vmmap_dump_gpu_absence_known(const struct vmmap_dump *d);
+
+/*
  * One figure of the gpu family of a dump: field f summed over its GPU
  * types. From the region lines (exact; counted regions, as every table
  * shows them) when the dump has any, else from its summary table (vmmap's

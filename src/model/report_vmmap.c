@@ -414,6 +414,15 @@ void
 report_add_vmmap(struct report *r, const struct vmmap_dump *d)
 {
 	summary_note_vmmap(&r->facts, 1, d);
+	/* An excerpt (grepped header, row or region lines) that lists no GPU
+	 * type says nothing about GPU memory: unknown, never "0 B". */
+	if (!vmmap_dump_gpu_absence_known(d)) {
+		add_provenance(r, NULL, d);
+		report_add_verdict(r, "No GPU figures: the capture is an excerpt of a vmmap dump "
+				   "(no region section, no summary table read to its TOTAL rows) "
+				   "and lists no GPU type, so its GPU memory is unknown");
+		return;
+	}
 	if (!d->region_lines && d->nrows) {
 		add_provenance(r, NULL, d);
 		add_summary_only(r, d);

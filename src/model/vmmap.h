@@ -326,6 +326,10 @@ struct vmmap_dump {
 				     to bytes with page_size */
 	bool has_region_section;  /* a "==== ... regions for process" header was seen */
 	bool has_summary;
+	/* The summary table was read to its end (vmmap's TOTAL rows; 2.0's
+	 * closing rule): a type it does not list has no memory. Without it
+	 * (an excerpt, a cut table) an unlisted type is unknown, never 0. */
+	bool summary_complete;
 	bool finished;            /* vmmap_dump_finish() ran */
 	/*
 	 * The last region lines' histogram counts, oldest first. A dump of

@@ -19,6 +19,7 @@ a snapshot) keeps what was taken and says so; usage errors.
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -50,7 +51,11 @@ class Env(StandinEnv):
         self.write_conf()
         if os.geteuid() == 0:
             self.env.update({'SUDO_UID': str(NOBODY), 'SUDO_GID': str(NOBODY)})
-        self.bump = os.path.join(self.capdir, 'bin', 'bump')
+        # A copy in the test's own folder (mode 755): the user the action
+        # runs as may not reach the source tree (a checkout in a 0700 folder).
+        self.bump = os.path.join(self.dir, 'bump')
+        shutil.copy(os.path.join(self.capdir, 'bin', 'bump'), self.bump)
+        os.chmod(self.bump, 0o755)
 
     def out(self):
         return os.path.join(self.dir, 'series')

@@ -154,6 +154,12 @@ bad:
 			"gate '%s': value '%s' is not %s", g->text, g->value_text, what);
 }
 
+const char *
+diff_gate_result_word(bool tripped, bool unevaluable)
+{
+	return unevaluable ? "not evaluable" : tripped ? "TRIPPED" : "passed";
+}
+
 int
 diff_gate_check_unit(const struct diff_gate *g, struct diag *err)
 {

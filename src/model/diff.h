@@ -70,6 +70,12 @@ struct diff_gate {
 };
 
 /*
+ * The one word each output gives a gate's result, tables, Markdown and
+ * HTML alike: "TRIPPED", "passed", or "not evaluable".
+ */
+const char *diff_gate_result_word(bool tripped, bool unevaluable);
+
+/*
  * Parse one expression. 0, or -1 with a DIAG_USAGE *err naming the part
  * that is wrong (the metric, the operator or the value).
  */

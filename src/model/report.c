@@ -424,7 +424,7 @@ gate_row(struct report_table *t, const struct diff_gate *g)
 		report_table_figure(t, g->bytes ? REPORT_CELL_DBYTES : REPORT_CELL_DCOUNT, g->delta);
 	}
 	gate_limit_cell(t, g);
-	report_table_text(t, g->unevaluable ? "not evaluable" : g->tripped ? "TRIPPED" : "passed");
+	report_table_text(t, diff_gate_result_word(g->tripped, g->unevaluable));
 }
 
 void

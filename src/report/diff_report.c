@@ -1,4 +1,5 @@
 #include "report/diff_report.h"
+#include "model/diff.h"
 
 #include "report/jsontext.h"
 #include "report/report_md_write.h"
@@ -175,7 +176,7 @@ diff_gates_write_text(FILE *out, const struct diff_report *r, bool markdown)
 		strbuf_reset(&limit);
 		diff_gate_limit_text(g, &limit);
 		text_table_add(&t, limit.buf);
-		text_table_add(&t, g->unevaluable ? "not evaluable" : g->tripped ? "FAIL" : "pass");
+		text_table_add(&t, diff_gate_result_word(g->tripped, g->unevaluable));
 	}
 	strbuf_release(&limit);
 	fputs(markdown ? "### Gates\n\n" : "Gates:\n", out);

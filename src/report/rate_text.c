@@ -4,6 +4,7 @@
  */
 
 #include "report/rate_write.h"
+#include "model/diff.h"
 
 #include "report/report_md_write.h"
 #include "report/texttable.h"
@@ -359,7 +360,7 @@ write_gates(FILE *out, const struct rate_report *r, bool md)
 		text_table_add(&t, g->g.text);
 		add_amount(&t, g->checked ? g->rate : NAN, g->unit, true);
 		add_amount(&t, g->checked ? g->low : NAN, g->unit, true);
-		text_table_add(&t, g->tripped ? "FAIL" : "pass");
+		text_table_add(&t, diff_gate_result_word(g->tripped, false));
 	}
 	text_table_write_section(out, &t, md, "Gates");
 	text_table_release(&t);

@@ -5,6 +5,7 @@
  */
 
 #include "report/trend_report.h"
+#include "model/diff.h"
 #include "report/signature_write.h"
 
 #include "report/report_md_write.h"
@@ -288,13 +289,13 @@ write_gates(FILE *out, const struct trend_report *r, bool md)
 			text_table_addf(&t, "%+.2f %%", g->slope);
 		else
 			add_amount(&t, g->slope, g->unit, true);
-		text_table_add(&t, g->tripped ? "FAIL" : "pass");
+		text_table_add(&t, diff_gate_result_word(g->tripped, false));
 	}
 	if (r->fail_on_leak) {
 		size_t leaks = trend_report_leaks(r);
 		text_table_add(&t, "--fail-on leak");
 		text_table_addf(&t, "%zu LEAK", leaks);
-		text_table_add(&t, leaks ? "FAIL" : "pass");
+		text_table_add(&t, diff_gate_result_word(leaks, false));
 	}
 	text_table_write_section(out, &t, md, "Gates");
 	text_table_release(&t);

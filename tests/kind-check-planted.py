@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Negative tests of tools/kind-check.py: each plants one decision on a
+kind's name outside the kind's modules, in a temporary copy of src/, and
+requires the check to fail with exactly that file, line and reason (and
+nothing else); the unchanged copy must pass. Plants in a kind's own modules
+and the words that only look like a kind (the vmmap metric
+"vmmap:footprint", a kind inside another word) must pass.
+
+    kind-check-planted.py CHECK SRC_DIR
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# (file under src/, line appended, the message expected, or None where the
+# plant is allowed; {line} is the planted line's number).
+PLANTS = [
+    ('report/texttable.c', 'static int p(const char *k) { return strcmp(k, "vmmap") == 0; }',
+     'src/report/texttable.c:{line}: compares with the kind name "vmmap": '
+     'a field or hook of its registry row'),
+    ('app/sources.c', 'static int q(enum input_kind i) { switch (i) { case INPUT_TRACK: return 1; default: return 0; } }',
+     'src/app/sources.c:{line}: case INPUT_TRACK: decides on a track input outside its '
+     'modules: a field or hook of its registry row'),
+    ('cli/msgs.c', 'static const char *const m = "a capture of vmmap, classes or footprint";',
+     'src/cli/msgs.c:{line}: a string that lists kinds (vmmap, classes, footprint): '
+     'generate it from the registry rows'),
+    ('model/trend.c', 'static const char *const l[] = { "track", "classes" };',
+     'src/model/trend.c:{line}: a hand-written list of kinds (track, classes): '
+     'iterate the registry rows'),
+    # a kind's own modules may name it; a metric that only looks like a kind
+    ('model/diff_vmmap.c', 'static int r(const char *k) { return strcmp(k, "vmmap") == 0; }', None),
+    ('app/kind_classes.c', 'static int s(enum input_kind i) { switch (i) { case INPUT_IOREG_TEXT: return 1; default: return 0; } }', None),
+    ('cli/msgs.c', 'static const char *const n = "vmmap:footprint and the trackers";', None),
+]
+
+
+def run_check(check, src):
+    return subprocess.run([sys.executable, check, src], capture_output=True, text=True)
+
+
+def main(argv):
+    if len(argv) != 3:
+        print('usage: kind-check-planted.py CHECK SRC_DIR', file=sys.stderr)
+        return 64
+    check, src = argv[1], argv[2]
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, 'src')
+        shutil.copytree(src, copy, ignore=shutil.ignore_patterns('*.build', '*.txt'))
+        clean = run_check(check, copy)
+        if clean.returncode != 0 or clean.stdout:
+            print('FAIL: the unchanged tree does not pass:\n' + clean.stdout + clean.stderr)
+            return 1
+        for rel, planted, expect in PLANTS:
+            path = os.path.join(copy, rel)
+            with open(path, 'rb') as f:
+                original = f.read()
+            text = original if original.endswith(b'\n') else original + b'\n'
+            line = text.count(b'\n') + 1
+            with open(path, 'wb') as f:
+                f.write(text + planted.encode() + b'\n')
+            got = run_check(check, copy)
+            with open(path, 'wb') as f:
+                f.write(original)
+            want_status, want = (1, expect.format(line=line) + '\n') if expect else (0, '')
+            if got.returncode != want_status or got.stdout != want:
+                failures += 1
+                print('FAIL: %s planted in %s: status %d, stdout:\n%s(wanted status %d and:\n%s)'
+                      % (planted, rel, got.returncode, got.stdout, want_status, want))
+            else:
+                print('ok: %s in %s: %s' % (planted, rel, want.rstrip() or 'passes'))
+        # the check must also refuse a tree whose rows it cannot find
+        os.remove(os.path.join(copy, 'app', 'kind_vmmap.c'))
+        for row in ('kind_classes.c', 'kind_track.c', 'kind_footprint.c'):
+            p = os.path.join(copy, 'app', row)
+            if os.path.exists(p):
+                os.remove(p)
+        got = run_check(check, copy)
+        if got.returncode != 1 or 'registry rows' not in got.stdout:
+            failures += 1
+            print('FAIL: a tree without registry rows passed: ' + got.stdout)
+        else:
+            print('ok: a tree without rows is refused')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -80,7 +80,7 @@ def main():
     with open(os.path.join(root, capture), 'rb') as f:
         want = f.read()
     # Leading comment lines (the fixture's "# SOURCE:" line) are not part of
-    # what ioclasscount printed: every reader skips them (docs/architecture.md,
+    # what ioclasscount printed: every reader skips them (docs/preamble.md,
     # "Input before the capture"); blank lines among them stay.
     lines = want.split(b'\n')
     keep = []

@@ -6,7 +6,7 @@ dependency that lives in a header (an enum, a struct, a macro, an inline
 function) is invisible to it. This check reads every `#include "..."` line
 and refuses one that reaches a layer the including file's layer may not use,
 and every `#include <...>` of a third-party library whose types the
-architecture confines to a few files (docs/architecture.md).
+architecture confines to a few files (docs/testing.md, "The layer checks").
 
     tools/include-check.py [SRC_DIR]     (default: src/ beside tools/)
 
@@ -56,7 +56,7 @@ FILES = {
 GENERATED = {'iotally-config.h'}
 
 # Third-party headers confined to the files that own them
-# (docs/architecture.md): PCRE2 types stay in util/regex.c; libxml2 in the
+# (docs/testing.md, "The layer checks"): PCRE2 types stay in util/regex.c; libxml2 in the
 # property-list reader, the JUnit writer and the lazy import table;
 # libarchive in the archive reader, the bundle writer and its import table.
 THIRD_PARTY = {

@@ -35,7 +35,7 @@
  * (shared, not written), writes only its own item and its result, and
  * prints nothing on standard output or error itself (cli/ captures what a
  * command's reader prints per item: cli/outbuf.h). The layers below are
- * safe for that: see "Reading on several threads" in docs/architecture.md
+ * safe for that: see "The thread-safety audit" in docs/parallel.md
  * for what was shared and how it is kept safe (lazily loaded libraries,
  * PCRE2 match data, libxml2's initialisation, the message buffers of
  * model/gpu.c and model/footprint.c). Bundle members a line reader maps

@@ -18,7 +18,7 @@
  *   delivered: what they mean is the parser's to say.
  *
  * Other lines before a parser's first recognised line are its preamble:
- * the parser decides (docs/architecture.md, "Input before the capture").
+ * the parser decides (docs/preamble.md, "Input before the capture").
  *
  * The struct borrows the line reader; the caller opens and closes it.
  */

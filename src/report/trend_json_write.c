@@ -188,10 +188,7 @@ trend_junit_write(FILE *out, const struct trend_report *r, struct diag *err)
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct trend_gate *g = &r->gates[i];
 		char s[48];
-		if (g->g.percent)
-			snprintf(s, sizeof(s), "%+.2f %%", g->slope);
-		else
-			trend_format_amount(s, g->slope, g->unit, true);
+		trend_gate_slope_text(g, s);
 		const char *per = g->rate == TREND_PER_HOUR ? "hour" : "sample";
 		strbuf_addf(&msgs[i], "slope %s per %s, limit %s %s per %s", s, per,
 			    diff_op_text(g->g.op), g->g.value_text, per);
@@ -202,6 +199,10 @@ trend_junit_write(FILE *out, const struct trend_report *r, struct diag *err)
 	if (r->fail_on_leak) {
 		size_t k = r->ngates, leaks = trend_report_leaks(r);
 		strbuf_addf(&msgs[k], "%zu metric%s LEAK", leaks, leaks == 1 ? "" : "s");
+		if (leaks) {
+			strbuf_addstr(&msgs[k], ": ");
+			trend_leak_names(&r, 1, &msgs[k]);
+		}
 		cases[k].name = "--fail-on leak";
 		cases[k].failed = leaks > 0;
 		cases[k].message = msgs[k].buf;

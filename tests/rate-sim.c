@@ -52,18 +52,13 @@ true_rate(const char *shape, double arg, size_t warmup)
 int
 main(int argc, char **argv)
 {
-	if (argc != 6) {
-		fprintf(stderr, "usage: rate-sim SHAPE N RHO REPS SEED\n");
+	struct sim_operands o;
+	if (sim_operands_read(argc, argv, false, "usage: rate-sim SHAPE N RHO REPS SEED", &o) != 0)
 		return 64;
-	}
-	char shape[32];
-	double arg;
-	if (sim_shape_split(argv[1], shape, sizeof(shape), &arg) < 0)
-		return 64;
-	size_t n = (size_t)strtoul(argv[2], NULL, 10);
-	double rho = strtod(argv[3], NULL);
-	unsigned long reps = strtoul(argv[4], NULL, 10);
-	sim_seed(strtoull(argv[5], NULL, 10));
+	const char *shape = o.shape;
+	double arg = o.arg, rho = o.rho;
+	size_t n = o.n;
+	unsigned long reps = o.reps;
 	if (n < 3 || n > SIM_MAXN || isnan(shape_at(shape, arg, 0)) || !(rho >= 0 && rho < 1))
 		return 64;
 	struct rate_params rp;

@@ -5,6 +5,7 @@
 #include "series-sim.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,5 +55,24 @@ sim_shape_split(const char *spec, char *shape, size_t size, double *arg)
 	memcpy(shape, spec, len);
 	shape[len] = '\0';
 	*arg = colon ? strtod(colon + 1, NULL) : 0;
+	return 0;
+}
+
+int
+sim_operands_read(int argc, char **argv, bool with_missing, const char *usage,
+		  struct sim_operands *o)
+{
+	int m = with_missing;
+	if (argc != 6 + m) {
+		fprintf(stderr, "%s\n", usage);
+		return 64;
+	}
+	if (sim_shape_split(argv[1], o->shape, sizeof(o->shape), &o->arg) < 0)
+		return 64;
+	o->n = (size_t)strtoul(argv[2], NULL, 10);
+	o->rho = strtod(argv[3], NULL);
+	o->missing = m ? strtod(argv[4], NULL) : 0;
+	o->reps = strtoul(argv[4 + m], NULL, 10);
+	sim_seed(strtoull(argv[5 + m], NULL, 10));
 	return 0;
 }

@@ -9,6 +9,7 @@
  * same seed draws the same series in the same order.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,23 @@ double sim_uniform(void);
 double sim_gauss(void);
 /* The next AR(1) noise value after `e`, lag-1 correlation `rho`, unit variance. */
 double sim_ar1_next(double e, double rho);
+
+/* A simulator's operands: SHAPE N RHO [MISSING] REPS SEED. */
+struct sim_operands {
+	char shape[32];              /* SHAPE before ':' */
+	double arg;                  /* after ':'; 0 none */
+	size_t n;                    /* samples of a series */
+	double rho;
+	double missing;              /* with MISSING: the share left out */
+	unsigned long reps;          /* series to draw */
+};
+
+/*
+ * argv read into *o (with MISSING or not), the generator seeded with SEED.
+ * 0; 64 when the count is wrong (`usage` said) or SHAPE is too long.
+ */
+int sim_operands_read(int argc, char **argv, bool with_missing, const char *usage,
+		      struct sim_operands *o);
 
 /*
  * "plateau:0.4" into shape "plateau" (at most size - 1 bytes) and *arg 0.4;

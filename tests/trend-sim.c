@@ -55,18 +55,14 @@ shape_at(const char *shape, double arg, size_t i, size_t n, double level)
 int
 main(int argc, char **argv)
 {
-	if (argc != 7) {
-		fprintf(stderr, "usage: trend-sim SHAPE N RHO MISSING REPS SEED\n");
+	struct sim_operands o;
+	if (sim_operands_read(argc, argv, true, "usage: trend-sim SHAPE N RHO MISSING REPS SEED",
+			      &o) != 0)
 		return 64;
-	}
-	char shape[32];
-	double arg;
-	if (sim_shape_split(argv[1], shape, sizeof(shape), &arg) < 0)
-		return 64;
-	size_t n = (size_t)strtoul(argv[2], NULL, 10);
-	double rho = strtod(argv[3], NULL), missing = strtod(argv[4], NULL);
-	unsigned long reps = strtoul(argv[5], NULL, 10);
-	sim_seed(strtoull(argv[6], NULL, 10));
+	const char *shape = o.shape;
+	double arg = o.arg, rho = o.rho, missing = o.missing;
+	size_t n = o.n;
+	unsigned long reps = o.reps;
 	if (n < 3 || n > SIM_MAXN || isnan(shape_at(shape, arg, 0, n, 0)))
 		return 64;
 	bool quantised = shape[0] == 'q';

@@ -30,7 +30,7 @@ struct trend_input_row {
 };
 
 struct trend_report {
-	const char *kind;                     /* "vmmap", "classes", "track" */
+	const char *kind;                     /* the kind's name in the registry (app/kind.h) */
 	bool by_time;                         /* ordered by capture time */
 	const char *order_note;               /* how the order was chosen */
 	double span_hours;                    /* NAN when the times are unknown */

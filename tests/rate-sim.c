@@ -18,39 +18,12 @@
 
 #include "model/rate.h"
 
+#include "series-sim.h"
+
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MiB (1024.0 * 1024.0)
-#define MAXN 1000
-
-static uint64_t rng_state;
-
-static uint64_t
-next_u64(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in (0, 1). */
-static double
-uniform(void)
-{
-	return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double
-gauss(void)
-{
-	double u = uniform(), v = uniform();
-	return sqrt(-2 * log(u)) * cos(2 * 3.14159265358979323846 * v);
-}
 
 /* The growth at iteration i, in sigma; NAN for an unknown shape. */
 static double
@@ -70,7 +43,7 @@ static double
 true_rate(const char *shape, double arg, size_t warmup)
 {
 	if (strcmp(shape, "leak") == 0)
-		return arg * MiB;
+		return arg * SIM_MIB;
 	if (strcmp(shape, "warm") == 0 && (double)warmup < arg)
 		return NAN;   /* still rising in the window: no single rate */
 	return 0;
@@ -79,25 +52,14 @@ true_rate(const char *shape, double arg, size_t warmup)
 int
 main(int argc, char **argv)
 {
-	if (argc != 6) {
-		fprintf(stderr, "usage: rate-sim SHAPE N RHO REPS SEED\n");
+	struct sim_operands o;
+	if (sim_operands_read(argc, argv, false, "usage: rate-sim SHAPE N RHO REPS SEED", &o) != 0)
 		return 64;
-	}
-	char shape[32];
-	double arg = 0;
-	const char *colon = strchr(argv[1], ':');
-	size_t len = colon ? (size_t)(colon - argv[1]) : strlen(argv[1]);
-	if (len >= sizeof(shape))
-		return 64;
-	memcpy(shape, argv[1], len);
-	shape[len] = '\0';
-	if (colon)
-		arg = strtod(colon + 1, NULL);
-	size_t n = (size_t)strtoul(argv[2], NULL, 10);
-	double rho = strtod(argv[3], NULL);
-	unsigned long reps = strtoul(argv[4], NULL, 10);
-	rng_state = strtoull(argv[5], NULL, 10);
-	if (n < 3 || n > MAXN || isnan(shape_at(shape, arg, 0)) || !(rho >= 0 && rho < 1))
+	const char *shape = o.shape;
+	double arg = o.arg, rho = o.rho;
+	size_t n = o.n;
+	unsigned long reps = o.reps;
+	if (n < 3 || n > SIM_MAXN || isnan(shape_at(shape, arg, 0)) || !(rho >= 0 && rho < 1))
 		return 64;
 	struct rate_params rp;
 	struct trend_params p;
@@ -105,13 +67,13 @@ main(int argc, char **argv)
 	rate_trend_params(&rp, n, &p);
 	double truth = true_rate(shape, arg, p.warmup);
 	size_t count[RATE_VERDICTS] = { 0 }, covered = 0, with = 0;
-	double v[MAXN];
+	double v[SIM_MAXN];
 	for (unsigned long r = 0; r < reps; r++) {
-		double e = gauss();
+		double e = sim_gauss();
 		for (size_t i = 0; i < n; i++) {
 			if (i)
-				e = rho * e + sqrt(1 - rho * rho) * gauss();
-			v[i] = 64 * MiB + (shape_at(shape, arg, i) + e) * MiB;
+				e = sim_ar1_next(e, rho);
+			v[i] = 64 * SIM_MIB + (shape_at(shape, arg, i) + e) * SIM_MIB;
 		}
 		struct trend_result res;
 		struct rate_row row;

@@ -21,39 +21,12 @@
 
 #include "model/trend.h"
 
+#include "series-sim.h"
+
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MiB (1024.0 * 1024.0)
-#define MAXN 1000
-
-static uint64_t rng_state;
-
-static uint64_t
-next_u64(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in (0, 1). */
-static double
-uniform(void)
-{
-	return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double
-gauss(void)
-{
-	double u = uniform(), v = uniform();
-	return sqrt(-2 * log(u)) * cos(2 * 3.14159265358979323846 * v);
-}
 
 /* The shape at sample i of n, in units of the noise sigma. */
 static double
@@ -82,43 +55,33 @@ shape_at(const char *shape, double arg, size_t i, size_t n, double level)
 int
 main(int argc, char **argv)
 {
-	if (argc != 7) {
-		fprintf(stderr, "usage: trend-sim SHAPE N RHO MISSING REPS SEED\n");
+	struct sim_operands o;
+	if (sim_operands_read(argc, argv, true, "usage: trend-sim SHAPE N RHO MISSING REPS SEED",
+			      &o) != 0)
 		return 64;
-	}
-	char shape[32];
-	double arg = 0;
-	const char *colon = strchr(argv[1], ':');
-	size_t len = colon ? (size_t)(colon - argv[1]) : strlen(argv[1]);
-	if (len >= sizeof(shape))
-		return 64;
-	memcpy(shape, argv[1], len);
-	shape[len] = '\0';
-	if (colon)
-		arg = strtod(colon + 1, NULL);
-	size_t n = (size_t)strtoul(argv[2], NULL, 10);
-	double rho = strtod(argv[3], NULL), missing = strtod(argv[4], NULL);
-	unsigned long reps = strtoul(argv[5], NULL, 10);
-	rng_state = strtoull(argv[6], NULL, 10);
-	if (n < 3 || n > MAXN || isnan(shape_at(shape, arg, 0, n, 0)))
+	const char *shape = o.shape;
+	double arg = o.arg, rho = o.rho, missing = o.missing;
+	size_t n = o.n;
+	unsigned long reps = o.reps;
+	if (n < 3 || n > SIM_MAXN || isnan(shape_at(shape, arg, 0, n, 0)))
 		return 64;
 	bool quantised = shape[0] == 'q';
-	double step = quantised ? 5 * MiB : 0;
+	double step = quantised ? 5 * SIM_MIB : 0;
 	size_t drop = (size_t)floor(missing * (double)n + 0.5);
 	size_t count[TREND_VERDICTS] = { 0 };
 	struct trend_params p;
 	trend_params_default(&p, n);
-	double v[MAXN];
+	double v[SIM_MAXN];
 	for (unsigned long r = 0; r < reps; r++) {
-		double e = gauss(), level = quantised ? 5 * uniform() : 0;
+		double e = sim_gauss(), level = quantised ? 5 * sim_uniform() : 0;
 		for (size_t i = 0; i < n; i++) {
 			if (i)
-				e = rho * e + sqrt(1 - rho * rho) * gauss();
-			double x = 64 * MiB + (shape_at(shape, arg, i, n, level) + e) * MiB;
+				e = sim_ar1_next(e, rho);
+			double x = 64 * SIM_MIB + (shape_at(shape, arg, i, n, level) + e) * SIM_MIB;
 			v[i] = quantised ? step * floor(x / step + 0.5) : x;
 		}
 		for (size_t k = 0; k < drop;) {
-			size_t i = (size_t)(uniform() * (double)n);
+			size_t i = (size_t)(sim_uniform() * (double)n);
 			if (i < n && !isnan(v[i])) {
 				v[i] = NAN;
 				k++;

@@ -48,6 +48,7 @@ struct trend_input;
 struct trend_sample;
 struct bundle_capture;
 struct signature;
+struct strbuf;
 
 struct kind {
 	/*
@@ -106,6 +107,16 @@ struct kind {
 	 * adds none.
 	 */
 	void (*signature)(const void *diff, struct signature *sig);
+
+	/* ---- series (`trend`, `rate`) ---- */
+	/*
+	 * A metric a series holds only in parts, summed for a gate
+	 * (app/series_gates.h): the name of part `i` of `metric`
+	 * ("vmmap:IOSurface.dirty": part 0 "vmmap:IOSurface:N.dirty") appended
+	 * to *out, false past the last part or when the metric is not such a
+	 * sum. NULL: the kind's series hold every metric whole.
+	 */
+	bool (*series_sum_part)(const char *metric, size_t i, struct strbuf *out);
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

@@ -19,6 +19,7 @@
 #include "report/diff_vmmap_write.h"
 #include "util/datetime.h"
 #include "util/size.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -272,6 +273,21 @@ vmmap_signature(const void *p, struct signature *sig)
 	signature_add_vmmap(sig, &v->diff);
 }
 
+/*
+ * A type's field without a purge state ("vmmap:IOSurface.dirty") is the
+ * sum of its states' series: part i is state i's ("vmmap:IOSurface:N.dirty").
+ */
+static bool
+series_sum_part(const char *metric, size_t i, struct strbuf *out)
+{
+	const char *dot = strrchr(metric, '.');
+	if (!dot || i >= VMMAP_PURGE_STATES)
+		return false;
+	strbuf_addf(out, "%.*s:%c%s", (int)(dot - metric), metric,
+		    vmmap_purge_char((enum vmmap_purge)i), dot);
+	return true;
+}
+
 const struct kind kind_vmmap = {
 	.name = "vmmap",
 	.raw = { INPUT_VMMAP },
@@ -291,4 +307,5 @@ const struct kind kind_vmmap = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = vmmap_signature,
+	.series_sum_part = series_sum_part,
 };

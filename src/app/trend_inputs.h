@@ -24,7 +24,7 @@
 
 struct trend_input {
 	const char *path;
-	const char *kind;           /* "vmmap", "classes", "track"; NULL: none */
+	const char *kind;           /* its kind's name in the registry (app/kind.h); NULL: none */
 	bool used;
 	size_t sample;              /* its sample in the series, when used */
 	char *left_out;             /* why it is not used (owned), when not */

@@ -7,7 +7,10 @@
 
 #include "app/kind.h"
 #include "app/parallel.h"
+#include "app/signature_inputs.h"
 #include "ingest/bundle.h"
+#include "model/signature.h"
+#include "model/signature_series.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -365,4 +368,62 @@ trend_run_bundle_kinds(const char *const *paths, size_t n, struct app_bundles *b
 	}
 	free(bundles);
 	return nk;
+}
+
+void
+trend_params_given(void *ctx, size_t nsamples, struct trend_params *p)
+{
+	const struct trend_given *g = ctx;
+	trend_params_default(p, nsamples);
+	if (g->has_warmup)
+		p->warmup = g->warmup;
+	if (g->has_min_bytes)
+		p->min_bytes = g->min_bytes;
+	if (g->has_min_count)
+		p->min_count = g->min_count;
+	if (g->has_min_percent)
+		p->min_percent = g->min_percent;
+	if (g->has_alpha)
+		p->alpha = g->alpha;
+}
+
+size_t
+trend_run_kinds_to_follow(const char *forced, bool one, const char *const *paths, size_t n,
+			  struct app_bundles *bs, const char **kinds)
+{
+	kinds[0] = forced;
+	if (forced || one)
+		return 1;
+	size_t nk = trend_run_bundle_kinds(paths, n, bs, kinds, KINDS_MAX);
+	if (nk == 0)
+		kinds[nk++] = NULL;
+	return nk;
+}
+
+bool
+trend_run_kind_left_out(size_t nk, size_t i, size_t ok, const struct diag *err)
+{
+	return nk > 1 && err->code != DIAG_USAGE && (ok || i + 1 < nk);
+}
+
+int
+trend_kind_run_signature(const struct trend_kind_run *t, struct signature *sig, struct diag *err)
+{
+	const struct trend_series *s = &t->s;
+	enum trend_verdict best = signature_series_verdict(s);
+	struct diag_list notes;
+	diag_list_init(&notes, 20);
+	const char *first = s->nsamples >= 2 ? t->in[t->o.perm[0]].path : NULL;
+	const char *last = s->nsamples >= 2 ? t->in[t->o.perm[s->nsamples - 1]].path : NULL;
+	int rc = !first || best == TREND_VERDICTS || strcmp(first, "-") == 0 ||
+		 strcmp(last, "-") == 0
+		 ? (signature_init(sig), signature_finish(sig), 0)
+		 : signature_of_series(first, last, trend_verdict_name(best), sig, &notes, err);
+	diag_list_release(&notes);   /* said once already, when the samples were read */
+	if (rc < 0) {
+		signature_release(sig);
+		signature_init(sig);
+		signature_finish(sig);
+	}
+	return rc;
 }

@@ -95,6 +95,49 @@ int trend_kind_run(struct trend_kind_run *t, const char *const *paths, size_t n,
 void trend_kind_run_release(struct trend_kind_run *t);
 
 /*
+ * What a command line set of the analysis (`trend`, `rate`); each unset
+ * one is the default for the sample count.
+ */
+struct trend_given {
+	bool has_warmup, has_alpha, has_min_bytes, has_min_count, has_min_percent;
+	size_t warmup;
+	double alpha, min_bytes, min_count, min_percent;
+};
+
+/* trend_params_fn of `trend` (ctx: a struct trend_given): the defaults, then what is given. */
+void trend_params_given(void *ctx, size_t nsamples, struct trend_params *p);
+
+/*
+ * The kinds a command follows into kinds[0..KINDS_MAX): `forced` (--kind)
+ * alone; one, as the inputs say (NULL), when `one` (gates, JSON or JUnit
+ * follow one kind); else every kind the bundle operands hold
+ * (trend_run_bundle_kinds()), or one as the inputs say when they are not
+ * bundles. How many.
+ */
+size_t trend_run_kinds_to_follow(const char *forced, bool one, const char *const *paths,
+				 size_t n, struct app_bundles *bs, const char **kinds);
+
+/*
+ * A kind of several that cannot be followed (`err`, the `i`th of `nk`,
+ * after `ok` followed) is left out, said as a warning, when another kind
+ * may still be followed and the error is not the command line's: true.
+ * False: the command stops with `err`.
+ */
+bool trend_run_kind_left_out(size_t nk, size_t i, size_t ok, const struct diag *err);
+
+/*
+ * The series' leak signature (docs/signatures.md): its first and last
+ * samples compared, when the verdict that names it
+ * (model/signature_series.h) is LEAK, GROWING or PLATEAU; else, or when
+ * a sample is standard input (it cannot be read a second time), none.
+ * -1 with *err when a sample cannot be compared again: *sig is then
+ * none, finished; the verdicts stand without it.
+ */
+struct signature;
+int trend_kind_run_signature(const struct trend_kind_run *t, struct signature *sig,
+			     struct diag *err);
+
+/*
  * The kinds of the registry (app/kind.h), in its order, that any sample of
  * the bundle operands holds: at most `max` in kinds[]. 0 when an operand
  * is not a bundle (the captures' own kind decides) or none holds a capture.

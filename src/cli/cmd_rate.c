@@ -5,18 +5,15 @@
  * each kind through app/trend_run.c and model/rate.c, prints.
  */
 
-#include "cli/bundle_args.h"
 #include "cli/commands.h"
-#include "cli/formats.h"
-#include "cli/inputs.h"
 #include "cli/msgs.h"
-#include "cli/options.h"
 #include "cli/report_series_run.h"
+#include "cli/series_args.h"
 
 #include "app/kind.h"
-#include "app/parallel.h"
 #include "app/rate_inputs.h"
-#include "app/trend_run.h"
+#include "app/rate_run.h"
+#include "app/series_gates.h"
 #include "model/rate.h"
 #include "model/rate_gate.h"
 #include "report/rate_write.h"
@@ -26,7 +23,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,27 +100,16 @@ const char cmd_rate_help[] =
 	"input can be opened, 74 output cannot be written.\n";
 
 enum {
-	OPT_WARMUP = 1,
-	OPT_MIN_RATE,
+	OPT_MIN_RATE = SERIES_OPT_OWN,
 	OPT_MIN_COUNT,
-	OPT_ALPHA,
 	OPT_FAIL_IF,
-	OPT_FORMAT,
-	OPT_KIND,
-	OPT_JOBS,
-	OPT_HELP,
 };
 
+/* rate's own options; those it shares with trend are cli/series_args.c's. */
 static const struct cli_option rate_options[] = {
-	{ "warmup", 0, true, OPT_WARMUP },
 	{ "min-rate", 0, true, OPT_MIN_RATE },
 	{ "min-count", 0, true, OPT_MIN_COUNT },
-	{ "alpha", 0, true, OPT_ALPHA },
 	{ "fail-if", 0, true, OPT_FAIL_IF },
-	{ "format", 0, true, OPT_FORMAT },
-	{ "kind", 0, true, OPT_KIND },
-	{ "jobs", 'j', true, OPT_JOBS },
-	{ "help", 'h', false, OPT_HELP },
 };
 
 /* The formats `iotally rate` writes. */
@@ -133,20 +118,13 @@ static const struct cli_option rate_options[] = {
 		      FORMAT_BIT(FORMAT_HTML))
 
 struct rate_args {
-	const char **paths;
-	size_t npaths, paths_alloc;
-	enum output_format format;
-	const char *kind;
-	bool has_warmup, has_alpha;
-	uint64_t warmup;
-	double alpha;
-	struct rate_params rp;
-	unsigned jobs;
+	struct series_args s;
+	struct rate_given given;
 	struct rate_gate *gates;
 	size_t ngates, gates_alloc;
-	size_t stdin_uses;
 	struct rate_operands ops;    /* the operands, folders listed */
-	bool help;
+	struct rate_series *rates;   /* per kind followed */
+	struct rate_kind_report *reps;
 };
 
 static void
@@ -155,52 +133,32 @@ args_release(struct rate_args *a)
 	for (size_t i = 0; i < a->ngates; i++)
 		rate_gate_release(&a->gates[i]);
 	free(a->gates);
-	free(a->paths);
+	series_args_release(&a->s);
 	rate_operands_release(&a->ops);
 }
 
+/* One of rate's own options (series_command.take). */
 static int
-parse_alpha(const char *arg, struct rate_args *a, struct diag *err)
+take_option(void *ctx, int id, const char *arg, struct diag *err)
 {
-	char *end;
-	double p = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || !(p > 0 && p < 1))
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--alpha '%s' is not a probability between 0 and 1", arg);
-	a->has_alpha = true;
-	a->alpha = p;
-	return 0;
-}
-
-static int
-handle_option(int id, const char *arg, struct rate_args *a, struct diag *err)
-{
+	struct rate_args *a = ctx;
 	uint64_t v;
 	switch (id) {
-	case OPT_WARMUP:
-		a->has_warmup = true;
-		if (strcmp(arg, "0") == 0) {
-			a->warmup = 0;
-			return 0;
-		}
-		return cli_positive_count("--warmup", arg, &a->warmup, err);
 	case OPT_MIN_RATE:
 		if (size_parse_user(arg, &v) != SIZE_OK)
 			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 					"--min-rate '%s' is not a size (1MiB, 512K)", arg);
-		a->rp.floor_bytes = (double)v;
+		a->given.rp.floor_bytes = (double)v;
 		return 0;
 	case OPT_MIN_COUNT:
 		if (strcmp(arg, "0") == 0) {
-			a->rp.floor_count = 0;
+			a->given.rp.floor_count = 0;
 			return 0;
 		}
 		if (cli_positive_count("--min-count", arg, &v, err) < 0)
 			return -1;
-		a->rp.floor_count = (double)v;
+		a->given.rp.floor_count = (double)v;
 		return 0;
-	case OPT_ALPHA:
-		return parse_alpha(arg, a, err);
 	case OPT_FAIL_IF:
 		a->gates = xgrow(a->gates, &a->gates_alloc, a->ngates + 1, sizeof(*a->gates));
 		if (rate_gate_parse(arg, &a->gates[a->ngates], err) < 0) {
@@ -209,111 +167,21 @@ handle_option(int id, const char *arg, struct rate_args *a, struct diag *err)
 		}
 		a->ngates++;
 		return 0;
-	case OPT_KIND: {
-		const char *names[KINDS_MAX];
-		int k = cli_choice("kind", arg, names, kind_names(names, KINDS_MAX), err);
-		if (k < 0)
-			return -1;
-		a->kind = names[k];
-		return 0;
-	}
-	case OPT_FORMAT:
-		return cli_parse_format(arg, RATE_FORMATS, &a->format, err);
-	case OPT_JOBS:
-		return cli_parse_jobs(arg, &a->jobs, err);
 	default:
 		return 0;
 	}
 }
 
-/* One option or operand (cli_take_fn). */
-static int
-take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
-{
-	struct rate_args *a = ctx;
-	(void)p;
-	if (id != CLI_OPERAND)
-		return handle_option(id, arg, a, err);
-	a->paths = xgrow(a->paths, &a->paths_alloc, a->npaths + 1, sizeof(*a->paths));
-	a->paths[a->npaths++] = arg;
-	a->stdin_uses += strcmp(arg, "-") == 0;
-	return 0;
-}
-
 static int
 parse_args(int argc, char **argv, struct rate_args *a, struct diag *err)
 {
-	struct cli_parser p;
-	if (cli_parse(&p, rate_options, ARRAY_SIZE(rate_options), argc, argv, OPT_HELP,
-		      &a->help, take_arg, a, err) < 0)
-		return -1;
-	if (a->help)
-		return 0;
-	if (a->npaths == 0)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"no inputs: a rate needs a series or at least 3 captures of one "
-				"kind, one per iteration");
-	if (a->stdin_uses > 1)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"only one input can be standard input");
-	return 0;
-}
-
-/* trend_params_fn: rate's parameters for the iteration count, then the options. */
-static void
-params_of_args(void *ctx, size_t nsamples, struct trend_params *p)
-{
-	const struct rate_args *a = ctx;
-	rate_trend_params(&a->rp, nsamples, p);
-	if (a->has_warmup) {
-		/* The floor over the window follows the warm-up given. */
-		p->warmup = (size_t)a->warmup;
-		size_t span = nsamples > p->warmup + 1 ? nsamples - p->warmup - 1 : 1;
-		p->min_bytes = a->rp.floor_bytes * (double)span;
-		p->min_count = a->rp.floor_count * (double)span;
-	}
-	if (a->has_alpha)
-		p->alpha = a->alpha;
-}
-
-/* The kinds to follow: --kind's, else every kind the bundle operands hold. */
-static size_t
-kinds_to_follow(const struct rate_args *a, struct app_bundles *bs, const char **kinds)
-{
-	kinds[0] = a->kind;
-	if (a->kind)
-		return 1;
-	size_t n = trend_run_bundle_kinds(a->ops.paths, a->ops.n, bs, kinds, KINDS_MAX);
-	if (n == 0)
-		kinds[n++] = NULL;
-	return n;
-}
-
-static int
-say_error(struct diag *err)
-{
-	return err->code == DIAG_USAGE ? cli_usage_error(cli_find_command("rate"), err)
-				       : (cli_print_diag(err), err->code);
-}
-
-/* The gate's metric among the kinds: its row, or an unchanged metric's rate of 0. */
-static int
-check_gate(struct rate_gate *g, const struct rate_kind_report *kinds, size_t nk,
-	   struct diag *err)
-{
-	for (size_t k = 0; k < nk; k++) {
-		const struct trend_metric *m = trend_series_find(kinds[k].series, g->name);
-		if (!m)
-			continue;
-		for (size_t i = 0; i < kinds[k].rates->nrows; i++)
-			if (kinds[k].rates->rows[i].m == m)
-				return rate_gate_check(g, &kinds[k].rates->rows[i], m->unit, err);
-		/* The same value in every iteration: exactly no growth. */
-		struct rate_row still = { .m = m, .has_rate = true };
-		return rate_gate_check(g, &still, m->unit, err);
-	}
-	return diag_set(err, DIAG_DATA, NULL, 0, 0, "gate '%s': no capture holds '%s'",
-			g->g.text, g->name);
+	const struct series_command c = {
+		.name = "rate", .own = rate_options, .nown = ARRAY_SIZE(rate_options),
+		.formats = RATE_FORMATS, .given = &a->given.t, .take = take_option, .ctx = a,
+		.no_inputs = "no inputs: a rate needs a series or at least 3 captures of one "
+			     "kind, one per iteration",
+	};
+	return series_args_parse(&c, argc, argv, &a->s, err);
 }
 
 /* Each tripped gate said in the report's words; how many tripped. */
@@ -347,8 +215,8 @@ write_page(const struct rate_args *a, const struct rate_report *rep,
 	for (size_t i = 0; i < rep->nkinds; i++)
 		reps[i] = &runs[i].rep;
 	rate_summary(rep, &lead);
-	int rc = cli_write_series_page(reps, rep->nkinds, NULL, (const char *const *)a->paths,
-				       a->npaths, false, lead.buf, FORMAT_HTML, NULL, &err);
+	int rc = cli_write_series_page(reps, rep->nkinds, NULL, (const char *const *)a->s.paths,
+				       a->s.npaths, false, lead.buf, FORMAT_HTML, NULL, &err);
 	strbuf_release(&lead);
 	free(reps);
 	if (rc < 0) {
@@ -362,12 +230,12 @@ static int
 write_output(const struct rate_args *a, const struct rate_report *rep)
 {
 	int rc = 0;
-	if (a->format == FORMAT_JSON)
+	if (a->s.format == FORMAT_JSON)
 		rc = rate_json_write(stdout, rep);
-	else if (a->format == FORMAT_NDJSON)
+	else if (a->s.format == FORMAT_NDJSON)
 		rc = rate_ndjson_write(stdout, rep);
 	else
-		rate_text_write(stdout, rep, a->format == FORMAT_MARKDOWN);
+		rate_text_write(stdout, rep, a->s.format == FORMAT_MARKDOWN);
 	if (rc < 0) {
 		cli_error(NULL, 0, "cannot write output");
 		return DIAG_IOERR;
@@ -375,80 +243,51 @@ write_output(const struct rate_args *a, const struct rate_report *rep)
 	return 0;
 }
 
-/* One kind read, ordered and analysed per iteration; -1 with *err. */
+/* A kind followed (series_follow.analyse): analysed per iteration. */
 static int
-run_kind(struct rate_args *a, const char *kind, struct app_bundles *bs,
-	 struct trend_kind_run *t, struct rate_series *rs, struct diag *err)
+analyse_kind(void *ctx, struct trend_kind_run *t, size_t ok, struct diag *err)
 {
-	struct diag_list notes;
-	diag_list_init(&notes, 200);
-	int rc = trend_kind_run(t, a->ops.paths, a->ops.n, kind,
-				a->jobs ? a->jobs : app_parallel_default_jobs(), bs, params_of_args,
-				a, &notes, err);
-	cli_print_warnings(&notes);
-	diag_list_release(&notes);
-	cli_print_warnings(&t->warnings);
-	if (rc == 0)
-		rate_series_analyse(&t->s, &t->p, &a->rp, rs);
-	return rc;
+	struct rate_args *a = ctx;
+	(void)err;
+	rate_kind_run_analyse(t, &a->given.rp, &a->rates[ok], &a->reps[ok]);
+	return 0;
 }
 
 static int
 run(struct rate_args *a, struct app_bundles *bs)
 {
 	const char *kinds[KINDS_MAX];
-	size_t nk = kinds_to_follow(a, bs, kinds), ok = 0;
+	size_t nk = trend_run_kinds_to_follow(a->s.kind, false, a->ops.paths, a->ops.n, bs, kinds);
+	size_t ok;
 	struct trend_kind_run *runs = xcalloc(nk, sizeof(*runs));
-	struct rate_series *rates = xcalloc(nk, sizeof(*rates));
-	struct rate_kind_report *reps = xcalloc(nk, sizeof(*reps));
-	int status = 0;
-	for (size_t i = 0; i < nk && status == 0; i++) {
-		struct diag err;
-		diag_clear(&err);
-		struct trend_kind_run *t = &runs[ok];
-		int rc = run_kind(a, kinds[i], bs, t, &rates[ok], &err);
-		if (rc < 0 && nk > 1 && err.code != DIAG_USAGE && (ok || i + 1 < nk)) {
-			cli_warn(NULL, 0, "the %s captures are not followed: %s", kinds[i], err.msg);
-			trend_kind_run_release(t);
-		} else if (rc < 0) {
-			status = say_error(&err);
-			trend_kind_run_release(t);
-		} else {
-			reps[ok] = (struct rate_kind_report){
-				.kind = t->kind, .order_note = t->rep.order_note, .series = &t->s,
-				.rates = &rates[ok], .params = &t->p, .inputs = t->rep.inputs,
-				.ninputs = t->rep.ninputs, .warnings = &t->warnings,
-			};
-			ok++;
-		}
-	}
-	if (status == 0 && ok == 0) {
-		struct diag err;
-		diag_set(&err, DIAG_DATA, NULL, 0, 0, "no kind of capture in the inputs has 3 "
-			 "usable iterations: a rate needs at least 3 captures");
-		status = say_error(&err);
-	}
-	for (size_t i = 0; i < a->ngates && status == 0; i++) {
-		struct diag err;
-		if (check_gate(&a->gates[i], reps, ok, &err) < 0)
-			status = say_error(&err);
-	}
+	a->rates = xcalloc(nk, sizeof(*a->rates));
+	a->reps = xcalloc(nk, sizeof(*a->reps));
+	const struct series_follow f = {
+		.command = "rate", .params = rate_params_given, .params_ctx = &a->given,
+		.analyse = analyse_kind, .ctx = a,
+		.none = "no kind of capture in the inputs has 3 usable iterations: a rate needs at "
+			"least 3 captures",
+	};
+	int status = series_follow(&f, &a->s, a->ops.paths, a->ops.n, kinds, nk, bs, runs, &ok);
+	struct diag err;
+	if (status == 0 && rate_gates_check(a->gates, a->ngates, a->reps, ok, &err) < 0)
+		status = series_say_error("rate", &err);
 	if (status == 0) {
 		struct rate_report rep = {
-			.kinds = reps, .nkinds = ok, .rparams = &a->rp,
-			.warmup_given = a->has_warmup, .source = a->paths[0],
+			.kinds = a->reps, .nkinds = ok, .rparams = &a->given.rp,
+			.warmup_given = a->given.t.has_warmup, .source = a->s.paths[0],
 			.gates = a->gates, .ngates = a->ngates,
 		};
-		status = a->format == FORMAT_HTML ? write_page(a, &rep, runs) : write_output(a, &rep);
+		status = a->s.format == FORMAT_HTML ? write_page(a, &rep, runs) : write_output(a, &rep);
 		if (report_tripped(a) && status == 0)
 			status = DIAG_GATE;
 	}
 	for (size_t i = 0; i < ok; i++) {
-		rate_series_release(&rates[i]);
+		rate_series_release(&a->rates[i]);
 		trend_kind_run_release(&runs[i]);
 	}
-	free(reps);
-	free(rates);
+	free(a->reps);
+	free(a->rates);
 	free(runs);
 	return status;
 }
@@ -462,23 +301,19 @@ cmd_rate(int argc, char **argv)
 	int status = 0;
 
 	diag_clear(&err);
-	rate_params_default(&a.rp);
+	rate_given_default(&a.given);
 	app_bundles_init(&bundles);
 	if (parse_args(argc, argv, &a, &err) < 0) {
 		status = cli_usage_error(cli_find_command("rate"), &err);
-		goto out;
-	}
-	if (a.help) {
+	} else if (a.s.help) {
 		fputs(cmd_rate_help, stdout);
-		goto out;
-	}
-	if (rate_operands_expand((const char *const *)a.paths, a.npaths, &a.ops, &err) < 0) {
+	} else if (rate_operands_expand((const char *const *)a.s.paths, a.s.npaths, &a.ops,
+					&err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
-		goto out;
+	} else {
+		status = run(&a, &bundles);
 	}
-	status = run(&a, &bundles);
-out:
 	app_bundles_release(&bundles);
 	args_release(&a);
 	return status;

@@ -3,22 +3,16 @@
  * a series of captures of one kind; CI gates on the verdicts and the slopes.
  */
 
-#include "cli/bundle_args.h"
 #include "cli/commands.h"
-#include "app/signature_inputs.h"
-#include "model/signature.h"
-#include "model/signature_series.h"
-#include "cli/formats.h"
-#include "app/kind.h"
-#include "app/parallel.h"
-#include "cli/inputs.h"
 #include "cli/msgs.h"
-#include "cli/options.h"
 #include "cli/report_out.h"
-#include "app/trend_inputs.h"
-#include "app/trend_run.h"
 #include "cli/report_series_run.h"
+#include "cli/series_args.h"
 
+#include "app/kind.h"
+#include "app/series_gates.h"
+#include "app/trend_run.h"
+#include "model/signature.h"
 #include "model/trend.h"
 #include "model/trend_gate.h"
 #include "report/trend_report.h"
@@ -28,7 +22,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,33 +134,22 @@ const char cmd_trend_help[] =
 	"capture holds, 66 no input can be opened, 74 output cannot be written.\n";
 
 enum {
-	OPT_WARMUP = 1,
-	OPT_MIN_GROWTH,
+	OPT_MIN_GROWTH = SERIES_OPT_OWN,
 	OPT_MIN_COUNT,
-	OPT_ALPHA,
 	OPT_FAIL_ON,
 	OPT_FAIL_IF,
 	OPT_JUNIT,
-	OPT_FORMAT,
-	OPT_KIND,
-	OPT_JOBS,
 	OPT_OUTPUT,
-	OPT_HELP,
 };
 
+/* trend's own options; those it shares with rate are cli/series_args.c's. */
 static const struct cli_option trend_options[] = {
-	{ "warmup", 0, true, OPT_WARMUP },
 	{ "min-growth", 0, true, OPT_MIN_GROWTH },
 	{ "min-count", 0, true, OPT_MIN_COUNT },
-	{ "alpha", 0, true, OPT_ALPHA },
 	{ "fail-on", 0, true, OPT_FAIL_ON },
 	{ "fail-if", 0, true, OPT_FAIL_IF },
 	{ "junit", 0, true, OPT_JUNIT },
-	{ "format", 0, true, OPT_FORMAT },
-	{ "kind", 0, true, OPT_KIND },
-	{ "jobs", 'j', true, OPT_JOBS },
 	{ "output", 'o', true, OPT_OUTPUT },
-	{ "help", 'h', false, OPT_HELP },
 };
 
 /* The formats `iotally trend` writes. */
@@ -175,21 +157,14 @@ static const struct cli_option trend_options[] = {
 		       FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_HTML))
 
 struct trend_args {
-	const char **paths;
-	size_t npaths;
-	enum output_format format;
-	const char *kind;      /* --kind, NULL: the first input's */
+	struct series_args s;
+	struct trend_given given;
 	const char *junit;
 	const char *output;    /* -o: the HTML page's file; NULL: standard output */
-	bool has_warmup;
-	uint64_t warmup;
-	bool has_min_bytes, has_min_count, has_min_percent, has_alpha;
-	double min_bytes, min_count, min_percent, alpha;
 	bool fail_on_leak;
-	unsigned jobs;         /* -j N: inputs read at once; 0: one per processor */
 	struct trend_gate *gates;
 	size_t ngates, gates_alloc;
-	bool help;
+	struct signature *sigs;   /* per kind followed */
 };
 
 static void
@@ -198,71 +173,25 @@ args_release(struct trend_args *a)
 	for (size_t i = 0; i < a->ngates; i++)
 		trend_gate_release(&a->gates[i]);
 	free(a->gates);
-	free(a->paths);
+	series_args_release(&a->s);
 }
 
-/* "1MiB", "512K" (bytes) or "10%", "2.5%" (of the start level). */
+/* One of trend's own options (series_command.take). */
 static int
-parse_min_growth(const char *arg, struct trend_args *a, struct diag *err)
+take_option(void *ctx, int id, const char *arg, struct diag *err)
 {
-	size_t n = strlen(arg);
-	if (n && arg[n - 1] == '%') {
-		char *end;
-		double p = strtod(arg, &end);
-		if (end != arg + n - 1 || !(p >= 0) || p > 1e6)
-			goto bad;
-		a->has_min_percent = true;
-		a->min_percent = p;
-		return 0;
-	}
-	uint64_t v;
-	if (size_parse_user(arg, &v) != SIZE_OK)
-		goto bad;
-	a->has_min_bytes = true;
-	a->min_bytes = (double)v;
-	return 0;
-bad:
-	return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-			"--min-growth '%s' is not a size (1MiB, 512K) or a percentage (10%%)",
-			arg);
-}
-
-static int
-parse_alpha(const char *arg, struct trend_args *a, struct diag *err)
-{
-	char *end;
-	double p = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || !(p > 0 && p < 1))
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--alpha '%s' is not a probability between 0 and 1", arg);
-	a->has_alpha = true;
-	a->alpha = p;
-	return 0;
-}
-
-static int
-handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
-{
+	struct trend_args *a = ctx;
 	switch (id) {
-	case OPT_WARMUP:
-		a->has_warmup = true;
-		if (strcmp(arg, "0") == 0) {
-			a->warmup = 0;
-			return 0;
-		}
-		return cli_positive_count("--warmup", arg, &a->warmup, err);
 	case OPT_MIN_GROWTH:
-		return parse_min_growth(arg, a, err);
+		return series_parse_min_growth(arg, &a->given, err);
 	case OPT_MIN_COUNT: {
 		uint64_t n;
 		if (cli_positive_count("--min-count", arg, &n, err) < 0)
 			return -1;
-		a->has_min_count = true;
-		a->min_count = (double)n;
+		a->given.has_min_count = true;
+		a->given.min_count = (double)n;
 		return 0;
 	}
-	case OPT_ALPHA:
-		return parse_alpha(arg, a, err);
 	case OPT_FAIL_ON: {
 		static const char *const names[] = { "leak" };
 		if (cli_choice("fail-on", arg, names, ARRAY_SIZE(names), err) < 0)
@@ -281,19 +210,6 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 	case OPT_JUNIT:
 		a->junit = arg;
 		return 0;
-	case OPT_KIND: {
-		const char *names[KINDS_MAX];
-		int k = cli_choice("kind", arg, names, kind_names(names, KINDS_MAX), err);
-		if (k < 0)
-			return -1;
-		a->kind = names[k];
-		return 0;
-	}
-	case OPT_FORMAT: {
-		return cli_parse_format(arg, TREND_FORMATS, &a->format, err);
-	}
-	case OPT_JOBS:
-		return cli_parse_jobs(arg, &a->jobs, err);
 	case OPT_OUTPUT:
 		a->output = arg;
 		return 0;
@@ -302,154 +218,25 @@ handle_option(int id, const char *arg, struct trend_args *a, struct diag *err)
 	}
 }
 
-struct trend_parse {
-	struct trend_args *a;
-	size_t alloc;        /* of a->paths */
-	size_t stdin_uses;   /* operands "-" */
-};
-
-/* One option or operand (cli_take_fn). */
-static int
-take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
-{
-	struct trend_parse *t = ctx;
-	struct trend_args *a = t->a;
-	(void)p;
-	if (id != CLI_OPERAND)
-		return handle_option(id, arg, a, err);
-	a->paths = xgrow(a->paths, &t->alloc, a->npaths + 1, sizeof(*a->paths));
-	a->paths[a->npaths++] = arg;
-	t->stdin_uses += strcmp(arg, "-") == 0;
-	return 0;
-}
-
 static int
 parse_args(int argc, char **argv, struct trend_args *a, struct diag *err)
 {
-	struct cli_parser p;
-	struct trend_parse t = { .a = a };
-	if (cli_parse(&p, trend_options, ARRAY_SIZE(trend_options), argc, argv, OPT_HELP,
-		      &a->help, take_arg, &t, err) < 0)
-		return -1;
-	if (a->help)
-		return 0;
-	if (a->npaths == 0)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"no inputs: a trend needs at least 3 captures of one kind");
-	if (t.stdin_uses > 1)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"only one input can be standard input");
-	if (a->output && a->format != FORMAT_HTML)
+	const struct series_command c = {
+		.name = "trend", .own = trend_options, .nown = ARRAY_SIZE(trend_options),
+		.formats = TREND_FORMATS, .given = &a->given, .take = take_option, .ctx = a,
+		.no_inputs = "no inputs: a trend needs at least 3 captures of one kind",
+	};
+	if (series_args_parse(&c, argc, argv, &a->s, err) < 0 || a->s.help)
+		return a->s.help ? 0 : -1;
+	if (a->output && a->s.format != FORMAT_HTML)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"-o writes the HTML page: it goes with --format html");
 	return 0;
 }
 
-/* ---- reading and ordering ------------------------------------------------ */
-
-/* ---- gates ----------------------------------------------------------------- */
-
-static int
-check_gate_kinds(const struct trend_args *a, const char *kind, struct diag *err)
-{
-	const struct kind *k = NULL;
-	for (size_t i = 0; i < a->ngates; i++) {
-		const struct trend_gate *g = &a->gates[i];
-		k = kind_for_metric(g->g.kind);
-		if (k && strcmp(k->name, kind) == 0)
-			continue;
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				k ? "gate '%s': '%s:' metrics do not apply to %s captures"
-				  : "gate '%s': unknown metric kind '%s' (this trend reads %s "
-				    "captures)", g->g.text, g->g.kind, kind);
-	}
-	return 0;
-}
-
-/*
- * "vmmap:<Type>.<field>" without a state: the sum over the states of
- * "vmmap:<Type>:<c>.<field>". Values into v; false when no state exists.
- */
-static bool
-sum_states(const struct trend_series *s, const char *name, double *v)
-{
-	const char *dot = strrchr(name, '.');
-	if (strncmp(name, "vmmap:", 6) != 0 || !dot)
-		return false;
-	bool found = false;
-	for (size_t k = 0; k < s->nsamples; k++)
-		v[k] = NAN;
-	for (const char *st = "NVE-"; *st; st++) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%.*s:%c%s", (int)(dot - name), name, *st, dot);
-		const struct trend_metric *m = trend_series_find(s, sb.buf);
-		strbuf_release(&sb);
-		if (!m)
-			continue;
-		found = true;
-		for (size_t k = 0; k < s->nsamples; k++)
-			if (!isnan(m->v[k]))
-				v[k] = isnan(v[k]) ? m->v[k] : v[k] + m->v[k];
-	}
-	return found;
-}
-
-static int
-resolve_gates(struct trend_args *a, const struct trend_series *s,
-	      const struct trend_params *p, struct diag *err)
-{
-	double *v = xmalloc((s->nsamples ? s->nsamples : 1) * sizeof(*v));
-	int rc = 0;
-	for (size_t i = 0; i < a->ngates && rc == 0; i++) {
-		struct trend_gate *g = &a->gates[i];
-		const struct trend_metric *m = trend_series_find(s, g->name);
-		enum trend_unit unit = TREND_BYTES;
-		if (m) {
-			memcpy(v, m->v, s->nsamples * sizeof(*v));
-			unit = m->unit;
-		} else if (!sum_states(s, g->name, v)) {
-			rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
-				      "gate '%s': no capture holds '%s'", g->g.text, g->name);
-			break;
-		}
-		struct trend_result r;
-		trend_analyse_values(v, s->has_times ? s->hours : NULL, s->nsamples, unit,
-				     m ? m->resolution : 0, false,
-				     p, &r);
-		rc = trend_gate_check(g, &r, unit, err);
-	}
-	free(v);
-	return rc;
-}
-
-enum { LEAKS_NAMED = 3 };   /* --fail-on leak names this many metrics, then "and N more" */
-
-/* The LEAK metrics of `reps`, named: "vmmap:IOSurface:N.dirty, ... and 4 more". */
-static void
-name_leaks(const struct trend_report *const *reps, size_t nreps, struct strbuf *sb)
-{
-	size_t named = 0, more = 0;
-	for (size_t i = 0; i < nreps; i++) {
-		const struct trend_series *s = reps[i]->series;
-		for (size_t j = 0; j < s->nmetrics; j++) {
-			const struct trend_metric *m = &s->metrics[j];
-			if (m->unchanged || m->r.verdict != TREND_LEAK)
-				continue;
-			if (named == LEAKS_NAMED) {
-				more++;
-				continue;
-			}
-			strbuf_addf(sb, "%s%s", named ? ", " : "", m->name);
-			named++;
-		}
-	}
-	if (more)
-		strbuf_addf(sb, " and %zu more", more);
-}
-
+/* Each tripped gate and --fail-on leak said in the report's words; how many tripped. */
 static size_t
-report_tripped(const struct trend_args *a, size_t leaks, const struct trend_report *const *reps,
-	       size_t nreps)
+report_tripped(const struct trend_args *a, const struct trend_report *const *reps, size_t nreps)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < a->ngates; i++) {
@@ -457,41 +244,20 @@ report_tripped(const struct trend_args *a, size_t leaks, const struct trend_repo
 		char s[48];
 		if (!g->tripped)
 			continue;
-		if (g->g.percent)
-			snprintf(s, sizeof(s), "%+.2f %%", g->slope);
-		else
-			trend_format_amount(s, g->slope, g->unit, true);
+		trend_gate_slope_text(g, s);
 		cli_error(NULL, 0, "gate '%s' tripped: slope %s per %s", g->g.text, s,
 			  g->rate == TREND_PER_HOUR ? "hour" : "sample");
 		n++;
 	}
+	struct strbuf names = STRBUF_INIT;
+	size_t leaks = trend_leak_names(reps, nreps, &names);
 	if (a->fail_on_leak && leaks) {
-		struct strbuf names = STRBUF_INIT;
-		name_leaks(reps, nreps, &names);
 		cli_error(NULL, 0, "--fail-on leak: %zu metric%s LEAK: %s", leaks,
 			  leaks == 1 ? " is" : "s are", names.buf);
-		strbuf_release(&names);
 		n++;
 	}
+	strbuf_release(&names);
 	return n;
-}
-
-/* ---- the command ------------------------------------------------------------ */
-
-static void
-set_params(const struct trend_args *a, size_t nsamples, struct trend_params *p)
-{
-	trend_params_default(p, nsamples);
-	if (a->has_warmup)
-		p->warmup = (size_t)a->warmup;
-	if (a->has_min_bytes)
-		p->min_bytes = a->min_bytes;
-	if (a->has_min_count)
-		p->min_count = a->min_count;
-	if (a->has_min_percent)
-		p->min_percent = a->min_percent;
-	if (a->has_alpha)
-		p->alpha = a->alpha;
 }
 
 static int
@@ -500,61 +266,16 @@ junit_write(FILE *out, const void *rep, struct diag *err)
 	return trend_junit_write(out, rep, err);
 }
 
-/* The JUnit file, replaced whole (temporary file + rename), or standard output. */
-static int
-write_junit(const char *path, const struct trend_report *rep, struct diag *err)
-{
-	return cli_write_output(path, junit_write, rep, err);
-}
-
 static int
 write_output(const struct trend_args *a, const struct trend_report *rep)
 {
-	if (a->junit && strcmp(a->junit, "-") == 0)
-		return 0;   /* standard output carries the JUnit XML only */
-	if (a->format == FORMAT_JSON) {
-		if (trend_json_write(stdout, rep) < 0) {
-			cli_error(NULL, 0, "cannot write JSON output");
-			return DIAG_IOERR;
-		}
-		return 0;
+	if (a->s.format != FORMAT_JSON) {
+		trend_text_write(stdout, rep, a->s.format == FORMAT_MARKDOWN);
+	} else if (trend_json_write(stdout, rep) < 0) {
+		cli_error(NULL, 0, "cannot write JSON output");
+		return DIAG_IOERR;
 	}
-	trend_text_write(stdout, rep, a->format == FORMAT_MARKDOWN);
 	return 0;
-}
-
-/* trend_params_fn: the defaults for the sample count, then the options. */
-static void
-params_of_args(void *ctx, size_t nsamples, struct trend_params *p)
-{
-	set_params(ctx, nsamples, p);
-}
-
-/*
- * The kinds to follow: --kind's; with gates (of one kind), for JSON and for
- * JUnit, one kind, the first (NULL: as the inputs say); else every kind the
- * bundle operands hold (app/trend_run.h).
- */
-static size_t
-kinds_to_follow(const struct trend_args *a, struct app_bundles *bs, const char **kinds)
-{
-	kinds[0] = a->kind;
-	if (a->kind)
-		return 1;
-	if (a->ngates || a->format == FORMAT_JSON || a->junit)
-		return 1;
-	size_t n = trend_run_bundle_kinds(a->paths, a->npaths, bs, kinds, KINDS_MAX);
-	if (n == 0)
-		kinds[n++] = NULL;
-	return n;
-}
-
-/* The error of a trend that cannot be made: its exit status after saying it. */
-static int
-say_error(struct diag *err)
-{
-	return err->code == DIAG_USAGE ? cli_usage_error(cli_find_command("trend"), err)
-				       : (cli_print_diag(err), err->code);
 }
 
 static int
@@ -562,131 +283,77 @@ write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
 {
 	struct diag err;
 	int status = 0;
+	bool junit_only = a->junit && strcmp(a->junit, "-") == 0;   /* stdout: the XML alone */
 	const struct trend_report **reps = xcalloc(n ? n : 1, sizeof(*reps));
 	for (size_t i = 0; i < n; i++)
 		reps[i] = &runs[i].rep;
-	if (a->format == FORMAT_HTML && !(a->junit && strcmp(a->junit, "-") == 0)) {
-		if (cli_write_series_page(reps, n, NULL, (const char *const *)a->paths, a->npaths,
-					  false, NULL, FORMAT_HTML, a->output, &err) < 0) {
+	if (a->s.format == FORMAT_HTML && !junit_only) {
+		if (cli_write_series_page(reps, n, NULL, (const char *const *)a->s.paths,
+					  a->s.npaths, false, NULL, FORMAT_HTML, a->output, &err) < 0) {
 			cli_print_diag(&err);
 			status = err.code;
 		}
 	} else {
-		for (size_t i = 0; i < n && status == 0; i++) {
+		for (size_t i = 0; i < n && status == 0 && !junit_only; i++) {
 			if (i)
 				fputc('\n', stdout);
 			status = write_output(a, reps[i]);
 		}
 	}
-	if (status == 0 && a->junit && write_junit(a->junit, reps[0], &err) < 0) {
+	/* The JUnit file, replaced whole (temporary file + rename), or standard output. */
+	if (status == 0 && a->junit && cli_write_output(a->junit, junit_write, reps[0], &err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
 	}
-	size_t leaks = 0;
-	for (size_t i = 0; i < n; i++)
-		leaks += trend_report_leaks(reps[i]);
-	if (report_tripped(a, leaks, reps, n) && status == 0)
+	if (report_tripped(a, reps, n) && status == 0)
 		status = DIAG_GATE;
 	free(reps);
 	return status;
 }
 
 /*
- * Each kind followed (a kind of several that cannot be followed is said
- * and left out), the gates checked on the one they name, then the output.
- */
-/*
- * The series' leak signature: its first and last samples compared, when the
- * verdict that names it (model/signature_series.h: the strongest of the GPU,
- * class or call-site metrics) is LEAK, GROWING or PLATEAU.
+ * A kind followed (series_follow.analyse): the gates checked on it (they
+ * name one kind), its report's options and its leak signature set.
  */
 static int
-series_signature(const struct trend_kind_run *t, struct signature *sig, struct diag *err)
+analyse_kind(void *ctx, struct trend_kind_run *t, size_t ok, struct diag *err)
 {
-	const struct trend_series *s = &t->s;
-	enum trend_verdict best = signature_series_verdict(s);
-	struct diag_list notes;
-	diag_list_init(&notes, 20);
-	const char *first = s->nsamples >= 2 ? t->in[t->o.perm[0]].path : NULL;
-	const char *last = s->nsamples >= 2 ? t->in[t->o.perm[s->nsamples - 1]].path : NULL;
-	/* Standard input cannot be read a second time: no signature then. */
-	int rc = !first || best == TREND_VERDICTS || strcmp(first, "-") == 0 ||
-		 strcmp(last, "-") == 0
-		 ? (signature_init(sig), signature_finish(sig), 0)
-		 : signature_of_series(first, last, trend_verdict_name(best), sig, &notes, err);
-	diag_list_release(&notes);   /* said once already, when the samples were read */
-	return rc;
-}
-
-/* A kind's signature, or none with a warning: the verdicts stand without it. */
-static void
-kind_signature(const struct trend_kind_run *t, struct signature *sig)
-{
-	struct diag err;
-	diag_clear(&err);
-	if (series_signature(t, sig, &err) < 0) {
-		cli_warn(diag_path(&err), err.line, "the series has no leak signature: %s", err.msg);
-		signature_release(sig);
-		signature_init(sig);
-		signature_finish(sig);
-	}
+	struct trend_args *a = ctx;
+	if (trend_kind_run_gates(t, a->gates, a->ngates, err) < 0)
+		return -1;
+	t->rep.warmup_given = a->given.has_warmup;
+	t->rep.fail_on_leak = a->fail_on_leak;
+	struct diag e;
+	diag_clear(&e);
+	if (trend_kind_run_signature(t, &a->sigs[ok], &e) < 0)
+		cli_warn(diag_path(&e), e.line, "the series has no leak signature: %s", e.msg);
+	t->rep.sig = &a->sigs[ok];
+	return 0;
 }
 
 static int
 run(struct trend_args *a, struct app_bundles *bs)
 {
 	const char *kinds[KINDS_MAX];
-	size_t nk = kinds_to_follow(a, bs, kinds), ok = 0;
+	const char *const *paths = (const char *const *)a->s.paths;
+	bool one = a->ngates || a->s.format == FORMAT_JSON || a->junit;
+	size_t nk = trend_run_kinds_to_follow(a->s.kind, one, paths, a->s.npaths, bs, kinds), ok;
 	struct trend_kind_run *runs = xcalloc(nk, sizeof(*runs));
-	struct signature *sigs = xcalloc(nk, sizeof(*sigs));
-	int status = 0;
-	for (size_t i = 0; i < nk && status == 0; i++) {
-		struct diag_list notes;
-		struct diag err;
-		diag_clear(&err);
-		diag_list_init(&notes, 200);
-		struct trend_kind_run *t = &runs[ok];
-		int rc = trend_kind_run(t, (const char *const *)a->paths, a->npaths, kinds[i],
-					a->jobs ? a->jobs : app_parallel_default_jobs(), bs,
-					params_of_args, a, &notes, &err);
-		cli_print_warnings(&notes);
-		diag_list_release(&notes);
-		if (rc == 0 && t->kind)
-			rc = check_gate_kinds(a, t->kind, &err);
-		cli_print_warnings(&t->warnings);
-		if (rc == 0 && resolve_gates(a, &t->s, &t->p, &err) < 0) {
-			cli_print_diag(&err);
-			status = err.code;
-		} else if (rc < 0 && nk > 1 && err.code != DIAG_USAGE && (ok || i + 1 < nk)) {
-			cli_warn(NULL, 0, "the %s captures are not followed: %s", kinds[i], err.msg);
-		} else if (rc < 0) {
-			status = say_error(&err);
-		}
-		if (rc == 0 && status == 0) {
-			t->rep.warmup_given = a->has_warmup;
-			t->rep.gates = a->gates;
-			t->rep.ngates = a->ngates;
-			t->rep.fail_on_leak = a->fail_on_leak;
-			kind_signature(t, &sigs[ok]);
-			t->rep.sig = &sigs[ok];
-			ok++;
-		} else {
-			trend_kind_run_release(t);
-		}
-	}
-	if (status == 0 && ok == 0) {
-		struct diag err;
-		diag_set(&err, DIAG_DATA, NULL, 0, 0, "no kind of capture in the inputs has 3 "
-			 "usable samples: a trend needs at least 3 captures");
-		status = say_error(&err);
-	}
+	a->sigs = xcalloc(nk, sizeof(*a->sigs));
+	const struct series_follow f = {
+		.command = "trend", .params = trend_params_given, .params_ctx = &a->given,
+		.analyse = analyse_kind, .ctx = a,
+		.none = "no kind of capture in the inputs has 3 usable samples: a trend needs at "
+			"least 3 captures",
+	};
+	int status = series_follow(&f, &a->s, paths, a->s.npaths, kinds, nk, bs, runs, &ok);
 	if (status == 0)
 		status = write_all(a, runs, ok);
-	for (size_t i = 0; i < nk; i++)
+	for (size_t i = 0; i < ok; i++) {
 		trend_kind_run_release(&runs[i]);
-	for (size_t i = 0; i < ok; i++)
-		signature_release(&sigs[i]);
-	free(sigs);
+		signature_release(&a->sigs[i]);
+	}
+	free(a->sigs);
 	free(runs);
 	return status;
 }
@@ -701,16 +368,12 @@ cmd_trend(int argc, char **argv)
 
 	diag_clear(&err);
 	app_bundles_init(&bundles);
-	if (parse_args(argc, argv, &a, &err) < 0) {
+	if (parse_args(argc, argv, &a, &err) < 0)
 		status = cli_usage_error(cli_find_command("trend"), &err);
-		goto out;
-	}
-	if (a.help) {
+	else if (a.s.help)
 		fputs(cmd_trend_help, stdout);
-		goto out;
-	}
-	status = run(&a, &bundles);
-out:
+	else
+		status = run(&a, &bundles);
 	app_bundles_release(&bundles);
 	args_release(&a);
 	return status;

@@ -5,62 +5,32 @@
 
 #include "model/rate_gate.h"
 
-#include "util/strbuf.h"
-#include "util/xalloc.h"
+#include "model/series_gate.h"
+#include "util/array.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RATE_PREFIX "rate:"
-#define PER_ITERATION "/iteration"
+/* rate's words around diff's gate: "rate:" before METRIC, "/iteration" after VALUE. */
+static const struct series_gate_per rate_pers[] = {
+	{ "/iteration", 0 },
+};
 
-static size_t
-trim_end(const char *s, size_t n)
-{
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		n--;
-	return n;
-}
-
-/* The expression without "rate:" and a "/iteration" suffix: what diff's parser reads. */
-static char *
-gate_body(const char *text)
-{
-	size_t n = trim_end(text, strlen(text)), k = strlen(PER_ITERATION);
-	if (n >= k && memcmp(text + n - k, PER_ITERATION, k) == 0)
-		n = trim_end(text, n - k);
-	size_t p = strlen(RATE_PREFIX);
-	return xmemdup0(text + p, n - p);
-}
+static const struct series_gate_form rate_form = {
+	.prefix = "rate:",
+	.pers = rate_pers,
+	.npers = ARRAY_SIZE(rate_pers),
+	.expected = "'rate:METRIC OP VALUE' (e.g. 'rate:footprint:gpu.dirty > 1MiB')",
+	.no_percent = "a rate is bytes or a count per iteration, not a percentage",
+};
 
 int
 rate_gate_parse(const char *text, struct rate_gate *t, struct diag *err)
 {
 	memset(t, 0, sizeof(*t));
-	size_t p = strlen(RATE_PREFIX);
-	if (strncmp(text, RATE_PREFIX, p) != 0 || strlen(text) == p) {
-		t->g.text = xstrdup(text);
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"gate '%s': expected 'rate:METRIC OP VALUE' (e.g. "
-				"'rate:footprint:gpu.dirty > 1MiB')", text);
-	}
-	char *body = gate_body(text);
-	int rc = diff_gate_parse(body, &t->g, err);
-	free(body);
-	/* Messages and reports quote the expression as given. */
-	free(t->g.text);
-	t->g.text = xstrdup(text);
-	if (rc < 0)
-		return -1;
-	if (t->g.percent)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"gate '%s': a rate is bytes or a count per iteration, not a "
-				"percentage", text);
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s:%s", t->g.kind, t->g.metric);
-	t->name = strbuf_detach(&sb, NULL);
-	return 0;
+	int per;
+	return series_gate_parse(&rate_form, text, &t->g, &t->name, &per, err);
 }
 
 void
@@ -83,6 +53,6 @@ rate_gate_check(struct rate_gate *t, const struct rate_row *row, enum trend_unit
 	t->unit = unit;
 	t->low = row->lo;
 	t->rate = row->rate;
-	t->tripped = t->g.op == DIFF_OP_GE ? row->lo >= limit : row->lo > limit;
+	t->tripped = series_gate_trips(&t->g, row->lo, limit);
 	return 0;
 }

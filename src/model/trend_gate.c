@@ -1,70 +1,41 @@
+/*
+ * Gates on a trend's slope (model/trend_gate.h): the Theil-Sen slope
+ * against the limit.
+ */
+
 #include "model/trend_gate.h"
 
-#include "util/strbuf.h"
-#include "util/xalloc.h"
+#include "model/series_gate.h"
+#include "util/array.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool
-ends_with(const char *s, size_t n, const char *suffix, size_t *cut)
-{
-	size_t k = strlen(suffix);
-	if (n < k || memcmp(s + n - k, suffix, k) != 0)
-		return false;
-	*cut = n - k;
-	return true;
-}
+/* trend's words around diff's gate: " slope" after METRIC, a rate after VALUE. */
+static const struct series_gate_per trend_pers[] = {
+	{ "/h", TREND_PER_HOUR },
+	{ "/hour", TREND_PER_HOUR },
+	{ "/sample", TREND_PER_SAMPLE },
+};
 
-static size_t
-trim_end(const char *s, size_t n)
-{
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		n--;
-	return n;
-}
-
-/* Split off "/h", "/hour" or "/sample"; the rest goes to diff's gate parser. */
-static size_t
-strip_rate(const char *text, enum trend_rate *rate)
-{
-	size_t n = trim_end(text, strlen(text)), cut;
-	*rate = TREND_PER_SAMPLE;
-	if (ends_with(text, n, "/h", &cut) || ends_with(text, n, "/hour", &cut)) {
-		*rate = TREND_PER_HOUR;
-		return trim_end(text, cut);
-	}
-	if (ends_with(text, n, "/sample", &cut))
-		return trim_end(text, cut);
-	return n;
-}
+static const struct series_gate_form trend_form = {
+	.prefix = "",
+	.word = " slope",
+	.pers = trend_pers,
+	.npers = ARRAY_SIZE(trend_pers),
+	.per_default = TREND_PER_SAMPLE,
+	.expected = "'METRIC slope OP VALUE' (e.g. 'vmmap:IOSurface.dirty slope > 10MiB/h')",
+};
 
 int
 trend_gate_parse(const char *text, struct trend_gate *t, struct diag *err)
 {
 	memset(t, 0, sizeof(*t));
-	char *body = xmemdup0(text, strip_rate(text, &t->rate));
-	int rc = diff_gate_parse(body, &t->g, err);
-	free(body);
-	/* Messages and reports quote the expression as given, rate included. */
-	free(t->g.text);
-	t->g.text = xstrdup(text);
-	if (rc < 0)
-		return -1;
-	size_t n = trim_end(t->g.metric, strlen(t->g.metric)), cut;
-	if (!ends_with(t->g.metric, n, " slope", &cut))
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"gate '%s': expected 'METRIC slope OP VALUE' (e.g. "
-				"'vmmap:IOSurface.dirty slope > 10MiB/h')", text);
-	t->g.metric[trim_end(t->g.metric, cut)] = '\0';
-	if (t->g.metric[0] == '\0')
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"gate '%s': no metric before 'slope'", text);
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s:%s", t->g.kind, t->g.metric);
-	t->name = strbuf_detach(&sb, NULL);
-	return 0;
+	int per;
+	int rc = series_gate_parse(&trend_form, text, &t->g, &t->name, &per, err);
+	t->rate = (enum trend_rate)per;
+	return rc;
 }
 
 void
@@ -98,6 +69,6 @@ trend_gate_check(struct trend_gate *t, const struct trend_result *r, enum trend_
 	t->checked = true;
 	t->unit = unit;
 	t->slope = slope;
-	t->tripped = t->g.op == DIFF_OP_GE ? slope >= limit : slope > limit;
+	t->tripped = series_gate_trips(&t->g, slope, limit);
 	return 0;
 }

@@ -7,21 +7,11 @@
 
 #include "report/jsontext.h"
 #include "report/ndjson.h"
+#include "report/series_json_write.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
-
-/* A number, or null when it is not one. */
-static json_t *
-num(double v)
-{
-	if (isnan(v) || isinf(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)   /* 2^53: exact */
-		return json_integer((json_int_t)v);
-	return json_real(v);
-}
 
 static json_t *
 count_or_null(size_t v)
@@ -43,22 +33,22 @@ row_json(const struct rate_row *row, size_t nsamples)
 	const struct trend_metric *m = row->m;
 	json_t *o = json_object(), *values = json_array();
 	for (size_t k = 0; k < nsamples; k++)
-		json_array_append_new(values, num(m->v[k]));
+		json_array_append_new(values, series_json_num(m->v[k]));
 	json_object_set_new_nocheck(o, "name", json_text(m->name));
 	json_object_set_new_nocheck(o, "label", label_json(m->name));
 	json_object_set_new_nocheck(o, "unit", json_string(m->unit == TREND_BYTES ? "bytes"
 										  : "count"));
 	json_object_set_new_nocheck(o, "verdict", json_string(rate_verdict_name(row->verdict)));
 	json_object_set_new_nocheck(o, "why", json_string(row->why));
-	json_object_set_new_nocheck(o, "per_iteration", row->has_rate ? num(row->rate)
+	json_object_set_new_nocheck(o, "per_iteration", row->has_rate ? series_json_num(row->rate)
 								       : json_null());
-	json_object_set_new_nocheck(o, "low", row->has_rate ? num(row->lo) : json_null());
-	json_object_set_new_nocheck(o, "high", row->has_rate ? num(row->hi) : json_null());
+	json_object_set_new_nocheck(o, "low", row->has_rate ? series_json_num(row->lo) : json_null());
+	json_object_set_new_nocheck(o, "high", row->has_rate ? series_json_num(row->hi) : json_null());
 	json_object_set_new_nocheck(o, "rate_from_iteration", row->has_rate
 				    ? json_integer((json_int_t)row->rate_from) : json_null());
 	json_object_set_new_nocheck(o, "analysed", json_integer((json_int_t)m->r.n));
 	json_object_set_new_nocheck(o, "missing", json_integer((json_int_t)m->r.missing));
-	json_object_set_new_nocheck(o, "rho", m->r.has_slope ? num(m->r.rho) : json_null());
+	json_object_set_new_nocheck(o, "rho", m->r.has_slope ? series_json_num(m->r.rho) : json_null());
 	json_object_set_new_nocheck(o, "trend_verdict",
 				    json_string(trend_verdict_name(m->r.verdict)));
 	json_object_set_new_nocheck(o, "more_iterations", count_or_null(row->more));
@@ -68,37 +58,15 @@ row_json(const struct rate_row *row, size_t nsamples)
 }
 
 static json_t *
-inputs_json(const struct rate_kind_report *k)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < k->ninputs; i++) {
-		const struct trend_input_row *in = &k->inputs[i];
-		json_t *o = json_object();
-		json_object_set_new_nocheck(o, "path", json_text(diag_display_path(in->path)));
-		json_object_set_new_nocheck(o, "iteration", in->used
-					    ? json_integer((json_int_t)in->sample + 1) : json_null());
-		json_object_set_new_nocheck(o, "status", json_string(
-			!in->used ? "left-out" : in->sample < k->rates->warmup ? "warm-up" : "used"));
-		json_object_set_new_nocheck(o, "reason", in->used ? json_null()
-								  : json_text(in->left_out));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static json_t *
 kind_json(const struct rate_kind_report *k)
 {
 	const struct rate_series *rs = k->rates;
-	json_t *o = json_object(), *rows = json_array(), *counts = json_object(),
-	       *warn = json_array();
+	json_t *o = json_object(), *rows = json_array(), *counts = json_object();
 	for (size_t i = 0; i < rs->nrows; i++)
 		json_array_append_new(rows, row_json(&rs->rows[i], k->series->nsamples));
 	for (int v = 0; v < RATE_VERDICTS; v++)
 		json_object_set_new_nocheck(counts, rate_verdict_name((enum rate_verdict)v),
 					    json_integer((json_int_t)rs->count[v]));
-	for (size_t i = 0; k->warnings && i < k->warnings->len; i++)
-		json_array_append_new(warn, json_text(diag_list_msg(k->warnings, i)));
 	json_object_set_new_nocheck(o, "kind", json_string(k->kind));
 	json_object_set_new_nocheck(o, "order_note", json_text(k->order_note));
 	json_object_set_new_nocheck(o, "iterations", json_integer((json_int_t)rs->iterations));
@@ -106,8 +74,9 @@ kind_json(const struct rate_kind_report *k)
 	json_object_set_new_nocheck(o, "unchanged_metrics", json_integer((json_int_t)rs->unchanged));
 	json_object_set_new_nocheck(o, "verdicts", counts);
 	json_object_set_new_nocheck(o, "metrics", rows);
-	json_object_set_new_nocheck(o, "inputs", inputs_json(k));
-	json_object_set_new_nocheck(o, "warnings", warn);
+	json_object_set_new_nocheck(o, "inputs", series_json_inputs(k->inputs, k->ninputs, "iteration",
+								      NULL, rs->warmup));
+	json_object_set_new_nocheck(o, "warnings", series_json_warnings(k->warnings));
 	return o;
 }
 
@@ -117,9 +86,9 @@ params_json(const struct rate_report *r)
 	json_t *o = json_object();
 	const struct trend_params *p = r->nkinds ? r->kinds[0].params : NULL;
 	json_object_set_new_nocheck(o, "warmup_default", json_boolean(!r->warmup_given));
-	json_object_set_new_nocheck(o, "alpha", p ? num(p->alpha) : json_null());
-	json_object_set_new_nocheck(o, "floor_bytes", num(r->rparams->floor_bytes));
-	json_object_set_new_nocheck(o, "floor_count", num(r->rparams->floor_count));
+	json_object_set_new_nocheck(o, "alpha", p ? series_json_num(p->alpha) : json_null());
+	json_object_set_new_nocheck(o, "floor_bytes", series_json_num(r->rparams->floor_bytes));
+	json_object_set_new_nocheck(o, "floor_count", series_json_num(r->rparams->floor_count));
 	json_object_set_new_nocheck(o, "confidence", json_real(0.95));
 	return o;
 }
@@ -130,13 +99,11 @@ gates_json(const struct rate_report *r)
 	json_t *a = json_array();
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct rate_gate *g = &r->gates[i];
-		json_t *o = json_object();
-		json_object_set_new_nocheck(o, "expression", json_text(g->g.text));
-		json_object_set_new_nocheck(o, "metric", json_text(g->name));
+		json_t *o = series_json_gate(&g->g, g->name);
 		json_object_set_new_nocheck(o, "limit", json_integer((json_int_t)g->g.value));
-		json_object_set_new_nocheck(o, "per_iteration", g->checked ? num(g->rate)
+		json_object_set_new_nocheck(o, "per_iteration", g->checked ? series_json_num(g->rate)
 									   : json_null());
-		json_object_set_new_nocheck(o, "low", g->checked ? num(g->low) : json_null());
+		json_object_set_new_nocheck(o, "low", g->checked ? series_json_num(g->low) : json_null());
 		json_object_set_new_nocheck(o, "tripped", json_boolean(g->tripped));
 		json_array_append_new(a, o);
 	}
@@ -159,12 +126,7 @@ rate_json_write(FILE *out, const struct rate_report *r)
 	json_object_set_new_nocheck(root, "kinds", kinds);
 	json_object_set_new_nocheck(root, "gates", gates_json(r));
 	strbuf_release(&sb);
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-				       JSON_REAL_PRECISION(10));
-	json_decref(root);
-	if (rc == 0 && fputc('\n', out) == EOF)
-		rc = -1;
-	return rc < 0 ? -1 : 0;
+	return series_json_dump(out, root);
 }
 
 /* A figure of a row: an exact integer when it is one, else a number; null when none. */
@@ -174,7 +136,7 @@ set_num(struct ndjson_row *nr, const char *key, bool has, double v)
 	if (!has || isnan(v) || isinf(v))
 		ndjson_set_null(nr, key);
 	else
-		ndjson_set(nr, key, num(v));
+		ndjson_set(nr, key, series_json_num(v));
 }
 
 int

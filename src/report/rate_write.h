@@ -20,7 +20,7 @@
 
 /* One kind's rates: its series analysed per iteration. */
 struct rate_kind_report {
-	const char *kind;                      /* "vmmap", "classes", "track", "footprint" */
+	const char *kind;                      /* the kind's name in the registry (app/kind.h) */
 	const char *order_note;                /* how the samples were ordered */
 	const struct trend_series *series;
 	const struct rate_series *rates;

@@ -7,24 +7,13 @@
 #include "report/signature_write.h"
 
 #include "report/jsontext.h"
+#include "report/series_json_write.h"
 #include "report/junit.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <jansson.h>
-#include <math.h>
 #include <stdlib.h>
-
-/* A number, or null when it is not one. */
-static json_t *
-num(double v)
-{
-	if (isnan(v) || isinf(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)   /* 2^53: exact */
-		return json_integer((json_int_t)v);
-	return json_real(v);
-}
 
 static json_t *
 slope_json(const struct trend_ts *ts, bool has)
@@ -32,9 +21,9 @@ slope_json(const struct trend_ts *ts, bool has)
 	if (!has)
 		return json_null();
 	json_t *o = json_object();
-	json_object_set_new_nocheck(o, "estimate", num(ts->slope));
-	json_object_set_new_nocheck(o, "low", num(ts->lo));
-	json_object_set_new_nocheck(o, "high", num(ts->hi));
+	json_object_set_new_nocheck(o, "estimate", series_json_num(ts->slope));
+	json_object_set_new_nocheck(o, "low", series_json_num(ts->lo));
+	json_object_set_new_nocheck(o, "high", series_json_num(ts->hi));
 	return o;
 }
 
@@ -45,13 +34,13 @@ mk_json(const struct trend_result *r)
 		return json_null();
 	json_t *o = json_object();
 	json_object_set_new_nocheck(o, "s", json_integer(r->mk.s));
-	json_object_set_new_nocheck(o, "var_s", num(r->mk.var_s));
-	json_object_set_new_nocheck(o, "z", num(r->mk.z));
-	json_object_set_new_nocheck(o, "tau", num(r->mk.tau));
-	json_object_set_new_nocheck(o, "variance_factor", num(r->mk.factor));
-	json_object_set_new_nocheck(o, "rho", num(r->rho));
-	json_object_set_new_nocheck(o, "p", num(r->mk.p));
-	json_object_set_new_nocheck(o, "q", num(r->q));
+	json_object_set_new_nocheck(o, "var_s", series_json_num(r->mk.var_s));
+	json_object_set_new_nocheck(o, "z", series_json_num(r->mk.z));
+	json_object_set_new_nocheck(o, "tau", series_json_num(r->mk.tau));
+	json_object_set_new_nocheck(o, "variance_factor", series_json_num(r->mk.factor));
+	json_object_set_new_nocheck(o, "rho", series_json_num(r->rho));
+	json_object_set_new_nocheck(o, "p", series_json_num(r->mk.p));
+	json_object_set_new_nocheck(o, "q", series_json_num(r->q));
 	return o;
 }
 
@@ -62,7 +51,7 @@ step_json(const struct trend_result *r)
 		return json_null();
 	json_t *o = json_object();
 	json_object_set_new_nocheck(o, "first_sample_after", json_integer((json_int_t)r->step_at + 1));
-	json_object_set_new_nocheck(o, "size", num(r->step_size));
+	json_object_set_new_nocheck(o, "size", series_json_num(r->step_size));
 	return o;
 }
 
@@ -74,8 +63,8 @@ plateau_json(const struct trend_result *r)
 	json_t *o = json_object();
 	json_object_set_new_nocheck(o, "flat_from_sample",
 				    json_integer((json_int_t)r->plateau_end + 1));
-	json_object_set_new_nocheck(o, "rise", num(r->plateau.rise));
-	json_object_set_new_nocheck(o, "t", num(r->plateau_t));
+	json_object_set_new_nocheck(o, "rise", series_json_num(r->plateau.rise));
+	json_object_set_new_nocheck(o, "t", series_json_num(r->plateau_t));
 	return o;
 }
 
@@ -85,7 +74,7 @@ metric_json(const struct trend_metric *m, size_t nsamples)
 	const struct trend_result *r = &m->r;
 	json_t *o = json_object(), *values = json_array();
 	for (size_t k = 0; k < nsamples; k++)
-		json_array_append_new(values, num(m->v[k]));
+		json_array_append_new(values, series_json_num(m->v[k]));
 	json_object_set_new_nocheck(o, "name", json_text(m->name));
 	json_object_set_new_nocheck(o, "unit", json_string(m->unit == TREND_BYTES ? "bytes"
 										  : "count"));
@@ -94,9 +83,9 @@ metric_json(const struct trend_metric *m, size_t nsamples)
 	json_object_set_new_nocheck(o, "leak_exempt", json_boolean(m->leak_exempt));
 	json_object_set_new_nocheck(o, "analysed", json_integer((json_int_t)r->n));
 	json_object_set_new_nocheck(o, "missing", json_integer((json_int_t)r->missing));
-	json_object_set_new_nocheck(o, "start", r->has_slope ? num(r->start) : json_null());
-	json_object_set_new_nocheck(o, "growth", r->has_slope ? num(r->growth) : json_null());
-	json_object_set_new_nocheck(o, "growth_percent", num(r->growth_pct));
+	json_object_set_new_nocheck(o, "start", r->has_slope ? series_json_num(r->start) : json_null());
+	json_object_set_new_nocheck(o, "growth", r->has_slope ? series_json_num(r->growth) : json_null());
+	json_object_set_new_nocheck(o, "growth_percent", series_json_num(r->growth_pct));
 	json_object_set_new_nocheck(o, "slope_per_sample", slope_json(&r->per_sample,
 								       r->has_slope));
 	json_object_set_new_nocheck(o, "slope_per_hour", slope_json(&r->per_hour, r->has_hour));
@@ -104,36 +93,12 @@ metric_json(const struct trend_metric *m, size_t nsamples)
 	json_object_set_new_nocheck(o, "mann_kendall", mk_json(r));
 	json_object_set_new_nocheck(o, "step", step_json(r));
 	json_object_set_new_nocheck(o, "plateau", plateau_json(r));
-	json_object_set_new_nocheck(o, "resolution", r->resolution > 0 ? num(r->resolution)
+	json_object_set_new_nocheck(o, "resolution", r->resolution > 0 ? series_json_num(r->resolution)
 								      : json_null());
 	json_object_set_new_nocheck(o, "more_samples", r->more_samples
 				    ? json_integer((json_int_t)r->more_samples) : json_null());
 	json_object_set_new_nocheck(o, "values", values);
 	return o;
-}
-
-static json_t *
-inputs_json(const struct trend_report *r)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < r->ninputs; i++) {
-		const struct trend_input_row *in = &r->inputs[i];
-		json_t *o = json_object();
-		json_object_set_new_nocheck(o, "path", json_text(diag_display_path(in->path)));
-		json_object_set_new_nocheck(o, "sample", in->used
-					    ? json_integer((json_int_t)in->sample + 1) : json_null());
-		json_object_set_new_nocheck(o, "time", in->time_text ? json_text(in->time_text)
-								      : json_null());
-		json_object_set_new_nocheck(o, "hours", in->used
-					    ? num(r->series->hours[in->sample]) : json_null());
-		json_object_set_new_nocheck(o, "status", json_string(
-			!in->used ? "left-out" : in->sample < r->params->warmup ? "warm-up"
-									       : "used"));
-		json_object_set_new_nocheck(o, "reason", in->used ? json_null()
-								  : json_text(in->left_out));
-		json_array_append_new(a, o);
-	}
-	return a;
 }
 
 static json_t *
@@ -144,11 +109,11 @@ params_json(const struct trend_report *r)
 	json_object_set_new_nocheck(o, "warmup", json_integer((json_int_t)p->warmup));
 	json_object_set_new_nocheck(o, "warmup_default", json_boolean(!r->warmup_given));
 	json_object_set_new_nocheck(o, "min_samples", json_integer((json_int_t)p->min_samples));
-	json_object_set_new_nocheck(o, "max_missing", num(p->max_missing));
-	json_object_set_new_nocheck(o, "alpha", num(p->alpha));
-	json_object_set_new_nocheck(o, "min_growth_bytes", num(p->min_bytes));
-	json_object_set_new_nocheck(o, "min_growth_count", num(p->min_count));
-	json_object_set_new_nocheck(o, "min_growth_percent", num(p->min_percent));
+	json_object_set_new_nocheck(o, "max_missing", series_json_num(p->max_missing));
+	json_object_set_new_nocheck(o, "alpha", series_json_num(p->alpha));
+	json_object_set_new_nocheck(o, "min_growth_bytes", series_json_num(p->min_bytes));
+	json_object_set_new_nocheck(o, "min_growth_count", series_json_num(p->min_count));
+	json_object_set_new_nocheck(o, "min_growth_percent", series_json_num(p->min_percent));
 	json_object_set_new_nocheck(o, "confidence", json_real(0.95));
 	return o;
 }
@@ -159,25 +124,14 @@ gates_json(const struct trend_report *r)
 	json_t *a = json_array();
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct trend_gate *g = &r->gates[i];
-		json_t *o = json_object();
-		json_object_set_new_nocheck(o, "expression", json_text(g->g.text));
-		json_object_set_new_nocheck(o, "metric", json_text(g->name));
+		json_t *o = series_json_gate(&g->g, g->name);
 		json_object_set_new_nocheck(o, "rate", json_string(g->rate == TREND_PER_HOUR
 								   ? "hour" : "sample"));
 		json_object_set_new_nocheck(o, "percent", json_boolean(g->g.percent));
-		json_object_set_new_nocheck(o, "slope", num(g->slope));
+		json_object_set_new_nocheck(o, "slope", series_json_num(g->slope));
 		json_object_set_new_nocheck(o, "tripped", json_boolean(g->tripped));
 		json_array_append_new(a, o);
 	}
-	return a;
-}
-
-static json_t *
-warnings_json(const struct trend_report *r)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; r->warnings && i < r->warnings->len; i++)
-		json_array_append_new(a, json_text(diag_list_msg(r->warnings, i)));
 	return a;
 }
 
@@ -203,11 +157,12 @@ trend_json_write(FILE *out, const struct trend_report *r)
 									   : "arguments"));
 	json_object_set_new_nocheck(root, "order_note", json_text(r->order_note));
 	json_object_set_new_nocheck(root, "samples", json_integer((json_int_t)s->nsamples));
-	json_object_set_new_nocheck(root, "span_hours", num(r->span_hours));
+	json_object_set_new_nocheck(root, "span_hours", series_json_num(r->span_hours));
 	json_object_set_new_nocheck(root, "params", params_json(r));
 	json_object_set_new_nocheck(root, "caveat", json_string(trend_caveat));
-	json_object_set_new_nocheck(root, "inputs", inputs_json(r));
-	json_object_set_new_nocheck(root, "warnings", warnings_json(r));
+	json_object_set_new_nocheck(root, "inputs", series_json_inputs(r->inputs, r->ninputs,
+								      "sample", r->series, r->params->warmup));
+	json_object_set_new_nocheck(root, "warnings", series_json_warnings(r->warnings));
 	json_object_set_new_nocheck(root, "unchanged_metrics",
 				    json_integer((json_int_t)(s->nmetrics - n)));
 	json_object_set_new_nocheck(root, "verdicts", counts);
@@ -215,12 +170,7 @@ trend_json_write(FILE *out, const struct trend_report *r)
 	json_object_set_new_nocheck(root, "fail_on_leak", json_boolean(r->fail_on_leak));
 	json_object_set_new_nocheck(root, "signature", signature_json(r->sig));
 	json_object_set_new_nocheck(root, "gates", gates_json(r));
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-				       JSON_REAL_PRECISION(10));
-	json_decref(root);
-	if (rc == 0 && fputc('\n', out) == EOF)
-		rc = -1;
-	return rc < 0 ? -1 : 0;
+	return series_json_dump(out, root);
 }
 
 int
@@ -238,10 +188,7 @@ trend_junit_write(FILE *out, const struct trend_report *r, struct diag *err)
 	for (size_t i = 0; i < r->ngates; i++) {
 		const struct trend_gate *g = &r->gates[i];
 		char s[48];
-		if (g->g.percent)
-			snprintf(s, sizeof(s), "%+.2f %%", g->slope);
-		else
-			trend_format_amount(s, g->slope, g->unit, true);
+		trend_gate_slope_text(g, s);
 		const char *per = g->rate == TREND_PER_HOUR ? "hour" : "sample";
 		strbuf_addf(&msgs[i], "slope %s per %s, limit %s %s per %s", s, per,
 			    diff_op_text(g->g.op), g->g.value_text, per);
@@ -252,6 +199,10 @@ trend_junit_write(FILE *out, const struct trend_report *r, struct diag *err)
 	if (r->fail_on_leak) {
 		size_t k = r->ngates, leaks = trend_report_leaks(r);
 		strbuf_addf(&msgs[k], "%zu metric%s LEAK", leaks, leaks == 1 ? "" : "s");
+		if (leaks) {
+			strbuf_addstr(&msgs[k], ": ");
+			trend_leak_names(&r, 1, &msgs[k]);
+		}
 		cases[k].name = "--fail-on leak";
 		cases[k].failed = leaks > 0;
 		cases[k].message = msgs[k].buf;

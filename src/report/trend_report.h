@@ -30,7 +30,7 @@ struct trend_input_row {
 };
 
 struct trend_report {
-	const char *kind;                     /* "vmmap", "classes", "track" */
+	const char *kind;                     /* the kind's name in the registry (app/kind.h) */
 	bool by_time;                         /* ordered by capture time */
 	const char *order_note;               /* how the order was chosen */
 	double span_hours;                    /* NAN when the times are unknown */
@@ -58,6 +58,18 @@ int trend_junit_write(FILE *out, const struct trend_report *r, struct diag *err)
 
 /* How many metrics are LEAK (what --fail-on leak checks). */
 size_t trend_report_leaks(const struct trend_report *r);
+
+/* A checked gate's slope as text: a percentage ("+2.50 %") or an amount ("~+1.5 MiB"). */
+void trend_gate_slope_text(const struct trend_gate *g, char out[48]);
+
+/*
+ * The LEAK metrics of reps[0..n), in series order, named in the words of
+ * diff's Summary line: up to three, then how many more ("vmmap:A.dirty;
+ * vmmap:B.dirty; classes:C; and 4 more"). --fail-on leak's message and
+ * its JUnit case say them. Names are input: the caller escapes them.
+ * How many are LEAK.
+ */
+size_t trend_leak_names(const struct trend_report *const *reps, size_t n, struct strbuf *out);
 
 /*
  * The metric's samples as at most 40 block characters, eight levels from

@@ -355,3 +355,34 @@ trend_report_leaks(const struct trend_report *r)
 		     r->series->metrics[i].r.verdict == TREND_LEAK;
 	return n;
 }
+
+void
+trend_gate_slope_text(const struct trend_gate *g, char out[48])
+{
+	if (g->g.percent)
+		snprintf(out, 48, "%+.2f %%", g->slope);
+	else
+		trend_format_amount(out, g->slope, g->unit, true);
+}
+
+size_t
+trend_leak_names(const struct trend_report *const *reps, size_t n, struct strbuf *out)
+{
+	enum { NAMED = 3 };   /* as diff's Summary line names tripped gates */
+	size_t named = 0, more = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct trend_series *s = reps[i]->series;
+		for (size_t j = 0; j < s->nmetrics; j++) {
+			const struct trend_metric *m = &s->metrics[j];
+			if (m->unchanged || m->r.verdict != TREND_LEAK)
+				continue;
+			if (named == NAMED)
+				more++;
+			else
+				strbuf_addf(out, "%s%s", named++ ? "; " : "", m->name);
+		}
+	}
+	if (more)
+		strbuf_addf(out, "; and %zu more", more);
+	return named + more;
+}

@@ -6,6 +6,8 @@
 
 #include "app/kernel_view.h"
 
+#include "app/kind.h"
+
 #include "ingest/bundle.h"
 #include "ingest/classes_read.h"
 #include "model/classes.h"
@@ -107,7 +109,8 @@ kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 	size_t n = 0, ref = 0;
 	memset(v, 0, sizeof(*v));
 	for (size_t i = 0; i < b->ncaptures && n < KERNEL_VIEW_SOURCES; i++)
-		if (strcmp(b->captures[i].kind, "classes") == 0) {
+		if (kind_by_name(b->captures[i].kind) &&
+		    kind_by_name(b->captures[i].kind)->kernel_view) {
 			memset(&src[n], 0, sizeof(src[n]));
 			src[n].c = &b->captures[i];
 			read_source(&src[n++]);

@@ -48,6 +48,7 @@ struct trend_input;
 struct trend_sample;
 struct bundle_capture;
 struct signature;
+struct kind_command;
 
 struct kind {
 	/*
@@ -106,6 +107,15 @@ struct kind {
 	 * adds none.
 	 */
 	void (*signature)(const void *diff, struct signature *sig);
+
+	/*
+	 * The kind's own command and the bundle's kernel view: what cli/ and
+	 * app/ ask of a kind instead of naming it.
+	 */
+	/* `iotally NAME FILE`: its options, formats and reading (app/kind_command.h). */
+	const struct kind_command *command;
+	/* Its bundle captures make the bundle's kernel view (app/kernel_view.h). */
+	bool kernel_view;
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

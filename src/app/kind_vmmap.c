@@ -272,6 +272,8 @@ vmmap_signature(const void *p, struct signature *sig)
 	signature_add_vmmap(sig, &v->diff);
 }
 
+extern const struct kind_command kind_vmmap_command;
+
 const struct kind kind_vmmap = {
 	.name = "vmmap",
 	.raw = { INPUT_VMMAP },
@@ -291,4 +293,5 @@ const struct kind kind_vmmap = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = vmmap_signature,
+	.command = &kind_vmmap_command,
 };

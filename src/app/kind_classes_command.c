@@ -275,16 +275,15 @@ warn_counts(FILE *msgs, const char *path, const struct class_count *const *v, si
 	struct strbuf q = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		const struct class_count *c = v[i];
-		int32_t x;
-		bool neg = class_count_is_negative(c) && class_count_as_int32(c, &x);
-		bool bad = c->state == CLASS_COUNT_OK && !class_count_as_int32(c, &x);
-		if (!neg && !bad)
+		int32_t x = 0;
+		enum class_count_problem problem = class_count_problem(c, &x);
+		if (problem == CLASS_COUNT_FINE)
 			continue;
 		if (shown++ >= WARN_LIMIT) {
 			more++;
 			continue;
 		}
-		if (neg)
+		if (problem == CLASS_COUNT_OVER_RELEASED)
 			print_diag_at(msgs, DIAG_WARNING, path, c->line,
 				      "class '%s' has a negative count (%" PRId32 "): an "
 				      "over-released object; ioclasscount prints it as %" PRIu64,

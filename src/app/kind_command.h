@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "report/ndjson.h"
-#include "report/output_format.h"
+#include "util/output_format.h"
 #include "util/diag.h"
 
 struct app_source;

@@ -3,10 +3,10 @@
 
 /*
  * --format of a command, checked against the formats it writes (the one
- * table is report/output_format.h).
+ * table is util/output_format.h).
  */
 
-#include "report/output_format.h"
+#include "util/output_format.h"
 #include "util/diag.h"
 
 /*

@@ -1,4 +1,4 @@
-#include "report/output_format.h"
+#include "util/output_format.h"
 
 const char *const output_format_names[OUTPUT_FORMATS] = {
 	[FORMAT_TEXT] = "text",

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_REPORT_OUTPUT_FORMAT_H
-#define IOTALLY_REPORT_OUTPUT_FORMAT_H
+#ifndef IOTALLY_UTIL_OUTPUT_FORMAT_H
+#define IOTALLY_UTIL_OUTPUT_FORMAT_H
 
 /*
  * The output formats, declared once for every command and every kind's

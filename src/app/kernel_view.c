@@ -102,6 +102,14 @@ compare_sources(struct kernel_view *v, const struct classes_snapshot *ref,
 					 ref->alloc[k], s->alloc[k]);
 }
 
+/* A capture of the kind whose captures make the view (its registry row says so). */
+static bool
+is_view_source(const struct bundle_capture *c)
+{
+	const struct kind *k = kind_by_name(c->kind);
+	return k && k->kernel_view;
+}
+
 void
 kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 {
@@ -109,8 +117,7 @@ kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 	size_t n = 0, ref = 0;
 	memset(v, 0, sizeof(*v));
 	for (size_t i = 0; i < b->ncaptures && n < KERNEL_VIEW_SOURCES; i++)
-		if (kind_by_name(b->captures[i].kind) &&
-		    kind_by_name(b->captures[i].kind)->kernel_view) {
+		if (is_view_source(&b->captures[i])) {
 			memset(&src[n], 0, sizeof(src[n]));
 			src[n].c = &b->captures[i];
 			read_source(&src[n++]);

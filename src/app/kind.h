@@ -116,6 +116,8 @@ struct kind {
 	const struct kind_command *command;
 	/* Its bundle captures make the bundle's kernel view (app/kernel_view.h). */
 	bool kernel_view;
+	/* Its captures measure a process's GPU memory (a bundle's GPU capture). */
+	bool gpu_memory;
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

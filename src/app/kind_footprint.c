@@ -431,4 +431,5 @@ const struct kind kind_footprint = {
 	.trend_read = trend_read,
 	.signature = footprint_signature,
 	.command = &kind_footprint_command,
+	.gpu_memory = true,
 };

@@ -294,4 +294,5 @@ const struct kind kind_vmmap = {
 	.trend_read = trend_read,
 	.signature = vmmap_signature,
 	.command = &kind_vmmap_command,
+	.gpu_memory = true,
 };

@@ -120,7 +120,10 @@ test_rows_complete(void **state)
 	assert_true(n >= 4);
 }
 
-/* What a bundle's kernel view reads, and an empty input's explanation, are row fields. */
+/*
+ * What a bundle's kernel view reads, which captures are a bundle's GPU
+ * captures and an empty input's explanation are row fields.
+ */
 static void
 test_row_fields(void **state)
 {
@@ -130,6 +133,11 @@ test_row_fields(void **state)
 		kernel += k->kernel_view;
 	assert_int_equal(kernel, 1);
 	assert_true(kind_by_name("classes")->kernel_view);
+	/* A bundle's GPU captures: the kinds that measure a process's GPU memory. */
+	assert_true(kind_by_name("vmmap")->gpu_memory);
+	assert_true(kind_by_name("footprint")->gpu_memory);
+	assert_false(kind_by_name("classes")->gpu_memory);
+	assert_false(kind_by_name("track")->gpu_memory);
 	assert_non_null(strstr(kind_by_name("track")->command->empty_why, "no call site"));
 	assert_null(kind_by_name("vmmap")->command->empty_why);
 }

@@ -7,7 +7,7 @@ Text, Markdown and CSV are written dump by dump while the parse goes on
 (docs/vmmap.md); JSON still reads the whole input first. Checks:
 - CSV of a file of many dumps (seeded dumps of tools/gen-vmmap-shapes.py,
   concatenated) holds exactly the rows the JSON report's groups give, dump
-  by dump, in the same order (two writers, two paths through cmd_vmmap);
+  by dump, in the same order (two writers, two paths through the vmmap command);
 - --snapshot N's CSV is dump N's rows of the whole CSV, numbered 1;
 - standard error: the warnings of the whole input come before the first
   note, and the notes on GPU memory left out name the dumps in input

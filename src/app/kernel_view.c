@@ -6,6 +6,8 @@
 
 #include "app/kernel_view.h"
 
+#include "app/kind.h"
+
 #include "ingest/bundle.h"
 #include "ingest/classes_read.h"
 #include "model/classes.h"
@@ -100,6 +102,14 @@ compare_sources(struct kernel_view *v, const struct classes_snapshot *ref,
 					 ref->alloc[k], s->alloc[k]);
 }
 
+/* A capture of the kind whose captures make the view (its registry row says so). */
+static bool
+is_view_source(const struct bundle_capture *c)
+{
+	const struct kind *k = kind_by_name(c->kind);
+	return k && k->kernel_view;
+}
+
 void
 kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 {
@@ -107,7 +117,7 @@ kernel_view_pick(const struct bundle *b, struct kernel_view *v)
 	size_t n = 0, ref = 0;
 	memset(v, 0, sizeof(*v));
 	for (size_t i = 0; i < b->ncaptures && n < KERNEL_VIEW_SOURCES; i++)
-		if (strcmp(b->captures[i].kind, "classes") == 0) {
+		if (is_view_source(&b->captures[i])) {
 			memset(&src[n], 0, sizeof(src[n]));
 			src[n].c = &b->captures[i];
 			read_source(&src[n++]);

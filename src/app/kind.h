@@ -49,6 +49,7 @@ struct trend_sample;
 struct bundle_capture;
 struct signature;
 struct strbuf;
+struct kind_command;
 
 struct kind {
 	/*
@@ -117,6 +118,16 @@ struct kind {
 	 * sum. NULL: the kind's series hold every metric whole.
 	 */
 	bool (*series_sum_part)(const char *metric, size_t i, struct strbuf *out);
+	/*
+	 * The kind's own command and the bundle's kernel view: what cli/ and
+	 * app/ ask of a kind instead of naming it.
+	 */
+	/* `iotally NAME FILE`: its options, formats and reading (app/kind_command.h). */
+	const struct kind_command *command;
+	/* Its bundle captures make the bundle's kernel view (app/kernel_view.h). */
+	bool kernel_view;
+	/* Its captures measure a process's GPU memory (a bundle's GPU capture). */
+	bool gpu_memory;
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

@@ -345,6 +345,8 @@ classes_signature(const void *p, struct signature *sig)
 	signature_add_classes(sig, &c->diff);
 }
 
+extern const struct kind_command kind_classes_command;
+
 const struct kind kind_classes = {
 	.name = "classes",
 	.raw = { INPUT_IOREG_TEXT, INPUT_XML_PLIST, INPUT_IOCLASSCOUNT },
@@ -365,4 +367,6 @@ const struct kind kind_classes = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = classes_signature,
+	.command = &kind_classes_command,
+	.kernel_view = true,
 };

@@ -409,6 +409,8 @@ footprint_signature(const void *p, struct signature *sig)
 	signature_add_footprint(sig, &f->diff);
 }
 
+extern const struct kind_command kind_footprint_command;
+
 const struct kind kind_footprint = {
 	.name = "footprint",
 	.raw = { INPUT_FOOTPRINT },
@@ -428,4 +430,6 @@ const struct kind kind_footprint = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = footprint_signature,
+	.command = &kind_footprint_command,
+	.gpu_memory = true,
 };

@@ -167,6 +167,8 @@ track_signature(const void *p, struct signature *sig)
 	signature_add_track(sig, &t->diff);
 }
 
+extern const struct kind_command kind_track_command;
+
 const struct kind kind_track = {
 	.name = "track",
 	.raw = { INPUT_TRACK },
@@ -186,4 +188,5 @@ const struct kind kind_track = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = track_signature,
+	.command = &kind_track_command,
 };

@@ -287,6 +287,7 @@ series_sum_part(const char *metric, size_t i, struct strbuf *out)
 		    vmmap_purge_char((enum vmmap_purge)i), dot);
 	return true;
 }
+extern const struct kind_command kind_vmmap_command;
 
 const struct kind kind_vmmap = {
 	.name = "vmmap",
@@ -308,4 +309,6 @@ const struct kind kind_vmmap = {
 	.trend_read = trend_read,
 	.signature = vmmap_signature,
 	.series_sum_part = series_sum_part,
+	.command = &kind_vmmap_command,
+	.gpu_memory = true,
 };

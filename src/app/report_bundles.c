@@ -61,11 +61,11 @@ report_bundles_open(struct report_bundles *rb, const char *before, const char *a
 	return 0;
 }
 
-/* The capture of kind `k` a side reports: for classes, its kernel view's reference. */
+/* The capture of kind `k` a side reports: for the kernel view's kind, its reference. */
 static const struct bundle_capture *
 side_capture(const struct report_bundles *rb, int side, const struct kind *k)
 {
-	if (strcmp(k->name, "classes") == 0)
+	if (k->kernel_view)
 		return rb->kernel[side].reference;
 	return bundle_capture_of_kind(&rb->b[side], k->name);
 }
@@ -179,7 +179,7 @@ compare_kind(struct report_bundles *rb, struct report *r, const struct kind *k,
 	void *diff = open_compare(k, c, notes, err);
 	if (!diff)
 		return -1;
-	if (strcmp(k->name, "classes") == 0 && c[0] == rb->kernel[0].reference &&
+	if (k->kernel_view && c[0] == rb->kernel[0].reference &&
 	    c[1] == rb->kernel[1].reference)
 		join_totals(rb, diff, notes, warnings);
 	k->comparability(diff, c[0]->path, c[1]->path, warnings);

@@ -590,7 +590,7 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	diag_list_init(&notes, 200);
 	diag_list_init(&warnings, 50);
 	rc = compare_inputs(a, folders, pair, in, &kind, &diff, &notes, err);
-	if (rc == 0 && pair->totals[0] && strcmp(kind->name, "classes") == 0)
+	if (rc == 0 && pair->totals[0] && kind->kernel_view)
 		join_kernel_totals(pair, diff, &notes, &warnings);
 	cli_print_warnings(&notes);
 	if (rc < 0)
@@ -616,7 +616,7 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	};
 	/* A bundle side's allocation totals joined from another file: their rows name it. */
 	const char *paths[2] = { pair->before, pair->after };
-	if (pair->totals[0] && strcmp(kind->name, "classes") == 0)
+	if (pair->totals[0] && kind->kernel_view)
 		kind_classes_totals_files(diff, paths, &rep.files);
 	if ((rc = write_output(a, kind, diff, &rep, pair->name, err)) == 0)
 		res->compared = true;

@@ -407,7 +407,7 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 		const struct bundle_capture *c = bundle_capture_of_kind(&b, k->name);
 		if (c && (rc = kind_report_capture(&r, c, notes, err)) == 0 && ++used)
 			strbuf_addf(&files, "%s%s (%s)", files.len ? ", " : "", c->member, c->kind);
-		if (c && rc == 0 && strcmp(k->name, "classes") == 0)
+		if (c && rc == 0 && k->kernel_view)
 			report_bundle_add_kernel_totals(&r, &b, c, &files, notes);
 	}
 	if (rc == 0 && used == 0)

@@ -3,7 +3,9 @@
 
 /*
  * The subcommand table. A subcommand is one cmd_<name>.c file with a run
- * function and a help text, plus one row in the table in main.c.
+ * function and a help text, plus one row in the table in main.c; the
+ * command of each kind of capture comes from the kind's row instead
+ * (app/kind_command.h, run by cmd_kind.c).
  * Run functions return an exit status (sysexits codes, see util/diag.h).
  */
 
@@ -27,12 +29,10 @@ const struct command *cli_find_command(const char *name);
 
 int cmd_capture(int argc, char **argv);
 extern const char cmd_capture_help[];
-int cmd_classes(int argc, char **argv);
-extern const char cmd_classes_help[];
+/* The command of each kind of capture, run from the kind's row (argv[0] its name). */
+int cmd_kind(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 extern const char cmd_diff_help[];
-int cmd_footprint(int argc, char **argv);
-extern const char cmd_footprint_help[];
 int cmd_rate(int argc, char **argv);
 extern const char cmd_rate_help[];
 int cmd_redact(int argc, char **argv);
@@ -41,11 +41,7 @@ int cmd_report(int argc, char **argv);
 extern const char cmd_report_help[];
 int cmd_signatures(int argc, char **argv);
 extern const char cmd_signatures_help[];
-int cmd_track(int argc, char **argv);
-extern const char cmd_track_help[];
 int cmd_trend(int argc, char **argv);
 extern const char cmd_trend_help[];
-int cmd_vmmap(int argc, char **argv);
-extern const char cmd_vmmap_help[];
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "app/kind.h"
+#include "app/kind_command.h"
 #include "cli/msgs.h"
 #include "ingest/detect.h"
 #include "ingest/line_input.h"
@@ -28,10 +29,9 @@ cli_refuse_empty(const char *command, const char *path, const struct app_input *
 {
 	if (!in->empty)
 		return false;
-	bool track = command && strcmp(command, "track") == 0;
-	cli_error(path, 0, "the input is empty%s", track ?
-		  " (ioclasscount --track writes nothing when no call site matched, and an "
-		  "empty file cannot be told from a capture that failed: nothing to report)" : "");
+	const struct kind *k = command ? kind_by_name(command) : NULL;
+	const char *why = k && k->command ? k->command->empty_why : NULL;
+	cli_error(path, 0, "the input is empty%s", why ? why : "");
 	return true;
 }
 

@@ -2,15 +2,6 @@
 
 #include "cli/options.h"
 
-const char *const output_format_names[OUTPUT_FORMATS] = {
-	[FORMAT_TEXT] = "text",
-	[FORMAT_JSON] = "json",
-	[FORMAT_CSV] = "csv",
-	[FORMAT_MARKDOWN] = "markdown",
-	[FORMAT_NDJSON] = "ndjson",
-	[FORMAT_HTML] = "html",
-};
-
 int
 cli_parse_format(const char *value, unsigned accepts, enum output_format *out,
 		 struct diag *err)

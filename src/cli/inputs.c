@@ -5,6 +5,7 @@
 
 #include "cli/inputs.h"
 
+#include "app/kind_command.h"
 #include "app/parallel.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -29,7 +30,17 @@ cli_folder_needs_ndjson(const char *path, struct diag *err)
 struct ndjson_source
 cli_ndjson_source(const struct app_source *src)
 {
-	return (struct ndjson_source){ .path = src->path, .side = src->side, .pair = src->pair };
+	return kind_ndjson_source(src);
+}
+
+int
+cli_source_say_failure(const char *command, const struct app_source *src, const struct diag *err)
+{
+	if (err->code == DIAG_USAGE)
+		return cli_usage_error(cli_find_command(command), err);
+	if (!src->refused || !cli_explain_input(command, src->path, &src->in, err))
+		cli_print_diag(err);
+	return err->code;
 }
 
 /* A source that failed: said, counted, its status kept when it is the first. */
@@ -37,12 +48,8 @@ static void
 source_failed(struct app_sources *s, const char *command, const struct app_source *src,
 	      const struct diag *err, bool printed, cli_error_row_fn error_row)
 {
-	if (!printed) {
-		if (err->code == DIAG_USAGE)
-			cli_usage_error(cli_find_command(command), err);
-		else if (!src->refused || !cli_explain_input(command, src->path, &src->in, err))
-			cli_print_diag(err);
-	}
+	if (!printed)
+		cli_source_say_failure(command, src, err);
 	s->nfailed++;
 	if (!s->status)
 		s->status = err->code ? err->code : DIAG_SOFTWARE;

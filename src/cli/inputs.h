@@ -38,6 +38,14 @@ typedef int (*cli_source_read_fn)(void *ctx, struct app_source *src, struct diag
 /* The row of a source that failed (--format ndjson): where it came from and the error as printed. */
 typedef int (*cli_error_row_fn)(FILE *out, const struct ndjson_source *src, const char *error);
 
+/*
+ * Say a source's failure: a usage error with the command's usage line, an
+ * input the reader refused whole by what it is (cli_explain_input()) when
+ * that says more, else the error. Returns the exit status (err->code).
+ */
+int cli_source_say_failure(const char *command, const struct app_source *src,
+			   const struct diag *err);
+
 /* The source, side and pair of a source's rows (report/ndjson.h). */
 struct ndjson_source cli_ndjson_source(const struct app_source *src);
 

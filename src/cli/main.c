@@ -7,6 +7,8 @@
 #include "cli/commands.h"
 #include "cli/dispatch.h"
 
+#include "app/kind.h"
+#include "app/kind_command.h"
 #include "cli/bundle_args.h"
 #include "ingest/bundle.h"
 #include "iotally-config.h"
@@ -26,20 +28,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Sorted by name. */
-static const struct command commands[] = {
+/* The commands of no kind; the command of each kind comes from its row. */
+static const struct command fixed_commands[] = {
 	{ "capture", cmd_capture,
 	  "run Apple's tools on this Mac and write one bundle every command reads",
 	  cmd_capture_help },
-	{ "classes", cmd_classes,
-	  "IOKit instance counts as ioclasscount prints them (ioreg, ioclasscount captures)",
-	  cmd_classes_help },
 	{ "diff", cmd_diff,
 	  "what grew between two captures of the same kind, with CI gates",
 	  cmd_diff_help },
-	{ "footprint", cmd_footprint,
-	  "GPU and other memory by VM category, per process and summed (footprint output)",
-	  cmd_footprint_help },
 	{ "rate", cmd_rate,
 	  "change per iteration of a repeated action, with an interval: does it leak, how much",
 	  cmd_rate_help },
@@ -52,23 +48,41 @@ static const struct command commands[] = {
 	{ "signatures", cmd_signatures,
 	  "many before/after pairs bucketed by what grew (leak signatures), like crash reports",
 	  cmd_signatures_help },
-	{ "track", cmd_track,
-	  "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
-	  cmd_track_help },
 	{ "trend", cmd_trend,
 	  "leak, plateau, step or stable per metric over a series of captures, with CI gates",
 	  cmd_trend_help },
-	{ "vmmap", cmd_vmmap,
-	  "IOAccelerator/IOSurface memory by purgeable state and size (vmmap dumps)",
-	  cmd_vmmap_help },
 };
 
-#define NCOMMANDS (ARRAY_SIZE(commands))
+static struct command commands[ARRAY_SIZE(fixed_commands) + KINDS_MAX];
+static size_t ncommands;
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct command *)a)->name, ((const struct command *)b)->name);
+}
+
+/* Every command, sorted by name: the fixed ones and one per kind of the registry. */
+static void
+load_commands(void)
+{
+	if (ncommands)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(fixed_commands); i++)
+		commands[ncommands++] = fixed_commands[i];
+	for (const struct kind *k = kind_first(); k; k = kind_next(k))
+		if (k->command)
+			commands[ncommands++] = (struct command){ k->name, cmd_kind,
+								  k->command->summary,
+								  k->command->help };
+	qsort(commands, ncommands, sizeof(*commands), by_name);
+}
 
 const struct command *
 cli_find_command(const char *name)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
+	load_commands();
+	for (size_t i = 0; i < ncommands; i++)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
@@ -134,7 +148,8 @@ print_main_help(FILE *out)
 	      "\n", out);
 	print_common_tasks(out);
 	fputs("Commands:\n", out);
-	for (size_t i = 0; i < NCOMMANDS; i++)
+	load_commands();
+	for (size_t i = 0; i < ncommands; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
 	      "Commands read FILE, or standard input when FILE is '-' (diff, report and\n"
@@ -188,7 +203,8 @@ no_such_command(struct diag *d, const char *name, const char *tail)
 {
 	struct suggest s;
 	suggest_init(&s, name, strlen(name));
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	load_commands();
+	for (size_t i = 0; i < ncommands; i++)
 		suggest_consider(&s, commands[i].name, strlen(commands[i].name));
 	if (s.best)
 		diag_set(d, DIAG_USAGE, NULL, 0, 0, "no such command '%s'%s; did you mean '%.*s'?",

@@ -3,6 +3,7 @@
 #include "cli/outbuf.h"
 
 #include "util/diag.h"
+#include "util/diag_write.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -15,18 +16,10 @@
 void
 cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
 	va_list ap;
-	diag_format_prefix(&sb, sev, path, line, 0);
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	diag_vwrite(cli_err(), sev, path, line, fmt, ap);   /* an input's buffer on a -j worker */
 	va_end(ap);
-	/* Names in messages come from inputs, manifests and ps: one rule for all. */
-	escape_add(&sb, msg.buf, msg.len);
-	strbuf_addch(&sb, '\n');
-	fwrite(sb.buf, 1, sb.len, cli_err());   /* an input's buffer on a -j worker */
-	strbuf_release(&msg);
-	strbuf_release(&sb);
 }
 
 void
@@ -47,22 +40,13 @@ cli_out_line(FILE *out, const char *fmt, ...)
 void
 cli_print_diag(const struct diag *d)
 {
-	struct strbuf sb = STRBUF_INIT;
-	diag_format(d, &sb);
-	fwrite(sb.buf, 1, sb.len, cli_err());   /* an input's buffer on a -j worker */
-	strbuf_release(&sb);
+	diag_write(cli_err(), d);   /* an input's buffer on a -j worker */
 }
 
 void
 cli_print_warnings(const struct diag_list *w)
 {
-	for (size_t i = 0; i < w->len; i++) {
-		struct diag d;
-		diag_list_get(w, i, &d);
-		cli_print_diag(&d);
-	}
-	if (w->dropped)
-		cli_note(NULL, 0, "%" PRIu64 " more warnings not shown", w->dropped);
+	diag_write_list(cli_err(), w);
 }
 
 char *

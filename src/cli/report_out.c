@@ -1,6 +1,8 @@
 #include "cli/report_out.h"
 
 #include "cli/msgs.h"
+#include "cli/outbuf.h"
+#include "app/kind_command.h"
 
 #include "iotally-config.h"
 #include "report/report_html_write.h"
@@ -13,22 +15,14 @@
 void
 cli_report_provenance(struct report *r, const char *const *paths, size_t npaths)
 {
-	if (npaths == 2)
-		report_add_provenance(r, "Inputs", "%s \u2192 %s", diag_display_path(paths[0]),
-				      diag_display_path(paths[1]));
-	else
-		report_add_provenance(r, "Input", "%s", diag_display_path(paths[0]));
-	report_add_provenance(r, "iotally", "%s", IOTALLY_VERSION);
+	kind_report_provenance(r, paths, npaths);
 }
 
 int
 cli_report_write_markdown(const struct report *r)
 {
-	if (report_md_write(stdout, r) < 0) {
-		cli_error(NULL, 0, "cannot write output");
-		return DIAG_IOERR;
-	}
-	return 0;
+	struct kind_io io = { .out = stdout, .err = cli_err() };
+	return kind_report_write_markdown(&io, r);
 }
 
 int

@@ -241,6 +241,16 @@ class_count_is_negative(const struct class_count *c)
 	return c->state == CLASS_COUNT_OK && c->value < 0;
 }
 
+enum class_count_problem
+class_count_problem(const struct class_count *c, int32_t *as32)
+{
+	if (c->state != CLASS_COUNT_OK)
+		return CLASS_COUNT_FINE;
+	if (!class_count_as_int32(c, as32))
+		return CLASS_COUNT_NOT_INT32;
+	return *as32 < 0 ? CLASS_COUNT_OVER_RELEASED : CLASS_COUNT_FINE;
+}
+
 static unsigned char
 fold(unsigned char c)
 {

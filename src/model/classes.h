@@ -137,6 +137,20 @@ bool class_count_as_int32(const struct class_count *c, int32_t *out);
 bool class_count_is_nonzero(const struct class_count *c);
 bool class_count_is_negative(const struct class_count *c);
 
+/*
+ * What ioclasscount makes of a count, the rule `iotally classes` warns by:
+ * a negative 32-bit count is an over-released object, which the 64-bit
+ * tool prints as its unsigned 64-bit value (*as32 set); a readable count
+ * that is no 32-bit number cannot be converted and prints '??'; unreadable
+ * and absent counts were said by the capture itself.
+ */
+enum class_count_problem {
+	CLASS_COUNT_FINE,
+	CLASS_COUNT_OVER_RELEASED,
+	CLASS_COUNT_NOT_INT32,
+};
+enum class_count_problem class_count_problem(const struct class_count *c, int32_t *as32);
+
 struct strbuf;
 /*
  * What a negative allocation total means, as one warning sentence (the

@@ -66,6 +66,36 @@ test_int32_reading(void **state)
 	assert_false(class_count_is_nonzero(&c));
 }
 
+/* The counts ioclasscount prints otherwise than they were read: the warnings' rule. */
+static void
+test_count_problem(void **state)
+{
+	(void)state;
+	int32_t v = 0;
+	char name[] = "X";
+	struct class_count c = { .name = name, .len = 1, .value = 3, .state = CLASS_COUNT_OK };
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_FINE);
+	c.value = 0;
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_FINE);
+	c.value = -1;
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_OVER_RELEASED);
+	assert_int_equal(v, -1);
+	c.value = INT32_MIN;
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_OVER_RELEASED);
+	/* Below INT32_MIN or above INT32_MAX: no 32-bit counter holds it. */
+	c.value = (int64_t)INT32_MIN - 1;
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_NOT_INT32);
+	c.value = (int64_t)INT32_MAX + 1;
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_NOT_INT32);
+	c.value = INT32_MAX;
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_FINE);
+	/* Said by the capture itself ('??', '<no such class>'): no warning of ours. */
+	c.state = CLASS_COUNT_UNREADABLE;
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_FINE);
+	c.state = CLASS_COUNT_ABSENT;
+	assert_int_equal(class_count_problem(&c, &v), CLASS_COUNT_FINE);
+}
+
 static void
 test_select_top_nonzero(void **state)
 {
@@ -138,6 +168,7 @@ main(void)
 		cmocka_unit_test(test_cf_order),
 		cmocka_unit_test(test_add_find_duplicate),
 		cmocka_unit_test(test_int32_reading),
+		cmocka_unit_test(test_count_problem),
 		cmocka_unit_test(test_select_top_nonzero),
 		cmocka_unit_test(test_alloc_keys),
 	};

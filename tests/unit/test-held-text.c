@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "cli/held_text.h"
+#include "util/held_text.h"
 
 /* What a FILE received, read back from its start. */
 static char *

@@ -1,16 +1,13 @@
 /*
- * iotally footprint: the GPU memory (and every other VM category) that
+ * `iotally footprint`: the GPU memory (and every other VM category) that
  * Apple's footprint charged to each process of a saved capture, per
- * process and summed. Self-contained: the kind's reader, model and writers
- * live in ingest/, model/ and report/ (docs/footprint.md).
+ * process and summed, in each format the kind writes (docs/footprint.md).
+ * The kind's command row (app/kind_command.h); cli/cmd_kind.c runs it.
  */
 
-#include "cli/commands.h"
-#include "cli/dispatch.h"
-#include "cli/inputs.h"
-#include "cli/outbuf.h"
-#include "cli/options.h"
+#include "app/kind_command.h"
 
+#include "app/sources.h"
 #include "ingest/footprint_read.h"
 #include "model/footprint.h"
 #include "report/footprint_csv.h"
@@ -18,11 +15,11 @@
 #include "report/footprint_ndjson_write.h"
 #include "report/footprint_text.h"
 #include "util/array.h"
-#include "util/diag.h"
+#include "util/diag_write.h"
 
 #include <stdio.h>
 
-const char cmd_footprint_help[] =
+static const char footprint_help[] =
 	"usage: iotally footprint [options] FILE|-\n"
 	"       iotally footprint --format ndjson [options] FILE|FOLDER|-...\n"
 	"\n"
@@ -76,105 +73,58 @@ const char cmd_footprint_help[] =
 
 enum {
 	OPT_ALL = 1,
-	OPT_FORMAT,
 	OPT_STRICT,
-	OPT_JOBS,
-	OPT_HELP,
 };
 
-static const struct cli_option footprint_options[] = {
+static const struct kind_command_option footprint_options[] = {
 	{ "all-categories", 0, false, OPT_ALL },
-	{ "format", 0, true, OPT_FORMAT },
+	{ "format", 0, true, KIND_OPT_FORMAT },
 	{ "strict", 0, false, OPT_STRICT },
-	{ "jobs", 'j', true, OPT_JOBS },
-	{ "help", 'h', false, OPT_HELP },
+	{ "jobs", 'j', true, KIND_OPT_JOBS },
+	{ "help", 'h', false, KIND_OPT_HELP },
 };
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_CSV,
-	FORMAT_MARKDOWN,
-	FORMAT_NDJSON,
-};
-
-struct footprint_args {
-	struct cli_operands operands;
-	const char *path;
-	enum output_format format;
+struct footprint_opts {
 	bool all;
 	bool strict;
-	unsigned jobs;          /* -j N: inputs read at once; 0: one per processor */
-	bool help;
 };
 
 static int
-take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+take(void *opts, int id, const char *arg, struct diag *err)
 {
-	static const char *const formats[] = { "text", "json", "csv", "markdown", "ndjson" };
-	struct footprint_args *a = ctx;
-	int i;
-	switch (id) {
-	case CLI_OPERAND:
-		cli_operands_add(&a->operands, p, arg);
-		return 0;
-	case OPT_ALL:
-		a->all = true;
-		return 0;
-	case OPT_FORMAT:
-		if ((i = cli_choice("format", arg, formats, ARRAY_SIZE(formats), err)) < 0)
-			return -1;
-		a->format = (enum output_format)i;
-		return 0;
-	case OPT_STRICT:
-		a->strict = true;
-		return 0;
-	case OPT_JOBS:
-		return cli_parse_jobs(arg, &a->jobs, err);
-	default:
-		return 0;
-	}
+	struct footprint_opts *o = opts;
+	(void)arg;
+	(void)err;
+	if (id == OPT_ALL)
+		o->all = true;
+	else if (id == OPT_STRICT)
+		o->strict = true;
+	return 0;
 }
 
 static int
-parse_args(int argc, char **argv, struct footprint_args *a, struct diag *err)
-{
-	struct cli_parser p;
-	if (cli_parse(&p, footprint_options, ARRAY_SIZE(footprint_options), argc, argv, OPT_HELP,
-		      &a->help, take_arg, a, err) < 0)
-		return -1;
-	if (a->help)
-		return 0;
-	if (!a->operands.n)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"no input given (a saved footprint output, or '-' for standard "
-				"input)");
-	return cli_operands_split(&a->operands, &p, "footprint", NULL,
-				  a->format == FORMAT_NDJSON, &a->path, NULL, NULL, err);
-}
-
-static int
-write_out(const struct footprint_capture *cap, const struct footprint_args *a,
-	  const struct app_source *src, struct diag *err)
+write_out(const struct footprint_capture *cap, const struct footprint_opts *o,
+	  const struct kind_command_args *a, const struct app_source *src,
+	  const struct kind_io *io, struct diag *err)
 {
 	int rc = 0;
-	struct ndjson_source origin = cli_ndjson_source(src);
+	struct ndjson_source origin = kind_ndjson_source(src);
 	switch (a->format) {
 	case FORMAT_JSON:
-		rc = footprint_json_write(stdout, cap, src->path, a->all);
+		rc = footprint_json_write(io->out, cap, src->path, o->all);
 		break;
 	case FORMAT_CSV:
-		footprint_csv_write(stdout, cap, a->all);
+		footprint_csv_write(io->out, cap, o->all);
 		break;
 	case FORMAT_NDJSON:
-		rc = footprint_ndjson_write(cli_out(), cap, &origin, a->all);
+		rc = footprint_ndjson_write(io->out, cap, &origin, o->all);
 		break;
 	case FORMAT_MARKDOWN:
 	case FORMAT_TEXT:
 	default: {
-		struct footprint_text_opts o = { .all_categories = a->all,
-						 .markdown = a->format == FORMAT_MARKDOWN };
-		footprint_text_write(stdout, cap, &o);
+		struct footprint_text_opts to = { .all_categories = o->all,
+						  .markdown = a->format == FORMAT_MARKDOWN };
+		footprint_text_write(io->out, cap, &to);
 		break;
 	}
 	}
@@ -184,55 +134,39 @@ write_out(const struct footprint_capture *cap, const struct footprint_args *a,
 }
 
 static int
-read_one(void *ctx, struct app_source *src, struct diag *err)
+read_one(const void *opts, const struct kind_command_args *a, struct app_source *src,
+	 const struct kind_io *io, struct diag *err)
 {
-	const struct footprint_args *a = ctx;
+	const struct footprint_opts *o = opts;
 	struct footprint_capture cap;
 	struct diag_list warnings;
-	struct footprint_read_opts opts = { .strict = a->strict };
+	struct footprint_read_opts ro = { .strict = o->strict };
 	footprint_capture_init(&cap);
 	diag_list_init(&warnings, 200);
-	int rc = footprint_read(&src->reader, &cap, &opts, &warnings, err);
-	cli_print_warnings(&warnings);
+	int rc = footprint_read(&src->reader, &cap, &ro, &warnings, err);
+	diag_write_list(io->err, &warnings);
 	if (rc < 0)
 		src->refused = true;
 	else
-		rc = write_out(&cap, a, src, err);
+		rc = write_out(&cap, o, a, src, io, err);
 	if (rc == 0 && (cap.partial || cap.elided))
-		cli_warn(src->path, 0, "results are partial (see the warnings above)");
+		diag_write_msg(io->err, DIAG_WARNING, src->path, 0,
+			       "results are partial (see the warnings above)");
 	diag_list_release(&warnings);
 	footprint_capture_release(&cap);
 	return rc;
 }
 
-int
-cmd_footprint(int argc, char **argv)
-{
-	struct footprint_args a = { 0 };
-	struct app_sources sources;
-	struct diag err;
-	int status = 0;
-
-	diag_clear(&err);
-	app_sources_init(&sources);
-	if (parse_args(argc, argv, &a, &err) < 0) {
-		status = cli_usage_error(cli_find_command("footprint"), &err);
-		goto out;
-	}
-	if (a.help) {
-		fputs(cmd_footprint_help, stdout);
-		goto out;
-	}
-	if (a.format == FORMAT_NDJSON)
-		cli_sources_add_operands(&sources, "footprint", &a.operands);
-	else
-		cli_sources_add_operand(&sources, "footprint", a.path);
-	sources.jobs = a.jobs;
-	status = cli_sources_read_each(&sources, "footprint", 0, read_one,
-				       a.format == FORMAT_NDJSON ? footprint_ndjson_write_error :
-								   NULL, &a);
-out:
-	app_sources_release(&sources);
-	cli_operands_release(&a.operands);
-	return status;
-}
+const struct kind_command kind_footprint_command = {
+	.summary = "GPU and other memory by VM category, per process and summed (footprint output)",
+	.help = footprint_help,
+	.options = footprint_options,
+	.noptions = ARRAY_SIZE(footprint_options),
+	.formats = FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | FORMAT_BIT(FORMAT_CSV) |
+		   FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON),
+	.no_input = "a saved footprint output, or '-' for standard input",
+	.error_row = footprint_ndjson_write_error,
+	.opts_size = sizeof(struct footprint_opts),
+	.take = take,
+	.read = read_one,
+};

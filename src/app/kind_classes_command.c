@@ -1,18 +1,15 @@
 /*
- * iotally classes: what ioclasscount (and ioalloccount) would have printed
- * on the Mac a saved IOKitDiagnostics capture came from, plus direct
- * counts and the inheritance tree when a class hierarchy is available.
+ * `iotally classes`: what ioclasscount (and ioalloccount) would have
+ * printed on the Mac a saved IOKitDiagnostics capture came from, plus
+ * direct counts and the inheritance tree when a class hierarchy is
+ * available. The kind's command row (app/kind_command.h); cli/cmd_kind.c
+ * runs it.
  */
 
-#include "cli/commands.h"
-#include "cli/formats.h"
-#include "cli/dispatch.h"
-#include "cli/inputs.h"
-#include "cli/outbuf.h"
-#include "cli/options.h"
-#include "cli/report_out.h"
-#include "model/report_classes.h"
+#include "app/kind_command.h"
 
+#include "app/sources.h"
+#include "model/report_classes.h"
 #include "ingest/classes_read.h"
 #include "model/classes.h"
 #include "model/pick.h"
@@ -22,7 +19,9 @@
 #include "report/classes_text.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/diag_write.h"
 #include "util/linereader.h"
+#include "util/optval.h"
 #include "util/regex.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -34,11 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The formats `iotally classes` writes. */
-#define CLASSES_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
-			 FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
-
-const char cmd_classes_help[] =
+static const char classes_help[] =
 	"usage: iotally classes [options] FILE|- [CLASS...]\n"
 	"       iotally classes --format ndjson [options] FILE|FOLDER|BUNDLE|-...\n"
 	"\n"
@@ -113,32 +108,29 @@ enum {
 	OPT_MATCH,
 	OPT_NONZERO,
 	OPT_TOP,
-	OPT_FORMAT,
 	OPT_SNAPSHOT,
 	OPT_PARTIAL,
 	OPT_STRICT,
-	OPT_JOBS,
 	OPT_HIERARCHY,
 	OPT_DIRECT,
 	OPT_TREE,
-	OPT_HELP,
 };
 
-static const struct cli_option classes_options[] = {
+static const struct kind_command_option classes_options[] = {
 	{ "alloc", 0, false, OPT_ALLOC },
 	{ "match", 0, true, OPT_MATCH },
 	{ "nonzero", 0, false, OPT_NONZERO },
 	{ "top", 0, true, OPT_TOP },
-	{ "format", 0, true, OPT_FORMAT },
+	{ "format", 0, true, KIND_OPT_FORMAT },
 	{ "snapshot", 0, true, OPT_SNAPSHOT },
 	{ "partial", 0, false, OPT_PARTIAL },
 	{ "strict", 0, false, OPT_STRICT },
-	{ "jobs", 'j', true, OPT_JOBS },
+	{ "jobs", 'j', true, KIND_OPT_JOBS },
 	{ "dump", 0, true, OPT_SNAPSHOT },
 	{ "hierarchy", 0, true, OPT_HIERARCHY },
 	{ "direct", 0, false, OPT_DIRECT },
 	{ "tree", 0, false, OPT_TREE },
-	{ "help", 'h', false, OPT_HELP },
+	{ "help", 'h', false, KIND_OPT_HELP },
 };
 
 #define WARN_LIMIT 10
@@ -146,13 +138,13 @@ static const struct cli_option classes_options[] = {
 struct classes_args {
 	const char *path;         /* the input being read */
 	struct ndjson_source origin;   /* its rows' source, side and pair */
-	struct cli_operands operands;
+	FILE *out, *msgs;         /* where its report and diagnostics go */
 	bool ndjson;
-	const char **names;
+	const char *const *names;
 	size_t nnames;
-	bool alloc, nonzero, strict, direct, tree, json, help;
-	unsigned jobs;          /* -j N: inputs read at once; 0: one per processor */
+	bool alloc, nonzero, strict, direct, tree, json;
 	const char **match;       /* --match patterns, in order */
+	struct regex **re;        /* compiled, a slot each */
 	size_t nmatch;
 	bool has_top;
 	uint64_t top;
@@ -166,10 +158,6 @@ static int
 check_combinations(const struct classes_args *a, struct diag *err)
 {
 	bool filters = a->nmatch || a->nonzero || a->has_top;
-	if (!a->operands.n)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"no input given (an ioreg, ioclasscount or kext-info capture, "
-				"or '-' for standard input)");
 	if (a->direct && a->tree)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--direct and --tree are exclusive");
 	if (a->alloc && (a->nnames || a->direct || a->tree || filters))
@@ -200,13 +188,10 @@ check_combinations(const struct classes_args *a, struct diag *err)
 }
 
 static int
-take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+take(void *opts, int id, const char *arg, struct diag *err)
 {
-	struct classes_args *a = ctx;
+	struct classes_args *a = opts;
 	switch (id) {
-	case CLI_OPERAND:
-		cli_operands_add(&a->operands, p, arg);
-		return 0;
 	case OPT_ALLOC:
 		a->alloc = true;
 		return 0;
@@ -219,23 +204,12 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 		return 0;
 	case OPT_TOP:
 		a->has_top = true;
-		return cli_positive_count("--top", arg, &a->top, err);
-	case OPT_FORMAT: {
-		enum output_format f;
-		if (cli_parse_format(arg, CLASSES_FORMATS, &f, err) < 0)
-			return -1;
-		a->json = f == FORMAT_JSON;
-		a->markdown = f == FORMAT_MARKDOWN;
-		a->ndjson = f == FORMAT_NDJSON;
-		return 0;
-	}
+		return optval_positive_count("--top", arg, &a->top, err);
 	case OPT_SNAPSHOT:
-		return cli_positive_count("--snapshot", arg, &a->snapshot, err);
+		return optval_positive_count("--snapshot", arg, &a->snapshot, err);
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
-	case OPT_JOBS:
-		return cli_parse_jobs(arg, &a->jobs, err);
 	case OPT_HIERARCHY:
 		a->hierarchy = arg;
 		return 0;
@@ -252,27 +226,25 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 }
 
 static int
-parse_args(int argc, char **argv, struct classes_args *a, struct diag *err)
+check(void *opts, const struct kind_command_args *ka, struct diag *err)
 {
-	struct cli_parser p;
-
-	if (cli_parse(&p, classes_options, ARRAY_SIZE(classes_options), argc, argv, OPT_HELP,
-		      &a->help, take_arg, a, err) < 0)
-		return -1;
-	if (a->help)
-		return 0;
-	if (cli_operands_split(&a->operands, &p, "classes", "class name", a->ndjson, &a->path,
-			       &a->names, &a->nnames, err) < 0)
-		return -1;
+	struct classes_args *a = opts;
+	a->json = ka->format == FORMAT_JSON;
+	a->markdown = ka->format == FORMAT_MARKDOWN;
+	a->ndjson = ka->format == FORMAT_NDJSON;
+	a->names = ka->names;
+	a->nnames = ka->nnames;
 	return check_combinations(a, err);
 }
 
 static void
-print_diag_at(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+print_diag_at(FILE *msgs, enum diag_severity sev, const char *path, uint64_t line,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* A diagnostic of at most DIAG_MSG_MAX bytes, as a struct diag holds it. */
 static void
-print_diag_at(enum diag_severity sev, const char *path, uint64_t line, const char *fmt, ...)
+print_diag_at(FILE *msgs, enum diag_severity sev, const char *path, uint64_t line,
+	      const char *fmt, ...)
 {
 	struct diag d;
 	va_list ap;
@@ -283,7 +255,7 @@ print_diag_at(enum diag_severity sev, const char *path, uint64_t line, const cha
 	va_start(ap, fmt);
 	vsnprintf(d.msg, sizeof(d.msg), fmt, ap);
 	va_end(ap);
-	cli_print_diag(&d);
+	diag_write(msgs, &d);
 }
 
 /* A class name from the input, quoted for a message (control bytes as \xNN). */
@@ -297,51 +269,51 @@ quoted(struct strbuf *sb, const char *name, size_t len)
 
 /* Negative and unreadable counts among the classes shown: what a leak hunter looks for. */
 static void
-warn_counts(const char *path, const struct class_count *const *v, size_t n)
+warn_counts(FILE *msgs, const char *path, const struct class_count *const *v, size_t n)
 {
 	size_t shown = 0, more = 0;
 	struct strbuf q = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		const struct class_count *c = v[i];
-		int32_t x;
-		bool neg = class_count_is_negative(c) && class_count_as_int32(c, &x);
-		bool bad = c->state == CLASS_COUNT_OK && !class_count_as_int32(c, &x);
-		if (!neg && !bad)
+		int32_t x = 0;
+		enum class_count_problem problem = class_count_problem(c, &x);
+		if (problem == CLASS_COUNT_FINE)
 			continue;
 		if (shown++ >= WARN_LIMIT) {
 			more++;
 			continue;
 		}
-		if (neg)
-			print_diag_at(DIAG_WARNING, path, c->line,
+		if (problem == CLASS_COUNT_OVER_RELEASED)
+			print_diag_at(msgs, DIAG_WARNING, path, c->line,
 				      "class '%s' has a negative count (%" PRId32 "): an "
 				      "over-released object; ioclasscount prints it as %" PRIu64,
 				      quoted(&q, c->name, c->len), x, (uint64_t)(int64_t)x);
 		else
-			print_diag_at(DIAG_WARNING, path, c->line,
+			print_diag_at(msgs, DIAG_WARNING, path, c->line,
 				      "the count of class '%s' (%" PRId64 ") is not a 32-bit number; "
 				      "ioclasscount prints '?? (error reading/converting value)'",
 				      quoted(&q, c->name, c->len), c->value);
 	}
 	strbuf_release(&q);
 	if (more)
-		print_diag_at(DIAG_WARNING, path, 0, "%zu more negative or unreadable counts", more);
+		print_diag_at(msgs, DIAG_WARNING, path, 0, "%zu more negative or unreadable counts", more);
 }
 
 /* Negative allocation totals, where the totals are shown. */
 static void
-warn_negative_allocs(const char *path, const struct classes_snapshot *s)
+warn_negative_allocs(FILE *msgs, const char *path, const struct classes_snapshot *s)
 {
 	for (int k = 0; k < ALLOC_KINDS; k++) {
 		struct strbuf sb = STRBUF_INIT;
 		if (classes_alloc_negative_message(s, (enum alloc_kind)k, &sb))
-			print_diag_at(DIAG_WARNING, path, s->line, "%s", sb.buf);
+			print_diag_at(msgs, DIAG_WARNING, path, s->line, "%s", sb.buf);
 		strbuf_release(&sb);
 	}
 }
 
 static void
-note_snapshots(const char *path, const struct classes_capture *cap, uint64_t chosen)
+note_snapshots(FILE *msgs, const char *path, const struct classes_capture *cap,
+	       uint64_t chosen)
 {
 	if (cap->nsnapshots < 2 || chosen)
 		return;
@@ -350,7 +322,7 @@ note_snapshots(const char *path, const struct classes_capture *cap, uint64_t cho
 		strbuf_addf(&sb, "%s%" PRIu64, i ? ", " : "", cap->snapshots[i]->line);
 	if (cap->nsnapshots > 8)
 		strbuf_addstr(&sb, ", ...");
-	print_diag_at(DIAG_NOTE, path, 0,
+	print_diag_at(msgs, DIAG_NOTE, path, 0,
 		      "the input holds %zu snapshots (at lines %s); this is the first: "
 		      "choose another with --snapshot N", cap->nsnapshots, sb.buf);
 	strbuf_release(&sb);
@@ -364,7 +336,7 @@ choose_snapshot(const struct classes_args *a, const struct classes_capture *cap,
 	if (capture_pick_nth(cap->nsnapshots, a->snapshot, "--snapshot",
 			     "class-count snapshot", a->path, &i, err) < 0)
 		return NULL;
-	note_snapshots(a->path, cap, a->snapshot);
+	note_snapshots(a->msgs, a->path, cap, a->snapshot);
 	return cap->snapshots[i];
 }
 
@@ -399,40 +371,41 @@ load_hierarchy(const struct classes_args *a, struct hierarchy *h, struct diag_li
 }
 
 static void
-check_hierarchy(const char *path, const struct hierarchy *h, const struct classes_snapshot *s)
+check_hierarchy(FILE *msgs, const char *path, const struct hierarchy *h,
+		const struct classes_snapshot *s)
 {
 	struct hier_identity_failure *f;
 	struct strbuf q = STRBUF_INIT;
 	size_t nf = hierarchy_check_identity(h, s, &f), first;
 	for (size_t i = 0; i < nf && i < WARN_LIMIT; i++)
-		print_diag_at(DIAG_WARNING, path, 0,
+		print_diag_at(msgs, DIAG_WARNING, path, 0,
 			      "class '%s' has count %" PRId64 " but %" PRIu64 " direct subclasses "
 			      "with instances: count = direct + subclasses in use fails (the counts "
 			      "and the hierarchy disagree, or a count was over-released)",
 			      quoted(&q, h->classes[f[i].cls].name, h->classes[f[i].cls].len),
 			      f[i].count, f[i].live_subclasses);
 	if (nf > WARN_LIMIT)
-		print_diag_at(DIAG_WARNING, path, 0, "%zu more classes fail the identity",
+		print_diag_at(msgs, DIAG_WARNING, path, 0, "%zu more classes fail the identity",
 			      nf - WARN_LIMIT);
 	free(f);
 	size_t nm = hierarchy_tracking_mismatches(h, s, &first);
 	if (nm)
-		print_diag_at(DIAG_NOTE, path, 0,
+		print_diag_at(msgs, DIAG_NOTE, path, 0,
 			      "%zu classes have another count in the hierarchy capture (first: "
 			      "'%s' = %" PRId64 "): the captures were taken at different times",
 			      nm, quoted(&q, h->classes[first].name, h->classes[first].len),
 			      h->classes[first].tracking);
 	if (h->conflicts)
-		print_diag_at(DIAG_NOTE, path, 0,
+		print_diag_at(msgs, DIAG_NOTE, path, 0,
 			      "%" PRIu64 " classes were given a second, different superclass; "
 			      "the first was kept", h->conflicts);
 	if (!(h->sources & HIER_FROM_KEXT_INFO))
-		print_diag_at(DIAG_NOTE, path, 0,
+		print_diag_at(msgs, DIAG_NOTE, path, 0,
 			      "this hierarchy comes from ioreg -i, which records only classes that "
 			      "have registry entries: a direct count is too high when other "
 			      "subclasses have instances");
 	if (h->unreachable)
-		print_diag_at(DIAG_WARNING, path, 0,
+		print_diag_at(msgs, DIAG_WARNING, path, 0,
 			      "%zu classes form a superclass cycle and are left out of the tree",
 			      h->unreachable);
 	strbuf_release(&q);
@@ -443,7 +416,7 @@ write_tree(const struct classes_args *a, const struct hierarchy *h,
 	   const struct classes_snapshot *s, struct diag *err)
 {
 	if (!a->nnames) {
-		classes_text_tree(stdout, h, s, HIER_NONE, a->nonzero);
+		classes_text_tree(a->out, h, s, HIER_NONE, a->nonzero);
 		return 0;
 	}
 	for (size_t i = 0; i < a->nnames; i++)
@@ -451,7 +424,7 @@ write_tree(const struct classes_args *a, const struct hierarchy *h,
 			return diag_set(err, DIAG_DATA, NULL, 0, 0,
 					"--tree: class '%s' is not in the hierarchy", a->names[i]);
 	for (size_t i = 0; i < a->nnames; i++)
-		classes_text_tree(stdout, h, s, hierarchy_find(h, a->names[i], strlen(a->names[i])),
+		classes_text_tree(a->out, h, s, hierarchy_find(h, a->names[i], strlen(a->names[i])),
 				  a->nonzero);
 	return 0;
 }
@@ -459,8 +432,9 @@ write_tree(const struct classes_args *a, const struct hierarchy *h,
 static void
 note_left_out(const struct classes_args *a, size_t left_out)
 {
+	FILE *msgs = a->msgs;
 	if (left_out)
-		print_diag_at(DIAG_NOTE, a->path, 0,
+		print_diag_at(msgs, DIAG_NOTE, a->path, 0,
 			      "%zu classes are not in the hierarchy and have no direct count", left_out);
 }
 
@@ -474,6 +448,7 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 	bool filtered = a->nmatch || a->nonzero || a->has_top;
 	const struct class_count **v;
 	size_t n = classes_snapshot_select(s, &f, &v);
+	FILE *msgs = a->msgs, *out = a->out;
 	int rc = 0;
 
 	if (a->nnames && !a->tree) {
@@ -481,27 +456,28 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 			const struct class_count *c =
 				classes_snapshot_find(s, a->names[i], strlen(a->names[i]));
 			if (c)
-				warn_counts(a->path, &c, 1);
+				warn_counts(msgs, a->path, &c, 1);
 		}
 	} else if (!a->alloc && !a->tree) {
-		warn_counts(a->path, v, n);
+		warn_counts(msgs, a->path, v, n);
 	}
 	if (a->alloc || a->json || a->markdown)
-		warn_negative_allocs(a->path, s);
+		warn_negative_allocs(msgs, a->path, s);
 	if (a->ndjson) {
 		struct classes_ndjson_input in = {
 			.src = &a->origin, .index = a->snapshot ? (size_t)a->snapshot : 1,
 			.s = s, .v = v, .n = n,
 		};
-		if (classes_ndjson_write(cli_out(), &in) < 0)
+		if (classes_ndjson_write(out, &in) < 0)
 			rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 	} else if (a->markdown) {
 		struct report r;
 		report_init(&r, "classes", false);
 		classes_sort_by_count(v, n);
 		report_add_classes(&r, s, v, n);
-		cli_report_provenance(&r, &a->path, 1);
-		if (cli_report_write_markdown(&r) != 0)
+		kind_report_provenance(&r, &a->path, 1);
+		struct kind_io io = { .out = out, .err = msgs };
+		if (kind_report_write_markdown(&io, &r) != 0)
 			rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 		report_release(&r);
 	} else if (a->json) {
@@ -511,88 +487,94 @@ write_output(const struct classes_args *a, const struct classes_capture *cap,
 			.v = v, .n = n, .query = (char *const *)a->names, .nquery = a->nnames,
 			.direct = a->direct ? h : NULL,
 		};
-		if (classes_json_write(stdout, s, &jo) < 0)
+		if (classes_json_write(out, s, &jo) < 0)
 			rc = diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write JSON output");
 	} else if (a->alloc) {
-		classes_text_alloc(stdout, s);
+		classes_text_alloc(out, s);
 		if (!s->alloc_present[ALLOC_INSTANCE] && !s->alloc_present[ALLOC_CONTAINER] &&
 		    !s->alloc_present[ALLOC_IOMALLOC] && !s->alloc_present[ALLOC_PAGEABLE])
-			print_diag_at(DIAG_NOTE, a->path, s->line,
+			print_diag_at(msgs, DIAG_NOTE, a->path, s->line,
 				      "this snapshot records no allocation totals");
 	} else if (a->tree) {
 		rc = write_tree(a, h, s, err);
 	} else if (a->direct) {
-		note_left_out(a, classes_text_direct(stdout, h, s, v, n));
+		note_left_out(a, classes_text_direct(out, h, s, v, n));
 	} else if (a->nnames) {
-		classes_text_query(stdout, s, (char *const *)a->names, a->nnames);
+		classes_text_query(out, s, (char *const *)a->names, a->nnames);
 	} else if (s->query && !filtered) {
-		classes_text_saved_query(stdout, s);
+		classes_text_saved_query(out, s);
 	} else {
-		classes_text_listing(stdout, v, n);
+		classes_text_listing(out, v, n);
 		if (!s->has_classes)
-			print_diag_at(DIAG_NOTE, a->path, s->line,
+			print_diag_at(msgs, DIAG_NOTE, a->path, s->line,
 				      "this snapshot holds allocation totals only (ioalloccount "
 				      "output); see them with --alloc");
 	}
 	if (s->query && !a->nnames && !a->alloc)
-		print_diag_at(DIAG_NOTE, a->path, s->line,
+		print_diag_at(msgs, DIAG_NOTE, a->path, s->line,
 			      "this snapshot is a saved class-names query: it holds only the "
 			      "classes that were asked for");
 	free(v);
 	return rc;
 }
 
-/* Every --match pattern compiled (*out has a.nmatch slots, NULL after a failure). */
+/*
+ * Every --match pattern compiled (a->re has a.nmatch slots, NULL after a
+ * failure); the same file (standard input above all) named as the input
+ * and its hierarchy is read once, for both.
+ */
 static int
-compile_matches(const struct classes_args *a, struct regex ***out, struct diag *err)
+prepare(void *opts, const struct kind_command_args *ka, struct diag *err)
 {
-	if (!a->nmatch)
-		return 0;
-	*out = xcalloc(a->nmatch, sizeof(**out));
-	for (size_t i = 0; i < a->nmatch; i++)
-		if (!((*out)[i] = regex_compile(a->match[i], err)))
-			return -1;
+	struct classes_args *a = opts;
+	if (a->nmatch) {
+		a->re = xcalloc(a->nmatch, sizeof(*a->re));
+		for (size_t i = 0; i < a->nmatch; i++)
+			if (!(a->re[i] = regex_compile(a->match[i], err)))
+				return -1;
+	}
+	if (a->hierarchy && ka->path && strcmp(a->hierarchy, ka->path) == 0) {
+		a->hierarchy = NULL;
+		a->hierarchy_is_input = true;
+	}
 	return 0;
 }
-
-/* What every input of a run is read with. */
-struct classes_run {
-	struct classes_args *a;
-	const struct regex *const *re;
-};
 
 /* The input's error, and what was read before a cut. The exit status. */
 static int
 print_failure(const struct classes_args *a, const struct app_source *src,
-	      const struct classes_capture *cap, const struct diag *err)
+	      const struct classes_capture *cap, const struct kind_io *io, const struct diag *err)
 {
+	FILE *msgs = a->msgs;
+	int status = io->say_failure("classes", src, err);
 	if (err->code == DIAG_USAGE)
-		return cli_usage_error(cli_find_command("classes"), err);
-	if (!src->refused || !cli_explain_input("classes", a->path, &src->in, err))
-		cli_print_diag(err);
+		return status;
 	if (cap->nsnapshots && cap->snapshots[cap->nsnapshots - 1]->truncated)
-		print_diag_at(DIAG_NOTE, a->path, 0,
+		print_diag_at(msgs, DIAG_NOTE, a->path, 0,
 			      "without --strict the %zu classes read before the cut are "
 			      "printed, with a warning",
 			      cap->snapshots[cap->nsnapshots - 1]->nclasses);
-	return err->code;
+	return status;
 }
 
 /* One input: read it (and its hierarchy), write the chosen snapshot. */
 static int
-read_one(void *ctx, struct app_source *src, struct diag *err)
+read_one(const void *opts, const struct kind_command_args *ka, struct app_source *src,
+	 const struct kind_io *io, struct diag *err)
 {
-	struct classes_run *run = ctx;
 	/* A copy: a->path is this input's, and -j N reads several at once. */
-	struct classes_args args = *run->a;
+	struct classes_args args = *(const struct classes_args *)opts;
 	struct classes_args *a = &args;
 	struct classes_capture cap;
 	struct hierarchy h;
 	struct diag_list warnings;
 	int status = 0;
 
+	(void)ka;
 	a->path = src->path;
-	a->origin = cli_ndjson_source(src);
+	a->origin = kind_ndjson_source(src);
+	a->out = io->out;
+	a->msgs = io->err;
 	classes_capture_init(&cap);
 	hierarchy_init(&h);
 	diag_list_init(&warnings, 200);
@@ -605,20 +587,20 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 	src->refused = rc < 0;
 	if (rc == 0 && (a->direct || a->tree))
 		rc = load_hierarchy(a, &h, &warnings, err);
-	cli_print_warnings(&warnings);
+	diag_write_list(io->err, &warnings);
 	const struct classes_snapshot *s = rc == 0 ? choose_snapshot(a, &cap, err) : NULL;
 	if (!s) {
-		status = print_failure(a, src, &cap, err);
+		status = print_failure(a, src, &cap, io, err);
 		goto out;
 	}
 	if (a->direct || a->tree)
-		check_hierarchy(a->hierarchy ? a->hierarchy : a->path, &h, s);
-	if (write_output(a, &cap, s, &h, run->re, err) < 0) {
-		cli_print_diag(err);
+		check_hierarchy(a->msgs, a->hierarchy ? a->hierarchy : a->path, &h, s);
+	if (write_output(a, &cap, s, &h, (const struct regex *const *)a->re, err) < 0) {
+		diag_write(io->err, err);
 		status = err->code;
 	}
 	if (s->truncated)
-		print_diag_at(DIAG_WARNING, a->path, s->line,
+		print_diag_at(a->msgs, DIAG_WARNING, a->path, s->line,
 			      "results are partial: the capture was cut short");
 out:
 	diag_list_release(&warnings);
@@ -627,46 +609,30 @@ out:
 	return status;
 }
 
-int
-cmd_classes(int argc, char **argv)
+static void
+release(void *opts)
 {
-	struct classes_args a = { 0 };
-	struct app_sources sources;
-	struct regex **re = NULL;
-	struct diag err;
-	int status = 0;
-
-	diag_clear(&err);
-	app_sources_init(&sources);
-	if (parse_args(argc, argv, &a, &err) < 0 ||
-	    (!a.help && compile_matches(&a, &re, &err) < 0)) {
-		status = cli_usage_error(cli_find_command("classes"), &err);
-		goto out;
-	}
-	if (a.help) {
-		fputs(cmd_classes_help, stdout);
-		goto out;
-	}
-	/* The same file (standard input above all) is read once, for both. */
-	if (a.hierarchy && a.path && strcmp(a.hierarchy, a.path) == 0) {
-		a.hierarchy = NULL;
-		a.hierarchy_is_input = true;
-	}
-	if (a.ndjson)
-		cli_sources_add_operands(&sources, "classes", &a.operands);
-	else
-		cli_sources_add_operand(&sources, "classes", a.path);
-	struct classes_run run = { .a = &a, .re = (const struct regex *const *)re };
-	sources.jobs = a.jobs;
-	status = cli_sources_read_each(&sources, "classes", 0, read_one,
-				       a.ndjson ? classes_ndjson_write_error : NULL, &run);
-out:
-	for (size_t i = 0; re && i < a.nmatch; i++)
-		regex_free(re[i]);
-	free(re);
-	free(a.match);
-	free(a.names);
-	cli_operands_release(&a.operands);
-	app_sources_release(&sources);
-	return status;
+	struct classes_args *a = opts;
+	for (size_t i = 0; a->re && i < a->nmatch; i++)
+		regex_free(a->re[i]);
+	free(a->re);
+	free(a->match);
 }
+
+const struct kind_command kind_classes_command = {
+	.summary = "IOKit instance counts as ioclasscount prints them (ioreg, ioclasscount captures)",
+	.help = classes_help,
+	.options = classes_options,
+	.noptions = ARRAY_SIZE(classes_options),
+	.formats = FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | FORMAT_BIT(FORMAT_MARKDOWN) |
+		   FORMAT_BIT(FORMAT_NDJSON),
+	.no_input = "an ioreg, ioclasscount or kext-info capture, or '-' for standard input",
+	.names_what = "class name",
+	.error_row = classes_ndjson_write_error,
+	.opts_size = sizeof(struct classes_args),
+	.take = take,
+	.check = check,
+	.prepare = prepare,
+	.read = read_one,
+	.release = release,
+};

@@ -1,4 +1,4 @@
-#include "cli/held_text.h"
+#include "util/held_text.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
-#ifndef IOTALLY_CLI_HELD_TEXT_H
-#define IOTALLY_CLI_HELD_TEXT_H
+#ifndef IOTALLY_UTIL_HELD_TEXT_H
+#define IOTALLY_UTIL_HELD_TEXT_H
 
 /*
  * Text held back to be printed later, in the order it was added, with

@@ -1,18 +1,13 @@
 /*
- * iotally vmmap: IOAccelerator / IOSurface memory of saved vmmap dumps,
- * grouped by purgeable state and by virtual size.
+ * `iotally vmmap`: IOAccelerator / IOSurface memory of saved vmmap dumps,
+ * grouped by purgeable state and by virtual size. The kind's command row
+ * (app/kind_command.h); cli/cmd_kind.c runs it.
  */
 
-#include "cli/commands.h"
-#include "cli/formats.h"
-#include "cli/held_text.h"
-#include "cli/dispatch.h"
-#include "cli/inputs.h"
-#include "cli/outbuf.h"
-#include "cli/options.h"
-#include "cli/report_out.h"
-#include "model/report_vmmap.h"
+#include "app/kind_command.h"
 
+#include "app/sources.h"
+#include "model/report_vmmap.h"
 #include "ingest/vmmap_read.h"
 #include "model/pick.h"
 #include "model/vmmap.h"
@@ -23,8 +18,11 @@
 #include "report/vmmap_text.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/diag_write.h"
 #include "util/escape.h"
+#include "util/held_text.h"
 #include "util/linereader.h"
+#include "util/optval.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -33,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_vmmap_help[] =
+static const char vmmap_help[] =
 	"usage: iotally vmmap [options] FILE|-\n"
 	"       iotally vmmap --format ndjson [options] FILE|FOLDER|BUNDLE|-...\n"
 	"\n"
@@ -98,40 +96,35 @@ const char cmd_vmmap_help[] =
 enum {
 	OPT_TYPES = 1,
 	OPT_ALL_TYPES,
-	OPT_FORMAT,
 	OPT_STRICT,
-	OPT_JOBS,
 	OPT_SURFACES,
 	OPT_SNAPSHOT,
-	OPT_HELP,
 };
 
-static const struct cli_option vmmap_options[] = {
+static const struct kind_command_option vmmap_options[] = {
 	{ "types", 0, true, OPT_TYPES },
 	{ "all-types", 0, false, OPT_ALL_TYPES },
-	{ "format", 0, true, OPT_FORMAT },
+	{ "format", 0, true, KIND_OPT_FORMAT },
 	{ "strict", 0, false, OPT_STRICT },
-	{ "jobs", 'j', true, OPT_JOBS },
+	{ "jobs", 'j', true, KIND_OPT_JOBS },
 	{ "surfaces", 0, false, OPT_SURFACES },
 	{ "snapshot", 0, true, OPT_SNAPSHOT },
 	{ "dump", 0, true, OPT_SNAPSHOT },
-	{ "help", 'h', false, OPT_HELP },
+	{ "help", 'h', false, KIND_OPT_HELP },
 };
 
-/* The formats `iotally vmmap` writes. */
-#define VMMAP_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | FORMAT_BIT(FORMAT_CSV) | \
-		       FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
-
 struct vmmap_args {
-	struct cli_operands operands;
-	const char *path;     /* the one input, without --format ndjson */
 	enum output_format format;
 	bool strict;
-	unsigned jobs;          /* -j N: inputs read at once; 0: one per processor */
 	bool surfaces;
-	bool help;
 	bool default_types;   /* no --types or --all-types given */
 	uint64_t snapshot;    /* --snapshot N, 1-based; 0: every dump */
+};
+
+/* The command's options: the flags and the region types every input is read with. */
+struct vmmap_opts {
+	struct vmmap_args a;
+	struct vmmap_filter filter;
 };
 
 /* "--types A,B" adds A and B; empty pieces are a usage error. */
@@ -152,40 +145,28 @@ add_types(struct vmmap_filter *f, const char *list, struct diag *err)
 	}
 }
 
-static int
-parse_format(const char *s, enum output_format *fmt, struct diag *err)
+static void
+init(void *opts)
 {
-	return cli_parse_format(s, VMMAP_FORMATS, fmt, err);
+	vmmap_filter_init(&((struct vmmap_opts *)opts)->filter);
 }
 
-struct vmmap_parse {
-	struct vmmap_args *a;
-	struct vmmap_filter *f;
-};
-
 static int
-take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
+take(void *opts, int id, const char *arg, struct diag *err)
 {
-	struct vmmap_args *a = ((struct vmmap_parse *)ctx)->a;
-	struct vmmap_filter *f = ((struct vmmap_parse *)ctx)->f;
+	struct vmmap_args *a = &((struct vmmap_opts *)opts)->a;
+	struct vmmap_filter *f = &((struct vmmap_opts *)opts)->filter;
 	switch (id) {
-	case CLI_OPERAND:
-		cli_operands_add(&a->operands, p, arg);
-		return 0;
 	case OPT_TYPES:
 		return add_types(f, arg, err);
 	case OPT_ALL_TYPES:
 		f->all = true;
 		return 0;
-	case OPT_FORMAT:
-		return parse_format(arg, &a->format, err);
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
-	case OPT_JOBS:
-		return cli_parse_jobs(arg, &a->jobs, err);
 	case OPT_SNAPSHOT:
-		return cli_positive_count("--snapshot", arg, &a->snapshot, err);
+		return optval_positive_count("--snapshot", arg, &a->snapshot, err);
 	case OPT_SURFACES:
 		a->surfaces = true;
 		return 0;
@@ -195,27 +176,15 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 }
 
 static int
-parse_args(int argc, char **argv, struct vmmap_args *a, struct vmmap_filter *f,
-	   struct diag *err)
+check(void *opts, const struct kind_command_args *ka, struct diag *err)
 {
-	struct cli_parser p;
-	struct vmmap_parse vp = { a, f };
-
-	if (cli_parse(&p, vmmap_options, ARRAY_SIZE(vmmap_options), argc, argv, OPT_HELP,
-		      &a->help, take_arg, &vp, err) < 0)
-		return -1;
-	if (a->help)
-		return 0;
-	if (!a->operands.n)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"no input given (a vmmap dump file, or '-' for standard input)");
+	struct vmmap_args *a = &((struct vmmap_opts *)opts)->a;
+	struct vmmap_filter *f = &((struct vmmap_opts *)opts)->filter;
+	a->format = ka->format;
 	if (a->format == FORMAT_NDJSON && a->surfaces)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--surfaces is not part of the rows of --format ndjson (use "
 				"--format json for the IOSurface groups)");
-	if (cli_operands_split(&a->operands, &p, "vmmap", NULL, a->format == FORMAT_NDJSON,
-			       &a->path, NULL, NULL, err) < 0)
-		return -1;
 	if (f->ntypes == 0 && !f->all) {
 		a->default_types = true;
 		vmmap_filter_add(f, "IOAccelerator", strlen("IOAccelerator"));
@@ -290,7 +259,7 @@ add_u64(struct strbuf *sb, uint64_t n)
 
 /*
  * GPU memory the default types leave out: the note that names it, with
- * the option that shows it (as cli_note prints it), or nothing.
+ * the option that shows it (as a note is written), or nothing.
  */
 static void
 add_gpu_left_out(struct strbuf *out, const struct vmmap_dump *d, const struct vmmap_filter *f,
@@ -336,19 +305,13 @@ add_gpu_left_out(struct strbuf *out, const struct vmmap_dump *d, const struct vm
 
 static void
 print_gpu_left_out(const struct vmmap_capture *cap, const struct vmmap_dump *d,
-		   const char *path)
+		   const char *path, FILE *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	add_gpu_left_out(&sb, d, &cap->filter, path, cap->ndumps > 1);
-	fwrite(sb.buf, 1, sb.len, stderr);
+	fwrite(sb.buf, 1, sb.len, err);
 	strbuf_release(&sb);
 }
-
-/* What every input of a run is read with. */
-struct vmmap_run {
-	const struct vmmap_args *a;
-	const struct vmmap_filter *filter;
-};
 
 static void
 copy_filter(struct vmmap_filter *to, const struct vmmap_filter *from)
@@ -372,6 +335,7 @@ copy_filter(struct vmmap_filter *to, const struct vmmap_filter *from)
  */
 struct vmmap_stream {
 	const struct vmmap_args *a;
+	const struct kind_io *io;
 	const char *path;
 	struct diag_list checks;      /* cross-check warnings, printed after the parse's */
 	struct held_text left_out;    /* add_gpu_left_out() notes */
@@ -399,6 +363,7 @@ stream_write_dump(struct vmmap_stream *s, const struct vmmap_capture *cap,
 		  const struct vmmap_dump *d, bool several)
 {
 	const struct vmmap_args *a = s->a;
+	FILE *out = s->io->out;
 	bool alone = a->snapshot != 0;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -410,17 +375,17 @@ stream_write_dump(struct vmmap_stream *s, const struct vmmap_capture *cap,
 	}
 	if (a->format == FORMAT_CSV) {
 		if (s->written == 1)
-			vmmap_csv_write_header(stdout);
-		vmmap_csv_write_dump(stdout, d, s->written);
+			vmmap_csv_write_header(out);
+		vmmap_csv_write_dump(out, d, s->written);
 	} else if (a->format == FORMAT_MARKDOWN) {
 		if (s->status == 0) {
 			struct report r;
 			report_init(&r, "vmmap", false);
 			report_add_vmmap(&r, d);
-			cli_report_provenance(&r, &s->path, 1);
+			kind_report_provenance(&r, &s->path, 1);
 			if (s->written > 1)
-				fputc('\n', stdout);
-			s->status = cli_report_write_markdown(&r);
+				fputc('\n', out);
+			s->status = kind_report_write_markdown(s->io, &r);
 			report_release(&r);
 		}
 	} else {
@@ -429,8 +394,8 @@ stream_write_dump(struct vmmap_stream *s, const struct vmmap_capture *cap,
 			.surfaces = a->surfaces,
 		};
 		if (s->written > 1)
-			fputc('\n', stdout);
-		vmmap_text_write_dump(stdout, d, &topts, &cap->filter);
+			fputc('\n', out);
+		vmmap_text_write_dump(out, d, &topts, &cap->filter);
 		if (!vmmap_dump_has_entries(d)) {
 			add_no_regions(&sb, d, &cap->filter, several && !alone);
 			held_text_add(&s->no_regions, sb.buf, sb.len);
@@ -480,15 +445,15 @@ stream_finish(struct vmmap_stream *s, struct vmmap_capture *cap,
 	if (s->held)
 		stream_write_dump(s, cap, s->held, s->closed > 1);
 	append_checks(warnings, &s->checks);
-	cli_print_warnings(warnings);
-	if (held_text_flush(&s->left_out, stderr, err) < 0 ||
-	    held_text_flush(&s->no_regions, stderr, err) < 0)
+	diag_write_list(s->io->err, warnings);
+	if (held_text_flush(&s->left_out, s->io->err, err) < 0 ||
+	    held_text_flush(&s->no_regions, s->io->err, err) < 0)
 		return -1;
 	if (a->snapshot && capture_pick_nth(s->closed, a->snapshot, "--snapshot",
 					    "vmmap dump", s->path, &i, err) < 0)
 		return -1;
 	if (a->format == FORMAT_CSV && s->written == 0)
-		vmmap_csv_write_header(stdout);
+		vmmap_csv_write_header(s->io->out);
 	if (a->format == FORMAT_MARKDOWN)
 		rc = s->status;
 	return rc;
@@ -497,15 +462,15 @@ stream_finish(struct vmmap_stream *s, struct vmmap_capture *cap,
 /* The report of every dump, or of the one --snapshot N names (the capture keeps them all). */
 static int
 write_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const struct app_source *src,
-	    struct diag *err)
+	    FILE *out, struct diag *err)
 {
 	size_t i = 0;
 	if (a->snapshot && capture_pick_nth(cap->ndumps, a->snapshot, "--snapshot", "vmmap dump",
 					    src->path, &i, err) < 0)
 		return -1;
 	if (a->format == FORMAT_NDJSON) {
-		struct ndjson_source origin = cli_ndjson_source(src);
-		if (vmmap_ndjson_write(cli_out(), cap, &origin, a->snapshot ? i + 1 : 0) < 0)
+		struct ndjson_source origin = kind_ndjson_source(src);
+		if (vmmap_ndjson_write(out, cap, &origin, a->snapshot ? i + 1 : 0) < 0)
 			return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 		return 0;
 	}
@@ -516,7 +481,7 @@ write_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const struct 
 		cap->ndumps = 1;
 	}
 	struct vmmap_json_opts jopts = { .path = src->path, .surfaces = a->surfaces };
-	int rc = vmmap_json_write(stdout, cap, &jopts);
+	int rc = vmmap_json_write(out, cap, &jopts);
 	cap->dumps = all;
 	cap->ndumps = n;
 	if (rc < 0)
@@ -527,30 +492,32 @@ write_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const struct 
 /* JSON and ndjson: the whole input read, then checked and written. */
 static int
 finish_whole(struct vmmap_capture *cap, const struct vmmap_args *a, const struct app_source *src,
-	     struct diag_list *warnings, struct diag *err)
+	     const struct kind_io *io, struct diag_list *warnings, struct diag *err)
 {
 	for (size_t i = 0; i < cap->ndumps; i++)
 		vmmap_dump_crosscheck(cap->dumps[i], &cap->filter, src->path, warnings);
-	cli_print_warnings(warnings);
+	diag_write_list(io->err, warnings);
 	for (size_t i = 0; a->default_types && a->format != FORMAT_NDJSON && i < cap->ndumps; i++)
 		if (!a->snapshot || i + 1 == a->snapshot)
-			print_gpu_left_out(cap, cap->dumps[i], src->path);
-	return write_whole(cap, a, src, err);
+			print_gpu_left_out(cap, cap->dumps[i], src->path, io->err);
+	return write_whole(cap, a, src, io->out, err);
 }
 
 /* One input: parse, check, write its report or rows. */
 static int
-read_one(void *ctx, struct app_source *src, struct diag *err)
+read_one(const void *opts, const struct kind_command_args *ka, struct app_source *src,
+	 const struct kind_io *io, struct diag *err)
 {
-	const struct vmmap_run *run = ctx;
-	const struct vmmap_args *a = run->a;
+	const struct vmmap_opts *run = opts;
+	const struct vmmap_args *a = &run->a;
 	struct vmmap_capture cap;
 	struct diag_list warnings;
-	struct vmmap_stream s = { .a = a, .path = src->path };
+	struct vmmap_stream s = { .a = a, .io = io, .path = src->path };
 	int rc;
 
 	vmmap_capture_init(&cap);
-	copy_filter(&cap.filter, run->filter);
+	(void)ka;
+	copy_filter(&cap.filter, &run->filter);
 	cap.want_surfaces = a->surfaces;
 	diag_list_init(&warnings, 200);
 	diag_list_init(&s.checks, 200);
@@ -563,16 +530,17 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 	struct vmmap_parse_opts popts = { .strict = a->strict, .report_unparsed = 5 };
 	rc = vmmap_parse(&src->reader, &cap, &popts, &warnings, err);
 	if (rc < 0) {
-		cli_print_warnings(&warnings);
+		diag_write_list(io->err, &warnings);
 		src->refused = true;
 		goto out;
 	}
 	if (streams(a))
 		rc = stream_finish(&s, &cap, &warnings, err);
 	else
-		rc = finish_whole(&cap, a, src, &warnings, err);
+		rc = finish_whole(&cap, a, src, io, &warnings, err);
 	if (rc == 0 && cap.partial)
-		cli_warn(src->path, 0, "results are partial (see the warnings above)");
+		diag_write_msg(io->err, DIAG_WARNING, src->path, 0,
+			       "results are partial (see the warnings above)");
 out:
 	held_text_release(&s.left_out);
 	held_text_release(&s.no_regions);
@@ -582,38 +550,25 @@ out:
 	return rc;
 }
 
-int
-cmd_vmmap(int argc, char **argv)
+static void
+release(void *opts)
 {
-	struct vmmap_args a = { 0 };
-	struct vmmap_filter filter;
-	struct app_sources sources;
-	struct diag err;
-	int status = 0;
-
-	diag_clear(&err);
-	vmmap_filter_init(&filter);
-	app_sources_init(&sources);
-	if (parse_args(argc, argv, &a, &filter, &err) < 0) {
-		status = cli_usage_error(cli_find_command("vmmap"), &err);
-		goto out;
-	}
-	if (a.help) {
-		fputs(cmd_vmmap_help, stdout);
-		goto out;
-	}
-	if (a.format == FORMAT_NDJSON)
-		cli_sources_add_operands(&sources, "vmmap", &a.operands);
-	else
-		cli_sources_add_operand(&sources, "vmmap", a.path);
-	struct vmmap_run run = { .a = &a, .filter = &filter };
-	sources.jobs = a.jobs;
-	status = cli_sources_read_each(&sources, "vmmap", 0, read_one,
-				       a.format == FORMAT_NDJSON ? vmmap_ndjson_write_error : NULL,
-				       &run);
-out:
-	app_sources_release(&sources);
-	vmmap_filter_release(&filter);
-	cli_operands_release(&a.operands);
-	return status;
+	vmmap_filter_release(&((struct vmmap_opts *)opts)->filter);
 }
+
+const struct kind_command kind_vmmap_command = {
+	.summary = "IOAccelerator/IOSurface memory by purgeable state and size (vmmap dumps)",
+	.help = vmmap_help,
+	.options = vmmap_options,
+	.noptions = ARRAY_SIZE(vmmap_options),
+	.formats = FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | FORMAT_BIT(FORMAT_CSV) |
+		   FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON),
+	.no_input = "a vmmap dump file, or '-' for standard input",
+	.error_row = vmmap_ndjson_write_error,
+	.opts_size = sizeof(struct vmmap_opts),
+	.init = init,
+	.take = take,
+	.check = check,
+	.read = read_one,
+	.release = release,
+};

@@ -1,18 +1,14 @@
 /*
- * iotally track: saved `ioclasscount --track / --leaks / --maps=PID`
- * captures, filtered, suppressed and aggregated offline.
+ * `iotally track`: saved `ioclasscount --track / --leaks / --maps=PID`
+ * captures, filtered, suppressed and aggregated offline. The kind's
+ * command row (app/kind_command.h); cli/cmd_kind.c runs it.
  */
 
-#include "cli/commands.h"
-#include "cli/formats.h"
-#include "cli/dispatch.h"
-#include "cli/inputs.h"
-#include "cli/outbuf.h"
-#include "cli/options.h"
-#include "cli/report_out.h"
+#include "app/kind_command.h"
+
+#include "app/sources.h"
 #include "model/diff_track.h"
 #include "model/report_track.h"
-
 #include "ingest/track_read.h"
 #include "model/suppress.h"
 #include "model/track.h"
@@ -22,7 +18,9 @@
 #include "report/track_text.h"
 #include "util/array.h"
 #include "util/diag.h"
+#include "util/diag_write.h"
 #include "util/linereader.h"
+#include "util/optval.h"
 #include "util/size.h"
 #include "util/xalloc.h"
 
@@ -31,11 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The formats `iotally track` writes. */
-#define TRACK_FORMATS (FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | \
-			 FORMAT_BIT(FORMAT_MARKDOWN) | FORMAT_BIT(FORMAT_NDJSON))
-
-const char cmd_track_help[] =
+static const char track_help[] =
 	"usage: iotally track [options] FILE|- [NAME...]\n"
 	"       iotally track --format ndjson [options] FILE|FOLDER|BUNDLE|-...\n"
 	"\n"
@@ -111,15 +105,12 @@ enum {
 	OPT_BY,
 	OPT_FOLDED,
 	OPT_TOP,
-	OPT_FORMAT,
 	OPT_STRICT,
-	OPT_JOBS,
 	OPT_TAG,
 	OPT_ZSIZE,
-	OPT_HELP,
 };
 
-static const struct cli_option track_options[] = {
+static const struct kind_command_option track_options[] = {
 	{ "site", 0, true, OPT_SITE },
 	{ "ignore", 0, true, OPT_IGNORE },
 	{ "size", 0, true, OPT_SIZE },
@@ -128,27 +119,31 @@ static const struct cli_option track_options[] = {
 	{ "by", 0, true, OPT_BY },
 	{ "folded", 0, false, OPT_FOLDED },
 	{ "top", 0, true, OPT_TOP },
-	{ "format", 0, true, OPT_FORMAT },
+	{ "format", 0, true, KIND_OPT_FORMAT },
 	{ "strict", 0, false, OPT_STRICT },
-	{ "jobs", 'j', true, OPT_JOBS },
+	{ "jobs", 'j', true, KIND_OPT_JOBS },
 	{ "tag", 0, true, OPT_TAG },
 	{ "zsize", 0, true, OPT_ZSIZE },
-	{ "help", 'h', false, OPT_HELP },
+	{ "help", 'h', false, KIND_OPT_HELP },
 };
 
 struct track_args {
 	const char *path;         /* the input being read */
 	struct ndjson_source origin;   /* its rows' source, side and pair */
-	struct cli_operands operands;
 	bool ndjson;
 	const char *suppress_path;
 	bool json;
 	bool markdown;
 	bool folded;
 	bool strict;
-	unsigned jobs;          /* -j N: inputs read at once; 0: one per processor */
-	bool help;
 	uint64_t top;
+};
+
+/* The command's options: the flags, and the capture every input is read like. */
+struct track_opts {
+	struct track_args a;
+	struct track_capture like;   /* filters and what to aggregate */
+	struct suppress_list sup;
 };
 
 static int
@@ -156,7 +151,7 @@ parse_by(const char *s, enum track_by *by, struct diag *err)
 {
 	static const char *const names[] = { "module", "symbol", "class" };
 	static const enum track_by values[] = { TRACK_BY_MODULE, TRACK_BY_SYMBOL, TRACK_BY_CLASS };
-	int i = cli_choice("--by key", s, names, ARRAY_SIZE(names), err);
+	int i = optval_choice("--by key", s, names, ARRAY_SIZE(names), err);
 	if (i < 0)
 		return -1;
 	*by = values[i];
@@ -210,21 +205,10 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 		a->folded = true;
 		return 0;
 	case OPT_TOP:
-		return cli_positive_count("--top", arg, &a->top, err);
-	case OPT_FORMAT: {
-		enum output_format fmt;
-		if (cli_parse_format(arg, TRACK_FORMATS, &fmt, err) < 0)
-			return -1;
-		a->json = fmt == FORMAT_JSON;
-		a->markdown = fmt == FORMAT_MARKDOWN;
-		a->ndjson = fmt == FORMAT_NDJSON;
-		return 0;
-	}
+		return optval_positive_count("--top", arg, &a->top, err);
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
-	case OPT_JOBS:
-		return cli_parse_jobs(arg, &a->jobs, err);
 	case OPT_TAG:
 		return capture_time_only("tag", err);
 	case OPT_ZSIZE:
@@ -234,55 +218,33 @@ handle_option(int id, const char *arg, struct track_args *a, struct track_captur
 	}
 }
 
-/* --format ndjson: every operand is an input; else FILE, then category NAMEs. */
-static int
-split_operands(struct cli_parser *p, struct track_args *a, struct track_capture *cap,
-	       struct diag *err)
+static void
+init(void *opts)
 {
-	const char **names = NULL;
-	size_t n = 0;
-	int rc = cli_operands_split(&a->operands, p, "track", "category name", a->ndjson,
-				    &a->path, &names, &n, err);
-	for (size_t i = 0; i < n; i++)
-		track_filter_add(&cap->filter.names, &cap->filter.nnames, names[i]);
-	free(names);
-	return rc;
-}
-
-struct track_parse {
-	struct track_args *a;
-	struct track_capture *cap;
-};
-
-static int
-take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
-{
-	struct track_parse *tp = ctx;
-	if (id == CLI_OPERAND) {
-		cli_operands_add(&tp->a->operands, p, arg);
-		return 0;
-	}
-	return handle_option(id, arg, tp->a, tp->cap, err);
+	struct track_opts *o = opts;
+	track_capture_init(&o->like);
+	suppress_list_init(&o->sup);
 }
 
 static int
-parse_args(int argc, char **argv, struct track_args *a, struct track_capture *cap,
-	   struct diag *err)
+take(void *opts, int id, const char *arg, struct diag *err)
 {
-	struct cli_parser p;
-	struct track_parse tp = { a, cap };
+	struct track_opts *o = opts;
+	return handle_option(id, arg, &o->a, &o->like, err);
+}
 
-	if (cli_parse(&p, track_options, ARRAY_SIZE(track_options), argc, argv, OPT_HELP,
-		      &a->help, take_arg, &tp, err) < 0)
-		return -1;
-	if (a->help)
-		return 0;
-	if (!a->operands.n)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"no input given (a saved ioclasscount --track/--leaks/--maps "
-				"capture, or '-' for standard input)");
-	if (split_operands(&p, a, cap, err) < 0)
-		return -1;
+/* The category NAMEs, and the combinations of options. */
+static int
+check(void *opts, const struct kind_command_args *ka, struct diag *err)
+{
+	struct track_opts *o = opts;
+	struct track_args *a = &o->a;
+	struct track_capture *cap = &o->like;
+	a->json = ka->format == FORMAT_JSON;
+	a->markdown = ka->format == FORMAT_MARKDOWN;
+	a->ndjson = ka->format == FORMAT_NDJSON;
+	for (size_t i = 0; i < ka->nnames; i++)
+		track_filter_add(&cap->filter.names, &cap->filter.nnames, ka->names[i]);
 	if (a->ndjson && (a->folded || cap->by != TRACK_BY_NONE || cap->filter.exclude))
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
 				"--format ndjson writes one row per call site: it does not "
@@ -319,41 +281,55 @@ load_suppressions(const char *path, struct suppress_list *s, struct diag *err)
 	return rc;
 }
 
+static int
+prepare(void *opts, const struct kind_command_args *ka, struct diag *err)
+{
+	struct track_opts *o = opts;
+	(void)ka;
+	if (!o->a.suppress_path)
+		return 0;
+	if (load_suppressions(o->a.suppress_path, &o->sup, err) < 0)
+		return -1;
+	o->like.suppress = &o->sup;
+	return 0;
+}
+
 /* What the filters did, on stderr, so stdout stays a capture. */
 static void
 print_notes(const struct track_capture *cap, const struct track_args *a,
-	    const struct suppress_list *sup)
+	    const struct suppress_list *sup, FILE *err)
 {
 	const char *path = a->path;
 	const struct track_filter *f = &cap->filter;
 	if (cap->nrecords == 0)
-		cli_note(path, 0, "the capture holds no records "
+		diag_write_msg(err, DIAG_NOTE, path, 0, "the capture holds no records "
 			 "(ioclasscount prints nothing when no call site matched)");
 	else if (cap->shown_records == 0)
-		cli_note(path, 0, "no record matches the filters (%" PRIu64 " records read)",
+		diag_write_msg(err, DIAG_NOTE, path, 0, "no record matches the filters (%" PRIu64 " records read)",
 			 cap->nrecords);
 	if ((f->nnames || f->exclude) && cap->uncategorised)
-		cli_note(path, 0, "%" PRIu64 " record%s could not be assigned a category and %s %s",
+		diag_write_msg(err, DIAG_NOTE, path, 0, "%" PRIu64 " record%s could not be assigned a category and %s %s",
 			 cap->uncategorised, cap->uncategorised == 1 ? "" : "s",
 			 f->exclude ? "are" : "are not", f->exclude ? "kept" : "shown");
 	for (size_t i = 0; i < sup->len; i++)
 		if (sup->items[i].records)
-			cli_note(a->suppress_path, sup->items[i].line,
+			diag_write_msg(err, DIAG_NOTE, a->suppress_path, sup->items[i].line,
 				 "suppressed %" PRIu64 " record%s (0x%" PRIx64 " bytes): %s%s",
 				 sup->items[i].records, sup->items[i].records == 1 ? "" : "s",
 				 sup->items[i].bytes, sup->items[i].regex ? "re:" : "",
 				 sup->items[i].text);
 	if (cap->suppressed_records)
-		cli_note(path, 0, "%" PRIu64 " record%s (0x%" PRIx64 " bytes) hidden by suppressions",
+		diag_write_msg(err, DIAG_NOTE, path, 0, "%" PRIu64 " record%s (0x%" PRIx64 " bytes) hidden by suppressions",
 			 cap->suppressed_records, cap->suppressed_records == 1 ? "" : "s",
 			 cap->suppressed_bytes);
 	if (cap->partial)
-		cli_warn(path, 0, "results are partial: some of the input was not understood");
+		diag_write_msg(err, DIAG_WARNING, path, 0, "results are partial: some of the input was not understood");
 }
 
 /* The shown records as call sites, as `iotally report` writes them. */
 static int
-write_markdown(const struct track_capture *cap, const struct track_args *a)
+write_markdown(const struct track_capture *cap, const struct track_args *a,
+	       const struct kind_io *io)
 {
 	struct diff_track d;
 	struct report r;
@@ -361,13 +337,13 @@ write_markdown(const struct track_capture *cap, const struct track_args *a)
 	int status = 0;
 	diff_track_init(&d, false);
 	if (diff_track_add_capture(&d, 1, cap, a->path, &err) < 0) {
-		cli_print_diag(&err);
+		diag_write(io->err, &err);
 		status = err.code;
 	} else {
 		report_init(&r, "track", false);
 		report_add_track(&r, &d, NULL, cap);
-		cli_report_provenance(&r, &a->path, 1);
-		status = cli_report_write_markdown(&r);
+		kind_report_provenance(&r, &a->path, 1);
+		status = kind_report_write_markdown(io, &r);
 		report_release(&r);
 	}
 	diff_track_release(&d);
@@ -375,37 +351,32 @@ write_markdown(const struct track_capture *cap, const struct track_args *a)
 }
 
 static int
-write_report(const struct track_capture *cap, const struct track_args *a)
+write_report(const struct track_capture *cap, const struct track_args *a,
+	     const struct kind_io *io)
 {
+	FILE *out = io->out;
 	struct diag err;
 	diag_clear(&err);
 	if (a->markdown)
-		return write_markdown(cap, a);
+		return write_markdown(cap, a, io);
 	if (a->json) {
 		struct track_json_opts jo = { .path = a->path, .top = a->top };
-		if (track_json_write(stdout, cap, &jo, &err) < 0) {
-			cli_print_diag(&err);
+		if (track_json_write(out, cap, &jo, &err) < 0) {
+			diag_write(io->err, &err);
 			return err.code;
 		}
 	} else if (cap->by == TRACK_BY_FOLDED) {
-		track_folded_write(stdout, cap, a->top);
+		track_folded_write(out, cap, a->top);
 	} else if (cap->by != TRACK_BY_NONE) {
-		track_text_write_groups(stdout, cap, a->top);
+		track_text_write_groups(out, cap, a->top);
 	} else {
-		if (track_text_write_listing(stdout, cap, &err) < 0) {
-			cli_print_diag(&err);
+		if (track_text_write_listing(out, cap, &err) < 0) {
+			diag_write(io->err, &err);
 			return err.code;
 		}
 	}
 	return 0;
 }
-
-/* What every input of a run is read with. */
-struct track_run {
-	struct track_args *a;
-	const struct track_capture *like;   /* filters and what to aggregate */
-	struct suppress_list *sup;
-};
 
 static void
 capture_like(struct track_capture *to, const struct track_capture *from)
@@ -434,37 +405,39 @@ add_to_sites(void *ctx, const struct track_record *r, const char *path, struct d
 }
 
 static int
-write_rows(const struct track_capture *cap, const struct diff_track *sites,
+write_rows(FILE *out, const struct track_capture *cap, const struct diff_track *sites,
 	   const struct track_args *a, struct diag *err)
 {
 	struct track_ndjson_input in = { .src = &a->origin, .cap = cap, .sites = sites,
 					 .top = a->top };
-	if (track_ndjson_write(cli_out(), &in) < 0)
+	if (track_ndjson_write(out, &in) < 0)
 		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
 	return 0;
 }
 
 /* One input: parse it, write its report or rows, then the notes. */
 static int
-read_one(void *ctx, struct app_source *src, struct diag *err)
+read_one(const void *opts, const struct kind_command_args *ka, struct app_source *src,
+	 const struct kind_io *io, struct diag *err)
 {
-	const struct track_run *run = ctx;
+	const struct track_opts *run = opts;
 	/* Copies: a->path and the suppressions' counts are this input's, and
 	 * -j N reads several at once (the compiled patterns are shared). */
-	struct track_args args = *run->a;
+	struct track_args args = run->a;
 	struct track_args *a = &args;
-	struct suppress_list sup = *run->sup;
+	struct suppress_list sup = run->sup;
 	struct track_capture cap;
 	struct diff_track sites;
 	struct diag_list warnings;
 	int rc;
 
 	a->path = src->path;
-	a->origin = cli_ndjson_source(src);
-	capture_like(&cap, run->like);
+	a->origin = kind_ndjson_source(src);
+	(void)ka;
+	capture_like(&cap, &run->like);
 	sup.items = sup.len ? xmalloc(sup.len * sizeof(*sup.items)) : NULL;
 	if (sup.len)
-		memcpy(sup.items, run->sup->items, sup.len * sizeof(*sup.items));
+		memcpy(sup.items, run->sup.items, sup.len * sizeof(*sup.items));
 	sup.alloc = sup.len;
 	for (size_t i = 0; i < sup.len; i++)
 		sup.items[i].records = sup.items[i].bytes = 0;
@@ -479,24 +452,24 @@ read_one(void *ctx, struct app_source *src, struct diag *err)
 	struct track_parse_opts popts = { .strict = a->strict, .report_unparsed = 5 };
 	rc = track_parse(&src->reader, &cap, &popts, &warnings, err);
 	if (rc < 0) {
-		cli_print_warnings(&warnings);
+		diag_write_list(io->err, &warnings);
 		src->refused = true;
 		goto out;
 	}
 	track_capture_check_total(&cap, a->path, &warnings);
-	cli_print_warnings(&warnings);
+	diag_write_list(io->err, &warnings);
 	if (cap.keep_records)
 		track_capture_sort_kept(&cap);
 	if (a->ndjson) {
-		rc = write_rows(&cap, &sites, a, err);
+		rc = write_rows(io->out, &cap, &sites, a, err);
 	} else {
-		int status = write_report(&cap, a);
+		int status = write_report(&cap, a, io);
 		if (status) {
 			diag_set(err, status, a->path, 0, 0, "could not be reported");
 			rc = status;
 		}
 	}
-	print_notes(&cap, a, &sup);
+	print_notes(&cap, a, &sup, io->err);
 out:
 	free(sup.items);
 	diag_list_release(&warnings);
@@ -505,48 +478,32 @@ out:
 	return rc;
 }
 
-int
-cmd_track(int argc, char **argv)
+static void
+release(void *opts)
 {
-	struct track_args a = { 0 };
-	struct track_capture like;
-	struct suppress_list sup;
-	struct app_sources sources;
-	struct diag err;
-	int status = 0;
-
-	diag_clear(&err);
-	track_capture_init(&like);
-	suppress_list_init(&sup);
-	app_sources_init(&sources);
-	if (parse_args(argc, argv, &a, &like, &err) < 0) {
-		status = cli_usage_error(cli_find_command("track"), &err);
-		goto out;
-	}
-	if (a.help) {
-		fputs(cmd_track_help, stdout);
-		goto out;
-	}
-	if (a.suppress_path) {
-		if (load_suppressions(a.suppress_path, &sup, &err) < 0) {
-			cli_print_diag(&err);
-			status = err.code;
-			goto out;
-		}
-		like.suppress = &sup;
-	}
-	if (a.ndjson)
-		cli_sources_add_operands(&sources, "track", &a.operands);
-	else
-		cli_sources_add_operand(&sources, "track", a.path);
-	struct track_run run = { .a = &a, .like = &like, .sup = &sup };
-	sources.jobs = a.jobs;
-	status = cli_sources_read_each(&sources, "track", 0, read_one,
-				       a.ndjson ? track_ndjson_write_error : NULL, &run);
-out:
-	app_sources_release(&sources);
-	track_capture_release(&like);
-	suppress_list_release(&sup);
-	cli_operands_release(&a.operands);
-	return status;
+	struct track_opts *o = opts;
+	track_capture_release(&o->like);
+	suppress_list_release(&o->sup);
 }
+
+const struct kind_command kind_track_command = {
+	.summary = "kernel allocation call sites of ioclasscount --track/--leaks/--maps captures",
+	.help = track_help,
+	.options = track_options,
+	.noptions = ARRAY_SIZE(track_options),
+	.formats = FORMAT_BIT(FORMAT_TEXT) | FORMAT_BIT(FORMAT_JSON) | FORMAT_BIT(FORMAT_MARKDOWN) |
+		   FORMAT_BIT(FORMAT_NDJSON),
+	.no_input = "a saved ioclasscount --track/--leaks/--maps capture, or '-' for standard "
+		    "input",
+	.names_what = "category name",
+	.empty_why = " (ioclasscount --track writes nothing when no call site matched, and an "
+		     "empty file cannot be told from a capture that failed: nothing to report)",
+	.error_row = track_ndjson_write_error,
+	.opts_size = sizeof(struct track_opts),
+	.init = init,
+	.take = take,
+	.check = check,
+	.prepare = prepare,
+	.read = read_one,
+	.release = release,
+};

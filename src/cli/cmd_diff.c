@@ -9,6 +9,7 @@
 #include "app/kind.h"
 #include "app/kind_classes.h"
 #include "app/diff_pairs.h"
+#include "app/pair_open.h"
 #include "app/signature_inputs.h"
 #include "app/parallel.h"
 #include "cli/inputs.h"
@@ -438,15 +439,6 @@ find_junit(int argc, char **argv)
 	return junit;
 }
 
-static const char *
-input_kind_name(enum input_kind k, const char *schema)
-{
-	const struct kind *dk = kind_for_input(k, schema);
-	if (dk)
-		return dk->name;
-	return k == INPUT_IOTALLY_JSON ? schema : input_kind_describe(k);
-}
-
 /*
  * The pair's copies of the gates of its kind, checked against its figures.
  * A gate that cannot be checked is left out of the pair's gates and kept as
@@ -520,43 +512,6 @@ write_output(const struct diff_args *a, const struct kind *kind, const void *dif
 	return 0;
 }
 
-/* Open, recognise and compare; the kind and its diff on success. */
-static int
-compare_inputs(const struct diff_args *a, bool folders, const struct diff_pair *pair,
-	       struct kind_input in[2], const struct kind **kind, void **diff,
-	       struct diag_list *notes, struct diag *err)
-{
-	const struct kind *k[2];
-	char schema[2][64];
-	enum input_kind raw[2];
-	const char *paths[2] = { pair->before, pair->after };
-	for (int i = 0; i < 2; i++)
-		if (kind_open(&in[i], paths[i], "diff", &k[i], schema[i],
-				   sizeof(schema[i]), &raw[i], err) < 0)
-			return -1;
-	if (k[0] != k[1])
-		return diag_set(err, DIAG_DATA, NULL, 0, 0,
-				"BEFORE (%s) is of kind %s and AFTER (%s) of kind %s: a diff "
-				"needs two captures of the same kind",
-				diag_display_path(paths[0]), input_kind_name(raw[0], schema[0]),
-				diag_display_path(paths[1]), input_kind_name(raw[1], schema[1]));
-	*kind = k[0];
-	/* In folders, an option applies to the kinds that take it. */
-	const char *refused = kind_refused_option(*kind, a->given);
-	if (refused && !folders)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"%s does not apply to %s captures", refused, (*kind)->name);
-	struct diff_options opts = a->opts;
-	if (refused) {
-		unsigned ok = (*kind)->accepts;
-		opts.has_dump &= (ok & KIND_ACCEPTS_DUMP) != 0;
-		opts.direct &= (ok & KIND_ACCEPTS_DIRECT) != 0;
-		opts.match_offsets &= (ok & KIND_ACCEPTS_MATCH_OFFSETS) != 0;
-	}
-	*diff = (*kind)->compare(&in[0], &in[1], &opts, notes, err);
-	return *diff ? 0 : -1;
-}
-
 /*
  * Bundles: each side's allocation totals from its own source of totals
  * (kernel_view_pair_totals, as `report` of the bundles), joined to the
@@ -579,17 +534,18 @@ static int
 run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 	 struct pair_result *res, struct diag *err)
 {
-	struct kind_input in[2];
+	struct pair_open p;
 	struct diag_list notes, warnings;
-	const struct kind *kind = NULL;
-	void *diff = NULL;
+	const struct pair_open_opts o = { .command = "diff", .needs = "a diff needs",
+					  .opts = a->opts, .given = a->given, .lenient = folders };
 	int rc;
 
-	memset(in, 0, sizeof(in));
-	in[0].reader.fd = in[1].reader.fd = -1;
+	pair_open_init(&p);
 	diag_list_init(&notes, 200);
 	diag_list_init(&warnings, 50);
-	rc = compare_inputs(a, folders, pair, in, &kind, &diff, &notes, err);
+	rc = pair_open_compare(&p, pair->before, pair->after, &o, &notes, err);
+	const struct kind *kind = p.kind;
+	void *diff = p.diff;
 	if (rc == 0 && pair->totals[0] && strcmp(kind->name, "classes") == 0)
 		join_kernel_totals(pair, diff, &notes, &warnings);
 	cli_print_warnings(&notes);
@@ -622,11 +578,7 @@ run_pair(const struct diff_args *a, bool folders, const struct diff_pair *pair,
 		res->compared = true;
 	signature_release(&sig);
 out:
-	for (int i = 0; i < 2; i++)
-		if (in[i].path)
-			line_reader_close(&in[i].reader);
-	if (diff)
-		kind->free(diff);
+	pair_open_close(&p);
 	diag_list_release(&notes);
 	diag_list_release(&warnings);
 	return rc;

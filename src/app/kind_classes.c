@@ -365,4 +365,6 @@ const struct kind kind_classes = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = classes_signature,
+	.join_totals = kind_classes_join_totals,
+	.totals_files = kind_classes_totals_files,
 };

@@ -1,5 +1,7 @@
 #include "app/diff_pairs.h"
 
+#include "app/kind.h"
+
 #include "ingest/bundle.h"
 #include "ingest/capture_dir.h"
 #include "util/arcread.h"
@@ -149,14 +151,16 @@ damaged_archive(const char *path)
 }
 
 /* Two bundles, folders or archives: paired capture by capture. */
-/* Does a bundle hold a GPU capture (vmmap, footprint) of this member name? */
+/* Does a bundle hold a capture of this member name whose kind's row says GPU? */
 static bool
 gpu_member(const struct bundle *b, const char *name)
 {
-	for (size_t i = 0; name && i < b->ncaptures; i++)
-		if (strcmp(b->captures[i].member, name) == 0)
-			return strcmp(b->captures[i].kind, "vmmap") == 0 ||
-			       strcmp(b->captures[i].kind, "footprint") == 0;
+	for (size_t i = 0; name && i < b->ncaptures; i++) {
+		if (strcmp(b->captures[i].member, name) != 0)
+			continue;
+		const struct kind *k = kind_by_name(b->captures[i].kind);
+		return k && k->gpu;
+	}
 	return false;
 }
 

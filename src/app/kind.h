@@ -120,6 +120,11 @@ struct kind {
 	/* The files a joined section's figures came from (kind_classes_totals_files()). */
 	bool (*totals_files)(const void *diff, const char *const paths[2],
 			     struct diff_section_files *out);
+	/*
+	 * Its captures measure GPU memory (docs/gpu.md): in a diff of two
+	 * bundles its pairs come ahead of the others (app/diff_pairs.c).
+	 */
+	bool gpu;
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

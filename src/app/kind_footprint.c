@@ -428,4 +428,5 @@ const struct kind kind_footprint = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = footprint_signature,
+	.gpu = true,
 };

@@ -291,4 +291,5 @@ const struct kind kind_vmmap = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = vmmap_signature,
+	.gpu = true,
 };

@@ -50,6 +50,7 @@ struct bundle_capture;
 struct signature;
 struct strbuf;
 struct kind_command;
+struct diff_section_files;
 
 struct kind {
 	/*
@@ -128,6 +129,18 @@ struct kind {
 	bool kernel_view;
 	/* Its captures measure a process's GPU memory (a bundle's GPU capture). */
 	bool gpu_memory;
+	/* ---- diff of two bundles (app/diff_run.c) ---- */
+	/*
+	 * Join to a pair of the kind each side's figures read from another
+	 * file of its bundle than the pair's (a kernel view's allocation
+	 * totals: kind_classes_join_totals()); NULL: the kind has none.
+	 */
+	int (*join_totals)(void *diff, const struct bundle_capture *const counts[2],
+			   const struct bundle_capture *const totals[2], struct diag_list *notes,
+			   struct diag *err);
+	/* The files a joined section's figures came from (kind_classes_totals_files()). */
+	bool (*totals_files)(const void *diff, const char *const paths[2],
+			     struct diff_section_files *out);
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

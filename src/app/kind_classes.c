@@ -369,4 +369,6 @@ const struct kind kind_classes = {
 	.signature = classes_signature,
 	.command = &kind_classes_command,
 	.kernel_view = true,
+	.join_totals = kind_classes_join_totals,
+	.totals_files = kind_classes_totals_files,
 };

@@ -4,6 +4,8 @@
 
 #include "app/signature_inputs.h"
 
+#include "app/pair_open.h"
+
 #include "app/bundle_inputs.h"
 #include "app/kind.h"
 #include "app/trend_run.h"
@@ -223,38 +225,18 @@ static int
 pair_signature(const struct diff_pair *pair, struct signature *sig, const char **kind_name,
 	       struct diag_list *notes, struct diag *err)
 {
-	struct kind_input in[2];
-	const struct kind *k[2] = { NULL, NULL };
-	char schema[2][64];
-	enum input_kind raw[2];
-	const char *paths[2] = { pair->before, pair->after };
-	struct diff_options opts = { 0 };
-	void *diff = NULL;
-	int rc = 0;
-	memset(in, 0, sizeof(in));
-	in[0].reader.fd = in[1].reader.fd = -1;
-	for (int i = 0; i < 2 && rc == 0; i++)
-		rc = kind_open(&in[i], paths[i], "signatures", &k[i], schema[i], sizeof(schema[i]),
-			       &raw[i], err);
-	if (rc == 0 && k[0] != k[1])
-		rc = diag_set(err, DIAG_DATA, NULL, 0, 0,
-			      "BEFORE (%s) is of kind %s and AFTER (%s) of kind %s: a pair needs "
-			      "two captures of the same kind", diag_display_path(paths[0]),
-			      k[0]->name, diag_display_path(paths[1]), k[1]->name);
+	struct pair_open p;
+	const struct pair_open_opts o = { .command = "signatures", .needs = "a pair needs" };
+	pair_open_init(&p);
+	int rc = pair_open_compare(&p, pair->before, pair->after, &o, notes, err);
+	if (p.kind)
+		*kind_name = p.kind->name;   /* a pair of one kind that failed to compare too */
 	if (rc == 0) {
-		*kind_name = k[0]->name;
-		diff = k[0]->compare(&in[0], &in[1], &opts, notes, err);
-		rc = diff ? 0 : -1;
-	}
-	if (rc == 0 && k[0]->signature)
-		k[0]->signature(diff, sig);
-	if (rc == 0)
+		if (p.kind->signature)
+			p.kind->signature(p.diff, sig);
 		signature_finish(sig);
-	if (diff)
-		k[0]->free(diff);
-	for (int i = 0; i < 2; i++)
-		if (in[i].path)
-			line_reader_close(&in[i].reader);
+	}
+	pair_open_close(&p);
 	return rc;
 }
 

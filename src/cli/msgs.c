@@ -52,13 +52,5 @@ cli_print_warnings(const struct diag_list *w)
 char *
 cli_diag_line(const struct diag *d)
 {
-	struct strbuf sb = STRBUF_INIT;
-	diag_format(d, &sb);
-	while (sb.len && sb.buf[sb.len - 1] == '\n')
-		sb.buf[--sb.len] = '\0';
-	const char *prefix = "iotally: ";
-	size_t skip = strncmp(sb.buf, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
-	char *line = xstrdup(sb.buf + skip);
-	strbuf_release(&sb);
-	return line;
+	return diag_line(d);
 }

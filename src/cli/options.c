@@ -174,3 +174,21 @@ cli_check_extra_operand(const struct cli_parser *p, const char *command,
 			what ? what : "", what ? ")" : "",
 			what ? "; a name that is also a file's name goes after '--'" : "");
 }
+
+const char *
+cli_find_value(const struct cli_option *opts, size_t nopts, int argc, char **argv, int id)
+{
+	struct cli_parser p;
+	struct diag ignored;
+	const char *arg, *value = NULL;
+	int got;
+
+	cli_parser_init(&p, opts, nopts, argc, argv);
+	for (int steps = 0; steps < 2 * argc + 2; steps++) {
+		if ((got = cli_next(&p, &arg, &ignored)) == CLI_DONE)
+			break;
+		if (got == id)
+			value = arg;
+	}
+	return value;
+}

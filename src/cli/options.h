@@ -42,6 +42,13 @@ void cli_parser_init(struct cli_parser *p, const struct cli_option *opts,
  * CLI_ERROR with a DIAG_USAGE message in *err. *arg is the option's value.
  */
 int cli_next(struct cli_parser *p, const char **arg, struct diag *err);
+/*
+ * The last value of option `id` on a command line that did not parse (an
+ * output every exit must write: diff's --junit), read past the errors; the
+ * walk is bounded, since an error need not move it on. NULL when not given.
+ */
+const char *cli_find_value(const struct cli_option *opts, size_t nopts, int argc, char **argv,
+			   int id);
 
 /*
  * What a command does with one option (`id`, its value in `arg`) or operand

@@ -119,3 +119,15 @@ diff_gates_read(struct line_reader *r, struct diff_gate **gates, size_t *n, size
 	}
 	return rc;
 }
+
+int
+diff_gates_read_file(const char *path, struct diff_gate **gates, size_t *n, size_t *alloc,
+		     struct diag *err)
+{
+	struct line_reader r;
+	if (line_reader_open(&r, path, 0, err) < 0)
+		return -1;
+	int rc = diff_gates_read(&r, gates, n, alloc, err);
+	line_reader_close(&r);
+	return rc;
+}

@@ -42,5 +42,8 @@ int diff_classes_side_read(struct line_reader *r, bool json, struct diff_classes
  */
 int diff_gates_read(struct line_reader *r, struct diff_gate **gates, size_t *n,
 		    size_t *alloc, struct diag *err);
+/* The same of the file at `path` (DIAG_NOINPUT when it cannot be opened). */
+int diff_gates_read_file(const char *path, struct diff_gate **gates, size_t *n, size_t *alloc,
+			 struct diag *err);
 
 #endif

@@ -86,6 +86,26 @@ void diff_gate_figures(const struct diff_gate *g, char before[GATE_FIGURE_SIZE],
 		       char after[GATE_FIGURE_SIZE], char delta[GATE_FIGURE_SIZE]);
 
 /*
+ * The closing line of a diff of folders or bundles (the first line in
+ * Markdown, where a pull request comment is read top down): how many pairs
+ * were compared and could not be, files without a counterpart, tripped
+ * gates and gates that cannot be checked, then the tripped gates by name,
+ * up to DIFF_SUMMARY_NAMED, each with its pair and what grew, and how
+ * many more.
+ */
+#define DIFF_SUMMARY_NAMED 3
+struct diff_summary_tripped {
+	const struct diff_gate *g;
+	const char *pair;                  /* the pair's name in its folders */
+};
+struct diff_summary {
+	size_t compared, failed, unpaired, wrong;
+	struct diff_summary_tripped *tripped;   /* every tripped gate, in pair order */
+	size_t ntripped;
+};
+void diff_summary_write(FILE *out, const struct diff_summary *s, bool markdown);
+
+/*
  * JUnit XML for a whole run. Each compared pair is one <testsuite> (named
  * "iotally diff BEFORE AFTER") with one <testcase> per gate (named by the
  * pair and the gate: "app-vmmap.txt: vmmap:gpu.dirty > +256M"), a <failure>

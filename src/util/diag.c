@@ -127,6 +127,20 @@ diag_format(const struct diag *d, struct strbuf *out)
 	strbuf_addch(out, '\n');
 }
 
+char *
+diag_line(const struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_format(d, &sb);
+	while (sb.len && sb.buf[sb.len - 1] == '\n')
+		sb.buf[--sb.len] = '\0';
+	const char *prefix = "iotally: ";
+	size_t skip = strncmp(sb.buf, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
+	char *line = xstrdup(sb.buf + skip);
+	strbuf_release(&sb);
+	return line;
+}
+
 void
 diag_quote(struct strbuf *out, const char *p, size_t len, size_t max)
 {

@@ -70,6 +70,12 @@ void diag_set_path_if_unset(struct diag *d, const char *path);
  * or a name quoted from the input cannot put a control byte on the terminal.
  */
 void diag_format(const struct diag *d, struct strbuf *out);
+/*
+ * The same as one line without the program name and the newline
+ * ("PATH:LINE: error: MSG"), for JUnit messages and NDJSON rows. The
+ * caller frees it.
+ */
+char *diag_line(const struct diag *d);
 /* The same up to and including "SEVERITY: " (path NULL, line or col 0: left out). */
 void diag_format_prefix(struct strbuf *out, enum diag_severity sev, const char *path,
 			uint64_t line, uint64_t col);

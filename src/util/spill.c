@@ -1,6 +1,7 @@
 #include "util/spill.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -132,4 +133,37 @@ spill_release(struct spill *s)
 	s->fd = -1;
 	s->flushed = 0;
 	strbuf_release(&s->pending);
+}
+
+FILE *
+temp_stream_open(const char *stem, struct diag *err)
+{
+	int fd = temp_file_open(stem);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot make a temporary file in %s: %s",
+			 temp_dir(), strerror(errno));
+	}
+	return f;
+}
+
+int
+temp_stream_copy(FILE *held, FILE *out, struct diag *err)
+{
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+	if (fflush(held) != 0 || fseek(held, 0, SEEK_SET) != 0)
+		rc = -1;
+	while (rc == 0 && (n = fread(buf, 1, sizeof(buf), held)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (rc == 0 && ferror(held))
+		rc = -1;
+	fclose(held);
+	if (rc < 0)
+		return diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+	return 0;
 }

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -47,6 +48,14 @@ const char *temp_dir(void);
  * for reading and writing: its fd, or -1 with errno set.
  */
 int temp_file_open(const char *stem);
+/*
+ * Output held back to be written after what comes later (a Markdown diff's
+ * Summary line goes first): an unlinked temporary file as a stream, or
+ * NULL with DIAG_IOERR. temp_stream_copy() writes what it holds to `out`
+ * and closes it: 0, or -1 with DIAG_IOERR.
+ */
+FILE *temp_stream_open(const char *stem, struct diag *err);
+int temp_stream_copy(FILE *held, FILE *out, struct diag *err);
 
 void spill_init(struct spill *s);
 /* 0, or -1 with DIAG_IOERR in *err (no temporary file could be made). */

@@ -18,16 +18,10 @@
 static void __attribute__((format(printf, 2, 3)))
 out_line(FILE *out, const char *fmt, ...)
 {
-	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	escape_vline(out, fmt, ap);
 	va_end(ap);
-	escape_add(&line, msg.buf, msg.len);
-	strbuf_addch(&line, '\n');
-	fwrite(line.buf, 1, line.len, out);
-	strbuf_release(&msg);
-	strbuf_release(&line);
 }
 
 /* Text from a capture (a class name in a verdict) with its control bytes escaped. */

@@ -15,7 +15,12 @@ written two ways:
   - a figure in "~" must be in its largest unit with at most two decimals;
   - vmmap's own tokens ("+5120K", "384.0M") and byte counts with a unit
     "B" of 1024 or more ("1008205824 B") are the same bytes written
-    another way, and fail.
+    another way, and fail;
+  - a bare number in a byte column of a table (BEFORE, AFTER, DELTA of
+    `diff`'s tables: "1048576", "+1044480") is bytes without their unit,
+    and fails. A table of counts (a CLASS, a size bucket's CHANGE, a row
+    whose field or figure is a count) has bare numbers by right, and a
+    GATE table writes exact bytes beside the figure by design.
 
 The truth is independent of iotally's formatter: the rendering is worked
 out here from the bytes, by exact rational arithmetic.
@@ -83,6 +88,46 @@ def check_figure(approx, digits, unit):
     return None
 
 
+BYTE_COLUMNS = {'BEFORE', 'AFTER', 'DELTA'}
+COUNT_TABLES = {'CLASS', 'CHANGE', 'GATE'}
+COUNT_ROW = re.compile(r'(?:^|[\s.|])(?:count|regions|instances|records)(?:\s|\||$)')
+BARE = re.compile(r'^[+-]?\d+$')
+HEADER_WORD = re.compile(r'^[A-Z][A-Z.]*$')
+
+
+def table_cells(line):
+    """The cells of a table line and where each ends: aligned text or Markdown."""
+    if line.startswith('|'):
+        cells = [c.strip() for c in line.strip().strip('|').split('|')]
+        return [(c, i) for i, c in enumerate(cells)]
+    return [(m.group(0), m.end()) for m in re.finditer(r'\S+(?: \S+)*', line)]
+
+
+def bare_byte_cells(text):
+    """(line number, cell) of each bare number in a byte column of a table."""
+    found, header = [], None
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or set(line.strip()) <= set('|-: '):
+            if not line.strip():
+                header = None
+            continue
+        cells = table_cells(line)
+        words = [c for c, _ in cells]
+        if words and all(HEADER_WORD.match(w) for w in words) and \
+                BYTE_COLUMNS <= {w.upper() for w in words}:
+            header = None if COUNT_TABLES & {w.upper() for w in words} else cells
+            continue
+        if header is None or COUNT_ROW.search(line):
+            continue
+        where = {end: c for c, end in cells}
+        for word, end in header:
+            if word.upper() in BYTE_COLUMNS:
+                cell = where.get(end)
+                if cell is not None and BARE.match(cell):
+                    found.append((n, cell))
+    return found
+
+
 def commands(root):
     """(case, argv) of every golden command this test reads."""
     base = os.path.join(root, 'tests', 'golden')
@@ -142,6 +187,9 @@ def main():
             for m in VMMAP_TOKEN.finditer(line):
                 failures.append('%s: line %d: %r: vmmap\'s token where the text '
                                 'formatter writes binary units' % (case, n, m.group(0).strip()))
+        for n, cell in bare_byte_cells(text):
+            failures.append('%s: line %d: %r: bytes without their unit in a byte column'
+                            % (case, n, cell))
     if ran < 50 or figures < 500:
         failures.append('only %d commands and %d figures read: the case list is wrong'
                         % (ran, figures))

@@ -89,8 +89,23 @@ GEOMETRY_JS = r"""JSON.stringify((() => {
     const px = parseFloat(getComputedStyle(t).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
     if (small === null || px < small) { small = px; smallText = t.textContent; }
   }
+  // A pair's delta: each table's first column headed "delta", "... delta" or
+  // "change" (not the first), measured in its first row.
+  let delta = 0, did = null;
+  for (const t of document.querySelectorAll('table')) {
+    const ths = [...t.querySelectorAll('thead th')];
+    const i = ths.findIndex((th, k) => k > 0 && /(^| )(delta|change)$/.test(th.textContent.trim()));
+    const row = i < 0 ? null : t.querySelector('tbody tr:not(.bt)');
+    if (!row || !row.children[i]) continue;
+    const r = row.children[i].getBoundingClientRect();
+    if (r.width > 0 && r.right > delta) { delta = r.right; did = t.id; }
+  }
+  // A series' overview (GPU memory by type over time): the first chart of section#gpu.
+  const ov = document.querySelector('section#gpu figure');
   return {vw, vh, summary: s ? s.getBoundingClientRect().bottom : null,
-          widest, wid, small, smallText, scrollW: document.documentElement.scrollWidth};
+          overview: ov ? ov.getBoundingClientRect().bottom : null,
+          widest, wid, small, smallText, delta, did,
+          scrollW: document.documentElement.scrollWidth};
 })())"""
 
 
@@ -255,7 +270,17 @@ def mutate(page, how):
         broken = text.replace(m.group(0), m.group(0) * 2, 1) if m else text
     elif how == 'unscroll':
         # a table laid out at its own width, as before tables had their scroll box
+        # (and their cells wrapped on a phone)
         broken = text.replace('display:block;max-width:100%;overflow-x:auto', '', 1)
+        broken = broken.replace('td:not(.num){overflow-wrap:anywhere;min-width:3rem}'
+                                'td.num{white-space:normal}', '', 1)
+    elif how == 'nowrap':
+        # a phone's table cells laid out unwrapped: the delta column scrolls away
+        broken = text.replace('td:not(.num){overflow-wrap:anywhere;min-width:3rem}'
+                              'td.num{white-space:normal}', '', 1)
+    elif how == 'unoverview':
+        # a series page without its overview, as before it had one
+        broken = re.sub(r'<section id="gpu">.*?</section>', '', text, count=1, flags=re.S)
     elif how == 'shrink':
         # charts scaled down to the phone's width, their text with them
         broken = text.replace('figure svg{max-width:none}', '', 1)
@@ -330,9 +355,21 @@ def check_timelines(drawn, data, expected):
             fail('timeline %d carries no figures or labels' % (i + 1))
 
 
+def check_overview(screens):
+    """A series page: its overview chart ends inside the laptop's first screen."""
+    for w, h, g in screens:
+        if g['overview'] is None:
+            fail('no GPU overview chart (section#gpu) on the page')
+        if w >= 1200 and g['overview'] > h:
+            fail('at %dx%d the GPU overview ends at %.0f px, below the first screen'
+                 % (w, h, g['overview']))
+        print('%dx%d: the GPU overview ends at %.0f px' % (w, h, g['overview']))
+
+
 def check_screens(screens, data):
     """At each first screen: the summary in sight, every table box inside the
-    viewport, chart text of 10 px or more; and no two timelines alike."""
+    viewport, every pair table's delta column in sight without scrolling,
+    chart text of 10 px or more; and no two timelines alike."""
     for w, h, g in screens:
         if data.get('summary') and (g['summary'] is None or g['summary'] > h):
             fail('at %dx%d the summary block ends at %r px, below the first screen'
@@ -340,6 +377,9 @@ def check_screens(screens, data):
         if g['widest'] > g['vw'] + 0.5:
             fail('at %dx%d table %r is %.0f px wide, past the %d px viewport'
                  % (w, h, g['wid'], g['widest'], g['vw']))
+        if g['delta'] > g['vw'] + 0.5:
+            fail('at %dx%d the delta column of table %r ends at %.0f px, past the %d px '
+                 'viewport' % (w, h, g['did'], g['delta'], g['vw']))
         if g['small'] is not None and g['small'] < 10:
             fail('at %dx%d chart text %r is %.1f px, under 10 px'
                  % (w, h, g['smallText'], g['small']))
@@ -364,6 +404,8 @@ def case_parser():
     ap.add_argument('--hostile', action='store_true')
     ap.add_argument('--folded', type=int, default=None,
                     help='exactly this many table rows folded in <details class="unchanged">')
+    ap.add_argument('--overview', action='store_true',
+                    help='a series page: its GPU overview chart inside the first screen')
     ap.add_argument('--sections', default=None,
                     help='the sections, in order, each once (comma-separated ids)')
     ap.add_argument('--page', help='check this HTML file instead of writing one '
@@ -371,8 +413,8 @@ def case_parser():
     ap.add_argument('--new-site', action='append', default=None,
                     help='an icicle node marked NEW with this label (repeatable: all of them)')
     ap.add_argument('--mutate', choices=['unescape', 'stylesheet', 'unfold', 'unlabel',
-                                         'unmark', 'twice', 'unbadge', 'unscroll',
-                                         'shrink'],
+                                         'unmark', 'twice', 'unbadge', 'unscroll', 'nowrap',
+                                         'shrink', 'unoverview'],
                     help='break the written page before loading it, as a writer that '
                     'forgot to escape the hostile process name or linked a CDN style '
                     'sheet would (the test that the checks can fail)')
@@ -563,6 +605,8 @@ def check(a, browser):
             fail('%d headlines (<p class="verdict">), expected 1' % len(verdicts))
     check_histogram_sums(data)
     check_screens(screens, data)
+    if a.overview:
+        check_overview(screens)
     if a.timelines is not None:
         check_timelines(p.timelines, data, a.timelines)
     for i, labels in enumerate(p.bar_charts):

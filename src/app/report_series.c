@@ -5,6 +5,7 @@
 
 #include "app/report_series.h"
 
+#include "model/gpu.h"
 #include "model/trend.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -175,6 +176,149 @@ provenance(struct report *r, const struct trend_report *const *trends, size_t n)
 			      t->warmup_given ? "--warmup" : "default max(2, 20 % of the samples)");
 	report_add_provenance(r, "Method", "the verdicts of 'iotally trend' (docs/trend.md); %s",
 			      trend_caveat);
+}
+
+/* ---- the overview: GPU memory by type over time ------------------------------- */
+
+/* Samples drawn at most: a longer series is drawn every Nth sample, the last always. */
+#define OVERVIEW_ROWS_MAX 24
+
+/*
+ * The GPU type a per-state metric is of: "KIND:TYPE:STATE.FIELD" with FIELD
+ * dirty or swapped (what the cost counts: docs/gpu.md) and TYPE a GPU type
+ * (model/gpu.h). Its length in *len, or NULL.
+ */
+static const char *
+overview_type(const char *name, size_t *len)
+{
+	const char *t = strchr(name, ':'), *dot = strrchr(name, '.');
+	if (!t || !dot || (strcmp(dot, ".dirty") != 0 && strcmp(dot, ".swapped") != 0))
+		return NULL;
+	t++;
+	const char *state = NULL;
+	for (const char *p = t; p < dot; p++)
+		if (*p == ':')
+			state = p;
+	if (!state || !gpu_type_counts(t, (size_t)(state - t)))
+		return NULL;
+	*len = (size_t)(state - t);
+	return t;
+}
+
+/* "+1.25 h" from the first sample, else the sample's number. */
+static void
+elapsed_label(const struct trend_series *s, size_t k, struct strbuf *out)
+{
+	strbuf_reset(out);
+	if (s->has_times && !isnan(s->hours[k]))
+		strbuf_addf(out, "%zu: +%.2f h", k + 1, s->hours[k]);
+	else
+		strbuf_addf(out, "sample %zu", k + 1);
+}
+
+/*
+ * The first thing a series page shows: GPU memory (dirty + swapped, the
+ * cost's figure) by type, one stacked bar a sample, from the first series
+ * whose metrics name GPU types; the table beside it holds the same bytes.
+ * Up to REPORT_SERIES_MAX types, the largest at the end first; the rest
+ * are summed as "other GPU types".
+ */
+static void
+overview(struct report *r, const struct trend_report *const *trends, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct trend_series *s = trends[i]->series;
+		char *types[64];
+		size_t ntypes = 0;
+		double last[64] = { 0 };
+		for (size_t m = 0; m < s->nmetrics; m++) {
+			size_t len;
+			const char *t = overview_type(s->metrics[m].name, &len);
+			if (!t)
+				continue;
+			size_t k = 0;
+			while (k < ntypes && (strlen(types[k]) != len || memcmp(types[k], t, len) != 0))
+				k++;
+			if (k == ntypes) {
+				if (ntypes == sizeof(types) / sizeof(types[0]))
+					continue;
+				types[ntypes++] = xmemdup0(t, len);
+			}
+			double v = s->metrics[m].v[s->nsamples - 1];
+			last[k] += isnan(v) ? 0 : v;
+		}
+		if (ntypes == 0)
+			continue;
+		/* The largest at the end first; the name breaks ties. */
+		for (size_t a = 1; a < ntypes; a++)
+			for (size_t b = a; b > 0 && (last[b] > last[b - 1] ||
+				(last[b] == last[b - 1] && strcmp(types[b], types[b - 1]) < 0)); b--) {
+				char *tt = types[b]; types[b] = types[b - 1]; types[b - 1] = tt;
+				double tv = last[b]; last[b] = last[b - 1]; last[b - 1] = tv;
+			}
+		size_t shown = ntypes > REPORT_SERIES_MAX ? REPORT_SERIES_MAX - 1 : ntypes;
+		size_t nseries = shown + (ntypes > shown);
+		struct report_section *sec = report_section(r, REPORT_SEC_GPU, "GPU memory over time");
+		report_section_add_paragraph(sec, "GPU memory by type, dirty + swapped (what the "
+					     "process pays: docs/gpu.md), at each sample from the "
+					     "first; every figure's exact bytes are in its tooltip "
+					     "and the table.");
+		const char *cols[2 + REPORT_SERIES_MAX];
+		cols[0] = "sample";
+		for (size_t k = 0; k < shown; k++)
+			cols[1 + k] = types[k];
+		if (nseries > shown)
+			cols[1 + shown] = "other GPU types";
+		cols[1 + nseries] = "total";
+		struct report_table *tab = report_section_add_table(sec, "overview", "GPU memory "
+								    "by type", 2 + nseries, cols);
+		struct report_chart *c = report_section_add_chart(sec, REPORT_CHART_STACKED,
+								  "GPU memory by type over time",
+								  "overview", true);
+		for (size_t k = 0; k < nseries; k++)
+			report_chart_series(c, cols[1 + k]);
+		size_t step = (s->nsamples + OVERVIEW_ROWS_MAX - 1) / OVERVIEW_ROWS_MAX;
+		struct strbuf label = STRBUF_INIT;
+		for (size_t smp = 0; smp < s->nsamples; smp++) {
+			if (smp % step != 0 && smp != s->nsamples - 1)
+				continue;
+			int64_t v[REPORT_SERIES_MAX] = { 0 }, total = 0;
+			for (size_t m = 0; m < s->nmetrics; m++) {
+				size_t len;
+				const char *t = overview_type(s->metrics[m].name, &len);
+				double x = t ? s->metrics[m].v[smp] : NAN;
+				if (!t || isnan(x))
+					continue;
+				size_t k = 0;
+				while (k < shown && (strlen(types[k]) != len ||
+						     memcmp(types[k], t, len) != 0))
+					k++;
+				int64_t f = figure(x);
+				if (__builtin_add_overflow(v[k < shown ? k : shown], f,
+							   &v[k < shown ? k : shown]))
+					v[k < shown ? k : shown] = INT64_MAX;
+			}
+			elapsed_label(s, smp, &label);
+			struct report_chart_item *it = report_chart_add(c, label.buf);
+			if (report_table_row(tab))
+				report_table_text(tab, label.buf);
+			for (size_t k = 0; k < nseries; k++) {
+				if (it)
+					it->v[k] = v[k];
+				report_table_figure(tab, REPORT_CELL_BYTES, v[k]);
+				if (__builtin_add_overflow(total, v[k], &total))
+					total = INT64_MAX;
+			}
+			report_table_figure(tab, REPORT_CELL_BYTES, total);
+		}
+		if (step > 1)
+			report_section_add_paragraph(sec, "One sample in %zu and the last are drawn "
+						     "(of %zu samples).", step, s->nsamples);
+		strbuf_release(&label);
+		for (size_t k = 0; k < ntypes; k++)
+			free(types[k]);
+		return;
+	}
 }
 
 /* ---- timelines ----------------------------------------------------------- */
@@ -414,6 +558,7 @@ report_series_build(struct report *r, const struct trend_report *const *trends, 
 		return;
 	headline(r, trends, n);
 	provenance(r, trends, n);
+	overview(r, trends, n);
 	timelines(r, trends, n);
 	samples(r, trends, n);
 }

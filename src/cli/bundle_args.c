@@ -1,16 +1,20 @@
 /*
  * Capture bundles as command operands: `iotally vmmap BUNDLE` reads the
  * bundle's vmmap capture, `iotally BUNDLE` lists what a bundle holds and
- * runs the command of each capture in it.
+ * runs the command of each capture in it (the listing: app/listing.h
+ * gathers, report/bundle_listing_write.h writes).
  */
 
 #include "cli/bundle_args.h"
 
 #include "app/bundle_inputs.h"
+#include "app/listing.h"
+#include "app/series_run.h"
 #include "app/kind.h"
 #include "cli/commands.h"
 #include "cli/msgs.h"
 #include "ingest/bundle.h"
+#include "report/bundle_listing_write.h"
 #include "util/array.h"
 #include "util/diag.h"
 #include "util/escape.h"
@@ -80,156 +84,20 @@ cli_bundle_trend_inputs(const char *const *paths, size_t n, const char *kind,
 void
 cli_bundle_listing(const struct bundle *b, const char *indent)
 {
-	/* Every name here comes from the manifest: cli_out_line() escapes it. */
-	cli_out_line(stdout, "%s%s: %s capture%s%s started %s", indent, b->path,
-		     b->complete ? "complete" : "partial",
-		     b->target_name ? " of " : " (system-wide)",
-		     b->target_name ? b->target_name : "",
-		     b->started_utc ? b->started_utc : "at an unknown time");
-	for (size_t i = 0; i < b->ncaptures; i++)
-		cli_out_line(stdout, "%s  %-8s %s (step %s)", indent, b->captures[i].kind,
-			     b->captures[i].member, b->captures[i].step);
-	if (b->ncaptures == 0)
-		cli_out_line(stdout, "%s  no capture an iotally command reads", indent);
-	for (size_t i = 0; i < b->nmissed; i++)
-		cli_out_line(stdout, "%s  %-8s %s: %s%s%s%s", indent,
-			     b->missed[i].kind ? b->missed[i].kind : "-", b->missed[i].step,
-			     b->missed[i].status, b->missed[i].reason ? " (" : "",
-			     b->missed[i].reason ? b->missed[i].reason : "",
-			     b->missed[i].reason ? ")" : "");
+	struct listing_bundle v;
+	app_listing_bundle_view(b, &v);
+	bundle_listing_write(stdout, &v, indent);
+	app_listing_bundle_view_release(&v);
 }
 
-/* Text from a capture (a class name in a verdict) with its control bytes escaped. */
+/* Each capture's notes and errors on standard error, in the order they were read. */
 static void
-print_quoted(const char *s)
+say_read(const struct app_bundle_listing *l)
 {
-	struct strbuf sb = STRBUF_INIT;
-	diag_quote(&sb, s, strlen(s), SIZE_MAX);
-	fputs(sb.buf, stdout);
-	strbuf_release(&sb);
-}
-
-/* "  iotally COMMAND PATH", PATH quoted for a shell when it needs to be. */
-static void
-print_command(const char *command, const char *path, const char *comment)
-{
-	bool plain = path[0] != '\0';
-	for (const char *p = path; *p && plain; p++)
-		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			(*p >= '0' && *p <= '9') || strchr("_./-+:=,@%", *p);
-	printf("  iotally %s ", command);
-	if (plain) {
-		fputs(path, stdout);
-	} else if (!escape_is_clean(path, strlen(path))) {
-		escape_puts(stdout, path);   /* not for pasting: a control byte never reaches the terminal */
-	} else {
-		putchar('\'');
-		for (const char *p = path; *p; p++) {
-			if (*p == '\'')
-				fputs("'\\''", stdout);
-			else if (*p == '\\')
-				putchar('\\');   /* literal inside '...' */
-			else
-				print_quoted((char[]){ *p, '\0' });
-		}
-		putchar('\'');
-	}
-	printf("%s\n", comment);
-}
-
-/* One capture of a bundle read into a report of its own. */
-struct headline {
-	const struct kind *k;
-	const struct bundle_capture *c;
-	struct report r;
-	bool read;
-};
-
-/*
- * Read each capture of the bundle into its report, as `iotally report`
- * does; warnings and failures said on standard error as they come. The
- * exit status of the first capture that cannot be read, else 0.
- */
-static int
-read_headlines(const struct bundle *b, struct headline *h, size_t *n)
-{
-	int status = 0;
-	*n = 0;
-	for (const struct kind *k = kind_first(); k; k = kind_next(k)) {
-		const struct bundle_capture *c = bundle_capture_of_kind(b, k->name);
-		if (!c)
-			continue;
-		struct headline *x = &h[(*n)++];
-		struct diag_list notes;
-		struct diag err;
-		x->k = k;
-		x->c = c;
-		report_init(&x->r, k->name, false);
-		diag_list_init(&notes, 50);
-		fflush(stdout);
-		int rc = kind_report_capture(&x->r, c, &notes, &err);
-		cli_print_warnings(&notes);
-		x->read = rc >= 0;
-		if (rc < 0) {
-			cli_print_diag(&err);
-			if (!status)
-				status = err.code ? err.code : DIAG_SOFTWARE;
-		}
-		diag_list_release(&notes);
-	}
-	return status;
-}
-
-/* The summary block of every capture read (model/summary.h), first. */
-static void
-print_summary(const struct headline *h, size_t n)
-{
-	struct summary_facts all;
-	summary_facts_init(&all, false);
-	for (size_t i = 0; i < n; i++)
-		if (h[i].read)
-			summary_facts_merge(&all, &h[i].r.facts);
-	struct summary s;
-	summary_build(&all, &s);
-	for (size_t i = 0; i < s.n; i++) {
-		print_quoted(s.lines[i].text);
-		putchar('\n');
-	}
-	if (s.n)
-		putchar('\n');
-	summary_release(&s);
-	summary_facts_release(&all);
-}
-
-/*
- * Each capture's headline: the verdict and warnings `iotally report` gives
- * it, then the commands that print the full tables.
- */
-static void
-print_headlines(const struct bundle *b, const struct headline *h, size_t n)
-{
-	size_t shown = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!h[i].read)
-			continue;
-		const struct report *r = &h[i].r;
-		printf("%s%-8s ", shown++ ? "" : "\n", h[i].k->name);
-		escape_puts(stdout, h[i].c->member);   /* the manifest's words: untrusted */
-		fputs(": ", stdout);
-		print_quoted(r->verdict ? r->verdict : "read");
-		putchar('\n');
-		for (size_t w = 0; w < r->nwarnings; w++) {
-			fputs("         warning: ", stdout);
-			print_quoted(r->warnings[w]);
-			putchar('\n');
-		}
-	}
-	if (shown) {
-		fputs("\nThe full tables:\n", stdout);
-		for (const struct kind *k = kind_first(); k; k = kind_next(k))
-			if (bundle_capture_of_kind(b, k->name))
-				print_command(k->name, b->path, "");
-		print_command("report", b->path, "   # all in one report");
+	for (size_t i = 0; i < l->n; i++) {
+		cli_print_warnings(&l->caps[i].notes);
+		if (!l->caps[i].read)
+			cli_print_diag(&l->caps[i].err);
 	}
 }
 
@@ -237,18 +105,61 @@ print_headlines(const struct bundle *b, const struct headline *h, size_t n)
 static int
 print_bundle(const struct bundle *b)
 {
-	size_t kinds = 0, n;
-	for (const struct kind *k = kind_first(); k; k = kind_next(k))
-		kinds++;
-	struct headline *h = xcalloc(kinds + 1, sizeof(*h));
-	int status = read_headlines(b, h, &n);
-	print_summary(h, n);
+	struct app_bundle_listing l;
+	struct summary_facts all;
+	struct summary s;
+	app_bundle_listing_read(b, &l);
+	fflush(stdout);
+	say_read(&l);
+	summary_facts_init(&all, false);
+	app_bundle_listing_facts(&l, &all);
+	summary_build(&all, &s);
+	summary_block_write(stdout, &s);
 	cli_bundle_listing(b, "");
-	print_headlines(b, h, n);
-	for (size_t i = 0; i < n; i++)
-		report_release(&h[i].r);
+	struct bundle_headline *h = xcalloc(l.n + 1, sizeof(*h));
+	const char **kinds = xcalloc(l.n + 1, sizeof(*kinds));
+	for (size_t i = 0; i < l.n; i++) {
+		h[i] = (struct bundle_headline){ l.caps[i].k->name, l.caps[i].c->member,
+						 l.caps[i].read ? &l.caps[i].r : NULL };
+		kinds[i] = l.caps[i].k->name;
+	}
+	bundle_headlines_write(stdout, b->path, h, l.n, kinds, l.n);
 	free(h);
+	free(kinds);
+	summary_release(&s);
+	summary_facts_release(&all);
+	int status = l.status;
+	app_bundle_listing_release(&l);
 	return status;
+}
+
+/* A series: its summary (verdict, rate and cost), then its samples in time order. */
+static int
+print_series(const struct bundle *b)
+{
+	struct summary_facts f;
+	struct summary s;
+	struct diag_list notes;
+	struct diag err;
+	summary_facts_init(&f, false);
+	diag_list_init(&notes, 50);
+	/* A series too short for a trend still lists: its summary is the cost alone. */
+	if (b->nsamples >= 3 && app_series_summary(b, 0, &f, &notes, &err) < 0)
+		diag_list_add(&notes, DIAG_WARNING, diag_path(&err), err.line, "%s", err.msg);
+	else if (b->nsamples < 3)
+		app_series_last_sample_facts(b, &f, &notes);
+	fflush(stdout);
+	cli_print_warnings(&notes);
+	summary_build(&f, &s);
+	summary_block_write(stdout, &s);
+	cli_out_line(stdout, "%s: series of %zu samples (%s), in time order:", b->path,
+		     b->nsamples, b->complete ? "complete" : "partial");
+	for (size_t i = 0; i < b->nsamples; i++)
+		cli_bundle_listing(&b->samples[i], "  ");
+	summary_release(&s);
+	summary_facts_release(&f);
+	diag_list_release(&notes);
+	return 0;
 }
 
 int
@@ -271,10 +182,7 @@ cli_run_bundle(int argc, char **argv)
 		return err.code;
 	}
 	if (b->series) {
-		cli_out_line(stdout, "%s: series of %zu samples (%s), in time order:", b->path,
-			     b->nsamples, b->complete ? "complete" : "partial");
-		for (size_t i = 0; i < b->nsamples; i++)
-			cli_bundle_listing(&b->samples[i], "  ");
+		status = print_series(b);
 		goto out;
 	}
 	status = print_bundle(b);

@@ -25,16 +25,10 @@ cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char *fmt
 void
 cli_out_line(FILE *out, const char *fmt, ...)
 {
-	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	escape_vline(out, fmt, ap);
 	va_end(ap);
-	escape_add(&line, msg.buf, msg.len);
-	strbuf_addch(&line, '\n');
-	fwrite(line.buf, 1, line.len, out);
-	strbuf_release(&msg);
-	strbuf_release(&line);
 }
 
 void

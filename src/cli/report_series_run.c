@@ -10,6 +10,7 @@
 #include "app/parallel.h"
 #include "app/rate_run.h"
 #include "app/report_series.h"
+#include "app/series_run.h"
 #include "app/trend_run.h"
 #include "cli/msgs.h"
 #include "cli/report_out.h"
@@ -36,11 +37,12 @@ add_warnings(struct report *r, const struct diag_list *w)
 		report_add_warning(r, "%" PRIu64 " more warnings not shown", w->dropped);
 }
 
-int
-cli_write_series_page(const struct trend_report *const *trends, size_t n,
-		      const struct diag_list *notes, const char *const *paths, size_t npaths,
-		      bool all, const char *lead, enum output_format format, const char *output,
-		      struct diag *err)
+/* The page, with `more` (a series' last sample: its cost) added to the summary's facts. */
+static int
+write_page(const struct trend_report *const *trends, size_t n, const struct diag_list *notes,
+	   const char *const *paths, size_t npaths, bool all, const char *lead,
+	   const struct summary_facts *more, enum output_format format, const char *output,
+	   struct diag *err)
 {
 	struct report r;
 	report_init(&r, "series", false);
@@ -52,6 +54,8 @@ cli_write_series_page(const struct trend_report *const *trends, size_t n,
 	 * summary block's verdict says it, not the time-based trend's. */
 	if (lead && *lead)
 		summary_note_verdict(&r.facts, lead);
+	if (more)
+		summary_facts_merge(&r.facts, more);
 	for (size_t i = 0; i < n; i++)
 		add_warnings(&r, trends[i]->warnings);
 	add_warnings(&r, notes);
@@ -71,15 +75,25 @@ cli_write_series_page(const struct trend_report *const *trends, size_t n,
 }
 
 int
+cli_write_series_page(const struct trend_report *const *trends, size_t n,
+		      const struct diag_list *notes, const char *const *paths, size_t npaths,
+		      bool all, const char *lead, enum output_format format, const char *output,
+		      struct diag *err)
+{
+	return write_page(trends, n, notes, paths, npaths, all, lead, NULL, format, output, err);
+}
+
+int
 cli_report_series(const char *const *paths, size_t n, bool all, unsigned jobs,
 		  enum output_format format, const char *output, struct diag *err)
 {
 	struct app_bundles bs;
 	struct diag_list notes;
-	const char *kinds[KINDS_MAX];
 	app_bundles_init(&bs);
 	diag_list_init(&notes, 200);
-	size_t nk = trend_run_bundle_kinds(paths, n, &bs, kinds, KINDS_MAX);
+	/* The bundle operands opened (read once: app_series_run() finds them in bs). */
+	const char *kinds[KINDS_MAX];
+	trend_run_bundle_kinds(paths, n, &bs, kinds, KINDS_MAX);
 	if (n == 1 && bs.n == 1 && bs.v[0]->series && bs.v[0]->nsamples < 3) {
 		const struct bundle *b = bs.v[0];
 		if (b->nsamples == 2)
@@ -94,49 +108,31 @@ cli_report_series(const char *const *paths, size_t n, bool all, unsigned jobs,
 		app_bundles_release(&bs);
 		return -1;
 	}
-	if (nk == 0)
-		kinds[nk++] = NULL;   /* captures: the first one's kind */
-	struct trend_kind_run *runs = xcalloc(nk, sizeof(*runs));
-	const struct trend_report **reps = xcalloc(nk, sizeof(*reps));
-	size_t ok = 0;
-	int rc = 0;
-	for (size_t i = 0; i < nk; i++) {
-		struct diag e;
-		diag_clear(&e);
-		if (trend_kind_run(&runs[i], paths, n, kinds[i], jobs ? jobs : app_parallel_default_jobs(),
-				   &bs, NULL, NULL, &notes, &e) == 0) {
-			reps[ok++] = &runs[i].rep;
-			continue;
-		}
-		if (nk == 1 || e.code == DIAG_USAGE) {
-			*err = e;
-			rc = -1;
-			break;
-		}
-		/* One kind of several that cannot be followed: said, the others reported. */
-		diag_list_add(&notes, DIAG_WARNING, NULL, 0, "the %s captures are left out of the "
-			      "report: %s", kinds[i], e.msg);
-		*err = e;
-	}
+	struct app_series_run run;
+	int rc = app_series_run(&run, paths, n, jobs, &bs, &notes, err);
 	cli_print_warnings(&notes);
-	for (size_t i = 0; i < nk; i++)
-		cli_print_warnings(&runs[i].warnings);
-	if (rc == 0 && ok == 0)
-		rc = -1;   /* every kind failed: the last one's error */
+	for (size_t i = 0; i < run.nk; i++)
+		cli_print_warnings(&run.runs[i].warnings);
 	if (rc == 0) {
 		/* A series of iterations (capture --repeat) leads with its rate per iteration. */
 		struct strbuf lead = STRBUF_INIT;
+		struct summary_facts last;
+		struct diag_list lnotes;
+		summary_facts_init(&last, false);
+		diag_list_init(&lnotes, 20);
 		if (bs.n == 1 && bs.v[0]->repeat)
-			app_rate_summary(paths, n, kinds, nk, jobs ? jobs : app_parallel_default_jobs(),
-					 &bs, &lead);
-		rc = cli_write_series_page(reps, ok, &notes, paths, n, all, lead.buf, format, output,
-					   err);
+			app_rate_summary(paths, n, run.kinds, run.nk,
+					 jobs ? jobs : app_parallel_default_jobs(), &bs, &lead);
+		/* One series: its cost is its last sample's (the summary's rule). */
+		if (n == 1 && bs.n == 1 && bs.v[0]->series)
+			app_series_last_sample_facts(bs.v[0], &last, &lnotes);
+		rc = write_page(run.reps, run.ok, &notes, paths, n, all, lead.buf, &last, format,
+				output, err);
+		summary_facts_release(&last);
+		diag_list_release(&lnotes);
 		strbuf_release(&lead);
 	}
-	for (size_t i = 0; i < nk; i++)
-		trend_kind_run_release(&runs[i]);
-	free(runs);
-	free(reps);
+	app_series_run_release(&run);
 	diag_list_release(&notes);
 	app_bundles_release(&bs);
 	return rc;

@@ -5,10 +5,12 @@
 
 #include "cli/bundle_args.h"
 
+#include "app/listing.h"
 #include "app/session.h"
 #include "cli/commands.h"
 #include "cli/msgs.h"
 #include "ingest/bundle.h"
+#include "report/bundle_listing_write.h"
 #include "report/session_growth_text.h"
 
 #include <stdio.h>
@@ -33,6 +35,35 @@ list_bundle(const char *label, const char *path)
 	return 0;
 }
 
+/*
+ * The summary block first (the tracked class and its call sites, the cost
+ * and what grew between before and after), as `iotally report SESSION`
+ * leads with it. Its notes go to standard error; a pair that cannot be
+ * compared leaves the block with the session's growth alone.
+ */
+static void
+print_summary(const struct session_index *si, const struct session_growth *g)
+{
+	struct summary_facts f;
+	struct summary s;
+	struct diag_list notes;
+	struct diag err;
+	struct session_growth none;
+	session_growth_init(&none);
+	summary_facts_init(&f, true);
+	diag_list_init(&notes, 20);
+	if (app_session_summary(si, g ? g : &none, &f, &notes, &err) < 0 && si->before && si->after)
+		diag_list_add(&notes, DIAG_WARNING, diag_path(&err), err.line, "%s", err.msg);
+	fflush(stdout);
+	cli_print_warnings(&notes);
+	summary_build(&f, &s);
+	summary_block_write(stdout, &s);
+	summary_release(&s);
+	summary_facts_release(&f);
+	diag_list_release(&notes);
+	session_growth_release(&none);
+}
+
 int
 cli_run_session(int argc, char **argv)
 {
@@ -48,6 +79,14 @@ cli_run_session(int argc, char **argv)
 		cli_print_diag(&err);
 		return err.code;
 	}
+	/* The growth first: the summary block that leads is built from it. */
+	struct session_growth g;
+	struct diag_list notes;
+	session_growth_init(&g);
+	diag_list_init(&notes, 20);
+	int grown = app_session_growth(&si, &g, &notes, &err);
+	struct diag gerr = err;
+	print_summary(&si, grown == 0 ? &g : NULL);
 	cli_out_line(stdout, "%s: %s tracking session%s%s started %s, tracking left %s", si.path,
 		     si.complete ? "complete" : "partial", si.target_name ? " of " : "",
 		     si.target_name ? si.target_name : "",
@@ -65,13 +104,9 @@ cli_run_session(int argc, char **argv)
 	rc = list_bundle("tracking", si.tracking);
 	status = status ? status : rc;
 
-	struct session_growth g;
-	struct diag_list notes;
-	session_growth_init(&g);
-	diag_list_init(&notes, 20);
-	if (app_session_growth(&si, &g, &notes, &err) < 0) {
-		cli_print_diag(&err);
-		status = status ? status : err.code;
+	if (grown < 0) {
+		cli_print_diag(&gerr);
+		status = status ? status : gerr.code;
 	} else {
 		fputc('\n', stdout);
 		if (g.nrows)

@@ -108,6 +108,10 @@ struct summary_facts {
 	/* Each source's figure per side ([1]: AFTER, or the only capture). */
 	bool seen[SUMMARY_SOURCES];
 	struct summary_amount cost[SUMMARY_SOURCES][2];
+	/* vmmap's virtual size of the GPU types per side: the cost line's second
+	 * figure, never its first (what is mapped, not what is paid). */
+	bool virt_seen;
+	struct summary_amount virt[2];
 	struct summary_list grew_regions;     /* vmmap: type x purgeable state */
 	struct summary_list grew_categories;  /* footprint categories (no vmmap growth) */
 	struct summary_list sites;            /* call sites, new and grown */
@@ -130,6 +134,8 @@ void summary_note_cost(struct summary_facts *f, enum summary_source s, int side,
  */
 void summary_offer(struct summary_list *l, const struct summary_growth *g,
 		   const char *const *detail, size_t ndetail);
+/* The GPU types' virtual size of one side: the cost line's second figure. */
+void summary_note_virtual(struct summary_facts *f, int side, struct summary_amount a);
 struct footprint_process;
 struct vmmap_dump;
 struct diff_vmmap;
@@ -139,7 +145,7 @@ struct diff_track;
  * The facts of the captures themselves, the one place each source's figure
  * is taken: footprint's Dirty + (Swapped) over footprint_gpu_categories
  * (known only when both columns are: model/footprint.h's rule); vmmap's
- * dirty + swapped and its resident over the GPU types
+ * dirty + swapped, its resident and its virtual size over the GPU types
  * (vmmap_dump_gpu_figure(): unknown where the dump lacks the column).
  */
 void summary_note_footprint(struct summary_facts *f, int side,

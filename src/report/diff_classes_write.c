@@ -4,6 +4,7 @@
 #include "report/report_md_write.h"
 #include "report/texttable.h"
 #include "util/escape.h"
+#include "util/size.h"
 #include "util/strbuf.h"
 
 #include <inttypes.h>
@@ -16,6 +17,20 @@ add_figure(struct text_table *t, bool present, int64_t v)
 		text_table_addf(t, "%" PRId64, v);
 	else
 		text_table_add(t, "-");
+}
+
+/* An allocation total in the text formatter (util/size.h), or '-'; an
+ * over-released counter is negative and keeps its sign. */
+static void
+add_bytes(struct text_table *t, bool present, int64_t v)
+{
+	char b[32];
+	if (!present) {
+		text_table_add(t, "-");
+		return;
+	}
+	size_format_text(v, 0, b);
+	text_table_add(t, b);
 }
 
 static const char *
@@ -102,14 +117,14 @@ write_alloc(FILE *out, const struct diff_classes *d, bool markdown)
 		else if (__builtin_sub_overflow(a, b, &dl))
 			snprintf(delta, sizeof(delta), "?");
 		else
-			text_signed(delta, (long long)dl);
+			size_format_text(dl, SIZE_TEXT_SIGNED, delta);
 		text_table_add(&t, alloc_kind_key((enum alloc_kind)k));
-		add_figure(&t, hb, b);
-		add_figure(&t, ha, a);
+		add_bytes(&t, hb, b);
+		add_bytes(&t, ha, a);
 		text_table_add(&t, delta);
 	}
 	struct strbuf title = STRBUF_INIT;
-	strbuf_addstr(&title, "Allocation totals (bytes)");
+	strbuf_addstr(&title, "Allocation totals");
 	add_totals_from(&title, d, markdown);
 	text_table_write_section(out, &t, markdown, title.buf);
 	strbuf_release(&title);

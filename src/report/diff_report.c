@@ -22,6 +22,18 @@ diff_report_delta(uint64_t before, uint64_t after)
 	return d;
 }
 
+void
+diff_report_bytes(char out[32], uint64_t v, unsigned flags)
+{
+	size_format_text(v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v, flags, out);
+}
+
+void
+diff_report_bytes_delta(char out[32], uint64_t before, uint64_t after, unsigned flags)
+{
+	size_format_text(diff_report_delta(before, after), flags | SIZE_TEXT_SIGNED, out);
+}
+
 json_t *
 diff_json_triple(uint64_t before, uint64_t after)
 {

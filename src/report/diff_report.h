@@ -49,6 +49,13 @@ int diff_json_write(FILE *out, const struct diff_report *r, json_t *body);
 
 /* AFTER - BEFORE of model figures, which are at most INT64_MAX. */
 int64_t diff_report_delta(uint64_t before, uint64_t after);
+/*
+ * A model byte figure (at most INT64_MAX) in the text outputs' one
+ * formatter (util/size.h, its SIZE_TEXT_* flags): "384 MiB", "~433.2 MiB".
+ * The change of two: diff_report_bytes_delta() ("+384 MiB").
+ */
+void diff_report_bytes(char out[32], uint64_t v, unsigned flags);
+void diff_report_bytes_delta(char out[32], uint64_t before, uint64_t after, unsigned flags);
 /* {"before", "after", "delta"} of model figures (at most INT64_MAX). */
 json_t *diff_json_triple(uint64_t before, uint64_t after);
 

@@ -15,12 +15,14 @@
 static void
 write_totals(FILE *out, const struct diff_track *d, bool markdown)
 {
-	char dt[32], ds[32];
-	text_signed(dt, (long long)diff_report_delta(d->total[0], d->total[1]));
+	char bt[32], at[32], dt[32], ds[32];
+	diff_report_bytes(bt, d->total[0], 0);
+	diff_report_bytes(at, d->total[1], 0);
+	diff_report_bytes_delta(dt, d->total[0], d->total[1], 0);
 	text_signed(ds, (long long)diff_report_delta(d->nsites_side[0], d->nsites_side[1]));
-	fprintf(out, "%s %" PRIu64 " -> %" PRIu64 " bytes (%s) in %" PRIu64 " -> %" PRIu64
+	fprintf(out, "%s %s -> %s (%s) in %" PRIu64 " -> %" PRIu64
 		" call sites (%s), %" PRIu64 " -> %" PRIu64 " records\n\n",
-		markdown ? "**Total:**" : "Total:", d->total[0], d->total[1], dt,
+		markdown ? "**Total:**" : "Total:", bt, at, dt,
 		d->nsites_side[0], d->nsites_side[1], ds, d->records[0], d->records[1]);
 }
 
@@ -41,15 +43,17 @@ write_section(FILE *out, const struct diff_track *dt, const struct diff_track_si
 			continue;
 		const struct diff_track_figures *b = diff_track_site_side(dt, s[i], 0);
 		const struct diff_track_figures *a = diff_track_site_side(dt, s[i], 1);
-		char d[32], c[32];
+		char d[32], c[32], bt[32], at[32];
 		int64_t dc;
-		text_signed(d, (long long)diff_report_delta(b->bytes, a->bytes));
+		diff_report_bytes_delta(d, b->bytes, a->bytes, 0);
+		diff_report_bytes(bt, b->bytes, 0);
+		diff_report_bytes(at, a->bytes, 0);
 		if (__builtin_sub_overflow(a->count, b->count, &dc))
 			snprintf(c, sizeof(c), "?");
 		else
 			text_signed(c, (long long)dc);
-		text_table_addf(&t, "%" PRIu64, b->bytes);
-		text_table_addf(&t, "%" PRIu64, a->bytes);
+		text_table_add(&t, bt);
+		text_table_add(&t, at);
 		text_table_add(&t, d);
 		text_table_add(&t, c);
 		strbuf_reset(&label);
@@ -74,13 +78,15 @@ write_modules(FILE *out, const struct diff_track *d, bool markdown)
 	struct text_table t;
 	text_table_init(&t, 4, headers, "lrrr");
 	for (size_t i = 0; i < n; i++) {
-		char dt[32];
+		char dt[32], bt[32], at[32];
 		if (m[i]->bytes[0] == m[i]->bytes[1])
 			continue;
-		text_signed(dt, (long long)diff_report_delta(m[i]->bytes[0], m[i]->bytes[1]));
+		diff_report_bytes_delta(dt, m[i]->bytes[0], m[i]->bytes[1], 0);
+		diff_report_bytes(bt, m[i]->bytes[0], 0);
+		diff_report_bytes(at, m[i]->bytes[1], 0);
 		text_table_add(&t, m[i]->name);
-		text_table_addf(&t, "%" PRIu64, m[i]->bytes[0]);
-		text_table_addf(&t, "%" PRIu64, m[i]->bytes[1]);
+		text_table_add(&t, bt);
+		text_table_add(&t, at);
 		text_table_add(&t, dt);
 	}
 	text_table_write_section(out, &t, markdown, "Bytes by module (changed)");

@@ -33,22 +33,27 @@ put_text(char *out, size_t n, size_t *k, const char *s)
 	out[*k] = '\0';
 }
 
-/* "+402653184 (+384 MiB)" for bytes (the text formatter, util/size.h); "+3" for counts. Put together by hand,
- * not by snprintf: two a changed row, ~100 rows a pair in a diff of folders. */
+/*
+ * A figure of a row: bytes through the text formatter (util/size.h:
+ * "+384 MiB", "~433.2 MiB" where vmmap rounded it), a count as digits;
+ * the exact bytes are in the JSON. `sign` writes a delta's sign.
+ */
 static void
-delta_text(char *out, size_t n, int64_t d, bool bytes)
+figure_text(char out[32], uint64_t v, bool bytes, bool rounded)
 {
-	char num[32], human[32];
-	size_t k = 0;
-	text_signed(num, d);
-	out[0] = '\0';
-	put_text(out, n, &k, num);
-	if (!bytes || d == 0)
-		return;
-	size_format_text(d, SIZE_TEXT_SIGNED, human);
-	put_text(out, n, &k, " (");
-	put_text(out, n, &k, human);
-	put_text(out, n, &k, ")");
+	if (bytes)
+		diff_report_bytes(out, v, rounded ? SIZE_TEXT_ROUNDED : 0);
+	else
+		snprintf(out, 32, "%" PRIu64, v);
+}
+
+static void
+delta_text(char out[32], uint64_t before, uint64_t after, bool bytes, bool rounded)
+{
+	if (bytes)
+		diff_report_bytes_delta(out, before, after, rounded ? SIZE_TEXT_ROUNDED : 0);
+	else
+		text_signed(out, (long long)diff_report_delta(before, after));
 }
 
 /*
@@ -80,16 +85,18 @@ write_rows(FILE *out, const struct diff_vmmap *d, bool markdown)
 		const struct diff_vmmap_row *r = &d->rows[i];
 		for (size_t f = 0; f < NFIELDS; f++) {
 			uint64_t b = field(&r->before, f), a = field(&r->after, f);
-			char dt[96];
+			char dt[32], bt[32], at[32];
 			if (a == b)
 				continue;
-			delta_text(dt, sizeof(dt), diff_report_delta(b, a), f > 0);
+			delta_text(dt, b, a, f > 0, false);
+			figure_text(bt, b, f > 0, false);
+			figure_text(at, a, f > 0, false);
 			char purge[2] = { vmmap_purge_char(r->purge), '\0' };
 			text_table_add(&t, r->type);
 			text_table_add(&t, purge);
 			text_table_add(&t, field_names[f]);
-			text_table_add_u64(&t, b);
-			text_table_add_u64(&t, a);
+			text_table_add(&t, bt);
+			text_table_add(&t, at);
 			text_table_add(&t, dt);
 		}
 	}
@@ -111,7 +118,7 @@ write_buckets(FILE *out, const struct diff_vmmap *d, bool markdown)
 		size_t k = 0;
 		size_format_text((b->vsize > INT64_MAX ? INT64_MAX : (int64_t)b->vsize), 0, size);
 		text_signed(num, (long long)n);
-		/* "+3 regions of 16K", put together by hand like delta_text(). */
+		/* "+3 regions of 16 KiB", put together by hand: one a changed bucket. */
 		put_text(change, sizeof(change), &k, num);
 		put_text(change, sizeof(change), &k, n == 1 || n == -1 ? " region of " : " regions of ");
 		put_text(change, sizeof(change), &k, size);
@@ -163,21 +170,24 @@ write_summary_rows(FILE *out, const struct diff_vmmap *d, bool markdown)
 		for (size_t f = 0; f < DIFF_VMMAP_SUMMARY_FIELDS; f++) {
 			uint64_t b = r->before[f], a = r->after[f];
 			bool kb = (r->known_before >> f) & 1, ka = (r->known_after >> f) & 1;
-			char dt[96];
+			char dt[32], bt[32], at[32];
 			/* Unknown on both sides: nothing to show. */
 			if (!kb && !ka)
 				continue;
 			if (kb && ka && a == b && r->in_before == r->in_after)
 				continue;
+			/* vmmap's summary table rounds every byte figure ("433.2M"). */
 			if (kb && ka)
-				delta_text(dt, sizeof(dt), diff_report_delta(b, a), f > 0);
+				delta_text(dt, b, a, f > 0, true);
 			else
 				snprintf(dt, sizeof(dt), "?");
+			figure_text(bt, b, f > 0, true);
+			figure_text(at, a, f > 0, true);
 			text_table_add(&t, r->type);
 			text_table_add(&t, diff_vmmap_summary_field(f));
 			/* '-': no row (0 regions); '?': the capture has no such figure. */
-			text_table_addf(&t, !kb ? "?" : r->in_before ? "%" PRIu64 : "-", b);
-			text_table_addf(&t, !ka ? "?" : r->in_after ? "%" PRIu64 : "-", a);
+			text_table_add(&t, !kb ? "?" : r->in_before ? bt : "-");
+			text_table_add(&t, !ka ? "?" : r->in_after ? at : "-");
 			text_table_add(&t, dt);
 		}
 	}

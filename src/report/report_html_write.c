@@ -68,7 +68,11 @@ static const char css[] =
 	/* A phone: charts keep their text size and scroll in their own box, as tables do. */
 	"@media (max-width:700px){body{padding:.5rem .75rem}figure{overflow-x:auto;"
 	"max-width:100%}figure svg{max-width:none}h1{font-size:1.2rem}"
-	"ul.summary{font-size:.95rem}}"
+	"ul.summary{font-size:.95rem}"
+	/* ... and a pair's delta column in sight without scrolling: names and
+	 * words wrap anywhere, figures between number and unit. */
+	"th,td{padding:.1rem .25rem}th{font-size:12px}"
+	"td:not(.num){overflow-wrap:anywhere;min-width:3rem}td.num{white-space:normal}}"
 	"@media print{body{max-width:none;padding:0;font-size:11px}.pair{display:block}"
 	"h2{break-after:avoid}figure,tr{break-inside:avoid}}";
 

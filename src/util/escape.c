@@ -270,3 +270,15 @@ escape_add_shell_word(struct strbuf *out, const char *s)
 		strbuf_addch(out, '\'');
 	}
 }
+
+void
+escape_vline(FILE *out, const char *fmt, va_list ap)
+{
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
+	strbuf_vaddf(&msg, fmt, ap);
+	escape_add(&line, msg.buf, msg.len);
+	strbuf_addch(&line, '\n');
+	fwrite(line.buf, 1, line.len, out);
+	strbuf_release(&msg);
+	strbuf_release(&line);
+}

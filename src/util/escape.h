@@ -32,6 +32,7 @@
  * bytes (16 at a time where SSE2 is part of the target), no copy.
  */
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -64,6 +65,9 @@ void escape_add_cut(struct strbuf *out, const char *p, size_t n, size_t max);
 void escape_write(FILE *out, const char *p, size_t n);
 /* The same for a C string. */
 void escape_puts(FILE *out, const char *s);
+/* One formatted line, every byte of it escaped, and its newline (the listings' and messages' lines). */
+void escape_vline(FILE *out, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /*
  * `s` as one word a shell reads back as `s`, never a control byte: as it

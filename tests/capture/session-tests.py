@@ -247,8 +247,10 @@ def check_session_figures(c, e, path, before, after, files):
     check(c, d.returncode == 0, 'diff exit %d: %s' % (d.returncode, d.stderr.decode()))
     for row in (('IOSurface', '1204', '1324', '+120'),
                 ('IOSurfaceRootUserClient', '97', '100', '+3'),
-                ('IOMalloc allocation', '33554432', '34603008', '+1048576')):
-        check(c, any(l.split()[-3:] == list(row[1:]) and l.startswith(row[0])
+                # diff's text writes bytes in binary units: 33554432 -> 34603008
+                ('IOMalloc allocation', '32 MiB', '33 MiB', '+1 MiB')):
+        check(c, any(re.split(r'\s{2,}', l.strip())[-3:] == list(row[1:]) and
+                     l.startswith(row[0])
                      for l in out.splitlines()), 'no row %r in:\n%s' % (row, out))
     check(c, all(f in out for f in files), 'diff names the two bundles\' files:\n%s' % out)
     # The classes that grew, with the sites charged to them: IOSurface (+120)
@@ -257,6 +259,14 @@ def check_session_figures(c, e, path, before, after, files):
     ls = lr.stdout.decode()
     check(c, lr.returncode == 0 and 'complete tracking session' in ls,
           'listing exit %d: %s%s' % (lr.returncode, ls, lr.stderr.decode()))
+    # The summary block leads, as on the report's page: where (the tracked
+    # class and its call site) first, before the listing; no Cost line, as
+    # the session's bundles hold kernel captures only (no GPU figure).
+    head = ls.split('\n\n', 1)[0].splitlines()
+    check(c, 1 <= len(head) <= 4 and head[0].startswith('Where: IOSurface +120; ') and
+          SITE in head[0] and not any(h.startswith('Cost: ') for h in head) and
+          'tracking session' in ls.split('\n\n', 1)[1].splitlines()[0],
+          'listing does not lead with the summary block:\n%s' % ls)
     for sub in (before, after):
         check(c, sub + ': complete capture' in ls, 'listing lacks %s:\n%s' % (sub, ls))
     rows = [l.split() for l in ls.splitlines()]

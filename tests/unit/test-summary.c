@@ -203,6 +203,46 @@ test_lines(void **state)
 	summary_facts_release(&f);
 }
 
+/*
+ * Virtual size comes second on the cost line, never first: its change for
+ * a pair, its figure for one capture; absent when a side lacks it.
+ */
+static void
+test_virtual_second(void **state)
+{
+	(void)state;
+	struct summary_facts f;
+	summary_facts_init(&f, true);
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 0, known(100 * MiB));
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 1, known(105 * MiB));
+	/* 2 GiB -> 2 GiB + 389 MiB of virtual size: larger, and still second. */
+	summary_note_virtual(&f, 0, known(2048 * MiB));
+	summary_note_virtual(&f, 1, known(2437 * MiB));
+	struct summary s;
+	summary_build(&f, &s);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.lines[0].text, "Cost: +5 MiB (100 MiB → 105 MiB), "
+			    "GPU dirty + swapped (vmmap); virtual +389 MiB");
+	assert_int_equal(s.lines[0].bytes, 5 * (int64_t)MiB);
+	summary_release(&s);
+	/* One side unknown: no virtual figure rather than a wrong one. */
+	summary_note_virtual(&f, 0, (struct summary_amount){ 0 });
+	summary_build(&f, &s);
+	assert_string_equal(s.lines[0].text, "Cost: +5 MiB (100 MiB → 105 MiB), "
+			    "GPU dirty + swapped (vmmap)");
+	summary_release(&s);
+	summary_facts_release(&f);
+	/* One capture: the figure itself. */
+	summary_facts_init(&f, false);
+	summary_note_cost(&f, SUMMARY_SRC_VMMAP, 1, known(1280 * MiB));
+	summary_note_virtual(&f, 1, known(3 * 1024 * MiB + 512 * MiB));
+	summary_build(&f, &s);
+	assert_string_equal(s.lines[0].text, "Cost: 1.25 GiB, GPU dirty + swapped (vmmap); "
+			    "virtual 3.5 GiB");
+	summary_release(&s);
+	summary_facts_release(&f);
+}
+
 /* Nothing known: no cost line, and unknown is never shown as 0. */
 static void
 test_unknown_never_zero(void **state)
@@ -228,6 +268,7 @@ main(void)
 		cmocka_unit_test(test_cost_source_rule),
 		cmocka_unit_test(test_largest_kept),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_virtual_second),
 		cmocka_unit_test(test_unknown_never_zero),
 	};
 	return cmocka_run_group_tests_name("summary", tests, NULL, NULL);

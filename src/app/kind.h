@@ -46,8 +46,10 @@ enum kind_option {
 struct report;
 struct trend_input;
 struct trend_sample;
+struct bundle;
 struct bundle_capture;
 struct signature;
+struct strbuf;
 
 struct kind {
 	/*
@@ -106,6 +108,18 @@ struct kind {
 	 * adds none.
 	 */
 	void (*signature)(const void *diff, struct signature *sig);
+
+	/* ---- capture bundles: `iotally report BUNDLE` ---------------------- */
+	/*
+	 * After the kind's capture `reported` joined a one-bundle report: what
+	 * else of the bundle joins the kind's sections (classes: ioalloccount's
+	 * totals when there is no ioreg plist), each file read appended to
+	 * `files` as "member (kind)", a file that cannot be read a note in
+	 * `notes`. NULL: nothing more.
+	 */
+	void (*bundle_report_more)(struct report *r, const struct bundle *b,
+				   const struct bundle_capture *reported, struct strbuf *files,
+				   struct diag_list *notes);
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

@@ -68,6 +68,16 @@ kind_by_name(const char *name)
 	return NULL;
 }
 
+unsigned
+kind_repeat_snapshots(void)
+{
+	unsigned bits = 0;
+	for (size_t i = 0; i < NKINDS; i++)
+		if (kinds[i]->repeat_snapshot)
+			bits |= 1u << i;
+	return bits;
+}
+
 size_t
 kind_names(const char **names, size_t max)
 {

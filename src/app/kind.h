@@ -120,6 +120,13 @@ struct kind {
 	void (*bundle_report_more)(struct report *r, const struct bundle *b,
 				   const struct bundle_capture *reported, struct strbuf *files,
 				   struct diag_list *notes);
+
+	/* ---- `iotally capture` --------------------------------------------- */
+	/*
+	 * capture --repeat takes the kind's snapshot after each iteration
+	 * unless --kinds says otherwise: its tool does not pause the target.
+	 */
+	bool repeat_snapshot;
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */
@@ -127,6 +134,11 @@ const struct kind *kind_first(void);
 const struct kind *kind_next(const struct kind *k);
 /* The kind named `name` ("vmmap"), or NULL. */
 const struct kind *kind_by_name(const char *name);
+/*
+ * The kinds whose repeat_snapshot is set, as bits 1 << enum bundle_kind
+ * (bundle/manifest.h: the registry's order is the bundle's).
+ */
+unsigned kind_repeat_snapshots(void);
 /* The kinds' names in registry order into names[0..max); how many. */
 size_t kind_names(const char **names, size_t max);
 #define KINDS_MAX 8

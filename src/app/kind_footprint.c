@@ -428,4 +428,6 @@ const struct kind kind_footprint = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = footprint_signature,
+	/* footprint reads the target without pausing it (vmmap does) */
+	.repeat_snapshot = true,
 };

@@ -237,8 +237,9 @@ bundle_report_provenance(struct report *r, const struct bundle *b, const char *f
 				   "sharing it");
 }
 
-void
-bundle_report_pair_provenance(struct report *r, const struct report_bundles *rb)
+/* The provenance of a pair of bundles: each side's, joined (report_bundles_provenance()). */
+static void
+add_pair_provenance(struct report *r, const struct report_bundles *rb)
 {
 	struct report side[2];
 	for (int i = 0; i < 2; i++) {
@@ -248,6 +249,29 @@ bundle_report_pair_provenance(struct report *r, const struct report_bundles *rb)
 	report_bundles_provenance(r, side);
 	for (int i = 0; i < 2; i++)
 		report_release(&side[i]);
+}
+
+int
+bundle_report_pair(struct report *r, struct report_bundles *rb, const char *const paths[2],
+		   bool all, struct diff_gate *gates, size_t ngates, const char *session,
+		   struct diag_list *notes, struct diag_list *warnings,
+		   struct diag_list *session_notes, struct diag *err)
+{
+	report_init(r, "bundle", true);
+	r->all = all;
+	int rc = report_bundles_open(rb, paths[0], paths[1], err);
+	if (rc == 0)
+		rc = report_bundles_build(rb, r, gates, ngates, notes, warnings, err);
+	if (rc == 0) {
+		add_pair_provenance(r, rb);
+		if (session)
+			rc = bundle_report_session(r, session, session_notes, err);
+	}
+	if (rc == 0) {
+		app_report_add_notes(r, warnings);
+		app_report_add_notes(r, notes);
+	}
+	return rc;
 }
 
 /* ---- a tracking session ----------------------------------------------------- */

@@ -21,6 +21,7 @@
 #include "ingest/bundle.h"
 #include "util/diag.h"
 
+struct diff_gate;
 struct report;
 struct report_bundles;
 struct strbuf;
@@ -57,7 +58,6 @@ int report_shape_of(const char *const *paths, size_t n, enum report_shape *shape
  * to `warnings` (an empty list: each of its items becomes one of the
  * report's warnings too), the readers' notes to `notes`. 0; -1 with *err (DIAG_DATA: the kinds differ).
  */
-struct diff_gate;
 int report_pair_build(struct report *r, struct kind_input in[2], const struct kind *const k[2],
 		      const char *const paths[2], struct diff_gate *gates, size_t ngates,
 		      struct diag_list *notes, struct diag_list *warnings, struct diag *err);
@@ -88,8 +88,20 @@ void bundle_report_provenance(struct report *r, const struct bundle *b, const ch
  */
 const char *bundle_report_steps(const struct bundle *b, struct strbuf *sb);
 
-/* The provenance of a pair of bundles: each side's, joined (report_bundles_provenance()). */
-void bundle_report_pair_provenance(struct report *r, const struct report_bundles *rb);
+/*
+ * `iotally report BEFORE_BUNDLE AFTER_BUNDLE` (or of a tracking session,
+ * `session` its path, routed to its two bundles): the pair's report of
+ * every kind both hold (report_bundles_open(), report_bundles_build();
+ * release `rb` in either case), both manifests' provenance, the session's
+ * part, then the warnings (those of the pair, then the notes). r is
+ * report_init()ed here: release it in either case. Notes go to `notes`,
+ * warnings about the pair to `warnings`, the session's to
+ * `session_notes`. 0; -1 with *err.
+ */
+int bundle_report_pair(struct report *r, struct report_bundles *rb, const char *const paths[2],
+		       bool all, struct diff_gate *gates, size_t ngates, const char *session,
+		       struct diag_list *notes, struct diag_list *warnings,
+		       struct diag_list *session_notes, struct diag *err);
 
 /*
  * `iotally report SESSION`: how the tracking session at `path` ended (a

@@ -5,8 +5,6 @@
 
 #include "cli/bundle_args.h"
 #include "cli/commands.h"
-#include "app/signature_inputs.h"
-#include "model/signature.h"
 #include "cli/formats.h"
 #include "cli/inputs.h"
 #include "app/kind.h"
@@ -27,7 +25,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,14 +132,7 @@ const char cmd_report_help[] =
 	"reads, two bundles without a kind in common, a sample a series does not\n"
 	"hold), 74 output cannot be written.\n";
 
-enum {
-	OPT_FORMAT = 1,
-	OPT_OUTPUT,
-	OPT_FAIL_IF,
-	OPT_ALL,
-	OPT_JOBS,
-	OPT_HELP,
-};
+enum { OPT_FORMAT = 1, OPT_OUTPUT, OPT_FAIL_IF, OPT_ALL, OPT_JOBS, OPT_HELP };
 
 static const struct cli_option report_options[] = {
 	{ "format", 0, true, OPT_FORMAT },
@@ -244,9 +234,6 @@ build_pair(struct report *r, struct report_args *a, struct kind_input in[2],
 
 /* ---- capture bundles -------------------------------------------------------- */
 
-static int write_report(const struct report_args *a, const struct report *r,
-			struct diag *err);
-
 /* `iotally report BUNDLE`: one report of every capture the bundle holds. */
 static int
 run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
@@ -266,7 +253,7 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 	cli_print_warnings(notes);
 	if (rc == 0) {
 		cli_report_provenance(&r, a->paths, 1);
-		rc = write_report(a, &r, err);
+		rc = cli_write_report(a->output, a->format, &r, err);
 	}
 	report_release(&r);
 	bundle_release(&b);
@@ -274,51 +261,30 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 	return rc;
 }
 
-/* `iotally report BEFORE_BUNDLE AFTER_BUNDLE`: every kind both hold, before -> after. */
+/* `iotally report BEFORE_BUNDLE AFTER_BUNDLE` (or SESSION): every kind both hold. */
 static int
 run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
 	struct report_bundles rb;
 	struct report r;
-	struct diag_list w;
+	struct diag_list w, sn;
 	diag_list_init(&w, 50);
-	report_init(&r, "bundle", true);
-	r.all = a->all;
-	int rc = report_bundles_open(&rb, a->paths[0], a->paths[1], err);
-	if (rc == 0)
-		rc = report_bundles_build(&rb, &r, a->gates, a->ngates, notes, &w, err);
+	diag_list_init(&sn, 20);
+	int rc = bundle_report_pair(&r, &rb, a->paths, a->all, a->gates, a->ngates, a->session,
+				    notes, &w, &sn, err);
 	cli_print_warnings(notes);
 	cli_print_warnings(&w);
+	cli_print_warnings(&sn);
 	if (rc == 0) {
-		bundle_report_pair_provenance(&r, &rb);
-		if (a->session) {
-			/* `report SESSION`: how it ended and what tracking charged to the classes. */
-			struct diag_list sn;
-			diag_list_init(&sn, 20);
-			rc = bundle_report_session(&r, a->session, &sn, err);
-			cli_print_warnings(&sn);
-			diag_list_release(&sn);
-		}
-	}
-	if (rc == 0) {
-		app_report_add_notes(&r, &w);
-		app_report_add_notes(&r, notes);
 		cli_report_provenance(&r, a->paths, 2);
-		rc = write_report(a, &r, err);
+		rc = cli_write_report(a->output, a->format, &r, err);
 	}
 	report_release(&r);
 	diag_list_release(&w);
+	diag_list_release(&sn);
 	report_bundles_release(&rb);
 	line_reader_unmap_all();
 	return rc;
-}
-
-/* ---- output ---------------------------------------------------------------- */
-
-static int
-write_report(const struct report_args *a, const struct report *r, struct diag *err)
-{
-	return cli_write_report(a->output, a->format, r, err);
 }
 
 static int
@@ -367,7 +333,7 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		app_report_add_notes(&r, notes);
 		if (rc == 0) {
 			cli_report_provenance(&r, a->paths, a->npaths);
-			rc = write_report(a, &r, err);
+			rc = cli_write_report(a->output, a->format, &r, err);
 		}
 		report_release(&r);
 	} else {

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bundle/capture_step.h"
 #include "ingest/detect.h"
 #include "model/report.h"
 #include "util/diag.h"
@@ -127,6 +128,13 @@ struct kind {
 	 * unless --kinds says otherwise: its tool does not pause the target.
 	 */
 	bool repeat_snapshot;
+	/*
+	 * The steps that write the kind's captures into a bundle (the tool,
+	 * its arguments, the file), in no particular order: each step's
+	 * `order` places it among every kind's (kind_capture_plan()). An id
+	 * NULL ends the list.
+	 */
+	struct capture_step_def capture_steps[CAPTURE_STEPS_MAX];
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */
@@ -139,6 +147,12 @@ const struct kind *kind_by_name(const char *name);
  * (bundle/manifest.h: the registry's order is the bundle's).
  */
 unsigned kind_repeat_snapshots(void);
+/*
+ * What `iotally capture` runs after the host facts: every kind's
+ * capture_steps in their `order`, each with its kind (bundle/manifest.h's
+ * order is the registry's), and kind_repeat_snapshots().
+ */
+void kind_capture_plan(struct capture_plan *plan);
 /* The kinds' names in registry order into names[0..max); how many. */
 size_t kind_names(const char **names, size_t max);
 #define KINDS_MAX 8

@@ -401,4 +401,13 @@ const struct kind kind_classes = {
 	.trend_read = trend_read,
 	.signature = classes_signature,
 	.bundle_report_more = bundle_report_more,
+	/* The kernel's views of the classes: cheap, first after the host facts. */
+	.capture_steps = {
+		{ "kernel.ioreg_root", "kernel/ioreg-root.plist", CAPTURE_STEP_ALWAYS,
+		  { "ioreg", "-a", "-l", "-d", "1", NULL }, NULL, 1 },
+		{ "kernel.ioclasscount", "kernel/ioclasscount.txt", CAPTURE_STEP_ALWAYS,
+		  { "ioclasscount", NULL }, NULL, 2 },
+		{ "kernel.ioalloccount", "kernel/ioalloccount.txt", CAPTURE_STEP_ALWAYS,
+		  { "ioalloccount", NULL }, NULL, 3 },
+	},
 };

@@ -186,4 +186,8 @@ const struct kind kind_track = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = track_signature,
+	.capture_steps = {
+		{ "kernel.track", "kernel/track.txt", CAPTURE_STEP_TRACK,
+		  { "ioclasscount", "--track", NULL }, NULL, 4 },
+	},
 };

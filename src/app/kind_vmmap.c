@@ -291,4 +291,9 @@ const struct kind kind_vmmap = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.signature = vmmap_signature,
+	/* Last: vmmap suspends the target while it reads it. */
+	.capture_steps = {
+		{ "target.vmmap", "target/vmmap.txt", CAPTURE_STEP_TARGET,
+		  { "vmmap", "-w", "-noCoalesce", "{pid}", NULL }, NULL, 6 },
+	},
 };

@@ -330,7 +330,7 @@ check_modes(struct capture_request *c, struct capture_opts *o, bool stdin_tty, s
 
 void
 capture_request_init(struct capture_request *c, struct capture_opts *o,
-		     struct session_opts *so, size_t max_operands, unsigned repeat_kinds)
+		     struct session_opts *so, size_t max_operands, const struct capture_plan *plan)
 {
 	memset(c, 0, sizeof(*c));
 	memset(o, 0, sizeof(*o));
@@ -341,7 +341,8 @@ capture_request_init(struct capture_request *c, struct capture_opts *o,
 	o->redact = true;
 	c->o = o;
 	c->so = so;
-	c->repeat_kinds = repeat_kinds;
+	o->plan = plan;
+	c->repeat_kinds = plan->repeat_kinds;
 	c->names = xcalloc(max_operands + 1, sizeof(*c->names));
 	c->command = xcalloc(max_operands + 1, sizeof(*c->command));
 }

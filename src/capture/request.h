@@ -52,11 +52,13 @@ struct capture_request {
 /*
  * Start a request of at most `max_operands` operands, *o and *so set to
  * the defaults (no target, --timeout 120, --interval 60, redaction on).
- * `repeat_kinds`: the snapshot of --repeat without --kinds (the kinds
- * whose capture does not pause the target: the kind registry's choice).
+ * `plan` (borrowed): the snapshot steps, and the snapshot of --repeat
+ * without --kinds (the kinds whose capture does not pause the target):
+ * the kind registry's (kind_capture_plan()).
  */
 void capture_request_init(struct capture_request *c, struct capture_opts *o,
-			  struct session_opts *so, size_t max_operands, unsigned repeat_kinds);
+			  struct session_opts *so, size_t max_operands,
+			  const struct capture_plan *plan);
 void capture_request_release(struct capture_request *c);
 
 /*

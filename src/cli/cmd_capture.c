@@ -254,8 +254,6 @@ print_summary(const struct capture_opts *o, const struct capture_result *res)
 		cli_out_line(stdout, "%s: archive", res->archive);
 }
 
-/* ------------------------------------------------------ series progress */
-
 struct progress {
 	bool tty;
 	const char *noun;    /* "sample", or "iteration" (--repeat) */
@@ -294,8 +292,6 @@ print_say(void *ctx, const char *line)
 		fputs("\r\033[K", stderr);   /* the progress line in place is replaced, not mixed */
 	cli_note(NULL, 0, "%s", line);
 }
-
-/* ------------------------------------------------------------ sessions */
 
 static void
 session_say(void *ctx, const char *line)
@@ -345,10 +341,12 @@ cmd_capture(int argc, char **argv)
 	struct diag err;
 	bool help = false;
 	struct capture_command action = { 0 };
+	struct capture_plan plan;   /* the kinds' steps */
 	int status;
 
 	diag_clear(&err);
-	capture_request_init(&req, &o, &so, (size_t)argc, kind_repeat_snapshots());
+	kind_capture_plan(&plan);
+	capture_request_init(&req, &o, &so, (size_t)argc, &plan);
 	if (parse_args(argc, argv, &req, &help, &err) < 0) {
 		capture_request_release(&req);
 		return cli_usage_error(cli_find_command("capture"), &err);

@@ -33,7 +33,8 @@ struct fixture {
 static int
 run(struct fixture *f, const struct arg *args, size_t n, bool stdin_tty)
 {
-	capture_request_init(&f->req, &f->o, &f->so, n, 1u << 3);
+	static const struct capture_plan plan = { .repeat_kinds = 1u << 3 };
+	capture_request_init(&f->req, &f->o, &f->so, n, &plan);
 	diag_clear(&f->err);
 	for (size_t i = 0; i < n; i++)
 		if (capture_request_take(&f->req, args[i].id, args[i].value, args[i].after_dashdash,

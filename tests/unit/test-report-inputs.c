@@ -174,6 +174,24 @@ test_registry_capture_fields(void **state)
 	/* Only the classes row joins more of a bundle to its report (ioalloccount's totals). */
 	for (const struct kind *k = kind_first(); k; k = kind_next(k))
 		assert_int_equal(k->bundle_report_more != NULL, strcmp(k->name, "classes") == 0);
+	/*
+	 * The capture's steps after the host facts, as `iotally capture --help`
+	 * lists them: ioreg, ioclasscount, ioalloccount, ioclasscount --track,
+	 * footprint, and last vmmap, which pauses the target.
+	 */
+	static const char *const ids[] = { "kernel.ioreg_root", "kernel.ioclasscount",
+		"kernel.ioalloccount", "kernel.track", "target.footprint", "target.vmmap" };
+	static const enum bundle_kind kinds[] = { BUNDLE_KIND_CLASSES, BUNDLE_KIND_CLASSES,
+		BUNDLE_KIND_CLASSES, BUNDLE_KIND_TRACK, BUNDLE_KIND_FOOTPRINT, BUNDLE_KIND_VMMAP };
+	struct capture_plan plan;
+	kind_capture_plan(&plan);
+	assert_int_equal(plan.n, 6);
+	for (size_t i = 0; i < plan.n; i++) {
+		assert_string_equal(plan.steps[i].def->id, ids[i]);
+		assert_int_equal(plan.steps[i].kind, kinds[i]);
+	}
+	assert_int_equal(plan.repeat_kinds, 1u << BUNDLE_KIND_FOOTPRINT);
+	assert_string_equal(plan.steps[4].def->not_installed, "footprint is not installed");
 }
 
 int

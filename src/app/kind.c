@@ -68,6 +68,38 @@ kind_by_name(const char *name)
 	return NULL;
 }
 
+unsigned
+kind_repeat_snapshots(void)
+{
+	unsigned bits = 0;
+	for (size_t i = 0; i < NKINDS; i++)
+		if (kinds[i]->repeat_snapshot)
+			bits |= 1u << i;
+	return bits;
+}
+
+void
+kind_capture_plan(struct capture_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	for (size_t i = 0; i < NKINDS; i++)
+		for (size_t j = 0; j < CAPTURE_STEPS_MAX && kinds[i]->capture_steps[j].id; j++) {
+			/* In `order`, by insertion: a handful of steps. */
+			const struct capture_step_def *d = &kinds[i]->capture_steps[j];
+			size_t at = plan->n;
+			if (at == CAPTURE_PLAN_MAX)
+				abort();    /* CAPTURE_PLAN_MAX is the rows' sum: raise it with them */
+			while (at > 0 && plan->steps[at - 1].def->order > d->order) {
+				plan->steps[at] = plan->steps[at - 1];
+				at--;
+			}
+			plan->steps[at].def = d;
+			plan->steps[at].kind = (enum bundle_kind)i;
+			plan->n++;
+		}
+	plan->repeat_kinds = kind_repeat_snapshots();
+}
+
 size_t
 kind_names(const char **names, size_t max)
 {

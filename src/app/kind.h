@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bundle/capture_step.h"
 #include "ingest/detect.h"
 #include "model/report.h"
 #include "util/diag.h"
@@ -46,6 +47,7 @@ enum kind_option {
 struct report;
 struct trend_input;
 struct trend_sample;
+struct bundle;
 struct bundle_capture;
 struct signature;
 struct strbuf;
@@ -141,6 +143,31 @@ struct kind {
 	/* The files a joined section's figures came from (kind_classes_totals_files()). */
 	bool (*totals_files)(const void *diff, const char *const paths[2],
 			     struct diff_section_files *out);
+	/* ---- capture bundles: `iotally report BUNDLE` ---------------------- */
+	/*
+	 * After the kind's capture `reported` joined a one-bundle report: what
+	 * else of the bundle joins the kind's sections (classes: ioalloccount's
+	 * totals when there is no ioreg plist), each file read appended to
+	 * `files` as "member (kind)", a file that cannot be read a note in
+	 * `notes`. NULL: nothing more.
+	 */
+	void (*bundle_report_more)(struct report *r, const struct bundle *b,
+				   const struct bundle_capture *reported, struct strbuf *files,
+				   struct diag_list *notes);
+
+	/* ---- `iotally capture` --------------------------------------------- */
+	/*
+	 * capture --repeat takes the kind's snapshot after each iteration
+	 * unless --kinds says otherwise: its tool does not pause the target.
+	 */
+	bool repeat_snapshot;
+	/*
+	 * The steps that write the kind's captures into a bundle (the tool,
+	 * its arguments, the file), in no particular order: each step's
+	 * `order` places it among every kind's (kind_capture_plan()). An id
+	 * NULL ends the list.
+	 */
+	struct capture_step_def capture_steps[CAPTURE_STEPS_MAX];
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */
@@ -148,6 +175,17 @@ const struct kind *kind_first(void);
 const struct kind *kind_next(const struct kind *k);
 /* The kind named `name` ("vmmap"), or NULL. */
 const struct kind *kind_by_name(const char *name);
+/*
+ * The kinds whose repeat_snapshot is set, as bits 1 << enum bundle_kind
+ * (bundle/manifest.h: the registry's order is the bundle's).
+ */
+unsigned kind_repeat_snapshots(void);
+/*
+ * What `iotally capture` runs after the host facts: every kind's
+ * capture_steps in their `order`, each with its kind (bundle/manifest.h's
+ * order is the registry's), and kind_repeat_snapshots().
+ */
+void kind_capture_plan(struct capture_plan *plan);
 /* The kinds' names in registry order into names[0..max); how many. */
 size_t kind_names(const char **names, size_t max);
 #define KINDS_MAX 8

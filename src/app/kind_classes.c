@@ -8,6 +8,7 @@
 #include "app/kind_classes.h"
 #include "app/kind_rows.h"
 
+#include "app/kernel_view.h"
 #include "app/trend_inputs.h"
 #include "ingest/bundle.h"
 #include "ingest/classes_json_read.h"
@@ -222,9 +223,14 @@ kind_classes_totals_files(const void *p, const char *const paths[2],
 	return true;
 }
 
-int
-kind_classes_report_totals_of(struct report *r, const char *path, const char *from,
-			      struct diag_list *notes, struct diag *err)
+/*
+ * The allocation totals of the classes capture at `path` as "Allocation
+ * totals (FROM)" in the classes section of a one-bundle report. 0; -1
+ * with *err when it cannot be read.
+ */
+static int
+report_totals_of(struct report *r, const char *path, const char *from,
+		 struct diag_list *notes, struct diag *err)
 {
 	struct classes_capture cap;
 	struct classes_read_opts ropts = { .partial = true, .need_counts = false };
@@ -236,6 +242,35 @@ kind_classes_report_totals_of(struct report *r, const char *path, const char *fr
 		report_add_classes_totals_from(r, cap.snapshots[0], from);
 	classes_capture_release(&cap);
 	return rc;
+}
+
+/*
+ * A one-bundle report's kernel view (the row's bundle_report_more): without
+ * an ioreg plist, the totals of ioalloccount (a source of totals only beside
+ * counts only) join the classes section the reference's report made.
+ * Nothing is added when the view's reference is another file than the one
+ * reported.
+ */
+static void
+bundle_report_more(struct report *r, const struct bundle *b,
+		   const struct bundle_capture *reported, struct strbuf *files,
+		   struct diag_list *notes)
+{
+	struct kernel_view v;
+	kernel_view_pick(b, &v);
+	const struct bundle_capture *c = v.totals;
+	if (v.reference == reported && c && c != v.reference) {
+		struct diag err;
+		diag_clear(&err);
+		if (bundle_verify_capture(c, notes, &err) < 0 ||
+		    report_totals_of(r, c->path, c->member, notes, &err) < 0)
+			diag_list_add(notes, DIAG_WARNING, c->path, err.line, "left out of the "
+				      "report: %s", err.msg);
+		else
+			strbuf_addf(files, "%s%s (%s)", files->len ? ", " : "", c->member,
+				    c->kind);
+	}
+	kernel_view_release(&v);
 }
 
 static void
@@ -371,4 +406,14 @@ const struct kind kind_classes = {
 	.kernel_view = true,
 	.join_totals = kind_classes_join_totals,
 	.totals_files = kind_classes_totals_files,
+	.bundle_report_more = bundle_report_more,
+	/* The kernel's views of the classes: cheap, first after the host facts. */
+	.capture_steps = {
+		{ "kernel.ioreg_root", "kernel/ioreg-root.plist", CAPTURE_STEP_ALWAYS,
+		  { "ioreg", "-a", "-l", "-d", "1", NULL }, NULL, 1 },
+		{ "kernel.ioclasscount", "kernel/ioclasscount.txt", CAPTURE_STEP_ALWAYS,
+		  { "ioclasscount", NULL }, NULL, 2 },
+		{ "kernel.ioalloccount", "kernel/ioalloccount.txt", CAPTURE_STEP_ALWAYS,
+		  { "ioalloccount", NULL }, NULL, 3 },
+	},
 };

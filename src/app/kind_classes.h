@@ -39,12 +39,4 @@ int kind_classes_join_totals(void *pair, const struct bundle_capture *const coun
 bool kind_classes_totals_files(const void *pair, const char *const paths[2],
 			       struct diff_section_files *out);
 
-/*
- * The allocation totals of the classes capture at `path` as "Allocation
- * totals (FROM)" in the classes section of a one-bundle report. 0; -1
- * with *err when it cannot be read.
- */
-int kind_classes_report_totals_of(struct report *r, const char *path, const char *from,
-				  struct diag_list *notes, struct diag *err);
-
 #endif

@@ -432,4 +432,11 @@ const struct kind kind_footprint = {
 	.signature = footprint_signature,
 	.command = &kind_footprint_command,
 	.gpu_memory = true,
+	/* footprint reads the target without pausing it (vmmap does) */
+	.repeat_snapshot = true,
+	.capture_steps = {
+		{ "target.footprint", "target/footprint.txt", CAPTURE_STEP_TARGET,
+		  { "footprint", "-f", "bytes", "-p", "{pid}", NULL },
+		  "footprint is not installed", 5 },
+	},
 };

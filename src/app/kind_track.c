@@ -189,4 +189,8 @@ const struct kind kind_track = {
 	.trend_read = trend_read,
 	.signature = track_signature,
 	.command = &kind_track_command,
+	.capture_steps = {
+		{ "kernel.track", "kernel/track.txt", CAPTURE_STEP_TRACK,
+		  { "ioclasscount", "--track", NULL }, NULL, 4 },
+	},
 };

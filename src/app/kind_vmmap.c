@@ -311,4 +311,9 @@ const struct kind kind_vmmap = {
 	.series_sum_part = series_sum_part,
 	.command = &kind_vmmap_command,
 	.gpu_memory = true,
+	/* Last: vmmap suspends the target while it reads it. */
+	.capture_steps = {
+		{ "target.vmmap", "target/vmmap.txt", CAPTURE_STEP_TARGET,
+		  { "vmmap", "-w", "-noCoalesce", "{pid}", NULL }, NULL, 6 },
+	},
 };

@@ -634,28 +634,6 @@ report_bundles_build(struct report_bundles *rb, struct report *r, struct diff_ga
 	return 0;
 }
 
-void
-report_bundle_add_kernel_totals(struct report *r, const struct bundle *b,
-				const struct bundle_capture *reported, struct strbuf *files,
-				struct diag_list *notes)
-{
-	struct kernel_view v;
-	kernel_view_pick(b, &v);
-	const struct bundle_capture *c = v.totals;
-	if (v.reference == reported && c && c != v.reference) {
-		struct diag err;
-		diag_clear(&err);
-		if (bundle_verify_capture(c, notes, &err) < 0 ||
-		    kind_classes_report_totals_of(r, c->path, c->member, notes, &err) < 0)
-			diag_list_add(notes, DIAG_WARNING, c->path, err.line, "left out of the "
-				      "report: %s", err.msg);
-		else
-			strbuf_addf(files, "%s%s (%s)", files->len ? ", " : "", c->member,
-				    c->kind);
-	}
-	kernel_view_release(&v);
-}
-
 /* ---- provenance ---------------------------------------------------------------- */
 
 void

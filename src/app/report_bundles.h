@@ -45,19 +45,6 @@ struct report_bundles {
 };
 
 /*
- * A one-bundle report's kernel view: without an ioreg plist, the totals of
- * ioalloccount (a source of totals only beside counts only) join the
- * classes section the reference's report made; each file read is appended
- * to `files` as "member (kind)". A file that cannot be read is a warning
- * in `notes`, and left out. Call after the report of the classes capture
- * `reported`; nothing is added when the view's reference is another file.
- */
-struct strbuf;
-void report_bundle_add_kernel_totals(struct report *r, const struct bundle *b,
-				     const struct bundle_capture *reported, struct strbuf *files,
-				     struct diag_list *notes);
-
-/*
  * Open both bundles. 0; -1 with *err: DIAG_USAGE when one is a series,
  * else what bundle_open() says.
  */

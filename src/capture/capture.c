@@ -36,35 +36,9 @@
 
 /* ---------------------------------------------------------------- steps */
 
-enum step_when { WHEN_ALWAYS, WHEN_TARGET, WHEN_TRACK };
-
-struct step_def {
-	const char *id;
-	const char *out;        /* stdout file in the bundle */
-	enum bundle_kind kind;  /* capture kind an iotally command reads, or NONE */
-	enum step_when when;
-	const char *argv[8];    /* "{pid}" is the target pid */
-};
-
 static const char *const sysctl_names[] = {
 	"hw.model", "hw.machine", "hw.memsize", "hw.pagesize", "hw.ncpu",
 	"kern.osversion", "kern.osproductversion", "kern.version", "kern.bootargs",
-};
-
-/* Cheap first; vmmap, which suspends the target, last. */
-static const struct step_def later_steps[] = {
-	{ "kernel.ioreg_root", "kernel/ioreg-root.plist", BUNDLE_KIND_CLASSES, WHEN_ALWAYS,
-	  { "ioreg", "-a", "-l", "-d", "1", NULL } },
-	{ "kernel.ioclasscount", "kernel/ioclasscount.txt", BUNDLE_KIND_CLASSES, WHEN_ALWAYS,
-	  { "ioclasscount", NULL } },
-	{ "kernel.ioalloccount", "kernel/ioalloccount.txt", BUNDLE_KIND_CLASSES, WHEN_ALWAYS,
-	  { "ioalloccount", NULL } },
-	{ "kernel.track", "kernel/track.txt", BUNDLE_KIND_TRACK, WHEN_TRACK,
-	  { "ioclasscount", "--track", NULL } },
-	{ "target.footprint", "target/footprint.txt", BUNDLE_KIND_FOOTPRINT, WHEN_TARGET,
-	  { "footprint", "-f", "bytes", "-p", "{pid}", NULL } },
-	{ "target.vmmap", "target/vmmap.txt", BUNDLE_KIND_VMMAP, WHEN_TARGET,
-	  { "vmmap", "-w", "-noCoalesce", "{pid}", NULL } },
 };
 
 struct run;
@@ -1130,46 +1104,47 @@ run_host_steps(struct run *r, struct diag *err)
 	return 0;
 }
 
-/* The kernel and target snapshots, cheap first. */
+/* The kernel and target snapshots, in the plan's order (cheap first). */
 static int
 run_later_steps(struct run *r, struct diag *err)
 {
 	struct step_run *s;
-	for (size_t i = 0; i < ARRAY_SIZE(later_steps); i++) {
-		const struct step_def *d = &later_steps[i];
-		if (d->when == WHEN_TARGET && r->pid < 0)
+	for (size_t i = 0; i < r->o->plan->n; i++) {
+		const struct capture_step_def *d = r->o->plan->steps[i].def;
+		enum bundle_kind kind = r->o->plan->steps[i].kind;
+		if (d->when == CAPTURE_STEP_TARGET && r->pid < 0)
 			continue;
 		/* --kinds: only the snapshots asked for (capture --repeat's lightest is footprint). */
-		if (r->o->kinds && !(r->o->kinds & (1u << d->kind)))
+		if (r->o->kinds && !(r->o->kinds & (1u << kind)))
 			continue;
 		/* A session's snapshots: its tracking reads are a bundle of their own. */
-		if (d->when == WHEN_TRACK && r->o->in_session)
+		if (d->when == CAPTURE_STEP_TRACK && r->o->in_session)
 			continue;
-		s = add_step(r, d->id, d->argv, bundle_kind_name(d->kind));
-		if (d->when == WHEN_TRACK) {
+		s = add_step(r, d->id, d->argv, bundle_kind_name(kind));
+		if (d->when == CAPTURE_STEP_TRACK) {
 			const char *why = r->o->track ? track_unavailable(r) : "not asked for (--track)";
 			if (why) {
 				skip_step(s, why);
 				continue;
 			}
 		}
-		if (d->when == WHEN_TARGET && r->target_other_user) {
+		if (d->when == CAPTURE_STEP_TARGET && r->target_other_user) {
 			s->status = "denied";
 			s->reason = xstrdup("the target belongs to another user; run with sudo "
 					    "(not attempted: attaching can hang)");
 			continue;
 		}
-		if (d->when == WHEN_TARGET && !pid_alive(r->pid)) {
+		if (d->when == CAPTURE_STEP_TARGET && !pid_alive(r->pid)) {
 			s->status = "target-gone";
 			s->reason = xstrdup("the target process ended before this step");
 			continue;
 		}
 		if (run_step(r, s, d->out, err) < 0 || interrupted(err) < 0)
 			return -1;
-		if (strcmp(d->id, "target.footprint") == 0 && s->sr.end == SPAWN_NOT_FOUND) {
+		if (d->not_installed && s->sr.end == SPAWN_NOT_FOUND) {
 			free(s->reason);
 			s->reason = NULL;
-			skip_step(s, "footprint is not installed");
+			skip_step(s, d->not_installed);
 		}
 	}
 	return 0;

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bundle/capture_step.h"
 #include "util/diag.h"
 
 /* Exit statuses of `iotally capture` beyond util/diag.h. */
@@ -96,6 +97,8 @@ struct capture_opts {
 	uint64_t warmup;
 	bool keep_going;
 	unsigned kinds;             /* snapshot steps: bits 1 << enum bundle_kind; 0: every one */
+	/* The snapshot steps after the host facts, in order (the kind registry's). */
+	const struct capture_plan *plan;
 	capture_say_fn say;         /* warm-up runs and failed iterations, or NULL */
 };
 

@@ -7,19 +7,16 @@
 
 #include "capture/capture.h"
 #include "capture/command.h"
+#include "capture/request.h"
 #include "capture/session.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
-#include "bundle/manifest.h"
+#include "app/kind.h"
 #include "util/array.h"
 #include "util/diag.h"
-#include "util/size.h"
-#include "util/xalloc.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 const char cmd_capture_help[] =
@@ -156,427 +153,80 @@ const char cmd_capture_help[] =
 	"  sudo iotally capture --session --process WindowServer -- ./repro.sh\n"
 	"  sudo iotally capture --repeat 20 --warmup 2 --process Preview -- ./open-close.sh\n";
 
-enum {
-	OPT_PID = 1, OPT_PROCESS, OPT_OUTPUT, OPT_TRACK, OPT_TIMEOUT, OPT_COUNT,
-	OPT_INTERVAL, OPT_NO_REDACT, OPT_ARCHIVE, OPT_TOOLS_DIR, OPT_HELP,
-	OPT_SESSION, OPT_KEEP, OPT_CAPSIZE, OPT_EXCLUDE, OPT_SIZE, OPT_MAPS_ALL, OPT_DURATION,
-	OPT_REPEAT, OPT_WARMUP, OPT_KEEP_GOING, OPT_KINDS, OPT_SETTLE,
-};
+/* The option names of the request's ids (capture/request.h). */
+#define OPT_HELP CAPTURE_ARG_END
 
 static const struct cli_option options[] = {
-	{ "pid", 0, true, OPT_PID },
-	{ "process", 0, true, OPT_PROCESS },
-	{ "output", 'o', true, OPT_OUTPUT },
-	{ "track", 0, false, OPT_TRACK },
-	{ "timeout", 0, true, OPT_TIMEOUT },
-	{ "count", 0, true, OPT_COUNT },
-	{ "interval", 0, true, OPT_INTERVAL },
-	{ "no-redact", 0, false, OPT_NO_REDACT },
-	{ "archive", 0, false, OPT_ARCHIVE },
-	{ "tools-dir", 0, true, OPT_TOOLS_DIR },
+	{ "pid", 0, true, CAPTURE_ARG_PID },
+	{ "process", 0, true, CAPTURE_ARG_PROCESS },
+	{ "output", 'o', true, CAPTURE_ARG_OUTPUT },
+	{ "track", 0, false, CAPTURE_ARG_TRACK },
+	{ "timeout", 0, true, CAPTURE_ARG_TIMEOUT },
+	{ "count", 0, true, CAPTURE_ARG_COUNT },
+	{ "interval", 0, true, CAPTURE_ARG_INTERVAL },
+	{ "no-redact", 0, false, CAPTURE_ARG_NO_REDACT },
+	{ "archive", 0, false, CAPTURE_ARG_ARCHIVE },
+	{ "tools-dir", 0, true, CAPTURE_ARG_TOOLS_DIR },
 	{ "help", 'h', false, OPT_HELP },
-	{ "session", 0, false, OPT_SESSION },
-	{ "keep", 0, false, OPT_KEEP },
-	{ "capsize", 0, true, OPT_CAPSIZE },
-	{ "exclude", 0, false, OPT_EXCLUDE },
-	{ "size", 0, true, OPT_SIZE },
-	{ "maps-all", 0, false, OPT_MAPS_ALL },
-	{ "duration", 0, true, OPT_DURATION },
-	{ "repeat", 0, true, OPT_REPEAT },
-	{ "warmup", 0, true, OPT_WARMUP },
-	{ "keep-going", 0, false, OPT_KEEP_GOING },
-	{ "kinds", 0, true, OPT_KINDS },
-	{ "settle", 0, true, OPT_SETTLE },
+	{ "session", 0, false, CAPTURE_ARG_SESSION },
+	{ "keep", 0, false, CAPTURE_ARG_KEEP },
+	{ "capsize", 0, true, CAPTURE_ARG_CAPSIZE },
+	{ "exclude", 0, false, CAPTURE_ARG_EXCLUDE },
+	{ "size", 0, true, CAPTURE_ARG_SIZE },
+	{ "maps-all", 0, false, CAPTURE_ARG_MAPS_ALL },
+	{ "duration", 0, true, CAPTURE_ARG_DURATION },
+	{ "repeat", 0, true, CAPTURE_ARG_REPEAT },
+	{ "warmup", 0, true, CAPTURE_ARG_WARMUP },
+	{ "keep-going", 0, false, CAPTURE_ARG_KEEP_GOING },
+	{ "kinds", 0, true, CAPTURE_ARG_KINDS },
+	{ "settle", 0, true, CAPTURE_ARG_SETTLE },
 };
-
-static int
-parse_uint(const char *opt, const char *v, uint64_t *out, struct diag *err)
-{
-	char *end;
-	if (!v[0] || v[0] == '-')
-		goto bad;
-	unsigned long long n = strtoull(v, &end, 10);
-	if (*end || n > 1000000000ull)
-		goto bad;
-	*out = n;
-	return 0;
-bad:
-	return diag_set(err, DIAG_USAGE, NULL, 0, 0, "%s wants a whole number, not '%s'", opt, v);
-}
 
 struct capture_parse {
-	struct capture_opts *o;
-	struct session_opts *so;
+	struct capture_request *req;
 	bool *help;
-	char **names;        /* the class names after --track (or of a session) */
-	size_t n;
-	char **command;      /* a session's -- COMMAND ARGS... */
-	size_t ncommand;
-	bool have_interval, have_count;
-	bool repeat;         /* --repeat */
-	bool session;        /* --session */
-	bool session_only;   /* an option that only a session takes was given */
-	bool repeat_only;    /* an option that only --repeat takes was given */
-	bool have_kinds, have_settle;
 };
-
-/* --kinds vmmap,classes,...: bits 1 << enum bundle_kind. */
-static int
-parse_kinds(const char *arg, unsigned *out, struct diag *err)
-{
-	unsigned bits = 0;
-	const char *p = arg;
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-		bool found = false;
-		for (int k = 0; k < BUNDLE_NKINDS; k++) {
-			const char *name = bundle_kind_name((enum bundle_kind)k);
-			if (strlen(name) == n && strncmp(name, p, n) == 0) {
-				bits |= 1u << k;
-				found = true;
-			}
-		}
-		if (!found)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"--kinds '%s': each kind is vmmap, classes, track or "
-					"footprint", arg);
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	*out = bits;
-	return 0;
-}
-
-/* The options only --repeat takes. */
-static int
-take_repeat(struct capture_parse *c, int id, const char *arg, struct diag *err)
-{
-	struct capture_opts *o = c->o;
-	uint64_t v;
-	c->repeat_only = id != OPT_REPEAT || c->repeat_only;
-	switch (id) {
-	case OPT_REPEAT:
-		if (parse_uint("--repeat", arg, &v, err) < 0)
-			return -1;
-		if (v < 3 || v > 999)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"--repeat must be between 3 and 999 (a rate needs 3 "
-					"iterations)");
-		o->count = v;
-		c->repeat = true;
-		return 0;
-	case OPT_WARMUP:
-		if (parse_uint("--warmup", arg, &v, err) < 0)
-			return -1;
-		if (v > 999)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--warmup must be at most 999");
-		o->warmup = v;
-		return 0;
-	case OPT_KEEP_GOING:
-		o->keep_going = true;
-		return 0;
-	case OPT_KINDS:
-		c->have_kinds = true;
-		return parse_kinds(arg, &o->kinds, err);
-	case OPT_SETTLE:
-		if (parse_uint("--settle", arg, &v, err) < 0)
-			return -1;
-		o->interval_ms = v * 1000;
-		c->have_settle = true;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-/* A number of bytes (decimal or 0x hex), as ioclasscount's strtol reads it. */
-static int
-parse_bytes(const char *opt, const char *v, uint64_t *out, struct diag *err)
-{
-	char *end;
-	if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
-		goto bad;
-	unsigned long long n = strtoull(v, &end, 0);
-	if (*end || n > INT32_MAX)
-		goto bad;
-	*out = n;
-	return 0;
-bad:
-	return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-			"%s wants a number of bytes up to %ld, not '%s'", opt, (long)INT32_MAX, v);
-}
-
-/* The options only a session takes. */
-static int
-take_session(struct capture_parse *c, int id, const char *arg, struct diag *err)
-{
-	struct session_opts *so = c->so;
-	uint64_t v;
-	c->session_only = true;
-	switch (id) {
-	case OPT_KEEP:
-		so->keep = true;
-		return 0;
-	case OPT_CAPSIZE:
-		so->have_capsize = true;
-		return parse_bytes("--capsize", arg, &so->capsize, err);
-	case OPT_EXCLUDE:
-		so->exclude = true;
-		return 0;
-	case OPT_SIZE:
-		so->have_size = true;
-		return parse_bytes("--size", arg, &so->size, err);
-	case OPT_MAPS_ALL:
-		so->maps_all = true;
-		return 0;
-	case OPT_DURATION:
-		if (parse_uint("--duration", arg, &v, err) < 0)
-			return -1;
-		if (v == 0)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--duration must be at least 1");
-		so->duration_ms = v * 1000;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-/* --pid, --timeout, --count, --interval. */
-static int
-take_number(struct capture_parse *c, int id, const char *arg, struct diag *err)
-{
-	struct capture_opts *o = c->o;
-	uint64_t v;
-	switch (id) {
-	case OPT_PID:
-		if (parse_uint("--pid", arg, &v, err) < 0 || v == 0)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"--pid wants a process id, not '%s'", arg);
-		o->pid = (int64_t)v;
-		return 0;
-	case OPT_TIMEOUT:
-		if (parse_uint("--timeout", arg, &v, err) < 0)
-			return -1;
-		if (v == 0)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--timeout must be at least 1");
-		o->timeout_ms = v * 1000;
-		return 0;
-	case OPT_COUNT:
-		if (parse_uint("--count", arg, &v, err) < 0)
-			return -1;
-		if (v == 0 || v > 999)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"--count must be between 1 and 999");
-		o->count = v;
-		c->have_count = true;
-		return 0;
-	case OPT_INTERVAL:
-		if (parse_uint("--interval", arg, &v, err) < 0)
-			return -1;
-		o->interval_ms = v * 1000;
-		c->have_interval = true;
-		return 0;
-	default:
-		return 0;
-	}
-}
 
 /* One option or operand (cli_take_fn). */
 static int
 take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *err)
 {
 	struct capture_parse *c = ctx;
-	struct capture_opts *o = c->o;
-	switch (id) {
-	case CLI_OPERAND:
-		/* Checked once every option is known (--track or --session may come later). */
-		if (p->only_operands)
-			c->command[c->ncommand++] = (char *)arg;   /* a session's COMMAND */
-		else
-			c->names[c->n++] = (char *)arg;
-		return 0;
-	case OPT_SESSION:
-		c->session = true;
-		return 0;
-	case OPT_KEEP:
-	case OPT_CAPSIZE:
-	case OPT_EXCLUDE:
-	case OPT_SIZE:
-	case OPT_MAPS_ALL:
-	case OPT_DURATION:
-		return take_session(c, id, arg, err);
-	case OPT_REPEAT:
-	case OPT_WARMUP:
-	case OPT_KEEP_GOING:
-	case OPT_KINDS:
-	case OPT_SETTLE:
-		return take_repeat(c, id, arg, err);
-	case OPT_PROCESS:
-		o->process = arg;
-		return 0;
-	case OPT_OUTPUT:
-		if (!arg[0])
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "-o wants a folder name");
-		o->output = arg;
-		return 0;
-	case OPT_TRACK:
-		o->track = true;
-		return 0;
-	case OPT_NO_REDACT:
-		o->redact = false;
-		return 0;
-	case OPT_ARCHIVE:
-		o->archive = true;
-		return 0;
-	case OPT_TOOLS_DIR:
-		if (!arg[0])
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--tools-dir wants a folder");
-		o->tools_dir = arg;
-		return 0;
-	case OPT_HELP:
+	if (id == OPT_HELP) {
 		*c->help = true;
 		return 0;
-	default:
-		return take_number(c, id, arg, err);
 	}
-}
-
-/* What the options of a session and of a capture may not mix. */
-/* --repeat: an action, a target, and no option of another mode. */
-static int
-check_repeat(struct capture_parse *c, struct capture_opts *o, struct diag *err)
-{
-	if (!c->repeat)
-		return c->repeat_only
-		       ? diag_set(err, DIAG_USAGE, NULL, 0, 0, "--warmup, --keep-going, --kinds "
-				  "and --settle go with --repeat")
-		       : 0;
-	if (c->session || c->session_only || o->track || c->have_interval || c->have_count)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--repeat does not go with %s", c->session ? "--session"
-				: o->track ? "--track"
-				: c->have_interval || c->have_count ? "--count and --interval"
-				: "the options of --session");
-	if (c->n)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"unexpected operand '%s' (the action follows --: -- COMMAND "
-				"ARGS...)", c->names[0]);
-	if (!c->ncommand)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--repeat needs the action to repeat: -- COMMAND ARGS...");
-	if (o->pid < 0 && !o->process)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--repeat needs the process to snapshot: --pid PID or --process "
-				"NAME");
-	if (!c->have_kinds)
-		o->kinds = 1u << BUNDLE_KIND_FOOTPRINT;
-	if (!c->have_settle)
-		o->interval_ms = 0;   /* --count's 60 s between samples is no settle time */
-	return 0;
+	return capture_request_take(c->req, id, arg, p->only_operands, err);
 }
 
 static int
-check_modes(struct capture_parse *c, struct capture_opts *o, struct diag *err)
-{
-	if (check_repeat(c, o, err) < 0)
-		return -1;
-	if (c->repeat)
-		return 0;
-	if (!c->session) {
-		if (c->session_only)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"--keep, --capsize, --exclude, --size, --maps-all and "
-					"--duration go with --session");
-		/* Outside a session, names after -- are class names too. */
-		for (size_t i = 0; i < c->ncommand; i++)
-			c->names[c->n++] = c->command[i];
-		c->ncommand = 0;
-		if (c->n && !o->track)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"unexpected operand '%s' (class names follow --track)",
-					c->names[0]);
-		return 0;
-	}
-	if (o->track || o->count)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--session runs its own --track; it does not go with %s",
-				o->track ? "--track" : "--count");
-	if (c->ncommand && c->so->duration_ms)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"give --duration or -- COMMAND, not both");
-	if (!c->ncommand && !c->so->duration_ms && !isatty(STDIN_FILENO))
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--session waits for Enter on a terminal; without one, give "
-				"--duration SECONDS or -- COMMAND ARGS...");
-	return 0;
-}
-
-static int
-parse_args(int argc, char **argv, struct capture_opts *o, struct session_opts *so, bool *help,
-	   char ***names, char ***command, bool *session, bool *repeat, struct diag *err)
+parse_args(int argc, char **argv, struct capture_request *req, bool *help, struct diag *err)
 {
 	struct cli_parser p;
-	struct capture_parse c = { .o = o, .so = so, .help = help };
+	struct capture_parse c = { req, help };
 	bool stopped_at_help = false;
-
-	*names = c.names = xcalloc((size_t)argc + 1, sizeof(*c.names));
-	*command = c.command = xcalloc((size_t)argc + 1, sizeof(*c.command));
 	/* --help is taken like any option (CLI_DONE is no option's id): every
 	 * option is still checked, and a usage error wins over the help. */
 	if (cli_parse(&p, options, ARRAY_SIZE(options), argc, argv, CLI_DONE,
 		      &stopped_at_help, take_arg, &c, err) < 0)
 		return -1;
-	if (o->pid >= 0 && o->process)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "give --pid or --process, not both");
-	if (c.have_interval && (!o->count || c.repeat))
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "--interval goes with --count");
-	if (!*help && check_modes(&c, o, err) < 0)
-		return -1;
-	o->track_names = *names;
-	o->ntrack_names = c.n;
-	so->names = *names;
-	so->nnames = c.n;
-	so->command = c.ncommand ? *command : NULL;
-	*session = c.session;
-	*repeat = c.repeat;
-	return 0;
+	return capture_request_finish(req, *help, isatty(STDIN_FILENO) == 1, err);
 }
 
-static int
-exit_status(const struct capture_result *res)
-{
-	int status = 0;
-	for (size_t i = 0; i < res->nsteps; i++) {
-		const char *s = res->steps[i].status;
-		if (strcmp(s, "denied") == 0)
-			status = CAPTURE_EXIT_NOPERM;
-		else if (status == 0 && strcmp(s, "ok") != 0 && strcmp(s, "skipped") != 0)
-			status = CAPTURE_EXIT_UNAVAILABLE;
-	}
-	if (!status && !res->complete)
-		status = CAPTURE_EXIT_UNAVAILABLE;
-	return status;
-}
 
 static void
 print_summary(const struct capture_opts *o, const struct capture_result *res)
 {
 	for (size_t i = 0; i < res->nsteps; i++) {
 		const struct capture_step_report *s = &res->steps[i];
-		if (strcmp(s->status, "ok") == 0)
+		enum diag_severity sev;
+		if (!capture_step_said(s->status, &sev))
 			continue;
 		/* The step's id in place of a file name: "iotally: target.vmmap: warning: ..." */
-		if (strcmp(s->status, "skipped") != 0)
-			cli_warn(s->id, 0, "%s%s%s", s->status, s->reason ? ": " : "",
-				 s->reason ? s->reason : "");
-		else
-			cli_note(s->id, 0, "%s%s%s", s->status, s->reason ? ": " : "",
-				 s->reason ? s->reason : "");
-		if (strcmp(s->status, "denied") == 0)
-			cli_note(s->id, 0, "run the capture with sudo to examine a process of "
-				 "another user");
+		cli_msg(sev, s->id, 0, "%s%s%s", s->status, s->reason ? ": " : "",
+			s->reason ? s->reason : "");
+		if (capture_step_hint(s->status))
+			cli_note(s->id, 0, "%s", capture_step_hint(s->status));
 	}
 	if (!o->redact)
 		cli_warn(NULL, 0, "redaction is OFF (--no-redact): the bundle may hold user names, "
@@ -603,8 +253,6 @@ print_summary(const struct capture_opts *o, const struct capture_result *res)
 	if (res->archive)
 		cli_out_line(stdout, "%s: archive", res->archive);
 }
-
-/* ------------------------------------------------------ series progress */
 
 struct progress {
 	bool tty;
@@ -645,8 +293,6 @@ print_say(void *ctx, const char *line)
 	cli_note(NULL, 0, "%s", line);
 }
 
-/* ------------------------------------------------------------ sessions */
-
 static void
 session_say(void *ctx, const char *line)
 {
@@ -661,12 +307,10 @@ run_session(struct session_opts *so)
 	struct diag err;
 	diag_clear(&err);
 	so->say = session_say;
-	so->enter = !so->command && !so->duration_ms;
 	int rc = session_run(so, &res, &err);
-	int status = 0;
+	int status = rc < 0 ? err.code : res.complete ? 0 : CAPTURE_EXIT_UNAVAILABLE;
 	if (rc < 0) {
 		cli_print_diag(&err);
-		status = err.code == DIAG_USAGE ? DIAG_USAGE : err.code;
 	} else {
 		if (res.aborted)
 			cli_warn("session", 0, "stopped early: %s", res.aborted);
@@ -676,7 +320,6 @@ run_session(struct session_opts *so)
 		cli_out_line(stdout, "%s: %s session", res.dir, res.complete ? "complete" : "partial");
 		if (res.archive)
 			cli_out_line(stdout, "%s: archive", res.archive);
-		status = res.complete ? 0 : CAPTURE_EXIT_UNAVAILABLE;
 	}
 	if (res.tracking == SESSION_TRACKING_MAYBE_ON) {
 		cli_error("session", 0, "KERNEL TRACKING MAY STILL BE ON: ioclasscount --stop "
@@ -691,48 +334,45 @@ run_session(struct session_opts *so)
 int
 cmd_capture(int argc, char **argv)
 {
-	struct capture_opts o = { .pid = -1, .timeout_ms = 120000, .interval_ms = 60000,
-				  .redact = true };
+	struct capture_opts o;
 	struct session_opts so;
+	struct capture_request req;
 	struct capture_result res;
 	struct diag err;
-	bool help = false, session = false, repeat = false;
+	bool help = false;
 	struct capture_command action = { 0 };
-	char **names = NULL, **command = NULL;
+	struct capture_plan plan;   /* the kinds' steps */
 	int status;
 
-	memset(&so, 0, sizeof(so));
 	diag_clear(&err);
-	if (parse_args(argc, argv, &o, &so, &help, &names, &command, &session, &repeat, &err) < 0) {
-		free(names);
-		free(command);
+	kind_capture_plan(&plan);
+	capture_request_init(&req, &o, &so, (size_t)argc, &plan);
+	if (parse_args(argc, argv, &req, &help, &err) < 0) {
+		capture_request_release(&req);
 		return cli_usage_error(cli_find_command("capture"), &err);
 	}
 	if (help) {
-		free(names);
-		free(command);
+		capture_request_release(&req);
 		fputs(cmd_capture_help, stdout);
 		return 0;
 	}
 	o.argc = argc;
 	o.argv = argv;
-	if (session) {
+	if (req.session) {
 		so.cap = o;
 		status = run_session(&so);
-		free(names);
-		free(command);
+		capture_request_release(&req);
 		return status;
 	}
-	struct progress pr = { isatty(STDERR_FILENO) == 1, repeat ? "iteration" : "sample" };
+	struct progress pr = { isatty(STDERR_FILENO) == 1, req.repeat ? "iteration" : "sample" };
 	if (o.count) {
 		o.progress = print_progress;
 		o.progress_ctx = &pr;
 	}
-	if (repeat) {
-		action.argv = command;
+	if (req.repeat) {
+		action.argv = req.command;
 		if (capture_command_user(&action, &err) < 0) {
-			free(names);
-			free(command);
+			capture_request_release(&req);
 			return cli_usage_error(cli_find_command("capture"), &err);
 		}
 		o.command = &action;
@@ -750,10 +390,9 @@ cmd_capture(int argc, char **argv)
 		}
 	} else {
 		print_summary(&o, &res);
-		status = exit_status(&res);
+		status = capture_exit_status(&res);
 	}
 	capture_result_release(&res);
-	free(names);
-	free(command);
+	capture_request_release(&req);
 	return status;
 }

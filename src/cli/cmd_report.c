@@ -5,19 +5,16 @@
 
 #include "cli/bundle_args.h"
 #include "cli/commands.h"
-#include "app/signature_inputs.h"
-#include "model/signature.h"
 #include "cli/formats.h"
 #include "cli/inputs.h"
 #include "app/kind.h"
+#include "app/report_inputs.h"
 #include "app/report_bundles.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "cli/report_series_run.h"
 
-#include "app/session.h"
 #include "ingest/bundle.h"
-#include "model/report_session.h"
 #include "model/diff.h"
 #include "model/report.h"
 #include "report/diff_report.h"
@@ -28,7 +25,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,14 +132,7 @@ const char cmd_report_help[] =
 	"reads, two bundles without a kind in common, a sample a series does not\n"
 	"hold), 74 output cannot be written.\n";
 
-enum {
-	OPT_FORMAT = 1,
-	OPT_OUTPUT,
-	OPT_FAIL_IF,
-	OPT_ALL,
-	OPT_JOBS,
-	OPT_HELP,
-};
+enum { OPT_FORMAT = 1, OPT_OUTPUT, OPT_FAIL_IF, OPT_ALL, OPT_JOBS, OPT_HELP };
 
 static const struct cli_option report_options[] = {
 	{ "format", 0, true, OPT_FORMAT },
@@ -225,163 +214,25 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 		return -1;
 	if (a->help)
 		return 0;
-	if (a->npaths == 0)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0, "an input expected: INPUT [AFTER]");
-	if (a->npaths == 2 && strcmp(a->paths[0], "-") == 0 && strcmp(a->paths[1], "-") == 0)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"only one of BEFORE and AFTER can be standard input");
-	if (a->ngates && a->npaths < 2)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--fail-if compares two captures: give BEFORE and AFTER");
-	if (a->ngates && a->npaths > 2)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"--fail-if compares two captures; 'iotally trend --fail-if' gates "
-				"a series");
-	for (size_t i = 0; a->npaths > 2 && i < a->npaths; i++)
-		if (strcmp(a->paths[i], "-") == 0)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"a series is read from files: standard input cannot be one "
-					"of its samples");
-	return 0;
+	return report_operands_check(a->paths, a->npaths, a->ngates, err);
 }
-
-/* ---- one capture ---------------------------------------------------------- */
 
 /* ---- a pair ---------------------------------------------------------------- */
 
-static void
-add_diag_warnings(struct report *r, const struct diag_list *w)
-{
-	for (size_t i = 0; i < w->len; i++) {
-		const char *path = diag_list_path(w, i), *msg = diag_list_msg(w, i);
-		uint64_t line = w->items[i].line;
-		if (path && line)
-			report_add_warning(r, "%s:%" PRIu64 ": %s", diag_display_path(path), line, msg);
-		else if (path)
-			report_add_warning(r, "%s: %s", diag_display_path(path), msg);
-		else
-			report_add_warning(r, "%s", msg);
-	}
-	if (w->dropped)
-		report_add_warning(r, "%" PRIu64 " more warnings not shown", w->dropped);
-}
-
-/* The pair's leak signature (docs/signatures.md) ends the headline. */
-static void
-add_signature(struct report *r, const struct kind *k, const void *diff)
-{
-	struct signature sig;
-	signature_of_diff(k, diff, &sig);
-	if (signature_has(&sig))
-		report_add_verdict(r, "signature %s %s (%s)", sig.id, sig.label, SIGNATURE_RULE);
-	signature_release(&sig);
-}
-
-/* Compare the inputs and build the report; the diff stays for the gates. */
+/* Compare the inputs and build the report; the comparability warnings said first. */
 static int
 build_pair(struct report *r, struct report_args *a, struct kind_input in[2],
 	   const struct kind *k[2], struct diag_list *notes, struct diag *err)
 {
-	if (k[0] != k[1])
-		return diag_set(err, DIAG_DATA, NULL, 0, 0,
-				"BEFORE (%s) is of kind %s and AFTER (%s) of kind %s: a report "
-				"compares two captures of the same kind",
-				diag_display_path(a->paths[0]), k[0]->name,
-				diag_display_path(a->paths[1]), k[1]->name);
-	struct diff_options opts = { 0 };
-	void *diff = k[0]->compare(&in[0], &in[1], &opts, notes, err);
-	if (!diff)
-		return -1;
 	struct diag_list w;
 	diag_list_init(&w, 50);
-	k[0]->comparability(diff, a->paths[0], a->paths[1], &w);
+	int rc = report_pair_build(r, in, k, a->paths, a->gates, a->ngates, notes, &w, err);
 	cli_print_warnings(&w);
-	add_diag_warnings(r, &w);
 	diag_list_release(&w);
-	int rc = kind_check_gates(k[0], diff, a->gates, a->ngates, err);
-	if (rc == 0) {
-		k[0]->report(r, diff);
-		add_signature(r, k[0], diff);
-		report_add_gates(r, a->gates, a->ngates);
-	}
-	k[0]->free(diff);
 	return rc;
 }
 
-/* ---- a capture bundle -------------------------------------------------------- */
-
-static int write_report(const struct report_args *a, const struct report *r,
-			struct diag *err);
-
-/* What the manifest says about the capture: when, where, by what, redacted or not. */
-/* "16: 14 ok, 1 denied, 1 skipped", statuses in the order they first appear. */
-static const char *
-steps_summary(const struct bundle *b, struct strbuf *sb)
-{
-	strbuf_addf(sb, "%zu: %zu ok", b->nsteps, b->nsteps - b->nmissed);
-	for (size_t i = 0; i < b->nmissed; i++) {
-		size_t n = 0;
-		bool seen = false;
-		for (size_t j = 0; j < b->nmissed; j++) {
-			seen |= j < i && strcmp(b->missed[j].status, b->missed[i].status) == 0;
-			n += strcmp(b->missed[j].status, b->missed[i].status) == 0;
-		}
-		if (!seen)
-			strbuf_addf(sb, ", %zu %s", n, b->missed[i].status);
-	}
-	if (!b->complete)
-		strbuf_addstr(sb, " (the capture is partial)");
-	return sb->buf;
-}
-
-static void
-bundle_provenance(struct report *r, const struct bundle *b, const char *files)
-{
-	struct strbuf sb = STRBUF_INIT;
-	if (b->target_name)
-		report_add_provenance(r, "Target", "%s [%" PRId64 "]", b->target_name,
-				      b->target_pid);
-	else
-		report_add_provenance(r, "Target", "none (a system-wide capture)");
-	if (b->host_model || b->host_os_version)
-		report_add_provenance(r, "Host", "%s, macOS %s%s%s%s", b->host_model ? b->host_model
-				      : "(model not recorded)", b->host_os_version ?
-				      b->host_os_version : "(version not recorded)",
-				      b->host_os_build ? " (" : "", b->host_os_build ?
-				      b->host_os_build : "", b->host_os_build ? ")" : "");
-	if (b->host_kernel_variant)
-		report_add_provenance(r, "Kernel", "%s", b->host_kernel_variant);
-	report_add_provenance(r, "Captures", "%s", files);
-	report_add_provenance(r, "Capture run", "%s \u2192 %s by iotally %s",
-			      b->started_utc ? b->started_utc : "(not recorded)",
-			      b->finished_utc ? b->finished_utc : "(not recorded)",
-			      b->iotally_version ? b->iotally_version : "(unknown)");
-	if (b->redaction_enabled)
-		report_add_provenance(r, "Redaction", "on: %" PRIu64 " value%s removed (the "
-				      "manifest counts them per rule and file)", b->redaction_hits,
-				      b->redaction_hits == 1 ? "" : "s");
-	else
-		report_add_provenance(r, "Redaction", "OFF: the capture may hold user names, "
-				      "serial numbers and home paths ('iotally redact' makes a "
-				      "redacted copy)");
-	report_add_provenance(r, "Steps", "%s", steps_summary(b, &sb));
-	strbuf_release(&sb);
-	for (size_t i = 0; i < b->nmissed; i++) {
-		const struct bundle_step_note *m = &b->missed[i];
-		if (strcmp(m->status, "skipped") == 0)
-			report_add_provenance(r, "Skipped", "%s: %s", m->step,
-					      m->reason ? m->reason : "(no reason recorded)");
-		else
-			report_add_warning(r, "step %s %s%s%s", m->step, m->status,
-					   m->reason ? ": " : "", m->reason ? m->reason : "");
-	}
-	if (!b->complete)
-		report_add_warning(r, "the capture did not complete: the report covers the "
-				   "captures it holds");
-	if (!b->redaction_enabled)
-		report_add_warning(r, "redaction was OFF for this capture: review it before "
-				   "sharing it");
-}
+/* ---- capture bundles -------------------------------------------------------- */
 
 /* `iotally report BUNDLE`: one report of every capture the bundle holds. */
 static int
@@ -389,123 +240,51 @@ run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
 	struct bundle b;
 	struct report r;
-	size_t used = 0;
-	struct strbuf files = STRBUF_INIT;
 	if (bundle_open(a->paths[0], &b, err) < 0) {
 		bundle_release(&b);
 		return -1;
 	}
-	int rc = 0;
 	if (b.series) {
 		/* A series: its report over time (cli/report_series_run.c). */
 		bundle_release(&b);
 		return cli_report_series(a->paths, 1, a->all, a->jobs, a->format, a->output, err);
 	}
-	report_init(&r, "bundle", false);
-	r.all = a->all;
-	for (const struct kind *k = kind_first(); k && rc == 0; k = kind_next(k)) {
-		const struct bundle_capture *c = bundle_capture_of_kind(&b, k->name);
-		if (c && (rc = kind_report_capture(&r, c, notes, err)) == 0 && ++used)
-			strbuf_addf(&files, "%s%s (%s)", files.len ? ", " : "", c->member, c->kind);
-		if (c && rc == 0 && k->kernel_view)
-			report_bundle_add_kernel_totals(&r, &b, c, &files, notes);
-	}
-	if (rc == 0 && used == 0)
-		rc = diag_set(err, DIAG_NOINPUT, a->paths[0], 0, 0,
-			      "the bundle holds no capture iotally reads ('iotally %s' lists its "
-			      "steps)", a->paths[0]);
+	int rc = bundle_report_build(&r, &b, a->all, notes, err);
 	cli_print_warnings(notes);
 	if (rc == 0) {
-		bundle_provenance(&r, &b, files.buf);
-		add_diag_warnings(&r, notes);
 		cli_report_provenance(&r, a->paths, 1);
-		rc = write_report(a, &r, err);
+		rc = cli_write_report(a->output, a->format, &r, err);
 	}
 	report_release(&r);
-	strbuf_release(&files);
 	bundle_release(&b);
 	line_reader_unmap_all();
 	return rc;
 }
 
-/*
- * `iotally report SESSION`: what tracking charged to the classes that grew,
- * beside them, and how the session ended; its notes on standard error and
- * among the report's warnings.
- */
-static int
-add_session(struct report *r, const char *path, struct diag *err)
-{
-	struct session_index si;
-	if (session_index_read(path, &si, err) < 0)
-		return -1;
-	report_add_provenance(r, "Tracking session", "%s%s, started %s, tracking left %s",
-			      si.complete ? "complete" : "partial",
-			      si.aborted ? " (stopped early)" : "",
-			      si.started_utc ? si.started_utc : "at an unknown time",
-			      si.tracking_left ? si.tracking_left : "unknown");
-	if (session_tracking_maybe_on(&si))
-		report_add_warning(r, "%s", SESSION_MAYBE_ON_WARNING);
-	struct session_growth g;
-	struct diag_list notes;
-	session_growth_init(&g);
-	diag_list_init(&notes, 20);
-	int rc = app_session_growth(&si, &g, &notes, err);
-	cli_print_warnings(&notes);
-	add_diag_warnings(r, &notes);
-	if (rc == 0)
-		report_add_session_growth(r, &g);
-	diag_list_release(&notes);
-	session_growth_release(&g);
-	session_index_release(&si);
-	return rc;
-}
-
-/* `iotally report BEFORE_BUNDLE AFTER_BUNDLE`: every kind both hold, before -> after. */
+/* `iotally report BEFORE_BUNDLE AFTER_BUNDLE` (or SESSION): every kind both hold. */
 static int
 run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
 	struct report_bundles rb;
-	struct report r, side[2];
-	struct diag_list w;
+	struct report r;
+	struct diag_list w, sn;
 	diag_list_init(&w, 50);
-	report_init(&r, "bundle", true);
-	r.all = a->all;
-	int rc = report_bundles_open(&rb, a->paths[0], a->paths[1], err);
-	if (rc == 0)
-		rc = report_bundles_build(&rb, &r, a->gates, a->ngates, notes, &w, err);
+	diag_list_init(&sn, 20);
+	int rc = bundle_report_pair(&r, &rb, a->paths, a->all, a->gates, a->ngates, a->session,
+				    notes, &w, &sn, err);
 	cli_print_warnings(notes);
 	cli_print_warnings(&w);
+	cli_print_warnings(&sn);
 	if (rc == 0) {
-		for (int i = 0; i < 2; i++) {
-			report_init(&side[i], "bundle", false);
-			bundle_provenance(&side[i], &rb.b[i], rb.files[i] ? rb.files[i] : "none");
-		}
-		report_bundles_provenance(&r, side);
-		for (int i = 0; i < 2; i++)
-			report_release(&side[i]);
-		if (a->session)
-			rc = add_session(&r, a->session, err);
-	}
-	if (rc == 0) {
-		add_diag_warnings(&r, &w);
-		add_diag_warnings(&r, notes);
 		cli_report_provenance(&r, a->paths, 2);
-		rc = write_report(a, &r, err);
+		rc = cli_write_report(a->output, a->format, &r, err);
 	}
 	report_release(&r);
 	diag_list_release(&w);
+	diag_list_release(&sn);
 	report_bundles_release(&rb);
 	line_reader_unmap_all();
 	return rc;
-}
-
-/* ---- output ---------------------------------------------------------------- */
-
-static int
-write_report(const struct report_args *a, const struct report *r, struct diag *err)
-{
-	return cli_write_report(a->output, a->format, r, err);
 }
 
 static int
@@ -528,21 +307,17 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		a->paths[0] = a->routed[0];
 		a->paths[a->npaths++] = a->routed[1];
 	}
-	if (a->npaths > 2)
+	enum report_shape shape;
+	if (report_shape_of(a->paths, a->npaths, &shape, err) < 0)
+		return -1;
+	if (shape == REPORT_SHAPE_SERIES)
 		return cli_report_series(a->paths, a->npaths, a->all, a->jobs, a->format, a->output,
 					 err);
-	if (a->npaths == 1 && strcmp(a->paths[0], "-") != 0 && bundle_path_is_bundle(a->paths[0]))
+	if (shape == REPORT_SHAPE_BUNDLE)
 		return run_bundle(a, notes, err);
-	bool bundle[2] = { false, false };
-	for (size_t i = 0; i < a->npaths; i++)
-		bundle[i] = strcmp(a->paths[i], "-") != 0 && bundle_path_is_bundle(a->paths[i]);
-	if (bundle[0] && bundle[1])
+	if (shape == REPORT_SHAPE_BUNDLES)
 		return run_bundles(a, notes, err);
-	if (bundle[0] || bundle[1])
-		return diag_set(err, DIAG_USAGE, a->paths[bundle[0] ? 0 : 1], 0, 0,
-				"is a capture bundle and %s is not: a before/after report "
-				"compares a bundle with a bundle, or two captures of one kind",
-				diag_display_path(a->paths[bundle[0] ? 1 : 0]));
+	/* One capture, or a pair opened here (kind_open(), then the kind's compare). */
 	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
 		char schema[64];
 		enum input_kind raw;
@@ -555,10 +330,10 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		rc = a->npaths == 2 ? build_pair(&r, a, in, k, notes, err)
 				    : k[0]->single_report(&r, &in[0], notes, err);
 		cli_print_warnings(notes);
-		add_diag_warnings(&r, notes);
+		app_report_add_notes(&r, notes);
 		if (rc == 0) {
 			cli_report_provenance(&r, a->paths, a->npaths);
-			rc = write_report(a, &r, err);
+			rc = cli_write_report(a->output, a->format, &r, err);
 		}
 		report_release(&r);
 	} else {

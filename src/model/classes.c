@@ -210,17 +210,6 @@ classes_snapshot_find(const struct classes_snapshot *s, const char *name, size_t
 }
 
 bool
-classes_snapshot_empty(const struct classes_snapshot *s)
-{
-	if (s->nclasses || s->has_classes)
-		return false;
-	for (int k = 0; k < ALLOC_KINDS; k++)
-		if (s->alloc_present[k])
-			return false;
-	return true;
-}
-
-bool
 class_count_as_int32(const struct class_count *c, int32_t *out)
 {
 	if (c->state != CLASS_COUNT_OK || c->value < INT32_MIN || c->value > INT32_MAX)

@@ -123,7 +123,6 @@ struct class_count *classes_snapshot_add(struct classes_snapshot *s,
 /* Exact, case-sensitive lookup, as ioclasscount does. NULL when absent. */
 const struct class_count *classes_snapshot_find(const struct classes_snapshot *s,
 						const char *name, size_t len);
-bool classes_snapshot_empty(const struct classes_snapshot *s);
 /* Does the snapshot hold class counts (ioclasscount, ioreg) / any allocation total (ioalloccount, ioreg)? */
 bool classes_snapshot_holds_counts(const struct classes_snapshot *s);
 bool classes_snapshot_holds_totals(const struct classes_snapshot *s);

@@ -1,7 +1,6 @@
 #include "util/sha256.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,15 +27,6 @@ sha256_end_hex(struct sha256 *h, char hex[SHA256_HEX_SIZE])
 		hex[2 * i + 1] = digits[digest[i] & 15];
 	}
 	hex[64] = '\0';
-}
-
-int
-sha256_file_hex(const char *path, char hex[SHA256_HEX_SIZE], uint64_t *bytes, struct diag *err)
-{
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return diag_set(err, DIAG_NOINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-	return sha256_fd_hex(fd, path, hex, bytes, err);
 }
 
 int

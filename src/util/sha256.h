@@ -27,10 +27,10 @@ void sha256_add(struct sha256 *h, const void *p, size_t n);
 /* Writes the digest into hex; begin again to reuse the state. */
 void sha256_end_hex(struct sha256 *h, char hex[SHA256_HEX_SIZE]);
 
-/* Digest and size of a whole file. 0, or -1 with DIAG_NOINPUT. */
-int sha256_file_hex(const char *path, char hex[SHA256_HEX_SIZE], uint64_t *bytes,
-		    struct diag *err);
-/* The same for an open descriptor, read to its end and closed; `path` names it in messages. */
+/*
+ * Digest and size of an open descriptor, read to its end and closed; `path`
+ * names it in messages. 0, or -1 with DIAG_NOINPUT.
+ */
 int sha256_fd_hex(int fd, const char *path, char hex[SHA256_HEX_SIZE], uint64_t *bytes,
 		  struct diag *err);
 

@@ -239,6 +239,21 @@ test_gate_error_said_once(void **state)
 	diff_run_release(&run);
 }
 
+/* The run's Summary line as text. */
+static char *
+summary_text(const struct diff_run *run)
+{
+	struct diff_summary s;
+	diff_run_summary(run, &s);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	diff_summary_write(f, &s, false);
+	fclose(f);
+	diff_summary_release(&s);
+	return buf;
+}
+
 /* The Summary line of `ntripped` tripped gates, one per pair. */
 static char *
 summary_of(size_t ntripped)
@@ -255,14 +270,7 @@ summary_of(size_t ntripped)
 		assert_int_equal(diff_gate_check(&run.results[i].gates[0], 7, 12, &err), 0);
 	}
 	diff_run_check_tripped(&run);
-	struct diff_summary s;
-	diff_run_summary(&run, &s);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	diff_summary_write(f, &s, false);
-	fclose(f);
-	diff_summary_release(&s);
+	char *buf = summary_text(&run);
 	diff_run_release(&run);
 	return buf;
 }
@@ -359,20 +367,13 @@ test_tripped_vmmap_said_as_summary(void **state)
 	strbuf_addf(&want, "error: gate 'vmmap:gpu.vsize > +256M' tripped on a.txt: %s; delta "
 		    "+407896064 (+389 MiB), ", phrase);
 	assert_non_null(strstr(said.buf, want.buf));
-	struct diff_summary s;
-	diff_run_summary(&run, &s);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	diff_summary_write(f, &s, false);
-	fclose(f);
+	char *buf = summary_text(&run);
 	strbuf_reset(&want);
 	strbuf_addf(&want, "Summary: 1 pair compared, 0 could not be, 0 files without a "
 		    "counterpart; 1 gate tripped: 'vmmap:gpu.vsize > +256M' on a.txt: %s\n", phrase);
 	assert_string_equal(buf, want.buf);
 	free(buf);
 	strbuf_release(&want);
-	diff_summary_release(&s);
 	diff_run_release(&run);
 	free_gates(g, 1);
 }

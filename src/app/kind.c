@@ -8,6 +8,7 @@
 #include "app/input.h"
 #include "app/kind_rows.h"
 #include "ingest/bundle.h"
+#include "model/summary.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -238,6 +239,22 @@ kind_check_gates(const struct kind *kind, const void *diff, struct diff_gate *ga
 	return 0;
 }
 
+/* A tripped gate's growth in the summary's words (model/summary.h), when its kind names one. */
+static void
+gate_phrase(const struct kind *kind, const void *diff, struct diff_gate *g)
+{
+	free(g->phrase);
+	g->phrase = NULL;
+	struct summary_growth growth;
+	struct strbuf scratch = STRBUF_INIT;
+	if (g->tripped && kind->gate_growth && kind->gate_growth(diff, g, &growth, &scratch)) {
+		struct strbuf sb = STRBUF_INIT;
+		summary_growth_phrase(&growth, &sb);
+		g->phrase = strbuf_detach(&sb, NULL);
+	}
+	strbuf_release(&scratch);
+}
+
 int
 kind_resolve_gate(const struct kind *kind, const void *diff, struct diff_gate *g,
 		       struct diag *err)
@@ -264,6 +281,7 @@ kind_resolve_gate(const struct kind *kind, const void *diff, struct diff_gate *g
 	const char *subject = kind->subject ? kind->subject(diff, g->kind, g->metric) : NULL;
 	free(g->subject);
 	g->subject = subject ? xstrdup(subject) : NULL;
+	gate_phrase(kind, diff, g);
 	return 0;
 }
 

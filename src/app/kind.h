@@ -53,6 +53,7 @@ struct signature;
 struct strbuf;
 struct kind_command;
 struct diff_section_files;
+struct summary_growth;
 
 struct kind {
 	/*
@@ -168,6 +169,20 @@ struct kind {
 	 * NULL ends the list.
 	 */
 	struct capture_step_def capture_steps[CAPTURE_STEPS_MAX];
+
+	/* ---- a tripped gate in the summary block's words -------------------- */
+	/*
+	 * What grew under a checked gate's metric, as the summary block says
+	 * a growth (model/summary.h: vmmap's type, purge state, region count
+	 * and the field's bytes; a class and its count; a call site or class
+	 * of a tracking capture; a footprint category): *out filled, its
+	 * strings borrowed from the diff or kept in `scratch`, and true; false
+	 * when nothing grew that the gate's figures do not already say.
+	 * kind_resolve_gate() renders it into a tripped gate's phrase, which
+	 * diff's Summary line, JUnit failures and standard error print.
+	 */
+	bool (*gate_growth)(const void *diff, const struct diff_gate *g,
+			    struct summary_growth *out, struct strbuf *scratch);
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

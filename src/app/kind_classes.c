@@ -19,6 +19,7 @@
 #include "model/hierarchy.h"
 #include "model/report_classes.h"
 #include "model/signature_diff.h"
+#include "model/summary.h"
 #include "report/diff_classes_write.h"
 #include "report/diff_report.h"
 #include "util/strbuf.h"
@@ -135,6 +136,28 @@ classes_subject(const void *p, const char *kind, const char *metric)
 		return NULL;
 	r = diff_classes_largest_growth(&((const struct diff_classes_pair *)p)->diff);
 	return r ? r->name : "no class grew";
+}
+
+/*
+ * A class gate names its class and count ("IOSurface: +5", as the summary
+ * names a class that grew); an allocation gate the total it reads.
+ */
+static bool
+classes_gate_growth(const void *p, const struct diff_gate *g, struct summary_growth *out,
+		    struct strbuf *scratch)
+{
+	(void)p;
+	if (g->delta <= 0)
+		return false;
+	if (strcmp(g->kind, "alloc") == 0) {
+		strbuf_addf(scratch, "%s allocations", g->metric);
+		*out = (struct summary_growth){ .what = scratch->buf, .has_bytes = true,
+						.bytes = g->delta };
+		return true;
+	}
+	const char *cls = strcmp(g->metric, "*") == 0 ? g->subject : g->metric;
+	*out = (struct summary_growth){ .what = cls, .has_count = true, .count = g->delta };
+	return true;
 }
 
 static bool
@@ -394,6 +417,7 @@ const struct kind kind_classes = {
 	.metric = classes_metric,
 	.metric_bytes = classes_metric_bytes,
 	.subject = classes_subject,
+	.gate_growth = classes_gate_growth,
 	.changed = classes_changed,
 	.write_text = classes_write_text,
 	.json = classes_json,

@@ -17,6 +17,7 @@
 #include "model/footprint.h"
 #include "model/report_footprint.h"
 #include "model/signature_diff.h"
+#include "model/summary.h"
 #include "model/trend.h"
 #include "report/diff_footprint_write.h"
 #include "util/hashmap.h"
@@ -277,6 +278,19 @@ footprint_subject(const void *p, const char *kind, const char *metric)
 	return fb.slack || fa.slack ? "figures as printed, rounded by footprint" : NULL;
 }
 
+/* The category that grew most under the gate's metric (a GPU one for gpu.*). */
+static bool
+footprint_gate_growth(const void *p, const struct diff_gate *g, struct summary_growth *out,
+		      struct strbuf *scratch)
+{
+	const struct diff_footprint_row *row =
+		diff_footprint_metric_grew_most(&((const struct footprint_pair *)p)->diff, g->metric);
+	if (!row)
+		return false;
+	summary_growth_of_footprint_row(row, scratch, out);
+	return true;
+}
+
 static bool
 footprint_changed(const void *p)
 {
@@ -422,6 +436,7 @@ const struct kind kind_footprint = {
 	.metric = footprint_gate_metric,
 	.metric_bytes = footprint_metric_bytes,
 	.subject = footprint_subject,
+	.gate_growth = footprint_gate_growth,
 	.changed = footprint_changed,
 	.write_text = footprint_write_text,
 	.json = footprint_json,

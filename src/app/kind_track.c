@@ -14,6 +14,7 @@
 #include "model/diff_track.h"
 #include "model/report_track.h"
 #include "model/signature_diff.h"
+#include "model/summary.h"
 #include "model/track.h"
 #include "report/diff_track_write.h"
 #include "util/xalloc.h"
@@ -54,6 +55,19 @@ track_metric(const void *p, const char *kind, const char *metric, int64_t *b, in
 {
 	(void)kind;
 	return diff_track_metric(&((const struct diff_track_pair *)p)->diff, metric, b, a, err);
+}
+
+/* The call site that grew most among those the gate's metric covers. */
+static bool
+track_gate_growth(const void *p, const struct diff_gate *g, struct summary_growth *out,
+		  struct strbuf *scratch)
+{
+	const struct diff_track *d = &((const struct diff_track_pair *)p)->diff;
+	const struct diff_track_site *site = diff_track_metric_grew_most(d, g->metric);
+	if (!site)
+		return false;
+	summary_growth_of_track_site(d, site, scratch, out);
+	return true;
 }
 
 static bool
@@ -179,6 +193,7 @@ const struct kind kind_track = {
 	.comparability = track_comparability,
 	.metric = track_metric,
 	.metric_bytes = track_metric_bytes,
+	.gate_growth = track_gate_growth,
 	.changed = track_changed,
 	.write_text = track_write_text,
 	.json = track_json,

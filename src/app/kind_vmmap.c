@@ -15,6 +15,7 @@
 #include "model/gpu.h"
 #include "model/report_vmmap.h"
 #include "model/signature_diff.h"
+#include "model/summary.h"
 #include "model/vmmap.h"
 #include "report/diff_vmmap_write.h"
 #include "util/datetime.h"
@@ -85,6 +86,22 @@ vmmap_subject(const void *p, const char *kind, const char *metric)
 	(void)kind;
 	return strcmp(metric, "footprint") == 0
 	       ? "Physical footprint as printed, rounded by vmmap" : NULL;
+}
+
+/* The type and purge state that grew most under the gate's selection. */
+static bool
+vmmap_gate_growth(const void *p, const struct diff_gate *g, struct summary_growth *out,
+		  struct strbuf *scratch)
+{
+	(void)scratch;
+	int field;
+	const struct diff_vmmap_row *row =
+		diff_vmmap_metric_grew_most(&((const struct diff_vmmap_pair *)p)->diff, g->metric,
+					    &field);
+	if (!row)
+		return false;
+	summary_growth_of_vmmap_row(row, field, out);
+	return true;
 }
 
 static bool
@@ -300,6 +317,7 @@ const struct kind kind_vmmap = {
 	.metric = vmmap_metric,
 	.metric_bytes = vmmap_metric_bytes,
 	.subject = vmmap_subject,
+	.gate_growth = vmmap_gate_growth,
 	.changed = vmmap_changed,
 	.write_text = vmmap_write_text,
 	.json = vmmap_json,

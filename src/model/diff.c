@@ -33,6 +33,21 @@ diff_gate_limit_text(const struct diff_gate *g, struct strbuf *out)
 	strbuf_addf(out, " (%s)", human);
 }
 
+bool
+diff_gate_words(const struct diff_gate *g, struct strbuf *out)
+{
+	const char *s = g->subject;
+	size_t slen = s ? strlen(s) : 0;
+	/* "classes:*": the phrase "OSDictionary: +100" names the subject already. */
+	if (s && g->phrase && strncmp(g->phrase, s, slen) == 0 && g->phrase[slen] == ':')
+		s = NULL;
+	if (g->phrase)
+		strbuf_addstr(out, g->phrase);
+	if (s)
+		strbuf_addf(out, "%s%s", g->phrase ? "; " : "", s);
+	return g->phrase || s;
+}
+
 void
 diff_gate_release(struct diff_gate *g)
 {
@@ -42,6 +57,7 @@ diff_gate_release(struct diff_gate *g)
 	free(g->value_text);
 	free(g->subject);
 	free(g->reason);
+	free(g->phrase);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -67,6 +67,10 @@ struct diff_gate {
 	bool unevaluable;
 	char *reason;
 	int64_t before, after, delta;
+	/* A tripped gate's growth in the summary block's words ("IOAccelerator
+	 * (graphics), non-volatile: +3 × 128 MiB": model/summary.h), set by the
+	 * kind that checked it; NULL: its figures say all there is. */
+	char *phrase;
 };
 
 /*
@@ -120,6 +124,15 @@ struct strbuf;
  * "> +10%", "> +0"). Appended to `out`.
  */
 void diff_gate_limit_text(const struct diff_gate *g, struct strbuf *out);
+
+/*
+ * What a checked gate measured, in words before its figures: a tripped
+ * gate's phrase (what grew, as the summary says it), then its subject
+ * (what its metric picked or where its figures came from) unless the
+ * phrase already names it; nothing when it has neither. Appended to `out`;
+ * true when anything was.
+ */
+bool diff_gate_words(const struct diff_gate *g, struct strbuf *out);
 
 struct suggest;
 /*

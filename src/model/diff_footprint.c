@@ -376,6 +376,28 @@ diff_footprint_process_metric(const struct footprint_capture *before,
 	return 0;
 }
 
+const struct diff_footprint_row *
+diff_footprint_metric_grew_most(const struct diff_footprint *d, const char *metric)
+{
+	const char *dot = strrchr(metric, '.');
+	int f = dot ? footprint_field_find(dot + 1, strlen(dot + 1)) : -1;
+	if (f < 0 || dot == metric)
+		return NULL;
+	size_t len = (size_t)(dot - metric);
+	bool family = len == strlen(GPU_FAMILY) && memcmp(metric, GPU_FAMILY, len) == 0;
+	const struct diff_footprint_row *most = NULL;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_footprint_row *r = &d->rows[i];
+		if (!r->category || r->field != (enum footprint_field)f || !r->has_delta ||
+		    r->delta <= 0 || (most && r->delta <= most->delta))
+			continue;
+		if (family ? footprint_category_is_gpu(r->category, strlen(r->category))
+			   : strlen(r->category) == len && memcmp(r->category, metric, len) == 0)
+			most = r;
+	}
+	return most;
+}
+
 int
 diff_footprint_metric(const struct diff_footprint *d, const char *metric,
 		      struct footprint_figure *before, struct footprint_figure *after,

@@ -126,6 +126,13 @@ int diff_footprint_process_metric(const struct footprint_capture *before,
 bool diff_footprint_metric_is_process(const char *metric);
 
 /*
+ * The category row whose figure of a "<Category>.<field>" or "gpu.<field>"
+ * metric grew most (a GPU category for the family): what a tripped gate
+ * names. NULL when none grew, or for process-wide figures.
+ */
+const struct diff_footprint_row *diff_footprint_metric_grew_most(const struct diff_footprint *d,
+								 const char *metric);
+/*
  * A gate's two figures: `metric` without the "footprint:" prefix (names as
  * footprint_metric() takes them). 0 with both (each known or not: a gate
  * on an unknown one is not evaluable, and *missing names the side,

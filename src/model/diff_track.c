@@ -950,6 +950,37 @@ new_sites(const struct diff_track *d, bool bytes, uint64_t *before, uint64_t *af
 	}
 }
 
+const struct diff_track_site *
+diff_track_metric_grew_most(const struct diff_track *d, const char *metric)
+{
+	/* Counts of sites name no one site. */
+	if (!diff_track_metric_is_bytes(metric))
+		return NULL;
+	bool new_only = strcmp(metric, "new-bytes") == 0;
+	const size_t *module = NULL;
+	if (!new_only && strcmp(metric, "total") != 0) {
+		module = strmap_get(&d->module_index, metric, strlen(metric));
+		if (!module)
+			return NULL;
+	}
+	const struct diff_track_site *most = NULL;
+	int64_t most_delta = 0;
+	for (size_t i = 0; i < d->nsites; i++) {
+		const struct diff_track_site *s = &d->sites[i];
+		if ((module && s->module != *module) ||
+		    (new_only && diff_track_site_change(d, s) != DIFF_TRACK_NEW))
+			continue;
+		int64_t delta = 0;
+		if (diff_delta_u64(diff_track_site_side(d, s, 0)->bytes,
+				   diff_track_site_side(d, s, 1)->bytes, &delta) == 0 &&
+		    delta > most_delta) {
+			most = s;
+			most_delta = delta;
+		}
+	}
+	return most;
+}
+
 bool
 diff_track_metric_is_bytes(const char *metric)
 {

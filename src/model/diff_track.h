@@ -224,6 +224,13 @@ size_t diff_track_sorted_modules(const struct diff_track *d,
 
 /* Is the metric in bytes? All but `sites` and `new-sites`, which count sites. */
 bool diff_track_metric_is_bytes(const char *metric);
+/*
+ * The call site whose bytes grew most among those a byte metric covers
+ * (every site for "total", new sites for "new-bytes", a module's sites):
+ * what a tripped gate names. NULL when none grew or the metric counts sites.
+ */
+const struct diff_track_site *diff_track_metric_grew_most(const struct diff_track *d,
+							  const char *metric);
 /* Resolve a metric (after "track:"): 0, or -1 with DIAG_DATA for an absent module. */
 int diff_track_metric(const struct diff_track *d, const char *metric, int64_t *before,
 		      int64_t *after, struct diag *err);

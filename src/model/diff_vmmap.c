@@ -633,6 +633,73 @@ out:
 	return rc;
 }
 
+/* A metric of region lines, "<Type>[:<N|V|E|->].<field>", in its parts. */
+struct lines_metric {
+	size_t field;            /* enum vmmap_metric_field */
+	int state;               /* enum vmmap_purge, or -1: every state */
+	size_t tlen;             /* the length of <Type> */
+};
+
+/* 0, or -1 with a DIAG_USAGE *err naming the part that is wrong. */
+static int
+lines_metric_parse(const char *metric, struct lines_metric *m, struct diag *err)
+{
+	const char *dot = strrchr(metric, '.');
+	const char *fields = vmmap_field_list(VMMAP_FROM_LINES);
+	if (!dot)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'vmmap:%s' has no '.FIELD' (%s)", metric, fields);
+	int f = vmmap_field_find(dot + 1);
+	if (f < 0 || !(vmmap_fields[f].sources & VMMAP_FROM_LINES))
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'vmmap:%s': field '%s' is not %s", metric, dot + 1,
+				fields);
+	m->field = (size_t)f;
+	m->tlen = (size_t)(dot - metric);
+	m->state = -1;
+	if (m->tlen >= 2 && metric[m->tlen - 2] == ':') {
+		m->state = vmmap_purge_from_char(metric[m->tlen - 1]);
+		if (m->state < 0)
+			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+					"metric 'vmmap:%s': purge state '%c' is not N, V, E or '-'",
+					metric, metric[m->tlen - 1]);
+		m->tlen -= 2;
+	}
+	if (m->tlen == 0)
+		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
+				"metric 'vmmap:%s' names no region type", metric);
+	return 0;
+}
+
+const struct diff_vmmap_row *
+diff_vmmap_metric_grew_most(const struct diff_vmmap *d, const char *metric, int *field)
+{
+	struct lines_metric m;
+	struct diag err;
+	if (d->by_summary || strcmp(metric, "footprint") == 0 ||
+	    lines_metric_parse(metric, &m, &err) < 0)
+		return NULL;
+	char *sel = xmemdup0(metric, m.tlen);
+	const struct diff_vmmap_row *most = NULL;
+	int64_t most_delta = 0;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_vmmap_row *r = &d->rows[i];
+		if ((m.state >= 0 && (int)r->purge != m.state) || !selects(d, sel, r->type))
+			continue;
+		int64_t delta = 0;
+		enum vmmap_metric_field f = (enum vmmap_metric_field)m.field;
+		if (diff_delta_u64(vmmap_amounts_field(&r->before, f),
+				   vmmap_amounts_field(&r->after, f), &delta) == 0 &&
+		    delta > most_delta) {
+			most = r;
+			most_delta = delta;
+		}
+	}
+	free(sel);
+	*field = (int)m.field;
+	return most;
+}
+
 int
 diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		  int64_t *before, int64_t *after, struct diag *err)
@@ -652,33 +719,14 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 					     "GPU type");
 	if (d->by_summary)
 		return summary_metric(d, metric, before, after, err);
-	const char *dot = strrchr(metric, '.');
-	const char *fields = vmmap_field_list(VMMAP_FROM_LINES);
-	if (!dot)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"metric 'vmmap:%s' has no '.FIELD' (%s)", metric, fields);
-	int f = vmmap_field_find(dot + 1);
-	if (f < 0 || !(vmmap_fields[f].sources & VMMAP_FROM_LINES))
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"metric 'vmmap:%s': field '%s' is not %s", metric, dot + 1,
-				fields);
-	size_t field = (size_t)f;
+	struct lines_metric m;
+	if (lines_metric_parse(metric, &m, err) < 0)
+		return -1;
+	size_t field = m.field, tlen = m.tlen;
+	int state = m.state;
 	int rc = lines_have_field(d, field, err);
 	if (rc != 0)
 		return rc;
-	size_t tlen = (size_t)(dot - metric);
-	int state = -1;
-	if (tlen >= 2 && metric[tlen - 2] == ':') {
-		state = vmmap_purge_from_char(metric[tlen - 1]);
-		if (state < 0)
-			return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-					"metric 'vmmap:%s': purge state '%c' is not N, V, E or '-'",
-					metric, metric[tlen - 1]);
-		tlen -= 2;
-	}
-	if (tlen == 0)
-		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"metric 'vmmap:%s' names no region type", metric);
 	char *sel = xmemdup0(metric, tlen);
 	uint64_t b, a;
 	bool capped = false;   /* each dump's types sum to at most its own capped totals */

@@ -152,6 +152,14 @@ bool diff_vmmap_summary_row_changed(const struct diff_vmmap_summary_row *r);
  */
 int diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		      int64_t *before, int64_t *after, struct diag *err);
+/*
+ * The row (type x purge state) among those a metric of region lines
+ * selects whose figure of the metric's field grew most, with that field
+ * (enum vmmap_metric_field) in *field: what a tripped gate names. NULL
+ * when none grew, for summary-only dumps, "footprint" and a malformed metric.
+ */
+const struct diff_vmmap_row *diff_vmmap_metric_grew_most(const struct diff_vmmap *d,
+							 const char *metric, int *field);
 /* Is the metric in bytes? Its field's unit in vmmap_fields (model/gpu.h); the
  * footprint is bytes. */
 bool diff_vmmap_metric_is_bytes(const char *metric);

@@ -457,8 +457,13 @@ report_add_gates(struct report *r, const struct diff_gate *gates, size_t n)
 		if (gates[i].unevaluable)
 			report_section_add_paragraph(s, "%s: not evaluable: %s.", gates[i].text,
 						     gates[i].reason);
-		else if (gates[i].subject)
-			report_section_add_paragraph(s, "%s: %s.", gates[i].text, gates[i].subject);
+		else if (gates[i].subject || gates[i].phrase) {
+			/* A tripped gate says what grew as the summary and diff do. */
+			struct strbuf sb = STRBUF_INIT;
+			diff_gate_words(&gates[i], &sb);
+			report_section_add_paragraph(s, "%s: %s.", gates[i].text, sb.buf);
+			strbuf_release(&sb);
+		}
 	/* The gates' result goes first: it is what a CI reader looks for. */
 	char *rest = r->verdict;
 	r->verdict = NULL;

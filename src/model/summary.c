@@ -91,6 +91,8 @@ summary_growth_phrase(const struct summary_growth *g, struct strbuf *out)
 	if (g->has_bytes) {
 		size_format_text(g->bytes, SIZE_TEXT_SIGNED | rounded, b);
 		strbuf_addstr(out, b);
+		if (g->measure)
+			strbuf_addf(out, " %s", g->measure);
 		if (g->has_count && g->count != 0) {
 			strbuf_addf(out, " (%+" PRId64, g->count);
 			if (g->count_noun)
@@ -275,44 +277,95 @@ static const char *const purge_words[] = {
 };
 
 void
+summary_growth_of_vmmap_row(const struct diff_vmmap_row *row, int field,
+			    struct summary_growth *out)
+{
+	enum vmmap_metric_field f = (enum vmmap_metric_field)field;
+	*out = (struct summary_growth){
+		.what = row->type,
+		.state = purge_words[row->purge],
+		.has_count = true,
+		.count = clamp_i64(row->after.count) - clamp_i64(row->before.count),
+		.count_noun = "region",
+	};
+	if (f == VMMAP_FIELD_COUNT)
+		return;
+	out->has_bytes = true;
+	out->bytes = clamp_i64(vmmap_amounts_field(&row->after, f)) -
+		     clamp_i64(vmmap_amounts_field(&row->before, f));
+	/* Only the virtual size is the regions' own size: "+3 × 128 MiB". */
+	out->regions = f == VMMAP_FIELD_VSIZE;
+	out->measure = out->regions ? NULL : vmmap_fields[f].name;
+}
+
+void
 summary_note_vmmap_growth(struct summary_facts *f, const struct diff_vmmap *d)
 {
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct diff_vmmap_row *row = &d->rows[i];
 		if (!gpu_type_counts(row->type, strlen(row->type)))
 			continue;
-		struct summary_growth g = {
-			.what = row->type,
-			.state = purge_words[row->purge],
-			.has_count = true,
-			.count = clamp_i64(row->after.count) - clamp_i64(row->before.count),
-			.has_bytes = true,
-			.bytes = clamp_i64(row->after.vsize) - clamp_i64(row->before.vsize),
-			.count_noun = "region",
-			.regions = true,
-		};
+		struct summary_growth g;
+		summary_growth_of_vmmap_row(row, VMMAP_FIELD_VSIZE, &g);
 		summary_offer(&f->grew_regions, &g, NULL, 0);
 	}
 }
 
 void
+summary_growth_of_footprint_row(const struct diff_footprint_row *row, struct strbuf *what,
+				struct summary_growth *out)
+{
+	strbuf_reset(what);
+	strbuf_addf(what, "%s (footprint %s)", row->category, footprint_fields[row->field].name);
+	bool bytes = footprint_fields[row->field].unit == METRIC_BYTES;
+	*out = (struct summary_growth){
+		.what = what->buf,
+		.has_bytes = bytes,
+		.bytes = row->delta,
+		.has_count = !bytes,
+		.count = row->delta,
+		.rounded = row->slack != 0,
+	};
+}
+
+void
 summary_note_footprint_growth(struct summary_facts *f, const struct diff_footprint *d)
 {
+	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct diff_footprint_row *row = &d->rows[i];
 		if (!row->category || row->field != FOOTPRINT_DIRTY || !row->has_delta)
 			continue;
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s (footprint dirty)", row->category);
-		struct summary_growth g = {
-			.what = sb.buf,
-			.has_bytes = true,
-			.bytes = row->delta,
-			.rounded = row->slack != 0,
-		};
+		struct summary_growth g;
+		summary_growth_of_footprint_row(row, &sb, &g);
 		summary_offer(&f->grew_categories, &g, NULL, 0);
-		strbuf_release(&sb);
 	}
+	strbuf_release(&sb);
+}
+
+/* A site's figures as a growth, without its label (built only for those kept). */
+static struct summary_growth
+track_site_growth(const struct diff_track *d, const struct diff_track_site *site)
+{
+	const struct diff_track_figures *b = diff_track_site_side(d, site, 0);
+	const struct diff_track_figures *a = diff_track_site_side(d, site, 1);
+	return (struct summary_growth){
+		.has_bytes = true,
+		.bytes = clamp_i64(a->bytes) - clamp_i64(b->bytes),
+		.has_count = true,
+		.count = a->count - b->count,
+		.count_noun = site->mapping ? "mapping" : "allocation",
+	};
+}
+
+void
+summary_growth_of_track_site(const struct diff_track *d, const struct diff_track_site *site,
+			     struct strbuf *label, struct summary_growth *out)
+{
+	*out = track_site_growth(d, site);
+	strbuf_reset(label);
+	diff_track_site_label(d, site, label);
+	out->what = label->buf;
 }
 
 void
@@ -320,15 +373,7 @@ summary_note_track_growth(struct summary_facts *f, const struct diff_track *d)
 {
 	for (size_t i = 0; i < d->nsites; i++) {
 		const struct diff_track_site *site = &d->sites[i];
-		const struct diff_track_figures *b = diff_track_site_side(d, site, 0);
-		const struct diff_track_figures *a = diff_track_site_side(d, site, 1);
-		struct summary_growth g = {
-			.has_bytes = true,
-			.bytes = clamp_i64(a->bytes) - clamp_i64(b->bytes),
-			.has_count = true,
-			.count = a->count - b->count,
-			.count_noun = site->mapping ? "mapping" : "allocation",
-		};
+		struct summary_growth g = track_site_growth(d, site);
 		/* Only the largest few are kept: their labels are built alone. */
 		if (!is_growth(&g) ||
 		    (f->sites.n == SUMMARY_ITEMS_MAX &&

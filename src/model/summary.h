@@ -72,6 +72,9 @@ struct summary_growth {
 	const char *count_noun;  /* "region", "allocation"; NULL: a bare "+N" */
 	/* The counted items are whole regions: equal sizes read "+3 × 128 MiB". */
 	bool regions;
+	/* What the bytes measure when it is not the size of the items
+	 * ("dirty": "+5 MiB dirty (+5 regions)"); NULL: their size. */
+	const char *measure;
 };
 
 /*
@@ -153,10 +156,28 @@ void summary_note_footprint(struct summary_facts *f, int side,
 void summary_note_vmmap(struct summary_facts *f, int side, const struct vmmap_dump *d);
 /* What grew between two dumps: each GPU type and purgeable state (regions, virtual size). */
 void summary_note_vmmap_growth(struct summary_facts *f, const struct diff_vmmap *d);
+/*
+ * A vmmap row's growth in one field (enum vmmap_metric_field), as the
+ * grew line says a type and purge state: its region count and the field's
+ * bytes (virtual size: whole regions, "+3 × 128 MiB"; another byte field
+ * named after its bytes, "+5 MiB dirty (+5 regions)"; the count field
+ * the count alone). A CI message names a tripped vmmap gate by it.
+ */
+struct diff_vmmap_row;
+void summary_growth_of_vmmap_row(const struct diff_vmmap_row *row, int field,
+				 struct summary_growth *out);
+/* A category row's growth ("IOSurface (footprint dirty): +64 MiB"), its name built in `what`. */
+struct diff_footprint_row;
+void summary_growth_of_footprint_row(const struct diff_footprint_row *row, struct strbuf *what,
+				     struct summary_growth *out);
 /* What grew between two footprint captures: each category's dirty figure. */
 void summary_note_footprint_growth(struct summary_facts *f, const struct diff_footprint *d);
 /* Where: the new and grown call sites, with their module and backtrace. */
 void summary_note_track_growth(struct summary_facts *f, const struct diff_track *d);
+/* A call site's growth as the where line says it, its label built in `label`. */
+struct diff_track_site;
+void summary_growth_of_track_site(const struct diff_track *d, const struct diff_track_site *site,
+				  struct strbuf *label, struct summary_growth *out);
 /* An IOKit class whose instance count changed by `delta`. */
 void summary_note_class(struct summary_facts *f, const char *cls, int64_t delta);
 /* Add what `src` noted to `dst` (a bundle's kinds, each read into a report of its own). */

@@ -88,8 +88,11 @@ diff_gate_describe(const struct diff_gate *g, struct strbuf *out)
 	}
 	char b[GATE_FIGURE_SIZE], a[GATE_FIGURE_SIZE], d[GATE_FIGURE_SIZE];
 	diff_gate_figures(g, b, a, d);
-	if (g->subject)
-		strbuf_addf(out, "%s: ", g->subject);
+	/* What grew first, in the summary's words, then the exact figures:
+	 * "IOSurface: +5; delta +5 ...", "Physical footprint as printed,
+	 * rounded by vmmap: delta ...". */
+	if (diff_gate_words(g, out))
+		strbuf_addstr(out, g->phrase ? "; " : ": ");
 	/* Bytes carry parentheses of their own: the figures then go without. */
 	strbuf_addf(out, g->bytes ? "delta %s, before %s, after %s, fails when "
 				  : "delta %s (before %s, after %s), fails when ",

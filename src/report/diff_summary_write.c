@@ -20,14 +20,19 @@ add_tripped_names(struct strbuf *sb, const struct diff_summary *s)
 {
 	for (size_t i = 0; i < s->ntripped && i < DIFF_SUMMARY_NAMED; i++) {
 		const struct diff_gate *g = s->tripped[i].g;
+		strbuf_addstr(sb, i ? "; " : ": ");
+		strbuf_addf(sb, "'%s' on %s: ", g->text, s->tripped[i].pair);
+		/* What grew, in the summary block's words (model/summary.h). */
+		if (g->phrase) {
+			strbuf_addstr(sb, g->phrase);
+			continue;
+		}
 		char b[GATE_FIGURE_SIZE], af[GATE_FIGURE_SIZE], d[GATE_FIGURE_SIZE];
 		diff_gate_figures(g, b, af, d);
 		/* A glob's gate picks what it measures: its subject names it
 		 * ("classes:* > +100": OSDictionary). */
 		const char *what = strchr(g->metric, '*') ? g->subject : NULL;
-		strbuf_addstr(sb, i ? "; " : ": ");
-		strbuf_addf(sb, "'%s' on %s: %s%s%s", g->text, s->tripped[i].pair,
-			    what ? what : "", what ? " " : "", d);
+		strbuf_addf(sb, "%s%s%s", what ? what : "", what ? " " : "", d);
 	}
 	if (s->ntripped > DIFF_SUMMARY_NAMED)
 		strbuf_addf(sb, "; and %zu more", s->ntripped - DIFF_SUMMARY_NAMED);

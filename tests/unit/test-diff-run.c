@@ -239,6 +239,21 @@ test_gate_error_said_once(void **state)
 	diff_run_release(&run);
 }
 
+/* The run's Summary line as text. */
+static char *
+summary_text(const struct diff_run *run)
+{
+	struct diff_summary s;
+	diff_run_summary(run, &s);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	diff_summary_write(f, &s, false);
+	fclose(f);
+	diff_summary_release(&s);
+	return buf;
+}
+
 /* The Summary line of `ntripped` tripped gates, one per pair. */
 static char *
 summary_of(size_t ntripped)
@@ -255,14 +270,7 @@ summary_of(size_t ntripped)
 		assert_int_equal(diff_gate_check(&run.results[i].gates[0], 7, 12, &err), 0);
 	}
 	diff_run_check_tripped(&run);
-	struct diff_summary s;
-	diff_run_summary(&run, &s);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	diff_summary_write(f, &s, false);
-	fclose(f);
-	diff_summary_release(&s);
+	char *buf = summary_text(&run);
 	diff_run_release(&run);
 	return buf;
 }
@@ -313,6 +321,7 @@ test_compare_pair_fixtures(void **state)
 	assert_int_equal(res->ngates, 1);           /* the vmmap gate is not its kind's */
 	assert_true(res->gates[0].tripped);
 	assert_int_equal(res->gates[0].delta, 5);
+	assert_string_equal(res->gates[0].phrase, "IOSurface: +5");   /* the summary's words */
 	assert_non_null(res->gate_error);           /* a class neither capture has */
 	assert_string_equal(res->gate_error_text, "classes:NoSuchClassAnywhere > +1");
 	diff_pair_out_release(&po);
@@ -324,6 +333,49 @@ test_compare_pair_fixtures(void **state)
 				"captures were compared\n"));
 	diff_run_release(&run);
 	free_gates(g, 3);
+}
+
+/*
+ * fixtures/diff/vmmap-after.txt adds 3 IOAccelerator (graphics) regions of
+ * 128 MiB, PURGE=N, and 5 IOSurface regions of 1 MiB (vmmap-after.edits):
+ * a tripped gate on the gpu family's virtual size is said, on standard
+ * error and in the Summary line, in the summary block's words for the
+ * largest of them, the exact figures after the phrase on standard error.
+ */
+static void
+test_tripped_vmmap_said_as_summary(void **state)
+{
+	(void)state;
+	const char *texts[] = { "vmmap:gpu.vsize > +256M" };
+	struct diff_gate *g = parse_gates(texts, 1);
+	struct diff_run_opts o = { .gates = g, .ngates = 1 };
+	struct diff_run run;
+	struct diff_pair_out po;
+	struct diag err;
+	folder_run(&run, &o, 1);
+	free(run.pairs.pairs[0].before);
+	free(run.pairs.pairs[0].after);
+	run.pairs.pairs[0].before = xstrdup(FIXTURES "/diff/vmmap-before.txt");
+	run.pairs.pairs[0].after = xstrdup(FIXTURES "/diff/vmmap-after.txt");
+	assert_int_equal(diff_run_compare_pair(&run, 0, &po, &err), 0);
+	run.results[0].compared = true;
+	diff_pair_out_release(&po);
+	const char *phrase = "IOAccelerator (graphics), non-volatile: +3 \u00d7 128 MiB";
+	assert_string_equal(run.results[0].gates[0].phrase, phrase);
+	diff_run_check_tripped(&run);
+	struct strbuf want = STRBUF_INIT;
+	strbuf_addf(&want, "error: gate 'vmmap:gpu.vsize > +256M' tripped on a.txt: %s; delta "
+		    "+407896064 (+389 MiB), ", phrase);
+	assert_non_null(strstr(said.buf, want.buf));
+	char *buf = summary_text(&run);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "Summary: 1 pair compared, 0 could not be, 0 files without a "
+		    "counterpart; 1 gate tripped: 'vmmap:gpu.vsize > +256M' on a.txt: %s\n", phrase);
+	assert_string_equal(buf, want.buf);
+	free(buf);
+	strbuf_release(&want);
+	diff_run_release(&run);
+	free_gates(g, 1);
 }
 
 int
@@ -338,6 +390,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gate_error_said_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_names_three, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_pair_fixtures, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tripped_vmmap_said_as_summary, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,10 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "model/diff_vmmap.h"
+#include "model/gpu.h"
 #include "model/summary.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -259,6 +262,75 @@ test_unknown_never_zero(void **state)
 	summary_facts_release(&f);
 }
 
+/* A tripped vmmap gate's phrase: the row it picks, in the grew line's words. */
+static char *
+gate_phrase(const struct diff_vmmap *d, const char *metric)
+{
+	int field = -1;
+	const struct diff_vmmap_row *row = diff_vmmap_metric_grew_most(d, metric, &field);
+	if (!row)
+		return NULL;
+	struct summary_growth g;
+	summary_growth_of_vmmap_row(row, field, &g);
+	struct strbuf sb = STRBUF_INIT;
+	summary_growth_phrase(&g, &sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void
+assert_phrase(const struct diff_vmmap *d, const char *metric, const char *want)
+{
+	char *got = gate_phrase(d, metric);
+	if (!want) {
+		assert_null(got);
+		return;
+	}
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/*
+ * A diff built by hand: 3 IOAccelerator (graphics) regions of 128 MiB
+ * added non-volatile, none dirty; 5 IOSurface regions of 1 MiB added,
+ * all dirty; a volatile IOSurface region gone; MALLOC_SMALL grew most of
+ * all but is no GPU type. Each gate names the row its selection grew most
+ * in its own field, in the summary block's words.
+ */
+static void
+test_vmmap_gate_phrase(void **state)
+{
+	(void)state;
+	static const char *types[] = { "IOAccelerator (graphics)", "IOSurface", "MALLOC_SMALL" };
+	struct diff_vmmap_row rows[] = {
+		{ types[0], VMMAP_PURGE_N, { 2, 2 * 64 * MiB, 2 * 64 * MiB, 0, 0 },
+		  { 5, 2 * 64 * MiB + 3 * 128 * MiB, 2 * 64 * MiB, 0, 0 } },
+		{ types[1], VMMAP_PURGE_N, { 14, 14 * MiB, 14 * MiB, 14 * MiB, 0 },
+		  { 19, 19 * MiB, 19 * MiB, 19 * MiB, 0 } },
+		{ types[1], VMMAP_PURGE_V, { 1, 4 * MiB, 4 * MiB, 0, 0 }, { 0, 0, 0, 0, 0 } },
+		{ types[2], VMMAP_PURGE_NONE, { 10, 10 * MiB, 10 * MiB, 10 * MiB, 0 },
+		  { 2010, 2010 * MiB, 2010 * MiB, 2010 * MiB, 0 } },
+	};
+	struct diff_vmmap d = { .rows = rows, .nrows = 4, .types = types, .ntypes = 3 };
+	assert_phrase(&d, "gpu.vsize", "IOAccelerator (graphics), non-volatile: +3 \u00d7 128 MiB");
+	assert_phrase(&d, "IOAccelerator (graphics):N.vsize",
+		      "IOAccelerator (graphics), non-volatile: +3 \u00d7 128 MiB");
+	/* Another field than the regions' own size is named; its bytes are not "× size". */
+	assert_phrase(&d, "gpu.dirty", "IOSurface, non-volatile: +5 MiB dirty (+5 regions)");
+	assert_phrase(&d, "IOSurface.count", "IOSurface, non-volatile: +5 regions");
+	/* A glob and a substring select as the metric does. */
+	assert_phrase(&d, "IOS*.vsize", "IOSurface, non-volatile: +5 \u00d7 1 MiB");
+	assert_phrase(&d, "MALLOC.vsize", "MALLOC_SMALL: +2000 \u00d7 1 MiB");
+	/* Nothing of the selection grew (the volatile state shrank): no phrase. */
+	assert_phrase(&d, "IOSurface:V.vsize", NULL);
+	assert_phrase(&d, "gpu.swapped", NULL);
+	/* Not a metric of region lines: nothing to name. */
+	assert_phrase(&d, "footprint", NULL);
+	assert_phrase(&d, "gpu.bogus", NULL);
+	d.by_summary = true;
+	assert_phrase(&d, "gpu.vsize", NULL);
+}
+
 int
 main(void)
 {
@@ -270,6 +342,7 @@ main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_virtual_second),
 		cmocka_unit_test(test_unknown_never_zero),
+		cmocka_unit_test(test_vmmap_gate_phrase),
 	};
 	return cmocka_run_group_tests_name("summary", tests, NULL, NULL);
 }

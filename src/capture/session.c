@@ -1,12 +1,10 @@
-/* setgroups() is BSD, not POSIX: asked for on glibc and on macOS. */
-#define _DEFAULT_SOURCE 1
-#define _DARWIN_C_SOURCE 1
-
 #include "capture/session.h"
 
 #include "bundle/manifest.h"
+#include "capture/command.h"
 #include "capture/files.h"
 #include "capture/redact.h"
+#include "capture/spawn.h"
 #include "capture/toolrun.h"
 #include "iotally-config.h"
 #include "util/cleanup.h"
@@ -15,8 +13,6 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -223,22 +219,6 @@ check_usage(struct session *s, struct diag *err)
 	return rc;
 }
 
-/* SUDO_UID or SUDO_GID as a number other than 0, or -1. */
-static int64_t
-sudo_id(const char *name)
-{
-	const char *v = getenv(name);
-	if (!v || !*v || strlen(v) > 10)
-		return -1;
-	int64_t n = 0;
-	for (const char *p = v; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		n = n * 10 + (*p - '0');
-	}
-	return n > 0 && n < UINT32_MAX ? n : -1;
-}
-
 static int
 preflight(struct session *s, struct diag *err)
 {
@@ -248,15 +228,12 @@ preflight(struct session *s, struct diag *err)
 			      capture_track_block_reason(TRACK_NOT_ROOT),
 			      "sudo iotally capture --session ...");
 	if (so->command) {
-		int64_t uid = sudo_id("SUDO_UID"), gid = sudo_id("SUDO_GID");
-		if (uid < 0 || gid < 0)
+		if (capture_sudo_user(&s->uid, &s->gid) < 0)
 			return refuse(err, DIAG_USAGE,
 				      "the -- COMMAND runs as the user who ran sudo, and SUDO_UID "
 				      "or SUDO_GID is not set to a user other than root",
 				      "run iotally through sudo from your own account, or wait "
 				      "with --duration SECONDS instead");
-		s->uid = (uint32_t)uid;
-		s->gid = (uint32_t)gid;
 	}
 	s->ioclasscount = toolrun_resolve(so->cap.tools_dir, "ioclasscount");
 	if (!s->ioclasscount)
@@ -449,53 +426,24 @@ wait_enter(const struct session *s)
 	}
 }
 
-/* After fork: the invoking user's ids, then the command (execvp: it runs as that user). */
-static void
-command_child(const struct session *s, int report_fd)
-{
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (setgroups(0, NULL) < 0 || setgid((gid_t)s->gid) < 0 || setuid((uid_t)s->uid) < 0 ||
-	    getuid() != (uid_t)s->uid || geteuid() != (uid_t)s->uid)
-		goto fail;
-	execvp(s->so->command[0], s->so->command);
-fail:;
-	int e = errno ? errno : EPERM;
-	while (write(report_fd, &e, sizeof(e)) < 0 && errno == EINTR)
-		;
-	_exit(127);
-}
-
 /* The command's end, as a shell shows it (128 + signal); -1 when it did not start (*e set). */
 static int
 wait_command(struct session *s, int *e)
 {
-	int fds[2];
-	*e = 0;
-	if (pipe(fds) < 0) {
-		*e = errno;
-		return -1;
-	}
-	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 	say(s, "wait: running the command as uid %u (reproduce the leak)", s->uid);
-	/* In iotally's process group: the terminal and its Ctrl-C reach it as they reach iotally. */
-	pid_t pid = fork();
-	if (pid == 0)
-		command_child(s, fds[1]);
-	close(fds[1]);
-	if (pid < 0) {
-		*e = errno;
-		close(fds[0]);
+	/*
+	 * In iotally's process group: the terminal and its Ctrl-C reach it as
+	 * they reach iotally. Its signals at their default, as iotally's own
+	 * are caught: started under nohup, it would otherwise ignore SIGHUP.
+	 */
+	const struct spawn_spec spec = {
+		.path = s->so->command[0], .argv = s->so->command, .stdio = { -1, -1, -1 },
+		.how = SPAWN_DEFAULT_SIGNALS | SPAWN_DROP_USER | SPAWN_SEARCH_PATH,
+		.uid = s->uid, .gid = s->gid,
+	};
+	pid_t pid;
+	if (spawn_start(&spec, &pid, e) < 0)
 		return -1;
-	}
-	ssize_t n;
-	while ((n = read(fds[0], e, sizeof(*e))) < 0 && errno == EINTR)
-		;
-	close(fds[0]);
-	if (n != (ssize_t)sizeof(*e))
-		*e = 0;
 	int status = 0;
 	uint64_t term_at = 0;
 	for (;;) {
@@ -516,8 +464,6 @@ wait_command(struct session *s, int *e)
 				sleep_ms(20);
 		}
 	}
-	if (*e)
-		return -1;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 

@@ -316,11 +316,11 @@ control(struct session *s, const char *id, const char *flag, char **reason)
 	const char *status = end_status(&sr);
 	char *why = end_reason(&sr, &errs, s->so->cap.timeout_ms);
 	json_array_append_new(s->steps, json_pack("{s:s, s:s, s:o, s:s, s:I, s:o, s:o, s:s, s:o}",
-		"id", id, "type", "tool", "argv", argv_json(s, argv, -1), "started_utc", started,
-		"duration_ms", (json_int_t)sr.duration_ms,
-		"exit_status", sr.end == SPAWN_EXITED ? json_integer(sr.exit_status) : json_null(),
-		"signal", sr.end == SPAWN_SIGNALED ? json_integer(sr.signal) : json_null(),
-		"status", status, "reason", text_json(s, why)));
+		MK_ID, id, MK_TYPE, "tool", MK_ARGV, argv_json(s, argv, -1), MK_STARTED_UTC, started,
+		MK_DURATION_MS, (json_int_t)sr.duration_ms,
+		MK_EXIT_STATUS, sr.end == SPAWN_EXITED ? json_integer(sr.exit_status) : json_null(),
+		MK_SIGNAL, sr.end == SPAWN_SIGNALED ? json_integer(sr.signal) : json_null(),
+		MK_STATUS, status, MK_REASON, text_json(s, why)));
 	say(s, "%s: %s%s%s", id, status, why ? ": " : "", why ? why : "");
 	strbuf_release(&out);
 	strbuf_release(&errs);
@@ -363,16 +363,16 @@ snapshot(struct session *s, const char *id, const char *name, const struct captu
 		const struct capture_step_report *st = &res.steps[i];
 		if (strcmp(st->status, "ok") == 0 || strcmp(st->status, "skipped") == 0)
 			continue;
-		json_array_append_new(missed, json_pack("{s:s, s:s, s:o}", "step", st->id,
-			"status", st->status, "reason", json_string_safe(st->reason)));
+		json_array_append_new(missed, json_pack("{s:s, s:s, s:o}", MK_STEP, st->id,
+			MK_STATUS, st->status, MK_REASON, json_string_safe(st->reason)));
 		say(s, "%s: %s: %s%s%s", id, st->id, st->status, st->reason ? ": " : "",
 		    st->reason ? st->reason : "");
 	}
 	const char *status = rc < 0 ? "failed" : res.complete ? "ok" : "partial";
 	json_array_append_new(s->steps, json_pack("{s:s, s:s, s:o, s:s, s:I, s:s, s:o, s:o}",
-		"id", id, "type", "bundle", "dir", rc == 0 ? json_string(name) : json_null(),
-		"started_utc", started, "duration_ms", (json_int_t)res.total_ms, "status", status,
-		"reason", rc < 0 ? json_string_safe(err->msg) : json_null(), "missed", missed));
+		MK_ID, id, MK_TYPE, "bundle", MK_DIR, rc == 0 ? json_string(name) : json_null(),
+		MK_STARTED_UTC, started, MK_DURATION_MS, (json_int_t)res.total_ms, MK_STATUS, status,
+		MK_REASON, rc < 0 ? json_string_safe(err->msg) : json_null(), MK_MISSED, missed));
 	say(s, "%s: %s", id, status);
 	int ret = rc < 0 ? -1 : res.complete ? 1 : 0;
 	capture_result_release(&res);
@@ -478,12 +478,12 @@ do_wait(struct session *s)
 	if (so->command) {
 		int e;
 		int st = wait_command(s, &e);
-		json_object_set_new(w, "how", json_string("command"));
-		json_object_set_new(w, "command", argv_json(s, so->command, -1));
-		json_object_set_new(w, "uid", json_integer(s->uid));
-		json_object_set_new(w, "gid", json_integer(s->gid));
-		json_object_set_new(w, "exit_status", st >= 0 ? json_integer(st) : json_null());
-		json_object_set_new(w, "reason", st >= 0 ? json_null()
+		json_object_set_new(w, MK_HOW, json_string("command"));
+		json_object_set_new(w, MK_COMMAND, argv_json(s, so->command, -1));
+		json_object_set_new(w, MK_UID, json_integer(s->uid));
+		json_object_set_new(w, MK_GID, json_integer(s->gid));
+		json_object_set_new(w, MK_EXIT_STATUS, st >= 0 ? json_integer(st) : json_null());
+		json_object_set_new(w, MK_REASON, st >= 0 ? json_null()
 				    : json_string_safe(strerror(e)));
 		s->res->command_ran = st >= 0;
 		s->res->command_status = st;
@@ -493,17 +493,17 @@ do_wait(struct session *s)
 			say(s, "wait: the command did not start: %s", strerror(e));
 	} else if (so->duration_ms) {
 		wait_duration(s);
-		json_object_set_new(w, "how", json_string("duration"));
-		json_object_set_new(w, "duration_s", json_integer((json_int_t)(so->duration_ms / 1000)));
+		json_object_set_new(w, MK_HOW, json_string("duration"));
+		json_object_set_new(w, MK_DURATION_S, json_integer((json_int_t)(so->duration_ms / 1000)));
 	} else {
 		wait_enter(s);
-		json_object_set_new(w, "how", json_string("enter"));
+		json_object_set_new(w, MK_HOW, json_string("enter"));
 	}
-	json_object_set_new(w, "id", json_string("wait"));
-	json_object_set_new(w, "type", json_string("wait"));
-	json_object_set_new(w, "started_utc", json_string(started));
-	json_object_set_new(w, "duration_ms", json_integer((json_int_t)(now_ms() - t0)));
-	json_object_set_new(w, "status", json_string(cleanup_pending_signal() ? "interrupted"
+	json_object_set_new(w, MK_ID, json_string("wait"));
+	json_object_set_new(w, MK_TYPE, json_string("wait"));
+	json_object_set_new(w, MK_STARTED_UTC, json_string(started));
+	json_object_set_new(w, MK_DURATION_MS, json_integer((json_int_t)(now_ms() - t0)));
+	json_object_set_new(w, MK_STATUS, json_string(cleanup_pending_signal() ? "interrupted"
 						     : "ok"));
 	json_array_append_new(s->steps, w);
 }
@@ -640,39 +640,39 @@ write_index(struct session *s, bool complete, const struct reads *rd, struct dia
 	for (size_t i = 0; i < so->nnames; i++)
 		json_array_append_new(names, json_string_safe(so->names[i]));
 	json_t *flags = json_pack("{s:b, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-		"keep", so->keep,
-		"capsize", so->have_capsize ? json_integer((json_int_t)so->capsize) : json_null(),
-		"names", names, "exclude", so->exclude,
-		"size", so->have_size ? json_integer((json_int_t)so->size) : json_null(),
-		"maps", rd->n == 3 ? json_string(rd->argv[2][1] + strlen("--maps=")) : json_null(),
-		"duration_s", so->duration_ms ? json_integer((json_int_t)(so->duration_ms / 1000))
+		MK_KEEP, so->keep,
+		MK_CAPSIZE, so->have_capsize ? json_integer((json_int_t)so->capsize) : json_null(),
+		MK_NAMES, names, MK_EXCLUDE, so->exclude,
+		MK_SIZE, so->have_size ? json_integer((json_int_t)so->size) : json_null(),
+		MK_MAPS, rd->n == 3 ? json_string(rd->argv[2][1] + strlen("--maps=")) : json_null(),
+		MK_DURATION_S, so->duration_ms ? json_integer((json_int_t)(so->duration_ms / 1000))
 					      : json_null(),
-		"command", so->command ? argv_json(s, so->command, -1) : json_null());
+		MK_COMMAND, so->command ? argv_json(s, so->command, -1) : json_null());
 	json_t *tracking = json_pack("{s:s, s:o, s:s, s:o, s:b}",
-		"left", tracking_state_name(s->res->tracking),
-		"stop_failure", text_json(s, s->res->stop_failure),
-		"stop_command", s->res->stop_command,
-		"io_bootarg", s->have_io ? json_integer((json_int_t)s->io) : json_null(),
-		"from_boot", s->have_io && (s->io & CAPTURE_IO_TRACKING_BOOT) != 0);
+		MK_LEFT, tracking_state_name(s->res->tracking),
+		MK_STOP_FAILURE, text_json(s, s->res->stop_failure),
+		MK_STOP_COMMAND, s->res->stop_command,
+		MK_IO_BOOTARG, s->have_io ? json_integer((json_int_t)s->io) : json_null(),
+		MK_FROM_BOOT, s->have_io && (s->io & CAPTURE_IO_TRACKING_BOOT) != 0);
 	json_t *target = json_null();
 	if (s->pid >= 0)
-		target = json_pack("{s:I, s:o}", "pid", (json_int_t)s->pid, "name",
+		target = json_pack("{s:I, s:o}", MK_PID, (json_int_t)s->pid, MK_NAME,
 				   text_json(s, s->target_name));
 	json_t *m = session_index_new();
-	json_object_set_new(m, "complete", json_boolean(complete));
-	json_object_set_new(m, "aborted", json_string_safe(s->res->aborted));
-	json_object_set_new(m, "iotally_version", json_string(IOTALLY_VERSION));
-	json_object_set_new(m, "started_utc", json_string(s->started_utc));
-	json_object_set_new(m, "finished_utc", json_string(s->finished_utc));
-	json_object_set_new(m, "argv", argv_json(s, so->cap.argv, so->cap.argc));
-	json_object_set_new(m, "redaction", json_pack("{s:b}", "enabled", so->cap.redact));
-	json_object_set_new(m, "kernel_version", json_string_safe(s->kern_version));
-	json_object_set_new(m, "kernel_variant",
+	json_object_set_new(m, MK_COMPLETE, json_boolean(complete));
+	json_object_set_new(m, MK_ABORTED, json_string_safe(s->res->aborted));
+	json_object_set_new(m, MK_IOTALLY_VERSION, json_string(IOTALLY_VERSION));
+	json_object_set_new(m, MK_STARTED_UTC, json_string(s->started_utc));
+	json_object_set_new(m, MK_FINISHED_UTC, json_string(s->finished_utc));
+	json_object_set_new(m, MK_ARGV, argv_json(s, so->cap.argv, so->cap.argc));
+	json_object_set_new(m, MK_REDACTION, json_pack("{s:b}", MK_ENABLED, so->cap.redact));
+	json_object_set_new(m, MK_KERNEL_VERSION, json_string_safe(s->kern_version));
+	json_object_set_new(m, MK_KERNEL_VARIANT,
 			    json_string_safe(capture_kernel_variant(s->kern_version)));
-	json_object_set_new(m, "target", target);
-	json_object_set_new(m, "flags", flags);
-	json_object_set_new(m, "tracking", tracking);
-	json_object_set(m, "steps", s->steps);
+	json_object_set_new(m, MK_TARGET, target);
+	json_object_set_new(m, MK_FLAGS, flags);
+	json_object_set_new(m, MK_TRACKING, tracking);
+	json_object_set(m, MK_STEPS, s->steps);
 	struct strbuf sb = STRBUF_INIT;
 	int dumped = manifest_dump(m, &sb);
 	json_decref(m);

@@ -102,29 +102,19 @@ add_signature(struct report *r, const struct kind *k, const void *diff)
 }
 
 int
-report_pair_build(struct report *r, struct kind_input in[2], const struct kind *const k[2],
-		  const char *const paths[2], struct diff_gate *gates, size_t ngates,
-		  struct diag_list *notes, struct diag_list *warnings, struct diag *err)
+report_pair_build(struct report *r, const struct pair_open *p, const char *const paths[2],
+		  struct diff_gate *gates, size_t ngates, struct diag_list *warnings,
+		  struct diag *err)
 {
-	if (k[0] != k[1])
-		return diag_set(err, DIAG_DATA, NULL, 0, 0,
-				"BEFORE (%s) is of kind %s and AFTER (%s) of kind %s: a report "
-				"compares two captures of the same kind",
-				diag_display_path(paths[0]), k[0]->name,
-				diag_display_path(paths[1]), k[1]->name);
-	struct diff_options opts = { 0 };
-	void *diff = k[0]->compare(&in[0], &in[1], &opts, notes, err);
-	if (!diff)
-		return -1;
-	k[0]->comparability(diff, paths[0], paths[1], warnings);
+	const struct kind *k = p->kind;
+	k->comparability(p->diff, paths[0], paths[1], warnings);
 	app_report_add_notes(r, warnings);
-	int rc = kind_check_gates(k[0], diff, gates, ngates, err);
+	int rc = kind_check_gates(k, p->diff, gates, ngates, err);
 	if (rc == 0) {
-		k[0]->report(r, diff);
-		add_signature(r, k[0], diff);
+		k->report(r, p->diff);
+		add_signature(r, k, p->diff);
 		report_add_gates(r, gates, ngates);
 	}
-	k[0]->free(diff);
 	return rc;
 }
 

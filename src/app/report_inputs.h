@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "app/kind.h"
+#include "app/pair_open.h"
 #include "ingest/bundle.h"
 #include "util/diag.h"
 
@@ -51,16 +52,16 @@ int report_shape_of(const char *const *paths, size_t n, enum report_shape *shape
 		    struct diag *err);
 
 /*
- * The before/after report of two captures opened with kind_open() (of
- * kinds k[0] and k[1], from paths[0] and paths[1]): compared by the kind,
- * its sections, its leak signature at the end of the headline and the
- * gates (checked here, kind_check_gates()). The comparability warnings go
- * to `warnings` (an empty list: each of its items becomes one of the
- * report's warnings too), the readers' notes to `notes`. 0; -1 with *err (DIAG_DATA: the kinds differ).
+ * The before/after report of a pair opened and compared by
+ * pair_open_compare() (from paths[0] and paths[1]): the kind's sections,
+ * its leak signature at the end of the headline and the gates (checked
+ * here, kind_check_gates()). The comparability warnings go to `warnings`
+ * (an empty list: each of its items becomes one of the report's warnings
+ * too). 0; -1 with *err (a gate the kind cannot evaluate).
  */
-int report_pair_build(struct report *r, struct kind_input in[2], const struct kind *const k[2],
-		      const char *const paths[2], struct diff_gate *gates, size_t ngates,
-		      struct diag_list *notes, struct diag_list *warnings, struct diag *err);
+int report_pair_build(struct report *r, const struct pair_open *p, const char *const paths[2],
+		      struct diff_gate *gates, size_t ngates, struct diag_list *warnings,
+		      struct diag *err);
 
 /*
  * `iotally report BUNDLE` of the open bundle `b` (not a series): every

@@ -80,7 +80,7 @@ bundle_kind_known(const char *name)
 static bool
 schema_is(const json_t *root, const char *id)
 {
-	const json_t *schema = json_object_get(root, "schema");
+	const json_t *schema = json_object_get(root, MK_SCHEMA);
 	return json_is_string(schema) && strcmp(json_string_value(schema), id) == 0;
 }
 
@@ -106,7 +106,7 @@ static json_t *
 new_with_schema(const char *id)
 {
 	json_t *root = json_object();
-	json_object_set_new(root, "schema", json_string(id));
+	json_object_set_new(root, MK_SCHEMA, json_string(id));
 	return root;
 }
 
@@ -133,15 +133,15 @@ set_repeat_facts(json_t *o, const struct series_sample_facts *f)
 {
 	if (!f->iteration)
 		return;
-	json_object_set_new(o, "iteration", json_integer((json_int_t)f->iteration));
-	json_object_set_new(o, "command_status", json_integer(f->command_status));
+	json_object_set_new(o, MK_ITERATION, json_integer((json_int_t)f->iteration));
+	json_object_set_new(o, MK_COMMAND_STATUS, json_integer(f->command_status));
 }
 
 json_t *
 manifest_series_member(const struct series_sample_facts *f)
 {
-	json_t *o = json_pack("{s:I, s:I, s:I}", "index", (json_int_t)f->index, "count",
-			      (json_int_t)f->count, "interval_s", (json_int_t)f->interval_s);
+	json_t *o = json_pack("{s:I, s:I, s:I}", MK_INDEX, (json_int_t)f->index, MK_COUNT,
+			      (json_int_t)f->count, MK_INTERVAL_S, (json_int_t)f->interval_s);
 	set_repeat_facts(o, f);
 	return o;
 }
@@ -150,8 +150,8 @@ json_t *
 series_index_sample(const struct series_sample_facts *f, const char *dir, const char *started_utc,
 		    bool complete)
 {
-	json_t *o = json_pack("{s:I, s:s, s:s, s:b}", "index", (json_int_t)f->index, "dir", dir,
-			      "started_utc", started_utc, "complete", complete);
+	json_t *o = json_pack("{s:I, s:s, s:s, s:b}", MK_INDEX, (json_int_t)f->index, MK_DIR, dir,
+			      MK_STARTED_UTC, started_utc, MK_COMPLETE, complete);
 	set_repeat_facts(o, f);
 	return o;
 }
@@ -172,17 +172,17 @@ json_t *
 manifest_record_new(const char *path, uint64_t bytes, const char sha256[SHA256_HEX_SIZE])
 {
 	json_t *rec = json_object();
-	json_object_set_new(rec, "path", json_string_safe(path));
-	json_object_set_new(rec, "bytes", json_integer((json_int_t)bytes));
-	json_object_set_new(rec, "sha256", json_string(sha256));
+	json_object_set_new(rec, MK_PATH, json_string_safe(path));
+	json_object_set_new(rec, MK_BYTES, json_integer((json_int_t)bytes));
+	json_object_set_new(rec, MK_SHA256, json_string(sha256));
 	return rec;
 }
 
 bool
 manifest_record_holds(const json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes)
 {
-	const json_t *sha = json_object_get(rec, "sha256");
-	const json_t *size = json_object_get(rec, "bytes");
+	const json_t *sha = json_object_get(rec, MK_SHA256);
+	const json_t *size = json_object_get(rec, MK_BYTES);
 	return json_is_string(sha) && strcmp(json_string_value(sha), sha256) == 0 &&
 	       json_is_integer(size) && json_integer_value(size) >= 0 &&
 	       (uint64_t)json_integer_value(size) == bytes;
@@ -191,14 +191,14 @@ manifest_record_holds(const json_t *rec, const char sha256[SHA256_HEX_SIZE], uin
 void
 manifest_record_set(json_t *rec, const char sha256[SHA256_HEX_SIZE], uint64_t bytes)
 {
-	json_object_set_new(rec, "sha256", json_string(sha256));
-	json_object_set_new(rec, "bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(rec, MK_SHA256, json_string(sha256));
+	json_object_set_new(rec, MK_BYTES, json_integer((json_int_t)bytes));
 }
 
 char *
 manifest_record_path(const json_t *rec, const char **why)
 {
-	const json_t *path = json_object_get(rec, "path");
+	const json_t *path = json_object_get(rec, MK_PATH);
 	if (!json_is_string(path)) {
 		*why = "is missing";
 		return NULL;
@@ -241,7 +241,7 @@ int
 manifest_step_once(struct listed_once *l, const json_t *step, const char *given,
 		   const char *shown, struct diag *err)
 {
-	const json_t *id = json_object_get(step, "id");
+	const json_t *id = json_object_get(step, MK_ID);
 	if (!json_is_string(id) || !seen_before(l, json_string_value(id), json_string_length(id)))
 		return 0;
 	return diag_set(err, DIAG_DATA, given, 0, 0, "%s lists the step '%s' twice (a bundle "

@@ -902,19 +902,19 @@ steps_json(const struct run *r)
 	for (size_t i = 0; i < r->nsteps; i++) {
 		const struct step_run *s = &r->steps[i];
 		json_t *st = json_object();
-		json_object_set_new(st, "id", json_string_safe(s->id));
-		json_object_set_new(st, "argv", argv_json(&r->rd, s->argv, -1, r->o->redact));
-		json_object_set_new(st, "started_utc", s->ran ? json_string(s->started) : json_null());
-		json_object_set_new(st, "duration_ms", json_integer((json_int_t)s->sr.duration_ms));
-		json_object_set_new(st, "exit_status", s->ran && s->sr.end == SPAWN_EXITED
+		json_object_set_new(st, MK_ID, json_string_safe(s->id));
+		json_object_set_new(st, MK_ARGV, argv_json(&r->rd, s->argv, -1, r->o->redact));
+		json_object_set_new(st, MK_STARTED_UTC, s->ran ? json_string(s->started) : json_null());
+		json_object_set_new(st, MK_DURATION_MS, json_integer((json_int_t)s->sr.duration_ms));
+		json_object_set_new(st, MK_EXIT_STATUS, s->ran && s->sr.end == SPAWN_EXITED
 				    ? json_integer(s->sr.exit_status) : json_null());
-		json_object_set_new(st, "signal", s->ran && s->sr.end == SPAWN_SIGNALED
+		json_object_set_new(st, MK_SIGNAL, s->ran && s->sr.end == SPAWN_SIGNALED
 				    ? json_integer(s->sr.signal) : json_null());
-		json_object_set_new(st, "status", json_string(s->status));
-		json_object_set_new(st, "reason", text_json(r, s->reason));
-		json_object_set_new(st, "capture_kind", json_string_safe(s->kind));
-		json_object_set_new(st, "stdout", s->ran ? file_json(&s->out) : json_null());
-		json_object_set_new(st, "stderr", s->ran ? file_json(&s->err) : json_null());
+		json_object_set_new(st, MK_STATUS, json_string(s->status));
+		json_object_set_new(st, MK_REASON, text_json(r, s->reason));
+		json_object_set_new(st, MK_CAPTURE_KIND, json_string_safe(s->kind));
+		json_object_set_new(st, MK_STDOUT, s->ran ? file_json(&s->out) : json_null());
+		json_object_set_new(st, MK_STDERR, s->ran ? file_json(&s->err) : json_null());
 		json_array_append_new(a, st);
 	}
 	return a;
@@ -924,14 +924,14 @@ static json_t *
 host_json(const struct run *r)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"model", json_string_safe(host_sysctl(r, "hw.model")),
-		"machine", json_string_safe(host_sysctl(r, "hw.machine")),
-		"os_version", json_string_safe(r->host.os_version),
-		"os_build", json_string_safe(r->host.os_build),
-		"kernel_version", json_string_safe(host_sysctl(r, "kern.version")),
-		"kernel_variant", json_string_safe(capture_kernel_variant(host_sysctl(r, "kern.version"))),
-		"page_size", nullable_int(host_sysctl(r, "hw.pagesize")),
-		"memsize", nullable_int(host_sysctl(r, "hw.memsize")));
+		MK_MODEL, json_string_safe(host_sysctl(r, "hw.model")),
+		MK_MACHINE, json_string_safe(host_sysctl(r, "hw.machine")),
+		MK_OS_VERSION, json_string_safe(r->host.os_version),
+		MK_OS_BUILD, json_string_safe(r->host.os_build),
+		MK_KERNEL_VERSION, json_string_safe(host_sysctl(r, "kern.version")),
+		MK_KERNEL_VARIANT, json_string_safe(capture_kernel_variant(host_sysctl(r, "kern.version"))),
+		MK_PAGE_SIZE, nullable_int(host_sysctl(r, "hw.pagesize")),
+		MK_MEMSIZE, nullable_int(host_sysctl(r, "hw.memsize")));
 }
 
 /* Per rule: its hits, in total and per file. */
@@ -954,9 +954,9 @@ rules_json(const struct run *r, uint64_t *total)
 		}
 		*total += sum;
 		json_array_append_new(rules, json_pack("{s:s, s:s, s:I, s:o}",
-			"rule", redact_rule_name((enum redact_rule)rule),
-			"description", redact_rule_description((enum redact_rule)rule),
-			"hits", (json_int_t)sum, "files", files));
+			MK_RULE, redact_rule_name((enum redact_rule)rule),
+			MK_DESCRIPTION, redact_rule_description((enum redact_rule)rule),
+			MK_HITS, (json_int_t)sum, MK_FILES, files));
 	}
 	return rules;
 }
@@ -974,28 +974,28 @@ static int
 write_manifest(struct run *r, json_t *series, uint64_t *hits, struct diag *err)
 {
 	json_t *redaction = json_object();
-	json_object_set_new(redaction, "enabled", json_boolean(r->o->redact));
-	json_object_set_new(redaction, "warning", r->o->redact ? json_null() : json_string(
+	json_object_set_new(redaction, MK_ENABLED, json_boolean(r->o->redact));
+	json_object_set_new(redaction, MK_WARNING, r->o->redact ? json_null() : json_string(
 		"REDACTION WAS TURNED OFF (--no-redact): this bundle may hold user names, "
 		"serial numbers and home folder paths; review it before sharing it"));
-	json_object_set_new(redaction, "rules", rules_json(r, hits));
+	json_object_set_new(redaction, MK_RULES, rules_json(r, hits));
 	json_t *target = json_null();
 	if (r->pid >= 0) {
 		target = json_object();
-		json_object_set_new(target, "pid", json_integer((json_int_t)r->pid));
-		json_object_set_new(target, "name", text_json(r, r->target_name));
+		json_object_set_new(target, MK_PID, json_integer((json_int_t)r->pid));
+		json_object_set_new(target, MK_NAME, text_json(r, r->target_name));
 	}
 	json_t *m = manifest_new();
-	json_object_set_new(m, "complete", json_boolean(all_ok(r)));
-	json_object_set_new(m, "iotally_version", json_string(IOTALLY_VERSION));
-	json_object_set_new(m, "started_utc", json_string(r->started));
-	json_object_set_new(m, "finished_utc", json_string(r->finished));
-	json_object_set_new(m, "argv", argv_json(&r->rd, r->o->argv, r->o->argc, r->o->redact));
-	json_object_set_new(m, "redaction", redaction);
-	json_object_set_new(m, "host", host_json(r));
-	json_object_set_new(m, "target", target);
-	json_object_set_new(m, "steps", steps_json(r));
-	json_object_set_new(m, "series", series ? series : json_null());
+	json_object_set_new(m, MK_COMPLETE, json_boolean(all_ok(r)));
+	json_object_set_new(m, MK_IOTALLY_VERSION, json_string(IOTALLY_VERSION));
+	json_object_set_new(m, MK_STARTED_UTC, json_string(r->started));
+	json_object_set_new(m, MK_FINISHED_UTC, json_string(r->finished));
+	json_object_set_new(m, MK_ARGV, argv_json(&r->rd, r->o->argv, r->o->argc, r->o->redact));
+	json_object_set_new(m, MK_REDACTION, redaction);
+	json_object_set_new(m, MK_HOST, host_json(r));
+	json_object_set_new(m, MK_TARGET, target);
+	json_object_set_new(m, MK_STEPS, steps_json(r));
+	json_object_set_new(m, MK_SERIES, series ? series : json_null());
 	struct strbuf sb = STRBUF_INIT;
 	int dumped = manifest_dump(m, &sb);
 	json_decref(m);
@@ -1301,11 +1301,11 @@ write_series_index(const char *dir, json_t *samples, bool complete, const struct
 		   const char *started, struct diag *err)
 {
 	json_t *idx = series_index_new();
-	json_object_set_new(idx, "complete", json_boolean(complete));
-	json_object_set_new(idx, "count", json_integer((json_int_t)o->count));
-	json_object_set_new(idx, "interval_s", json_integer((json_int_t)(o->interval_ms / 1000)));
-	json_object_set_new(idx, "started_utc", json_string(started));
-	json_object_set(idx, "samples", samples);
+	json_object_set_new(idx, MK_COMPLETE, json_boolean(complete));
+	json_object_set_new(idx, MK_COUNT, json_integer((json_int_t)o->count));
+	json_object_set_new(idx, MK_INTERVAL_S, json_integer((json_int_t)(o->interval_ms / 1000)));
+	json_object_set_new(idx, MK_STARTED_UTC, json_string(started));
+	json_object_set(idx, MK_SAMPLES, samples);
 	struct strbuf sb = STRBUF_INIT;
 	int dumped = manifest_dump(idx, &sb);
 	json_decref(idx);

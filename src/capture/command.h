@@ -23,6 +23,12 @@ struct capture_command {
 };
 
 /*
+ * The user who ran sudo: SUDO_UID and SUDO_GID, each a number other than
+ * 0. 0 with *uid and *gid, or -1 when either is missing or not such a number.
+ */
+int capture_sudo_user(uint32_t *uid, uint32_t *gid);
+
+/*
  * Who the command runs as: 0, or -1 with a DIAG_USAGE *err when iotally
  * runs as root and SUDO_UID or SUDO_GID does not name another user.
  */

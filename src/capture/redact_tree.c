@@ -556,12 +556,12 @@ redact_manifest_values(const struct redactor *rd, json_t *root, uint64_t *hits)
 {
 	size_t i;
 	json_t *step;
-	redact_json_strings(rd, json_object_get(root, "argv"), hits);
-	redact_json_strings(rd, json_object_get(root, "host"), hits);
-	redact_json_string(rd, json_object_get(json_object_get(root, "target"), "name"), hits);
-	json_array_foreach(json_object_get(root, "steps"), i, step) {
-		redact_json_strings(rd, json_object_get(step, "argv"), hits);
-		redact_json_string(rd, json_object_get(step, "reason"), hits);
+	redact_json_strings(rd, json_object_get(root, MK_ARGV), hits);
+	redact_json_strings(rd, json_object_get(root, MK_HOST), hits);
+	redact_json_string(rd, json_object_get(json_object_get(root, MK_TARGET), MK_NAME), hits);
+	json_array_foreach(json_object_get(root, MK_STEPS), i, step) {
+		redact_json_strings(rd, json_object_get(step, MK_ARGV), hits);
+		redact_json_string(rd, json_object_get(step, MK_REASON), hits);
 	}
 }
 
@@ -594,9 +594,9 @@ check_manifests(const char *given, const struct tree *t, struct diag *err)
 		const json_t *step;
 		struct listed_once ids;
 		listed_once_init(&ids);
-		json_array_foreach(json_object_get(t->v[i].manifest, "steps"), k, step) {
-			if (check_record(given, &t->v[i], json_object_get(step, "stdout"), err) < 0 ||
-			    check_record(given, &t->v[i], json_object_get(step, "stderr"), err) < 0 ||
+		json_array_foreach(json_object_get(t->v[i].manifest, MK_STEPS), k, step) {
+			if (check_record(given, &t->v[i], json_object_get(step, MK_STDOUT), err) < 0 ||
+			    check_record(given, &t->v[i], json_object_get(step, MK_STDERR), err) < 0 ||
 			    manifest_step_once(&ids, step, given, t->v[i].name, err) < 0) {
 				rc = -1;
 				break;
@@ -612,7 +612,7 @@ static int
 update_file_record(const char *given, struct tree *t, const struct member *man, json_t *rec,
 		   struct diag_list *warnings, struct diag *err)
 {
-	const json_t *path = json_object_get(rec, "path");
+	const json_t *path = json_object_get(rec, MK_PATH);
 	if (!json_is_object(rec))
 		return 0;
 	if (check_record(given, man, rec, err) < 0)
@@ -642,7 +642,7 @@ rule_entry(json_t *rules, const char *name)
 	size_t i;
 	json_t *r;
 	json_array_foreach(rules, i, r) {
-		const json_t *n = json_object_get(r, "rule");
+		const json_t *n = json_object_get(r, MK_RULE);
 		if (json_is_string(n) && strcmp(json_string_value(n), name) == 0)
 			return r;
 	}
@@ -659,12 +659,12 @@ json_count(const json_t *v)
 static void
 update_rules(const struct tree *t, const struct member *man, json_t *root)
 {
-	json_t *red = json_object_get(root, "redaction");
+	json_t *red = json_object_get(root, MK_REDACTION);
 	if (!json_is_object(red)) {
 		red = json_object();
-		json_object_set_new(root, "redaction", red);
+		json_object_set_new(root, MK_REDACTION, red);
 	}
-	json_t *old = json_object_get(red, "rules");
+	json_t *old = json_object_get(red, MK_RULES);
 	json_t *rules = json_array();
 	size_t dirlen = manifest_dir_len(man);
 	for (int r = 0; r < REDACT_NRULES; r++) {
@@ -673,9 +673,9 @@ update_rules(const struct tree *t, const struct member *man, json_t *root)
 		json_t *files = json_object();
 		const char *key;
 		json_t *v;
-		json_object_foreach(json_object_get(was, "files"), key, v)
+		json_object_foreach(json_object_get(was, MK_FILES), key, v)
 			json_object_set_new(files, key, json_integer((json_int_t)json_count(v)));
-		uint64_t hits = json_count(json_object_get(was, "hits"));
+		uint64_t hits = json_count(json_object_get(was, MK_HITS));
 		for (size_t i = 0; i < t->n; i++) {
 			const struct member *m = &t->v[i];
 			if (!m->hits[r] || owner_of(t, m) != man)
@@ -685,20 +685,20 @@ update_rules(const struct tree *t, const struct member *man, json_t *root)
 			json_object_set_new(files, rel, json_integer((json_int_t)(before + m->hits[r])));
 			hits += m->hits[r];
 		}
-		json_array_append_new(rules, json_pack("{s:s, s:s, s:I, s:o}", "rule", name,
-			"description", redact_rule_description((enum redact_rule)r),
-			"hits", (json_int_t)hits, "files", files));
+		json_array_append_new(rules, json_pack("{s:s, s:s, s:I, s:o}", MK_RULE, name,
+			MK_DESCRIPTION, redact_rule_description((enum redact_rule)r),
+			MK_HITS, (json_int_t)hits, MK_FILES, files));
 	}
 	size_t i;
 	json_t *r;
 	json_array_foreach(old, i, r) {
-		const json_t *n = json_object_get(r, "rule");
+		const json_t *n = json_object_get(r, MK_RULE);
 		if (json_is_string(n) && !rule_entry(rules, json_string_value(n)))
 			json_array_append(rules, r);   /* a rule a later iotally added */
 	}
-	json_object_set_new(red, "enabled", json_true());
-	json_object_set_new(red, "warning", json_null());
-	json_object_set_new(red, "rules", rules);
+	json_object_set_new(red, MK_ENABLED, json_true());
+	json_object_set_new(red, MK_WARNING, json_null());
+	json_object_set_new(red, MK_RULES, rules);
 }
 
 /* The manifest updated, as its new bytes in `out`. */
@@ -710,10 +710,10 @@ update_manifest(const char *given, struct tree *t, struct member *man,
 	size_t i;
 	json_t *step;
 	redact_manifest_values(rd, man->manifest, man->hits);
-	json_array_foreach(json_object_get(man->manifest, "steps"), i, step) {
-		if (update_file_record(given, t, man, json_object_get(step, "stdout"), warnings,
+	json_array_foreach(json_object_get(man->manifest, MK_STEPS), i, step) {
+		if (update_file_record(given, t, man, json_object_get(step, MK_STDOUT), warnings,
 				       err) < 0 ||
-		    update_file_record(given, t, man, json_object_get(step, "stderr"), warnings,
+		    update_file_record(given, t, man, json_object_get(step, MK_STDERR), warnings,
 				       err) < 0)
 			return -1;
 	}

@@ -1,12 +1,10 @@
-/* setgroups() is BSD, not POSIX: asked for on glibc and on macOS. */
-#define _DEFAULT_SOURCE 1
-#define _DARWIN_C_SOURCE 1
-
 #include "capture/session.h"
 
 #include "bundle/manifest.h"
+#include "capture/command.h"
 #include "capture/files.h"
 #include "capture/redact.h"
+#include "capture/spawn.h"
 #include "capture/toolrun.h"
 #include "iotally-config.h"
 #include "util/cleanup.h"
@@ -15,8 +13,6 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -223,22 +219,6 @@ check_usage(struct session *s, struct diag *err)
 	return rc;
 }
 
-/* SUDO_UID or SUDO_GID as a number other than 0, or -1. */
-static int64_t
-sudo_id(const char *name)
-{
-	const char *v = getenv(name);
-	if (!v || !*v || strlen(v) > 10)
-		return -1;
-	int64_t n = 0;
-	for (const char *p = v; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		n = n * 10 + (*p - '0');
-	}
-	return n > 0 && n < UINT32_MAX ? n : -1;
-}
-
 static int
 preflight(struct session *s, struct diag *err)
 {
@@ -248,15 +228,12 @@ preflight(struct session *s, struct diag *err)
 			      capture_track_block_reason(TRACK_NOT_ROOT),
 			      "sudo iotally capture --session ...");
 	if (so->command) {
-		int64_t uid = sudo_id("SUDO_UID"), gid = sudo_id("SUDO_GID");
-		if (uid < 0 || gid < 0)
+		if (capture_sudo_user(&s->uid, &s->gid) < 0)
 			return refuse(err, DIAG_USAGE,
 				      "the -- COMMAND runs as the user who ran sudo, and SUDO_UID "
 				      "or SUDO_GID is not set to a user other than root",
 				      "run iotally through sudo from your own account, or wait "
 				      "with --duration SECONDS instead");
-		s->uid = (uint32_t)uid;
-		s->gid = (uint32_t)gid;
 	}
 	s->ioclasscount = toolrun_resolve(so->cap.tools_dir, "ioclasscount");
 	if (!s->ioclasscount)
@@ -339,11 +316,11 @@ control(struct session *s, const char *id, const char *flag, char **reason)
 	const char *status = end_status(&sr);
 	char *why = end_reason(&sr, &errs, s->so->cap.timeout_ms);
 	json_array_append_new(s->steps, json_pack("{s:s, s:s, s:o, s:s, s:I, s:o, s:o, s:s, s:o}",
-		"id", id, "type", "tool", "argv", argv_json(s, argv, -1), "started_utc", started,
-		"duration_ms", (json_int_t)sr.duration_ms,
-		"exit_status", sr.end == SPAWN_EXITED ? json_integer(sr.exit_status) : json_null(),
-		"signal", sr.end == SPAWN_SIGNALED ? json_integer(sr.signal) : json_null(),
-		"status", status, "reason", text_json(s, why)));
+		MK_ID, id, MK_TYPE, "tool", MK_ARGV, argv_json(s, argv, -1), MK_STARTED_UTC, started,
+		MK_DURATION_MS, (json_int_t)sr.duration_ms,
+		MK_EXIT_STATUS, sr.end == SPAWN_EXITED ? json_integer(sr.exit_status) : json_null(),
+		MK_SIGNAL, sr.end == SPAWN_SIGNALED ? json_integer(sr.signal) : json_null(),
+		MK_STATUS, status, MK_REASON, text_json(s, why)));
 	say(s, "%s: %s%s%s", id, status, why ? ": " : "", why ? why : "");
 	strbuf_release(&out);
 	strbuf_release(&errs);
@@ -386,16 +363,16 @@ snapshot(struct session *s, const char *id, const char *name, const struct captu
 		const struct capture_step_report *st = &res.steps[i];
 		if (strcmp(st->status, "ok") == 0 || strcmp(st->status, "skipped") == 0)
 			continue;
-		json_array_append_new(missed, json_pack("{s:s, s:s, s:o}", "step", st->id,
-			"status", st->status, "reason", json_string_safe(st->reason)));
+		json_array_append_new(missed, json_pack("{s:s, s:s, s:o}", MK_STEP, st->id,
+			MK_STATUS, st->status, MK_REASON, json_string_safe(st->reason)));
 		say(s, "%s: %s: %s%s%s", id, st->id, st->status, st->reason ? ": " : "",
 		    st->reason ? st->reason : "");
 	}
 	const char *status = rc < 0 ? "failed" : res.complete ? "ok" : "partial";
 	json_array_append_new(s->steps, json_pack("{s:s, s:s, s:o, s:s, s:I, s:s, s:o, s:o}",
-		"id", id, "type", "bundle", "dir", rc == 0 ? json_string(name) : json_null(),
-		"started_utc", started, "duration_ms", (json_int_t)res.total_ms, "status", status,
-		"reason", rc < 0 ? json_string_safe(err->msg) : json_null(), "missed", missed));
+		MK_ID, id, MK_TYPE, "bundle", MK_DIR, rc == 0 ? json_string(name) : json_null(),
+		MK_STARTED_UTC, started, MK_DURATION_MS, (json_int_t)res.total_ms, MK_STATUS, status,
+		MK_REASON, rc < 0 ? json_string_safe(err->msg) : json_null(), MK_MISSED, missed));
 	say(s, "%s: %s", id, status);
 	int ret = rc < 0 ? -1 : res.complete ? 1 : 0;
 	capture_result_release(&res);
@@ -449,53 +426,24 @@ wait_enter(const struct session *s)
 	}
 }
 
-/* After fork: the invoking user's ids, then the command (execvp: it runs as that user). */
-static void
-command_child(const struct session *s, int report_fd)
-{
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (setgroups(0, NULL) < 0 || setgid((gid_t)s->gid) < 0 || setuid((uid_t)s->uid) < 0 ||
-	    getuid() != (uid_t)s->uid || geteuid() != (uid_t)s->uid)
-		goto fail;
-	execvp(s->so->command[0], s->so->command);
-fail:;
-	int e = errno ? errno : EPERM;
-	while (write(report_fd, &e, sizeof(e)) < 0 && errno == EINTR)
-		;
-	_exit(127);
-}
-
 /* The command's end, as a shell shows it (128 + signal); -1 when it did not start (*e set). */
 static int
 wait_command(struct session *s, int *e)
 {
-	int fds[2];
-	*e = 0;
-	if (pipe(fds) < 0) {
-		*e = errno;
-		return -1;
-	}
-	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 	say(s, "wait: running the command as uid %u (reproduce the leak)", s->uid);
-	/* In iotally's process group: the terminal and its Ctrl-C reach it as they reach iotally. */
-	pid_t pid = fork();
-	if (pid == 0)
-		command_child(s, fds[1]);
-	close(fds[1]);
-	if (pid < 0) {
-		*e = errno;
-		close(fds[0]);
+	/*
+	 * In iotally's process group: the terminal and its Ctrl-C reach it as
+	 * they reach iotally. Its signals at their default, as iotally's own
+	 * are caught: started under nohup, it would otherwise ignore SIGHUP.
+	 */
+	const struct spawn_spec spec = {
+		.path = s->so->command[0], .argv = s->so->command, .stdio = { -1, -1, -1 },
+		.how = SPAWN_DEFAULT_SIGNALS | SPAWN_DROP_USER | SPAWN_SEARCH_PATH,
+		.uid = s->uid, .gid = s->gid,
+	};
+	pid_t pid;
+	if (spawn_start(&spec, &pid, e) < 0)
 		return -1;
-	}
-	ssize_t n;
-	while ((n = read(fds[0], e, sizeof(*e))) < 0 && errno == EINTR)
-		;
-	close(fds[0]);
-	if (n != (ssize_t)sizeof(*e))
-		*e = 0;
 	int status = 0;
 	uint64_t term_at = 0;
 	for (;;) {
@@ -516,8 +464,6 @@ wait_command(struct session *s, int *e)
 				sleep_ms(20);
 		}
 	}
-	if (*e)
-		return -1;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
@@ -532,12 +478,12 @@ do_wait(struct session *s)
 	if (so->command) {
 		int e;
 		int st = wait_command(s, &e);
-		json_object_set_new(w, "how", json_string("command"));
-		json_object_set_new(w, "command", argv_json(s, so->command, -1));
-		json_object_set_new(w, "uid", json_integer(s->uid));
-		json_object_set_new(w, "gid", json_integer(s->gid));
-		json_object_set_new(w, "exit_status", st >= 0 ? json_integer(st) : json_null());
-		json_object_set_new(w, "reason", st >= 0 ? json_null()
+		json_object_set_new(w, MK_HOW, json_string("command"));
+		json_object_set_new(w, MK_COMMAND, argv_json(s, so->command, -1));
+		json_object_set_new(w, MK_UID, json_integer(s->uid));
+		json_object_set_new(w, MK_GID, json_integer(s->gid));
+		json_object_set_new(w, MK_EXIT_STATUS, st >= 0 ? json_integer(st) : json_null());
+		json_object_set_new(w, MK_REASON, st >= 0 ? json_null()
 				    : json_string_safe(strerror(e)));
 		s->res->command_ran = st >= 0;
 		s->res->command_status = st;
@@ -547,17 +493,17 @@ do_wait(struct session *s)
 			say(s, "wait: the command did not start: %s", strerror(e));
 	} else if (so->duration_ms) {
 		wait_duration(s);
-		json_object_set_new(w, "how", json_string("duration"));
-		json_object_set_new(w, "duration_s", json_integer((json_int_t)(so->duration_ms / 1000)));
+		json_object_set_new(w, MK_HOW, json_string("duration"));
+		json_object_set_new(w, MK_DURATION_S, json_integer((json_int_t)(so->duration_ms / 1000)));
 	} else {
 		wait_enter(s);
-		json_object_set_new(w, "how", json_string("enter"));
+		json_object_set_new(w, MK_HOW, json_string("enter"));
 	}
-	json_object_set_new(w, "id", json_string("wait"));
-	json_object_set_new(w, "type", json_string("wait"));
-	json_object_set_new(w, "started_utc", json_string(started));
-	json_object_set_new(w, "duration_ms", json_integer((json_int_t)(now_ms() - t0)));
-	json_object_set_new(w, "status", json_string(cleanup_pending_signal() ? "interrupted"
+	json_object_set_new(w, MK_ID, json_string("wait"));
+	json_object_set_new(w, MK_TYPE, json_string("wait"));
+	json_object_set_new(w, MK_STARTED_UTC, json_string(started));
+	json_object_set_new(w, MK_DURATION_MS, json_integer((json_int_t)(now_ms() - t0)));
+	json_object_set_new(w, MK_STATUS, json_string(cleanup_pending_signal() ? "interrupted"
 						     : "ok"));
 	json_array_append_new(s->steps, w);
 }
@@ -694,39 +640,39 @@ write_index(struct session *s, bool complete, const struct reads *rd, struct dia
 	for (size_t i = 0; i < so->nnames; i++)
 		json_array_append_new(names, json_string_safe(so->names[i]));
 	json_t *flags = json_pack("{s:b, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-		"keep", so->keep,
-		"capsize", so->have_capsize ? json_integer((json_int_t)so->capsize) : json_null(),
-		"names", names, "exclude", so->exclude,
-		"size", so->have_size ? json_integer((json_int_t)so->size) : json_null(),
-		"maps", rd->n == 3 ? json_string(rd->argv[2][1] + strlen("--maps=")) : json_null(),
-		"duration_s", so->duration_ms ? json_integer((json_int_t)(so->duration_ms / 1000))
+		MK_KEEP, so->keep,
+		MK_CAPSIZE, so->have_capsize ? json_integer((json_int_t)so->capsize) : json_null(),
+		MK_NAMES, names, MK_EXCLUDE, so->exclude,
+		MK_SIZE, so->have_size ? json_integer((json_int_t)so->size) : json_null(),
+		MK_MAPS, rd->n == 3 ? json_string(rd->argv[2][1] + strlen("--maps=")) : json_null(),
+		MK_DURATION_S, so->duration_ms ? json_integer((json_int_t)(so->duration_ms / 1000))
 					      : json_null(),
-		"command", so->command ? argv_json(s, so->command, -1) : json_null());
+		MK_COMMAND, so->command ? argv_json(s, so->command, -1) : json_null());
 	json_t *tracking = json_pack("{s:s, s:o, s:s, s:o, s:b}",
-		"left", tracking_state_name(s->res->tracking),
-		"stop_failure", text_json(s, s->res->stop_failure),
-		"stop_command", s->res->stop_command,
-		"io_bootarg", s->have_io ? json_integer((json_int_t)s->io) : json_null(),
-		"from_boot", s->have_io && (s->io & CAPTURE_IO_TRACKING_BOOT) != 0);
+		MK_LEFT, tracking_state_name(s->res->tracking),
+		MK_STOP_FAILURE, text_json(s, s->res->stop_failure),
+		MK_STOP_COMMAND, s->res->stop_command,
+		MK_IO_BOOTARG, s->have_io ? json_integer((json_int_t)s->io) : json_null(),
+		MK_FROM_BOOT, s->have_io && (s->io & CAPTURE_IO_TRACKING_BOOT) != 0);
 	json_t *target = json_null();
 	if (s->pid >= 0)
-		target = json_pack("{s:I, s:o}", "pid", (json_int_t)s->pid, "name",
+		target = json_pack("{s:I, s:o}", MK_PID, (json_int_t)s->pid, MK_NAME,
 				   text_json(s, s->target_name));
 	json_t *m = session_index_new();
-	json_object_set_new(m, "complete", json_boolean(complete));
-	json_object_set_new(m, "aborted", json_string_safe(s->res->aborted));
-	json_object_set_new(m, "iotally_version", json_string(IOTALLY_VERSION));
-	json_object_set_new(m, "started_utc", json_string(s->started_utc));
-	json_object_set_new(m, "finished_utc", json_string(s->finished_utc));
-	json_object_set_new(m, "argv", argv_json(s, so->cap.argv, so->cap.argc));
-	json_object_set_new(m, "redaction", json_pack("{s:b}", "enabled", so->cap.redact));
-	json_object_set_new(m, "kernel_version", json_string_safe(s->kern_version));
-	json_object_set_new(m, "kernel_variant",
+	json_object_set_new(m, MK_COMPLETE, json_boolean(complete));
+	json_object_set_new(m, MK_ABORTED, json_string_safe(s->res->aborted));
+	json_object_set_new(m, MK_IOTALLY_VERSION, json_string(IOTALLY_VERSION));
+	json_object_set_new(m, MK_STARTED_UTC, json_string(s->started_utc));
+	json_object_set_new(m, MK_FINISHED_UTC, json_string(s->finished_utc));
+	json_object_set_new(m, MK_ARGV, argv_json(s, so->cap.argv, so->cap.argc));
+	json_object_set_new(m, MK_REDACTION, json_pack("{s:b}", MK_ENABLED, so->cap.redact));
+	json_object_set_new(m, MK_KERNEL_VERSION, json_string_safe(s->kern_version));
+	json_object_set_new(m, MK_KERNEL_VARIANT,
 			    json_string_safe(capture_kernel_variant(s->kern_version)));
-	json_object_set_new(m, "target", target);
-	json_object_set_new(m, "flags", flags);
-	json_object_set_new(m, "tracking", tracking);
-	json_object_set(m, "steps", s->steps);
+	json_object_set_new(m, MK_TARGET, target);
+	json_object_set_new(m, MK_FLAGS, flags);
+	json_object_set_new(m, MK_TRACKING, tracking);
+	json_object_set(m, MK_STEPS, s->steps);
 	struct strbuf sb = STRBUF_INIT;
 	int dumped = manifest_dump(m, &sb);
 	json_decref(m);

@@ -1,5 +1,7 @@
 #include "capture/toolrun.h"
 
+#include "capture/spawn.h"
+
 #include "util/cleanup.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -15,10 +17,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 /* Bytes read from a tool's pipe at a time. */
 #define PIPE_READ 65536
@@ -122,94 +120,12 @@ stop_child(pid_t pid, int *status, bool *reaped)
 	*reaped = true;
 }
 
-/* ---------------------------------------------------------------- the child */
-
-struct child_setup {
-	const char *path;
-	char *const *argv;
-	char *const *envp;
-	int in_fd, out_fd, err_fd, report_fd;
-	pid_t parent;
-};
-
-/* After fork: async-signal-safe calls only, then execve. */
-static void
-child_exec(const struct child_setup *c)
-{
-	setpgid(0, 0);
-#ifdef __linux__
-	/* Dies with iotally, even when iotally is killed outright (SIGKILL). */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != c->parent)
-		_exit(127);   /* iotally died before the line above took effect */
-#endif
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (dup2(c->in_fd, STDIN_FILENO) < 0 || dup2(c->out_fd, STDOUT_FILENO) < 0 ||
-	    dup2(c->err_fd, STDERR_FILENO) < 0)
-		goto fail;
-	execve(c->path, c->argv, c->envp);
-fail:;
-	int e = errno;
-	while (write(c->report_fd, &e, sizeof(e)) < 0 && errno == EINTR)
-		;
-	_exit(127);
-}
-
-/*
- * fd moved above the standard three (close-on-exec). iotally may have been
- * started with standard input or output closed: a pipe could then be fd 0
- * or 1, and the child's dup2() onto 0, 1, 2 would overwrite one with another.
- */
-static int
-above_std(int fd)
-{
-	if (fd < 0 || fd > STDERR_FILENO)
-		return fd;
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-	close(fd);
-	return high;
-}
-
-static int
-cloexec_pipe(int fds[2])
-{
-	if (pipe(fds) < 0)
-		return -1;
-	for (int i = 0; i < 2; i++) {
-		fds[i] = above_std(fds[i]);
-		if (fds[i] < 0 || fcntl(fds[i], F_SETFD, FD_CLOEXEC) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static void
 close_fd(int *fd)
 {
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
-}
-
-/* The errno execve reported through the pipe, or 0 when it ran. */
-static int
-exec_error(int fd)
-{
-	int e = 0;
-	ssize_t n;
-	while ((n = read(fd, &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	return n == (ssize_t)sizeof(e) ? e : 0;
 }
 
 /* --------------------------------------------------------------- the pipes */
@@ -338,57 +254,41 @@ spawn_run(const char *path, char *const argv[], spawn_sink_fn out, void *out_ctx
 {
 	static char env_path[] = "PATH=" TOOLRUN_ENV_PATH, env_lc[] = "LC_ALL=C";
 	char *envp[] = { env_path, env_lc, NULL };
-	int opipe[2] = { -1, -1 }, epipe[2] = { -1, -1 }, rpipe[2] = { -1, -1 };
-	int nul = above_std(open("/dev/null", O_RDONLY | O_CLOEXEC));
+	int opipe[2] = { -1, -1 }, epipe[2] = { -1, -1 };
+	int nul = spawn_fd_above_std(open("/dev/null", O_RDONLY | O_CLOEXEC));
 
 	memset(res, 0, sizeof(*res));
 	uint64_t start = spawn_now_ms();
-	if (nul < 0 || cloexec_pipe(opipe) < 0 || cloexec_pipe(epipe) < 0 ||
-	    cloexec_pipe(rpipe) < 0) {
+	if (nul < 0 || spawn_pipe(opipe) < 0 || spawn_pipe(epipe) < 0) {
 		res->end = SPAWN_FAILED;
 		res->errno_value = errno;
 		goto out;
 	}
-	struct child_setup c = { path, argv, envp, nul, opipe[1], epipe[1], rpipe[1], getpid() };
-	/* The group is registered before a signal can come between fork and registration. */
-	cleanup_hold();
-	pid_t pid = fork();
-	if (pid == 0)
-		child_exec(&c);
-	int fork_errno = errno;
-	if (pid > 0) {
-		setpgid(pid, pid);   /* also here: no window where the group does not exist */
-		cleanup_add_group(pid);
-	}
-	cleanup_release();
-	if (pid < 0) {
-		res->end = SPAWN_FAILED;
-		res->errno_value = fork_errno;
-		goto out;
-	}
+	const struct spawn_spec spec = {
+		.path = path, .argv = argv, .envp = envp,
+		.stdio = { nul, opipe[1], epipe[1] },
+		.how = SPAWN_OWN_GROUP | SPAWN_DIE_WITH_PARENT | SPAWN_DEFAULT_SIGNALS,
+	};
+	pid_t pid;
+	int e;
+	int started = spawn_start(&spec, &pid, &e);
 	close_fd(&opipe[1]);
 	close_fd(&epipe[1]);
-	close_fd(&rpipe[1]);
-	int e = exec_error(rpipe[0]);
-	if (e) {
-		int status;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	if (started < 0) {
 		res->end = e == ENOENT || e == EACCES ? SPAWN_NOT_FOUND : SPAWN_FAILED;
 		res->errno_value = e;
-	} else {
-		struct stream st[2] = { { opipe[0], out, out_ctx }, { epipe[0], errs, errs_ctx } };
-		opipe[0] = epipe[0] = -1;
-		watch(pid, st, start, timeout_ms, res, sink_err);
-		close_fd(&st[0].fd);
-		close_fd(&st[1].fd);
+		goto out;
 	}
+	struct stream st[2] = { { opipe[0], out, out_ctx }, { epipe[0], errs, errs_ctx } };
+	opipe[0] = epipe[0] = -1;
+	watch(pid, st, start, timeout_ms, res, sink_err);
+	close_fd(&st[0].fd);
+	close_fd(&st[1].fd);
 	cleanup_forget_group(pid);
 out:
 	for (int i = 0; i < 2; i++) {
 		close_fd(&opipe[i]);
 		close_fd(&epipe[i]);
-		close_fd(&rpipe[i]);
 	}
 	close_fd(&nul);
 	res->duration_ms = spawn_now_ms() - start;

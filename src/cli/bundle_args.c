@@ -65,22 +65,6 @@ cli_bundle_operands(const char *kind, int argc, char **argv, struct app_bundles 
 	return 0;
 }
 
-int
-cli_bundle_trend_inputs(const char *const *paths, size_t n, const char *kind,
-			struct app_bundles *bs, struct app_bundle_inputs *out)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct diag_list warnings;
-		struct diag err;
-		diag_list_init(&warnings, SIZE_MAX);
-		int rc = say(&warnings, app_bundle_trend_inputs_add(out, paths[i], &kind, bs,
-								    &warnings, &err), &err);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
 void
 cli_bundle_listing(const struct bundle *b, const char *indent)
 {

@@ -22,13 +22,6 @@ bool cli_command_reads_bundles(const char *name);
 int cli_bundle_operands(const char *kind, int argc, char **argv, struct app_bundles *bs);
 
 /*
- * The inputs of `iotally trend` (app_bundle_trend_inputs_add() for each of
- * paths[0..n)) in *out. 0, or an exit status after printing why.
- */
-int cli_bundle_trend_inputs(const char *const *paths, size_t n, const char *kind,
-			    struct app_bundles *bs, struct app_bundle_inputs *out);
-
-/*
  * `iotally BUNDLE`: what the bundle holds, then each command that reads a
  * capture in it; a series lists its samples in time order.
  */

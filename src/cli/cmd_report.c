@@ -8,6 +8,7 @@
 #include "cli/formats.h"
 #include "cli/inputs.h"
 #include "app/kind.h"
+#include "app/pair_open.h"
 #include "app/report_inputs.h"
 #include "app/report_bundles.h"
 #include "cli/options.h"
@@ -219,14 +220,14 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 
 /* ---- a pair ---------------------------------------------------------------- */
 
-/* Compare the inputs and build the report; the comparability warnings said first. */
+/* The compared pair's report; its comparability warnings said first. */
 static int
-build_pair(struct report *r, struct report_args *a, struct kind_input in[2],
-	   const struct kind *k[2], struct diag_list *notes, struct diag *err)
+build_pair(struct report *r, struct report_args *a, const struct pair_open *p,
+	   struct diag *err)
 {
 	struct diag_list w;
 	diag_list_init(&w, 50);
-	int rc = report_pair_build(r, in, k, a->paths, a->gates, a->ngates, notes, &w, err);
+	int rc = report_pair_build(r, p, a->paths, a->gates, a->ngates, &w, err);
 	cli_print_warnings(&w);
 	diag_list_release(&w);
 	return rc;
@@ -290,13 +291,15 @@ run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
 static int
 run(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
-	struct kind_input in[2];
-	const struct kind *k[2] = { NULL, NULL };
+	struct pair_open pair;
+	struct kind_input one;
+	const struct kind *k = NULL;
 	struct report r;
 	int rc = 0;
 
-	memset(in, 0, sizeof(in));
-	in[0].reader.fd = in[1].reader.fd = -1;
+	pair_open_init(&pair);
+	memset(&one, 0, sizeof(one));
+	one.reader.fd = -1;
 	/* `report SESSION` is `report BEFORE AFTER` of its two bundles. */
 	int routed = a->npaths == 1 ? cli_session_operand(a->paths[0], a->routed, err) : 0;
 	if (routed < 0)
@@ -317,18 +320,21 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		return run_bundle(a, notes, err);
 	if (shape == REPORT_SHAPE_BUNDLES)
 		return run_bundles(a, notes, err);
-	/* One capture, or a pair opened here (kind_open(), then the kind's compare). */
-	for (size_t i = 0; i < a->npaths && rc == 0; i++) {
+	/* One capture (kind_open()), or a pair opened and compared (pair_open_compare()). */
+	if (a->npaths == 2) {
+		const struct pair_open_opts po = { .command = "report", .needs = "a report compares" };
+		rc = pair_open_compare(&pair, a->paths[0], a->paths[1], &po, notes, err);
+		k = pair.kind;
+	} else {
 		char schema[64];
 		enum input_kind raw;
-		rc = kind_open(&in[i], a->paths[i], "report", &k[i], schema, sizeof(schema),
-				    &raw, err);
+		rc = kind_open(&one, a->paths[0], "report", &k, schema, sizeof(schema), &raw, err);
 	}
 	if (rc == 0) {
-		report_init(&r, k[0]->name, a->npaths == 2);
+		report_init(&r, k->name, a->npaths == 2);
 		r.all = a->all;
-		rc = a->npaths == 2 ? build_pair(&r, a, in, k, notes, err)
-				    : k[0]->single_report(&r, &in[0], notes, err);
+		rc = a->npaths == 2 ? build_pair(&r, a, &pair, err)
+				    : k->single_report(&r, &one, notes, err);
 		cli_print_warnings(notes);
 		app_report_add_notes(&r, notes);
 		if (rc == 0) {
@@ -339,9 +345,9 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 	} else {
 		cli_print_warnings(notes);
 	}
-	for (int i = 0; i < 2; i++)
-		if (in[i].path)
-			line_reader_close(&in[i].reader);
+	pair_open_close(&pair);
+	if (one.path)
+		line_reader_close(&one.reader);
 	return rc;
 }
 

@@ -1,6 +1,5 @@
 #include "cli/report_out.h"
 
-#include "cli/msgs.h"
 #include "cli/outbuf.h"
 #include "app/kind_command.h"
 
@@ -16,13 +15,6 @@ void
 cli_report_provenance(struct report *r, const char *const *paths, size_t npaths)
 {
 	kind_report_provenance(r, paths, npaths);
-}
-
-int
-cli_report_write_markdown(const struct report *r)
-{
-	struct kind_io io = { .out = stdout, .err = cli_err() };
-	return kind_report_write_markdown(&io, r);
 }
 
 int

@@ -4,8 +4,8 @@
 /*
  * What every command that writes a report (model/report.h) adds to it:
  * the input names and the iotally version in its provenance, then the
- * Markdown on standard output (`--format markdown` of vmmap, classes and
- * track; `iotally report`).
+ * page written as Markdown or HTML (`iotally report`; the kinds' own
+ * `--format markdown` writes through app/kind_command.h).
  */
 
 #include <stddef.h>
@@ -17,9 +17,6 @@
 
 /* "Input" (one path) or "Inputs" (BEFORE -> AFTER), then "iotally" VERSION. */
 void cli_report_provenance(struct report *r, const char *const *paths, size_t npaths);
-
-/* The report as Markdown on standard output: 0, or 74 after saying why not. */
-int cli_report_write_markdown(const struct report *r);
 
 /* Writes a command's output to `out`: 0, or -1 (with *err set when it knows why). */
 typedef int (*cli_write_fn)(FILE *out, const void *ctx, struct diag *err);

@@ -270,28 +270,28 @@ static int
 read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *alloc,
 	  struct diag *err)
 {
-	const json_t *id = json_object_get(step, "id");
-	const json_t *kind = json_object_get(step, "capture_kind");
-	const json_t *status = json_object_get(step, "status");
-	const json_t *out = json_object_get(step, "stdout");
+	const json_t *id = json_object_get(step, MK_ID);
+	const json_t *kind = json_object_get(step, MK_CAPTURE_KIND);
+	const json_t *status = json_object_get(step, MK_STATUS);
+	const json_t *out = json_object_get(step, MK_STDOUT);
 	if (!json_is_string(id) || !json_is_string(status))
 		return bad(w, err, "a step without a string 'id' and 'status'");
 	if (strcmp(json_string_value(status), "ok") != 0) {
 		b->missed = xgrow(b->missed, &b->missed_alloc, b->nmissed + 1, sizeof(*b->missed));
 		struct bundle_step_note *m = &b->missed[b->nmissed++];
 		m->step = xstrdup(json_string_value(id));
-		m->kind = opt_str(step, "capture_kind");
+		m->kind = opt_str(step, MK_CAPTURE_KIND);
 		m->status = xstrdup(json_string_value(status));
-		m->reason = opt_str(step, "reason");
+		m->reason = opt_str(step, MK_REASON);
 		return 0;
 	}
 	if (!json_is_string(kind) || !json_is_object(out))
 		return 0;
 	if (!bundle_kind_known(json_string_value(kind)))
 		return 0;   /* a kind a later iotally reads */
-	const json_t *file = json_object_get(out, "path");
-	const json_t *bytes = json_object_get(out, "bytes");
-	const json_t *sha = json_object_get(out, "sha256");
+	const json_t *file = json_object_get(out, MK_PATH);
+	const json_t *bytes = json_object_get(out, MK_BYTES);
+	const json_t *sha = json_object_get(out, MK_SHA256);
 	if (!json_is_string(file) || !json_is_integer(bytes) || json_integer_value(bytes) < 0)
 		return bad(w, err, "a step's 'stdout' without 'path' and 'bytes'");
 	const char *why;
@@ -305,7 +305,7 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 	memset(c, 0, sizeof(*c));
 	c->kind = xstrdup(json_string_value(kind));
 	c->step = xstrdup(json_string_value(id));
-	c->started_utc = opt_str(step, "started_utc");
+	c->started_utc = opt_str(step, MK_STARTED_UTC);
 	c->member = member;   /* in normal form: the name every reader opens */
 	c->bytes = (uint64_t)json_integer_value(bytes);
 	if (json_is_string(sha) && strlen(json_string_value(sha)) == 64)
@@ -327,24 +327,24 @@ read_step(struct bundle *b, const struct where *w, const json_t *step, size_t *a
 static void
 read_facts(struct bundle *b, const json_t *root)
 {
-	const json_t *host = json_object_get(root, "host");
-	const json_t *red = json_object_get(root, "redaction");
+	const json_t *host = json_object_get(root, MK_HOST);
+	const json_t *red = json_object_get(root, MK_REDACTION);
 	size_t i;
 	const json_t *rule;
-	b->finished_utc = opt_str(root, "finished_utc");
-	b->iotally_version = opt_str(root, "iotally_version");
-	b->host_model = opt_str(host, "model");
-	b->host_os_version = opt_str(host, "os_version");
-	b->host_os_build = opt_str(host, "os_build");
-	b->host_kernel_variant = opt_str(host, "kernel_variant");
-	b->redaction_enabled = json_is_true(json_object_get(red, "enabled"));
-	json_array_foreach(json_object_get(red, "rules"), i, rule) {
-		const json_t *hits = json_object_get(rule, "hits");
+	b->finished_utc = opt_str(root, MK_FINISHED_UTC);
+	b->iotally_version = opt_str(root, MK_IOTALLY_VERSION);
+	b->host_model = opt_str(host, MK_MODEL);
+	b->host_os_version = opt_str(host, MK_OS_VERSION);
+	b->host_os_build = opt_str(host, MK_OS_BUILD);
+	b->host_kernel_variant = opt_str(host, MK_KERNEL_VARIANT);
+	b->redaction_enabled = json_is_true(json_object_get(red, MK_ENABLED));
+	json_array_foreach(json_object_get(red, MK_RULES), i, rule) {
+		const json_t *hits = json_object_get(rule, MK_HITS);
 		if (json_is_integer(hits) && json_integer_value(hits) > 0 &&
 		    b->redaction_hits <= UINT64_MAX - (uint64_t)json_integer_value(hits))
 			b->redaction_hits += (uint64_t)json_integer_value(hits);
 	}
-	b->nsteps = json_array_size(json_object_get(root, "steps"));
+	b->nsteps = json_array_size(json_object_get(root, MK_STEPS));
 }
 
 static int
@@ -365,19 +365,19 @@ read_manifest(struct bundle *b, const struct where *w, struct diag *err)
 		bad(w, err, "'schema' is not \"" BUNDLE_SCHEMA "\"");
 		goto out;
 	}
-	const json_t *complete = json_object_get(root, "complete");
-	const json_t *steps = json_object_get(root, "steps");
+	const json_t *complete = json_object_get(root, MK_COMPLETE);
+	const json_t *steps = json_object_get(root, MK_STEPS);
 	if (!json_is_boolean(complete) || !json_is_array(steps)) {
 		bad(w, err, "no boolean 'complete' or no 'steps' array");
 		goto out;
 	}
 	b->complete = json_is_true(complete);
-	b->started_utc = opt_str(root, "started_utc");
+	b->started_utc = opt_str(root, MK_STARTED_UTC);
 	read_facts(b, root);
-	const json_t *target = json_object_get(root, "target");
+	const json_t *target = json_object_get(root, MK_TARGET);
 	if (json_is_object(target)) {
-		b->target_name = opt_str(target, "name");
-		const json_t *pid = json_object_get(target, "pid");
+		b->target_name = opt_str(target, MK_NAME);
+		const json_t *pid = json_object_get(target, MK_PID);
 		if (json_is_integer(pid))
 			b->target_pid = json_integer_value(pid);
 	}
@@ -425,8 +425,8 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 
 	if (where_load_json(w, BUNDLE_SERIES_INDEX, shown, &root, err) < 0)
 		goto out;
-	const json_t *samples = json_object_get(root, "samples");
-	const json_t *complete = json_object_get(root, "complete");
+	const json_t *samples = json_object_get(root, MK_SAMPLES);
+	const json_t *complete = json_object_get(root, MK_COMPLETE);
 	if (!manifest_is_series(root) || !json_is_array(samples) || !json_is_boolean(complete)) {
 		diag_set(err, DIAG_DATA, w->given, 0, 0, "%s is not an %s document: no 'schema', "
 			 "'complete' or 'samples'", BUNDLE_SERIES_INDEX, BUNDLE_SERIES_SCHEMA);
@@ -434,16 +434,16 @@ read_series(struct bundle *b, const struct where *w, struct diag *err)
 	}
 	b->series = true;
 	b->complete = json_is_true(complete);
-	b->started_utc = opt_str(root, "started_utc");
+	b->started_utc = opt_str(root, MK_STARTED_UTC);
 	b->samples = xcalloc(json_array_size(samples) ? json_array_size(samples) : 1,
 			     sizeof(*b->samples));
 	size_t i;
 	const json_t *s;
 	/* capture --repeat records each sample's iteration. */
 	b->repeat = json_array_size(samples) > 0 &&
-		    json_object_get(json_array_get(samples, 0), "iteration") != NULL;
+		    json_object_get(json_array_get(samples, 0), MK_ITERATION) != NULL;
 	json_array_foreach(samples, i, s) {
-		const json_t *dir = json_object_get(s, "dir");
+		const json_t *dir = json_object_get(s, MK_DIR);
 		if (!json_is_string(dir) || !series_sample_dir_plain(json_string_value(dir))) {
 			diag_set(err, DIAG_DATA, w->given, 0, 0,
 				 "%s: samples[%zu] has no plain 'dir' name", BUNDLE_SERIES_INDEX, i);

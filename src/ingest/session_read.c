@@ -1,5 +1,6 @@
 #include "ingest/session_read.h"
 
+#include "bundle/manifest.h"
 #include "bundle/member.h"
 #include "util/arcread.h"
 #include "util/beneath.h"
@@ -123,10 +124,10 @@ bundle_dir(const char *path, bool archive, const json_t *steps, const char *id, 
 	json_t *st;
 	*out = NULL;
 	json_array_foreach(steps, i, st) {
-		const char *sid = json_string_value(json_object_get(st, "id"));
+		const char *sid = json_string_value(json_object_get(st, MK_ID));
 		if (!sid || strcmp(sid, id) != 0)
 			continue;
-		const json_t *dir = json_object_get(st, "dir");
+		const json_t *dir = json_object_get(st, MK_DIR);
 		if (json_is_null(dir))
 			return 0;
 		const char *d = json_string_value(dir);
@@ -196,26 +197,26 @@ session_index_read(const char *path, struct session_index *si, struct diag *err)
 		return diag_set(err, DIAG_DATA, path, 0, 0,
 				"%s is not readable JSON (line %d, column %d): %s",
 				BUNDLE_SESSION_INDEX, jerr.line, jerr.column, jerr.text);
-	const json_t *steps = json_object_get(root, "steps");
-	const json_t *tracking = json_object_get(root, "tracking");
-	if (!manifest_is_session(root) || !json_is_boolean(json_object_get(root, "complete")) ||
+	const json_t *steps = json_object_get(root, MK_STEPS);
+	const json_t *tracking = json_object_get(root, MK_TRACKING);
+	if (!manifest_is_session(root) || !json_is_boolean(json_object_get(root, MK_COMPLETE)) ||
 	    !json_is_array(steps) || !json_is_object(tracking) ||
-	    !json_is_string(json_object_get(tracking, "left"))) {
+	    !json_is_string(json_object_get(tracking, MK_LEFT))) {
 		json_decref(root);
 		return diag_set(err, DIAG_DATA, path, 0, 0,
 				"%s is not a session index (schema %s with complete, steps and "
 				"tracking)", BUNDLE_SESSION_INDEX, BUNDLE_SESSION_SCHEMA);
 	}
 	si->path = xstrdup(path);
-	si->complete = json_is_true(json_object_get(root, "complete"));
-	si->aborted = str_or_null(root, "aborted");
-	si->started_utc = str_or_null(root, "started_utc");
-	si->tracking_left = str_or_null(tracking, "left");
-	const json_t *target = json_object_get(root, "target");
+	si->complete = json_is_true(json_object_get(root, MK_COMPLETE));
+	si->aborted = str_or_null(root, MK_ABORTED);
+	si->started_utc = str_or_null(root, MK_STARTED_UTC);
+	si->tracking_left = str_or_null(tracking, MK_LEFT);
+	const json_t *target = json_object_get(root, MK_TARGET);
 	if (json_is_object(target)) {
-		si->target_name = str_or_null(target, "name");
-		if (json_is_integer(json_object_get(target, "pid")))
-			si->target_pid = (long long)json_integer_value(json_object_get(target, "pid"));
+		si->target_name = str_or_null(target, MK_NAME);
+		if (json_is_integer(json_object_get(target, MK_PID)))
+			si->target_pid = (long long)json_integer_value(json_object_get(target, MK_PID));
 	}
 	rc = 0;
 	if (bundle_dir(path, archive, steps, BUNDLE_SESSION_BEFORE, &si->before, err) < 0 ||

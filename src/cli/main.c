@@ -9,6 +9,7 @@
 
 #include "app/kind.h"
 #include "app/kind_command.h"
+#include "app/kind_text.h"
 #include "cli/bundle_args.h"
 #include "ingest/bundle.h"
 #include "iotally-config.h"
@@ -132,6 +133,15 @@ print_common_tasks(FILE *out)
 	      "  Triage a fleet: many before/after pairs bucketed by what grew:\n"
 	      "    iotally signatures BEFORE/ AFTER/\n"
 	      "\n", out);
+}
+
+void
+cli_print_help(FILE *out, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	kind_text_expand(&sb, text);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
 }
 
 static void

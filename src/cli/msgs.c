@@ -2,8 +2,6 @@
 
 #include "cli/outbuf.h"
 
-#include "app/kind_text.h"
-
 #include "util/diag.h"
 #include "util/diag_write.h"
 #include "util/escape.h"
@@ -49,13 +47,4 @@ char *
 cli_diag_line(const struct diag *d)
 {
 	return diag_line(d);
-}
-
-void
-cli_print_help(FILE *out, const char *text)
-{
-	struct strbuf sb = STRBUF_INIT;
-	kind_text_expand(&sb, text);
-	fwrite(sb.buf, 1, sb.len, out);
-	strbuf_release(&sb);
 }

@@ -45,10 +45,4 @@ char *cli_diag_line(const struct diag *d);
 /* Every warning and note of a list, then how many the list had to drop. */
 void cli_print_warnings(const struct diag_list *w);
 
-/*
- * A help text to `out`, its lists of kinds ("{kinds or}") said from the
- * registry rows (app/kind_text.h).
- */
-void cli_print_help(FILE *out, const char *text);
-
 #endif

@@ -229,6 +229,7 @@ diff_run_compare_pair(const struct diff_run *run, size_t i, struct diff_pair_out
 		.ngates = res->ngates,
 		.changed = kind->changed(diff),
 		.sig = &out->sig,
+		.rounded_member = kind->rounded_member,
 	};
 	/* A bundle side's allocation totals joined from another file: their rows name it. */
 	const char *paths[2] = { pair->before, pair->after };

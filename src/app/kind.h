@@ -183,6 +183,36 @@ struct kind {
 	 */
 	bool (*gate_growth)(const void *diff, const struct diff_gate *g,
 			    struct summary_growth *out, struct strbuf *scratch);
+	/* ---- what other modules say of the kind without naming it ---------- */
+	/*
+	 * (tools/kind-check.py: no decision on a kind's name outside its own
+	 * modules.) The rate report's words for a metric of the kind
+	 * (model/rate.h rate_label_fn: "IOSurface:N.dirty" -> "IOSurface
+	 * non-volatile dirty"); NULL: the metric's name after its kind.
+	 */
+	void (*metric_label)(const char *kind, const char *metric, char *out, size_t size);
+	/* What a count metric of the kind's own name ("classes:...") counts, "instances"; NULL: none said. */
+	const char *count_noun;
+	/*
+	 * A metric's .dirty figure measures the memory its .vsize and
+	 * .resident measure too: the rate summary that names the dirty figure
+	 * leaves them out.
+	 */
+	bool dirty_shadows;
+	/* Its gate metrics' grammar, one help line ("track:total, track:<module>"). */
+	const char *gate_grammar;
+	/*
+	 * Its metrics count and size the regions of a type ("<Type>.count",
+	 * "<Type>.vsize"): a bundle report sets them beside the kernel view's
+	 * objects (app/report_bundles.c).
+	 */
+	bool region_types;
+	/*
+	 * The top member of its diff JSON whose figures are rounded as its tool
+	 * prints them ("footprint": vmmap's Physical footprint header); its
+	 * NDJSON change rows say "rounded". NULL: none.
+	 */
+	const char *rounded_member;
 };
 
 /* The registry in its order (vmmap, classes, track, footprint): kind_next() is NULL after the last. */

@@ -440,4 +440,7 @@ const struct kind kind_classes = {
 		{ "kernel.ioalloccount", "kernel/ioalloccount.txt", CAPTURE_STEP_ALWAYS,
 		  { "ioalloccount", NULL }, NULL, 3 },
 	},
+	.metric_label = diff_classes_metric_label,
+	.count_noun = "instances",
+	.gate_grammar = "classes:<Class>, alloc:<instance|container|iomalloc|pageable>",
 };

@@ -454,4 +454,7 @@ const struct kind kind_footprint = {
 		  { "footprint", "-f", "bytes", "-p", "{pid}", NULL },
 		  "footprint is not installed", 5 },
 	},
+	.metric_label = diff_footprint_metric_label,
+	.gate_grammar = "footprint:gpu.dirty, footprint:phys_footprint, "
+			"footprint:<Category>.dirty",
 };

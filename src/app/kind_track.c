@@ -208,4 +208,6 @@ const struct kind kind_track = {
 		{ "kernel.track", "kernel/track.txt", CAPTURE_STEP_TRACK,
 		  { "ioclasscount", "--track", NULL }, NULL, 4 },
 	},
+	.metric_label = diff_track_metric_label,
+	.gate_grammar = "track:total, track:<module>",
 };

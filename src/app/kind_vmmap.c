@@ -84,7 +84,7 @@ vmmap_subject(const void *p, const char *kind, const char *metric)
 {
 	(void)p;
 	(void)kind;
-	return strcmp(metric, "footprint") == 0
+	return strcmp(metric, DIFF_VMMAP_METRIC_FOOTPRINT) == 0
 	       ? "Physical footprint as printed, rounded by vmmap" : NULL;
 }
 
@@ -334,4 +334,10 @@ const struct kind kind_vmmap = {
 		{ "target.vmmap", "target/vmmap.txt", CAPTURE_STEP_TARGET,
 		  { "vmmap", "-w", "-noCoalesce", "{pid}", NULL }, NULL, 6 },
 	},
+	.metric_label = diff_vmmap_metric_label,
+	.dirty_shadows = true,
+	.region_types = true,
+	.rounded_member = DIFF_VMMAP_METRIC_FOOTPRINT,
+	.gate_grammar = "vmmap:<Type>[:<N|V|E|->].<vsize|resident|dirty> (without a state, "
+			"all states summed), vmmap:footprint",
 };

@@ -5,6 +5,7 @@
 
 #include "app/rate_run.h"
 
+#include "app/kind.h"
 #include "app/trend_run.h"
 #include "model/rate.h"
 #include "report/rate_write.h"
@@ -46,6 +47,12 @@ rate_kind_run_analyse(struct trend_kind_run *t, const struct rate_params *rp,
 		.rates = rs, .params = &t->p, .inputs = t->rep.inputs,
 		.ninputs = t->rep.ninputs, .warnings = &t->warnings,
 	};
+	const struct kind *k = kind_by_name(t->kind);
+	if (k) {
+		rep->label = k->metric_label;
+		rep->count_noun = k->count_noun;
+		rep->dirty_shadows = k->dirty_shadows;
+	}
 }
 
 void

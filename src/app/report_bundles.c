@@ -9,6 +9,7 @@
 #include "app/kind_classes.h"
 #include "model/diff.h"
 #include "model/report.h"
+#include "model/report_classes.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -324,7 +325,7 @@ static void
 add_kernel_source(struct report *r, const struct report_bundles *rb)
 {
 	const struct kernel_view *v = rb->kernel;
-	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	struct report_section *s = report_classes_section(r);
 	struct strbuf sb = STRBUF_INIT;
 	if (strcmp(v[0].reference->member, v[1].reference->member) == 0)
 		strbuf_addf(&sb, "Kernel view from %s (%s) in both bundles", v[0].reference->member,
@@ -358,9 +359,10 @@ add_kernel_source(struct report *r, const struct report_bundles *rb)
 /* ---- kernel objects beside their memory ----------------------------------- */
 
 /*
- * The objects both views see: the class's instances (its adjusted count)
- * beside the vmmap regions of the types named by a selector (the gates'
- * selector: a type, or a glob of types).
+ * The objects both views see: the class's instances (its adjusted count,
+ * of the kind that makes the kernel view) beside the regions of the types
+ * named by a selector (the gates' selector: a type, or a glob of types), of
+ * the kind whose metrics count regions by type (the row's region_types).
  */
 static const struct {
 	const char *label;
@@ -403,23 +405,32 @@ add_beside(struct report *r, const struct report_bundles *rb)
 		"virtual after", "virtual delta",
 	};
 	const struct kind *ck = NULL, *vk = NULL;
-	const void *cd = diff_of(rb, "classes", &ck), *vd = diff_of(rb, "vmmap", &vk);
+	const void *cd = NULL, *vd = NULL;
+	for (size_t i = 0; i < rb->ncompared; i++) {
+		if (rb->kinds[i]->kernel_view && !cd)
+			cd = rb->diffs[i], ck = rb->kinds[i];
+		if (rb->kinds[i]->region_types && !vd)
+			vd = rb->diffs[i], vk = rb->kinds[i];
+	}
 	if (!cd || !vd)
 		return;
 	struct report_section *s = report_section(r, REPORT_SEC_GPU, "GPU memory");
-	struct report_table *t = report_section_add_table(s, "kernel-beside-user",
-		"Kernel objects beside their memory (IOKit classes and vmmap)", 10, cols);
+	char title[128];
+	snprintf(title, sizeof(title), "Kernel objects beside their memory (IOKit %s and %s)",
+		 ck->name, vk->name);
+	struct report_table *t = report_section_add_table(s, "kernel-beside-user", title, 10,
+							  cols);
 	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
 		char metric[64];
 		report_table_row(t);
 		report_table_code(t, beside[i].label);
-		bool same = add_figures(t, ck, cd, "classes", beside[i].class_name,
+		bool same = add_figures(t, ck, cd, ck->name, beside[i].class_name,
 					REPORT_CELL_COUNT, REPORT_CELL_DCOUNT);
 		snprintf(metric, sizeof(metric), "%s.count", beside[i].types);
-		same &= add_figures(t, vk, vd, "vmmap", metric, REPORT_CELL_COUNT,
+		same &= add_figures(t, vk, vd, vk->name, metric, REPORT_CELL_COUNT,
 				    REPORT_CELL_DCOUNT);
 		snprintf(metric, sizeof(metric), "%s.vsize", beside[i].types);
-		same &= add_figures(t, vk, vd, "vmmap", metric, REPORT_CELL_BYTES,
+		same &= add_figures(t, vk, vd, vk->name, metric, REPORT_CELL_BYTES,
 				    REPORT_CELL_DBYTES);
 		if (same)
 			report_table_unchanged(t);

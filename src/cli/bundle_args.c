@@ -11,6 +11,7 @@
 #include "app/listing.h"
 #include "app/series_run.h"
 #include "app/kind.h"
+#include "app/kind_text.h"
 #include "cli/commands.h"
 #include "cli/msgs.h"
 #include "ingest/bundle.h"
@@ -155,9 +156,12 @@ cli_run_bundle(int argc, char **argv)
 
 	app_bundles_init(&bs);
 	if (argc > 2) {
+		struct strbuf kinds = STRBUF_INIT;
+		kind_names_join(&kinds, KIND_PICK_ALL, "|", "|");
 		diag_set(&err, DIAG_USAGE, NULL, 0, 0,
 			 "'%s' is a capture bundle: options go to one command, so name it "
-			 "(iotally vmmap|classes|track %s %s...)", argv[1], argv[1], argv[2]);
+			 "(iotally %s %s %s...)", argv[1], kinds.buf, argv[1], argv[2]);
+		strbuf_release(&kinds);
 		return cli_usage_error(NULL, &err);
 	}
 	const struct bundle *b = app_bundles_open(&bs, argv[1], &err);

@@ -82,7 +82,7 @@ const char cmd_capture_help[] =
 	"iteration.\n"
 	"\n"
 	"Options:\n"
-	"  --pid PID          capture this process too (vmmap, footprint)\n"
+	"  --pid PID          capture this process too ({target kinds})\n"
 	"  --process NAME     the one process named exactly NAME (pgrep -x); several\n"
 	"                     matches are an error that lists their pids\n"
 	"  -o, --output DIR   the bundle folder (default iotally-<UTC time>-<name>-<pid>\n"
@@ -108,8 +108,8 @@ const char cmd_capture_help[] =
 	"  --warmup W         repeat: W unmeasured runs of the COMMAND first\n"
 	"                     (default 0)\n"
 	"  --keep-going       repeat: a failed run is recorded, not the end\n"
-	"  --kinds K,...      repeat: the snapshot's captures, of vmmap, classes,\n"
-	"                     track and footprint (default footprint)\n"
+	"  --kinds K,...      repeat: the snapshot's captures (default footprint),\n"
+	"                     of {kinds and}\n"
 	"  --settle SECONDS   repeat: pause after each run before what follows\n"
 	"                     (default 0)\n"
 	"  --tools-dir DIR    for testing: run the stand-ins in DIR (named vmmap,\n"
@@ -353,7 +353,7 @@ cmd_capture(int argc, char **argv)
 	}
 	if (help) {
 		capture_request_release(&req);
-		fputs(cmd_capture_help, stdout);
+		cli_print_help(stdout, cmd_capture_help);
 		return 0;
 	}
 	o.argc = argc;

@@ -129,7 +129,7 @@ cmd_kind(int argc, char **argv)
 	if (parse_args(&run, argc, argv, &err) < 0) {
 		status = cli_usage_error(self, &err);
 	} else if (run.help) {
-		fputs(run.cmd->help, stdout);
+		cli_print_help(stdout, run.cmd->help);
 	} else if (run.cmd->prepare && run.cmd->prepare(run.opts, &run.args, &err) < 0) {
 		if (err.code == DIAG_USAGE) {
 			status = cli_usage_error(self, &err);

@@ -49,7 +49,7 @@ const char cmd_rate_help[] =
 	"\n"
 	"INPUT: a capture series ('iotally capture --count N', its folder or\n"
 	".tar.gz), a folder of captures, or at least 3 captures of one kind in\n"
-	"iteration order (vmmap, classes, track, footprint; the metrics of\n"
+	"iteration order ({kinds}; the metrics of\n"
 	"'iotally trend'). Sample k is iteration k, whatever the capture times.\n"
 	"Every kind a series holds is followed, in the registry's order; --kind\n"
 	"narrows to one. Inputs that cannot be read, or end in the middle, are\n"
@@ -76,17 +76,18 @@ const char cmd_rate_help[] =
 	"  --format F         text (default), json, markdown, ndjson or html (the\n"
 	"                     page of 'iotally report SERIES', led by the summary:\n"
 	"                     each metric's iterations with the fitted line)\n"
-	"  --kind K           follow only the vmmap, classes, track or footprint\n"
+	"  --kind K           follow only the {kinds or}\n"
 	"                     captures (default: every kind the series holds)\n"
 	"  -j, --jobs N       read N inputs at once (default: one per processor,\n"
 	"                     1: one after the other); the output is the same\n"
 	"  -h, --help         show this help\n"
 	"\n"
-	"Gates: METRIC names a metric as the report does (footprint:gpu.dirty,\n"
-	"classes:IOSurface, vmmap:IOSurface:N.dirty, track:total). OP is '>' or\n"
-	"'>='. VALUE is a count or bytes with an optional binary unit (1MiB), per\n"
-	"iteration ('/iteration' may follow). The lower bound of the rate's 95 %\n"
-	"interval is compared, so a gate trips only on growth the iterations show.\n"
+	"Gates: METRIC names a metric as the report does:\n"
+	"{gate grammar}"
+	"OP is '>' or '>='. VALUE is a count or bytes with an optional binary unit\n"
+	"(1MiB), per iteration ('/iteration' may follow). The lower bound of the\n"
+	"rate's 95 % interval is compared, so a gate trips only on growth the\n"
+	"iterations show.\n"
 	"\n"
 	"Examples (the files are iotally's test fixtures):\n"
 	"  iotally rate fixtures/trend/classes/*.txt\n"
@@ -306,7 +307,7 @@ cmd_rate(int argc, char **argv)
 	if (parse_args(argc, argv, &a, &err) < 0) {
 		status = cli_usage_error(cli_find_command("rate"), &err);
 	} else if (a.s.help) {
-		fputs(cmd_rate_help, stdout);
+		cli_print_help(stdout, cmd_rate_help);
 	} else if (rate_operands_expand((const char *const *)a.s.paths, a.s.npaths, &a.ops,
 					&err) < 0) {
 		cli_print_diag(&err);

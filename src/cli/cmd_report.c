@@ -41,10 +41,9 @@ const char cmd_report_help[] =
 	"them (the figures of 'iotally diff').\n"
 	"\n"
 	"A capture bundle of 'iotally capture' (a folder or its .tar.gz) gives one\n"
-	"report of every capture it holds (vmmap, IOKit classes, track,\n"
-	"footprint), each file\n"
-	"checked against its manifest's sha256 first, with what the manifest says\n"
-	"about the capture: target, host, kernel, when and by which iotally,\n"
+	"report of every capture it holds ({kinds}), each\n"
+	"file checked against its manifest's sha256 first, with what the manifest\n"
+	"says about the capture: target, host, kernel, when and by which iotally,\n"
 	"whether it was redacted, and every step that failed, was denied or was\n"
 	"skipped (with the tool's own message).\n"
 	"\n"
@@ -387,7 +386,7 @@ cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (a.help) {
-		fputs(cmd_report_help, stdout);
+		cli_print_help(stdout, cmd_report_help);
 		goto out;
 	}
 	if (run(&a, &notes, &err) < 0) {

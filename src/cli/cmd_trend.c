@@ -60,11 +60,11 @@ const char cmd_trend_help[] =
 	"A capture series of 'iotally capture --count N' (its folder or .tar.gz)\n"
 	"gives its samples in time order, each timed by its manifest's start time\n"
 	"and checked against its sha256. Every kind it holds is followed, one\n"
-	"report after the other in the registry's order (vmmap, classes, track,\n"
-	"footprint; one page with --format html); --kind narrows to one. JSON,\n"
-	"JUnit and gates follow one kind: --kind's, else the first the first\n"
-	"sample holds. A sample without the kind is left out with its step's\n"
-	"reason. A single bundle gives its capture.\n"
+	"report after the other in the registry's order\n"
+	"({kinds}; one page with --format html); --kind\n"
+	"narrows to one. JSON, JUnit and gates follow one kind: --kind's, else the\n"
+	"first the first sample holds. A sample without the kind is left out with\n"
+	"its step's reason. A single bundle gives its capture.\n"
 	"Inputs that cannot be read, or end in the middle, are left out and\n"
 	"listed. Metrics with the same value in every sample are counted, not shown.\n"
 	"\n"
@@ -99,7 +99,7 @@ const char cmd_trend_help[] =
 	"                     slopes and verdict badges)\n"
 	"  -o, --output FILE  with --format html: write the page to FILE (whole or\n"
 	"                     not at all) instead of standard output\n"
-	"  --kind K           follow only the vmmap, classes, track or footprint\n"
+	"  --kind K           follow only the {kinds or}\n"
 	"                     captures of a series (default: every kind it\n"
 	"                     holds); inputs of another kind are an error\n"
 	"  -j, --jobs N       read N inputs at once (default: one per processor,\n"
@@ -107,14 +107,12 @@ const char cmd_trend_help[] =
 	"  -h, --help         show this help\n"
 	"\n"
 	"Gates: METRIC names a metric as the report does, or as 'iotally diff'\n"
-	"gates do: vmmap:<Type>[:<N|V|E|->].<vsize|resident|dirty> (without a\n"
-	"state, all states summed), vmmap:footprint, classes:<Class>,\n"
-	"alloc:<instance|container|iomalloc|pageable>, track:total,\n"
-	"footprint:gpu.dirty, footprint:phys_footprint, footprint:<Category>.dirty,\n"
-	"track:<module>. OP is '>' or '>='. VALUE is a count or bytes with an\n"
-	"optional binary unit (10MiB), or a percentage of the start level (5%),\n"
-	"per hour ('/h', needs capture times) or per sample ('/sample', the\n"
-	"default). The gate trips when the Theil-Sen slope compares true.\n"
+	"gates do:\n"
+	"{gate grammar}"
+	"OP is '>' or '>='. VALUE is a count or bytes with an optional binary unit\n"
+	"(10MiB), or a percentage of the start level (5%), per hour ('/h', needs\n"
+	"capture times) or per sample ('/sample', the default). The gate trips when\n"
+	"the Theil-Sen slope compares true.\n"
 	"\n"
 	"When a metric is LEAK, GROWING or PLATEAU, the series' leak signature\n"
 	"(docs/signatures.md: its first and last samples compared, and the\n"
@@ -371,7 +369,7 @@ cmd_trend(int argc, char **argv)
 	if (parse_args(argc, argv, &a, &err) < 0)
 		status = cli_usage_error(cli_find_command("trend"), &err);
 	else if (a.s.help)
-		fputs(cmd_trend_help, stdout);
+		cli_print_help(stdout, cmd_trend_help);
 	else
 		status = run(&a, &bundles);
 	app_bundles_release(&bundles);

@@ -26,6 +26,11 @@ int cli_usage_error(const struct command *cmd, const struct diag *d);
 /* Flush standard output; 0, or 74 after saying why output was lost. */
 int cli_finish_output(void);
 const struct command *cli_find_command(const char *name);
+/*
+ * A help text to `out`, its lists of kinds ("{kinds or}") said from the
+ * registry rows (app/kind_text.h).
+ */
+void cli_print_help(FILE *out, const char *text);
 
 int cmd_capture(int argc, char **argv);
 extern const char cmd_capture_help[];

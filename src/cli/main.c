@@ -9,6 +9,7 @@
 
 #include "app/kind.h"
 #include "app/kind_command.h"
+#include "app/kind_text.h"
 #include "cli/bundle_args.h"
 #include "ingest/bundle.h"
 #include "iotally-config.h"
@@ -134,6 +135,15 @@ print_common_tasks(FILE *out)
 	      "\n", out);
 }
 
+void
+cli_print_help(FILE *out, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	kind_text_expand(&sb, text);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
+}
+
 static void
 print_main_help(FILE *out)
 {
@@ -151,13 +161,13 @@ print_main_help(FILE *out)
 	load_commands();
 	for (size_t i = 0; i < ncommands; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fputs("\n"
+	cli_print_help(out, "\n"
 	      "Commands read FILE, or standard input when FILE is '-' (diff, report and\n"
 	      "trend read several), and 'iotally -' recognises standard input. A second\n"
 	      "file operand of the other commands is refused, not taken as a name; a\n"
 	      "name that is also a file's name goes after '--'. A capture of another\n"
 	      "kind is refused with the command that reads it; iotally's own JSON of\n"
-	      "vmmap, classes and track is read by diff, report and trend ('iotally\n"
+	      "{read-back kinds and} is read by diff, report and trend ('iotally\n"
 	      "FILE.json' runs report); footprint's text output is read by 'iotally\n"
 	      "footprint', diff, report and trend; reports of other tools\n"
 	      "(footprint's JSON, leaks, heap, System Profiler) are not read.\n"
@@ -179,8 +189,7 @@ print_main_help(FILE *out)
 	      "Exit status: 0 success, 1 a diff gate tripped, 64 usage error, 65 malformed\n"
 	      "input, 66 input cannot be opened, 69 a library iotally loads when it is\n"
 	      "first needed (libxml2, libarchive) cannot be loaded, 70 internal error, 74\n"
-	      "output cannot be written ('iotally help diff' lists its causes).\n",
-	      out);
+	      "output cannot be written ('iotally help diff' lists its causes).\n");
 }
 
 static int
@@ -226,7 +235,7 @@ run_help(int argc, char **argv)
 		no_such_command(&d, argv[2], "");
 		return cli_usage_error(NULL, &d);
 	}
-	fputs(cmd->help, stdout);
+	cli_print_help(stdout, cmd->help);
 	return 0;
 }
 

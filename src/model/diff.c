@@ -204,8 +204,8 @@ parse_metric(const char *p, size_t n, struct diff_gate *g, struct diag *err)
 				"gate '%s': no metric before the operator", g->text);
 	if (!colon || colon == p || colon + 1 == p + n)
 		return diag_set(err, DIAG_USAGE, NULL, 0, 0,
-				"gate '%s': metric '%.*s' is not KIND:NAME (vmmap:..., "
-				"track:..., classes:..., alloc:...)", g->text, (int)n, p);
+				"gate '%s': metric '%.*s' is not KIND:NAME (the kind of "
+				"capture, then its metric)", g->text, (int)n, p);
 	g->kind = xmemdup0(p, (size_t)(colon - p));
 	g->metric = xmemdup0(colon + 1, n - (size_t)(colon - p) - 1);
 	return 0;

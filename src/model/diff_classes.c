@@ -7,6 +7,7 @@
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,4 +344,13 @@ diff_classes_pair_compare(struct diff_classes_pair *p, const char *before_path,
 		return -1;
 	diff_classes_compute(&p->diff, p->before.snap, p->after.snap, opts->direct);
 	return 0;
+}
+
+void
+diff_classes_metric_label(const char *kind, const char *metric, char *out, size_t size)
+{
+	if (strcmp(kind, "alloc") == 0)
+		snprintf(out, size, "IOKit %s allocations", metric);
+	else
+		snprintf(out, size, "%s", metric);
 }

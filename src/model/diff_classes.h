@@ -151,5 +151,10 @@ int diff_classes_metric(const struct diff_classes *d, const char *kind, const ch
 			int64_t *before, int64_t *after, struct diag *err);
 /* Is a metric of kind "classes" or "alloc" in bytes? Allocation totals are. */
 bool diff_classes_metric_is_bytes(const char *kind);
+/*
+ * A gate metric in words (the rate report's labels): a class is its name,
+ * an allocation total "IOKit instance allocations" (rate_label_fn).
+ */
+void diff_classes_metric_label(const char *kind, const char *metric, char *out, size_t size);
 
 #endif

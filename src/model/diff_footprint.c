@@ -413,3 +413,18 @@ diff_footprint_metric(const struct diff_footprint *d, const char *metric,
 		*missing = "AFTER";
 	return 0;
 }
+
+void
+diff_footprint_metric_label(const char *kind, const char *metric, char *out, size_t size)
+{
+	(void)kind;
+	const char *dot = strrchr(metric, '.');
+	if (strcmp(metric, "phys_footprint") == 0)
+		snprintf(out, size, "physical footprint");
+	else if (strncmp(metric, "gpu.", 4) == 0)
+		snprintf(out, size, "GPU %s", metric + 4);
+	else if (dot)
+		snprintf(out, size, "%.*s %s", (int)(dot - metric), metric, dot + 1);
+	else
+		snprintf(out, size, "%s", metric);
+}

@@ -124,6 +124,12 @@ int diff_footprint_process_metric(const struct footprint_capture *before,
 				  const char **missing, bool *no_process, struct diag *err);
 /* Does `metric` (without "footprint:") name one process's figure? */
 bool diff_footprint_metric_is_process(const char *metric);
+/*
+ * A gate metric in words (the rate report's labels): "phys_footprint" ->
+ * "physical footprint", "gpu.dirty" -> "GPU dirty", "IOSurface.dirty" ->
+ * "IOSurface dirty". `kind` is unused (rate_label_fn).
+ */
+void diff_footprint_metric_label(const char *kind, const char *metric, char *out, size_t size);
 
 /*
  * The category row whose figure of a "<Category>.<field>" or "gpu.<field>"

@@ -1083,3 +1083,13 @@ diff_track_pair_release(struct diff_track_pair *p)
 	track_capture_release(&p->before);
 	track_capture_release(&p->after);
 }
+
+void
+diff_track_metric_label(const char *kind, const char *metric, char *out, size_t size)
+{
+	(void)kind;
+	if (strcmp(metric, "total") == 0)
+		snprintf(out, size, "tracked total");
+	else
+		snprintf(out, size, "%s (tracked)", metric);
+}

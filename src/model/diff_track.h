@@ -231,6 +231,11 @@ bool diff_track_metric_is_bytes(const char *metric);
  */
 const struct diff_track_site *diff_track_metric_grew_most(const struct diff_track *d,
 							  const char *metric);
+/*
+ * A gate metric in words (the rate report's labels): "total" -> "tracked
+ * total", a module -> "MODULE (tracked)". `kind` is unused (rate_label_fn).
+ */
+void diff_track_metric_label(const char *kind, const char *metric, char *out, size_t size);
 /* Resolve a metric (after "track:"): 0, or -1 with DIAG_DATA for an absent module. */
 int diff_track_metric(const struct diff_track *d, const char *metric, int64_t *before,
 		      int64_t *after, struct diag *err);

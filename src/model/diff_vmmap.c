@@ -704,7 +704,7 @@ int
 diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 		  int64_t *before, int64_t *after, struct diag *err)
 {
-	if (strcmp(metric, "footprint") == 0)
+	if (strcmp(metric, DIFF_VMMAP_METRIC_FOOTPRINT) == 0)
 		return footprint_metric(d, before, after, err);
 	/* An excerpt (grepped rows or region lines) that lists no GPU type says
 	 * nothing of GPU memory: a gate on the gpu family is not evaluable,
@@ -884,4 +884,39 @@ diff_vmmap_pair_compare(struct diff_vmmap_pair *p, const char *before_path,
 	p->diff.paths[0] = before_path ? xstrdup(before_path) : NULL;
 	p->diff.paths[1] = after_path ? xstrdup(after_path) : NULL;
 	return 0;
+}
+
+/* ---- labels ------------------------------------------------------------ */
+
+/* The purge state's word in a label ("N" -> "non-volatile "), "" unpurgeable. */
+static const char *
+state_word(char c)
+{
+	switch (c) {
+	case 'N':
+		return "non-volatile ";
+	case 'V':
+		return "volatile ";
+	case 'E':
+		return "empty ";
+	default:
+		return "";
+	}
+}
+
+void
+diff_vmmap_metric_label(const char *kind, const char *metric, char *out, size_t size)
+{
+	(void)kind;
+	/* <Type>:<S>.<field>, gpu.<field>, footprint */
+	const char *dot = strrchr(metric, '.'), *sc = strrchr(metric, ':');
+	if (sc && dot && dot == sc + 2)
+		snprintf(out, size, "%.*s %s%s", (int)(sc - metric), metric, state_word(sc[1]),
+			 dot + 1);
+	else if (strncmp(metric, "gpu.", 4) == 0)
+		snprintf(out, size, "GPU %s (vmmap)", metric + 4);
+	else if (strcmp(metric, DIFF_VMMAP_METRIC_FOOTPRINT) == 0)
+		snprintf(out, size, "physical footprint (vmmap)");
+	else
+		snprintf(out, size, "%s", metric);
 }

@@ -28,6 +28,19 @@
 #include "model/diff.h"
 #include "model/gpu.h"
 #include "model/vmmap.h"
+
+/*
+ * The metric of the "Physical footprint" header: vmmap's own metric, whose
+ * name happens to be the footprint kind's (vmmap:footprint).
+ */
+#define DIFF_VMMAP_METRIC_FOOTPRINT "footprint"
+
+/*
+ * A gate metric in words (the rate report's labels): "IOSurface:N.dirty"
+ * -> "IOSurface non-volatile dirty", "gpu.dirty" -> "GPU dirty (vmmap)",
+ * "footprint" -> "physical footprint (vmmap)". `kind` is unused (rate_label_fn).
+ */
+void diff_vmmap_metric_label(const char *kind, const char *metric, char *out, size_t size);
 #include "util/diag.h"
 
 struct diff_vmmap_row {

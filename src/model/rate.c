@@ -207,24 +207,9 @@ rate_series_release(struct rate_series *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The purge state's word in a label ("N" -> "non-volatile "), "" unpurgeable. */
-static const char *
-state_word(char c)
-{
-	switch (c) {
-	case 'N':
-		return "non-volatile ";
-	case 'V':
-		return "volatile ";
-	case 'E':
-		return "empty ";
-	default:
-		return "";
-	}
-}
 
 void
-rate_metric_label(const char *name, char *out, size_t size)
+rate_metric_label(const char *name, rate_label_fn *label, char *out, size_t size)
 {
 	if (size == 0)
 		return;
@@ -233,44 +218,10 @@ rate_metric_label(const char *name, char *out, size_t size)
 		snprintf(out, size, "%s", name);
 		return;
 	}
-	size_t klen = (size_t)(colon - name);
-	const char *rest = colon + 1;
-	const char *dot = strrchr(rest, '.');
-	if (klen == 5 && strncmp(name, "vmmap", 5) == 0) {
-		/* vmmap:<Type>:<S>.<field>, vmmap:footprint */
-		const char *sc = strrchr(rest, ':');
-		if (sc && dot && dot == sc + 2)
-			snprintf(out, size, "%.*s %s%s", (int)(sc - rest), rest, state_word(sc[1]),
-				 dot + 1);
-		else if (strncmp(rest, "gpu.", 4) == 0)
-			snprintf(out, size, "GPU %s (vmmap)", rest + 4);
-		else if (strcmp(rest, "footprint") == 0)
-			snprintf(out, size, "physical footprint (vmmap)");
-		else
-			snprintf(out, size, "%s", rest);
-	} else if (klen == 9 && strncmp(name, "footprint", 9) == 0) {
-		if (strcmp(rest, "phys_footprint") == 0)
-			snprintf(out, size, "physical footprint");
-		else if (strncmp(rest, "gpu.", 4) == 0)
-			snprintf(out, size, "GPU %s", rest + 4);
-		else if (dot)
-			snprintf(out, size, "%.*s %s", (int)(dot - rest), rest, dot + 1);
-		else
-			snprintf(out, size, "%s", rest);
-	} else if (klen == 5 && strncmp(name, "track", 5) == 0) {
-		if (strcmp(rest, "total") == 0)
-			snprintf(out, size, "tracked total");
-		else
-			snprintf(out, size, "%s (tracked)", rest);
-	} else if (klen == 5 && strncmp(name, "alloc", 5) == 0) {
-		snprintf(out, size, "IOKit %s allocations", rest);
-	} else {
-		snprintf(out, size, "%s", rest);
-	}
-}
-
-const char *
-rate_count_noun(const char *name)
-{
-	return strncmp(name, "classes:", 8) == 0 ? "instances" : "";
+	char kind[32];
+	snprintf(kind, sizeof(kind), "%.*s", (int)(colon - name), name);
+	if (label)
+		label(kind, colon + 1, out, size);
+	else
+		snprintf(out, size, "%s", colon + 1);
 }

@@ -113,14 +113,18 @@ void rate_series_analyse(struct trend_series *s, const struct trend_params *p,
 void rate_series_release(struct rate_series *r);
 
 /*
- * A metric's name as the summary says it, without its kind:
- * "classes:IOSurface" -> "IOSurface", "vmmap:IOSurface:N.dirty" ->
- * "IOSurface non-volatile dirty", "footprint:gpu.dirty" -> "GPU dirty",
- * "track:IOSurfaceFamily" -> "IOSurfaceFamily (tracked)". Into out[size].
+ * A metric's words in a label, as its kind says them (a hook of the kind's
+ * registry row, app/kind.h): `kind` is the metric kind before the ':' and
+ * `metric` what follows it. Into out[size] (size > 0).
  */
-void rate_metric_label(const char *name, char *out, size_t size);
+typedef void rate_label_fn(const char *kind, const char *metric, char *out, size_t size);
 
-/* What a count metric counts ("instances" for classes:, else ""). */
-const char *rate_count_noun(const char *name);
+/*
+ * A metric's name as the summary says it, without its kind: the words of
+ * `label` ("vmmap:IOSurface:N.dirty" -> "IOSurface non-volatile dirty"),
+ * the name after its kind when `label` is NULL, the name itself when it
+ * has no kind. Into out[size].
+ */
+void rate_metric_label(const char *name, rate_label_fn *label, char *out, size_t size);
 
 #endif

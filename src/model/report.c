@@ -10,21 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sections of no kind; a kind's own are named by its modules. */
 static const char *const section_names[REPORT_SECTIONS] = {
 	[REPORT_SEC_SESSION] = "session",
 	[REPORT_SEC_GPU] = "gpu",
 	[REPORT_SEC_SIZES] = "sizes",
-	[REPORT_SEC_CLASSES] = "classes",
-	[REPORT_SEC_TRACK] = "track",
 	[REPORT_SEC_GATES] = "gates",
 	[REPORT_SEC_TIMELINES] = "timelines",
 	[REPORT_SEC_SAMPLES] = "samples",
 };
 
 const char *
-report_section_name(enum report_section_id id)
+report_section_name(const struct report *r, enum report_section_id id)
 {
-	return id < REPORT_SECTIONS ? section_names[id] : "?";
+	return id < REPORT_SECTIONS && r->sections[id].name ? r->sections[id].name : "?";
 }
 
 static char *
@@ -183,9 +182,18 @@ report_add_warning(struct report *r, const char *fmt, ...)
 struct report_section *
 report_section(struct report *r, enum report_section_id id, const char *title)
 {
+	return report_section_named(r, id, section_names[id], title);
+}
+
+struct report_section *
+report_section_named(struct report *r, enum report_section_id id, const char *name,
+		     const char *title)
+{
 	struct report_section *s = &r->sections[id];
 	if (!s->title)
 		s->title = xstrdup(title);
+	if (!s->name)
+		s->name = name;
 	return s;
 }
 

@@ -136,10 +136,16 @@ enum report_section_id {
 	REPORT_SECTIONS,
 };
 
-/* "gpu", "sizes", ...: a section's id in the JSON report and the HTML page's anchors. */
-const char *report_section_name(enum report_section_id id);
+/*
+ * "gpu", "sizes", ...: a section's id in the JSON report and the HTML
+ * page's anchors. A kind's own section (IOKit classes, call sites) is named
+ * by the kind's modules (report_section_named()); "?" before it is.
+ */
+struct report;
+const char *report_section_name(const struct report *r, enum report_section_id id);
 
 struct report_section {
+	const char *name;        /* its id (static), report_section_name() */
 	char *title;             /* NULL: the section is absent */
 	char **paragraphs;       /* plain text lines under the title */
 	size_t nparagraphs;
@@ -195,6 +201,9 @@ void report_add_warning(struct report *r, const char *fmt, ...)
 /* Give a section its title (it is present from then on). */
 struct report_section *report_section(struct report *r, enum report_section_id id,
 				      const char *title);
+/* A kind's own section, named `name` (static) by the kind's modules ("classes"). */
+struct report_section *report_section_named(struct report *r, enum report_section_id id,
+					    const char *name, const char *title);
 void report_section_add_paragraph(struct report_section *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

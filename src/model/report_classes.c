@@ -10,6 +10,12 @@
 /* How many class changes the diverging chart shows. */
 #define CLASS_CHART_ITEMS 30
 
+struct report_section *
+report_classes_section(struct report *r)
+{
+	return report_section_named(r, REPORT_SEC_CLASSES, "classes", "IOKit classes");
+}
+
 static void
 add_provenance(struct report *r, const struct classes_snapshot *b,
 	       const struct classes_snapshot *a)
@@ -59,7 +65,7 @@ void
 report_add_classes_totals_from(struct report *r, const struct classes_snapshot *snap,
 			       const char *from)
 {
-	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	struct report_section *s = report_classes_section(r);
 	struct strbuf title = STRBUF_INIT;
 	strbuf_addf(&title, "Allocation totals (%s)", from);
 	add_alloc_single_titled(s, snap, title.buf);
@@ -73,7 +79,7 @@ report_add_classes(struct report *r, const struct classes_snapshot *snap,
 {
 	static const char *const cols[] = { "class", "instances" };
 	add_provenance(r, NULL, snap);
-	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	struct report_section *s = report_classes_section(r);
 	uint64_t with = 0, unreadable = 0;
 	int64_t instances = 0;
 	for (size_t i = 0; i < snap->nclasses; i++) {
@@ -222,7 +228,7 @@ report_add_classes_diff(struct report *r, const struct diff_classes *d)
 {
 	static const char *const cols[] = { "class", "before", "after", "delta", "" };
 	add_provenance(r, d->before, d->after);
-	struct report_section *s = report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
+	struct report_section *s = report_classes_section(r);
 	struct report_table *t = report_section_add_table(s, "classes",
 		d->direct ? "Direct instance counts" : "Instance counts", 5, cols);
 	struct report_chart *c = report_section_add_chart(s, REPORT_CHART_DIVERGING,

@@ -22,4 +22,10 @@ void report_add_classes_diff(struct report *r, const struct diff_classes *d);
 void report_add_classes_totals_from(struct report *r, const struct classes_snapshot *snap,
 				    const char *from);
 
+/*
+ * The IOKit classes section of `r` (its id "classes" in the JSON report and
+ * the page's anchors), made present: the kernel view of a bundle adds to it too.
+ */
+struct report_section *report_classes_section(struct report *r);
+
 #endif

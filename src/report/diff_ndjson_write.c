@@ -220,13 +220,13 @@ write_metrics(FILE *out, const struct pair_cols *p, struct change_cols c, const 
  * ones: the member is the metric).
  */
 static int
-write_totals(FILE *out, const struct pair_cols *p, const json_t *body)
+write_totals(FILE *out, const struct pair_cols *p, const json_t *body, const char *rounded)
 {
 	static const char *const tops[] = { "footprint", "total", "allocation", "figures" };
 	for (size_t i = 0; i < ARRAY_SIZE(tops); i++) {
 		const json_t *v = json_object_get(body, tops[i]);
 		struct change_cols c = { .table = tops[i], .metric = tops[i],
-					 .rounded = strcmp(tops[i], "footprint") == 0 };
+					 .rounded = rounded && strcmp(tops[i], rounded) == 0 };
 		if (is_triple(v)) {
 			if (write_triple(out, p, c, v) < 0)
 				return -1;
@@ -306,7 +306,7 @@ diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json
 	for (size_t i = 0; i < ARRAY_SIZE(tables) && rc == 0; i++)
 		rc = write_table(out, &p, body, &tables[i]);
 	if (rc == 0)
-		rc = write_totals(out, &p, body);
+		rc = write_totals(out, &p, body, r->rounded_member);
 	if (rc == 0)
 		rc = write_processes(out, &p, body);
 	if (rc == 0)

@@ -38,6 +38,11 @@ struct diff_report {
 	size_t ngates;
 	bool changed;
 	const struct signature *sig;      /* what grew (model/signature.h); NULL: none */
+	/*
+	 * The top member of the kind's JSON whose figures are rounded as its
+	 * tool prints them (the kind's row, app/kind.h); NULL: none.
+	 */
+	const char *rounded_member;
 };
 
 /*

@@ -20,22 +20,22 @@ count_or_null(size_t v)
 }
 
 static json_t *
-label_json(const char *name)
+label_json(const struct rate_kind_report *k, const char *name)
 {
 	char label[256];
-	rate_metric_label(name, label, sizeof(label));
+	rate_row_label(k, name, label, sizeof(label));
 	return json_text(label);
 }
 
 static json_t *
-row_json(const struct rate_row *row, size_t nsamples)
+row_json(const struct rate_kind_report *kr, const struct rate_row *row, size_t nsamples)
 {
 	const struct trend_metric *m = row->m;
 	json_t *o = json_object(), *values = json_array();
 	for (size_t k = 0; k < nsamples; k++)
 		json_array_append_new(values, series_json_num(m->v[k]));
 	json_object_set_new_nocheck(o, "name", json_text(m->name));
-	json_object_set_new_nocheck(o, "label", label_json(m->name));
+	json_object_set_new_nocheck(o, "label", label_json(kr, m->name));
 	json_object_set_new_nocheck(o, "unit", json_string(m->unit == TREND_BYTES ? "bytes"
 										  : "count"));
 	json_object_set_new_nocheck(o, "verdict", json_string(rate_verdict_name(row->verdict)));
@@ -63,7 +63,7 @@ kind_json(const struct rate_kind_report *k)
 	const struct rate_series *rs = k->rates;
 	json_t *o = json_object(), *rows = json_array(), *counts = json_object();
 	for (size_t i = 0; i < rs->nrows; i++)
-		json_array_append_new(rows, row_json(&rs->rows[i], k->series->nsamples));
+		json_array_append_new(rows, row_json(k, &rs->rows[i], k->series->nsamples));
 	for (int v = 0; v < RATE_VERDICTS; v++)
 		json_object_set_new_nocheck(counts, rate_verdict_name((enum rate_verdict)v),
 					    json_integer((json_int_t)rs->count[v]));
@@ -148,7 +148,7 @@ rate_ndjson_write(FILE *out, const struct rate_report *r)
 		for (size_t i = 0; i < rs->nrows; i++) {
 			const struct rate_row *row = &rs->rows[i];
 			char label[256];
-			rate_metric_label(row->m->name, label, sizeof(label));
+			rate_row_label(kr, row->m->name, label, sizeof(label));
 			struct ndjson_row *nr = ndjson_row_new(RATE_NDJSON_SCHEMA, "metric",
 							       r->source, kr->kind);
 			ndjson_set_text(nr, "name", row->m->name);

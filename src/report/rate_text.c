@@ -71,14 +71,16 @@ rate_format_pm(char out[96], const struct rate_row *row, enum trend_unit unit, c
 /* ---- the summary ---------------------------------------------------------- */
 
 /*
- * vmmap gives vsize, resident and dirty of one type and state: when its
- * dirty figure is named, its vsize and resident say nothing more.
+ * A kind whose metrics give vsize, resident and dirty of one memory (the
+ * row's dirty_shadows): when its dirty figure is named, its vsize and
+ * resident say nothing more.
  */
 static bool
-shadowed(const struct rate_series *rs, const struct rate_row *row)
+shadowed(const struct rate_kind_report *k, const struct rate_row *row)
 {
+	const struct rate_series *rs = k->rates;
 	const char *name = row->m->name, *dot = strrchr(name, '.');
-	if (strncmp(name, "vmmap:", 6) != 0 || !dot || strcmp(dot, ".dirty") == 0)
+	if (!k->dirty_shadows || !dot || strcmp(dot, ".dirty") == 0)
 		return false;
 	size_t stem = (size_t)(dot - name);
 	for (size_t i = 0; i < rs->nrows; i++) {
@@ -90,11 +92,25 @@ shadowed(const struct rate_series *rs, const struct rate_row *row)
 	return false;
 }
 
+void
+rate_row_label(const struct rate_kind_report *k, const char *name, char *out, size_t size)
+{
+	rate_metric_label(name, k->label, out, size);
+}
+
+const char *
+rate_row_noun(const struct rate_kind_report *k, const char *name)
+{
+	size_t n = strlen(k->kind);
+	return k->count_noun && strncmp(name, k->kind, n) == 0 && name[n] == ':' ? k->count_noun
+										   : "";
+}
+
 static void
-add_label(struct strbuf *out, const char *name)
+add_label(struct strbuf *out, const struct rate_kind_report *k, const char *name)
 {
 	char label[256];
-	rate_metric_label(name, label, sizeof(label));
+	rate_row_label(k, name, label, sizeof(label));
 	strbuf_addstr(out, label);
 }
 
@@ -121,7 +137,7 @@ summary_leaks(const struct rate_report *r, struct strbuf *out)
 		const struct rate_series *rs = r->kinds[k].rates;
 		for (size_t i = 0; i < rs->nrows; i++) {
 			const struct rate_row *row = &rs->rows[i];
-			if (row->verdict != RATE_LEAKS || shadowed(rs, row))
+			if (row->verdict != RATE_LEAKS || shadowed(&r->kinds[k], row))
 				continue;
 			if (n < SUMMARY_NAMED)
 				named[n++] = (struct named){ row, &r->kinds[k] };
@@ -135,8 +151,8 @@ summary_leaks(const struct rate_report *r, struct strbuf *out)
 		const struct rate_row *row = named[i].row;
 		if (i)
 			strbuf_addstr(out, i + 1 == n && !more ? " and " : ", ");
-		add_label(out, row->m->name);
-		rate_format_pm(pm, row, row->m->unit, rate_count_noun(row->m->name));
+		add_label(out, named[i].kind, row->m->name);
+		rate_format_pm(pm, row, row->m->unit, rate_row_noun(named[i].kind, row->m->name));
 		strbuf_addf(out, " %s", pm);
 	}
 	if (more)
@@ -169,18 +185,18 @@ rate_summary(const struct rate_report *r, struct strbuf *out)
 		summary_leaks(r, out);
 	} else if ((row = first_of(r, RATE_WARMS_UP, &k))) {
 		strbuf_addstr(out, "No leak per operation: ");
-		add_label(out, row->m->name);
+		add_label(out, k, row->m->name);
 		strbuf_addf(out, " warms up then stops (flat from iteration %zu", row->warm_until);
 		if (row->has_rate) {
 			char pm[96];
-			rate_format_pm(pm, row, row->m->unit, rate_count_noun(row->m->name));
+			rate_format_pm(pm, row, row->m->unit, rate_row_noun(k, row->m->name));
 			strbuf_addf(out, ", then %s per iteration", pm);
 		}
 		strbuf_addch(out, ')');
 		add_span(out, k);
 	} else if ((row = first_of(r, RATE_UNSURE, &k))) {
 		strbuf_addstr(out, "No leak per operation shown, but ");
-		add_label(out, row->m->name);
+		add_label(out, k, row->m->name);
 		strbuf_addf(out, " is unsure: %s", row->why);
 		if (row->more)
 			strbuf_addf(out, "; about %zu more iteration%s would tell", row->more,

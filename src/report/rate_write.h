@@ -28,7 +28,21 @@ struct rate_kind_report {
 	const struct trend_input_row *inputs;  /* in sample order, left-out last */
 	size_t ninputs;
 	const struct diag_list *warnings;
+	/*
+	 * The kind's words, from its registry row: its metrics' labels
+	 * (NULL: the name after the kind), what its count metrics count (NULL:
+	 * nothing said), and whether a metric's .dirty figure says what its
+	 * .vsize and .resident would (the summary then names only the dirty).
+	 */
+	rate_label_fn *label;
+	const char *count_noun;
+	bool dirty_shadows;
 };
+
+/* A metric's label as kind `k` says it (rate_metric_label()), into out[size]. */
+void rate_row_label(const struct rate_kind_report *k, const char *name, char *out, size_t size);
+/* What a count metric `name` of kind `k` counts: its noun, or "". */
+const char *rate_row_noun(const struct rate_kind_report *k, const char *name);
 
 struct rate_report {
 	const struct rate_kind_report *kinds;

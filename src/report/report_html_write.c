@@ -910,9 +910,9 @@ write_table(struct strbuf *out, const struct report_table *t, bool all)
 
 /* Each table with the charts drawn from it beside it; charts of no table last. */
 static void
-write_section(struct strbuf *out, const struct report_section *s, int id, bool all)
+write_section(struct strbuf *out, const struct report_section *s, bool all)
 {
-	strbuf_addf(out, "<section id=\"%s\"><h2>", report_section_name((enum report_section_id)id));
+	strbuf_addf(out, "<section id=\"%s\"><h2>", s->name ? s->name : "?");
 	esc(out, s->title);
 	strbuf_addstr(out, "</h2>\n");
 	for (size_t p = 0; p < s->nparagraphs; p++) {
@@ -1183,7 +1183,7 @@ render(const struct report *r, struct strbuf *out)
 	strbuf_addstr(out, "</header>\n");
 	for (int s = 0; s < REPORT_SECTIONS && !fold->data.bare; s++)
 		if (r->sections[s].title)
-			write_section(out, &r->sections[s], s, r->all);
+			write_section(out, &r->sections[s], r->all);
 	/* Where the figures come from: below them, folded; the answer comes first. */
 	strbuf_addstr(out, "<section id=\"provenance\"><h2>Provenance</h2>\n"
 		      "<details class=\"provenance\"");

@@ -277,7 +277,7 @@ report_json(const struct report *r, const struct report_fold *f)
 		if (!sec->title)
 			continue;
 		json_t *j = json_object();
-		set(j, "id", json_string(report_section_name((enum report_section_id)s)));
+		set(j, "id", json_string(report_section_name(r, (enum report_section_id)s)));
 		set(j, "title", str(f, sec->title));
 		set(j, "paragraphs", strings(f, sec->paragraphs, sec->nparagraphs));
 		json_t *tables = json_array();

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The column of the dump's "Physical footprint" header, as vmmap prints it. */
+#define FOOTPRINT_COLUMN "footprint"
+
 /* What a row says about its dump (NULL: the input row). */
 struct dump_cols {
 	size_t index;                  /* 1-based */
@@ -33,7 +36,7 @@ row_start(const char *row, const struct ndjson_source *src, const char *status, 
 	ndjson_set_text(o, "captured", d ? vmmap_dump_field(d, "Date/Time") : NULL);
 	ndjson_set_text(o, "os_version", d ? vmmap_dump_field(d, "OS Version") : NULL);
 	ndjson_set_uint(o, "page_size", d && d->page_size, d ? d->page_size : 0);
-	ndjson_set_uint(o, "footprint", has_fp, fp_bytes);
+	ndjson_set_uint(o, FOOTPRINT_COLUMN, has_fp, fp_bytes);
 	return o;
 }
 

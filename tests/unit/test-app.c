@@ -24,6 +24,7 @@
 #include "app/input.h"
 #include "app/kernel_view.h"
 #include "app/kind.h"
+#include "app/kind_text.h"
 #include "app/listing.h"
 #include "app/report_series.h"
 #include "app/series_run.h"
@@ -521,6 +522,43 @@ test_registry_open(void **state)
 	line_reader_close(&in.reader);
 }
 
+/* The kinds in sentences come from the rows: joins, picks and placeholders. */
+static void
+test_kind_text(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	kind_names_join(&sb, KIND_PICK_ALL, ", ", " or ");
+	assert_string_equal(sb.buf, "vmmap, classes, track or footprint");
+	strbuf_reset(&sb);
+	kind_names_join(&sb, KIND_PICK_ALL, "|", "|");
+	assert_string_equal(sb.buf, "vmmap|classes|track|footprint");
+	strbuf_reset(&sb);
+	/* the rows with a schema; those with a step on the target process */
+	kind_names_join(&sb, KIND_PICK_READ_BACK, ", ", " and ");
+	assert_string_equal(sb.buf, "vmmap, classes and track");
+	strbuf_reset(&sb);
+	kind_names_join(&sb, KIND_PICK_TARGET, ", ", ", ");
+	assert_string_equal(sb.buf, "vmmap, footprint");
+	strbuf_reset(&sb);
+	/* placeholders expanded; an unknown one and a lone brace copied */
+	kind_text_expand(&sb, "of {kinds and} ({kinds}) {other} {");
+	assert_string_equal(sb.buf, "of vmmap, classes, track and footprint "
+			    "(vmmap, classes, track, footprint) {other} {");
+	strbuf_reset(&sb);
+	/* each row's gate grammar a line, wrapped before column 76 */
+	kind_text_expand(&sb, "Gates:\n{gate grammar}end\n");
+	assert_string_equal(sb.buf,
+		"Gates:\n"
+		"  vmmap:<Type>[:<N|V|E|->].<vsize|resident|dirty> (without a state, all\n"
+		"    states summed), vmmap:footprint\n"
+		"  classes:<Class>, alloc:<instance|container|iomalloc|pageable>\n"
+		"  track:total, track:<module>\n"
+		"  footprint:gpu.dirty, footprint:phys_footprint, footprint:<Category>.dirty\n"
+		"end\n");
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
@@ -535,6 +573,7 @@ main(void)
 		cmocka_unit_test(test_series_summary),
 		cmocka_unit_test(test_registry_dispatch),
 		cmocka_unit_test(test_registry_open),
+		cmocka_unit_test(test_kind_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

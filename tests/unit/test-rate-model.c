@@ -14,6 +14,10 @@
 
 #include <cmocka.h>
 
+#include "model/diff_classes.h"
+#include "model/diff_footprint.h"
+#include "model/diff_track.h"
+#include "model/diff_vmmap.h"
 #include "model/rate.h"
 #include "model/rate_gate.h"
 
@@ -242,11 +246,24 @@ test_series_axis(void **state)
 	trend_series_release(&s);
 }
 
+/* Each kind's words, as its registry row binds them (app/kind_<name>.c). */
+static rate_label_fn *
+label_fn(const char *name)
+{
+	if (strncmp(name, "vmmap:", 6) == 0)
+		return diff_vmmap_metric_label;
+	if (strncmp(name, "footprint:", 10) == 0)
+		return diff_footprint_metric_label;
+	if (strncmp(name, "track:", 6) == 0)
+		return diff_track_metric_label;
+	return diff_classes_metric_label;
+}
+
 static void
 label_is(const char *name, const char *want)
 {
 	char out[128];
-	rate_metric_label(name, out, sizeof(out));
+	rate_metric_label(name, label_fn(name), out, sizeof(out));
 	assert_string_equal(out, want);
 }
 
@@ -268,11 +285,13 @@ test_labels(void **state)
 	label_is("track:com.apple.iokit.IOSurface", "com.apple.iokit.IOSurface (tracked)");
 	label_is("alloc:instance", "IOKit instance allocations");
 	label_is("nokind", "nokind");
+	/* no words of its kind: the name after the kind */
+	char out[64];
+	rate_metric_label("vmmap:IOSurface:N.dirty", NULL, out, sizeof(out));
+	assert_string_equal(out, "IOSurface:N.dirty");
 	char tiny[4];
-	rate_metric_label("classes:IOSurface", tiny, sizeof(tiny));
+	rate_metric_label("classes:IOSurface", diff_classes_metric_label, tiny, sizeof(tiny));
 	assert_string_equal(tiny, "IOS");
-	assert_string_equal(rate_count_noun("classes:IOSurface"), "instances");
-	assert_string_equal(rate_count_noun("track:total"), "");
 }
 
 static void

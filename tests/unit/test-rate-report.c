@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "model/diff_classes.h"
+#include "model/diff_vmmap.h"
 #include "report/rate_write.h"
 
 #include <math.h>
@@ -71,9 +73,12 @@ test_summary_leaks(void **state)
 				  .count = { [RATE_LEAKS] = 1 } };
 	struct rate_series vs = { .rows = vrow, .nrows = 2, .iterations = 22, .warmup = 2,
 				  .count = { [RATE_LEAKS] = 2 } };
+	/* the words the kinds' registry rows give (app/rate_run.c fills them) */
 	struct rate_kind_report kinds[2] = {
-		{ .kind = "classes", .rates = &cs },
-		{ .kind = "vmmap", .rates = &vs },
+		{ .kind = "classes", .rates = &cs, .label = diff_classes_metric_label,
+		  .count_noun = "instances" },
+		{ .kind = "vmmap", .rates = &vs, .label = diff_vmmap_metric_label,
+		  .dirty_shadows = true },
 	};
 	struct rate_params rp = { 0 };
 	struct rate_report r = { .kinds = kinds, .nkinds = 2, .rparams = &rp };
@@ -82,7 +87,22 @@ test_summary_leaks(void **state)
 	assert_string_equal(sb.buf, "IOSurface +12.0 ± 0.4 instances and IOSurface dirty "
 			    "+48.0 ± 1.2 MiB per iteration (20 iterations after 2 warm-up)");
 	assert_int_equal(rate_report_leaks(&r), 3);
+	strbuf_reset(&sb);
+	/* without the rows' words: names after the kind, no noun, nothing shadowed */
+	struct rate_kind_report bare[2] = {
+		{ .kind = "classes", .rates = &cs },
+		{ .kind = "vmmap", .rates = &vs },
+	};
+	r.kinds = bare;
+	rate_summary(&r, &sb);
+	assert_string_equal(sb.buf, "IOSurface +12.0 ± 0.4, IOSurface:-.dirty +48.0 ± 1.2 MiB "
+			    "and IOSurface:-.vsize +48.0 ± 1.2 MiB per iteration (20 iterations "
+			    "after 2 warm-up)");
 	strbuf_release(&sb);
+	/* the noun is the kind's own metrics' only (alloc: is the classes row's too) */
+	assert_string_equal(rate_row_noun(&kinds[0], "classes:IOSurface"), "instances");
+	assert_string_equal(rate_row_noun(&kinds[0], "alloc:instance"), "");
+	assert_string_equal(rate_row_noun(&kinds[1], "vmmap:IOSurface:N.count"), "");
 }
 
 static void
@@ -94,7 +114,9 @@ test_summary_no_leak(void **state)
 	struct rate_row row = { .m = &m, .verdict = RATE_WARMS_UP, .warm_until = 6 };
 	struct rate_series rs = { .rows = &row, .nrows = 1, .iterations = 12, .warmup = 3,
 				  .count = { [RATE_WARMS_UP] = 1 } };
-	struct rate_kind_report kind = { .kind = "classes", .rates = &rs };
+	struct rate_kind_report kind = { .kind = "classes", .rates = &rs,
+					 .label = diff_classes_metric_label,
+					 .count_noun = "instances" };
 	struct rate_params rp = { 0 };
 	struct rate_report r = { .kinds = &kind, .nkinds = 1, .rparams = &rp };
 	struct strbuf sb = STRBUF_INIT;

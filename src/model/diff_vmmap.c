@@ -676,7 +676,7 @@ diff_vmmap_metric_grew_most(const struct diff_vmmap *d, const char *metric, int 
 {
 	struct lines_metric m;
 	struct diag err;
-	if (d->by_summary || strcmp(metric, "footprint") == 0 ||
+	if (d->by_summary || strcmp(metric, DIFF_VMMAP_METRIC_FOOTPRINT) == 0 ||
 	    lines_metric_parse(metric, &m, &err) < 0)
 		return NULL;
 	char *sel = xmemdup0(metric, m.tlen);

@@ -246,6 +246,7 @@ heap_diff_write_text(FILE *out, const struct heap_diff *d, bool markdown)
 	if (same)
 		fprintf(out, "%s%zu class%s unchanged\n", markdown ? "\n" : "", same,
 			same == 1 ? "" : "es");
+	fputc('\n', out);
 }
 
 static json_t *

@@ -45,7 +45,7 @@ const char cmd_heap_help[] =
 	"Examples (the files are iotally's test fixtures):\n"
 	"  iotally heap fixtures/heap/constructed-before.txt\n"
 	"  iotally heap --top 3 --format markdown fixtures/heap/constructed-after.txt\n"
-	"  iotally diff --gate 'heap:CFString.count > +100' fixtures/heap/constructed-before.txt fixtures/heap/constructed-after.txt\n"
+	"  iotally diff fixtures/heap/constructed-before.txt fixtures/heap/constructed-after.txt\n"
 	"\n"
 	"Exit status: 0 success, 64 usage error, 65 malformed input, 66 input\n"
 	"cannot be opened, 74 output cannot be written; with several inputs, the\n"

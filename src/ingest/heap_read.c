@@ -86,8 +86,12 @@ read_size(const struct word *w, uint64_t *out, bool *rounded)
 {
 	if (!w->n)
 		return -1;
-	char last = w->p[w->n - 1];
-	*rounded = !(last >= '0' && last <= '9');
+	/* Bytes are read as integers: exact past 2^53, where a double is not. */
+	if (scan_all_digits(w->p, w->n)) {
+		*rounded = false;
+		return parse_u64_dec(w->p, w->n, out) == 0 && bytes_fit(*out) ? 0 : -1;
+	}
+	*rounded = true;
 	if (size_parse_vmmap(w->p, w->n, out) != SIZE_OK || !bytes_fit(*out))
 		return -1;
 	return 0;

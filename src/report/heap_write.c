@@ -201,7 +201,7 @@ heap_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *
 static const char *
 row_change(const struct heap_diff_row *r)
 {
-	return !r->in_before ? "added" : !r->in_after ? "removed"
+	return !r->in_before ? "new" : !r->in_after ? "gone"
 		: heap_diff_row_changed(r) ? "changed" : "same";
 }
 

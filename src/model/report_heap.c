@@ -12,10 +12,11 @@
 
 #define SECTION_TITLE "Malloc heap by class"
 
-/* The header lines a reader looks for first, in heap's own words. */
+/* The header lines a reader looks for first, in heap's own words (not its "Physical
+ * footprint", a figure in vmmap's units, which text shows only in binary ones). */
 static const char *const provenance_keys[] = {
 	"Process", "Identifier", "Version", "Code Type", "OS Version", "Date/Time",
-	"Physical footprint", "Analysis Tool",
+	"Analysis Tool",
 };
 
 static void

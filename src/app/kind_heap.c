@@ -217,6 +217,8 @@ trend_read(struct trend_input *in, struct line_reader *r, bool json, struct tren
 	side_release(&s);
 }
 
+extern const struct kind_command kind_heap_command;
+
 const struct kind kind_heap = {
 	.name = "heap",
 	.raw = { INPUT_HEAP },
@@ -235,4 +237,5 @@ const struct kind kind_heap = {
 	.free = heap_free,
 	.single_report = report_single,
 	.trend_read = trend_read,
+	.command = &kind_heap_command,
 };

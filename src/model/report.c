@@ -16,6 +16,7 @@ static const char *const section_names[REPORT_SECTIONS] = {
 	[REPORT_SEC_SIZES] = "sizes",
 	[REPORT_SEC_CLASSES] = "classes",
 	[REPORT_SEC_TRACK] = "track",
+	[REPORT_SEC_HEAP] = "heap",
 	[REPORT_SEC_GATES] = "gates",
 	[REPORT_SEC_TIMELINES] = "timelines",
 	[REPORT_SEC_SAMPLES] = "samples",

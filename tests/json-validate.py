@@ -26,7 +26,7 @@ import sys
 
 KNOWN = {'$schema', '$id', 'title', 'description', 'type', 'const', 'enum',
          'properties', 'required', 'additionalProperties', 'items', 'minimum',
-         'maximum', '$ref', '$defs'}
+         'maximum', '$ref', '$defs', 'anyOf'}
 
 TYPES = {
     'object': lambda v: isinstance(v, dict),
@@ -47,6 +47,17 @@ def check(schema, value, root, path, errors):
         ref = schema['$ref']
         assert ref.startswith('#/$defs/'), ref
         check(root['$defs'][ref[len('#/$defs/'):]], value, root, path, errors)
+    if 'anyOf' in schema:
+        # Valid when one branch is; else the errors of the branch that came closest.
+        tries = []
+        for branch in schema['anyOf']:
+            branch_errors = []
+            check(branch, value, root, path, branch_errors)
+            if not branch_errors:
+                break
+            tries.append(branch_errors)
+        else:
+            errors.extend(min(tries, key=len))
     if 'type' in schema:
         types = schema['type'] if isinstance(schema['type'], list) else [schema['type']]
         if not any(TYPES[t](value) for t in types):

@@ -34,13 +34,14 @@ kind_note_partial(struct diag_list *w, const char *bpath, bool bpartial, const c
  * captures (`iotally BUNDLE`, `iotally report BUNDLE`, trend's default
  * kind). A kind is its row (app/kind_<name>.c) and its own modules.
  */
-extern const struct kind kind_vmmap, kind_classes, kind_track, kind_footprint;
+extern const struct kind kind_vmmap, kind_classes, kind_track, kind_footprint, kind_heap;
 
 static const struct kind *const kinds[] = {
 	&kind_vmmap,
 	&kind_classes,
 	&kind_track,
 	&kind_footprint,
+	&kind_heap,
 };
 
 #define NKINDS (ARRAY_SIZE(kinds))

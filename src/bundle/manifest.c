@@ -60,6 +60,7 @@ static const char *const kind_names[BUNDLE_NKINDS] = {
 	[BUNDLE_KIND_CLASSES] = "classes",
 	[BUNDLE_KIND_TRACK] = "track",
 	[BUNDLE_KIND_FOOTPRINT] = "footprint",
+	[BUNDLE_KIND_HEAP] = "heap",
 };
 
 const char *

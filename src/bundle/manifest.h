@@ -125,6 +125,7 @@ enum bundle_kind {
 	BUNDLE_KIND_CLASSES,
 	BUNDLE_KIND_TRACK,
 	BUNDLE_KIND_FOOTPRINT,
+	BUNDLE_KIND_HEAP,      /* no capture step takes it yet: a bundle made by hand */
 	BUNDLE_NKINDS
 };
 

@@ -28,24 +28,41 @@ bad:
 	return diag_set(err, DIAG_USAGE, NULL, 0, 0, "%s wants a whole number, not '%s'", opt, v);
 }
 
-/* "--kinds 'ARG': each kind is A, B, C or D": the capture kinds of bundle/manifest.h. */
+/*
+ * The kinds a step of the plan captures, as bits 1 << enum bundle_kind: a
+ * kind a bundle may hold that no step captures is no kind of --kinds.
+ */
+static unsigned
+plan_kinds(const struct capture_plan *plan)
+{
+	unsigned bits = 0;
+	for (size_t i = 0; i < plan->n; i++)
+		bits |= 1u << plan->steps[i].kind;
+	return bits;
+}
+
+/* "--kinds 'ARG': each kind is A, B, C or D": the kinds the plan captures. */
 static int
-refuse_kinds(const char *arg, struct diag *err)
+refuse_kinds(const char *arg, unsigned kinds, struct diag *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	for (int k = 0; k < BUNDLE_NKINDS; k++)
-		strbuf_addf(&sb, "%s%s", k == 0 ? "" : k + 1 < BUNDLE_NKINDS ? ", " : " or ",
+	for (int k = 0; k < BUNDLE_NKINDS; k++) {
+		if (!(kinds & (1u << k)))
+			continue;
+		kinds &= ~(1u << k);
+		strbuf_addf(&sb, "%s%s", sb.len == 0 ? "" : kinds ? ", " : " or ",
 			    bundle_kind_name((enum bundle_kind)k));
+	}
 	diag_set(err, DIAG_USAGE, NULL, 0, 0, "--kinds '%s': each kind is %s", arg, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
 
-/* --kinds NAME,NAME...: bits 1 << enum bundle_kind. */
+/* --kinds NAME,NAME...: bits 1 << enum bundle_kind, each a kind the plan captures. */
 static int
-parse_kinds(const char *arg, unsigned *out, struct diag *err)
+parse_kinds(const char *arg, const struct capture_plan *plan, unsigned *out, struct diag *err)
 {
-	unsigned bits = 0;
+	unsigned kinds = plan_kinds(plan), bits = 0;
 	const char *p = arg;
 	for (;;) {
 		const char *comma = strchr(p, ',');
@@ -53,13 +70,13 @@ parse_kinds(const char *arg, unsigned *out, struct diag *err)
 		bool found = false;
 		for (int k = 0; k < BUNDLE_NKINDS; k++) {
 			const char *name = bundle_kind_name((enum bundle_kind)k);
-			if (strlen(name) == n && strncmp(name, p, n) == 0) {
+			if ((kinds & (1u << k)) && strlen(name) == n && strncmp(name, p, n) == 0) {
 				bits |= 1u << k;
 				found = true;
 			}
 		}
 		if (!found)
-			return refuse_kinds(arg, err);
+			return refuse_kinds(arg, kinds, err);
 		if (!comma)
 			break;
 		p = comma + 1;
@@ -98,7 +115,7 @@ take_repeat(struct capture_request *c, int id, const char *arg, struct diag *err
 		return 0;
 	case CAPTURE_ARG_KINDS:
 		c->have_kinds = true;
-		return parse_kinds(arg, &o->kinds, err);
+		return parse_kinds(arg, o->plan, &o->kinds, err);
 	case CAPTURE_ARG_SETTLE:
 		if (parse_uint("--settle", arg, &v, err) < 0)
 			return -1;

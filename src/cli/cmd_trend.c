@@ -55,6 +55,7 @@ const char cmd_trend_help[] =
 	"  track   the total and the bytes charged to each module\n"
 	"  footprint  footprint:gpu.dirty, footprint:phys_footprint and each\n"
 	"          category's dirty bytes (rounded figures quantised to their unit)\n"
+	"  heap    heap:nodes and heap:bytes (a heap report's All zones)\n"
 	"Samples are ordered by the captures' own times (vmmap 'Date/Time:') when\n"
 	"every capture has one, else by argument order; the report says which.\n"
 	"A capture series of 'iotally capture --count N' (its folder or .tar.gz)\n"

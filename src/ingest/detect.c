@@ -1,6 +1,7 @@
 #include "ingest/detect.h"
 
 #include "ingest/footprint_read.h"
+#include "ingest/heap_read.h"
 #include "ingest/vmmap_read.h"
 #include "util/linereader.h"
 #include "util/view.h"
@@ -140,6 +141,9 @@ input_detect(const char *p, size_t n)
 			return INPUT_XML_PLIST;
 		return INPUT_XML_OTHER;
 	}
+	/* Before vmmap's recogniser, which takes heap's Analysis Tool line for another tool's. */
+	if (heap_recognise(p, n))
+		return INPUT_HEAP;
 	/* The vmmap parser's own recogniser, so that `iotally FILE` and
 	 * `iotally vmmap FILE` agree on what a vmmap capture is (its failure
 	 * message and lines meant as region lines are vmmap's to explain). */
@@ -208,7 +212,7 @@ input_kind_describe(enum input_kind kind)
 	case INPUT_VMMAP:
 		return "a vmmap dump";
 	case INPUT_TOOL_REPORT:
-		return "a report of another memory tool (leaks, heap, malloc_history), "
+		return "a report of another memory tool (leaks, malloc_history), "
 		       "which iotally does not read";
 	case INPUT_IOREG_TEXT:
 		return "ioreg text output";
@@ -218,6 +222,8 @@ input_kind_describe(enum input_kind kind)
 		return "an ioclasscount --track/--leaks/--maps capture";
 	case INPUT_FOOTPRINT:
 		return "footprint output";
+	case INPUT_HEAP:
+		return "a heap report";
 	case INPUT_TEXT:
 	default:
 		return "text that is none of the captures iotally reads";

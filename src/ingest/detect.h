@@ -22,11 +22,12 @@ enum input_kind {
 	INPUT_JSON,            /* JSON not written by iotally */
 	INPUT_IOTALLY_JSON,    /* {"schema": "iotally.<kind>/N", ...} */
 	INPUT_VMMAP,           /* also vmmap's failure message, broken region lines */
-	INPUT_TOOL_REPORT,     /* leaks, heap: the header block of vmmap, another tool */
+	INPUT_TOOL_REPORT,     /* leaks, malloc_history: the header block of vmmap, another tool */
 	INPUT_IOREG_TEXT,
 	INPUT_IOCLASSCOUNT,
 	INPUT_TRACK,           /* ioclasscount --track / --leaks / --maps */
 	INPUT_FOOTPRINT,       /* footprint's text output (not its JSON) */
+	INPUT_HEAP,            /* Apple's heap report (heap PID) */
 	INPUT_TEXT,            /* text of no kind we know */
 };
 

@@ -130,6 +130,7 @@ enum report_section_id {
 	REPORT_SEC_SIZES,        /* size histograms, IOSurfaces by dimensions */
 	REPORT_SEC_CLASSES,      /* IOKit classes */
 	REPORT_SEC_TRACK,        /* call sites and modules */
+	REPORT_SEC_HEAP,         /* the malloc heap by class (Apple's heap) */
 	REPORT_SEC_GATES,
 	REPORT_SEC_TIMELINES,    /* a series: each metric that changed over time */
 	REPORT_SEC_SAMPLES,      /* a series: its samples, used and left out */

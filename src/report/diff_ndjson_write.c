@@ -13,6 +13,8 @@ struct pair_cols {
 	const struct signature *sig;       /* NULL: none */
 	/* A section read from other files than the pair's (diff_report.h). */
 	const struct diff_section_files *files;
+	/* The body's "rounded": the pair's sizes were printed rounded (human-readable). */
+	bool rounded;
 };
 
 static struct ndjson_row *
@@ -135,6 +137,7 @@ static int
 write_triple(FILE *out, const struct pair_cols *p, struct change_cols c, const json_t *t)
 {
 	bool moved = row_moved(&c);
+	c.rounded |= p->rounded;
 	const json_t *delta = json_object_get(t, "delta");
 	if (json_is_integer(delta) && json_integer_value(delta) == 0 && !moved)
 		return 0;
@@ -300,7 +303,8 @@ diff_ndjson_write(FILE *out, const struct diff_report *r, const char *name, json
 		{ "categories", "category", false },
 	};
 	struct pair_cols p = { name, r->before_path, r->after_path, r->kind, "ok", NULL, r->sig,
-			       r->files.section ? &r->files : NULL };
+			       r->files.section ? &r->files : NULL,
+			       json_is_true(json_object_get(body, "rounded")) };
 	struct change_cols c = { .change = r->changed ? "changed" : "same" };
 	int rc = write_row(out, "pair", &p, &c);
 	for (size_t i = 0; i < ARRAY_SIZE(tables) && rc == 0; i++)
@@ -319,7 +323,7 @@ int
 diff_ndjson_write_error(FILE *out, const char *name, const char *before, const char *after,
 			const char *kind, const char *error)
 {
-	struct pair_cols p = { name, before, after, kind, "error", error, NULL, NULL };
+	struct pair_cols p = { name, before, after, kind, "error", error, NULL, NULL, false };
 	struct change_cols c = { 0 };
 	return write_row(out, "pair", &p, &c);
 }

@@ -431,12 +431,13 @@ static void
 test_registry_dispatch(void **state)
 {
 	(void)state;
-	/* Order: vmmap, classes, track, footprint (a bundle offers its captures so). */
+	/* Order: vmmap, classes, track, footprint, heap (a bundle offers its captures so). */
 	const struct kind *k = kind_first();
 	assert_string_equal(k->name, "vmmap");
 	assert_string_equal((k = kind_next(k))->name, "classes");
 	assert_string_equal((k = kind_next(k))->name, "track");
 	assert_string_equal((k = kind_next(k))->name, "footprint");
+	assert_string_equal((k = kind_next(k))->name, "heap");
 	assert_null(kind_next(k));
 	/* One row for each capture kind a bundle may hold, in the bundle's order. */
 	k = kind_first();
@@ -460,6 +461,7 @@ test_registry_dispatch(void **state)
 		{ INPUT_IOCLASSCOUNT, "classes" },
 		{ INPUT_TRACK, "track" },
 		{ INPUT_FOOTPRINT, "footprint" },
+		{ INPUT_HEAP, "heap" },
 		{ INPUT_IOTALLY_JSON, NULL },
 		{ INPUT_TOOL_REPORT, NULL },
 		{ INPUT_TEXT, NULL },

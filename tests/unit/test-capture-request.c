@@ -33,7 +33,13 @@ struct fixture {
 static int
 run(struct fixture *f, const struct arg *args, size_t n, bool stdin_tty)
 {
-	static const struct capture_plan plan = { .repeat_kinds = 1u << 3 };
+	/* One step of each kind but the last, which a bundle may hold and no step captures. */
+	static const struct capture_plan plan = {
+		.steps = { { NULL, BUNDLE_KIND_VMMAP }, { NULL, BUNDLE_KIND_CLASSES },
+			   { NULL, BUNDLE_KIND_TRACK }, { NULL, BUNDLE_KIND_FOOTPRINT } },
+		.n = 4,
+		.repeat_kinds = 1u << 3,
+	};
 	capture_request_init(&f->req, &f->o, &f->so, n, &plan);
 	diag_clear(&f->err);
 	for (size_t i = 0; i < n; i++)
@@ -110,6 +116,9 @@ test_repeat_refused(void **state)
 		"--repeat must be between 3 and 999 (a rate needs 3 iterations)");
 	refused(&f, RUN(&f, false, { CAPTURE_ARG_KINDS, "vmmap,gpu", false }),
 		"--kinds 'vmmap,gpu': each kind is vmmap, classes, track or footprint");
+	/* A kind of the bundle's that no step of the plan captures is none of --kinds. */
+	refused(&f, RUN(&f, false, { CAPTURE_ARG_KINDS, "vmmap,heap", false }),
+		"--kinds 'vmmap,heap': each kind is vmmap, classes, track or footprint");
 	refused(&f, RUN(&f, false, { CAPTURE_ARG_WARMUP, "1", false }),
 		"--warmup, --keep-going, --kinds and --settle go with --repeat");
 	refused(&f, RUN(&f, false, { CAPTURE_ARG_REPEAT, "3", false },

@@ -206,13 +206,13 @@ static void
 test_unknown_gate_kind(void **state)
 {
 	(void)state;
-	const char *texts[] = { "heap:total > +1" };
+	const char *texts[] = { "leaks:total > +1" };
 	struct diff_gate *g = parse_gates(texts, 1);
 	struct diag err;
 	assert_int_equal(diff_run_check_gate_kinds(g, 1, &err), -1);
 	assert_int_equal(err.code, DIAG_USAGE);
-	assert_string_equal(err.msg, "gate 'heap:total > +1': unknown metric kind 'heap' (vmmap, "
-			    "classes, alloc, track or footprint)");
+	assert_string_equal(err.msg, "gate 'leaks:total > +1': unknown metric kind 'leaks' (vmmap, "
+			    "classes, alloc, track, footprint or heap)");
 	free_gates(g, 1);
 }
 

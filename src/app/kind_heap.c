@@ -238,4 +238,5 @@ const struct kind kind_heap = {
 	.single_report = report_single,
 	.trend_read = trend_read,
 	.command = &kind_heap_command,
+	.gate_grammar = "heap:nodes, heap:bytes",
 };

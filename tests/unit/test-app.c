@@ -531,10 +531,10 @@ test_kind_text(void **state)
 	(void)state;
 	struct strbuf sb = STRBUF_INIT;
 	kind_names_join(&sb, KIND_PICK_ALL, ", ", " or ");
-	assert_string_equal(sb.buf, "vmmap, classes, track or footprint");
+	assert_string_equal(sb.buf, "vmmap, classes, track, footprint or heap");
 	strbuf_reset(&sb);
 	kind_names_join(&sb, KIND_PICK_ALL, "|", "|");
-	assert_string_equal(sb.buf, "vmmap|classes|track|footprint");
+	assert_string_equal(sb.buf, "vmmap|classes|track|footprint|heap");
 	strbuf_reset(&sb);
 	/* the rows with a schema; those with a step on the target process */
 	kind_names_join(&sb, KIND_PICK_READ_BACK, ", ", " and ");
@@ -545,8 +545,8 @@ test_kind_text(void **state)
 	strbuf_reset(&sb);
 	/* placeholders expanded; an unknown one and a lone brace copied */
 	kind_text_expand(&sb, "of {kinds and} ({kinds}) {other} {");
-	assert_string_equal(sb.buf, "of vmmap, classes, track and footprint "
-			    "(vmmap, classes, track, footprint) {other} {");
+	assert_string_equal(sb.buf, "of vmmap, classes, track, footprint and heap "
+			    "(vmmap, classes, track, footprint, heap) {other} {");
 	strbuf_reset(&sb);
 	/* each row's gate grammar a line, wrapped before column 76 */
 	kind_text_expand(&sb, "Gates:\n{gate grammar}end\n");
@@ -557,6 +557,7 @@ test_kind_text(void **state)
 		"  classes:<Class>, alloc:<instance|container|iomalloc|pageable>\n"
 		"  track:total, track:<module>\n"
 		"  footprint:gpu.dirty, footprint:phys_footprint, footprint:<Category>.dirty\n"
+		"  heap:nodes, heap:bytes\n"
 		"end\n");
 	strbuf_release(&sb);
 }

@@ -8,10 +8,11 @@ unchanged copy must pass.
 """
 
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from planted_check import clean_passes, copy_src, run_plants  # noqa: E402
 
 # (file under src/, line appended, the message expected for it: {line} is
 # the planted line's number). Headers too: a dependency that lives only in a
@@ -60,41 +61,16 @@ PLANTS = [
 ]
 
 
-def run_check(check, src):
-    return subprocess.run([sys.executable, check, src], capture_output=True, text=True)
-
-
 def main(argv):
     if len(argv) != 3:
         print('usage: include-check-planted.py CHECK SRC_DIR', file=sys.stderr)
         return 64
     check, src = argv[1], argv[2]
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        copy = os.path.join(tmp, 'src')
-        shutil.copytree(src, copy, ignore=shutil.ignore_patterns('*.build', '*.txt'))
-        clean = run_check(check, copy)
-        if clean.returncode != 0 or clean.stdout:
-            print('FAIL: the unchanged tree does not pass:\n' + clean.stdout + clean.stderr)
+        copy = copy_src(src, tmp)
+        if not clean_passes(check, copy):
             return 1
-        for rel, planted, expect in PLANTS:
-            path = os.path.join(copy, rel)
-            with open(path, 'rb') as f:
-                original = f.read()
-            text = original if original.endswith(b'\n') else original + b'\n'
-            line = text.count(b'\n') + 1
-            with open(path, 'wb') as f:
-                f.write(text + planted.encode() + b'\n')
-            got = run_check(check, copy)
-            with open(path, 'wb') as f:
-                f.write(original)
-            want = expect.format(line=line) + '\n'
-            if got.returncode != 1 or got.stdout != want:
-                failures += 1
-                print('FAIL: %s planted in %s: status %d, stdout:\n%s(wanted status 1 and:\n%s)'
-                      % (planted, rel, got.returncode, got.stdout, want))
-            else:
-                print('ok: ' + want.rstrip())
+        failures = run_plants(check, copy, PLANTS)
     return 1 if failures else 0
 
 

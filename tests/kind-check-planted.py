@@ -10,10 +10,11 @@ and the words that only look like a kind (the vmmap metric
 """
 
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from planted_check import clean_passes, copy_src, run_check, run_plants  # noqa: E402
 
 # (file under src/, line appended, the message expected, or None where the
 # plant is allowed; {line} is the planted line's number).
@@ -37,47 +38,20 @@ PLANTS = [
 ]
 
 
-def run_check(check, src):
-    return subprocess.run([sys.executable, check, src], capture_output=True, text=True)
-
-
 def main(argv):
     if len(argv) != 3:
         print('usage: kind-check-planted.py CHECK SRC_DIR', file=sys.stderr)
         return 64
     check, src = argv[1], argv[2]
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        copy = os.path.join(tmp, 'src')
-        shutil.copytree(src, copy, ignore=shutil.ignore_patterns('*.build', '*.txt'))
-        clean = run_check(check, copy)
-        if clean.returncode != 0 or clean.stdout:
-            print('FAIL: the unchanged tree does not pass:\n' + clean.stdout + clean.stderr)
+        copy = copy_src(src, tmp)
+        if not clean_passes(check, copy):
             return 1
-        for rel, planted, expect in PLANTS:
-            path = os.path.join(copy, rel)
-            with open(path, 'rb') as f:
-                original = f.read()
-            text = original if original.endswith(b'\n') else original + b'\n'
-            line = text.count(b'\n') + 1
-            with open(path, 'wb') as f:
-                f.write(text + planted.encode() + b'\n')
-            got = run_check(check, copy)
-            with open(path, 'wb') as f:
-                f.write(original)
-            want_status, want = (1, expect.format(line=line) + '\n') if expect else (0, '')
-            if got.returncode != want_status or got.stdout != want:
-                failures += 1
-                print('FAIL: %s planted in %s: status %d, stdout:\n%s(wanted status %d and:\n%s)'
-                      % (planted, rel, got.returncode, got.stdout, want_status, want))
-            else:
-                print('ok: %s in %s: %s' % (planted, rel, want.rstrip() or 'passes'))
+        failures = run_plants(check, copy, PLANTS)
         # the check must also refuse a tree whose rows it cannot find
-        os.remove(os.path.join(copy, 'app', 'kind_vmmap.c'))
-        for row in ('kind_classes.c', 'kind_track.c', 'kind_footprint.c'):
-            p = os.path.join(copy, 'app', row)
-            if os.path.exists(p):
-                os.remove(p)
+        for name in os.listdir(os.path.join(copy, 'app')):
+            if name.startswith('kind_') and name.endswith('.c'):
+                os.remove(os.path.join(copy, 'app', name))
         got = run_check(check, copy)
         if got.returncode != 1 or 'registry rows' not in got.stdout:
             failures += 1

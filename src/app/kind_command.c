@@ -37,3 +37,10 @@ kind_ndjson_source(const struct app_source *src)
 {
 	return (struct ndjson_source){ .path = src->path, .side = src->side, .pair = src->pair };
 }
+
+void
+kind_command_said_partial(const struct kind_io *io, const struct app_source *src)
+{
+	diag_write_msg(io->err, DIAG_WARNING, src->path, 0,
+		       "results are partial (see the warnings above)");
+}

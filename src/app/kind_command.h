@@ -102,6 +102,14 @@ struct kind_command {
 struct ndjson_source kind_ndjson_source(const struct app_source *src);
 /* "Input" PATH and the iotally version: the provenance of a report of one input. */
 void kind_report_provenance(struct report *r, const char *const *paths, size_t npaths);
+/* The closing lines of a one-capture command's --help: its exit statuses. */
+#define KIND_COMMAND_EXIT_HELP \
+	"Exit status: 0 success, 64 usage error, 65 malformed input, 66 input\n" \
+	"cannot be opened, 74 output cannot be written; with several inputs, the\n" \
+	"first error's.\n"
+
+/* After a capture was written whose reading was partial: said once, on io->err. */
+void kind_command_said_partial(const struct kind_io *io, const struct app_source *src);
 /* The report as Markdown on io->out: 0, or 74 after saying why not. */
 int kind_report_write_markdown(const struct kind_io *io, const struct report *r);
 

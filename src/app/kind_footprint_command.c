@@ -67,9 +67,7 @@ static const char footprint_help[] =
 	"  iotally footprint --format json fixtures/footprint/macos26.5-arm64-footprint-swapped-wired-elided-mlx.txt\n"
 	"  iotally footprint --format ndjson fixtures/footprint/constructed-pages.txt fixtures/footprint/constructed-formatted-two-processes.txt\n"
 	"\n"
-	"Exit status: 0 success, 64 usage error, 65 malformed input, 66 input\n"
-	"cannot be opened, 74 output cannot be written; with several inputs, the\n"
-	"first error's.\n";
+	KIND_COMMAND_EXIT_HELP;
 
 enum {
 	OPT_ALL = 1,
@@ -150,8 +148,7 @@ read_one(const void *opts, const struct kind_command_args *a, struct app_source 
 	else
 		rc = write_out(&cap, o, a, src, io, err);
 	if (rc == 0 && (cap.partial || cap.elided))
-		diag_write_msg(io->err, DIAG_WARNING, src->path, 0,
-			       "results are partial (see the warnings above)");
+		kind_command_said_partial(io, src);
 	diag_list_release(&warnings);
 	footprint_capture_release(&cap);
 	return rc;

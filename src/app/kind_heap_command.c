@@ -46,9 +46,7 @@ static const char heap_help[] =
 	"  iotally heap --top 3 --format markdown fixtures/heap/constructed-after.txt\n"
 	"  iotally diff fixtures/heap/constructed-before.txt fixtures/heap/constructed-after.txt\n"
 	"\n"
-	"Exit status: 0 success, 64 usage error, 65 malformed input, 66 input\n"
-	"cannot be opened, 74 output cannot be written; with several inputs, the\n"
-	"first error's.\n";
+	KIND_COMMAND_EXIT_HELP;
 
 enum {
 	OPT_TOP = 1,
@@ -120,8 +118,7 @@ read_one(const void *opts, const struct kind_command_args *a, struct app_source 
 	else
 		rc = write_out(&cap, opts, a, src, io, err);
 	if (rc == 0 && cap.partial)
-		diag_write_msg(io->err, DIAG_WARNING, src->path, 0,
-			       "results are partial (see the warnings above)");
+		kind_command_said_partial(io, src);
 	diag_list_release(&warnings);
 	heap_capture_release(&cap);
 	return rc;

@@ -539,8 +539,7 @@ read_one(const void *opts, const struct kind_command_args *ka, struct app_source
 	else
 		rc = finish_whole(&cap, a, src, io, &warnings, err);
 	if (rc == 0 && cap.partial)
-		diag_write_msg(io->err, DIAG_WARNING, src->path, 0,
-			       "results are partial (see the warnings above)");
+		kind_command_said_partial(io, src);
 out:
 	held_text_release(&s.left_out);
 	held_text_release(&s.no_regions);

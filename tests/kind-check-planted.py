@@ -43,6 +43,16 @@ PLANTS = [
 ]
 
 
+def refused(check, copy, says, missing):
+    """0 when the check refuses the tree (exit 1, saying `says`); else 1, said."""
+    got = run_check(check, copy)
+    if got.returncode != 1 or says not in got.stdout:
+        print(f'FAIL: a tree without {missing} passed: ' + got.stdout)
+        return 1
+    print(f'ok: a tree without {missing} is refused')
+    return 0
+
+
 def main(argv):
     if len(argv) != 3:
         print('usage: kind-check-planted.py CHECK SRC_DIR', file=sys.stderr)
@@ -53,29 +63,19 @@ def main(argv):
         if not clean_passes(check, copy):
             return 1
         failures = run_plants(check, copy, PLANTS)
-        # the check must refuse a tree without the list of kinds
+        # the check must refuse a tree without the list of kinds (restored
+        # after), and one whose rows it cannot find
         kind_list = os.path.join(copy, 'util', 'capture_kinds.h')
         with open(kind_list, encoding='utf-8') as f:
             listed = f.read()
         os.remove(kind_list)
-        got = run_check(check, copy)
-        if got.returncode != 1 or 'no list of kinds' not in got.stdout:
-            failures += 1
-            print('FAIL: a tree without util/capture_kinds.h passed: ' + got.stdout)
-        else:
-            print('ok: a tree without the list of kinds is refused')
+        failures += refused(check, copy, 'no list of kinds', 'the list of kinds')
         with open(kind_list, 'w', encoding='utf-8') as f:
             f.write(listed)
-        # the check must also refuse a tree whose rows it cannot find
         for name in os.listdir(os.path.join(copy, 'app')):
             if name.startswith('kind_') and name.endswith('.c'):
                 os.remove(os.path.join(copy, 'app', name))
-        got = run_check(check, copy)
-        if got.returncode != 1 or 'registry rows' not in got.stdout:
-            failures += 1
-            print('FAIL: a tree without registry rows passed: ' + got.stdout)
-        else:
-            print('ok: a tree without rows is refused')
+        failures += refused(check, copy, 'registry rows', 'rows')
     return 1 if failures else 0
 
 

@@ -19,7 +19,7 @@ written two ways:
   - a bare number in a byte column of a table (BEFORE, AFTER, DELTA of
     `diff`'s tables: "1048576", "+1044480") is bytes without their unit,
     and fails. A table of counts (a CLASS, a size bucket's CHANGE, a row
-    whose field or figure is a count) has bare numbers by right, and a
+    whose field or figure is a count, heap's nodes) has bare numbers by right, and a
     GATE table writes exact bytes beside the figure by design.
 
 The truth is independent of iotally's formatter: the rendering is worked
@@ -90,7 +90,7 @@ def check_figure(approx, digits, unit):
 
 BYTE_COLUMNS = {'BEFORE', 'AFTER', 'DELTA'}
 COUNT_TABLES = {'CLASS', 'CHANGE', 'GATE'}
-COUNT_ROW = re.compile(r'(?:^|[\s.|])(?:count|regions|instances|records)(?:\s|\||$)')
+COUNT_ROW = re.compile(r'(?:^|[\s.|])(?:count|regions|instances|records|nodes)(?:\s|\||$)')
 BARE = re.compile(r'^[+-]?\d+$')
 HEADER_WORD = re.compile(r'^[A-Z][A-Z.]*$')
 

@@ -72,6 +72,9 @@ struct report_table {
 	/* Byte figures are shown with their exact count beside them, not only in
 	 * binary units: a table whose verdicts rest on exact bytes (the gates). */
 	bool exact_beside;
+	/* Its byte figures were rounded by the tool that printed them (heap -H,
+	 * vmmap's "18.5M"): the text outputs mark each "~" (util/size.h). */
+	bool rounded;
 };
 
 enum report_chart_kind {

@@ -39,7 +39,7 @@ MD_ESCAPED = re.compile(r'\\(.)')
 VALUE_OPTIONS = {'--fail-if', '--format', '--gates', '--junit', '--ndjson'}
 # The kinds whose diff tables are their report's so far; the others still
 # have their own diff writer (report/diff_<kind>_write.c).
-REPORT_KINDS = {'heap'}
+REPORT_KINDS = {'heap', 'classes'}
 
 
 def render_bytes(n):

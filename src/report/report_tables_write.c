@@ -15,7 +15,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-/* A column of figures is right-aligned: its first cell that is not empty says which. */
+/*
+ * A column of figures is right-aligned: its first cell that is not empty
+ * says which; a column of empty cells only is figures neither side knows.
+ */
 static char
 column_align(const struct report_table *t, size_t col)
 {
@@ -24,7 +27,7 @@ column_align(const struct report_table *t, size_t col)
 		if (c->kind != REPORT_CELL_EMPTY)
 			return report_cell_is_figure(c) ? 'r' : 'l';
 	}
-	return 'l';
+	return 'r';
 }
 
 /* A column's name as a text table's header: its ASCII letters in capitals. */

@@ -15,7 +15,8 @@ fails unless the diff shows, table by table in the report's order:
     exact arithmetic (util/size.h's rule, independent of iotally's
     formatter; "~" where the bytes are not a whole number of the unit or
     the tool rounded them);
-  - and "N unchanged rows not shown" for the rows it leaves out.
+  - and "N unchanged rows not shown" for the rows it leaves out;
+  - a table of the report without rows nowhere.
 
 The plain text report of the same pair must hold the same titles and as
 many rows a table. So a kind whose diff chose or laid out its rows apart
@@ -39,7 +40,7 @@ MD_ESCAPED = re.compile(r'\\(.)')
 VALUE_OPTIONS = {'--fail-if', '--format', '--gates', '--junit', '--ndjson'}
 # The kinds whose diff tables are their report's so far; the others still
 # have their own diff writer (report/diff_<kind>_write.c).
-REPORT_KINDS = {'heap', 'classes'}
+REPORT_KINDS = {'heap', 'classes', 'footprint'}
 
 
 def render_bytes(n):
@@ -188,7 +189,9 @@ def check_pair(iotally, root, env, before, after, tmp):
         return kind, ['report failed: %s' % rep.stderr.decode('utf-8', 'replace').strip()]
     with open(page, encoding='utf-8') as f:
         data = json.loads(DATA.search(f.read()).group(1))
-    want = [t for s in data['sections'] for t in s['tables']]
+    # A table without rows (none kept, none left out) is not printed.
+    want = [t for s in data['sections'] for t in s['tables']
+            if t['rows'] or t.get('omitted_rows')]
     got = md_tables(md.stdout.decode('utf-8'))
     errors = []
     if [t['title'] for t in want] != [g[0] for g in got]:

@@ -75,6 +75,9 @@ struct report_table {
 	/* Its byte figures were rounded by the tool that printed them (heap -H,
 	 * vmmap's "18.5M"): the text outputs mark each "~" (util/size.h). */
 	bool rounded;
+	/* Columns (bit 1 << col) of figures kept as the text their tool's rounding
+	 * needs (footprint's "~922 MiB", ">=0 B", "?"): aligned as figures. */
+	uint32_t text_figures;
 };
 
 enum report_chart_kind {

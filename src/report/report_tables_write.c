@@ -22,6 +22,8 @@
 static char
 column_align(const struct report_table *t, size_t col)
 {
+	if (col < 32 && (t->text_figures >> col) & 1)
+		return 'r';
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct report_cell *c = report_table_cell(t, r, col);
 		if (c->kind != REPORT_CELL_EMPTY)

@@ -16,7 +16,8 @@ fails unless the diff shows, table by table in the report's order:
     formatter; "~" where the bytes are not a whole number of the unit or
     the tool rounded them);
   - and "N unchanged rows not shown" for the rows it leaves out;
-  - a table of the report without rows nowhere.
+  - a table of the report without rows nowhere;
+  - each line of a section's text (a pair's totals) as the report has it.
 
 The plain text report of the same pair must hold the same titles and as
 many rows a table. So a kind whose diff chose or laid out its rows apart
@@ -40,7 +41,7 @@ MD_ESCAPED = re.compile(r'\\(.)')
 VALUE_OPTIONS = {'--fail-if', '--format', '--gates', '--junit', '--ndjson'}
 # The kinds whose diff tables are their report's so far; the others still
 # have their own diff writer (report/diff_<kind>_write.c).
-REPORT_KINDS = {'heap', 'classes', 'footprint'}
+REPORT_KINDS = {'heap', 'classes', 'footprint', 'track'}
 
 
 def render_bytes(n):
@@ -217,6 +218,10 @@ def check_pair(iotally, root, env, before, after, tmp):
         if folded and said != ['%d unchanged row%s not shown' % (folded, '' if folded == 1
                                                                  else 's')]:
             errors.append('%s: %d unchanged rows, the diff says %r' % (title, folded, said))
+    shown = {MD_ESCAPED.sub(r'\1', line) for line in md.stdout.decode('utf-8').splitlines()}
+    for para in (p for sec in data['sections'] for p in sec['paragraphs']):
+        if para not in shown:
+            errors.append('the report\'s line %r is not in the diff' % para)
     text = subprocess.run([iotally, 'diff', before, after], cwd=root, env=env,
                           capture_output=True, timeout=60).stdout.decode('utf-8')
     shape = [(g[0], len(g[2])) for g in got]

@@ -143,6 +143,10 @@ report_tables_write(FILE *out, const struct report *r, bool markdown)
 		const struct report_section *sec = &r->sections[s];
 		if (!sec->title)
 			continue;
+		for (size_t i = 0; i < sec->nparagraphs; i++) {
+			write_escaped(out, sec->paragraphs[i], markdown);
+			fputs("\n\n", out);
+		}
 		for (size_t i = 0; i < sec->ntables; i++)
 			write_table(out, sec->tables[i], markdown);
 	}

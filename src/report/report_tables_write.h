@@ -7,7 +7,8 @@
  * report builder chose (model/report_<kind>.c) are the rows of the diff
  * too, in the same order, and are laid out once (report/texttable.h).
  *
- * Each table of each section, in the report's order: "Title:" (text) or
+ * Each section's paragraphs (a pair's totals), then each of its tables,
+ * in the report's order: "Title:" (text) or
  * "### Title" (Markdown), its column names in capitals, the rows that are
  * not folded (report_table_unchanged() rows are left out and counted in a
  * line under the table), the rows the model left out counted too, then the

@@ -30,10 +30,12 @@ import fractions
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from golden_cmds import golden_commands  # noqa: E402
 
 UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB']
 DATA = re.compile(r'<script type="application/json" id="iotally-data">(.*?)</script>', re.S)
@@ -143,34 +145,23 @@ def text_tables(text):
 
 def pairs(root):
     """(case, before, after) of each golden `iotally diff A B` of two files, once a pair."""
-    base, seen = os.path.join(root, 'tests', 'golden'), set()
-    for group in sorted(os.listdir(base)):
-        gdir = os.path.join(base, group)
-        for case in sorted(os.listdir(gdir)) if os.path.isdir(gdir) else []:
-            path = os.path.join(gdir, case, 'cmd')
-            if not os.path.isfile(path) or os.path.exists(os.path.join(gdir, case, 'stdin')):
-                continue
-            with open(path, encoding='utf-8') as f:
-                line = f.read().strip()
-            if any(c in line for c in '|;&<>$`'):
-                continue
-            argv = shlex.split(line)
-            if argv[:2] != ['iotally', 'diff']:
-                continue
-            files, skip, args = [], False, iter(argv[2:])
-            for a in args:
-                if a in VALUE_OPTIONS:
-                    next(args, None)   # gates and where they go: not the tables
-                elif a.startswith('-'):
-                    skip = True        # an option that chooses rows: not the report's pair
-                else:
-                    files.append(a)
-            if skip or len(files) != 2 or not all(
-                    os.path.isfile(os.path.join(root, p)) for p in files):
-                continue
-            if tuple(files) not in seen:
-                seen.add(tuple(files))
-                yield '%s/%s' % (group, case), files[0], files[1]
+    seen = set()
+    for case, argv in golden_commands(root):
+        if argv[1] != 'diff':
+            continue
+        files, skip, args = [], False, iter(argv[2:])
+        for a in args:
+            if a in VALUE_OPTIONS:
+                next(args, None)   # gates and where they go: not the tables
+            elif a.startswith('-'):
+                skip = True        # an option that chooses rows: not the report's pair
+            else:
+                files.append(a)
+        if skip or len(files) != 2 or tuple(files) in seen or not all(
+                os.path.isfile(os.path.join(root, p)) for p in files):
+            continue
+        seen.add(tuple(files))
+        yield case, files[0], files[1]
 
 
 def check_pair(iotally, root, env, before, after, tmp):

@@ -351,7 +351,7 @@ cmd_diff(int argc, char **argv)
 		goto junit;
 	}
 	if (a.help) {
-		fputs(cmd_diff_help, stdout);
+		cli_print_command_help("diff");
 		goto out;
 	}
 	a.run.gates = a.gates;

@@ -22,74 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_signatures_help[] =
-	"usage: iotally signatures [options] INPUT...\n"
-	"\n"
-	"Buckets many before/after pairs by their leak signature, as crash\n"
-	"reporters bucket crashes: the same leak on many machines and OS builds is\n"
-	"one bucket, sorted by how many pairs are in it. A signature says what\n"
-	"grew (docs/signatures.md, rule " SIGNATURE_RULE "): vmmap GPU type, purge\n"
-	"state and the size of the regions that grew; IOKit classes whose count\n"
-	"grew; tracked call sites that are new or grew (module and symbol of the\n"
-	"first frame past the kernel's allocator); footprint categories whose\n"
-	"dirty bytes grew. Sizes are buckets, never figures, and no pid, address,\n"
-	"path, user name or time is in it; its id is a hash of its text.\n"
-	"\n"
-	"INPUT is two folders of captures, two bundles or two files (BEFORE and\n"
-	"AFTER, paired as 'iotally diff' pairs them), and any number of files of\n"
-	"NDJSON rows written earlier by 'iotally signatures --format ndjson' or\n"
-	"'iotally diff --format ndjson' ('-' reads them from standard input), so\n"
-	"a fleet job can bucket what many machines computed. A series bundle of\n"
-	"'iotally capture --count' (folder or .tar.gz), or a folder holding only\n"
-	"series (one per machine), gives a signature per kind it holds when\n"
-	"'iotally trend' calls it LEAK, GROWING or PLATEAU (its first and last\n"
-	"samples compared; other verdicts are no growth). Pairs with no growth\n"
-	"are counted, not bucketed.\n"
-	"\n"
-	"Per bucket: pairs, id, median growth in bytes and in count, how many OS\n"
-	"versions and machine models its pairs name, the last capture day, the\n"
-	"label, and example pairs; columns empty in every row are left\n"
-	"out and the text fits 120 columns (JSON and --bucket have the rest).\n"
-	"Buckets are sorted by pairs, then id. --bucket ID lists every pair of\n"
-	"one bucket with the 'iotally report BEFORE AFTER' line of each.\n"
-	"\n"
-	"Options:\n"
-	"  --format F         text (default), json, markdown (a table to paste in a\n"
-	"                     tracking bug) or ndjson (one row per pair, read back by\n"
-	"                     this command: docs/json/signatures-ndjson.md)\n"
-	"  --bucket ID        one bucket (its id, or a prefix only it has): every\n"
-	"                     pair, its growth, OS version, machine and capture time,\n"
-	"                     and the command that reports it; with ndjson, the rows\n"
-	"                     of its pairs\n"
-	"  --examples N       example pairs per bucket (default 3; 0: none)\n"
-	"  --by V             bucket (default) or component: pairs per component (a\n"
-	"                     GPU type, purge state and region size; a class; a call\n"
-	"                     site) across buckets, so a leak whose pairs differ in\n"
-	"                     what else grew is one row with its total\n"
-	"  -j, --jobs N       compare N pairs at once (default: one per processor,\n"
-	"                     1: one after the other; series are followed one at a\n"
-	"                     time); the output is the same\n"
-	"  -h, --help         show this help\n"
-	"\n"
-	"Examples (the files are iotally's test fixtures):\n"
-	"  iotally signatures fixtures/diff-folders/before fixtures/diff-folders/after\n"
-	"  iotally signatures --format markdown fixtures/diff-folders/before fixtures/diff-folders/after\n"
-	"  iotally signatures fixtures/signatures/rows-a.ndjson fixtures/signatures/rows-b.ndjson\n"
-	"  iotally signatures fixtures/series-bundle/leak fixtures/series-bundle/leak.tar.gz\n"
-	"  iotally signatures --bucket 666d fixtures/diff-folders/before fixtures/diff-folders/after\n"
-	"  iotally signatures --by component fixtures/signatures/rows-a.ndjson\n"
-	"\n"
-	"Exit status:\n"
-	"  0   every input was read (pairs that could not be compared are counted\n"
-	"      and said on standard error)\n"
-	"  64  usage error: an unknown option or format, inputs that are neither\n"
-	"      two captures, folders or bundles nor NDJSON rows, a --bucket that no\n"
-	"      bucket's id starts with or that several do (they are named)\n"
-	"  65  malformed NDJSON rows (file and line named), or a pair that could\n"
-	"      not be compared\n"
-	"  66  an input cannot be opened\n"
-	"  74  output cannot be written\n";
-
 enum {
 	OPT_FORMAT = 1,
 	OPT_JOBS,
@@ -325,7 +257,7 @@ cmd_signatures(int argc, char **argv)
 		goto out;
 	}
 	if (a.help) {
-		fputs(cmd_signatures_help, stdout);
+		cli_print_command_help("signatures");
 		goto out;
 	}
 	if (a.n == 0) {

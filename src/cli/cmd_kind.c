@@ -14,7 +14,7 @@
 #include "cli/formats.h"
 #include "cli/inputs.h"
 #include "cli/options.h"
-#include "cli/outbuf.h"
+#include "util/outbuf.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -90,7 +90,7 @@ static int
 read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	const struct kind_run *run = ctx;
-	struct kind_io io = { .out = cli_out(), .err = cli_err(), .say_failure = say_failure };
+	struct kind_io io = { .out = outbuf_out(), .err = outbuf_err(), .say_failure = say_failure };
 	return run->cmd->read(run->opts, &run->args, src, &io, err);
 }
 

@@ -9,7 +9,7 @@
 #include "app/parallel.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/outbuf.h"
+#include "util/outbuf.h"
 #include "cli/dispatch.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -81,7 +81,7 @@ say_run_summary(const struct app_sources *s, const char *command)
 
 /* One source's turn as the reading left it, for its turn to be said (in input order). */
 struct read_turn {
-	struct cli_outbuf *printed_out;   /* what reading printed, kept (-j above 1) */
+	struct outbuf *printed_out;   /* what reading printed, kept (-j above 1) */
 	int rc;
 	bool skipped;                     /* of another command's kind, in a folder */
 	bool printed;                     /* the error was printed by the reader */
@@ -100,7 +100,7 @@ struct read_run {
 
 /*
  * Open, look at and read source i (on a worker thread with -j above 1):
- * touches source i only, and prints through cli_out()/cli_err() into the
+ * touches source i only, and prints through outbuf_out()/outbuf_err() into the
  * turn's buffer.
  */
 static void *
@@ -116,7 +116,7 @@ read_source(void *ctx, size_t i)
 		return t;
 	}
 	if (run->buffered)
-		t->printed_out = cli_outbuf_start();
+		t->printed_out = outbuf_start();
 	int rc = app_source_open(run->command, run->max_line, src, &t->err);
 	if (rc == 1) {
 		t->skipped = true;
@@ -137,7 +137,7 @@ read_source(void *ctx, size_t i)
 	}
 	line_reader_close(&src->reader);
 	if (t->printed_out)
-		cli_outbuf_stop(t->printed_out);
+		outbuf_stop(t->printed_out);
 	t->rc = rc;
 	return t;
 }
@@ -149,7 +149,7 @@ say_source(void *ctx, size_t i, void *result)
 	const struct read_run *run = ctx;
 	struct read_turn *t = result;
 	if (t->printed_out) {
-		cli_outbuf_replay(t->printed_out, stdout, stderr);
+		outbuf_replay(t->printed_out, stdout, stderr);
 		/* What the rows' writer says when it writes to standard output itself. */
 		if (t->rc == 0 && !t->skipped && ferror(stdout)) {
 			t->rc = -1;
@@ -174,7 +174,7 @@ drop_turn(void *ctx, size_t i, void *result)
 	(void)ctx;
 	(void)i;
 	struct read_turn *t = result;
-	cli_outbuf_free(t->printed_out);
+	outbuf_free(t->printed_out);
 	free(t);
 }
 

@@ -57,7 +57,7 @@ struct ndjson_source cli_ndjson_source(const struct app_source *src);
  * With s->jobs above 1 (or 0: one per processor) and several sources, up
  * to that many are read at once (app/parallel.h): `read` then runs on
  * worker threads, so it must not write to `ctx` (copy what it changes per
- * source) and prints only through cli_out()/cli_err() (cli/outbuf.h) and
+ * source) and prints only through outbuf_out()/outbuf_err() (util/outbuf.h) and
  * cli/msgs.h. What each source printed is kept and printed in its turn, so
  * standard output, standard error and the exit status are those of -j 1.
  */

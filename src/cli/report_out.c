@@ -1,6 +1,6 @@
 #include "cli/report_out.h"
 
-#include "cli/outbuf.h"
+#include "util/outbuf.h"
 #include "app/kind_command.h"
 
 #include "iotally-config.h"

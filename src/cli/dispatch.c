@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "app/kind.h"
 #include "app/kind_command.h"
+#include "app/sources_read.h"
 #include "cli/msgs.h"
 #include "ingest/detect.h"
 #include "ingest/line_input.h"
@@ -29,9 +30,7 @@ cli_refuse_empty(const char *command, const char *path, const struct app_input *
 {
 	if (!in->empty)
 		return false;
-	const struct kind *k = command ? kind_by_name(command) : NULL;
-	const char *why = k && k->command ? k->command->empty_why : NULL;
-	cli_error(path, 0, "the input is empty%s", why ? why : "");
+	app_say_empty(stderr, command, path);
 	return true;
 }
 

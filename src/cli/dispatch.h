@@ -11,9 +11,8 @@
 #include "app/input.h"
 
 /*
- * argv[1] is FILE or "-": recognise it and run its command with argv as
- * "COMMAND FILE options...". Standard input is kept (a pipe is copied to
- * an unlinked file in $TMPDIR) so that it can be read twice. Exit status.
+ * argv[1] is FILE or "-": recognise it (app_input_detect()) and run its
+ * command with argv as "COMMAND FILE options...". Exit status.
  */
 int cli_run_for_input(int argc, char **argv);
 
@@ -30,12 +29,9 @@ bool cli_looks_like_path(const char *name);
 bool cli_refuse_empty(const char *command, const char *path, const struct app_input *in);
 
 /*
- * After `command`'s parser refused a whole input (`err`: DIAG_DATA, no line
- * number; any DIAG_DATA error for another tool's report), say what the input is and what reads it when that is known:
- * another command's capture ("'iotally vmmap' reads it"), iotally JSON
- * (only 'iotally diff' reads it), another tool's report (iotally does not
- * read it). Prints that error and returns true; false when the parser's
- * own message says more.
+ * After `command`'s parser refused a whole input, say what the input is
+ * (app_input_explain()) and return true; false when the parser's own
+ * message says more.
  */
 bool cli_explain_input(const char *command, const char *path, const struct app_input *in,
 		       const struct diag *err);

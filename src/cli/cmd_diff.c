@@ -5,7 +5,7 @@
  * says, its Summary line and its JUnit file written.
  */
 
-#include "cli/bundle_args.h"
+#include "app/session.h"
 #include "cli/commands.h"
 #include "cli/formats.h"
 #include "cli/inputs.h"
@@ -152,7 +152,7 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 	if (a->help)
 		return 0;
 	/* `diff SESSION`: its before/ and after/ bundles. */
-	int routed = a->npaths == 1 ? cli_session_operand(a->paths[0], a->routed, err) : 0;
+	int routed = a->npaths == 1 ? app_session_operand(a->paths[0], a->routed, err) : 0;
 	if (routed < 0)
 		return -1;
 	if (routed) {

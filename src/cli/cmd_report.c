@@ -3,26 +3,19 @@
  * pair, as GitHub Markdown or one self-contained HTML page.
  */
 
-#include "cli/bundle_args.h"
 #include "cli/commands.h"
 #include "cli/formats.h"
 #include "cli/inputs.h"
-#include "app/kind.h"
-#include "app/pair_open.h"
 #include "app/report_inputs.h"
-#include "app/report_bundles.h"
+#include "app/report_run.h"
 #include "cli/options.h"
 #include "cli/report_out.h"
 #include "cli/report_series_run.h"
 
-#include "ingest/bundle.h"
 #include "model/diff.h"
-#include "model/report.h"
 #include "report/diff_report.h"
-#include "report/report_md_write.h"
 #include "util/diag.h"
 #include "util/array.h"
-#include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -54,8 +47,6 @@ struct report_args {
 	bool all;                   /* --all: nothing folded */
 	unsigned jobs;              /* -j N: samples of a series read at once; 0: one per processor */
 	bool help;
-	char *routed[2];            /* a tracking session's before/ and after/ */
-	const char *session;        /* the tracking session they came from, or NULL */
 };
 
 static void
@@ -64,8 +55,6 @@ args_release(struct report_args *a)
 	for (size_t i = 0; i < a->ngates; i++)
 		diff_gate_release(&a->gates[i]);
 	free(a->gates);
-	free(a->routed[0]);
-	free(a->routed[1]);
 	free(a->paths);
 }
 
@@ -115,136 +104,21 @@ parse_args(int argc, char **argv, struct report_args *a, struct diag *err)
 	return report_operands_check(a->paths, a->npaths, a->ngates, err);
 }
 
-/* ---- a pair ---------------------------------------------------------------- */
-
-/* The compared pair's report; its comparability warnings said first. */
-static int
-build_pair(struct report *r, struct report_args *a, const struct pair_open *p,
-	   struct diag *err)
-{
-	struct diag_list w;
-	diag_list_init(&w, 50);
-	int rc = report_pair_build(r, p, a->paths, a->gates, a->ngates, &w, err);
-	cli_print_warnings(&w);
-	diag_list_release(&w);
-	return rc;
-}
-
-/* ---- capture bundles -------------------------------------------------------- */
-
-/* `iotally report BUNDLE`: one report of every capture the bundle holds. */
-static int
-run_bundle(struct report_args *a, struct diag_list *notes, struct diag *err)
-{
-	struct bundle b;
-	struct report r;
-	if (bundle_open(a->paths[0], &b, err) < 0) {
-		bundle_release(&b);
-		return -1;
-	}
-	if (b.series) {
-		/* A series: its report over time (cli/report_series_run.c). */
-		bundle_release(&b);
-		return cli_report_series(a->paths, 1, a->all, a->jobs, a->format, a->output, err);
-	}
-	int rc = bundle_report_build(&r, &b, a->all, notes, err);
-	cli_print_warnings(notes);
-	if (rc == 0) {
-		cli_report_provenance(&r, a->paths, 1);
-		rc = cli_write_report(a->output, a->format, &r, err);
-	}
-	report_release(&r);
-	bundle_release(&b);
-	line_reader_unmap_all();
-	return rc;
-}
-
-/* `iotally report BEFORE_BUNDLE AFTER_BUNDLE` (or SESSION): every kind both hold. */
-static int
-run_bundles(struct report_args *a, struct diag_list *notes, struct diag *err)
-{
-	struct report_bundles rb;
-	struct report r;
-	struct diag_list w, sn;
-	diag_list_init(&w, 50);
-	diag_list_init(&sn, 20);
-	int rc = bundle_report_pair(&r, &rb, a->paths, a->all, a->gates, a->ngates, a->session,
-				    notes, &w, &sn, err);
-	cli_print_warnings(notes);
-	cli_print_warnings(&w);
-	cli_print_warnings(&sn);
-	if (rc == 0) {
-		cli_report_provenance(&r, a->paths, 2);
-		rc = cli_write_report(a->output, a->format, &r, err);
-	}
-	report_release(&r);
-	diag_list_release(&w);
-	diag_list_release(&sn);
-	report_bundles_release(&rb);
-	line_reader_unmap_all();
-	return rc;
-}
-
+/* The report of the operands (app/report_run.h), what it gathered said, the page written. */
 static int
 run(struct report_args *a, struct diag_list *notes, struct diag *err)
 {
-	struct pair_open pair;
-	struct kind_input one;
-	const struct kind *k = NULL;
-	struct report r;
-	int rc = 0;
-
-	pair_open_init(&pair);
-	memset(&one, 0, sizeof(one));
-	one.reader.fd = -1;
-	/* `report SESSION` is `report BEFORE AFTER` of its two bundles. */
-	int routed = a->npaths == 1 ? cli_session_operand(a->paths[0], a->routed, err) : 0;
-	if (routed < 0)
-		return -1;
-	if (routed) {
-		a->paths = xgrow(a->paths, &a->paths_alloc, 2, sizeof(*a->paths));
-		a->session = a->paths[0];
-		a->paths[0] = a->routed[0];
-		a->paths[a->npaths++] = a->routed[1];
-	}
-	enum report_shape shape;
-	if (report_shape_of(a->paths, a->npaths, &shape, err) < 0)
-		return -1;
-	if (shape == REPORT_SHAPE_SERIES)
-		return cli_report_series(a->paths, a->npaths, a->all, a->jobs, a->format, a->output,
-					 err);
-	if (shape == REPORT_SHAPE_BUNDLE)
-		return run_bundle(a, notes, err);
-	if (shape == REPORT_SHAPE_BUNDLES)
-		return run_bundles(a, notes, err);
-	/* One capture (kind_open()), or a pair opened and compared (pair_open_compare()). */
-	if (a->npaths == 2) {
-		const struct pair_open_opts po = { .command = "report", .needs = "a report compares" };
-		rc = pair_open_compare(&pair, a->paths[0], a->paths[1], &po, notes, err);
-		k = pair.kind;
-	} else {
-		char schema[64];
-		enum input_kind raw;
-		rc = kind_open(&one, a->paths[0], "report", &k, schema, sizeof(schema), &raw, err);
-	}
-	if (rc == 0) {
-		report_init(&r, k->name, a->npaths == 2);
-		r.all = a->all;
-		rc = a->npaths == 2 ? build_pair(&r, a, &pair, err)
-				    : k->single_report(&r, &one, notes, err);
-		cli_print_warnings(notes);
-		app_report_add_notes(&r, notes);
-		if (rc == 0) {
-			cli_report_provenance(&r, a->paths, a->npaths);
-			rc = cli_write_report(a->output, a->format, &r, err);
-		}
-		report_release(&r);
-	} else {
-		cli_print_warnings(notes);
-	}
-	pair_open_close(&pair);
-	if (one.path)
-		line_reader_close(&one.reader);
+	struct report_run rr;
+	int rc = app_report_run(&rr, a->paths, a->npaths, a->all, a->gates, a->ngates, notes,
+				err);
+	for (size_t i = 0; i < rr.nsay; i++)
+		cli_print_warnings(rr.say[i]);
+	if (rc == 0 && rr.series)
+		rc = cli_report_series(rr.paths, rr.npaths, a->all, a->jobs, a->format, a->output,
+				       err);
+	else if (rc == 0)
+		rc = cli_write_report(a->output, a->format, &rr.report, err);
+	app_report_run_release(&rr);
 	return rc;
 }
 

@@ -14,7 +14,6 @@
 #include "report/session_growth_text.h"
 
 #include <stdio.h>
-#include <string.h>
 
 /* One bundle of the session listed: 0, or the status of the error said when it cannot be opened. */
 static int
@@ -125,13 +124,4 @@ cli_run_session(int argc, char **argv)
 	session_growth_release(&g);
 	session_index_release(&si);
 	return status;
-}
-
-int
-cli_session_operand(const char *path, char *routed[2], struct diag *err)
-{
-	if (strcmp(path, "-") == 0 ||
-	    (!session_path_is_session(path) && !session_path_is_session_archive(path)))
-		return 0;
-	return app_session_pair(path, &routed[0], &routed[1], err) < 0 ? -1 : 1;
 }

@@ -14,7 +14,7 @@
 #include "util/outbuf.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
-#include "cli/report_out.h"
+#include "util/outfile.h"
 
 #include "ingest/diff_read.h"
 #include "report/diff_ndjson_write.h"
@@ -384,7 +384,7 @@ cmd_diff(int argc, char **argv)
 			diff_run_error(&run, "output", &err, false);
 	}
 junit:
-	if (a.junit && cli_write_output(a.junit, diff_run_junit_write, &run, &err) < 0) {
+	if (a.junit && outfile_write(a.junit, diff_run_junit_write, &run, &err) < 0) {
 		cli_print_diag(&err);
 		if (!run.status)
 			run.status = err.code;

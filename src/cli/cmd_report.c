@@ -9,7 +9,7 @@
 #include "app/report_inputs.h"
 #include "app/report_run.h"
 #include "cli/options.h"
-#include "cli/report_out.h"
+#include "app/report_write.h"
 #include "cli/report_series_run.h"
 
 #include "model/diff.h"
@@ -117,7 +117,7 @@ run(struct report_args *a, struct diag_list *notes, struct diag *err)
 		rc = cli_report_series(rr.paths, rr.npaths, a->all, a->jobs, a->format, a->output,
 				       err);
 	else if (rc == 0)
-		rc = cli_write_report(a->output, a->format, &rr.report, err);
+		rc = app_report_write(a->output, a->format, &rr.report, err);
 	app_report_run_release(&rr);
 	return rc;
 }

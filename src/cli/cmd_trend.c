@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/msgs.h"
-#include "cli/report_out.h"
+#include "util/outfile.h"
 #include "cli/report_series_run.h"
 #include "cli/series_args.h"
 
@@ -194,7 +194,7 @@ write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
 		}
 	}
 	/* The JUnit file, replaced whole (temporary file + rename), or standard output. */
-	if (status == 0 && a->junit && cli_write_output(a->junit, junit_write, reps[0], &err) < 0) {
+	if (status == 0 && a->junit && outfile_write(a->junit, junit_write, reps[0], &err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
 	}

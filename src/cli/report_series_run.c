@@ -7,7 +7,7 @@
 
 #include "app/series_page.h"
 #include "cli/msgs.h"
-#include "cli/report_out.h"
+#include "app/report_write.h"
 
 int
 cli_write_series_page(const struct trend_report *const *trends, size_t n,
@@ -17,7 +17,7 @@ cli_write_series_page(const struct trend_report *const *trends, size_t n,
 {
 	struct report r;
 	app_series_page_build(&r, trends, n, notes, paths, npaths, all, lead, NULL);
-	int rc = cli_write_report(output, format, &r, err);
+	int rc = app_report_write(output, format, &r, err);
 	report_release(&r);
 	return rc;
 }
@@ -32,7 +32,7 @@ cli_report_series(const char *const *paths, size_t n, bool all, unsigned jobs,
 	for (size_t i = 0; p.ran && i < p.run.nk; i++)
 		cli_print_warnings(&p.run.runs[i].warnings);
 	if (rc == 0)
-		rc = cli_write_report(output, format, &p.report, err);
+		rc = app_report_write(output, format, &p.report, err);
 	app_series_page_release(&p);
 	return rc;
 }

@@ -8,10 +8,13 @@
 #include "app/kind.h"
 #include "app/kind_command.h"
 #include "app/kind_text.h"
+#include "ingest/bundle.h"
+#include "ingest/session_read.h"
 #include "util/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct command_text commands[COMMAND_KIND + KINDS_MAX];
 static size_t ncommands;
@@ -64,6 +67,25 @@ command_nearest(const char *name)
 		if (v[i].name == s.best)
 			return &v[i];
 	return NULL;
+}
+
+enum command_route
+command_route(const char *name)
+{
+	if (command_find(name))
+		return ROUTE_COMMAND;
+	if (strcmp(name, "-") == 0)
+		return ROUTE_INPUT;
+	if (name[0] == '-')
+		return ROUTE_UNKNOWN_OPTION;
+	if (session_path_is_session(name) || session_path_is_session_archive(name))
+		return ROUTE_SESSION;
+	if (bundle_path_is_bundle(name))
+		return ROUTE_BUNDLE;
+	if (access(name, F_OK) == 0)
+		return ROUTE_INPUT;
+	/* A word that names a file rather than a command holds '/' or '.'. */
+	return strchr(name, '/') || strchr(name, '.') ? ROUTE_NO_FILE : ROUTE_NO_COMMAND;
 }
 
 void

@@ -44,6 +44,18 @@ const struct command_text *command_find(const char *name);
 /* The command whose name is nearest a mistyped `name` (util/suggest.h), or NULL. */
 const struct command_text *command_nearest(const char *name);
 
+/* What `iotally NAME ...` runs, from NAME alone: a command's name first, then what is on disk. */
+enum command_route {
+	ROUTE_COMMAND,              /* a command of the table */
+	ROUTE_SESSION,              /* a tracking session, folder or archive: `iotally SESSION` */
+	ROUTE_BUNDLE,               /* a capture bundle or series: `iotally BUNDLE` */
+	ROUTE_INPUT,                /* a file, or '-': the command that reads its kind */
+	ROUTE_UNKNOWN_OPTION,       /* an option before any command */
+	ROUTE_NO_FILE,              /* names a file (it holds '/' or '.') that is not there */
+	ROUTE_NO_COMMAND,           /* neither a command nor a file */
+};
+enum command_route command_route(const char *name);
+
 /*
  * A help text with its placeholders ("{kinds or}", "{gate grammar}")
  * said from the registry rows (app/kind_text.h), appended to *out.

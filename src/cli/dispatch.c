@@ -66,9 +66,3 @@ cli_run_for_input(int argc, char **argv)
 		  "name the command (iotally --help lists them)", input_kind_describe(kind));
 	return DIAG_DATA;
 }
-
-bool
-cli_looks_like_path(const char *name)
-{
-	return strchr(name, '/') || strchr(name, '.');
-}

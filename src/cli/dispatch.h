@@ -16,9 +16,6 @@
  */
 int cli_run_for_input(int argc, char **argv);
 
-/* A word that names a file rather than a command: it holds '/' or '.'. */
-bool cli_looks_like_path(const char *name);
-
 /*
  * The one rule for an empty input (no bytes, or only blank lines and
  * leading comment lines: ingest/line_input.h), in every

@@ -10,22 +10,16 @@
 #include "app/command_help.h"
 #include "app/kind.h"
 #include "cli/bundle_args.h"
-#include "ingest/bundle.h"
 #include "iotally-config.h"
-#include "ingest/detect.h"
-#include "ingest/session_read.h"
 #include "util/array.h"
 #include "util/diag.h"
-#include "util/linereader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* What runs each command of the table (app/command_help.h), by its id. */
 static int (*const runs[])(int argc, char **argv) = {
@@ -179,28 +173,29 @@ main(int argc, char **argv)
 		return finish(run_help(argc, argv));
 
 	const struct command *cmd = cli_find_command(name);
-	if (!cmd && name[0] != '-' &&
-	    (session_path_is_session(name) || session_path_is_session_archive(name)))
+	struct diag d;
+	switch (command_route(name)) {
+	case ROUTE_COMMAND:
+		return finish(run_command(cmd, argc - 1, argv + 1));
+	case ROUTE_SESSION:
 		return finish(cli_run_session(argc, argv));
-	if (!cmd && name[0] != '-' && bundle_path_is_bundle(name))
+	case ROUTE_BUNDLE:
 		return finish(cli_run_bundle(argc, argv));
-	if (!cmd && (strcmp(name, "-") == 0 ||
-		     (name[0] != '-' && access(name, F_OK) == 0)))
+	case ROUTE_INPUT:
 		return finish(cli_run_for_input(argc, argv));
-	if (!cmd) {
-		struct diag d;
-		if (name[0] == '-') {
-			diag_set(&d, DIAG_USAGE, NULL, 0, 0, "unknown option '%s'", name);
-		} else if (cli_looks_like_path(name)) {
-			/* A file that is not there: what `iotally vmmap FILE` would say. */
-			diag_set(&d, DIAG_NOINPUT, name, 0, 0, "cannot open input: no such file "
-				 "(nor a command of that name)");
-			cli_print_diag(&d);
-			return DIAG_NOINPUT;
-		} else {
-			no_such_command(&d, name, " (nor a file of that name)");
-		}
-		return cli_usage_error(NULL, &d);
+	case ROUTE_UNKNOWN_OPTION:
+		diag_set(&d, DIAG_USAGE, NULL, 0, 0, "unknown option '%s'", name);
+		break;
+	case ROUTE_NO_FILE:
+		/* A file that is not there: what `iotally vmmap FILE` would say. */
+		diag_set(&d, DIAG_NOINPUT, name, 0, 0, "cannot open input: no such file "
+			 "(nor a command of that name)");
+		cli_print_diag(&d);
+		return DIAG_NOINPUT;
+	case ROUTE_NO_COMMAND:
+	default:
+		no_such_command(&d, name, " (nor a file of that name)");
+		break;
 	}
-	return finish(run_command(cmd, argc - 1, argv + 1));
+	return cli_usage_error(NULL, &d);
 }

@@ -3,7 +3,10 @@
  * in the order of their ids, and one per kind's command from its registry
  * row, sorted by name and found by name; the nearest name of a mistyped
  * one; the main help listing every row; no placeholder left unsaid in any
- * help text. The truth is the registry (app/kind.h) and the enum of ids.
+ * help text; what `iotally NAME` runs for a command, a session, a bundle,
+ * a file, '-', an option, a missing file. The truth is the registry
+ * (app/kind.h), the enum of ids and the fixtures (fixtures/session: a
+ * tracking session; fixtures/series-bundle/leak: a series).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,6 +112,32 @@ test_placeholders_said(void **state)
 	}
 }
 
+static void
+test_route(void **state)
+{
+	(void)state;
+	const char *fixtures = IOTALLY_SOURCE_ROOT "/fixtures";
+	char path[512];
+	assert_int_equal(command_route("report"), ROUTE_COMMAND);
+	assert_int_equal(command_route(kind_first()->name), ROUTE_COMMAND);
+	assert_int_equal(command_route("-"), ROUTE_INPUT);
+	assert_int_equal(command_route("--bogus"), ROUTE_UNKNOWN_OPTION);
+	assert_int_equal(command_route("-x"), ROUTE_UNKNOWN_OPTION);
+	snprintf(path, sizeof(path), "%s/session", fixtures);
+	assert_int_equal(command_route(path), ROUTE_SESSION);
+	snprintf(path, sizeof(path), "%s/series-bundle/leak", fixtures);
+	assert_int_equal(command_route(path), ROUTE_BUNDLE);
+	snprintf(path, sizeof(path), "%s/diff/vmmap-after.txt", fixtures);
+	assert_int_equal(command_route(path), ROUTE_INPUT);
+	/* A plain folder is an input too: the command of its kind reads it. */
+	snprintf(path, sizeof(path), "%s/diff-folders/before", fixtures);
+	assert_int_equal(command_route(path), ROUTE_INPUT);
+	snprintf(path, sizeof(path), "%s/no-such-file.txt", fixtures);
+	assert_int_equal(command_route(path), ROUTE_NO_FILE);
+	assert_int_equal(command_route("nosuch.txt"), ROUTE_NO_FILE);
+	assert_int_equal(command_route("nosuch"), ROUTE_NO_COMMAND);
+}
+
 int
 main(void)
 {
@@ -118,6 +147,7 @@ main(void)
 		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_main_help),
 		cmocka_unit_test(test_placeholders_said),
+		cmocka_unit_test(test_route),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,19 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Say what checking the bundles found, then the error when there is one. */
-static int
-say(struct diag_list *warnings, int rc, const struct diag *err)
-{
-	cli_print_warnings(warnings);
-	diag_list_release(warnings);
-	if (rc < 0) {
-		cli_print_diag(err);
-		return err->code;
-	}
-	return 0;
-}
-
 bool
 cli_command_reads_bundles(const char *name)
 {
@@ -49,21 +36,16 @@ cli_command_reads_bundles(const char *name)
 int
 cli_bundle_operands(const char *kind, int argc, char **argv, struct app_bundles *bs)
 {
-	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' || !bundle_path_is_bundle(argv[i]))
-			continue;
-		/* At most one warning per capture checked: bounded by the operands. */
-		struct diag_list warnings;
-		struct diag err;
-		const char *capture = NULL;
-		diag_list_init(&warnings, SIZE_MAX);
-		int rc = say(&warnings, app_bundle_operand(kind, argv[i], bs, &capture, &warnings,
-							   &err), &err);
-		if (rc)
-			return rc;
-		argv[i] = (char *)capture;
-	}
-	return 0;
+	/* At most one warning per capture checked: bounded by the operands. */
+	struct diag_list warnings;
+	struct diag err;
+	diag_list_init(&warnings, SIZE_MAX);
+	int rc = app_bundle_operands(kind, argc, argv, bs, &warnings, &err);
+	cli_print_warnings(&warnings);
+	diag_list_release(&warnings);
+	if (rc < 0)
+		cli_print_diag(&err);
+	return rc < 0 ? err.code : 0;
 }
 
 void

@@ -123,16 +123,6 @@ print_removed(const char *out, const struct redact_result *res)
 	}
 }
 
-/* -o OUTPUT as given, without trailing slashes: "out/" names "out", "x.tar.gz/" the archive. */
-static char *
-output_name(const char *given)
-{
-	size_t len = strlen(given);
-	while (len > 1 && given[len - 1] == '/')
-		len--;
-	return xmemdup0(given, len);
-}
-
 int
 cmd_redact(int argc, char **argv)
 {
@@ -152,7 +142,7 @@ cmd_redact(int argc, char **argv)
 		cli_print_command_help("redact");
 		return 0;
 	}
-	char *output = a.output ? output_name(a.output) : redact_default_output(a.input);
+	char *output = redact_output_name(a.output, a.input);
 	struct redact_opts o = { a.input, output, a.words, a.nwords, 0, a.max_expansion };
 	diag_list_init(&warnings, 50);
 	int rc = redact_run(&o, &res, &warnings, &err);

@@ -107,14 +107,9 @@ print_series(const struct bundle *b)
 	struct summary_facts f;
 	struct summary s;
 	struct diag_list notes;
-	struct diag err;
 	summary_facts_init(&f, false);
 	diag_list_init(&notes, 50);
-	/* A series too short for a trend still lists: its summary is the cost alone. */
-	if (b->nsamples >= 3 && app_series_summary(b, 0, &f, &notes, &err) < 0)
-		diag_list_add(&notes, DIAG_WARNING, diag_path(&err), err.line, "%s", err.msg);
-	else if (b->nsamples < 3)
-		app_series_last_sample_facts(b, &f, &notes);
+	app_series_listing_facts(b, &f, &notes);
 	fflush(stdout);
 	cli_print_warnings(&notes);
 	summary_build(&f, &s);

@@ -46,13 +46,9 @@ print_summary(const struct session_index *si, const struct session_growth *g)
 	struct summary_facts f;
 	struct summary s;
 	struct diag_list notes;
-	struct diag err;
-	struct session_growth none;
-	session_growth_init(&none);
 	summary_facts_init(&f, true);
 	diag_list_init(&notes, 20);
-	if (app_session_summary(si, g ? g : &none, &f, &notes, &err) < 0 && si->before && si->after)
-		diag_list_add(&notes, DIAG_WARNING, diag_path(&err), err.line, "%s", err.msg);
+	app_session_listing_facts(si, g, &f, &notes);
 	fflush(stdout);
 	cli_print_warnings(&notes);
 	summary_build(&f, &s);
@@ -60,7 +56,6 @@ print_summary(const struct session_index *si, const struct session_growth *g)
 	summary_release(&s);
 	summary_facts_release(&f);
 	diag_list_release(&notes);
-	session_growth_release(&none);
 }
 
 int

@@ -2,8 +2,11 @@
  * The page of a series (app/series_page.h): its verdict led by the rate
  * of iterations when there is one, its provenance naming the inputs, its
  * warnings with their paths; and a series bundle followed into a page.
- * The truth is the construction (the lead, notes and paths given here)
- * and fixtures/series-bundle/leak (a series of 15 samples).
+ * And the facts `iotally SERIES|SESSION` lead with. The truth is the
+ * construction (the lead, notes and paths given here),
+ * fixtures/series-bundle/leak (a series of 21 samples, 20 of them with a
+ * vmmap capture), fixtures/bundle/series (2 samples) and fixtures/session
+ * (both bundles written).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,9 +17,14 @@
 
 #include <cmocka.h>
 
+#include "app/listing.h"
 #include "app/series_page.h"
+#include "ingest/bundle.h"
+#include "ingest/session_read.h"
 
 #define LEAK IOTALLY_SOURCE_ROOT "/fixtures/series-bundle/leak"
+#define SHORT IOTALLY_SOURCE_ROOT "/fixtures/bundle/series"
+#define SESSION IOTALLY_SOURCE_ROOT "/fixtures/session"
 
 static void
 test_build(void **state)
@@ -78,12 +86,64 @@ test_series_bundle(void **state)
 	app_series_page_release(&p);
 }
 
+/* `iotally SERIES` and `iotally SESSION` lead with their facts. */
+static void
+test_listing_facts(void **state)
+{
+	(void)state;
+	struct bundle b;
+	struct summary_facts f;
+	struct diag_list notes;
+	struct diag err;
+	/* 3 samples or more: the trend's verdict. */
+	assert_int_equal(bundle_open(LEAK, &b, &err), 0);
+	summary_facts_init(&f, false);
+	diag_list_init(&notes, 50);
+	app_series_listing_facts(&b, &f, &notes);
+	assert_non_null(f.verdict);
+	summary_facts_release(&f);
+	diag_list_release(&notes);
+	bundle_release(&b);
+	/* Two samples: no trend, the last sample's cost alone. */
+	assert_int_equal(bundle_open(SHORT, &b, &err), 0);
+	assert_int_equal(b.nsamples, 2);
+	summary_facts_init(&f, false);
+	diag_list_init(&notes, 50);
+	app_series_listing_facts(&b, &f, &notes);
+	assert_null(f.verdict);
+	assert_int_equal(notes.len, 0);
+	summary_facts_release(&f);
+	diag_list_release(&notes);
+	bundle_release(&b);
+
+	/* A session: its pair compared; without its after/ bundle, no warning. */
+	struct session_index si;
+	assert_int_equal(session_index_read(SESSION, &si, &err), 0);
+	summary_facts_init(&f, true);
+	diag_list_init(&notes, 50);
+	app_session_listing_facts(&si, NULL, &f, &notes);
+	assert_true(f.pair);
+	summary_facts_release(&f);
+	diag_list_release(&notes);
+	char *after = si.after;
+	si.after = NULL;
+	summary_facts_init(&f, true);
+	diag_list_init(&notes, 50);
+	app_session_listing_facts(&si, NULL, &f, &notes);
+	assert_int_equal(notes.len, 0);
+	summary_facts_release(&f);
+	diag_list_release(&notes);
+	si.after = after;
+	session_index_release(&si);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_series_bundle),
+		cmocka_unit_test(test_listing_facts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

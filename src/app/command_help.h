@@ -37,7 +37,10 @@ struct command_text {
 extern const struct command_text command_fixed[];
 extern const size_t command_nfixed;
 
-/* Every command, sorted by name: the fixed ones and one per kind of the registry. */
+/*
+ * Every command, sorted by name: the fixed ones and one per kind of the
+ * registry. Made on the first call, which main() makes before any thread.
+ */
 size_t command_list(const struct command_text **v);
 /* The command called `name`, or NULL. */
 const struct command_text *command_find(const char *name);

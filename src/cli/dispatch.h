@@ -16,13 +16,7 @@
  */
 int cli_run_for_input(int argc, char **argv);
 
-/*
- * The one rule for an empty input (no bytes, or only blank lines and
- * leading comment lines: ingest/line_input.h), in every
- * command: exit 65 "the input is empty", since an empty file cannot be told
- * from a capture that failed before it wrote anything. Prints the error and
- * returns true when the input is empty.
- */
+/* An empty input refused by the one rule (app_say_empty(), exit 65): true when it is empty. */
 bool cli_refuse_empty(const char *command, const char *path, const struct app_input *in);
 
 /*

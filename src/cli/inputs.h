@@ -12,7 +12,6 @@
 #include <stdio.h>
 
 #include "app/sources.h"
-#include "report/ndjson.h"
 #include "util/diag.h"
 
 /*

@@ -33,18 +33,21 @@ static int (*const runs[])(int argc, char **argv) = {
 	[COMMAND_KIND] = cmd_kind,
 };
 
+/* The table's rows with their run functions, in its order: filled by main()'s
+ * first look-up, read only after it (on -j workers too). */
 static struct command commands[COMMAND_KIND + KINDS_MAX];
+static size_t ncommands;
 
 const struct command *
 cli_find_command(const char *name)
 {
 	const struct command_text *v, *t = command_find(name);
-	if (!t)
-		return NULL;
-	command_list(&v);
-	struct command *c = &commands[t - v];
-	*c = (struct command){ t->name, runs[t->id], t->summary, t->help };
-	return c;
+	size_t n = command_list(&v);
+	for (; ncommands < n; ncommands++)
+		commands[ncommands] = (struct command){ v[ncommands].name, runs[v[ncommands].id],
+							v[ncommands].summary,
+							v[ncommands].help };
+	return t ? &commands[t - v] : NULL;
 }
 
 int

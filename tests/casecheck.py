@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 # Every failure, as 'case: message'. One list for a whole run: a script that
 # loads another (redact-tests.py loads capture-tests.py) adds to the same one.
@@ -88,19 +89,85 @@ def collect_cases(namespace):
             if name.startswith('case_') and callable(fn)}
 
 
-def run_cases(cases, names=None):
+def run_cases(cases, names=None, jobs=1):
     """Run `names` (all of `cases`, sorted, when None), one 'ok'/'FAIL' line
-    each and a count at the end: the exit status, 1 when any failed."""
+    each and a count at the end: the exit status, 1 when any failed.
+
+    `jobs` > 1 runs that many cases at once, each in a forked process of its
+    own: for scripts whose cases mostly wait (on stand-ins, timeouts,
+    signals), so that their wall time is not the sum of those waits. A case
+    must then keep to its own scratch folder, as every case here does."""
     names = sorted(cases) if not names else names
-    failed = 0
-    for name in names:
-        before = len(FAILURES)
-        cases[name]()
-        ok = len(FAILURES) == before
-        failed += 0 if ok else 1
-        print('%s %s' % ('ok  ' if ok else 'FAIL', name))
+    # IOTALLY_CASE_JOBS=1 runs one case at a time, in this process (to debug one).
+    jobs = int(os.environ.get('IOTALLY_CASE_JOBS', jobs))
+    if jobs > 1 and len(names) > 1 and hasattr(os, 'fork'):
+        failed = _run_cases_forked(cases, names, jobs)
+    else:
+        failed = 0
+        for name in names:
+            before = len(FAILURES)
+            start = time.monotonic()
+            cases[name]()
+            ok = len(FAILURES) == before
+            failed += 0 if ok else 1
+            _say_case(name, ok, time.monotonic() - start)
     print('%d passed, %d failed' % (len(names) - failed, failed))
     return 1 if FAILURES else 0
+
+
+def _say_case(name, ok, seconds):
+    # The seconds each case took: where a slow script spends its time.
+    print('%s %s (%.1f s)' % ('ok  ' if ok else 'FAIL', name, seconds), flush=True)
+
+
+def _run_case_child(fn, log):
+    """In a forked child: run the case with its output into `log`; never return."""
+    status = 2
+    try:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        fn()
+        status = 1 if FAILURES else 0
+    except BaseException:  # noqa: B902 -- the parent reports it as the case's failure
+        import traceback
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+
+
+def _run_cases_forked(cases, names, jobs):
+    """run_cases() with `jobs` cases at a time: each case's output is printed
+    whole when it ends; the number of cases that failed."""
+    import tempfile
+    waiting = list(names)
+    running = {}
+    failed = 0
+    while waiting or running:
+        while waiting and len(running) < jobs:
+            name = waiting.pop(0)
+            log = tempfile.TemporaryFile()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                _run_case_child(cases[name], log)
+            running[pid] = (name, log, time.monotonic())
+        pid, status = os.wait()
+        if pid not in running:
+            continue
+        name, log, start = running.pop(pid)
+        log.seek(0)
+        out = log.read().decode(errors='replace')
+        log.close()
+        sys.stdout.write(out)
+        ok = os.waitstatus_to_exitcode(status) == 0
+        if not ok:
+            failed += 1
+            FAILURES.append('%s: failed (status %d)' % (name, os.waitstatus_to_exitcode(status)))
+        _say_case(name, ok, time.monotonic() - start)
+    return failed
 
 
 def parse_bin_root():

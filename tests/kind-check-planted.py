@@ -2,7 +2,8 @@
 """Negative tests of tools/kind-check.py: each plants one decision on a
 kind's name outside the kind's modules, in a temporary copy of src/, and
 requires the check to fail with exactly that file, line and reason (and
-nothing else); the unchanged copy must pass. Plants in a kind's own modules
+nothing else); the unchanged copy must pass, a row left out of the list of
+kinds and a tree without that list must not. Plants in a kind's own modules
 and the words that only look like a kind (the vmmap metric
 "vmmap:footprint", a kind inside another word) must pass.
 
@@ -35,7 +36,21 @@ PLANTS = [
     ('model/diff_vmmap.c', 'static int r(const char *k) { return strcmp(k, "vmmap") == 0; }', None),
     ('app/kind_classes.c', 'static int s(enum input_kind i) { switch (i) { case INPUT_IOREG_TEXT: return 1; default: return 0; } }', None),
     ('cli/msgs.c', 'static const char *const n = "vmmap:footprint and the trackers";', None),
+    # a row the one list of kinds (util/capture_kinds.h) leaves out
+    ('app/kind_heap.c', 'const struct kind kind_heapcopy = { .name = "heapcopy" };',
+     'src/app/kind_heap.c:{line}: the row of "heapcopy" is not in CAPTURE_KINDS '
+     '(util/capture_kinds.h): the registry would never see it'),
 ]
+
+
+def refused(check, copy, says, missing):
+    """0 when the check refuses the tree (exit 1, saying `says`); else 1, said."""
+    got = run_check(check, copy)
+    if got.returncode != 1 or says not in got.stdout:
+        print(f'FAIL: a tree without {missing} passed: ' + got.stdout)
+        return 1
+    print(f'ok: a tree without {missing} is refused')
+    return 0
 
 
 def main(argv):
@@ -48,16 +63,19 @@ def main(argv):
         if not clean_passes(check, copy):
             return 1
         failures = run_plants(check, copy, PLANTS)
-        # the check must also refuse a tree whose rows it cannot find
+        # the check must refuse a tree without the list of kinds (restored
+        # after), and one whose rows it cannot find
+        kind_list = os.path.join(copy, 'util', 'capture_kinds.h')
+        with open(kind_list, encoding='utf-8') as f:
+            listed = f.read()
+        os.remove(kind_list)
+        failures += refused(check, copy, 'no list of kinds', 'the list of kinds')
+        with open(kind_list, 'w', encoding='utf-8') as f:
+            f.write(listed)
         for name in os.listdir(os.path.join(copy, 'app')):
             if name.startswith('kind_') and name.endswith('.c'):
                 os.remove(os.path.join(copy, 'app', name))
-        got = run_check(check, copy)
-        if got.returncode != 1 or 'registry rows' not in got.stdout:
-            failures += 1
-            print('FAIL: a tree without registry rows passed: ' + got.stdout)
-        else:
-            print('ok: a tree without rows is refused')
+        failures += refused(check, copy, 'registry rows', 'rows')
     return 1 if failures else 0
 
 

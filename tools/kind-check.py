@@ -16,6 +16,10 @@ own modules:
   - a hand-written list of kinds: one initializer or one string literal that
     names two kinds or more ("vmmap, classes or track").
 
+Every row must also be named in the one list of kinds, CAPTURE_KINDS of
+util/capture_kinds.h, which the registry's table (app/kind.c), the bundle
+kinds and the report sections expand: a row left out of it is never seen.
+
 A kind's own modules are the files whose name holds the kind's name
 (ingest/vmmap_read.c, model/diff_vmmap.h, app/kind_vmmap.c) and the headers
 its row includes that no other row includes, with their .c files (the
@@ -33,6 +37,9 @@ import os
 import re
 import sys
 
+# The one list of kinds and its entries, X(ID, name).
+KIND_LIST = 'util/capture_kinds.h'
+KIND_LIST_RE = re.compile(r'#\s*define\s+CAPTURE_KINDS\(X\)((?:[^\n]*\\\n)*[^\n]*)')
 ROW_RE = re.compile(r'\bconst\s+struct\s+kind\s+kind_(\w+)\s*=\s*{')
 NAME_RE = re.compile(r'\.name\s*=\s*"([^"]+)"')
 RAW_RE = re.compile(r'\.raw\s*=\s*{([^}]*)}')
@@ -42,32 +49,23 @@ COMPARE_RE = re.compile(r'\b(?:strcmp|strncmp|strcasecmp|streq|str_eq)\s*\(')
 CASE_RE = re.compile(r'\bcase\s+(INPUT_\w+)\s*:')
 
 
+# A string or character literal (to its closing quote or the line's end), a
+# block comment (to its end or the file's) or a line comment: one scan, the
+# literals kept, the comments blanked.
+LEXEME_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|\'(?:[^\'\\\n]|\\.)*\'?|/\*.*?(?:\*/|\Z)|//[^\n]*',
+                       re.S)
+
+
+def blank_comment(m):
+    text = m.group(0)
+    if text.startswith(('/*', '//')):
+        return re.sub(r'[^\n]', ' ', text)
+    return text
+
+
 def strip_comments(text):
     """The text with comments blanked (newlines kept, so lines still count)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"' or c == "'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != '\n':
-                j += 2 if text[j] == '\\' else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        elif text.startswith('/*', i):
-            j = text.find('*/', i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r'[^\n]', ' ', text[i:j]))
-            i = j
-        elif text.startswith('//', i):
-            j = text.find('\n', i)
-            j = n if j < 0 else j
-            out.append(' ' * (j - i))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return ''.join(out)
+    return LEXEME_RE.sub(blank_comment, text)
 
 
 def read_sources(src):
@@ -115,11 +113,6 @@ def own_modules(rows):
     return owners
 
 
-# Where the input kinds are declared and recognised: the table of
-# ingest/detect.h is the one list of what a file can be, below the registry
-# (ingest/ cannot see app/), so its switch over them is the table itself.
-INPUT_TABLE = {'ingest/detect.c', 'ingest/detect.h'}
-
 # Places that rank two kinds by a rule written down in the docs, each with
 # where the rule is written. Keep it short: a new entry needs a rule a user
 # reads, not a convenience.
@@ -128,22 +121,30 @@ RULES = {
 }
 
 
-# Tables of a file format below the registry that name each kind because
-# the format does, each with where the registry is held equal to it.
-FORMAT_TABLES = {
-    'bundle/manifest.c': "a manifest's capture_kind values (docs/json/bundle.md); bundle/ is "
-                         'below app/, and tests/unit/test-app.c holds them equal to the '
-                         "rows' names, in the rows' order",
-}
-
 
 def is_own(rel, kind, owners):
-    return (kind in os.path.basename(rel) or rel in owners[kind] or rel in RULES
-            or rel in FORMAT_TABLES)
+    return kind in os.path.basename(rel) or rel in owners[kind] or rel in RULES
 
 
 def is_exempt(rel):
-    return rel in RULES or rel in FORMAT_TABLES
+    return rel in RULES
+
+
+def read_kind_list(files):
+    """The kinds CAPTURE_KINDS names, or None when the list is not found."""
+    m = KIND_LIST_RE.search(files.get(KIND_LIST, ''))
+    return re.findall(r'\bX\(\s*\w+\s*,\s*(\w+)\s*\)', m.group(1)) if m else None
+
+
+def unlisted_rows(files, listed):
+    """(file, line, name) of each row whose kind CAPTURE_KINDS leaves out."""
+    found = []
+    for rel, text in files.items():
+        for m in ROW_RE.finditer(text):
+            name = NAME_RE.search(text[m.end():])
+            if name and name.group(1) not in listed:
+                found.append((rel, line_of(text, m.start()), name.group(1)))
+    return found
 
 
 def line_of(text, pos):
@@ -183,7 +184,7 @@ def check_file(rel, text, rows, owners, input_owner):
     # switch cases on one kind's inputs
     for m in CASE_RE.finditer(text):
         kind = input_owner.get(m.group(1))
-        if kind and not is_own(rel, kind, owners) and rel not in INPUT_TABLE:
+        if kind and not is_own(rel, kind, owners):
             found.append((line_of(text, m.start()),
                           f'case {m.group(1)}: decides on a {kind} input outside '
                           f'its modules: a field or hook of its registry row'))
@@ -214,12 +215,20 @@ def main(argv):
         print(f'{src}: found {len(rows)} registry rows (const struct kind kind_<name> '
               'with a .name) under app/: the check would check nothing')
         return 1
+    listed = read_kind_list(files)
+    if listed is None:
+        print(f'{src}: found no list of kinds (#define CAPTURE_KINDS(X) in {KIND_LIST})')
+        return 1
     owners = own_modules(rows)
     input_owner = {}
     for kind, (_row, inputs, _inc) in rows.items():
         for i in inputs:
             input_owner[i] = kind
     bad = 0
+    for rel, line, name in sorted(unlisted_rows(files, listed)):
+        print(f'src/{rel}:{line}: the row of "{name}" is not in CAPTURE_KINDS ({KIND_LIST}): '
+              'the registry would never see it')
+        bad += 1
     for rel in sorted(files):
         for line, why in sorted(set(check_file(rel, files[rel], rows, owners, input_owner))):
             print(f'src/{rel}:{line}: {why}')

@@ -10,6 +10,7 @@
 #include "ingest/bundle.h"
 #include "model/summary.h"
 #include "util/array.h"
+#include "util/capture_kinds.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -30,19 +31,19 @@ kind_note_partial(struct diag_list *w, const char *bpath, bool bpartial, const c
 }
 
 /*
- * The registry: one row per kind, in the order a bundle offers its
- * captures (`iotally BUNDLE`, `iotally report BUNDLE`, trend's default
- * kind). A kind is its row (app/kind_<name>.c) and its own modules.
+ * The registry: one row per kind (util/capture_kinds.h), in the order a
+ * bundle offers its captures (`iotally BUNDLE`, `iotally report BUNDLE`,
+ * trend's default kind), so that a row's place is its enum bundle_kind. A
+ * kind is its row (const struct kind kind_<name>, app/kind_<name>.c) and
+ * its own modules.
  */
-extern const struct kind kind_vmmap, kind_classes, kind_track, kind_footprint, kind_heap;
+#define KIND_ROW_DECLARE(id, name) extern const struct kind kind_##name;
+CAPTURE_KINDS(KIND_ROW_DECLARE)
+#undef KIND_ROW_DECLARE
 
-static const struct kind *const kinds[] = {
-	&kind_vmmap,
-	&kind_classes,
-	&kind_track,
-	&kind_footprint,
-	&kind_heap,
-};
+#define KIND_ROW(id, name) [BUNDLE_KIND_##id] = &kind_##name,
+static const struct kind *const kinds[] = { CAPTURE_KINDS(KIND_ROW) };
+#undef KIND_ROW
 
 #define NKINDS (ARRAY_SIZE(kinds))
 

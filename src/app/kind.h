@@ -233,7 +233,8 @@ unsigned kind_repeat_snapshots(void);
 void kind_capture_plan(struct capture_plan *plan);
 /* The kinds' names in registry order into names[0..max); how many. */
 size_t kind_names(const char **names, size_t max);
-#define KINDS_MAX 8
+/* How many kinds there are: a row each (util/capture_kinds.h). */
+#define KINDS_MAX BUNDLE_NKINDS
 struct strbuf;
 /*
  * "'iotally vmmap', 'classes' and 'track'": the commands of the kinds whose

@@ -55,13 +55,9 @@ manifest_parse(const char *buf, size_t len, json_error_t *jerr)
 	return json_loadb(buf, len, JSON_REJECT_DUPLICATES, jerr);
 }
 
-static const char *const kind_names[BUNDLE_NKINDS] = {
-	[BUNDLE_KIND_VMMAP] = "vmmap",
-	[BUNDLE_KIND_CLASSES] = "classes",
-	[BUNDLE_KIND_TRACK] = "track",
-	[BUNDLE_KIND_FOOTPRINT] = "footprint",
-	[BUNDLE_KIND_HEAP] = "heap",
-};
+#define BUNDLE_KIND_NAME(id, name) [BUNDLE_KIND_##id] = #name,
+static const char *const kind_names[BUNDLE_NKINDS] = { CAPTURE_KINDS(BUNDLE_KIND_NAME) };
+#undef BUNDLE_KIND_NAME
 
 const char *
 bundle_kind_name(enum bundle_kind k)

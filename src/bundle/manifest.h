@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "util/arcread.h"
+#include "util/capture_kinds.h"
 #include "util/diag.h"
 #include "util/hashmap.h"
 #include "util/sha256.h"
@@ -114,20 +115,18 @@
 
 /*
  * The capture kinds a step of a bundle may name ("capture_kind"), in the
- * order a bundle offers its captures: the one list for the writer
- * (capture/capture.c), the reader (ingest/bundle.c) and the kind registry
- * (app/kind.c has one row for each, in this order: its unit test checks).
- * A step of another kind is no capture (a kind a later iotally reads).
+ * order a bundle offers its captures (util/capture_kinds.h, the one list):
+ * for the writer (capture/capture.c), the reader (ingest/bundle.c) and the
+ * kind registry (app/kind.c, a row for each, in this order). A step of
+ * another kind is no capture (a kind a later iotally reads).
  */
+#define BUNDLE_KIND_ENUM(id, name) BUNDLE_KIND_##id,
 enum bundle_kind {
 	BUNDLE_KIND_NONE = -1,
-	BUNDLE_KIND_VMMAP,
-	BUNDLE_KIND_CLASSES,
-	BUNDLE_KIND_TRACK,
-	BUNDLE_KIND_FOOTPRINT,
-	BUNDLE_KIND_HEAP,      /* no capture step takes it yet: a bundle made by hand */
+	CAPTURE_KINDS(BUNDLE_KIND_ENUM)
 	BUNDLE_NKINDS
 };
+#undef BUNDLE_KIND_ENUM
 
 /* "vmmap", "classes", ...; NULL for BUNDLE_KIND_NONE. */
 const char *bundle_kind_name(enum bundle_kind k);

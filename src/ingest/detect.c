@@ -1,8 +1,7 @@
 #include "ingest/detect.h"
 
-#include "ingest/footprint_read.h"
-#include "ingest/heap_read.h"
 #include "ingest/vmmap_read.h"
+#include "util/array.h"
 #include "util/linereader.h"
 #include "util/view.h"
 
@@ -66,26 +65,6 @@ has(const char *p, size_t n, const char *needle)
 	return view_find(p, n, needle) != NULL;
 }
 
-/* "Name = 123" at the start of a line, the shape of ioclasscount's listing. */
-static bool
-has_count_lines(const char *p, size_t n)
-{
-	unsigned hits = 0;
-	const char *end = p + n;
-	while (p < end && hits < 3) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end;
-		const char *eq = view_find(p, (size_t)(e - p), " = ");
-		if (eq && eq > p && !view_is_space(*p)) {
-			const char *d = eq + 3;
-			if (d < e && ((*d >= '0' && *d <= '9') || *d == '<'))
-				hits++;
-		}
-		p = nl ? nl + 1 : end;
-	}
-	return hits >= 1;
-}
-
 int
 input_iotally_schema(const char *p, size_t n, char *out, size_t outsz)
 {
@@ -110,6 +89,13 @@ input_iotally_schema(const char *p, size_t n, char *out, size_t outsz)
 	out[len] = '\0';
 	return 0;
 }
+
+/* The text captures' recognisers, in the order of INPUT_CAPTURES. */
+#define INPUT_RECOGNISER(id, recognise, description) recognise,
+static enum input_kind (*const recognisers[])(const char *p, size_t n) = {
+	INPUT_CAPTURES(INPUT_RECOGNISER)
+};
+#undef INPUT_RECOGNISER
 
 enum input_kind
 input_detect(const char *p, size_t n)
@@ -141,34 +127,11 @@ input_detect(const char *p, size_t n)
 			return INPUT_XML_PLIST;
 		return INPUT_XML_OTHER;
 	}
-	/* Before vmmap's recogniser, which takes heap's Analysis Tool line for another tool's. */
-	if (heap_recognise(p, n))
-		return INPUT_HEAP;
-	/* The vmmap parser's own recogniser, so that `iotally FILE` and
-	 * `iotally vmmap FILE` agree on what a vmmap capture is (its failure
-	 * message and lines meant as region lines are vmmap's to explain). */
-	switch (vmmap_recognise(p, n)) {
-	case VMMAP_EVIDENCE_DUMP:
-	case VMMAP_EVIDENCE_FAILURE:
-	case VMMAP_EVIDENCE_REGION_LIKE:
-		return INPUT_VMMAP;
-	case VMMAP_EVIDENCE_OTHER_TOOL:
-		return INPUT_TOOL_REPORT;
-	case VMMAP_EVIDENCE_NONE:
-	default:
-		break;
+	for (size_t i = 0; i < ARRAY_SIZE(recognisers); i++) {
+		enum input_kind kind = recognisers[i](p, n);
+		if (kind != INPUT_TEXT)
+			return kind;
 	}
-	if (footprint_recognise(p, n))
-		return INPUT_FOOTPRINT;
-	/* Tracking records print "N call [i]" or "N calls [i]", never "call(s)". */
-	if (has(p, n, "kernel memory allocations") || has(p, n, " bytes (0x") ||
-	    has(p, n, " bytes total"))
-		return INPUT_TRACK;
-	if (has(p, n, "+-o ") || has(p, n, "\"IOKitDiagnostics\""))
-		return INPUT_IOREG_TEXT;
-	/* ioalloccount lines are indented, unlike ioclasscount's. */
-	if (has_count_lines(p, n) || has(p, n, " allocation = 0x"))
-		return INPUT_IOCLASSCOUNT;
 	return INPUT_TEXT;
 }
 
@@ -191,43 +154,20 @@ input_has_cr_line_ends(const char *p, size_t n)
 	return cr && cr + 1 < p + n;
 }
 
+#define INPUT_SHAPE_DESCRIBE(id, description) [INPUT_##id] = description,
+#define INPUT_CAPTURE_DESCRIBE(id, recognise, description) [INPUT_##id] = description,
+static const char *const descriptions[] = {
+	INPUT_SHAPES(INPUT_SHAPE_DESCRIBE)
+	INPUT_CAPTURES(INPUT_CAPTURE_DESCRIBE)
+};
+#undef INPUT_SHAPE_DESCRIBE
+#undef INPUT_CAPTURE_DESCRIBE
+
 const char *
 input_kind_describe(enum input_kind kind)
 {
-	switch (kind) {
-	case INPUT_EMPTY:
-		return "an empty file";
-	case INPUT_BINARY:
-		return "binary data";
-	case INPUT_BPLIST:
-		return "a binary property list";
-	case INPUT_XML_PLIST:
-		return "an XML property list";
-	case INPUT_XML_OTHER:
-		return "an XML document";
-	case INPUT_JSON:
-		return "a JSON document";
-	case INPUT_IOTALLY_JSON:
-		return "iotally JSON output";
-	case INPUT_VMMAP:
-		return "a vmmap dump";
-	case INPUT_TOOL_REPORT:
-		return "a report of another memory tool (leaks, malloc_history), "
-		       "which iotally does not read";
-	case INPUT_IOREG_TEXT:
-		return "ioreg text output";
-	case INPUT_IOCLASSCOUNT:
-		return "ioclasscount output";
-	case INPUT_TRACK:
-		return "an ioclasscount --track/--leaks/--maps capture";
-	case INPUT_FOOTPRINT:
-		return "footprint output";
-	case INPUT_HEAP:
-		return "a heap report";
-	case INPUT_TEXT:
-	default:
-		return "text that is none of the captures iotally reads";
-	}
+	return (size_t)kind < ARRAY_SIZE(descriptions) ? descriptions[kind]
+						       : descriptions[INPUT_TEXT];
 }
 
 int

@@ -6,6 +6,7 @@
 
 #include "ingest/footprint_read.h"
 
+#include "ingest/detect.h"
 #include "ingest/line_input.h"
 #include "util/bytes.h"
 #include "util/scan.h"
@@ -795,4 +796,10 @@ footprint_recognise(const char *p, size_t n)
 		p = nl ? nl + 1 : end;
 	}
 	return false;
+}
+
+enum input_kind
+footprint_input_kind(const char *p, size_t n)
+{
+	return footprint_recognise(p, n) ? INPUT_FOOTPRINT : INPUT_TEXT;
 }

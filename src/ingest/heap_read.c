@@ -6,6 +6,7 @@
 
 #include "ingest/heap_read.h"
 
+#include "ingest/detect.h"
 #include "ingest/line_input.h"
 #include "util/bytes.h"
 #include "util/scan.h"
@@ -369,4 +370,10 @@ heap_recognise(const char *p, size_t n)
 		p = nl ? nl + 1 : end;
 	}
 	return false;
+}
+
+enum input_kind
+heap_input_kind(const char *p, size_t n)
+{
+	return heap_recognise(p, n) ? INPUT_HEAP : INPUT_TEXT;
 }

@@ -1,5 +1,6 @@
 #include "ingest/ioclasscount_text.h"
 
+#include "ingest/detect.h"
 #include "ingest/line_input.h"
 
 #include "util/size.h"
@@ -273,4 +274,32 @@ ioclasscount_text_read(struct line_reader *r, struct classes_capture *cap,
 			      "%" PRIu64 " line%s that are not ioclasscount output were skipped "
 			      "(the first is this one)", rd.skipped, rd.skipped == 1 ? "" : "s");
 	return 0;
+}
+
+/* "Name = 123" at the start of a line, the shape of ioclasscount's listing. */
+static bool
+has_count_lines(const char *p, size_t n)
+{
+	const char *end = p + n;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		const char *eq = view_find(p, (size_t)(e - p), " = ");
+		if (eq && eq > p && !view_is_space(*p)) {
+			const char *d = eq + 3;
+			if (d < e && ((*d >= '0' && *d <= '9') || *d == '<'))
+				return true;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
+/* ioalloccount lines are indented, unlike ioclasscount's. */
+enum input_kind
+ioclasscount_input_kind(const char *p, size_t n)
+{
+	if (has_count_lines(p, n) || view_find(p, n, " allocation = 0x"))
+		return INPUT_IOCLASSCOUNT;
+	return INPUT_TEXT;
 }

@@ -1,5 +1,6 @@
 #include "ingest/ioreg_text.h"
 
+#include "ingest/detect.h"
 #include "ingest/line_input.h"
 
 #include "util/size.h"
@@ -537,4 +538,12 @@ ioreg_text_read(struct line_reader *r, struct classes_capture *cap,
 	}
 	finish_chains(h, &cs);
 	return rc < 0 ? -1 : 0;
+}
+
+enum input_kind
+ioreg_text_input_kind(const char *p, size_t n)
+{
+	if (view_find(p, n, "+-o ") || view_find(p, n, "\"IOKitDiagnostics\""))
+		return INPUT_IOREG_TEXT;
+	return INPUT_TEXT;
 }

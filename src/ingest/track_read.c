@@ -787,3 +787,13 @@ fail:
 	track_record_release(&ps.rec);
 	return -1;
 }
+
+/* Tracking records print "N call [i]" or "N calls [i]", never "call(s)". */
+enum input_kind
+track_input_kind(const char *p, size_t n)
+{
+	if (view_find(p, n, "kernel memory allocations") || view_find(p, n, " bytes (0x") ||
+	    view_find(p, n, " bytes total"))
+		return INPUT_TRACK;
+	return INPUT_TEXT;
+}

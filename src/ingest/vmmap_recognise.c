@@ -6,6 +6,8 @@
  */
 
 #include "ingest/vmmap_read.h"
+
+#include "ingest/detect.h"
 #include "ingest/vmmap_grammar.h"
 
 #include "util/view.h"
@@ -219,4 +221,26 @@ vmmap_recognise(const char *p, size_t n)
 		p = nl ? nl + 1 : end;
 	}
 	return best;
+}
+
+/*
+ * The parser's own recogniser, so that `iotally FILE` and `iotally vmmap
+ * FILE` agree on what a vmmap capture is (its failure message and lines
+ * meant as region lines are vmmap's to explain); another tool's header
+ * block is that tool's report.
+ */
+enum input_kind
+vmmap_input_kind(const char *p, size_t n)
+{
+	switch (vmmap_recognise(p, n)) {
+	case VMMAP_EVIDENCE_DUMP:
+	case VMMAP_EVIDENCE_FAILURE:
+	case VMMAP_EVIDENCE_REGION_LIKE:
+		return INPUT_VMMAP;
+	case VMMAP_EVIDENCE_OTHER_TOOL:
+		return INPUT_TOOL_REPORT;
+	case VMMAP_EVIDENCE_NONE:
+	default:
+		return INPUT_TEXT;
+	}
 }

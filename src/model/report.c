@@ -10,15 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The sections of no kind; a kind's own are named by its modules. */
+/* A kind's own section is named by the kind ("classes"). */
+#define REPORT_SEC_KIND_NAME(id, name) [REPORT_SEC_##id] = #name,
 static const char *const section_names[REPORT_SECTIONS] = {
 	[REPORT_SEC_SESSION] = "session",
 	[REPORT_SEC_GPU] = "gpu",
 	[REPORT_SEC_SIZES] = "sizes",
+	CAPTURE_KINDS(REPORT_SEC_KIND_NAME)
 	[REPORT_SEC_GATES] = "gates",
 	[REPORT_SEC_TIMELINES] = "timelines",
 	[REPORT_SEC_SAMPLES] = "samples",
 };
+#undef REPORT_SEC_KIND_NAME
 
 const char *
 report_section_name(const struct report *r, enum report_section_id id)

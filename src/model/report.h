@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "model/summary.h"
+#include "util/capture_kinds.h"
 
 #define REPORT_ROWS_MAX 1000
 #define REPORT_CHART_ITEMS_MAX 600
@@ -123,24 +124,28 @@ struct report_chart {
 	struct report_chart_fit fit;
 };
 
-/* In the order the report shows them. */
+/*
+ * In the order the report shows them. Each kind of capture has a section of
+ * its own, REPORT_SEC_<KIND> (util/capture_kinds.h), named by the kind, in
+ * the kinds' order; a kind whose figures go to the shared sections (GPU
+ * memory, sizes) leaves its own absent.
+ */
+#define REPORT_SEC_KIND_ENUM(id, name) REPORT_SEC_##id,
 enum report_section_id {
 	REPORT_SEC_SESSION,      /* a tracking session: the tracked classes and their call sites */
 	REPORT_SEC_GPU,          /* GPU memory by type and purgeable state */
 	REPORT_SEC_SIZES,        /* size histograms, IOSurfaces by dimensions */
-	REPORT_SEC_CLASSES,      /* IOKit classes */
-	REPORT_SEC_TRACK,        /* call sites and modules */
-	REPORT_SEC_HEAP,         /* the malloc heap by class (Apple's heap) */
+	CAPTURE_KINDS(REPORT_SEC_KIND_ENUM)  /* IOKit classes, call sites, the malloc heap, ... */
 	REPORT_SEC_GATES,
 	REPORT_SEC_TIMELINES,    /* a series: each metric that changed over time */
 	REPORT_SEC_SAMPLES,      /* a series: its samples, used and left out */
 	REPORT_SECTIONS,
 };
+#undef REPORT_SEC_KIND_ENUM
 
 /*
- * "gpu", "sizes", ...: a section's id in the JSON report and the HTML
- * page's anchors. A kind's own section (IOKit classes, call sites) is named
- * by the kind's modules (report_section_named()); "?" before it is.
+ * "gpu", "sizes", "classes", ...: a section's id in the JSON report and the
+ * HTML page's anchors; "?" before the section is given its title.
  */
 struct report;
 const char *report_section_name(const struct report *r, enum report_section_id id);
@@ -202,7 +207,7 @@ void report_add_warning(struct report *r, const char *fmt, ...)
 /* Give a section its title (it is present from then on). */
 struct report_section *report_section(struct report *r, enum report_section_id id,
 				      const char *title);
-/* A kind's own section, named `name` (static) by the kind's modules ("classes"). */
+/* A section named `name` (static) by its builder, not by its id. */
 struct report_section *report_section_named(struct report *r, enum report_section_id id,
 					    const char *name, const char *title);
 void report_section_add_paragraph(struct report_section *s, const char *fmt, ...)

@@ -27,7 +27,8 @@ TOOLS = ['sw_vers', 'sysctl', 'ioreg', 'ioclasscount', 'ioalloccount', 'footprin
          'pgrep', 'ps']
 PLANTED = [b'alice', b'C02PLANTED1X', b'PLANTEDUUID1', b'Planted-Example', b'owner=']
 
-from standin_env import StandinEnv, check, collect_cases, run_cases, signal_and_wait, validate
+from standin_env import (CASE_JOBS, StandinEnv, check, collect_cases, run_cases, signal_and_wait,
+                         validate)
 
 ARGS = None
 
@@ -654,15 +655,22 @@ def case_tools_not_from_path():
         e.close()
 
 
-def case_late_interrupt():
+def case_late_interrupt_early():
+    late_interrupt('late-interrupt-early', (0, 0.01, 0.02, 0.04, 0.08, 0.12, 0.16, 0.2))
+
+
+def case_late_interrupt_late():
+    late_interrupt('late-interrupt-late', (0.3, 0.4, 0.6, 0.8, 1.0, 1.5))
+
+
+def late_interrupt(c, delays):
     """A signal after the tools ran: either the bundle is complete and the message says
-    so, or nothing is left and the message says that; never a bundle and "nothing"."""
-    c = 'late-interrupt'
+    so, or nothing is left and the message says that; never a bundle and "nothing".
+    (Two cases of delays, run side by side.)"""
     e = Env(mode='vmmap=big', STANDIN_BIG='20000000', missing=('footprint',))
     try:
         outcomes = {}
-        for i, delay in enumerate((0, 0.01, 0.02, 0.04, 0.08, 0.12, 0.16, 0.2, 0.3, 0.4, 0.6,
-                                   0.8, 1.0, 1.5)):
+        for i, delay in enumerate(delays):
             open(e.log, 'w').close()
             out = e.out('late%d' % i)
             p = e.popen('--pid', str(e.target.pid), '-o', out, '--archive')
@@ -689,7 +697,7 @@ def case_late_interrupt():
             check(c, p.returncode in (0, -signal.SIGTERM), 'exit %d' % p.returncode)
             no_partial_left(c, e.dir)
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
-        print('  late-interrupt outcomes: %r' % outcomes)
+        print('  %s outcomes: %r' % (c, outcomes))
     finally:
         e.close()
 
@@ -879,7 +887,7 @@ def main():
     if ARGS.measure:
         measure()
         return 0
-    return run_cases(CASES, ARGS.case)
+    return run_cases(CASES, ARGS.case, jobs=CASE_JOBS)
 
 
 if __name__ == '__main__':

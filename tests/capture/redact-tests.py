@@ -31,7 +31,7 @@ import tempfile
 import time
 
 # the failure list is the one capture-tests.py's checks add to (tests/casecheck.py)
-from standin_env import check, collect_cases, run_cases
+from standin_env import CASE_JOBS, check, collect_cases, run_cases
 
 ARGS = None
 CT = None   # capture-tests.py, for its stand-in environment
@@ -543,7 +543,7 @@ def main():
     CT = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(CT)
     CT.ARGS = ARGS
-    return run_cases(CASES, ARGS.case)
+    return run_cases(CASES, ARGS.case, jobs=CASE_JOBS)
 
 
 if __name__ == '__main__':

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from standin_env import StandinEnv, check, collect_cases, run_cases, validate
+from standin_env import CASE_JOBS, StandinEnv, check, collect_cases, run_cases, validate
 
 ARGS = None
 MiB = 1024 * 1024
@@ -363,7 +363,7 @@ def main():
     ARGS = ap.parse_args()
     ARGS.bin = os.path.abspath(ARGS.bin)
     ARGS.root = os.path.abspath(ARGS.root)
-    return run_cases(CASES, ARGS.case)
+    return run_cases(CASES, ARGS.case, jobs=CASE_JOBS)
 
 
 if __name__ == '__main__':

@@ -523,18 +523,44 @@ def after_stage_setup(e):
     threading.Thread(target=arm, daemon=True).start()
 
 
-def case_signals():
+# One case a stage: each waits for its stage and for the capture to end, so
+# that run_cases() runs them side by side.
+def case_signal_reset():
     interrupt('reset', hang('--reset'), has('ioclasscount --reset'))
+
+
+def case_signal_start():
     interrupt('start', hang('--start'), has('ioclasscount --start'))
+
+
+def case_signal_before():
     interrupt('before', hang_tool('ioreg'), has('ioreg'))
+
+
+def case_signal_wait():
     interrupt('wait', lambda e: None, has('vmmap'), args=('--duration', '300'), delay=1.5)
+
+
+def case_signal_after():
     interrupt('after', after_stage_setup, has('ioreg', 2), args=('--duration', '1'))
+
+
+def case_signal_track():
     interrupt('track', hang('--track'), has('ioclasscount --track'))
+
+
+def case_signal_leaks():
     interrupt('leaks', hang('--leaks'), has('ioclasscount --leaks'))
+
+
+def case_signal_term_hup():
     interrupt('wait', lambda e: None, has('vmmap'), sig=signal.SIGTERM,
               args=('--duration', '300'), delay=1.5)
     interrupt('wait', lambda e: None, has('vmmap'), sig=signal.SIGHUP,
               args=('--duration', '300'), delay=1.5)
+
+
+def case_signal_command():
     # The command is stopped too (SIGTERM from the session) and --stop runs.
     interrupt('command', lambda e: None, has('vmmap'), delay=1.5,
               args=('--', 'sleep', '300'), env={'SUDO_UID': '65534', 'SUDO_GID': '65534'})
@@ -732,7 +758,12 @@ CASES = {
     'sequence': case_sequence, 'diff-session': case_diff_deltas,
     'archive-session': case_archive_deltas, 'flags': case_flags,
     'refusals': case_refusals, 'usage': case_usage, 'command': case_command,
-    'signals': case_signals, 'signal-maps': case_signal_maps, 'timeouts': case_timeouts,
+    'signal-reset': case_signal_reset, 'signal-start': case_signal_start,
+    'signal-before': case_signal_before, 'signal-wait': case_signal_wait,
+    'signal-after': case_signal_after, 'signal-track': case_signal_track,
+    'signal-leaks': case_signal_leaks, 'signal-term-hup': case_signal_term_hup,
+    'signal-command': case_signal_command,
+    'signal-maps': case_signal_maps, 'timeouts': case_timeouts,
     'failed-snapshot': case_failed_snapshot, 'stop-fails': case_stop_fails,
     'count-progress': case_count_progress, 'count-progress-tty': case_count_progress_tty,
 }
@@ -750,7 +781,7 @@ def main():
     if os.geteuid() != 0:
         print('SKIP: the session needs root (the tests run it as root and as nobody)')
         return 77
-    return run_cases(CASES, ARGS.case)
+    return run_cases(CASES, ARGS.case, jobs=standin_env.CASE_JOBS)
 
 
 if __name__ == '__main__':

@@ -21,6 +21,10 @@ sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from casecheck import (FAILURES, check, collect_cases, default_signals_for_children,  # noqa: E402,F401
                        fail, iotally_env, run_cases, run_iotally)
 
+# Cases run at once by the capture scripts: a case mostly waits on stand-ins,
+# timeouts and signals, not on a core (casecheck.run_cases).
+CASE_JOBS = 4
+
 # Every script here sends iotally signals (capture, session and redact cases).
 default_signals_for_children()
 

@@ -16,6 +16,7 @@
 #include "model/report_heap.h"
 #include "report/heap_write.h"
 #include "report/ndjson.h"
+#include "report/report_tables_write.h"
 #include "util/linereader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -65,6 +66,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!heap_diff_changed(&d) && d.nrows == cap.nrows);
 		report_init(&rep, "heap", true);
 		report_add_heap_diff(&rep, &d);
+		if (out)
+			report_tables_write(out, &rep, o.markdown);
 		report_release(&rep);
 		report_init(&rep, "heap", false);
 		report_add_heap(&rep, &cap);
@@ -73,7 +76,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			heap_text_write(out, &cap, &o);
 			heap_json_write(out, &cap, "fuzz", &o);
 			heap_ndjson_write(out, &cap, &(struct ndjson_source){ .path = "fuzz" }, &o);
-			heap_diff_write_text(out, &d, o.markdown);
 			json_decref(heap_diff_json(&d));
 			fclose(out);
 		}

@@ -19,7 +19,7 @@ written two ways:
   - a bare number in a byte column of a table (BEFORE, AFTER, DELTA of
     `diff`'s tables: "1048576", "+1044480") is bytes without their unit,
     and fails. A table of counts (a CLASS, a size bucket's CHANGE, a row
-    whose field or figure is a count) has bare numbers by right, and a
+    whose field or figure is a count, heap's nodes) has bare numbers by right, and a
     GATE table writes exact bytes beside the figure by design.
 
 The truth is independent of iotally's formatter: the rendering is worked
@@ -31,9 +31,11 @@ usage: bytes-one-way.py IOTALLY ROOT
 import fractions
 import os
 import re
-import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from golden_cmds import golden_commands  # noqa: E402
 
 UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB']
 COMMANDS = {'report', 'diff', 'trend', 'footprint'}
@@ -90,7 +92,7 @@ def check_figure(approx, digits, unit):
 
 BYTE_COLUMNS = {'BEFORE', 'AFTER', 'DELTA'}
 COUNT_TABLES = {'CLASS', 'CHANGE', 'GATE'}
-COUNT_ROW = re.compile(r'(?:^|[\s.|])(?:count|regions|instances|records)(?:\s|\||$)')
+COUNT_ROW = re.compile(r'(?:^|[\s.|])(?:count|regions|instances|records|nodes)(?:\s|\||$)')
 BARE = re.compile(r'^[+-]?\d+$')
 HEADER_WORD = re.compile(r'^[A-Z][A-Z.]*$')
 
@@ -130,42 +132,24 @@ def bare_byte_cells(text):
 
 def commands(root):
     """(case, argv) of every golden command this test reads."""
-    base = os.path.join(root, 'tests', 'golden')
-    for kind in sorted(os.listdir(base)):
-        kdir = os.path.join(base, kind)
-        if not os.path.isdir(kdir):
+    for case, argv in golden_commands(root):
+        word = argv[1]
+        if 'help' in argv or '--help' in argv or '-h' in argv:
+            continue   # usage text: the syntax a user types, not figures
+        listing = not word.startswith('-') and os.path.exists(os.path.join(root, word))
+        if word not in COMMANDS and not listing:
             continue
-        for case in sorted(os.listdir(kdir)):
-            path = os.path.join(kdir, case, 'cmd')
-            if not os.path.isfile(path) or os.path.exists(os.path.join(kdir, case, 'stdin')):
-                continue
-            with open(path, encoding='utf-8') as f:
-                line = f.read().strip()
-            if any(c in line for c in '|;&<>$`'):
-                continue
-            try:
-                argv = shlex.split(line)
-            except ValueError:
-                continue
-            if len(argv) < 2 or argv[0] != 'iotally':
-                continue
-            word = argv[1]
-            if 'help' in argv or '--help' in argv or '-h' in argv:
-                continue   # usage text: the syntax a user types, not figures
-            listing = not word.startswith('-') and os.path.exists(os.path.join(root, word))
-            if word not in COMMANDS and not listing:
-                continue
-            fmt = None
-            for i, a in enumerate(argv):
-                if a == '--format' and i + 1 < len(argv):
-                    fmt = argv[i + 1]
-                elif a.startswith('--format='):
-                    fmt = a.split('=', 1)[1]
-                elif a in ('-o', '--output', '--junit', '--ndjson', '--json'):
-                    fmt = 'file'
-            if fmt in MACHINE_FORMATS or fmt == 'file':
-                continue
-            yield '%s/%s' % (kind, case), argv
+        fmt = None
+        for i, a in enumerate(argv):
+            if a == '--format' and i + 1 < len(argv):
+                fmt = argv[i + 1]
+            elif a.startswith('--format='):
+                fmt = a.split('=', 1)[1]
+            elif a in ('-o', '--output', '--junit', '--ndjson', '--json'):
+                fmt = 'file'
+        if fmt in MACHINE_FORMATS or fmt == 'file':
+            continue
+        yield case, argv
 
 
 def main():

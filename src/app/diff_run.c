@@ -10,6 +10,7 @@
 #include "app/signature_inputs.h"
 #include "ingest/bundle.h"
 #include "report/diff_ndjson_write.h"
+#include "report/report_tables_write.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -238,6 +239,26 @@ diff_run_compare_pair(const struct diff_run *run, size_t i, struct diff_pair_out
 	return 0;
 }
 
+/*
+ * The pair's tables as text or Markdown: the tables of the kind's pair
+ * report (its `report` hook), so that diff and report show the same rows.
+ */
+static void
+write_tables(FILE *out, const struct kind *kind, const void *diff, bool markdown)
+{
+	if (kind->write_text) {
+		kind->write_text(out, diff, markdown);
+		return;
+	}
+	if (!kind->changed(diff))
+		fputs("No change in the figures.\n\n", out);
+	struct report rep;
+	report_init(&rep, kind->name, true);
+	kind->report(&rep, diff);
+	report_tables_write(out, &rep, markdown);
+	report_release(&rep);
+}
+
 int
 diff_pair_write(FILE *out, const struct diff_pair_out *po, const char *name,
 		const struct diff_write_opts *w, struct diag *err)
@@ -261,7 +282,7 @@ diff_pair_write(FILE *out, const struct diff_pair_out *po, const char *name,
 	if (diff_unchanged_write(out, &po->rep, w->markdown))
 		return 0;
 	diff_heading_write(out, &po->rep, w->markdown);
-	kind->write_text(out, diff, w->markdown);
+	write_tables(out, kind, diff, w->markdown);
 	diff_gates_write_text(out, &po->rep, w->markdown);
 	return 0;
 }

@@ -166,12 +166,6 @@ classes_changed(const void *p)
 	return diff_classes_changed(&((const struct diff_classes_pair *)p)->diff);
 }
 
-static void
-classes_write_text(FILE *out, const void *p, bool markdown)
-{
-	diff_classes_write_text(out, &((const struct diff_classes_pair *)p)->diff, markdown);
-}
-
 static json_t *
 classes_json(const void *p)
 {
@@ -419,7 +413,6 @@ const struct kind kind_classes = {
 	.subject = classes_subject,
 	.gate_growth = classes_gate_growth,
 	.changed = classes_changed,
-	.write_text = classes_write_text,
 	.json = classes_json,
 	.report = classes_report,
 	.free = classes_free,

@@ -297,12 +297,6 @@ footprint_changed(const void *p)
 	return diff_footprint_changed(&((const struct footprint_pair *)p)->diff);
 }
 
-static void
-footprint_write_text(FILE *out, const void *p, bool markdown)
-{
-	diff_footprint_write_text(out, &((const struct footprint_pair *)p)->diff, markdown);
-}
-
 static json_t *
 footprint_json(const void *p)
 {
@@ -438,7 +432,6 @@ const struct kind kind_footprint = {
 	.subject = footprint_subject,
 	.gate_growth = footprint_gate_growth,
 	.changed = footprint_changed,
-	.write_text = footprint_write_text,
 	.json = footprint_json,
 	.report = footprint_report,
 	.free = footprint_free,

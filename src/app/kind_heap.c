@@ -148,12 +148,6 @@ heap_changed(const void *p)
 	return heap_diff_changed(&((const struct heap_pair *)p)->diff);
 }
 
-static void
-heap_write_text_adapter(FILE *out, const void *p, bool markdown)
-{
-	heap_diff_write_text(out, &((const struct heap_pair *)p)->diff, markdown);
-}
-
 static json_t *
 heap_json(const void *p)
 {
@@ -231,7 +225,6 @@ const struct kind kind_heap = {
 	.metric_bytes = heap_metric_bytes,
 	.subject = heap_subject,
 	.changed = heap_changed,
-	.write_text = heap_write_text_adapter,
 	.json = heap_json,
 	.report = heap_report,
 	.free = heap_free,

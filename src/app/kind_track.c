@@ -83,12 +83,6 @@ track_changed(const void *p)
 	return diff_track_changed(&((const struct diff_track_pair *)p)->diff);
 }
 
-static void
-track_write_text(FILE *out, const void *p, bool markdown)
-{
-	diff_track_write_text(out, &((const struct diff_track_pair *)p)->diff, markdown);
-}
-
 static json_t *
 track_json(const void *p)
 {
@@ -195,7 +189,6 @@ const struct kind kind_track = {
 	.metric_bytes = track_metric_bytes,
 	.gate_growth = track_gate_growth,
 	.changed = track_changed,
-	.write_text = track_write_text,
 	.json = track_json,
 	.write_folded = track_write_folded,
 	.report = track_report,

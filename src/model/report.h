@@ -73,6 +73,12 @@ struct report_table {
 	/* Byte figures are shown with their exact count beside them, not only in
 	 * binary units: a table whose verdicts rest on exact bytes (the gates). */
 	bool exact_beside;
+	/* Its byte figures were rounded by the tool that printed them (heap -H,
+	 * vmmap's "18.5M"): the text outputs mark each "~" (util/size.h). */
+	bool rounded;
+	/* Columns (bit 1 << col) of figures kept as the text their tool's rounding
+	 * needs (footprint's "~922 MiB", ">=0 B", "?"): aligned as figures. */
+	uint32_t text_figures;
 };
 
 enum report_chart_kind {

@@ -15,6 +15,9 @@ static const char *const wide_names[] = {
 
 #define NWIDE (sizeof(wide_names) / sizeof(wide_names[0]))
 
+/* A pair table's before, after and delta columns, from column `first` on (report_table.text_figures). */
+#define FIGURE_COLUMNS(first) (7u << (first))
+
 static void
 add_label(struct report *r, const struct footprint_process *b,
 	  const struct footprint_process *a)
@@ -161,16 +164,22 @@ add_proc_category_row(struct report_table *t, const char *label, const char *nam
 	report_table_text(t, dl);
 }
 
-/* One process's figures (or the sums'); a side without the process is "-". */
+/*
+ * One process's figures (or the sums'); a side without the process is "-".
+ * A process with no figure at all (an excerpt without them) is still listed,
+ * its figure "-".
+ */
 static void
 add_proc_rows(struct report_table *t, const char *label, const char *change,
 	      const struct diff_footprint *d)
 {
+	bool listed = false;
 	for (size_t k = 0; k < ARRAY_SIZE(diff_footprint_proc_figures); k++) {
 		const char *fig = diff_footprint_proc_figures[k];
 		const struct diff_footprint_row *row = diff_footprint_figure_row(d, fig);
 		if (!row || (!row->before.known && !row->after.known))
 			continue;
+		listed = true;
 		bool shown = report_table_row(t);
 		/* A figure that stayed says nothing new (folded, as unchanged rows elsewhere). */
 		if (strcmp(change, "same") == 0 && !row_changed(row))
@@ -186,6 +195,12 @@ add_proc_rows(struct report_table *t, const char *label, const char *change,
 		report_table_text(t, a);
 		report_table_text(t, dl);
 	}
+	if (listed || !report_table_row(t))
+		return;
+	report_table_text(t, label);
+	report_table_text(t, change);
+	for (int k = 0; k < 4; k++)
+		report_table_empty(t);
 }
 
 /* Captures of several processes: each process matched, its figures, then the sums. */
@@ -197,6 +212,7 @@ add_processes(struct report_section *s, const struct diff_footprint *d)
 	struct report_table *t = report_section_add_table(
 		s, "footprint-processes",
 		"Processes (footprint; matched by name and pid, TOTAL: the sums)", 6, cols);
+	t->text_figures = FIGURE_COLUMNS(3);
 	for (size_t i = 0; i < d->nprocs; i++) {
 		char *label = diff_footprint_proc_label(&d->procs[i]);
 		add_proc_rows(t, label, diff_footprint_match_name(d->procs[i].match),
@@ -215,6 +231,7 @@ add_process_categories(struct report_section *s, const struct diff_footprint *d)
 	struct report_table *t = report_section_add_table(
 		s, "footprint-process-categories",
 		"Categories that changed, per process (footprint; GPU categories first)", 5, cols);
+	t->text_figures = FIGURE_COLUMNS(2);
 	for (size_t i = 0; i < d->nprocs; i++) {
 		const struct diff_footprint_proc *p = &d->procs[i];
 		if (!p->before || !p->after)
@@ -295,6 +312,7 @@ report_add_footprint_diff(struct report *r, const struct diff_footprint *d)
 	struct report_table *c = report_section_add_table(s, "footprint-categories",
 							  "Categories that changed (footprint)",
 							  4, ccols);
+	t->text_figures = c->text_figures = FIGURE_COLUMNS(1);
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct diff_footprint_row *row = &d->rows[i];
 		if (!row->category) {

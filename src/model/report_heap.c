@@ -34,6 +34,7 @@ add_provenance(struct report *r, const struct heap_capture *b, const struct heap
 static void
 note_rounded(struct report_table *t, bool rounded, bool partial)
 {
+	t->rounded = rounded;
 	if (rounded && partial)
 		t->note = xstrdup("sizes as heap -H printed them, rounded; lines of a table were "
 				  "not read: the rows are partial");
@@ -101,6 +102,8 @@ report_add_heap_diff(struct report *r, const struct heap_diff *d)
 	struct report_section *s = report_section_named(r, REPORT_SEC_HEAP, "heap", SECTION_TITLE);
 	struct report_table *t = report_section_add_table(s, "heap-totals", "All zones (heap)",
 							  4, tcols);
+	/* heap -H's totals are as rounded as its rows. */
+	t->rounded = d->before->rounded || d->after->rounded;
 	if (report_table_row(t)) {
 		report_table_code(t, "nodes");
 		report_table_figure(t, REPORT_CELL_COUNT, report_i64(bn));

@@ -484,10 +484,6 @@ add_pair_site(struct report_table *t, const struct diff_track *d,
 		return;
 	}
 	report_table_text(t, diff_track_change_name(ch));
-	struct strbuf sb = STRBUF_INIT;
-	site_label(d, site, &sb);
-	report_table_code(t, sb.buf);
-	strbuf_release(&sb);
 	report_table_figure(t, REPORT_CELL_BYTES, report_i64(b->bytes));
 	report_table_figure(t, REPORT_CELL_BYTES, report_i64(a->bytes));
 	report_table_figure(t, REPORT_CELL_DBYTES, report_delta(b->bytes, a->bytes));
@@ -496,6 +492,10 @@ add_pair_site(struct report_table *t, const struct diff_track *d,
 		report_table_text(t, "overflow");
 	else
 		report_table_figure(t, REPORT_CELL_DCOUNT, dc);
+	struct strbuf sb = STRBUF_INIT;
+	site_label(d, site, &sb);
+	report_table_code(t, sb.buf);
+	strbuf_release(&sb);
 	if ((ch == DIFF_TRACK_NEW || ch == DIFF_TRACK_GROWN) && t->nrows <= REPORT_DETAIL_ROWS)
 		add_backtrace(t, d, site);
 	if (ch == DIFF_TRACK_SAME)
@@ -507,8 +507,9 @@ static void
 add_pair_sites(struct report_section *s, const struct diff_track *d,
 	       const struct diff_track_site **sites, size_t n)
 {
+	/* The call site last: a long C++ symbol does not push the figures off a narrow screen. */
 	static const char *const cols[] = {
-		"change", "call site", "bytes before", "bytes after", "delta", "count delta",
+		"change", "bytes before", "bytes after", "delta", "count delta", "call site",
 	};
 	struct report_table *t = report_section_add_table(s, "sites",
 		"Call sites (new and grown with their backtrace)", 6, cols);
@@ -709,13 +710,15 @@ report_add_track(struct report *r, const struct diff_track *d,
 	add_verdict(r, d, sites, n, pair);
 	struct report_section *s = report_section_named(r, REPORT_SEC_TRACK, "track",
 							  "Kernel allocation call sites");
-	char tb[32], ta[32];
+	char tb[32], ta[32], td[32];
 	size_format_binary(d->total[1], ta);
 	if (pair) {
 		size_format_binary(d->total[0], tb);
-		report_section_add_paragraph(s, "Total %s \u2192 %s; %" PRIu64 " \u2192 %" PRIu64
-					     " call sites.", tb, ta, d->nsites_side[0],
-					     d->nsites_side[1]);
+		size_format_binary_delta(report_delta(d->total[0], d->total[1]), td);
+		report_section_add_paragraph(s, "Total %s \u2192 %s (%s); %" PRIu64 " \u2192 %" PRIu64
+					     " call sites, %" PRIu64 " \u2192 %" PRIu64 " records.",
+					     tb, ta, td, d->nsites_side[0], d->nsites_side[1],
+					     d->records[0], d->records[1]);
 		add_pair_sites(s, d, sites, n);
 	} else {
 		report_section_add_paragraph(s, "Total %s at %" PRIu64 " call sites (%" PRIu64

@@ -2,14 +2,13 @@
 #define IOTALLY_REPORT_DIFF_CLASSES_WRITE_H
 
 /*
- * The classes part of a diff report: per class before, after and delta
+ * The classes part of a diff's JSON: per class before, after and delta
  * (largest change first; classes new in AFTER or gone from it marked), and
- * the allocation totals with their deltas.
+ * the allocation totals with their deltas. Its text and Markdown tables
+ * are the pair report's (model/report_classes.h).
  */
 
 #include <jansson.h>
-#include <stdbool.h>
-#include <stdio.h>
 
 #include "model/diff_classes.h"
 
@@ -19,7 +18,6 @@
  */
 #define DIFF_CLASSES_ALLOCATION_KEY "allocation"
 
-void diff_classes_write_text(FILE *out, const struct diff_classes *d, bool markdown);
 json_t *diff_classes_json(const struct diff_classes *d);
 
 #endif

@@ -1,8 +1,6 @@
 #include "report/diff_footprint_write.h"
 
 #include "report/jsontext.h"
-#include "report/texttable.h"
-#include "util/array.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,62 +14,6 @@ diff_footprint_row_changed(const struct diff_footprint_row *r)
 	return r->has_delta && r->delta != 0;
 }
 
-static bool
-row_is_count(const struct diff_footprint_row *r)
-{
-	return r->category && r->field == FOOTPRINT_REGIONS;
-}
-
-static void
-add_row(struct text_table *t, const char *name, const struct diff_footprint_row *r)
-{
-	char b[64], a[64], dl[64];
-	footprint_figure_text(&r->before, row_is_count(r), b);
-	footprint_figure_text(&r->after, row_is_count(r), a);
-	if (r->has_delta)
-		footprint_delta_text(r->delta, r->slack, row_is_count(r), dl);
-	else
-		snprintf(dl, sizeof(dl), "?");
-	text_table_add(t, name);
-	text_table_add(t, b);
-	text_table_add(t, a);
-	text_table_add(t, dl);
-}
-
-static void
-write_wide(FILE *out, const struct diff_footprint *d, bool markdown)
-{
-	static const char *const headers[] = { "FIGURE", "BEFORE", "AFTER", "DELTA" };
-	struct text_table t;
-	text_table_init(&t, 4, headers, "lrrr");
-	for (size_t i = 0; i < d->nrows; i++) {
-		const struct diff_footprint_row *r = &d->rows[i];
-		/* Figures neither capture has say nothing. */
-		if (!r->category && (r->before.known || r->after.known))
-			add_row(&t, r->metric, r);
-	}
-	text_table_write_section(out, &t, markdown, "Process (footprint:<figure>)");
-	text_table_release(&t);
-}
-
-static void
-write_categories(FILE *out, const struct diff_footprint *d, bool markdown)
-{
-	static const char *const headers[] = { "CATEGORY.FIELD", "BEFORE", "AFTER", "DELTA" };
-	struct text_table t;
-	text_table_init(&t, 4, headers, "lrrr");
-	for (size_t i = 0; i < d->nrows; i++) {
-		const struct diff_footprint_row *r = &d->rows[i];
-		if (!r->category || !diff_footprint_row_changed(r))
-			continue;
-		char name[512];
-		snprintf(name, sizeof(name), "%s.%s", r->category, footprint_fields[r->field].name);
-		add_row(&t, name, r);
-	}
-	text_table_write_section(out, &t, markdown, "Categories that changed");
-	text_table_release(&t);
-}
-
 bool
 diff_footprint_changed(const struct diff_footprint *d)
 {
@@ -83,108 +25,6 @@ diff_footprint_changed(const struct diff_footprint *d)
 		if (diff_footprint_changed(&d->procs[i].diff))
 			return true;
 	return false;
-}
-
-static void
-add_proc_row(struct text_table *t, const char *label, const char *change,
-	     const struct diff_footprint *d, const char *name, const struct diff_footprint_row *r)
-{
-	char b[64], a[64], dl[64];
-	diff_footprint_cells(d, r, false, b, a, dl);
-	text_table_add(t, label);
-	text_table_add(t, change);
-	text_table_add(t, name);
-	text_table_add(t, b);
-	text_table_add(t, a);
-	text_table_add(t, dl);
-}
-
-/* One process's figures (or the sum's), the label and change on its first row only. */
-static void
-add_proc_figures(struct text_table *t, const char *label, const char *change,
-		 const struct diff_footprint *d)
-{
-	bool first = true;
-	for (size_t k = 0; k < ARRAY_SIZE(diff_footprint_proc_figures); k++) {
-		const char *fig = diff_footprint_proc_figures[k];
-		const struct diff_footprint_row *r = diff_footprint_figure_row(d, fig);
-		if (!r || (!r->before.known && !r->after.known))
-			continue;
-		add_proc_row(t, first ? label : "", first ? change : "", d, fig, r);
-		first = false;
-	}
-	if (first)   /* nothing printed of it (an excerpt without figures): still listed */
-		add_proc_row(t, label, change, d, "-", &(struct diff_footprint_row){ 0 });
-}
-
-static void
-write_processes(FILE *out, const struct diff_footprint *d, bool markdown)
-{
-	static const char *const headers[] = { "PROCESS", "CHANGE", "FIGURE", "BEFORE",
-					       "AFTER", "DELTA" };
-	struct text_table t;
-	text_table_init(&t, 6, headers, "lllrrr");
-	for (size_t i = 0; i < d->nprocs; i++) {
-		const struct diff_footprint_proc *p = &d->procs[i];
-		char *label = diff_footprint_proc_label(p);
-		add_proc_figures(&t, label, diff_footprint_match_name(p->match), &p->diff);
-		free(label);
-	}
-	add_proc_figures(&t, "TOTAL (sum)", "", d);
-	text_table_write_section(out, &t, markdown,
-				 "Processes (footprint:process:NAME:<figure>; TOTAL: the sums)");
-	text_table_release(&t);
-}
-
-/* A matched process's categories that changed: GPU categories first, then the rest. */
-static void
-add_proc_categories(struct text_table *t, const char *label, const struct diff_footprint *d)
-{
-	for (int gpu = 1; gpu >= 0; gpu--)
-		for (size_t i = 0; i < d->nrows; i++) {
-			const struct diff_footprint_row *r = &d->rows[i];
-			if (!r->category || !diff_footprint_row_changed(r) ||
-			    footprint_category_is_gpu(r->category, strlen(r->category)) != gpu)
-				continue;
-			char name[512];
-			snprintf(name, sizeof(name), "%s.%s", r->category,
-				 footprint_fields[r->field].name);
-			text_table_add(t, label);
-			add_row(t, name, r);
-		}
-}
-
-static void
-write_process_categories(FILE *out, const struct diff_footprint *d, bool markdown)
-{
-	static const char *const cols[] = { "PROCESS", "CATEGORY.FIELD", "BEFORE", "AFTER",
-					    "DELTA" };
-	struct text_table t;
-	text_table_init(&t, 5, cols, "llrrr");
-	for (size_t i = 0; i < d->nprocs; i++) {
-		const struct diff_footprint_proc *p = &d->procs[i];
-		if (!p->before || !p->after)
-			continue;
-		char *label = diff_footprint_proc_label(p);
-		add_proc_categories(&t, label, &p->diff);
-		free(label);
-	}
-	text_table_write_section(out, &t, markdown,
-				 "Categories that changed, per process (GPU categories first)");
-	text_table_release(&t);
-}
-
-void
-diff_footprint_write_text(FILE *out, const struct diff_footprint *d, bool markdown)
-{
-	if (!diff_footprint_changed(d))
-		fputs("No change in the footprint figures.\n\n", out);
-	write_wide(out, d, markdown);
-	write_categories(out, d, markdown);
-	if (d->nprocs) {
-		write_processes(out, d, markdown);
-		write_process_categories(out, d, markdown);
-	}
 }
 
 static json_t *

@@ -2,7 +2,8 @@
 #define IOTALLY_REPORT_DIFF_FOOTPRINT_WRITE_H
 
 /*
- * The footprint part of a diff report (model/diff_footprint.h): the
+ * The footprint part of the diff JSON (model/diff_footprint.h); its text
+ * and Markdown tables are the pair report's (model/report_footprint.h): the
  * process-wide figures (footprint, phys_footprint and its peak,
  * footprint:gpu.dirty), then per category the columns either capture
  * prints, each before, after and delta. A figure footprint printed
@@ -17,7 +18,6 @@
 
 #include <jansson.h>
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "model/diff_footprint.h"
 
@@ -26,7 +26,6 @@ bool diff_footprint_row_changed(const struct diff_footprint_row *r);
 /* Did any row change, of the pair or of one of its processes? */
 bool diff_footprint_changed(const struct diff_footprint *d);
 
-void diff_footprint_write_text(FILE *out, const struct diff_footprint *d, bool markdown);
 /* The body of the diff JSON: footprint_process, figures, categories, and processes
  * for captures of several (docs/json/diff.md). */
 json_t *diff_footprint_json(const struct diff_footprint *d);

@@ -2,111 +2,13 @@
 
 #include "report/diff_report.h"
 #include "report/jsontext.h"
-#include "report/texttable.h"
 #include "util/escape.h"
 #include "util/hashmap.h"
-#include "util/size.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void
-write_totals(FILE *out, const struct diff_track *d, bool markdown)
-{
-	char bt[32], at[32], dt[32], ds[32];
-	diff_report_bytes(bt, d->total[0], 0);
-	diff_report_bytes(at, d->total[1], 0);
-	diff_report_bytes_delta(dt, d->total[0], d->total[1], 0);
-	text_signed(ds, (long long)diff_report_delta(d->nsites_side[0], d->nsites_side[1]));
-	fprintf(out, "%s %s -> %s (%s) in %" PRIu64 " -> %" PRIu64
-		" call sites (%s), %" PRIu64 " -> %" PRIu64 " records\n\n",
-		markdown ? "**Total:**" : "Total:", bt, at, dt,
-		d->nsites_side[0], d->nsites_side[1], ds, d->records[0], d->records[1]);
-}
-
-static const char *const section_titles[] = {
-	"New call sites", "Grown call sites", "Shrunk call sites", "Gone call sites",
-};
-
-static void
-write_section(FILE *out, const struct diff_track *dt, const struct diff_track_site **s,
-	      size_t n, enum diff_track_change which, bool markdown)
-{
-	static const char *const headers[] = { "BEFORE", "AFTER", "DELTA", "COUNT", "SITE" };
-	struct strbuf label = STRBUF_INIT;   /* one buffer for every row's label */
-	struct text_table t;
-	text_table_init(&t, 5, headers, "rrrrl");
-	for (size_t i = 0; i < n; i++) {
-		if (diff_track_site_change(dt, s[i]) != which)
-			continue;
-		const struct diff_track_figures *b = diff_track_site_side(dt, s[i], 0);
-		const struct diff_track_figures *a = diff_track_site_side(dt, s[i], 1);
-		char d[32], c[32], bt[32], at[32];
-		int64_t dc;
-		diff_report_bytes_delta(d, b->bytes, a->bytes, 0);
-		diff_report_bytes(bt, b->bytes, 0);
-		diff_report_bytes(at, a->bytes, 0);
-		if (__builtin_sub_overflow(a->count, b->count, &dc))
-			snprintf(c, sizeof(c), "?");
-		else
-			text_signed(c, (long long)dc);
-		text_table_add(&t, bt);
-		text_table_add(&t, at);
-		text_table_add(&t, d);
-		text_table_add(&t, c);
-		strbuf_reset(&label);
-		if (s[i]->mapping)
-			strbuf_addstr(&label, "[map] ");
-		diff_track_site_label(dt, s[i], &label);
-		text_table_add(&t, label.buf);
-	}
-	strbuf_release(&label);
-	char title[64];
-	snprintf(title, sizeof(title), "%s (%zu)", section_titles[which], text_table_rows(&t));
-	text_table_write_section(out, &t, markdown, title);
-	text_table_release(&t);
-}
-
-static void
-write_modules(FILE *out, const struct diff_track *d, bool markdown)
-{
-	static const char *const headers[] = { "MODULE", "BEFORE", "AFTER", "DELTA" };
-	const struct diff_track_module **m;
-	size_t n = diff_track_sorted_modules(d, &m);
-	struct text_table t;
-	text_table_init(&t, 4, headers, "lrrr");
-	for (size_t i = 0; i < n; i++) {
-		char dt[32], bt[32], at[32];
-		if (m[i]->bytes[0] == m[i]->bytes[1])
-			continue;
-		diff_report_bytes_delta(dt, m[i]->bytes[0], m[i]->bytes[1], 0);
-		diff_report_bytes(bt, m[i]->bytes[0], 0);
-		diff_report_bytes(at, m[i]->bytes[1], 0);
-		text_table_add(&t, m[i]->name);
-		text_table_add(&t, bt);
-		text_table_add(&t, at);
-		text_table_add(&t, dt);
-	}
-	text_table_write_section(out, &t, markdown, "Bytes by module (changed)");
-	text_table_release(&t);
-	free(m);
-}
-
-void
-diff_track_write_text(FILE *out, const struct diff_track *d, bool markdown)
-{
-	const struct diff_track_site **s;
-	size_t n = diff_track_sorted_sites(d, &s);
-	write_totals(out, d, markdown);
-	if (!diff_track_changed(d))
-		fputs("No change in the call sites.\n\n", out);
-	for (int c = DIFF_TRACK_NEW; c <= DIFF_TRACK_GONE; c++)
-		write_section(out, d, s, n, (enum diff_track_change)c, markdown);
-	write_modules(out, d, markdown);
-	free(s);
-}
 
 /* ---- JSON -------------------------------------------------------------- */
 

@@ -205,50 +205,6 @@ row_change(const struct heap_diff_row *r)
 		: heap_diff_row_changed(r) ? "changed" : "same";
 }
 
-void
-heap_diff_write_text(FILE *out, const struct heap_diff *d, bool markdown)
-{
-	static const char *const head[] = { "CLASS", "TYPE", "BINARY", "COUNT", "Δ COUNT",
-					    "BYTES", "Δ BYTES" };
-	unsigned rf = d->before->rounded || d->after->rounded ? SIZE_TEXT_ROUNDED : 0;
-	struct text_table t;
-	char c[32];
-	text_table_init(&t, 7, head, "lllrrrr");
-	/* The totals first: "All zones" (or the tables' sums). */
-	text_table_add(&t, "(all zones)");
-	text_table_add(&t, "");
-	text_table_add(&t, "");
-	uint64_t bn = heap_total_figure(d->before, HEAP_COUNT), an = heap_total_figure(d->after, HEAP_COUNT);
-	uint64_t bb = heap_total_figure(d->before, HEAP_BYTES), ab = heap_total_figure(d->after, HEAP_BYTES);
-	text_table_add_u64(&t, an);
-	text_signed(c, (long long)an - (long long)bn);
-	text_table_add(&t, c);
-	add_bytes(&t, (int64_t)ab, rf);
-	add_bytes(&t, (int64_t)ab - (int64_t)bb, rf | SIZE_TEXT_SIGNED);
-	for (size_t i = 0; i < d->nrows; i++) {
-		const struct heap_diff_row *r = &d->rows[i];
-		if (!heap_diff_row_changed(r))
-			continue;
-		text_table_add(&t, r->name);
-		text_table_add(&t, r->type);
-		text_table_add(&t, r->binary);
-		text_table_add_u64(&t, r->after_count);
-		/* Each figure is at most 2^63 - 1: the difference fits. */
-		text_signed(c, (long long)r->after_count - (long long)r->before_count);
-		text_table_add(&t, c);
-		add_bytes(&t, (int64_t)r->after_bytes, rf);
-		add_bytes(&t, (int64_t)r->after_bytes - (int64_t)r->before_bytes,
-			  rf | SIZE_TEXT_SIGNED);
-	}
-	text_table_write(out, &t, markdown);
-	text_table_release(&t);
-	size_t same = d->nrows - d->nchanged;
-	if (same)
-		fprintf(out, "%s%zu class%s unchanged\n", markdown ? "\n" : "", same,
-			same == 1 ? "" : "es");
-	fputc('\n', out);
-}
-
 static json_t *
 triple(uint64_t before, uint64_t after)
 {

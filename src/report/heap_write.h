@@ -33,8 +33,8 @@ int heap_ndjson_write(FILE *out, const struct heap_capture *cap, const struct nd
 /* The error row of an input that could not be read (cli's sources hook). */
 int heap_ndjson_write_error(FILE *out, const struct ndjson_source *src, const char *error);
 
-/* `iotally diff`: the table of changed rows, and the JSON body ("classes", "figures"). */
-void heap_diff_write_text(FILE *out, const struct heap_diff *d, bool markdown);
+/* `iotally diff`: the JSON body ("classes", "figures"); its tables are the report's
+ * (model/report_heap.h). */
 json_t *heap_diff_json(const struct heap_diff *d);
 
 #endif

@@ -92,7 +92,13 @@ write_details(const struct report_table *t, size_t row, const struct md_budget *
 		n++;
 	/* A raw HTML line: Markdown escapes are not read there, HTML's are. */
 	strbuf_addstr(out, "\n<details><summary>backtrace of ");
-	const char *what = report_table_cell(t, row, 1)->text;
+	/* The row's first name from the capture (its call site) says whose backtrace it is. */
+	const char *what = NULL;
+	for (size_t c = 0; c < t->ncols && !what; c++) {
+		const struct report_cell *cell = report_table_cell(t, row, c);
+		if (cell->kind == REPORT_CELL_CODE)
+			what = cell->text;
+	}
 	report_html_escape(what ? what : "the site", 60, out);
 	strbuf_addf(out, " (%zu frames)</summary>\n\n", n);
 	for (size_t i = 0; i < n && i < b->lines; i++) {

@@ -19,6 +19,7 @@
 #include "report/diff_report.h"
 #include "report/report_html_write.h"
 #include "report/report_md_write.h"
+#include "report/report_tables_write.h"
 #include "report/textfmt.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -480,6 +481,69 @@ test_gate_limit_equal_one_form(void **state)
 	strbuf_release(&page);
 }
 
+/*
+ * diff's tables are the report's (report_tables_write.h): each figure by its
+ * cell's kind, a rounded table's bytes marked "~", an unchanged row counted
+ * instead of shown, a table without rows left out, the note under the table.
+ */
+static void
+test_tables_markdown(void **state)
+{
+	(void)state;
+	static const char *const cols[] = { "name", "count", "bytes", "\xce\x94 bytes" };
+	struct report r;
+	report_init(&r, "heap", true);
+	struct report_section *s = report_section_named(&r, REPORT_SEC_HEAP, "heap", "Heap");
+	report_section_add_paragraph(s, "Total 1 KiB.");
+	struct report_table *t = report_section_add_table(s, "t", "Things (x|y)", 4, cols);
+	report_table_row(t);
+	report_table_code(t, "a");
+	report_table_figure(t, REPORT_CELL_COUNT, 3);
+	report_table_figure(t, REPORT_CELL_BYTES, 1536);
+	report_table_figure(t, REPORT_CELL_DBYTES, 1024);
+	report_table_row(t);
+	report_table_code(t, "b");
+	report_table_figure(t, REPORT_CELL_DCOUNT, 0);
+	report_table_empty(t);
+	report_table_figure(t, REPORT_CELL_DBYTES, 0);
+	report_table_unchanged(t);
+	report_table_row(t);
+	report_table_code(t, "c");
+	report_table_figure(t, REPORT_CELL_DCOUNT, 5);
+	report_table_figure(t, REPORT_CELL_BYTES, 0);
+	report_table_empty(t);
+	t->note = xstrdup("a note");
+	report_section_add_table(s, "empty", "Nothing", 4, cols);
+	t = report_section_add_table(s, "r", "Rounded", 4, cols);
+	t->rounded = true;
+	report_table_row(t);
+	report_table_code(t, "d");
+	report_table_figure(t, REPORT_CELL_COUNT, 1);
+	report_table_figure(t, REPORT_CELL_BYTES, 2048);
+	report_table_figure(t, REPORT_CELL_DBYTES, -2048);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	report_tables_write(out, &r, true);
+	fclose(out);
+	assert_string_equal(buf,
+		"Total 1 KiB.\n\n"
+		"### Things (x\\|y)\n\n"
+		"| NAME | COUNT | BYTES | \xce\x94 BYTES |\n"
+		"|:---|---:|---:|---:|\n"
+		"| a | 3 | 1.5 KiB | +1 KiB |\n"
+		"| c | +5 | 0 B | \\- |\n"
+		"\n1 unchanged row not shown\n"
+		"\na note\n\n"
+		"### Rounded\n\n"
+		"| NAME | COUNT | BYTES | \xce\x94 BYTES |\n"
+		"|:---|---:|---:|---:|\n"
+		"| d | 1 | \\~2 KiB | \\~-2 KiB |\n\n");
+	free(buf);
+	report_release(&r);
+}
+
 int
 main(void)
 {
@@ -497,6 +561,7 @@ main(void)
 		cmocka_unit_test(test_gate_figures_exact_beside),
 		cmocka_unit_test(test_gate_not_evaluable),
 		cmocka_unit_test(test_gate_limit_equal_one_form),
+		cmocka_unit_test(test_tables_markdown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

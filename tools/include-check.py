@@ -36,18 +36,16 @@ LAYERS = {
 }
 
 # Files whose library is narrower than their folder's layer. cli_lib
-# (src/cli/meson.build: msgs.c, formats.c, options.c, outbuf.c) links util only, so
+# (src/cli/meson.build: msgs.c, formats.c, options.c) links util only, so
 # that unit tests can link option parsing and messages without the rest of
 # cli/.
 FILES = {
     'cli/formats.c': {'util', 'cli/formats.h', 'cli/options.h'},
     'cli/formats.h': {'util'},
-    'cli/msgs.c': {'util', 'cli/msgs.h', 'cli/outbuf.h'},
+    'cli/msgs.c': {'util', 'cli/msgs.h', 'util/outbuf.h'},
     'cli/msgs.h': {'util'},
     'cli/options.c': {'util', 'cli/options.h'},
     'cli/options.h': {'util'},
-    'cli/outbuf.c': {'util', 'cli/outbuf.h'},
-    'cli/outbuf.h': {'util'},
 }
 
 # Quoted includes that name no layer: the header meson generates

@@ -176,3 +176,18 @@ app_bundle_inputs_release(struct app_bundle_inputs *in)
 	free(in->v);
 	memset(in, 0, sizeof(*in));
 }
+
+int
+app_bundle_operands(const char *kind, int argc, char **argv, struct app_bundles *bs,
+		    struct diag_list *warnings, struct diag *err)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *capture = NULL;
+		if (argv[i][0] == '-' || !bundle_path_is_bundle(argv[i]))
+			continue;
+		if (app_bundle_operand(kind, argv[i], bs, &capture, warnings, err) < 0)
+			return -1;
+		argv[i] = (char *)capture;
+	}
+	return 0;
+}

@@ -44,6 +44,15 @@ void app_bundle_warn_partial(const struct bundle *b, struct diag_list *warnings)
 int app_bundle_operand(const char *kind, const char *path, struct app_bundles *bs,
 		       const char **capture, struct diag_list *warnings, struct diag *err);
 
+/*
+ * Every operand of argv[1..argc) that is a bundle replaced by the path of
+ * its capture of `kind` (app_bundle_operand(); options, which start with
+ * '-', are left). 0; -1 with *err at the first that fails. What checking
+ * the bundles found goes to `warnings`.
+ */
+int app_bundle_operands(const char *kind, int argc, char **argv, struct app_bundles *bs,
+			struct diag_list *warnings, struct diag *err);
+
 /* One `iotally trend` input a bundle operand stands for. */
 struct app_bundle_input {
 	const char *path;        /* a capture's path; the sample folder when it gives none */

@@ -89,7 +89,7 @@ struct kind_command {
 	int (*prepare)(void *opts, const struct kind_command_args *a, struct diag *err);
 	/*
 	 * Read one input whose reader is open, select, write: the contract of
-	 * cli/inputs.h cli_source_read_fn (0; -1 with *err; or an exit status
+	 * app/sources_read.h `read` (0; -1 with *err; or an exit status
 	 * already said). It runs on a worker thread beside other inputs with
 	 * -j N: it changes nothing in `opts`.
 	 */

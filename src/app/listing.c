@@ -139,3 +139,26 @@ app_series_summary(const struct bundle *series, unsigned jobs, struct summary_fa
 	app_bundles_release(&bs);
 	return rc;
 }
+
+void
+app_series_listing_facts(const struct bundle *series, struct summary_facts *f,
+			 struct diag_list *notes)
+{
+	struct diag err;
+	if (series->nsamples < 3)
+		app_series_last_sample_facts(series, f, notes);
+	else if (app_series_summary(series, 0, f, notes, &err) < 0)
+		diag_list_add(notes, DIAG_WARNING, diag_path(&err), err.line, "%s", err.msg);
+}
+
+void
+app_session_listing_facts(const struct session_index *si, const struct session_growth *g,
+			  struct summary_facts *f, struct diag_list *notes)
+{
+	struct diag err;
+	struct session_growth none;
+	session_growth_init(&none);
+	if (app_session_summary(si, g ? g : &none, f, notes, &err) < 0 && si->before && si->after)
+		diag_list_add(notes, DIAG_WARNING, diag_path(&err), err.line, "%s", err.msg);
+	session_growth_release(&none);
+}

@@ -64,4 +64,22 @@ int app_session_summary(const struct session_index *si, const struct session_gro
 int app_series_summary(const struct bundle *series, unsigned jobs, struct summary_facts *f,
 		       struct diag_list *notes, struct diag *err);
 
+/*
+ * The facts `iotally SERIES` leads with: a series of 3 samples or more,
+ * its summary (app_series_summary(); when no kind can be followed, why is
+ * a warning in `notes`); a shorter one still lists, its last sample's cost
+ * alone.
+ */
+void app_series_listing_facts(const struct bundle *series, struct summary_facts *f,
+			      struct diag_list *notes);
+
+/*
+ * The facts `iotally SESSION` leads with: app_session_summary() with the
+ * session's growth `g` (NULL: it could not be read); a pair of bundles
+ * that cannot be compared is a warning in `notes` (a session without both
+ * has only its growth to say).
+ */
+void app_session_listing_facts(const struct session_index *si, const struct session_growth *g,
+			       struct summary_facts *f, struct diag_list *notes);
+
 #endif

@@ -34,7 +34,7 @@
  * What work() may touch. It runs beside other work() calls: it reads `ctx`
  * (shared, not written), writes only its own item and its result, and
  * prints nothing on standard output or error itself (cli/ captures what a
- * command's reader prints per item: cli/outbuf.h). The layers below are
+ * command's reader prints per item: util/outbuf.h). The layers below are
  * safe for that: see "The thread-safety audit" in docs/parallel.md
  * for what was shared and how it is kept safe (lazily loaded libraries,
  * PCRE2 match data, libxml2's initialisation, the message buffers of
@@ -44,7 +44,7 @@
  *
  * Adopting it in a command that loops over inputs (trend's samples in
  * app/trend_inputs.c, the fleet signatures' series, report's series), as
- * cli/inputs.c (cli_sources_read_each) and cli/cmd_diff.c (run_pairs) do:
+ * app/sources_read.c (app_sources_read_each) and cli/cmd_diff.c (run_pairs) do:
  *   1. Split the loop body into work(i) -- open, parse, compute what is
  *      printed (the model, a verdict, the output bytes) -- and emit(i) --
  *      print it, count, keep the first error's status, add JUnit cases,
@@ -52,8 +52,8 @@
  *   2. work(i) returns a heap object that emit() or drop() frees; it writes
  *      only item i's own slots (results[i]), copies what it must change of
  *      shared options, and prints nothing directly: in cli/, start a buffer
- *      (cli_outbuf_start(), cli/outbuf.h) around what it prints through
- *      cli_out()/cli_err()/cli_msg() and replay it in emit().
+ *      (outbuf_start(), util/outbuf.h) around what it prints through
+ *      outbuf_out()/outbuf_err()/cli_msg() and replay it in emit().
  *   3. Take -j N with cli_parse_jobs() (cli/inputs.h; 0 = not given =
  *      app_parallel_default_jobs()) and call app_parallel_map(n, &opts,
  *      work, emit, drop, ctx) with opts.jobs = N, opts.window =

@@ -168,3 +168,12 @@ app_session_growth(const struct session_index *si, struct session_growth *g,
 	session_growth_finish(g);
 	return 0;
 }
+
+int
+app_session_operand(const char *path, char *routed[2], struct diag *err)
+{
+	if (strcmp(path, "-") == 0 ||
+	    (!session_path_is_session(path) && !session_path_is_session_archive(path)))
+		return 0;
+	return app_session_pair(path, &routed[0], &routed[1], err) < 0 ? -1 : 1;
+}

@@ -29,6 +29,14 @@
 int app_session_pair(const char *path, char **before, char **after, struct diag *err);
 
 /*
+ * One operand of `diff` or `report` that is a tracking session, routed to
+ * its before/ and after/ bundles (app_session_pair(): owned, in
+ * routed[0..1]; `report SESSION` is then `report BEFORE AFTER`). 1 routed,
+ * 0 not a session, -1 with *err.
+ */
+int app_session_operand(const char *path, char *routed[2], struct diag *err);
+
+/*
  * Fill `g` from the session's bundles: class counts of each side's first
  * classes capture (the ioreg plist when there is one) and the records of
  * tracking/'s --track and --leaks outputs charged to a class. A side or a

@@ -13,7 +13,7 @@
  * A struct app_sources owns the paths it made and the bundles it opened
  * (their archive members stay mapped until app_sources_release()).
  * Nothing here prints: a source that cannot be read keeps its error, and
- * cli/inputs.h says it when the source's turn comes.
+ * app/sources_read.h says it when the source's turn comes.
  */
 
 #include <stdbool.h>

@@ -1135,6 +1135,17 @@ redact_default_output(const char *input)
 	return strbuf_detach(&sb, NULL);
 }
 
+char *
+redact_output_name(const char *given, const char *input)
+{
+	if (!given)
+		return redact_default_output(input);
+	size_t len = strlen(given);
+	while (len > 1 && given[len - 1] == '/')
+		len--;
+	return xmemdup0(given, len);
+}
+
 int
 redact_run(const struct redact_opts *o, struct redact_result *res,
 	   struct diag_list *warnings, struct diag *err)

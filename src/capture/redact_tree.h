@@ -84,6 +84,13 @@ struct redact_result {
 char *redact_default_output(const char *input);
 
 /*
+ * The copy's name: -o GIVEN as given without trailing slashes ("out/"
+ * names "out", "x.tar.gz/" the archive), or without -o (NULL) the default
+ * name of INPUT. Owned by the caller.
+ */
+char *redact_output_name(const char *given, const char *input);
+
+/*
  * 0 with the copy written, or -1 with *err: DIAG_USAGE (standard output
  * for a bundle), DIAG_NOINPUT (the input cannot be read), DIAG_DATA (a
  * damaged archive, a member or manifest path leaving the bundle, a

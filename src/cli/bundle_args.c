@@ -27,19 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Say what checking the bundles found, then the error when there is one. */
-static int
-say(struct diag_list *warnings, int rc, const struct diag *err)
-{
-	cli_print_warnings(warnings);
-	diag_list_release(warnings);
-	if (rc < 0) {
-		cli_print_diag(err);
-		return err->code;
-	}
-	return 0;
-}
-
 bool
 cli_command_reads_bundles(const char *name)
 {
@@ -49,21 +36,16 @@ cli_command_reads_bundles(const char *name)
 int
 cli_bundle_operands(const char *kind, int argc, char **argv, struct app_bundles *bs)
 {
-	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' || !bundle_path_is_bundle(argv[i]))
-			continue;
-		/* At most one warning per capture checked: bounded by the operands. */
-		struct diag_list warnings;
-		struct diag err;
-		const char *capture = NULL;
-		diag_list_init(&warnings, SIZE_MAX);
-		int rc = say(&warnings, app_bundle_operand(kind, argv[i], bs, &capture, &warnings,
-							   &err), &err);
-		if (rc)
-			return rc;
-		argv[i] = (char *)capture;
-	}
-	return 0;
+	/* At most one warning per capture checked: bounded by the operands. */
+	struct diag_list warnings;
+	struct diag err;
+	diag_list_init(&warnings, SIZE_MAX);
+	int rc = app_bundle_operands(kind, argc, argv, bs, &warnings, &err);
+	cli_print_warnings(&warnings);
+	diag_list_release(&warnings);
+	if (rc < 0)
+		cli_print_diag(&err);
+	return rc < 0 ? err.code : 0;
 }
 
 void
@@ -125,14 +107,9 @@ print_series(const struct bundle *b)
 	struct summary_facts f;
 	struct summary s;
 	struct diag_list notes;
-	struct diag err;
 	summary_facts_init(&f, false);
 	diag_list_init(&notes, 50);
-	/* A series too short for a trend still lists: its summary is the cost alone. */
-	if (b->nsamples >= 3 && app_series_summary(b, 0, &f, &notes, &err) < 0)
-		diag_list_add(&notes, DIAG_WARNING, diag_path(&err), err.line, "%s", err.msg);
-	else if (b->nsamples < 3)
-		app_series_last_sample_facts(b, &f, &notes);
+	app_series_listing_facts(b, &f, &notes);
 	fflush(stdout);
 	cli_print_warnings(&notes);
 	summary_build(&f, &s);

@@ -37,12 +37,4 @@ void cli_bundle_listing(const struct bundle *b, const char *indent);
  */
 int cli_run_session(int argc, char **argv);
 
-/*
- * One operand of `diff` or `report` that is a tracking session, routed to
- * its before/ and after/ bundles (app_session_pair(): owned, in
- * routed[0..1]; `report SESSION` is then `report BEFORE AFTER`). 1 routed,
- * 0 not a session, -1 with *err.
- */
-int cli_session_operand(const char *path, char *routed[2], struct diag *err);
-
 #endif

@@ -5,16 +5,16 @@
  * says, its Summary line and its JUnit file written.
  */
 
-#include "cli/bundle_args.h"
+#include "app/session.h"
 #include "cli/commands.h"
 #include "cli/formats.h"
 #include "cli/inputs.h"
 #include "app/diff_run.h"
 #include "app/parallel.h"
-#include "cli/outbuf.h"
+#include "util/outbuf.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
-#include "cli/report_out.h"
+#include "util/outfile.h"
 
 #include "ingest/diff_read.h"
 #include "report/diff_ndjson_write.h"
@@ -152,7 +152,7 @@ parse_args(int argc, char **argv, struct diff_args *a, struct diag *err)
 	if (a->help)
 		return 0;
 	/* `diff SESSION`: its before/ and after/ bundles. */
-	int routed = a->npaths == 1 ? cli_session_operand(a->paths[0], a->routed, err) : 0;
+	int routed = a->npaths == 1 ? app_session_operand(a->paths[0], a->routed, err) : 0;
 	if (routed < 0)
 		return -1;
 	if (routed) {
@@ -179,7 +179,7 @@ junit_to_stdout(const struct diff_args *a)
 	return a->junit && strcmp(a->junit, "-") == 0;
 }
 
-/* Compare pair i and write its report; what it says goes to cli_err(). */
+/* Compare pair i and write its report; what it says goes to outbuf_err(). */
 static int
 run_pair(const struct diff_args *a, const struct diff_run *run, size_t i, struct diag *err)
 {
@@ -193,7 +193,7 @@ run_pair(const struct diff_args *a, const struct diff_run *run, size_t i, struct
 		/* `--junit -`: standard output carries the JUnit XML only. With -j N, the
 		 * pair's buffer. */
 		if (!junit_to_stdout(a))
-			rc = diff_pair_write(cli_out_or(a->out), &po, run->pairs.pairs[i].name, &w, err);
+			rc = diff_pair_write(outbuf_out_or(a->out), &po, run->pairs.pairs[i].name, &w, err);
 		run->results[i].compared = rc == 0;
 	}
 	diff_pair_out_release(&po);
@@ -202,7 +202,7 @@ run_pair(const struct diff_args *a, const struct diff_run *run, size_t i, struct
 
 /* One pair's turn as comparing it left it, for its turn to be said. */
 struct pair_turn {
-	struct cli_outbuf *printed;   /* what comparing printed, kept (-j above 1) */
+	struct outbuf *printed;   /* what comparing printed, kept (-j above 1) */
 	int rc;
 	struct diag err;
 };
@@ -221,10 +221,10 @@ compare_pair(void *ctx, size_t i)
 	struct pair_turn *t = xcalloc(1, sizeof(*t));
 	diag_clear(&t->err);
 	if (job->buffered)
-		t->printed = cli_outbuf_start();
+		t->printed = outbuf_start();
 	t->rc = run_pair(job->a, job->run, i, &t->err);
 	if (t->printed)
-		cli_outbuf_stop(t->printed);
+		outbuf_stop(t->printed);
 	return t;
 }
 
@@ -238,7 +238,7 @@ say_pair(void *ctx, size_t i, void *result)
 	struct pair_turn *t = result;
 	const struct diff_pair *pair = &run->pairs.pairs[i];
 	if (t->printed) {
-		cli_outbuf_replay(t->printed, a->out, stderr);
+		outbuf_replay(t->printed, a->out, stderr);
 		/* What the rows' writer says when it writes to the output itself. */
 		if (t->rc == 0 && a->format == FORMAT_NDJSON && ferror(a->out)) {
 			t->rc = -1;
@@ -269,7 +269,7 @@ drop_pair(void *ctx, size_t i, void *result)
 	const struct pairs_job *job = ctx;
 	struct pair_turn *t = result;
 	diff_pair_result_release(&job->run->results[i]);
-	cli_outbuf_free(t->printed);
+	outbuf_free(t->printed);
 	free(t);
 }
 
@@ -351,7 +351,7 @@ cmd_diff(int argc, char **argv)
 		goto junit;
 	}
 	if (a.help) {
-		fputs(cmd_diff_help, stdout);
+		cli_print_command_help("diff");
 		goto out;
 	}
 	a.run.gates = a.gates;
@@ -384,7 +384,7 @@ cmd_diff(int argc, char **argv)
 			diff_run_error(&run, "output", &err, false);
 	}
 junit:
-	if (a.junit && cli_write_output(a.junit, diff_run_junit_write, &run, &err) < 0) {
+	if (a.junit && outfile_write(a.junit, diff_run_junit_write, &run, &err) < 0) {
 		cli_print_diag(&err);
 		if (!run.status)
 			run.status = err.code;

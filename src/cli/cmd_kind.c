@@ -11,10 +11,11 @@
 
 #include "app/kind.h"
 #include "app/kind_command.h"
+#include "app/sources_read.h"
 #include "cli/formats.h"
 #include "cli/inputs.h"
 #include "cli/options.h"
-#include "cli/outbuf.h"
+#include "util/outbuf.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -79,18 +80,11 @@ out:
 	return rc;
 }
 
-/* The failure of one input, said as every command says it: the exit status. */
-static int
-say_failure(const char *command, const struct app_source *src, const struct diag *err)
-{
-	return cli_source_say_failure(command, src, err);
-}
-
 static int
 read_one(void *ctx, struct app_source *src, struct diag *err)
 {
 	const struct kind_run *run = ctx;
-	struct kind_io io = { .out = cli_out(), .err = cli_err(), .say_failure = say_failure };
+	struct kind_io io = { .out = outbuf_out(), .err = outbuf_err(), .say_failure = cli_source_say_failure };
 	return run->cmd->read(run->opts, &run->args, src, &io, err);
 }
 
@@ -107,8 +101,11 @@ read_inputs(struct kind_run *run)
 	else
 		cli_sources_add_operand(&sources, name, run->args.path);
 	sources.jobs = run->jobs;
-	int status = cli_sources_read_each(&sources, name, 0, read_one,
-					   several ? run->cmd->error_row : NULL, run);
+	const struct app_sources_reading r = {
+		.command = name, .read = read_one, .say_failure = cli_source_say_failure,
+		.error_row = several ? run->cmd->error_row : NULL, .ctx = run,
+	};
+	int status = app_sources_read_each(&sources, &r);
 	app_sources_release(&sources);
 	return status;
 }

@@ -27,79 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_rate_help[] =
-	"usage: iotally rate [options] SERIES|FOLDER|INPUT...\n"
-	"\n"
-	"Does an action leak, and how much each time? Over a series whose samples\n"
-	"are iterations of one action (open and close a document, reload a level),\n"
-	"gives each metric its change per iteration with a 95 % interval, and a\n"
-	"verdict:\n"
-	"\n"
-	"  LEAKS PER OPERATION  grows by about the same amount every iteration:\n"
-	"                       the interval is above the floor (--min-rate)\n"
-	"  WARMS UP THEN STOPS  rose over the first iterations (or once), then\n"
-	"                       stayed flat: a cache that fills, not a leak\n"
-	"  UNSURE               cannot tell at this noise; the notes say about how\n"
-	"                       many more iterations would\n"
-	"  NONE                 no growth per iteration\n"
-	"\n"
-	"The first line sums it up: 'IOSurface +12.0 ± 0.4 instances and IOSurface\n"
-	"non-volatile dirty +48.0 ± 1.2 MiB per iteration (20 iterations after 2\n"
-	"warm-up)'.\n"
-	"\n"
-	"INPUT: a capture series ('iotally capture --count N', its folder or\n"
-	".tar.gz), a folder of captures, or at least 3 captures of one kind in\n"
-	"iteration order ({kinds}; the metrics of\n"
-	"'iotally trend'). Sample k is iteration k, whatever the capture times.\n"
-	"Every kind a series holds is followed, in the registry's order; --kind\n"
-	"narrows to one. Inputs that cannot be read, or end in the middle, are\n"
-	"left out and listed; a figure a capture does not give is missing, never 0.\n"
-	"\n"
-	"Method (docs/rate.md): trend's analysis (docs/trend.md) on the iteration\n"
-	"axis. The first --warmup iterations are left out; the rate is the\n"
-	"Theil-Sen slope against the iteration number, its 95 % interval Sen's,\n"
-	"widened for a lag-1 correlation of at least 0.5 between iterations (more\n"
-	"when they show it). LEAKS PER OPERATION is trend's LEAK with the interval\n"
-	"above the floor; WARMS UP THEN STOPS is trend's PLATEAU or STEP.\n"
-	"\n"
-	"Options:\n"
-	"  --warmup K         iterations to leave out first (default max(2, 20 % of\n"
-	"                     them))\n"
-	"  --min-rate SIZE    least growth per iteration of a leak, bytes (default\n"
-	"                     0: any growth the interval shows)\n"
-	"  --min-count N      the same for counts (default 0)\n"
-	"  --alpha P          the trend test's adjusted p must be below P (default\n"
-	"                     0.01)\n"
-	"  --fail-if 'rate:METRIC OP VALUE'\n"
-	"                     a CI gate on the rate per iteration, repeatable: it\n"
-	"                     trips when the interval's lower bound compares true\n"
-	"  --format F         text (default), json, markdown, ndjson or html (the\n"
-	"                     page of 'iotally report SERIES', led by the summary:\n"
-	"                     each metric's iterations with the fitted line)\n"
-	"  --kind K           follow only the {kinds or}\n"
-	"                     captures (default: every kind the series holds)\n"
-	"  -j, --jobs N       read N inputs at once (default: one per processor,\n"
-	"                     1: one after the other); the output is the same\n"
-	"  -h, --help         show this help\n"
-	"\n"
-	"Gates: METRIC names a metric as the report does:\n"
-	"{gate grammar}"
-	"OP is '>' or '>='. VALUE is a count or bytes with an optional binary unit\n"
-	"(1MiB), per iteration ('/iteration' may follow). The lower bound of the\n"
-	"rate's 95 % interval is compared, so a gate trips only on growth the\n"
-	"iterations show.\n"
-	"\n"
-	"Examples (the files are iotally's test fixtures):\n"
-	"  iotally rate fixtures/trend/classes/*.txt\n"
-	"  iotally rate fixtures/series-bundle/leak.tar.gz\n"
-	"  iotally rate --format json fixtures/trend/plateau/*.txt\n"
-	"  iotally rate --fail-if 'rate:classes:IOSurface > 5' fixtures/trend/classes/*.txt\n"
-	"\n"
-	"Exit status: 0 every gate passed (or none given), 1 a gate tripped, 64\n"
-	"usage error or a malformed gate, 65 inputs of different kinds, fewer\n"
-	"than 3 usable inputs, or a gate on something no capture holds, 66 no\n"
-	"input can be opened, 74 output cannot be written.\n";
-
 enum {
 	OPT_MIN_RATE = SERIES_OPT_OWN,
 	OPT_MIN_COUNT,
@@ -307,7 +234,7 @@ cmd_rate(int argc, char **argv)
 	if (parse_args(argc, argv, &a, &err) < 0) {
 		status = cli_usage_error(cli_find_command("rate"), &err);
 	} else if (a.s.help) {
-		cli_print_help(stdout, cmd_rate_help);
+		cli_print_command_help("rate");
 	} else if (rate_operands_expand((const char *const *)a.s.paths, a.s.npaths, &a.ops,
 					&err) < 0) {
 		cli_print_diag(&err);

@@ -19,61 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_redact_help[] =
-	"usage: iotally redact [-o OUTPUT] [--word VALUE]... BUNDLE|FILE|-\n"
-	"\n"
-	"Writes a redacted copy of a capture bundle (a folder, or its .tar.gz) or\n"
-	"of one capture saved by hand (vmmap, ioreg, ioclasscount output; plain or\n"
-	"gzip; '-' reads standard input), with the rules 'iotally capture' applies:\n"
-	"IOConsoleUsers user names, IOPlatformSerialNumber, IOPlatformUUID and\n"
-	"serial-number values become REDACTED (keys kept), and so does every other\n"
-	"whole-word occurrence of those values and of the NAME in /Users/NAME/;\n"
-	"/Users/<name>/ becomes /Users/USER/; /var/folders/<xx>/<random>/ becomes\n"
-	"/var/folders/REDACTED/; kern.bootargs keeps only io= and debug=. The values\n"
-	"are found in the input itself (every file of a bundle is read first, so a\n"
-	"serial number found in the ioreg capture is removed from all of them);\n"
-	"--word adds values of your own (a host or project name).\n"
-	"\n"
-	"A bundle's manifest.json is updated: each file's size and sha256, the hit\n"
-	"count of every rule per file (added to what the capture recorded; never the\n"
-	"values), redaction marked enabled, and the values in its command lines,\n"
-	"step messages, target and host. A file that no longer matched its manifest\n"
-	"keeps its old record (a warning names it), so readers still warn about it.\n"
-	"Redacting a redacted copy changes nothing. What was removed, per rule and\n"
-	"file, is said on standard error.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output OUTPUT  the copy (default: the input's name with -redacted\n"
-	"                       before its first '.': BUNDLE-redacted,\n"
-	"                       BUNDLE-redacted.tar.gz, vmmap-redacted.txt.gz;\n"
-	"                       standard output for '-'). Never an existing file or\n"
-	"                       folder; a bundle's copy is a .tar.gz when OUTPUT ends\n"
-	"                       in .tar.gz or .tgz, else a folder; a file's copy is\n"
-	"                       gzip-compressed when OUTPUT ends in .gz; '-' writes a\n"
-	"                       file's copy to standard output\n"
-	"  --word VALUE         also remove VALUE wherever it appears as a whole word\n"
-	"                       (at least 3 characters); repeatable\n"
-	"  --max-expansion RATIO  a compressed input (.tar.gz, .gz) whose files decode\n"
-	"                       to more than RATIO times its size (and more than 32 MiB)\n"
-	"                       is refused before anything is written (default 64;\n"
-	"                       real bundles compress 5 to 20 times)\n"
-	"  -h, --help           show this help\n"
-	"\n"
-	"The copy is written beside OUTPUT under a temporary name and moved into\n"
-	"place when whole, so OUTPUT either does not exist or is complete; SIGINT,\n"
-	"SIGTERM or SIGHUP removes the temporary copy. OUTPUT/ names OUTPUT.\n"
-	"\n"
-	"Exit status: 0 written; 64 usage error; 65 malformed input (a damaged\n"
-	"archive, a path leaving the bundle, a member name given twice or too long\n"
-	"for a file, a manifest that is not JSON or lists a step twice, a symbolic\n"
-	"link in a bundle folder, an input that expands past --max-expansion); 66\n"
-	"the input cannot be read; 73 OUTPUT exists or cannot be created there\n"
-	"(only ever about OUTPUT); 74 write error.\n"
-	"\n"
-	"Examples (the files are iotally's test fixtures):\n"
-	"  iotally redact -o /tmp/iotally-redacted-$$.tar.gz fixtures/bundle/complete.tar.gz && rm /tmp/iotally-redacted-$$.tar.gz\n"
-	"  iotally redact --word Planted-Example -o - fixtures/vmmap/macos10.12.6-i386-vmmap32.txt\n";
-
 enum {
 	OPT_OUTPUT = 1,
 	OPT_WORD,
@@ -178,16 +123,6 @@ print_removed(const char *out, const struct redact_result *res)
 	}
 }
 
-/* -o OUTPUT as given, without trailing slashes: "out/" names "out", "x.tar.gz/" the archive. */
-static char *
-output_name(const char *given)
-{
-	size_t len = strlen(given);
-	while (len > 1 && given[len - 1] == '/')
-		len--;
-	return xmemdup0(given, len);
-}
-
 int
 cmd_redact(int argc, char **argv)
 {
@@ -204,10 +139,10 @@ cmd_redact(int argc, char **argv)
 	}
 	if (a.help) {
 		free(a.words);
-		fputs(cmd_redact_help, stdout);
+		cli_print_command_help("redact");
 		return 0;
 	}
-	char *output = a.output ? output_name(a.output) : redact_default_output(a.input);
+	char *output = redact_output_name(a.output, a.input);
 	struct redact_opts o = { a.input, output, a.words, a.nwords, 0, a.max_expansion };
 	diag_list_init(&warnings, 50);
 	int rc = redact_run(&o, &res, &warnings, &err);

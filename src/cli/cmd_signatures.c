@@ -8,8 +8,8 @@
 #include "cli/msgs.h"
 #include "cli/options.h"
 
-#include "app/parallel.h"
 #include "app/signature_inputs.h"
+#include "app/signature_run.h"
 #include "cli/inputs.h"
 #include "model/signature_bucket.h"
 #include "report/signatures_write.h"
@@ -21,74 +21,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char cmd_signatures_help[] =
-	"usage: iotally signatures [options] INPUT...\n"
-	"\n"
-	"Buckets many before/after pairs by their leak signature, as crash\n"
-	"reporters bucket crashes: the same leak on many machines and OS builds is\n"
-	"one bucket, sorted by how many pairs are in it. A signature says what\n"
-	"grew (docs/signatures.md, rule " SIGNATURE_RULE "): vmmap GPU type, purge\n"
-	"state and the size of the regions that grew; IOKit classes whose count\n"
-	"grew; tracked call sites that are new or grew (module and symbol of the\n"
-	"first frame past the kernel's allocator); footprint categories whose\n"
-	"dirty bytes grew. Sizes are buckets, never figures, and no pid, address,\n"
-	"path, user name or time is in it; its id is a hash of its text.\n"
-	"\n"
-	"INPUT is two folders of captures, two bundles or two files (BEFORE and\n"
-	"AFTER, paired as 'iotally diff' pairs them), and any number of files of\n"
-	"NDJSON rows written earlier by 'iotally signatures --format ndjson' or\n"
-	"'iotally diff --format ndjson' ('-' reads them from standard input), so\n"
-	"a fleet job can bucket what many machines computed. A series bundle of\n"
-	"'iotally capture --count' (folder or .tar.gz), or a folder holding only\n"
-	"series (one per machine), gives a signature per kind it holds when\n"
-	"'iotally trend' calls it LEAK, GROWING or PLATEAU (its first and last\n"
-	"samples compared; other verdicts are no growth). Pairs with no growth\n"
-	"are counted, not bucketed.\n"
-	"\n"
-	"Per bucket: pairs, id, median growth in bytes and in count, how many OS\n"
-	"versions and machine models its pairs name, the last capture day, the\n"
-	"label, and example pairs; columns empty in every row are left\n"
-	"out and the text fits 120 columns (JSON and --bucket have the rest).\n"
-	"Buckets are sorted by pairs, then id. --bucket ID lists every pair of\n"
-	"one bucket with the 'iotally report BEFORE AFTER' line of each.\n"
-	"\n"
-	"Options:\n"
-	"  --format F         text (default), json, markdown (a table to paste in a\n"
-	"                     tracking bug) or ndjson (one row per pair, read back by\n"
-	"                     this command: docs/json/signatures-ndjson.md)\n"
-	"  --bucket ID        one bucket (its id, or a prefix only it has): every\n"
-	"                     pair, its growth, OS version, machine and capture time,\n"
-	"                     and the command that reports it; with ndjson, the rows\n"
-	"                     of its pairs\n"
-	"  --examples N       example pairs per bucket (default 3; 0: none)\n"
-	"  --by V             bucket (default) or component: pairs per component (a\n"
-	"                     GPU type, purge state and region size; a class; a call\n"
-	"                     site) across buckets, so a leak whose pairs differ in\n"
-	"                     what else grew is one row with its total\n"
-	"  -j, --jobs N       compare N pairs at once (default: one per processor,\n"
-	"                     1: one after the other; series are followed one at a\n"
-	"                     time); the output is the same\n"
-	"  -h, --help         show this help\n"
-	"\n"
-	"Examples (the files are iotally's test fixtures):\n"
-	"  iotally signatures fixtures/diff-folders/before fixtures/diff-folders/after\n"
-	"  iotally signatures --format markdown fixtures/diff-folders/before fixtures/diff-folders/after\n"
-	"  iotally signatures fixtures/signatures/rows-a.ndjson fixtures/signatures/rows-b.ndjson\n"
-	"  iotally signatures fixtures/series-bundle/leak fixtures/series-bundle/leak.tar.gz\n"
-	"  iotally signatures --bucket 666d fixtures/diff-folders/before fixtures/diff-folders/after\n"
-	"  iotally signatures --by component fixtures/signatures/rows-a.ndjson\n"
-	"\n"
-	"Exit status:\n"
-	"  0   every input was read (pairs that could not be compared are counted\n"
-	"      and said on standard error)\n"
-	"  64  usage error: an unknown option or format, inputs that are neither\n"
-	"      two captures, folders or bundles nor NDJSON rows, a --bucket that no\n"
-	"      bucket's id starts with or that several do (they are named)\n"
-	"  65  malformed NDJSON rows (file and line named), or a pair that could\n"
-	"      not be compared\n"
-	"  66  an input cannot be opened\n"
-	"  74  output cannot be written\n";
 
 enum {
 	OPT_FORMAT = 1,
@@ -176,32 +108,15 @@ take_arg(void *ctx, struct cli_parser *p, int id, const char *arg, struct diag *
 	return 0;
 }
 
-/* Every unit's records, in input order; the first error's status. */
-static int
-collect(const struct signature_inputs *in, struct signature_result *res,
-	struct signature_record **recs, size_t *n, bool *partial)
+/* What each unit noted and the error that stopped it, in input order. */
+static void
+say_results(const struct signature_result *res, size_t n)
 {
-	int status = 0;
-	size_t total = 0;
-	for (size_t i = 0; i < in->n; i++)
-		total += res[i].n;
-	*recs = xcalloc(total ? total : 1, sizeof(**recs));
-	*n = 0;
-	for (size_t i = 0; i < in->n; i++) {
-		struct signature_result *r = &res[i];
-		cli_print_warnings(&r->notes);
-		*partial |= r->failed;
-		if (r->failed || r->err.code) {
-			cli_print_diag(&r->err);
-			if (!status)
-				status = r->err.code ? r->err.code : DIAG_SOFTWARE;
-		}
-		/* The records move to the run: the result keeps none. */
-		array_copy(&(*recs)[*n], r->recs, r->n, sizeof(*r->recs));   /* NULL when none */
-		*n += r->n;
-		r->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		cli_print_warnings(&res[i].notes);
+		if (res[i].failed || res[i].err.code)
+			cli_print_diag(&res[i].err);
 	}
-	return status;
 }
 
 /* Files on one side only, as diff says them. */
@@ -213,35 +128,6 @@ say_unpaired(const struct signature_inputs *in)
 		cli_warn(u->path, 0, "has no counterpart of that name in %s: not compared",
 			    u->in_before ? "AFTER" : "BEFORE");
 	}
-}
-
-/*
- * The one bucket --bucket names: 0 and *at, or -1 with a usage error that
- * says how many buckets there are, or names every one the prefix fits.
- */
-static int
-pick_bucket(const struct signature_buckets *b, const char *prefix, size_t *at,
-	    struct diag *err)
-{
-	size_t *found;
-	size_t n = signature_buckets_find(b, prefix, &found);
-	if (n == 1) {
-		*at = found[0];
-		free(found);
-		return 0;
-	}
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", b->b[found[i]].first_record->id);
-	if (n == 0)
-		diag_set(err, DIAG_USAGE, NULL, 0, 0, "--bucket %s: no bucket's id starts with it "
-			 "(%zu bucket%s)", prefix, b->n, b->n == 1 ? "" : "s");
-	else
-		diag_set(err, DIAG_USAGE, NULL, 0, 0, "--bucket %s: %zu buckets' ids start with it: "
-			 "%s; give more digits", prefix, n, sb.buf);
-	strbuf_release(&sb);
-	free(found);
-	return -1;
 }
 
 static int
@@ -259,7 +145,7 @@ write_out(const struct sig_args *a, const struct signature_record *recs, size_t 
 	if (a->bucket) {
 		struct diag err;
 		diag_clear(&err);
-		if (pick_bucket(&b, a->bucket, &at, &err) < 0) {
+		if (app_signature_bucket_pick(&b, a->bucket, &at, &err) < 0) {
 			*status = cli_usage_error(cli_find_command("signatures"), &err);
 			signature_buckets_release(&b);
 			return 0;
@@ -274,38 +160,6 @@ write_out(const struct sig_args *a, const struct signature_record *recs, size_t 
 		signatures_write_text(stdout, &b, recs, &v, a->format == FORMAT_MARKDOWN);
 	signature_buckets_release(&b);
 	return rc;
-}
-
-/* The units of one run, for the parallel map: each writes only its own result. */
-struct run_units {
-	const struct signature_inputs *in;
-	struct signature_result *res;
-};
-
-static void *
-run_unit(void *ctx, size_t i)
-{
-	struct run_units *u = ctx;
-	signature_input_run(u->in, i, &u->res[i]);
-	return &u->res[i];
-}
-
-/* The results are read in input order once every unit is done (collect()). */
-static int
-emit_unit(void *ctx, size_t i, void *result)
-{
-	(void)ctx;
-	(void)i;
-	(void)result;
-	return 0;
-}
-
-static void
-drop_unit(void *ctx, size_t i, void *result)
-{
-	(void)ctx;
-	(void)i;
-	(void)result;
 }
 
 int
@@ -325,7 +179,7 @@ cmd_signatures(int argc, char **argv)
 		goto out;
 	}
 	if (a.help) {
-		fputs(cmd_signatures_help, stdout);
+		cli_print_command_help("signatures");
 		goto out;
 	}
 	if (a.n == 0) {
@@ -340,24 +194,12 @@ cmd_signatures(int argc, char **argv)
 		goto out;
 	}
 	say_unpaired(&in);
-	/*
-	 * One result per unit, filled in any order (-j N: app/parallel.h), read
-	 * in input order. A result is a unit's records and notes, not its
-	 * captures, so keeping every one until the buckets are made is bounded
-	 * by the records the output needs.
-	 */
-	struct signature_result *res = xcalloc(in.n ? in.n : 1, sizeof(*res));
-	for (size_t i = 0; i < in.n; i++)
-		signature_result_init(&res[i]);
-	struct run_units units = { &in, res };
-	unsigned jobs = !signature_inputs_parallel(&in) ? 1
-			: a.jobs ? a.jobs : app_parallel_default_jobs();
-	struct app_parallel_opts opts = { .jobs = jobs, .window = app_parallel_window(jobs) };
-	(void)app_parallel_map(in.n, &opts, run_unit, emit_unit, drop_unit, &units);
+	struct signature_result *res = app_signatures_run(&in, a.jobs);
 	struct signature_record *recs;
 	size_t n;
 	bool partial = false;
-	status = collect(&in, res, &recs, &n, &partial);
+	say_results(res, in.n);
+	status = app_signatures_collect(res, in.n, &recs, &n, &partial);
 	for (size_t i = 0; i < in.n; i++)
 		signature_result_release(&res[i]);
 	free(res);

@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/msgs.h"
-#include "cli/report_out.h"
+#include "util/outfile.h"
 #include "cli/report_series_run.h"
 #include "cli/series_args.h"
 
@@ -25,112 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char cmd_trend_help[] =
-	"usage: iotally trend [options] INPUT...\n"
-	"\n"
-	"Tells a leak from a cache warming up: over a series of captures of one\n"
-	"kind, taken while an action repeats, gives each metric a verdict from\n"
-	"its slope and a trend test:\n"
-	"\n"
-	"  LEAK          grows steadily and has not stopped, or rose in steps and\n"
-	"                kept rising\n"
-	"  GROWING       the same, in volatile or empty purgeable memory, which\n"
-	"                the kernel may discard: not called a leak\n"
-	"  PLATEAU       a significant rise, then growth stopped (the warm-up\n"
-	"                included: a rise during the warm-up is a plateau too)\n"
-	"  STEP          one jump between two flat stretches\n"
-	"  NO TREND      rises, but not significantly at this noise; the notes say\n"
-	"                about how many more samples would tell\n"
-	"  STABLE        no rise above the minimum growth (flat, falling, or one\n"
-	"                rounding step of a rounded figure)\n"
-	"  INSUFFICIENT  too few samples after the warm-up (the notes say how many\n"
-	"                more)\n"
-	"\n"
-	"INPUT: at least 3 captures of one kind, raw or iotally's JSON of them:\n"
-	"  vmmap   IOAccelerator and IOSurface regions per type and purge state\n"
-	"          (vsize, resident, dirty bytes) and the physical footprint\n"
-	"  classes every IOKit class count (ioreg, ioclasscount) and the four\n"
-	"          allocation totals (ioreg)\n"
-	"  track   the total and the bytes charged to each module\n"
-	"  footprint  footprint:gpu.dirty, footprint:phys_footprint and each\n"
-	"          category's dirty bytes (rounded figures quantised to their unit)\n"
-	"  heap    heap:nodes and heap:bytes (a heap report's All zones)\n"
-	"Samples are ordered by the captures' own times (vmmap 'Date/Time:') when\n"
-	"every capture has one, else by argument order; the report says which.\n"
-	"A capture series of 'iotally capture --count N' (its folder or .tar.gz)\n"
-	"gives its samples in time order, each timed by its manifest's start time\n"
-	"and checked against its sha256. Every kind it holds is followed, one\n"
-	"report after the other in the registry's order\n"
-	"({kinds}; one page with --format html); --kind\n"
-	"narrows to one. JSON, JUnit and gates follow one kind: --kind's, else the\n"
-	"first the first sample holds. A sample without the kind is left out with\n"
-	"its step's reason. A single bundle gives its capture.\n"
-	"Inputs that cannot be read, or end in the middle, are left out and\n"
-	"listed. Metrics with the same value in every sample are counted, not shown.\n"
-	"\n"
-	"Method (docs/trend.md): a plateau is a rise-then-flat fit over every\n"
-	"sample; the first --warmup samples are dropped from the rest: a\n"
-	"Theil-Sen slope with a 95 % interval (per hour when the times are\n"
-	"known) and a tie-corrected Mann-Kendall test with p-values adjusted\n"
-	"across metrics (Benjamini-Hochberg). Samples close in time are\n"
-	"correlated: the test and the interval allow for a lag-1 correlation of\n"
-	"at least 0.5, more when the samples show it (up to 0.8); from 14\n"
-	"samples a clear least-squares slope (t >= 4) is also a leak when the\n"
-	"rank test is at 5 %. Figures vmmap rounds (the\n"
-	"physical footprint) and counts move by whole steps, and one step is not\n"
-	"a rise.\n"
-	"\n"
-	"Options:\n"
-	"  --warmup K         samples to drop first (default max(2, 20 % of them))\n"
-	"  --min-growth V     least growth over the analysed window for LEAK and\n"
-	"                     PLATEAU: bytes (default 1MiB) or a percentage of the\n"
-	"                     start level (10%; default none); repeatable, both apply\n"
-	"  --min-count N      the same for counts (default 4)\n"
-	"  --alpha P          adjusted Mann-Kendall p must be below P (default 0.01)\n"
-	"  --fail-on leak     exit status 1 when any metric is LEAK\n"
-	"  --fail-if 'METRIC slope OP VALUE[/h|/sample]'\n"
-	"                     a CI gate on a slope, repeatable; exit status 1 when\n"
-	"                     any trips\n"
-	"  --junit FILE       also write the gates as JUnit XML (one test case each,\n"
-	"                     and one for --fail-on); '-': only the XML, on standard\n"
-	"                     output\n"
-	"  --format F         text (default), json, markdown or html (the page of\n"
-	"                     'iotally report SERIES': timelines with the fitted\n"
-	"                     slopes and verdict badges)\n"
-	"  -o, --output FILE  with --format html: write the page to FILE (whole or\n"
-	"                     not at all) instead of standard output\n"
-	"  --kind K           follow only the {kinds or}\n"
-	"                     captures of a series (default: every kind it\n"
-	"                     holds); inputs of another kind are an error\n"
-	"  -j, --jobs N       read N inputs at once (default: one per processor,\n"
-	"                     1: one after the other); the output is the same\n"
-	"  -h, --help         show this help\n"
-	"\n"
-	"Gates: METRIC names a metric as the report does, or as 'iotally diff'\n"
-	"gates do:\n"
-	"{gate grammar}"
-	"OP is '>' or '>='. VALUE is a count or bytes with an optional binary unit\n"
-	"(10MiB), or a percentage of the start level (5%), per hour ('/h', needs\n"
-	"capture times) or per sample ('/sample', the default). The gate trips when\n"
-	"the Theil-Sen slope compares true.\n"
-	"\n"
-	"When a metric is LEAK, GROWING or PLATEAU, the series' leak signature\n"
-	"(docs/signatures.md: its first and last samples compared, and the\n"
-	"verdict) follows the heading, and is the signature member of the JSON.\n"
-	"\n"
-	"Examples (the files are iotally's test fixtures):\n"
-	"  iotally trend fixtures/trend/leak/*.txt\n"
-	"  iotally trend --fail-on leak --fail-if 'vmmap:IOSurface.dirty slope > 20MiB/h' fixtures/trend/plateau/*.txt\n"
-	"  iotally trend --format markdown fixtures/trend/plateau/*.txt\n"
-	"  iotally trend --format json --warmup 3 fixtures/trend/step/*.txt\n"
-	"  iotally trend --min-count 10 fixtures/trend/classes/*.txt\n"
-	"  iotally trend --format html fixtures/series-bundle/leak.tar.gz > /tmp/iotally-trend.html && echo written\n"
-	"\n"
-	"Exit status: 0 no gate tripped, 1 a gate tripped (or a LEAK with\n"
-	"--fail-on leak), 64 usage error or a malformed gate, 65 inputs of\n"
-	"different kinds, fewer than 3 usable inputs, or a gate on something no\n"
-	"capture holds, 66 no input can be opened, 74 output cannot be written.\n";
 
 enum {
 	OPT_MIN_GROWTH = SERIES_OPT_OWN,
@@ -300,7 +194,7 @@ write_all(struct trend_args *a, struct trend_kind_run *runs, size_t n)
 		}
 	}
 	/* The JUnit file, replaced whole (temporary file + rename), or standard output. */
-	if (status == 0 && a->junit && cli_write_output(a->junit, junit_write, reps[0], &err) < 0) {
+	if (status == 0 && a->junit && outfile_write(a->junit, junit_write, reps[0], &err) < 0) {
 		cli_print_diag(&err);
 		status = err.code;
 	}
@@ -370,7 +264,7 @@ cmd_trend(int argc, char **argv)
 	if (parse_args(argc, argv, &a, &err) < 0)
 		status = cli_usage_error(cli_find_command("trend"), &err);
 	else if (a.s.help)
-		cli_print_help(stdout, cmd_trend_help);
+		cli_print_command_help("trend");
 	else
 		status = run(&a, &bundles);
 	app_bundles_release(&bundles);

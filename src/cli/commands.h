@@ -2,9 +2,10 @@
 #define IOTALLY_CLI_COMMANDS_H
 
 /*
- * The subcommand table. A subcommand is one cmd_<name>.c file with a run
- * function and a help text, plus one row in the table in main.c; the
- * command of each kind of capture comes from the kind's row instead
+ * The commands as cli/ runs them: a row of the command table
+ * (app/command_help.h: name, summary, help) with the run function of its
+ * id (main.c). A command of no kind is one cmd_<name>.c file with a run
+ * function; the command of each kind of capture comes from the kind's row
  * (app/kind_command.h, run by cmd_kind.c).
  * Run functions return an exit status (sysexits codes, see util/diag.h).
  */
@@ -31,22 +32,17 @@ const struct command *cli_find_command(const char *name);
  * registry rows (app/kind_text.h).
  */
 void cli_print_help(FILE *out, const char *text);
+/* `iotally NAME --help`: command NAME's help text on standard output. */
+void cli_print_command_help(const char *name);
 
 int cmd_capture(int argc, char **argv);
-extern const char cmd_capture_help[];
 /* The command of each kind of capture, run from the kind's row (argv[0] its name). */
 int cmd_kind(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
-extern const char cmd_diff_help[];
 int cmd_rate(int argc, char **argv);
-extern const char cmd_rate_help[];
 int cmd_redact(int argc, char **argv);
-extern const char cmd_redact_help[];
 int cmd_report(int argc, char **argv);
-extern const char cmd_report_help[];
 int cmd_signatures(int argc, char **argv);
-extern const char cmd_signatures_help[];
 int cmd_trend(int argc, char **argv);
-extern const char cmd_trend_help[];
 
 #endif

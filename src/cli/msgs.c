@@ -1,6 +1,6 @@
 #include "cli/msgs.h"
 
-#include "cli/outbuf.h"
+#include "util/outbuf.h"
 
 #include "util/diag.h"
 #include "util/diag_write.h"
@@ -18,7 +18,7 @@ cli_msg(enum diag_severity sev, const char *path, uint64_t line, const char *fmt
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vwrite(cli_err(), sev, path, line, fmt, ap);   /* an input's buffer on a -j worker */
+	diag_vwrite(outbuf_err(), sev, path, line, fmt, ap);   /* an input's buffer on a -j worker */
 	va_end(ap);
 }
 
@@ -34,13 +34,13 @@ cli_out_line(FILE *out, const char *fmt, ...)
 void
 cli_print_diag(const struct diag *d)
 {
-	diag_write(cli_err(), d);   /* an input's buffer on a -j worker */
+	diag_write(outbuf_err(), d);   /* an input's buffer on a -j worker */
 }
 
 void
 cli_print_warnings(const struct diag_list *w)
 {
-	diag_write_list(cli_err(), w);
+	diag_write_list(outbuf_err(), w);
 }
 
 char *

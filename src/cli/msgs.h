@@ -12,7 +12,8 @@
  * The path and the formatted message are written by util/escape.h's rule
  * (control bytes, C1 controls and invalid UTF-8 as \xNN), so a name taken
  * from an input, a manifest or ps cannot reach the terminal as a control.
- * Only cli/ prints: the layers below fill a struct diag or a diag_list.
+ * The layers below fill a struct diag or a diag_list (util/diag.h says
+ * where app/ writes them itself, in the same form: util/diag_write.h).
  */
 
 #include <stdint.h>

@@ -2,11 +2,9 @@
 #define IOTALLY_CLI_REPORT_SERIES_RUN_H
 
 /*
- * `iotally report SERIES` (a series folder or archive, three or more
- * captures, or a list of bundles): every kind the series holds followed by
- * trend's model (app/trend_run.h), one page (app/report_series.h) in
- * Markdown or HTML. `iotally trend --format html` writes its analysed
- * trend through the same page.
+ * `iotally report SERIES`: the page of the series (app/series_page.h)
+ * written in Markdown or HTML. `iotally trend --format html` writes its
+ * analysed trend through the same page.
  */
 
 #include <stdbool.h>

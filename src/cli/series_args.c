@@ -6,7 +6,6 @@
 #include "cli/series_args.h"
 
 #include "app/kind.h"
-#include "app/parallel.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/msgs.h"
@@ -165,35 +164,8 @@ series_follow(const struct series_follow *f, const struct series_args *a,
 	      const char *const *paths, size_t npaths, const char *const *kinds, size_t nk,
 	      struct app_bundles *bs, struct trend_kind_run *runs, size_t *ok)
 {
-	int status = 0;
-	*ok = 0;
-	for (size_t i = 0; i < nk && status == 0; i++) {
-		struct diag_list notes;
-		struct diag err;
-		diag_clear(&err);
-		diag_list_init(&notes, 200);
-		struct trend_kind_run *t = &runs[*ok];
-		int rc = trend_kind_run(t, paths, npaths, kinds[i],
-					a->jobs ? a->jobs : app_parallel_default_jobs(), bs,
-					f->params, f->params_ctx, &notes, &err);
-		cli_print_warnings(&notes);
-		diag_list_release(&notes);
-		cli_print_warnings(&t->warnings);
-		if (rc == 0 && f->analyse(f->ctx, t, *ok, &err) < 0)
-			status = series_say_error(f->command, &err);
-		else if (rc < 0 && trend_run_kind_left_out(nk, i, *ok, &err))
-			cli_warn(NULL, 0, "the %s captures are not followed: %s", kinds[i], err.msg);
-		else if (rc < 0)
-			status = series_say_error(f->command, &err);
-		if (rc == 0 && status == 0)
-			(*ok)++;
-		else
-			trend_kind_run_release(t);
-	}
-	if (status == 0 && *ok == 0) {
-		struct diag err;
-		diag_set(&err, DIAG_DATA, NULL, 0, 0, "%s", f->none);
-		status = series_say_error(f->command, &err);
-	}
-	return status;
+	struct diag err;
+	if (app_series_follow(f, a->jobs, paths, npaths, kinds, nk, bs, runs, ok, &err) < 0)
+		return series_say_error(f->command, &err);
+	return 0;
 }

@@ -6,13 +6,14 @@
  * rate`: the options both take (--warmup, --alpha, --format, --kind, -j,
  * -h) and the operands, parsed once here; each command hands over its own
  * options (ids from SERIES_OPT_OWN on) and takes them back one by one.
- * And the loop both run over the kinds they follow (app/trend_run.h),
- * saying what each kind's reading warned of.
+ * And the loop both run over the kinds they follow (app/series_follow.h),
+ * the error that ends it said.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/series_follow.h"
 #include "app/trend_run.h"
 #include "cli/formats.h"
 #include "cli/options.h"
@@ -64,23 +65,9 @@ int series_parse_min_growth(const char *arg, struct trend_given *g, struct diag 
 int series_say_error(const char *command, struct diag *err);
 
 /*
- * Each of kinds[0..nk) followed through trend_kind_run(): its warnings
- * said, a kind that cannot be followed left out with a warning or the
- * end of the command (trend_run_kind_left_out()), and `analyse` run on
- * each followed, in runs[0..*ok). `none` is the error when no kind is
- * followed. The exit status: 0, or the error's, said. The caller releases
- * runs[0..*ok).
+ * Each of kinds[0..nk) followed (app_series_follow()), the error that ends
+ * the command said: the exit status. The caller releases runs[0..*ok).
  */
-struct series_follow {
-	const char *command;
-	const char *none;
-	trend_params_fn params;
-	void *params_ctx;
-	/* After a kind is read (the `ok`th followed): 0, or -1 with *err, which ends the command. */
-	int (*analyse)(void *ctx, struct trend_kind_run *t, size_t ok, struct diag *err);
-	void *ctx;
-};
-
 int series_follow(const struct series_follow *f, const struct series_args *a,
 		  const char *const *paths, size_t npaths, const char *const *kinds, size_t nk,
 		  struct app_bundles *bs, struct trend_kind_run *runs, size_t *ok);

@@ -14,7 +14,6 @@
 #include "report/session_growth_text.h"
 
 #include <stdio.h>
-#include <string.h>
 
 /* One bundle of the session listed: 0, or the status of the error said when it cannot be opened. */
 static int
@@ -47,13 +46,9 @@ print_summary(const struct session_index *si, const struct session_growth *g)
 	struct summary_facts f;
 	struct summary s;
 	struct diag_list notes;
-	struct diag err;
-	struct session_growth none;
-	session_growth_init(&none);
 	summary_facts_init(&f, true);
 	diag_list_init(&notes, 20);
-	if (app_session_summary(si, g ? g : &none, &f, &notes, &err) < 0 && si->before && si->after)
-		diag_list_add(&notes, DIAG_WARNING, diag_path(&err), err.line, "%s", err.msg);
+	app_session_listing_facts(si, g, &f, &notes);
 	fflush(stdout);
 	cli_print_warnings(&notes);
 	summary_build(&f, &s);
@@ -61,7 +56,6 @@ print_summary(const struct session_index *si, const struct session_growth *g)
 	summary_release(&s);
 	summary_facts_release(&f);
 	diag_list_release(&notes);
-	session_growth_release(&none);
 }
 
 int
@@ -125,13 +119,4 @@ cli_run_session(int argc, char **argv)
 	session_growth_release(&g);
 	session_index_release(&si);
 	return status;
-}
-
-int
-cli_session_operand(const char *path, char *routed[2], struct diag *err)
-{
-	if (strcmp(path, "-") == 0 ||
-	    (!session_path_is_session(path) && !session_path_is_session_archive(path)))
-		return 0;
-	return app_session_pair(path, &routed[0], &routed[1], err) < 0 ? -1 : 1;
 }

@@ -41,7 +41,7 @@ int line_input_begin(struct line_input *in, struct line_reader *r, struct diag *
 /*
  * Do the n bytes at p, the whole of an input, hold nothing but blank lines
  * and leading comment lines (by the rule above)? Such an input holds no
- * capture: every command calls it empty (cli/dispatch.h, cli_refuse_empty).
+ * capture: every command calls it empty (app/sources_read.h, app_say_empty).
  */
 bool line_input_is_empty(const char *p, size_t n);
 /*

@@ -2,10 +2,11 @@
 #define IOTALLY_UTIL_DIAG_H
 
 /*
- * Diagnostics. Code below cli/ never prints and never exits: it fills a
+ * Diagnostics. Code below app/ never prints and never exits: it fills a
  * struct diag (one error that stops the work) or appends to a diag_list
- * (warnings and notes that let the work go on), and only cli/ prints them
- * and chooses the exit status.
+ * (warnings and notes that let the work go on). cli/ prints them, and
+ * app/ where it reads inputs in turn (on the stream it is handed, or
+ * util/outbuf.h's); only cli/ chooses the exit status.
  *
  * Codes follow sysexits.h so that the exit status of the program is the
  * code of its first error.

@@ -147,3 +147,26 @@ outfile_abort(struct outfile *o)
 	}
 	outfile_clear(o);
 }
+
+int
+outfile_write(const char *path, outfile_write_fn write, const void *ctx, struct diag *err)
+{
+	struct outfile o;
+	diag_clear(err);
+	if (!path) {
+		if (write(stdout, ctx, err) == 0)
+			return 0;
+		return err->code ? -1 : diag_set(err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
+	}
+	if (outfile_open(&o, path, err) < 0)
+		return -1;
+	if (write(o.fp, ctx, err) < 0) {
+		if (!err->code)
+			diag_set(err, DIAG_IOERR, path, 0, 0, "cannot write");
+		else
+			diag_set_path_if_unset(err, path);
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, err);
+}

@@ -37,4 +37,16 @@ int outfile_commit(struct outfile *o, struct diag *err);
 /* Drop what was written (the temporary file is removed). */
 void outfile_abort(struct outfile *o);
 
+/* Writes an output to `out`: 0, or -1 (with *err set when it knows why). */
+typedef int (*outfile_write_fn)(FILE *out, const void *ctx, struct diag *err);
+
+/*
+ * The one way a command writes an output file (`report -o`, `--junit`):
+ * `write` into PATH replaced whole (opened, committed or aborted as above;
+ * "-" is standard output), or into standard output when PATH is NULL. 0,
+ * or -1 with *err (DIAG_IOERR naming PATH when the writer did not say
+ * more).
+ */
+int outfile_write(const char *path, outfile_write_fn write, const void *ctx, struct diag *err);
+
 #endif

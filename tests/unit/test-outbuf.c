@@ -1,5 +1,5 @@
 /*
- * cli/outbuf.h: what a reader prints into its buffer is replayed to the
+ * util/outbuf.h: what a reader prints into its buffer is replayed to the
  * two streams as written, pieces in order (standard output and standard
  * error kept apart, each byte once); and, with glibc, the buffer's streams
  * take no stdio lock (one thread writes them; glibc otherwise locks every
@@ -19,7 +19,7 @@
 #include <stdio_ext.h>
 #endif
 
-#include "cli/outbuf.h"
+#include "util/outbuf.h"
 
 static void
 test_replay_in_order(void **state)
@@ -32,18 +32,18 @@ test_replay_in_order(void **state)
 	assert_non_null(out);
 	assert_non_null(err);
 
-	struct cli_outbuf *b = cli_outbuf_start();
-	fputs("row 1\n", cli_out());
-	putc('r', cli_out());
-	fputs("ow 2\n", cli_out());
-	fputs("warning: a\n", cli_err());
-	fprintf(cli_out(), "row %d\n", 3);
-	fputs("warning: b\n", cli_err());
-	cli_outbuf_stop(b);
+	struct outbuf *b = outbuf_start();
+	fputs("row 1\n", outbuf_out());
+	putc('r', outbuf_out());
+	fputs("ow 2\n", outbuf_out());
+	fputs("warning: a\n", outbuf_err());
+	fprintf(outbuf_out(), "row %d\n", 3);
+	fputs("warning: b\n", outbuf_err());
+	outbuf_stop(b);
 	/* After stop this thread writes the standard streams again. */
-	assert_ptr_equal(cli_out(), stdout);
-	assert_ptr_equal(cli_err(), stderr);
-	cli_outbuf_replay(b, out, err);
+	assert_ptr_equal(outbuf_out(), stdout);
+	assert_ptr_equal(outbuf_err(), stderr);
+	outbuf_replay(b, out, err);
 	fclose(out);
 	fclose(err);
 	assert_string_equal(out_bytes, "row 1\nrow 2\nrow 3\n");
@@ -57,11 +57,11 @@ test_streams_take_no_lock(void **state)
 {
 	(void)state;
 #ifdef __GLIBC__
-	struct cli_outbuf *b = cli_outbuf_start();
-	assert_int_equal(__fsetlocking(cli_out(), FSETLOCKING_QUERY), FSETLOCKING_BYCALLER);
-	assert_int_equal(__fsetlocking(cli_err(), FSETLOCKING_QUERY), FSETLOCKING_BYCALLER);
-	cli_outbuf_stop(b);
-	cli_outbuf_free(b);
+	struct outbuf *b = outbuf_start();
+	assert_int_equal(__fsetlocking(outbuf_out(), FSETLOCKING_QUERY), FSETLOCKING_BYCALLER);
+	assert_int_equal(__fsetlocking(outbuf_err(), FSETLOCKING_QUERY), FSETLOCKING_BYCALLER);
+	outbuf_stop(b);
+	outbuf_free(b);
 #else
 	skip();
 #endif

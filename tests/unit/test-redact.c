@@ -2,12 +2,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "capture/redact.h"
 #include "capture/redact_stream.h"
+#include "capture/redact_tree.h"
 #include "util/array.h"
 
 /* Redact `in` (collecting values from it first) and compare with `want`. */
@@ -246,6 +248,27 @@ test_safe_cut(void **state)
 	assert_int_equal(redactor_safe_cut(t, strlen(t)), 0);
 }
 
+/* The copy's name: -o as given without trailing slashes, else the input's with -redacted. */
+static void
+test_output_name(void **state)
+{
+	(void)state;
+	const char *cases[][3] = {
+		{ "out/", "b", "out" },
+		{ "x.tar.gz//", "b", "x.tar.gz" },
+		{ "/", "b", "/" },
+		{ "-", "b", "-" },
+		{ NULL, "dir/vmmap.txt.gz", "dir/vmmap-redacted.txt.gz" },
+		{ NULL, "BUNDLE/", "BUNDLE-redacted" },
+		{ NULL, "-", "-" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *name = redact_output_name(cases[i][0], cases[i][1]);
+		assert_string_equal(name, cases[i][2]);
+		free(name);
+	}
+}
+
 int
 main(void)
 {
@@ -258,6 +281,7 @@ main(void)
 		cmocka_unit_test(test_truncated_input),
 		cmocka_unit_test(test_chunks_equal_whole),
 		cmocka_unit_test(test_safe_cut),
+		cmocka_unit_test(test_output_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,11 @@
 /*
- * Per-thread output buffers (cli/outbuf.h): two memory streams and the list
+ * Per-thread output buffers (util/outbuf.h): two memory streams and the list
  * of their pieces in the order they were written. A piece ends where the
- * reader next asks for the other stream (cli_out() or cli_err()): at that
+ * reader next asks for the other stream (outbuf_out() or outbuf_err()): at that
  * moment both streams are flushed and whatever each gained is a piece.
  */
 
-#include "cli/outbuf.h"
+#include "util/outbuf.h"
 
 #include "util/xalloc.h"
 
@@ -22,7 +22,7 @@ struct piece {
 	size_t end;      /* the stream's size when the piece ended */
 };
 
-struct cli_outbuf {
+struct outbuf {
 	FILE *f[2];
 	char *buf[2];
 	size_t size[2];  /* open_memstream() updates them on fflush() */
@@ -31,10 +31,10 @@ struct cli_outbuf {
 	size_t npieces, alloc;
 };
 
-static _Thread_local struct cli_outbuf *current;
+static _Thread_local struct outbuf *current;
 
 static void
-cut_pieces(struct cli_outbuf *b)
+cut_pieces(struct outbuf *b)
 {
 	for (int k = OUT; k <= ERR; k++) {
 		fflush(b->f[k]);
@@ -51,7 +51,7 @@ cut_pieces(struct cli_outbuf *b)
 }
 
 FILE *
-cli_out_or(FILE *f)
+outbuf_out_or(FILE *f)
 {
 	if (!current)
 		return f;
@@ -60,13 +60,13 @@ cli_out_or(FILE *f)
 }
 
 FILE *
-cli_out(void)
+outbuf_out(void)
 {
-	return cli_out_or(stdout);
+	return outbuf_out_or(stdout);
 }
 
 FILE *
-cli_err(void)
+outbuf_err(void)
 {
 	if (!current)
 		return stderr;
@@ -74,10 +74,10 @@ cli_err(void)
 	return current->f[ERR];
 }
 
-struct cli_outbuf *
-cli_outbuf_start(void)
+struct outbuf *
+outbuf_start(void)
 {
-	struct cli_outbuf *b = xcalloc(1, sizeof(*b));
+	struct outbuf *b = xcalloc(1, sizeof(*b));
 	for (int k = OUT; k <= ERR; k++) {
 		if (!(b->f[k] = open_memstream(&b->buf[k], &b->size[k])))
 			xdie("out of memory (an input's output buffer)");
@@ -94,7 +94,7 @@ cli_outbuf_start(void)
 }
 
 void
-cli_outbuf_stop(struct cli_outbuf *b)
+outbuf_stop(struct outbuf *b)
 {
 	cut_pieces(b);
 	for (int k = OUT; k <= ERR; k++) {
@@ -106,7 +106,7 @@ cli_outbuf_stop(struct cli_outbuf *b)
 }
 
 void
-cli_outbuf_replay(struct cli_outbuf *b, FILE *out, FILE *err)
+outbuf_replay(struct outbuf *b, FILE *out, FILE *err)
 {
 	size_t from[2] = { 0, 0 };
 	for (size_t i = 0; i < b->npieces; i++) {
@@ -115,16 +115,16 @@ cli_outbuf_replay(struct cli_outbuf *b, FILE *out, FILE *err)
 		       p->stream == OUT ? out : err);
 		from[p->stream] = p->end;
 	}
-	cli_outbuf_free(b);
+	outbuf_free(b);
 }
 
 void
-cli_outbuf_free(struct cli_outbuf *b)
+outbuf_free(struct outbuf *b)
 {
 	if (!b)
 		return;
 	if (b->f[OUT])
-		cli_outbuf_stop(b);
+		outbuf_stop(b);
 	free(b->buf[OUT]);
 	free(b->buf[ERR]);
 	free(b->pieces);

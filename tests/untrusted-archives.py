@@ -268,25 +268,28 @@ def syncs(args, s):
 
 
 def case_redact_one_sync():
-    """`redact` of an archive of 2,000 empty members, into a folder and into
+    """`redact` of an archive of 300 empty members, into a folder and into
     a .tar.gz: every member was fsynced (100,000 members took 379 s). Now
-    the copy is synced once, whatever the number of members."""
+    the copy is synced once, whatever the number of members. (300 shows a
+    sync a member as plainly as 2,000 did, at a seventh of the time under
+    strace and a sanitizer.)"""
     c = 'redact-one-sync'
+    members = 300
     with Scratch() as s:
         arc = s.path('many.tar.gz')
-        bundle_archive(arc, extra=[('b/extra/%05d.txt' % i, b'') for i in range(2000)])
+        bundle_archive(arc, extra=[('b/extra/%05d.txt' % i, b'') for i in range(members)])
         for out in ('copy', 'copy.tar.gz'):
             n = syncs(['redact', arc, '-o', s.path(out)], s)
             if n is None:
                 print('skip %s: strace cannot trace here' % c)
                 return
             check(c, n != -1, 'redact -o %s failed under strace' % out)
-            check(c, 1 <= n <= 2, 'redact -o %s: %d sync calls for 2,000 members' % (out, n))
+            check(c, 1 <= n <= 2, 'redact -o %s: %d sync calls for %d members' % (out, n, members))
         with tarfile.open(s.path('copy.tar.gz')) as t:
             names = set(t.getnames())
-        check(c, all(('b/extra/%05d.txt' % i) in names for i in range(2000)),
+        check(c, all(('b/extra/%05d.txt' % i) in names for i in range(members)),
               'members missing from the copy')
-        check(c, len(os.listdir(s.path('copy', 'extra'))) == 2000,
+        check(c, len(os.listdir(s.path('copy', 'extra'))) == members,
               'members missing from the copied folder')
 
 

@@ -584,7 +584,7 @@ def case_signal_maps():
         e.close()
 
 
-def case_timeouts():
+def case_timeout_track():
     # --timeout 4, not 1: the tools before the hung one must finish inside it on
     # a loaded machine, under a sanitizer, with other cases running beside this one.
     c = 'timeout-track'
@@ -606,6 +606,9 @@ def case_timeouts():
             check(c, s['tracking']['left'] == 'off', 'left %r' % s['tracking'])
     finally:
         e.close()
+
+
+def case_timeout_start():
     c = 'timeout-start'
     e = Env()
     try:
@@ -765,7 +768,8 @@ CASES = {
     'signal-after': case_signal_after, 'signal-track': case_signal_track,
     'signal-leaks': case_signal_leaks, 'signal-term-hup': case_signal_term_hup,
     'signal-command': case_signal_command,
-    'signal-maps': case_signal_maps, 'timeouts': case_timeouts,
+    'signal-maps': case_signal_maps,
+    'timeout-track': case_timeout_track, 'timeout-start': case_timeout_start,
     'failed-snapshot': case_failed_snapshot, 'stop-fails': case_stop_fails,
     'count-progress': case_count_progress, 'count-progress-tty': case_count_progress_tty,
 }

@@ -254,6 +254,7 @@ write_tables(FILE *out, const struct kind *kind, const void *diff, bool markdown
 		fputs("No change in the figures.\n\n", out);
 	struct report rep;
 	report_init(&rep, kind->name, true);
+	rep.every_changed_row = true;
 	kind->report(&rep, diff);
 	report_tables_write(out, &rep, markdown);
 	report_release(&rep);

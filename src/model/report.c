@@ -193,6 +193,7 @@ report_section_named(struct report *r, enum report_section_id id, const char *na
 		     const char *title)
 {
 	struct report_section *s = &r->sections[id];
+	s->every_changed_row = r->every_changed_row;
 	if (!s->title)
 		s->title = xstrdup(title);
 	if (!s->name)
@@ -215,6 +216,7 @@ report_section_add_table(struct report_section *s, const char *id, const char *t
 			 size_t ncols, const char *const *cols)
 {
 	struct report_table *t = xcalloc(1, sizeof(*t));
+	t->every_changed_row = s->every_changed_row;
 	t->id = xstrdup(id);
 	t->title = xstrdup(title);
 	t->ncols = ncols;
@@ -229,10 +231,12 @@ report_section_add_table(struct report_section *s, const char *id, const char *t
 bool
 report_table_row(struct report_table *t)
 {
-	if (t->nrows >= REPORT_ROWS_MAX) {
+	if (t->nrows >= REPORT_ROWS_MAX && !t->every_changed_row) {
 		t->omitted++;
+		t->last_dropped = true;
 		return false;
 	}
+	t->last_dropped = false;
 	size_t need = (t->nrows + 1) * t->ncols;
 	t->cells = xgrow(t->cells, &t->cells_alloc, need, sizeof(*t->cells));
 	for (size_t i = t->nrows * t->ncols; i < need; i++)
@@ -257,7 +261,7 @@ report_table_row(struct report_table *t)
 static struct report_cell *
 next_cell(struct report_table *t)
 {
-	if (t->omitted || t->nrows == 0 || t->fill >= t->ncols)
+	if (t->last_dropped || t->nrows == 0 || t->fill >= t->ncols)
 		return NULL;
 	return &t->cells[(t->nrows - 1) * t->ncols + t->fill++];
 }
@@ -308,16 +312,41 @@ report_table_empty(struct report_table *t)
 		*c = (struct report_cell){ .kind = REPORT_CELL_EMPTY };
 }
 
+/* The last row taken out again and counted as an unchanged row left out. */
+static void
+drop_last_row(struct report_table *t)
+{
+	size_t row = t->nrows - 1;
+	for (size_t i = row * t->ncols; i < t->nrows * t->ncols; i++) {
+		free(t->cells[i].text);
+		t->cells[i] = (struct report_cell){ .kind = REPORT_CELL_EMPTY };
+	}
+	if (t->details && t->details[row]) {
+		for (size_t j = 0; t->details[row][j]; j++)
+			free(t->details[row][j]);
+		free(t->details[row]);
+		t->details[row] = NULL;
+	}
+	t->nrows--;
+	t->last_dropped = true;
+	t->omitted++;
+	t->omitted_unchanged++;
+}
+
 void
 report_table_unchanged(struct report_table *t)
 {
-	/* Once a row was dropped, every later one is: the last row is a dropped one. */
-	if (t->omitted) {
+	if (t->last_dropped) {
 		t->omitted_unchanged++;
 		return;
 	}
 	if (t->nrows == 0)
 		return;
+	/* Past the cap only changed rows stay (every_changed_row). */
+	if (t->nrows > REPORT_ROWS_MAX) {
+		drop_last_row(t);
+		return;
+	}
 	if (!t->unchanged)
 		t->unchanged = xcalloc(t->nrows, sizeof(*t->unchanged));
 	if (!t->unchanged[t->nrows - 1])
@@ -346,7 +375,7 @@ report_table_omitted_open(const struct report_table *t, bool all)
 void
 report_table_detail(struct report_table *t, const char *const *lines, size_t n)
 {
-	if (t->omitted || t->nrows == 0)
+	if (t->last_dropped || t->nrows == 0)
 		return;
 	if (!t->details)
 		t->details = xcalloc(t->nrows, sizeof(*t->details));

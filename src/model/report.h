@@ -16,7 +16,9 @@
  * The report owns every string in it (copied on the way in); strings come
  * from captures and may hold any byte but NUL: writers escape them.
  * A table keeps at most REPORT_ROWS_MAX rows and counts the rest in
- * `omitted`, so a report stays small whatever the input.
+ * `omitted`, so a report stays small whatever the input; a report with
+ * `every_changed_row` (diff's tables) keeps every changed row and drops
+ * only unchanged ones past the cap.
  *
  * Only what changed, by default: a builder marks the rows that say nothing
  * new (an unchanged row of a pair, an empty histogram bucket, a class whose
@@ -78,7 +80,10 @@ struct report_table {
 	bool rounded;
 	/* Columns (bit 1 << col) of figures kept as the text their tool's rounding
 	 * needs (footprint's "~922 MiB", ">=0 B", "?"): aligned as figures. */
-	uint32_t text_figures;
+	uint32_t text_figures;	/* Past REPORT_ROWS_MAX, every changed row is kept and only unchanged
+	 * ones are dropped (counted): set from report.every_changed_row. */
+	bool every_changed_row;
+	bool last_dropped;     /* the last row added was dropped (its cells too) */
 };
 
 enum report_chart_kind {
@@ -165,6 +170,7 @@ struct report_section {
 	size_t ntables;
 	struct report_chart **charts;
 	size_t ncharts;
+	bool every_changed_row;  /* given to its tables (report.every_changed_row) */
 };
 
 struct report_kv {
@@ -176,6 +182,10 @@ struct report {
 	char *kind;              /* "vmmap", "classes", "track" */
 	bool pair;               /* a before/after report */
 	bool all;                /* show unchanged rows too (`--all`); false folds them */
+	/* Tables keep every changed row, past REPORT_ROWS_MAX too: diff's text
+	 * and Markdown, which list each changed row as its JSON does (a page
+	 * keeps the cap). Unchanged rows past the cap are only counted. */
+	bool every_changed_row;
 	char *verdict;
 	struct report_kv *provenance;
 	size_t nprovenance, provenance_alloc;

@@ -335,6 +335,60 @@ test_fold_past_cap(void **state)
 	report_release(&r);
 }
 
+/*
+ * Diff's tables (every_changed_row): past the cap every changed row stays,
+ * in order with its cells and detail; an unchanged row past it is dropped
+ * again, its detail freed, and counted as folded. Rows alternate changed
+ * and unchanged, so a dropped row sits between two kept ones.
+ */
+static void
+test_every_changed_row(void **state)
+{
+	(void)state;
+	static const char *const cols[] = { "name", "delta" };
+	static const char *const frame[] = { "frame" };
+	const int n = 3 * REPORT_ROWS_MAX;
+	struct report r;
+	report_init(&r, "track", true);
+	r.every_changed_row = true;
+	struct report_section *s = report_section(&r, REPORT_SEC_TRACK, "Sites");
+	struct report_table *t = report_section_add_table(s, "s", "Sites", 2, cols);
+	for (int i = 0; i < n; i++) {
+		assert_true(report_table_row(t));
+		report_table_textf(t, "row %d", i);
+		report_table_figure(t, REPORT_CELL_DCOUNT, i);
+		report_table_detail(t, frame, 1);
+		if (i % 2)
+			report_table_unchanged(t);
+	}
+	/* Rows 0..cap-1 all kept (half of them unchanged), then only the even ones. */
+	size_t kept_past = (size_t)(n - REPORT_ROWS_MAX) / 2;
+	assert_int_equal(t->nrows, REPORT_ROWS_MAX + kept_past);
+	assert_int_equal(t->nunchanged, REPORT_ROWS_MAX / 2);
+	assert_int_equal(t->omitted, kept_past);
+	assert_int_equal(t->omitted_unchanged, kept_past);
+	assert_int_equal(report_table_omitted_open(t, false), 0);
+	for (size_t row = REPORT_ROWS_MAX; row < t->nrows; row++) {
+		int64_t want = REPORT_ROWS_MAX + 2 * (int64_t)(row - REPORT_ROWS_MAX);
+		assert_int_equal(report_table_cell(t, row, 1)->value, want);
+		assert_non_null(t->details[row]);
+		assert_false(report_table_row_folded(t, row, false));
+	}
+	report_release(&r);
+
+	/* Without it the cap holds as before. */
+	report_init(&r, "track", true);
+	s = report_section(&r, REPORT_SEC_TRACK, "Sites");
+	t = report_section_add_table(s, "s", "Sites", 2, cols);
+	for (int i = 0; i < n; i++) {
+		report_table_row(t);
+		report_table_textf(t, "row %d", i);
+	}
+	assert_int_equal(t->nrows, REPORT_ROWS_MAX);
+	assert_int_equal(t->omitted, n - REPORT_ROWS_MAX);
+	report_release(&r);
+}
+
 /* The limit as printed is the limit: digits grouped by threes with commas. */
 static void
 test_markdown_limit_shown(void **state)
@@ -557,6 +611,7 @@ main(void)
 		cmocka_unit_test(test_fold_markdown),
 		cmocka_unit_test(test_fold_html),
 		cmocka_unit_test(test_fold_past_cap),
+		cmocka_unit_test(test_every_changed_row),
 		cmocka_unit_test(test_markdown_limit_shown),
 		cmocka_unit_test(test_gate_figures_exact_beside),
 		cmocka_unit_test(test_gate_not_evaluable),

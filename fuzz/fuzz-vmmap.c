@@ -1,4 +1,8 @@
-/* libFuzzer harness: the vmmap parser and every report over what it built. */
+/*
+ * libFuzzer harness: the vmmap parser and every report over what it built;
+ * the first dump compared with the last, the pair's report built and its
+ * tables written as diff writes them (model/report_vmmap_diff.c).
+ */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -6,10 +10,35 @@
 #include <stdlib.h>
 
 #include "ingest/vmmap_read.h"
+#include "model/diff_vmmap.h"
+#include "model/report.h"
+#include "model/report_vmmap.h"
 #include "model/vmmap.h"
+#include "report/report_tables_write.h"
 #include "util/linereader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The pair report of the first and the last dump, its tables as text and Markdown. */
+static void
+report_pair(const struct vmmap_capture *cap)
+{
+	struct diff_vmmap d;
+	struct report rep;
+	FILE *out = fopen("/dev/null", "w");
+	if (!out)
+		return;
+	diff_vmmap_compute(&d, cap, cap->dumps[0], cap, cap->dumps[cap->ndumps - 1]);
+	for (int markdown = 0; markdown < 2; markdown++) {
+		report_init(&rep, "vmmap", true);
+		rep.every_changed_row = markdown == 0;
+		report_add_vmmap_diff(&rep, &d);
+		report_tables_write(out, &rep, markdown);
+		report_release(&rep);
+	}
+	diff_vmmap_release(&d);
+	fclose(out);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -44,6 +73,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			free(types);
 		}
+		if (cap.ndumps)
+			report_pair(&cap);
 	}
 	diag_list_release(&warnings);
 	vmmap_capture_release(&cap);

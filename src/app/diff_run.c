@@ -246,10 +246,6 @@ diff_run_compare_pair(const struct diff_run *run, size_t i, struct diff_pair_out
 static void
 write_tables(FILE *out, const struct kind *kind, const void *diff, bool markdown)
 {
-	if (kind->write_text) {
-		kind->write_text(out, diff, markdown);
-		return;
-	}
 	if (!kind->changed(diff))
 		fputs("No change in the figures.\n\n", out);
 	struct report rep;

@@ -85,8 +85,6 @@ struct kind {
 	/* What a metric that picks its subject measured (NULL: nothing to name). */
 	const char *(*subject)(const void *diff, const char *kind, const char *metric);
 	bool (*changed)(const void *diff);
-	/* diff's text and Markdown of its own; NULL: the tables of `report` (report_tables_write.h). */
-	void (*write_text)(FILE *out, const void *diff, bool markdown);
 	json_t *(*json)(const void *diff);
 	void (*write_folded)(FILE *out, const void *diff);   /* NULL: no --folded */
 	/* The kind's sections of a before/after report (`iotally report`). */

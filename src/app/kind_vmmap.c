@@ -110,12 +110,6 @@ vmmap_changed(const void *p)
 	return diff_vmmap_changed(&((const struct diff_vmmap_pair *)p)->diff);
 }
 
-static void
-vmmap_write_text(FILE *out, const void *p, bool markdown)
-{
-	diff_vmmap_write_text(out, &((const struct diff_vmmap_pair *)p)->diff, markdown);
-}
-
 static json_t *
 vmmap_json(const void *p)
 {
@@ -319,7 +313,6 @@ const struct kind kind_vmmap = {
 	.subject = vmmap_subject,
 	.gate_growth = vmmap_gate_growth,
 	.changed = vmmap_changed,
-	.write_text = vmmap_write_text,
 	.json = vmmap_json,
 	.report = vmmap_report,
 	.free = vmmap_free,

@@ -7,9 +7,11 @@
  * IOSurfaces by dimensions.
  *
  * A single dump reports the types its capture selected (the vmmap
- * command's --types; `iotally report` selects the GPU types). A diff
- * reports the GPU types: IOAccelerator*, IOSurface* and Apple silicon's
- * "owned unmapped (graphics)".
+ * command's --types; `iotally report` selects the GPU types). A pair
+ * (model/report_vmmap_diff.c, the one rendering of a vmmap diff) reports
+ * the GPU types, IOAccelerator*, IOSurface* and Apple silicon's "owned
+ * unmapped (graphics)", in the GPU and Sizes sections, and every other
+ * type both captures hold in the vmmap section.
  */
 
 #include <stdbool.h>
@@ -23,7 +25,7 @@ bool report_vmmap_gpu_type(const char *name);
 
 /* The figures of one dump (the types its capture selected). */
 void report_add_vmmap(struct report *r, const struct vmmap_dump *d);
-/* Before, after and delta of the GPU types of a diff. */
+/* Before, after and delta of a diff's types: the GPU types first. */
 void report_add_vmmap_diff(struct report *r, const struct diff_vmmap *d);
 
 #endif

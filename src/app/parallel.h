@@ -44,7 +44,7 @@
  *
  * Adopting it in a command that loops over inputs (trend's samples in
  * app/trend_inputs.c, the fleet signatures' series, report's series), as
- * app/sources_read.c (app_sources_read_each) and cli/cmd_diff.c (run_pairs) do:
+ * app/sources_read.c (app_sources_read_each) and app/diff_pairs_run.c (diff_run_pairs) do:
  *   1. Split the loop body into work(i) -- open, parse, compute what is
  *      printed (the model, a verdict, the output bytes) -- and emit(i) --
  *      print it, count, keep the first error's status, add JUnit cases,

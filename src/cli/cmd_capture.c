@@ -12,6 +12,7 @@
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "app/kind.h"
+#include "model/session_exit.h"
 #include "util/array.h"
 #include "util/diag.h"
 
@@ -174,7 +175,10 @@ run_session(struct session_opts *so)
 	diag_clear(&err);
 	so->say = session_say;
 	int rc = session_run(so, &res, &err);
-	int status = rc < 0 ? err.code : res.complete ? 0 : CAPTURE_EXIT_UNAVAILABLE;
+	const struct session_end end = {
+		.failed = rc < 0, .error = err.code, .complete = res.complete,
+		.tracking_maybe_on = res.tracking == SESSION_TRACKING_MAYBE_ON,
+	};
 	if (rc < 0) {
 		cli_print_diag(&err);
 	} else {
@@ -187,14 +191,12 @@ run_session(struct session_opts *so)
 		if (res.archive)
 			cli_out_line(stdout, "%s: archive", res.archive);
 	}
-	if (res.tracking == SESSION_TRACKING_MAYBE_ON) {
+	if (end.tracking_maybe_on)
 		cli_error("session", 0, "KERNEL TRACKING MAY STILL BE ON: ioclasscount --stop "
 			  "failed (%s); stop it by hand now: %s", res.stop_failure,
 			  res.stop_command);
-		status = CAPTURE_EXIT_UNAVAILABLE;
-	}
 	session_result_release(&res);
-	return status;
+	return session_exit_status(&end);
 }
 
 int

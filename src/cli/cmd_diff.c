@@ -1,27 +1,23 @@
 /*
  * iotally diff: what grew between two captures of the same kind, and CI
- * gates on it. The run is app/diff_run.h's: here the options are parsed,
- * each pair's report printed (with -j N, in pair order), and what the run
- * says, its Summary line and its JUnit file written.
+ * gates on it. The run is app/diff_run.h's, its pairs compared and written
+ * by app/diff_pairs_run.h (with -j N, in pair order): here the options are
+ * parsed, and what the run says, its Summary line and its JUnit file written.
  */
 
 #include "app/session.h"
 #include "cli/commands.h"
 #include "cli/formats.h"
 #include "cli/inputs.h"
-#include "app/diff_run.h"
-#include "app/parallel.h"
-#include "util/outbuf.h"
+#include "app/diff_pairs_run.h"
 #include "cli/msgs.h"
 #include "cli/options.h"
 #include "util/outfile.h"
 
 #include "ingest/diff_read.h"
-#include "report/diff_ndjson_write.h"
 #include "util/array.h"
 #include "util/diag.h"
 #include "util/spill.h"
-#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,109 +175,20 @@ junit_to_stdout(const struct diff_args *a)
 	return a->junit && strcmp(a->junit, "-") == 0;
 }
 
-/* Compare pair i and write its report; what it says goes to outbuf_err(). */
-static int
-run_pair(const struct diff_args *a, const struct diff_run *run, size_t i, struct diag *err)
-{
-	struct diff_pair_out po;
-	int rc = diff_run_compare_pair(run, i, &po, err);
-	cli_print_warnings(&po.notes);
-	if (rc == 0) {
-		cli_print_warnings(&po.warnings);
-		const struct diff_write_opts w = { a->format == FORMAT_NDJSON, a->format == FORMAT_JSON,
-						   a->format == FORMAT_MARKDOWN, a->run.opts.folded };
-		/* `--junit -`: standard output carries the JUnit XML only. With -j N, the
-		 * pair's buffer. */
-		if (!junit_to_stdout(a))
-			rc = diff_pair_write(outbuf_out_or(a->out), &po, run->pairs.pairs[i].name, &w, err);
-		run->results[i].compared = rc == 0;
-	}
-	diff_pair_out_release(&po);
-	return rc;
-}
-
-/* One pair's turn as comparing it left it, for its turn to be said. */
-struct pair_turn {
-	struct outbuf *printed;   /* what comparing printed, kept (-j above 1) */
-	int rc;
-	struct diag err;
-};
-
-struct pairs_job {
-	const struct diff_args *a;
-	struct diff_run *run;
-	bool buffered;                /* several pairs at once: keep what each prints */
-};
-
-/* Compare pair i (on a worker thread with -j above 1): writes results[i] only. */
-static void *
-compare_pair(void *ctx, size_t i)
-{
-	const struct pairs_job *job = ctx;
-	struct pair_turn *t = xcalloc(1, sizeof(*t));
-	diag_clear(&t->err);
-	if (job->buffered)
-		t->printed = outbuf_start();
-	t->rc = run_pair(job->a, job->run, i, &t->err);
-	if (t->printed)
-		outbuf_stop(t->printed);
-	return t;
-}
-
-/* Pair i's turn, in pair order: its report and warnings, then its error. */
-static int
-say_pair(void *ctx, size_t i, void *result)
-{
-	const struct pairs_job *job = ctx;
-	const struct diff_args *a = job->a;
-	struct diff_run *run = job->run;
-	struct pair_turn *t = result;
-	const struct diff_pair *pair = &run->pairs.pairs[i];
-	if (t->printed) {
-		outbuf_replay(t->printed, a->out, stderr);
-		/* What the rows' writer says when it writes to the output itself. */
-		if (t->rc == 0 && a->format == FORMAT_NDJSON && ferror(a->out)) {
-			t->rc = -1;
-			diag_set(&t->err, DIAG_IOERR, NULL, 0, 0, "cannot write output");
-		}
-	}
-	if (t->rc != 0) {
-		const struct diff_pair_result *res = &run->results[i];
-		diff_run_pair_failed(run, i, &t->err);
-		if (a->format == FORMAT_NDJSON && !junit_to_stdout(a))
-			diff_ndjson_write_error(a->out, pair->name, pair->before, pair->after,
-						res->kind ? res->kind->name : NULL, res->error);
-		if (t->err.code == DIAG_USAGE && !run->pairs.folders)
-			cli_usage_error(cli_find_command("diff"), &t->err);
-		else
-			cli_print_diag(&t->err);
-	}
-	free(t);
-	/* The output cannot be written (a full disk, a closed pipe): compare no
-	 * more pairs, at any -j. */
-	return ferror(a->out) ? DIAG_IOERR : 0;
-}
-
-/* A pair compared ahead of a stop: as if never compared, as with -j 1. */
-static void
-drop_pair(void *ctx, size_t i, void *result)
-{
-	const struct pairs_job *job = ctx;
-	struct pair_turn *t = result;
-	diff_pair_result_release(&job->run->results[i]);
-	outbuf_free(t->printed);
-	free(t);
-}
-
+/* Compare and write every pair (app/diff_pairs_run.h), in pair order at any -j. */
 static void
 run_pairs(const struct diff_args *a, struct diff_run *run)
 {
-	size_t n = run->pairs.npairs;
-	unsigned jobs = a->jobs ? a->jobs : app_parallel_default_jobs();
-	diff_run_start_pairs(run);
-	struct pairs_job job = { .a = a, .run = run, .buffered = jobs > 1 && n > 1 };
-	struct app_parallel_opts opts = { .jobs = jobs, .window = app_parallel_window(jobs) };
-	app_parallel_map(n, &opts, compare_pair, say_pair, drop_pair, &job);
+	const struct diff_pairs_output o = {
+		.out = a->out,
+		.write = { a->format == FORMAT_NDJSON, a->format == FORMAT_JSON,
+			   a->format == FORMAT_MARKDOWN, a->run.opts.folded },
+		.reports = !junit_to_stdout(a),
+		.jobs = a->jobs,
+	};
+	/* An output that cannot be written is said where it is closed: main()
+	 * for standard output, the held body's copy (temp_stream_copy) for it. */
+	(void)diff_run_pairs(run, &o);
 }
 
 /* What the run says, on standard error (a pair's buffer on a -j worker). */

@@ -13,7 +13,7 @@
 struct report_section *
 report_classes_section(struct report *r)
 {
-	return report_section_named(r, REPORT_SEC_CLASSES, "classes", "IOKit classes");
+	return report_section(r, REPORT_SEC_CLASSES, "IOKit classes");
 }
 
 static void

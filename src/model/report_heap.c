@@ -57,7 +57,7 @@ report_add_heap(struct report *r, const struct heap_capture *cap)
 			   b, (unsigned long long)nodes, cap->nrows);
 	if (cap->partial)
 		report_add_warning(r, "the heap report is partial: lines of its table were not read");
-	struct report_section *s = report_section_named(r, REPORT_SEC_HEAP, "heap", SECTION_TITLE);
+	struct report_section *s = report_section(r, REPORT_SEC_HEAP, SECTION_TITLE);
 	struct report_table *t = report_section_add_table(s, "heap-totals", "All zones (heap)",
 							  2, tcols);
 	if (report_table_row(t)) {
@@ -99,7 +99,7 @@ report_add_heap_diff(struct report *r, const struct heap_diff *d)
 			   (long long)report_delta(bn, an), d->nchanged);
 	if (d->before->partial || d->after->partial)
 		report_add_warning(r, "a heap report is partial: lines of its table were not read");
-	struct report_section *s = report_section_named(r, REPORT_SEC_HEAP, "heap", SECTION_TITLE);
+	struct report_section *s = report_section(r, REPORT_SEC_HEAP, SECTION_TITLE);
 	struct report_table *t = report_section_add_table(s, "heap-totals", "All zones (heap)",
 							  4, tcols);
 	/* heap -H's totals are as rounded as its rows. */

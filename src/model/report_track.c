@@ -708,8 +708,8 @@ report_add_track(struct report *r, const struct diff_track *d,
 	if (pair)
 		summary_note_track_growth(&r->facts, d);
 	add_verdict(r, d, sites, n, pair);
-	struct report_section *s = report_section_named(r, REPORT_SEC_TRACK, "track",
-							  "Kernel allocation call sites");
+	struct report_section *s = report_section(r, REPORT_SEC_TRACK,
+						    "Kernel allocation call sites");
 	char tb[32], ta[32], td[32];
 	size_format_binary(d->total[1], ta);
 	if (pair) {

@@ -153,8 +153,9 @@ def make_series(root, tmp):
         for n in (names[16], names[17]):
             with open(os.path.join(leak, n), 'rb') as f:
                 out.write(f.read())
-    # Samples that take a worker far longer than the small ones after them (60,000
-    # regions of a type the trend does not follow), so that those finish first and
+    # Samples that take a worker far longer than the small ones after them (20,000
+    # regions of a type the trend does not follow, some 400 times a small sample's
+    # lines), so that those finish first and
     # wait for their turn; each says something, and so do the ones right after it.
     for t, (n, m) in enumerate(((names[4], names[5]), (names[9], names[10]),
                                 (names[13], names[14]))):
@@ -164,7 +165,7 @@ def make_series(root, tmp):
         lines[at:at] = [b'MALLOC_SMALL                %09x-%09x    [ 8192K  8192K  8192K     0K] '
                         b'rw-/rw- SM=PRV ' % (0x200000000 + r * 0x800000,
                                               0x200000000 + (r + 1) * 0x800000)
-                        for r in range(60000)]
+                        for r in range(20000)]
         with open(os.path.join(leak, m), 'rb') as f:
             second = f.read()
         with open(os.path.join(many, '%d-%sa-large.txt' % (t, n[:-4])), 'wb') as f:
@@ -172,7 +173,7 @@ def make_series(root, tmp):
         with open(os.path.join(many, '%d-%sb-unparsed.txt' % (t, n[:-4])), 'wb') as f:
             f.write(b'\n'.join(lines[:at] + [b'IOSurface   1zz-2zz    [ 8192K  8192K  8192K     '
                                              b'0K] rw-/rw- SM=SHM PURGE=N '] +
-                                 lines[at + 60000:]))
+                                 lines[at + 20000:]))
     samples = sorted(os.path.join(many, n) for n in os.listdir(many))
     classes = os.path.join(tmp, 'classes')
     os.makedirs(classes)

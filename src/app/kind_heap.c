@@ -12,6 +12,7 @@
 #include "ingest/heap_read.h"
 #include "model/heap.h"
 #include "model/report_heap.h"
+#include "model/summary.h"
 #include "model/trend.h"
 #include "report/heap_write.h"
 #include "util/xalloc.h"
@@ -142,6 +143,44 @@ heap_subject(const void *p, const char *kind, const char *metric)
 	return h->before.cap.rounded || h->after.cap.rounded ? "sizes as heap -H printed them" : NULL;
 }
 
+/*
+ * The class row that grew most under the gate's figure: of the class the
+ * gate names (its rows, one a binary), or of every class for heap:nodes
+ * and heap:bytes.
+ */
+static bool
+heap_gate_growth(const void *p, const struct diff_gate *g, struct summary_growth *out,
+		 struct strbuf *scratch)
+{
+	const struct heap_pair *h = p;
+	const char *cls;
+	size_t clen;
+	enum heap_figure fig;
+	bool total;
+	if (g->delta <= 0 || heap_metric_parse(g->metric, &cls, &clen, &fig, &total) < 0)
+		return false;
+	const struct heap_diff_row *most = NULL;
+	int64_t most_delta = 0;
+	for (size_t i = 0; i < h->diff.nrows; i++) {
+		const struct heap_diff_row *r = &h->diff.rows[i];
+		if (!total && (strlen(r->name) != clen || memcmp(r->name, cls, clen) != 0))
+			continue;
+		/* Each figure at most 2^63 - 1 (heap_row_add()'s checked sums). */
+		int64_t delta = fig == HEAP_BYTES
+			? (int64_t)r->after_bytes - (int64_t)r->before_bytes
+			: (int64_t)r->after_count - (int64_t)r->before_count;
+		if (delta > most_delta) {
+			most = r;
+			most_delta = delta;
+		}
+	}
+	if (!most)
+		return false;
+	summary_growth_of_heap_row(most, h->before.cap.rounded || h->after.cap.rounded, scratch,
+				   out);
+	return true;
+}
+
 static bool
 heap_changed(const void *p)
 {
@@ -224,6 +263,7 @@ const struct kind kind_heap = {
 	.metric = heap_gate_metric,
 	.metric_bytes = heap_metric_bytes,
 	.subject = heap_subject,
+	.gate_growth = heap_gate_growth,
 	.changed = heap_changed,
 	.json = heap_json,
 	.report = heap_report,

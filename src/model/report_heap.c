@@ -5,6 +5,8 @@
 
 #include "model/report_heap.h"
 
+#include "model/summary.h"
+
 #include "util/size.h"
 #include "util/xalloc.h"
 
@@ -99,6 +101,7 @@ report_add_heap_diff(struct report *r, const struct heap_diff *d)
 			   (long long)report_delta(bn, an), d->nchanged);
 	if (d->before->partial || d->after->partial)
 		report_add_warning(r, "a heap report is partial: lines of its table were not read");
+	summary_note_heap_growth(&r->facts, d);
 	struct report_section *s = report_section(r, REPORT_SEC_HEAP, SECTION_TITLE);
 	struct report_table *t = report_section_add_table(s, "heap-totals", "All zones (heap)",
 							  4, tcols);

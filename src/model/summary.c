@@ -11,6 +11,7 @@
 #include "model/diff_vmmap.h"
 #include "model/footprint.h"
 #include "model/gpu.h"
+#include "model/heap.h"
 #include "model/vmmap.h"
 #include "util/size.h"
 #include "util/xalloc.h"
@@ -140,6 +141,7 @@ summary_facts_release(struct summary_facts *f)
 {
 	list_release(&f->grew_regions);
 	list_release(&f->grew_categories);
+	list_release(&f->grew_heap);
 	list_release(&f->sites);
 	list_release(&f->classes);
 	free(f->tracked_class);
@@ -329,6 +331,39 @@ summary_growth_of_footprint_row(const struct diff_footprint_row *row, struct str
 }
 
 void
+summary_growth_of_heap_row(const struct heap_diff_row *row, bool rounded, struct strbuf *what,
+			   struct summary_growth *out)
+{
+	strbuf_reset(what);
+	strbuf_addstr(what, row->name);
+	if (row->binary && *row->binary)
+		strbuf_addf(what, " (%s)", row->binary);
+	/* Each figure at most 2^63 - 1 (heap_row_add()'s checked sums). */
+	*out = (struct summary_growth){
+		.what = what->buf,
+		.has_bytes = true,
+		.bytes = (int64_t)row->after_bytes - (int64_t)row->before_bytes,
+		.has_count = true,
+		.count = (int64_t)row->after_count - (int64_t)row->before_count,
+		.rounded = rounded,
+		.count_noun = "instance",
+	};
+}
+
+void
+summary_note_heap_growth(struct summary_facts *f, const struct heap_diff *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool rounded = d->before->rounded || d->after->rounded;
+	for (size_t i = 0; i < d->nrows; i++) {
+		struct summary_growth g;
+		summary_growth_of_heap_row(&d->rows[i], rounded, &sb, &g);
+		summary_offer(&f->grew_heap, &g, NULL, 0);
+	}
+	strbuf_release(&sb);
+}
+
+void
 summary_note_footprint_growth(struct summary_facts *f, const struct diff_footprint *d)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -431,6 +466,7 @@ summary_facts_merge(struct summary_facts *dst, const struct summary_facts *src)
 	}
 	list_merge(&dst->grew_regions, &src->grew_regions);
 	list_merge(&dst->grew_categories, &src->grew_categories);
+	list_merge(&dst->grew_heap, &src->grew_heap);
 	list_merge(&dst->sites, &src->sites);
 	list_merge(&dst->classes, &src->classes);
 	if (src->tracked_class)
@@ -558,7 +594,8 @@ static void
 grew_line(const struct summary_facts *f, struct summary *s)
 {
 	const struct summary_list *l = f->grew_regions.n ? &f->grew_regions
-							 : &f->grew_categories;
+				       : f->grew_categories.n ? &f->grew_categories
+				       : &f->grew_heap;
 	if (!l->n)
 		return;
 	struct strbuf sb = STRBUF_INIT;

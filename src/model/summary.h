@@ -10,7 +10,9 @@
  *          of the GPU categories, else vmmap's dirty + swapped of the GPU
  *          types, else vmmap's resident; virtual size is never the cost)
  *   grew   what grew: type, purgeable state, count and size
- *          ("IOAccelerator (graphics), non-volatile: +3 × 128 MiB")
+ *          ("IOAccelerator (graphics), non-volatile: +3 × 128 MiB"); with
+ *          no GPU figure, footprint's categories, else the malloc heap's
+ *          classes
  *   where  the call sites that grew most, with their module, and the
  *          IOKit classes whose counts grew beside them
  *   verdict  for a series: the verdict and its rate
@@ -117,6 +119,7 @@ struct summary_facts {
 	struct summary_amount virt[2];
 	struct summary_list grew_regions;     /* vmmap: type x purgeable state */
 	struct summary_list grew_categories;  /* footprint categories (no vmmap growth) */
+	struct summary_list grew_heap;        /* malloc heap classes (neither of those) */
 	struct summary_list sites;            /* call sites, new and grown */
 	struct summary_list classes;          /* IOKit classes whose counts grew */
 	/* A tracking session's tracked class that grew ("IOSurface +120"), or NULL. */
@@ -172,6 +175,17 @@ void summary_growth_of_footprint_row(const struct diff_footprint_row *row, struc
 				     struct summary_growth *out);
 /* What grew between two footprint captures: each category's dirty figure. */
 void summary_note_footprint_growth(struct summary_facts *f, const struct diff_footprint *d);
+/*
+ * A malloc heap row's growth ("Swift._ContiguousArrayStorage<Ferryx.Frame>
+ * (Ferryx): ~+10.95 MiB (+400 instances)"), its name and binary built in
+ * `what`; `rounded` when a capture printed its sizes human-readable.
+ */
+struct heap_diff_row;
+void summary_growth_of_heap_row(const struct heap_diff_row *row, bool rounded,
+				struct strbuf *what, struct summary_growth *out);
+/* What grew between two heap reports: each class row's bytes and instances. */
+struct heap_diff;
+void summary_note_heap_growth(struct summary_facts *f, const struct heap_diff *d);
 /* Where: the new and grown call sites, with their module and backtrace. */
 void summary_note_track_growth(struct summary_facts *f, const struct diff_track *d);
 /* A call site's growth as the where line says it, its label built in `label`. */

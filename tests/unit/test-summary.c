@@ -19,6 +19,7 @@
 
 #include "model/diff_vmmap.h"
 #include "model/gpu.h"
+#include "model/heap.h"
 #include "model/summary.h"
 #include "util/size.h"
 #include "util/strbuf.h"
@@ -331,6 +332,52 @@ test_vmmap_gate_phrase(void **state)
 	assert_phrase(&d, "gpu.vsize", NULL);
 }
 
+/*
+ * A malloc class's growth: its binary beside its name, bytes and instances
+ * (worked out by hand); the Grew line takes the heap's classes only when no
+ * vmmap or footprint figure grew.
+ */
+static void
+test_heap_growth(void **state)
+{
+	(void)state;
+	struct heap_diff_row rows[] = {
+		{ "non-object", "", "", 2000, 4096000, 2400, 15581184, true, true },
+		{ "CFString", "ObjC", "CoreFoundation", 1000, 128000, 1150, 147200, true, true },
+		{ "Swift.Array<Frame>", "Swift", "Ferryx", 150, 38400, 0, 0, true, false },
+	};
+	struct heap_capture cap = { 0 };
+	struct heap_diff d = { .before = &cap, .after = &cap, .rows = rows, .nrows = 3 };
+	struct strbuf what = STRBUF_INIT, sb = STRBUF_INIT;
+	struct summary_growth g;
+	summary_growth_of_heap_row(&rows[1], false, &what, &g);
+	summary_growth_phrase(&g, &sb);
+	/* 147200 - 128000 = 19200 bytes = 18.75 KiB exactly. */
+	assert_string_equal(sb.buf, "CFString (CoreFoundation): +18.75 KiB (+150 instances)");
+	struct summary_facts f;
+	summary_facts_init(&f, true);
+	summary_note_heap_growth(&f, &d);
+	/* The Swift row shrank: only growths are kept, largest bytes first. */
+	assert_int_equal(f.grew_heap.n, 2);
+	struct summary s;
+	summary_build(&f, &s);
+	assert_int_equal(s.n, 1);
+	/* 11485184 bytes = 10.953 MiB: "~" as it is not a whole hundredth. */
+	assert_string_equal(s.lines[0].text, "Grew: non-object: ~+10.95 MiB (+400 instances); "
+			    "CFString (CoreFoundation): +18.75 KiB (+150 instances)");
+	summary_release(&s);
+	/* A vmmap growth comes first: the heap's classes are the fallback. */
+	summary_offer(&f.grew_regions, &(struct summary_growth){ .what = "IOSurface",
+		      .state = "non-volatile", .has_count = true, .count = 1, .has_bytes = true,
+		      .bytes = (int64_t)MiB, .regions = true }, NULL, 0);
+	summary_build(&f, &s);
+	assert_string_equal(s.lines[0].text, "Grew: IOSurface, non-volatile: +1 \u00d7 1 MiB");
+	summary_release(&s);
+	summary_facts_release(&f);
+	strbuf_release(&what);
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
@@ -343,6 +390,7 @@ main(void)
 		cmocka_unit_test(test_virtual_second),
 		cmocka_unit_test(test_unknown_never_zero),
 		cmocka_unit_test(test_vmmap_gate_phrase),
+		cmocka_unit_test(test_heap_growth),
 	};
 	return cmocka_run_group_tests_name("summary", tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 #include "ingest/vmmap_json_read.h"
 
 #include "ingest/jsondoc.h"
+#include "model/gpu.h"
 #include "util/xalloc.h"
 
 #include <inttypes.h>
@@ -18,24 +19,37 @@ purge_from_key(const char *s, enum vmmap_purge *p)
 	return 0;
 }
 
+/*
+ * The types the JSON was made for, added to the capture's filter; *gpu_left_out
+ * when they leave the GPU types out (the JSON's own list, whatever the reader
+ * selected already).
+ */
 static int
 read_types(const json_t *root, struct vmmap_capture *cap, const char *path,
-	   struct diag *err)
+	   bool *gpu_left_out, struct diag *err)
 {
 	json_t *types, *v;
 	size_t i;
+	struct vmmap_filter own;
 	if (json_doc_array(root, "types", path, "", &types, err) < 0)
 		return -1;
+	vmmap_filter_init(&own);
 	json_array_foreach(types, i, v) {
 		const char *s = json_string_value(v);
-		if (!s)
+		if (!s) {
+			vmmap_filter_release(&own);
 			return diag_set(err, DIAG_DATA, path, 0, 0,
 					"JSON member 'types[%zu]' is not a string", i);
-		if (strcmp(s, "*") == 0)
-			cap->filter.all = true;
-		else
+		}
+		if (strcmp(s, "*") == 0) {
+			cap->filter.all = own.all = true;
+		} else {
 			vmmap_filter_add(&cap->filter, s, json_string_length(v));
+			vmmap_filter_add(&own, s, json_string_length(v));
+		}
 	}
+	*gpu_left_out = !gpu_types_selected(&own);
+	vmmap_filter_release(&own);
 	return 0;
 }
 
@@ -54,8 +68,6 @@ read_header(const json_t *o, struct vmmap_dump *d, const char *path, const char 
 		return -1;
 	if (name)
 		d->process = xmemdup0(name, len);
-	/* iotally's JSON of a dump carries its summary rows whole. */
-	d->summary_complete = true;
 	if (json_is_integer(json_object_get(proc, "pid")) &&
 	    json_doc_u64(proc, "pid", path, where, &d->pid, err) == 0)
 		d->has_pid = true;
@@ -191,15 +203,23 @@ vmmap_json_read(struct line_reader *r, struct vmmap_capture *cap, struct diag *e
 
 	if (json_doc_load_schema(r, VMMAP_SCHEMA, &root, err) < 0)
 		return -1;
-	if (read_types(root, cap, r->path, err) < 0 ||
+	bool gpu_left_out = false;
+	if (read_types(root, cap, r->path, &gpu_left_out, err) < 0 ||
 	    json_doc_array(root, "dumps", r->path, "", &dumps, err) < 0)
 		goto out;
 	if (json_doc_object(root, "source", r->path, "", false, &src, err) < 0)
 		goto out;
 	cap->partial = json_is_true(json_object_get(src, "partial"));
+	/*
+	 * iotally's JSON of a dump carries the summary rows of the types it was
+	 * made for, whole; made for types that leave the GPU types out, it says
+	 * nothing of GPU memory (model/gpu.h).
+	 */
 	json_array_foreach(dumps, i, o) {
 		snprintf(where, sizeof(where), "dumps[%zu]", i);
 		struct vmmap_dump *d = vmmap_capture_new_dump(cap, 0);
+		d->summary_complete = true;
+		d->gpu_left_out = gpu_left_out;
 		if (read_header(o, d, r->path, where, err) < 0 ||
 		    read_groups(o, cap, d, r->path, where, err) < 0 ||
 		    read_histogram(o, cap, d, r->path, where, err) < 0)

@@ -117,7 +117,7 @@ vmmap_dump_lines_have(const struct vmmap_dump *d, enum vmmap_metric_field f)
 bool
 vmmap_dump_gpu_absence_known(const struct vmmap_dump *d)
 {
-	if (d->has_region_section || d->summary_complete)
+	if (!d->gpu_left_out && (d->has_region_section || d->summary_complete))
 		return true;
 	for (size_t i = 0; i < d->ntypes; i++)
 		if (d->types[i].gpu)
@@ -126,6 +126,21 @@ vmmap_dump_gpu_absence_known(const struct vmmap_dump *d)
 		if (gpu_type_counts(d->rows[i].name, strlen(d->rows[i].name)))
 			return true;
 	return false;
+}
+
+const char *
+vmmap_dump_gpu_unknown_why(const struct vmmap_dump *d)
+{
+	return d->gpu_left_out ? "iotally's JSON, made for other region types than the GPU ones,"
+			       : "an excerpt (no region section, no summary table read to its "
+				 "TOTAL rows)";
+}
+
+bool
+gpu_types_selected(const struct vmmap_filter *f)
+{
+	return f->all || (vmmap_filter_selects(f, "IOAccelerator", strlen("IOAccelerator")) &&
+			  vmmap_filter_selects(f, "IOSurface", strlen("IOSurface")));
 }
 
 bool

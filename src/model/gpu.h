@@ -97,10 +97,25 @@ bool vmmap_dump_lines_have(const struct vmmap_dump *d, enum vmmap_metric_field f
  * Does the dump say what GPU memory it has, even none? True when it lists
  * a GPU type, or is whole enough that a GPU type it does not list has none
  * (a region section's header, a summary table read to its TOTAL rows).
- * False for an excerpt (a few grepped header, row or region lines): its
- * GPU figures are unknown, never 0 (docs/gpu.md).
+ * False for an excerpt (a few grepped header, row or region lines) or
+ * iotally's JSON made for other types (vmmap_dump.gpu_left_out) that
+ * lists none: its GPU figures are unknown, never 0 (docs/gpu.md).
  */
 bool vmmap_dump_gpu_absence_known(const struct vmmap_dump *d);
+/*
+ * Why not, as a noun phrase: "an excerpt (...)", or "iotally's JSON, made
+ * for other region types than the GPU ones,".
+ */
+const char *vmmap_dump_gpu_unknown_why(const struct vmmap_dump *d);
+
+/*
+ * Does a selection of types (a capture's filter) take in the GPU types, so
+ * that a GPU type it does not hold has none? Every type, or one that
+ * selects IOAccelerator and IOSurface as `vmmap --types` does (iotally's
+ * default). A JSON report made for other types says nothing of GPU memory.
+ */
+struct vmmap_filter;
+bool gpu_types_selected(const struct vmmap_filter *f);
 
 /*
  * One figure of the gpu family of a dump: field f summed over its GPU

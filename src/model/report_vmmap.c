@@ -416,8 +416,9 @@ report_add_vmmap(struct report *r, const struct vmmap_dump *d)
 {
 	summary_note_vmmap(&r->facts, 1, d);
 	/* An excerpt (grepped header, row or region lines) that lists no GPU
-	 * type says nothing about GPU memory: unknown, never "0 B". */
-	if (!vmmap_dump_gpu_absence_known(d)) {
+	 * type says nothing about GPU memory: unknown, never "0 B". JSON made
+	 * for other types shows them (its Cost is unknown: no line). */
+	if (!vmmap_dump_gpu_absence_known(d) && !d->gpu_left_out) {
 		report_vmmap_add_provenance(r, NULL, d, true);
 		report_add_verdict(r, "No GPU figures: the capture is an excerpt of a vmmap dump "
 				   "(no region section, no summary table read to its TOTAL rows) "

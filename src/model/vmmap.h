@@ -330,6 +330,9 @@ struct vmmap_dump {
 	 * closing rule): a type it does not list has no memory. Without it
 	 * (an excerpt, a cut table) an unlisted type is unknown, never 0. */
 	bool summary_complete;
+	/* iotally's JSON of types that leave the GPU types out (model/gpu.h
+	 * gpu_types_selected()): a GPU type it does not list is unknown, not none. */
+	bool gpu_left_out;
 	bool finished;            /* vmmap_dump_finish() ran */
 	/*
 	 * The last region lines' histogram counts, oldest first. A dump of

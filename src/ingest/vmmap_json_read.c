@@ -193,6 +193,61 @@ read_histogram(const json_t *o, struct vmmap_capture *cap, struct vmmap_dump *d,
 	return 0;
 }
 
+/* A summary row's figure: absent (null) when vmmap's table has no such column. */
+static int
+read_summary_figure(const json_t *row, const char *key, const char *path, const char *at,
+		    uint64_t *out, bool *present, struct diag *err)
+{
+	*present = false;
+	if (json_is_null(json_object_get(row, key)))
+		return 0;
+	*present = true;
+	return json_doc_u64(row, key, path, at, out, err);
+}
+
+/*
+ * A dump without region lines (vmmap -summary, a crash report's summary)
+ * has only its summary rows to count from: they are read back, figures in
+ * bytes as vmmap's table rounded them, so that its GPU memory is what the
+ * dump said, never "0 B in 0 regions". A dump with region lines counts
+ * from its groups, as before.
+ */
+static int
+read_summary_rows(const json_t *o, struct vmmap_dump *d, const char *path, const char *where,
+		  struct diag *err)
+{
+	static const char *const cols[VMMAP_COL_SIZES] = {
+		"virtual", "resident", "dirty", "swapped", "volatile", "nonvol", "empty",
+	};
+	json_t *rows = json_object_get(o, "summary_rows"), *v;
+	size_t i;
+	char at[96];
+	if (!json_is_array(rows))
+		return 0;
+	json_array_foreach(rows, i, v) {
+		struct vmmap_summary_row row;
+		bool present;
+		memset(&row, 0, sizeof(row));
+		snprintf(at, sizeof(at), "%s.summary_rows[%zu]", where, i);
+		if (json_doc_str(v, "type", path, at, false, &row.name, &row.name_len, err) < 0)
+			return -1;
+		for (int c = 0; c < VMMAP_COL_SIZES; c++) {
+			if (read_summary_figure(v, cols[c], path, at, &row.value[c], &present,
+						err) < 0)
+				return -1;
+			if (present)
+				row.present |= 1u << c;
+		}
+		if (read_summary_figure(v, "count", path, at, &row.count, &row.has_count, err) < 0)
+			return -1;
+		if (json_is_integer(json_object_get(v, "line")) &&
+		    json_doc_u64(v, "line", path, at, &row.line, err) < 0)
+			return -1;
+		vmmap_dump_add_summary_row(d, &row);
+	}
+	return 0;
+}
+
 int
 vmmap_json_read(struct line_reader *r, struct vmmap_capture *cap, struct diag *err)
 {
@@ -222,7 +277,8 @@ vmmap_json_read(struct line_reader *r, struct vmmap_capture *cap, struct diag *e
 		d->gpu_left_out = gpu_left_out;
 		if (read_header(o, d, r->path, where, err) < 0 ||
 		    read_groups(o, cap, d, r->path, where, err) < 0 ||
-		    read_histogram(o, cap, d, r->path, where, err) < 0)
+		    read_histogram(o, cap, d, r->path, where, err) < 0 ||
+		    (!d->region_lines && read_summary_rows(o, d, r->path, where, err) < 0))
 			goto out;
 	}
 	rc = 0;

@@ -707,9 +707,9 @@ diff_vmmap_metric(const struct diff_vmmap *d, const char *metric,
 	if (strcmp(metric, DIFF_VMMAP_METRIC_FOOTPRINT) == 0)
 		return footprint_metric(d, before, after, err);
 	/* An excerpt (grepped rows or region lines), or JSON made for other
-	 * types, that lists no GPU type says nothing of GPU memory: a gate on the gpu family is not evaluable,
-	 * never 0 against 0. (A type named outright that neither lists is an
-	 * error of its own below.) */
+	 * types, that lists no GPU type says nothing of GPU memory: a gate on
+	 * the gpu family is not evaluable, never 0 against 0. (A type named
+	 * outright that neither lists is an error of its own below.) */
 	const struct vmmap_dump *dumps[2] = { d->before, d->after };
 	bool family = strncmp(metric, "gpu.", 4) == 0 || strncmp(metric, "gpu:", 4) == 0;
 	for (int s = 0; family && s < 2; s++)

@@ -53,10 +53,15 @@ static const char *
 part_title(enum part part, const char *title, struct strbuf *sb)
 {
 	strbuf_reset(sb);
-	if (part == PART_OTHER)
-		strbuf_addf(sb, "Other types: %c%s", title[0] - 'A' + 'a', title + 1);
-	else
+	if (part == PART_OTHER) {
+		/* "Other types: by type and purgeable state" (titles are ASCII). */
+		strbuf_addstr(sb, "Other types: ");
+		strbuf_addch(sb, title[0] >= 'A' && title[0] <= 'Z' ? (char)(title[0] - 'A' + 'a')
+								     : title[0]);
+		strbuf_addstr(sb, title + 1);
+	} else {
 		strbuf_addstr(sb, title);
+	}
 	return sb->buf;
 }
 
@@ -123,7 +128,6 @@ describe_row(const struct diff_vmmap_row *row, struct strbuf *sb)
 	if (dc)
 		strbuf_addf(sb, " (%+" PRId64 " region%s)", dc, dc == 1 || dc == -1 ? "" : "s");
 }
-
 
 /*
  * The verdict: the GPU types' virtual delta and the three rows that moved
